@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf textpoke: one make builds everything.
+#
+#   make               build tools/perf/perf-textpoke
+#   make deps          install the Debian packages we build with (as root)
+#   make check         deps, build, every test (last line: N passed, N failed, N skipped)
+#   make check-san     the same suite built with ASan + UBSan
+#   make demo          record a workload on this machine and show it
+#   make bench         throughput and memory against stock perf
+#   make install       prefix=/usr/local DESTDIR=
+#
+# V=1 shows the commands.
+
+CC ?= gcc
+prefix ?= /usr/local
+bindir ?= $(prefix)/bin
+mandir ?= $(prefix)/share/man
+DESTDIR ?=
+
+SANITIZE ?=
+ifeq ($(SANITIZE),1)
+OUTPUT ?= build-san/
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+PROG := $(OUTPUT)perf-textpoke
+else
+OUTPUT ?= build/
+SAN_FLAGS :=
+PROG := tools/perf/perf-textpoke
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+DEB_PACKAGES := gcc make pkg-config libelf-dev libdw-dev libtraceevent-dev \
+		libunwind-dev libcapstone-dev libzstd-dev libbpf-dev
+
+FEATURE_MK := $(OUTPUT)features.mk
+ifeq ($(filter deps test-deps check check-san demo bench clean help,$(MAKECMDGOALS)),)
+-include $(FEATURE_MK)
+endif
+
+CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	       -Wno-missing-field-initializers -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	       -fno-strict-aliasing
+CFLAGS += $(CFLAGS_BASE) $(SAN_FLAGS) -DTEXTPOKE_VERSION='"$(VERSION)"' \
+	  -Itools/perf -Itools/perf/util -Itools/lib/textpoke/include \
+	  $(FEATURE_CFLAGS) -DFEATURES_ON='"$(strip $(FEATURES_ON))"' \
+	  -DFEATURES_OFF='"$(strip $(FEATURES_OFF))"'
+LDFLAGS += $(SAN_FLAGS)
+LIBS := $(FEATURE_LIBS) -lm -lpthread
+
+LIB_SRCS := $(sort $(wildcard tools/lib/textpoke/*.c))
+UTIL_SRCS := $(sort $(wildcard tools/perf/util/*.c))
+TEST_SRCS := $(sort $(wildcard tools/perf/tests/*.c))
+MAIN_SRCS := tools/perf/perf.c $(sort $(wildcard tools/perf/builtin-*.c))
+
+LIB_OBJS := $(patsubst %.c,$(OUTPUT)%.o,$(LIB_SRCS))
+OBJS := $(patsubst %.c,$(OUTPUT)%.o,$(UTIL_SRCS) $(TEST_SRCS) $(MAIN_SRCS)) \
+	$(OUTPUT)tests-list.o
+LIBTEXTPOKE := $(OUTPUT)libtextpoke.a
+
+all: $(PROG)
+
+$(FEATURE_MK): tools/build/detect.sh $(wildcard tools/build/feature/*.c)
+	@mkdir -p $(@D)
+	$(Q)sh tools/build/detect.sh "$(CC)" $@
+
+$(OUTPUT)%.o: %.c $(FEATURE_MK)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  CC      $<')
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The test table is generated from the suites the test files define, so
+# adding a test touches no shared file.
+$(OUTPUT)tests-list.c: $(TEST_SRCS) tools/build/gen-tests-list.sh
+	@mkdir -p $(@D)
+	$(Q)sh tools/build/gen-tests-list.sh $(TEST_SRCS) >$@.tmp && mv $@.tmp $@
+
+$(OUTPUT)tests-list.o: $(OUTPUT)tests-list.c
+	$(Q)$(CC) $(CFLAGS) -Itools/perf/tests -c -o $@ $<
+
+$(LIBTEXTPOKE): $(LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(PROG): $(OBJS) $(LIBTEXTPOKE)
+	@$(if $(Q),echo '  LINK    $@')
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBTEXTPOKE) $(LIBS)
+
+-include $(OBJS:.o=.d) $(LIB_OBJS:.o=.d)
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		echo "deps: installing$$missing"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
+	else echo "deps: missing$$missing; run: sudo apt-get install$$missing"; exit 1; fi
+
+# Optional test-time packages: stock perf (the oracle), a 32-bit
+# toolchain, bpftool.  Missing ones make their tests skip, not fail.
+test-deps:
+	@if [ "$$(id -u)" = 0 ]; then \
+		for p in gcc-multilib bpftool linux-perf; do \
+			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p >/dev/null 2>&1 || \
+			echo "test-deps: $$p not installable, its tests will skip"; \
+		done; fi
+
+check: deps test-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)TEXTPOKE_SRCDIR=$(CURDIR) $(PROG) test
+
+check-san: deps test-deps
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
+	$(Q)TEXTPOKE_SRCDIR=$(CURDIR) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(PROG) test
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/demo.sh $(PROG)
+
+bench: deps test-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/bench.sh $(PROG)
+
+install: all
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
+	install -m 755 $(PROG) $(DESTDIR)$(bindir)/perf-textpoke
+	@for f in tools/perf/Documentation/perf-textpoke*.txt; do \
+		install -m 644 $$f $(DESTDIR)$(mandir)/man1/; done
+
+clean:
+	rm -rf build/ build-san/ tools/perf/perf-textpoke
+
+help:
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+
+.PHONY: all deps test-deps check check-san demo bench install clean help

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_BUILTIN_H
+#define __PERF_TEXTPOKE_BUILTIN_H
+
+int cmd_textpoke(int argc, char **argv);
+int cmd_textpoke_script(int argc, char **argv);
+int cmd_textpoke_test(int argc, char **argv);
+int cmd_textpoke_version(int argc, char **argv);
+
+#endif /* __PERF_TEXTPOKE_BUILTIN_H */

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke test: numbered tests like perf test.  C suites come from
+ * the generated builtin_tests[] table, shell tests from tests/shell/ (*.sh,
+ * description on line 2, exit 2 to skip, the last line printed being the
+ * reason).  Each test runs in a child so that a crash fails one test, not
+ * the run; its output is shown with -v, and always when it fails.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/parse-options.h"
+#include "tests.h"
+
+#define TEST_TIMEOUT_SECS 600
+
+struct shell_test {
+	char *path;
+	char *desc;
+};
+
+static struct shell_test *shell_tests;
+static int nr_shell_tests;
+
+static char srcdir_buf[PATH_MAX];
+static char corpus_buf[PATH_MAX];
+static char self_buf[PATH_MAX];
+
+const char *test_srcdir(void)
+{
+	const char *env = getenv("TEXTPOKE_SRCDIR");
+	char *slash;
+
+	if (env && *env)
+		return env;
+	if (srcdir_buf[0])
+		return srcdir_buf;
+	/* the binary lives in tools/perf/ or build-san/ of the tree */
+	if (!realpath(test_self_exe(), srcdir_buf))
+		return ".";
+	slash = strrchr(srcdir_buf, '/');
+	if (slash)
+		*slash = '\0';
+	if (strlen(srcdir_buf) > 11 && !strcmp(srcdir_buf + strlen(srcdir_buf) - 11, "/tools/perf"))
+		srcdir_buf[strlen(srcdir_buf) - 11] = '\0';
+	else if ((slash = strrchr(srcdir_buf, '/')))
+		*slash = '\0';
+	return srcdir_buf;
+}
+
+const char *test_corpus_dir(void)
+{
+	const char *env = getenv("TEXTPOKE_CORPUS");
+
+	if (env && *env)
+		return env;
+	if (!corpus_buf[0])
+		snprintf(corpus_buf, sizeof(corpus_buf), "%s/../shared/corpus/public",
+			 test_srcdir());
+	return corpus_buf;
+}
+
+const char *test_self_exe(void)
+{
+	ssize_t n;
+
+	if (self_buf[0])
+		return self_buf;
+	n = readlink("/proc/self/exe", self_buf, sizeof(self_buf) - 1);
+	if (n < 0)
+		strcpy(self_buf, "perf-textpoke");
+	else
+		self_buf[n] = '\0';
+	return self_buf;
+}
+
+void test_skip(struct test_suite *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->skip_reason, sizeof(t->skip_reason), fmt, ap);
+	va_end(ap);
+}
+
+static int cmp_shell_test(const void *a, const void *b)
+{
+	return strcmp(((const struct shell_test *)a)->path,
+		      ((const struct shell_test *)b)->path);
+}
+
+static void load_shell_tests(void)
+{
+	char dir[PATH_MAX + 32], line[512];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/tools/perf/tests/shell", test_srcdir());
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		struct shell_test *st, *tmp;
+		FILE *f;
+
+		if (len < 4 || strcmp(de->d_name + len - 3, ".sh"))
+			continue;
+		tmp = realloc(shell_tests, (nr_shell_tests + 1) * sizeof(*tmp));
+		if (!tmp)
+			break;
+		shell_tests = tmp;
+		st = &shell_tests[nr_shell_tests];
+		if (asprintf(&st->path, "%s/%s", dir, de->d_name) < 0)
+			break;
+		st->desc = NULL;
+		f = fopen(st->path, "r");
+		/* line 2 is "# description" */
+		if (f && fgets(line, sizeof(line), f) && fgets(line, sizeof(line), f)) {
+			char *p = line;
+
+			line[strcspn(line, "\n")] = '\0';
+			while (*p == '#' || *p == ' ')
+				p++;
+			st->desc = strdup(p);
+		}
+		if (f)
+			fclose(f);
+		if (!st->desc)
+			st->desc = strdup(de->d_name);
+		nr_shell_tests++;
+	}
+	closedir(d);
+	qsort(shell_tests, nr_shell_tests, sizeof(*shell_tests), cmp_shell_test);
+}
+
+static int nr_c_tests(void)
+{
+	int n = 0;
+
+	while (builtin_tests[n])
+		n++;
+	return n;
+}
+
+static const char *test_desc(int i)
+{
+	int nc = nr_c_tests();
+
+	return i < nc ? builtin_tests[i]->desc : shell_tests[i - nc].desc;
+}
+
+/* the last non-empty line of a file, for a shell test's skip reason */
+static void last_line(int fd, char *buf, size_t size)
+{
+	char chunk[4096];
+	ssize_t n;
+	off_t end = lseek(fd, 0, SEEK_END);
+	off_t from = end > (off_t)sizeof(chunk) ? end - (off_t)sizeof(chunk) : 0;
+	char *p;
+
+	buf[0] = '\0';
+	n = pread(fd, chunk, sizeof(chunk) - 1, from);
+	if (n <= 0)
+		return;
+	chunk[n] = '\0';
+	while (n > 0 && (chunk[n - 1] == '\n' || chunk[n - 1] == ' '))
+		chunk[--n] = '\0';
+	p = strrchr(chunk, '\n');
+	p = p ? p + 1 : chunk;
+	n = strlen(p);
+	if ((size_t)n >= size)
+		n = size - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+static void copy_out(int fd)
+{
+	char buf[4096];
+	ssize_t n;
+	off_t off = 0;
+
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		fwrite(buf, 1, n, stdout);
+		off += n;
+	}
+	fflush(stdout);
+}
+
+/* TEST_OK, TEST_FAIL or TEST_SKIP; @reason gets the skip reason */
+static int run_one(int i, char *reason, size_t reason_size, bool show_output)
+{
+	int nc = nr_c_tests();
+	char tmpl[] = "/tmp/perf-textpoke-test-XXXXXX";
+	int out = mkstemp(tmpl), rpipe[2], status, ret;
+	pid_t pid;
+
+	if (out < 0 || pipe(rpipe) < 0)
+		return TEST_FAIL;
+	unlink(tmpl);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return TEST_FAIL;
+	if (pid == 0) {
+		close(rpipe[0]);
+		dup2(out, 1);
+		dup2(out, 2);
+		setpgid(0, 0);
+		alarm(TEST_TIMEOUT_SECS);
+		if (i < nc) {
+			struct test_suite *t = builtin_tests[i];
+
+			verbose = verbose > 1 ? verbose : 1;
+			t->skip_reason[0] = '\0';
+			ret = t->func(t);
+			fflush(stdout);
+			fflush(stderr);
+			if (ret == TEST_SKIP && write(rpipe[1], t->skip_reason,
+						      strlen(t->skip_reason)) < 0)
+				_exit(3);
+			_exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
+		}
+		execlp("bash", "bash", shell_tests[i - nc].path, (char *)NULL);
+		_exit(127);
+	}
+	close(rpipe[1]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	reason[0] = '\0';
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+		ssize_t n = read(rpipe[0], reason, reason_size - 1);
+
+		reason[n > 0 ? n : 0] = '\0';
+		if (!reason[0])
+			last_line(out, reason, reason_size);
+		ret = TEST_SKIP;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		ret = TEST_OK;
+	} else {
+		ret = TEST_FAIL;
+		if (WIFSIGNALED(status))
+			snprintf(reason, reason_size, "killed by signal %d%s",
+				 WTERMSIG(status),
+				 WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
+	}
+	close(rpipe[0]);
+	if (show_output || ret == TEST_FAIL)
+		copy_out(out);
+	close(out);
+	return ret;
+}
+
+static bool selected(int i, int argc, char **argv)
+{
+	int k;
+
+	if (argc == 0)
+		return true;
+	for (k = 0; k < argc; k++) {
+		char *end;
+		long n = strtol(argv[k], &end, 10);
+
+		if (*end == '\0' && n == i + 1)
+			return true;
+		if (*end != '\0' && strcasestr(test_desc(i), argv[k]))
+			return true;
+	}
+	return false;
+}
+
+static const char *const test_usage[] = {
+	"perf textpoke test [<options>] [{list | <test-number> | <test-name>} ...]",
+	NULL,
+};
+
+int cmd_textpoke_test(int argc, char **argv)
+{
+	static const struct popt opts[] = {
+		{ 'v', "verbose", no_argument, NULL, "show the output of each test", 'v' },
+		{ 'l', "list", no_argument, NULL, "list the tests, run none", 'l' },
+		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
+		{ 0 },
+	};
+	int passed = 0, failed = 0, skipped = 0, total, i, c;
+	struct popt_ctx ctx;
+	bool list = false;
+
+	popt_ctx__init(&ctx, opts);
+	while ((c = popt__next(&ctx, argc, argv)) != -1) {
+		switch (c) {
+		case 'v':
+			verbose++;
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'h':
+			popt__usage(test_usage, opts, stdout);
+			return 0;
+		default:
+			popt__usage(test_usage, opts, stderr);
+			return 129;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 0 && !strcmp(argv[0], "list")) {
+		list = true;
+		argc--;
+		argv++;
+	}
+
+	load_shell_tests();
+	total = nr_c_tests() + nr_shell_tests;
+	for (i = 0; i < total; i++) {
+		char reason[512];
+		int ret;
+
+		if (!selected(i, argc, argv))
+			continue;
+		if (list) {
+			printf("%3d: %s\n", i + 1, test_desc(i));
+			continue;
+		}
+		printf("%3d: %-60s:", i + 1, test_desc(i));
+		fflush(stdout);
+		if (verbose)
+			printf("\n");
+		ret = run_one(i, reason, sizeof(reason), verbose > 0);
+		if (verbose)
+			printf("%3d: %-60s:", i + 1, test_desc(i));
+		switch (ret) {
+		case TEST_OK:
+			printf(" Ok\n");
+			passed++;
+			break;
+		case TEST_SKIP:
+			printf(" Skip (%s)\n", reason[0] ? reason : "no reason given");
+			skipped++;
+			break;
+		default:
+			printf(" FAILED!%s%s\n", reason[0] ? " " : "", reason);
+			failed++;
+			break;
+		}
+		fflush(stdout);
+	}
+	if (!list)
+		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	return failed ? 1 : 0;
+}

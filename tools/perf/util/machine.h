@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_MACHINE_H
+#define __PERF_TEXTPOKE_MACHINE_H
+
+#include "event.h"
+#include "types.h"
+
+struct perf_env;
+struct thread;
+struct map;
+struct dso;
+struct symbol;
+
+/*
+ * The recorded machine as the records describe it: threads with their
+ * user maps, the kernel and its modules, and kernel symbols that come and
+ * go over time (KSYMBOL).  Lookups take the time of the sample because an
+ * address may hold different objects at different moments.
+ */
+struct machine;
+
+struct machine *machine__new(struct perf_env *env, const char *kcore_dir);
+void machine__delete(struct machine *machine);
+
+/* Updates the model with one side-band record; 0 or -errno */
+int machine__process_event(struct machine *machine, union perf_event *event,
+			   struct perf_sample *sample);
+
+/* A reference the caller puts with thread__put() */
+struct thread *machine__findnew_thread(struct machine *machine, s32 pid, s32 tid);
+struct thread *machine__find_thread(struct machine *machine, s32 pid, s32 tid);
+
+struct thread *thread__get(struct thread *thread);
+void thread__put(struct thread *thread);
+const char *thread__comm_str(const struct thread *thread);
+s32 thread__pid(const struct thread *thread);
+s32 thread__tid(const struct thread *thread);
+
+struct symbol {
+	u64 start;	/* object-relative: same space as addr_location.addr */
+	u64 end;	/* exclusive */
+	u8 binding;	/* STB_* */
+	u8 type;	/* STT_* */
+	char name[];
+};
+
+/*
+ * Where an address is: in which map of which object, at what
+ * object-relative address, under which symbol.  References are dropped by
+ * addr_location__exit().
+ */
+struct addr_location {
+	struct thread *thread;
+	struct map *map;
+	struct symbol *sym;
+	u64 addr;	/* relative to the object (what perf prints for dsos) */
+	u8 cpumode;
+	u8 filtered;
+	s32 cpu;
+};
+
+void addr_location__init(struct addr_location *al);
+void addr_location__exit(struct addr_location *al);
+
+/* Resolve a sample's IP, its thread and map, at the sample's time */
+int machine__resolve(struct machine *machine, struct addr_location *al,
+		     struct perf_sample *sample);
+
+/* Resolve one address of @thread as seen in @cpumode at @time */
+bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
+			 struct addr_location *al);
+
+const char *map__dso_name(const struct map *map);   /* long name, as perf's dso */
+const char *map__dso_short(const struct map *map);  /* basename */
+u64 map__start(const struct map *map);
+u64 map__end(const struct map *map);
+/* object address -> runtime address, for printing symoff and callchains */
+u64 map__unmap_ip(const struct map *map, u64 rip);
+u64 map__map_ip(const struct map *map, u64 ip);
+
+#endif /* __PERF_TEXTPOKE_MACHINE_H */

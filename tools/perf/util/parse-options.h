@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_PARSE_OPTIONS_H
+#define __PERF_TEXTPOKE_PARSE_OPTIONS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+/*
+ * One option table per subcommand: getopt_long does the parsing, the
+ * table also carries what -h prints, so the two never drift apart.
+ */
+struct popt {
+	int short_name;	       /* 'i', or 0 for long-only */
+	const char *long_name; /* "input" */
+	int has_arg;	       /* no_argument, required_argument, optional_argument */
+	const char *argh;      /* "file": shown as --input <file> */
+	const char *help;
+	int id;		       /* returned by popt__next(); unique per table */
+};
+
+#define POPT_MAX 96
+
+struct popt_ctx {
+	const struct popt *opts;
+	struct option longs[POPT_MAX + 1];
+	char shorts[3 * POPT_MAX + 2];
+};
+
+void popt_ctx__init(struct popt_ctx *ctx, const struct popt *opts);
+/* the id of the next option (optarg set), -1 at the end, '?' on error */
+int popt__next(struct popt_ctx *ctx, int argc, char **argv);
+/* "usage: <line>\n   or: <line>\n\n" then one line per option */
+void popt__usage(const char *const *usage, const struct popt *opts, FILE *fp);
+
+#endif /* __PERF_TEXTPOKE_PARSE_OPTIONS_H */

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_SESSION_H
+#define __PERF_TEXTPOKE_SESSION_H
+
+#include "event.h"
+#include "evsel.h"
+#include "header.h"
+#include "types.h"
+
+struct machine;
+struct perf_session;
+struct perf_data;
+
+/*
+ * What a command does with the records of a recording.  Records reach the
+ * tool in time order (when ordered_events is set) after the session has
+ * parsed them.  A NULL side_band means "just keep the machine model up to
+ * date" (machine__process_event()); a tool that sets it must call
+ * machine__process_event() itself, at the moment it chooses (perf script
+ * prints an EXIT before the thread goes away, a COMM after the rename).
+ */
+struct perf_tool {
+	int (*sample)(struct perf_tool *tool, union perf_event *event,
+		      struct perf_sample *sample, struct evsel *evsel,
+		      struct machine *machine);
+	/* every kernel record that is not a SAMPLE: MMAP*, COMM, FORK, ... */
+	int (*side_band)(struct perf_tool *tool, union perf_event *event,
+			 struct perf_sample *sample, struct evsel *evsel,
+			 struct machine *machine);
+	/* user records (type >= 64) other than those the session consumes */
+	int (*user_event)(struct perf_tool *tool, union perf_event *event,
+			  struct perf_session *session);
+	bool ordered_events;
+};
+
+struct events_stats {
+	u64 nr_events[PERF_RECORD_HEADER_MAX];
+	u64 nr_unknown_events;
+	u64 nr_unordered_events; /* arrived later than already delivered ones */
+	u64 nr_lost_events;	 /* sum of LOST.lost */
+	u64 nr_lost_samples;	 /* sum of LOST_SAMPLES.lost */
+	u64 nr_invalid_samples;	 /* could not be parsed: skipped, counted */
+	u64 nr_unknown_id;
+	u64 total_bytes;
+};
+
+struct perf_session {
+	struct perf_data *data;
+	const char *path;	/* for messages: the file as the user named it */
+	struct perf_file_header file_header; /* host endian */
+	bool is_pipe;
+	bool needs_swap;
+	u64 feat_bitmap[HEADER_FEAT_BITS / 64];
+	struct perf_env env;
+	struct evlist *evlist;
+	struct machine *machine;
+	struct perf_tool *tool;
+	struct ordered_events *ordered;
+	struct events_stats stats;
+	void *zstd; /* decompression state for COMPRESSED records */
+	/* offset in the file (or stream) of the record being handled */
+	u64 cur_offset;
+};
+
+/*
+ * Open @path ("-" for stdin, a file, or a perf.data/ directory), read the
+ * header, attrs and features, and set up the machine model.  NULL with an
+ * error printed (naming the file and offset) on bad input.
+ */
+struct perf_session *perf_session__new(const char *path, struct perf_tool *tool);
+void perf_session__delete(struct perf_session *session);
+
+/* Deliver every record.  0, or a negative errno with an error printed. */
+int perf_session__process_events(struct perf_session *session);
+
+bool perf_session__has_feat(const struct perf_session *session, int feat);
+/* the kcore_dir/ of a directory-mode recording, or NULL */
+const char *perf_session__kcore_dir(const struct perf_session *session);
+
+#endif /* __PERF_TEXTPOKE_SESSION_H */
