@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stddef.h>
 #include <libunwind.h>
 
 int main(void)
