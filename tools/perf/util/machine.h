@@ -78,4 +78,22 @@ u64 map__end(const struct map *map);
 u64 map__unmap_ip(const struct map *map, u64 rip);
 u64 map__map_ip(const struct map *map, u64 ip);
 
+/*
+ * One frame of a sample's callchain, resolved at the sample's time.
+ * PERF_CONTEXT_* markers are consumed (they switch cpumode), not reported.
+ */
+struct callchain_frame {
+	u64 ip;		/* as recorded */
+	u8 cpumode;
+	struct addr_location al; /* borrowed: valid during the callback */
+};
+
+/*
+ * Walk @sample's callchain (PERF_SAMPLE_CALLCHAIN) for @thread, calling
+ * @cb for each frame, outermost last, in the order perf script prints
+ * them.  Stops early and returns @cb's value when it is non-zero.
+ */
+int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
+			   int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
+
 #endif /* __PERF_TEXTPOKE_MACHINE_H */
