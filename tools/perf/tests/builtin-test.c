@@ -324,6 +324,10 @@ int cmd_textpoke_test(int argc, char **argv)
 		argv++;
 	}
 
+	/* what shell tests use to find the binary, the tree and the corpus */
+	setenv("TEXTPOKE", test_self_exe(), 1);
+	setenv("TEXTPOKE_SRCDIR", test_srcdir(), 0);
+	setenv("TEXTPOKE_CORPUS", test_corpus_dir(), 0);
 	load_shell_tests();
 	total = nr_c_tests() + nr_shell_tests;
 	for (i = 0; i < total; i++) {
