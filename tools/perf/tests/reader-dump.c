@@ -141,6 +141,10 @@ static int test__reader_dump(struct test_suite *t)
 		"perfparser/vector_static_gcc__perf.data",
 		"perf_data_converter/perf.data.hw_and_sw-3.4",
 		"linux-perf-file-reader/perf.data",
+		"perf_data_converter/perf.data.piped.lost_samples-4.4",
+		"perf_data_converter/perf.data.piped.header_features_aligned-6.12",
+		"perfparser/vector_static_gcc__perf.data.zstd",
+		"perf_data_converter/perf.data.weight_struct",
 	};
 	char dir[] = "/tmp/reader-dump-XXXXXX", cwd[PATH_MAX], cmd[PATH_MAX + 16];
 	int failures = 0, lines = 0, ran = 0;

@@ -15,6 +15,7 @@
 #include "dump.h"
 #include "event.h"
 #include "evsel.h"
+#include "header.h"
 #include "session.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_DATA
@@ -313,7 +314,13 @@ void perf_event__dump_decoded(struct perf_session *session, const union perf_eve
 	struct evlist *evlist = session->evlist;
 	u64 st = evsel ? evsel->attr.sample_type : 0;
 
-	perf_event__dump_raw(event, offset, session->path);
+	/* perf counts pipe offsets from the end of the 16-byte pipe header */
+	if (session->is_pipe) {
+		offset -= sizeof(struct perf_pipe_file_header);
+		perf_event__dump_raw(event, offset, "pipe");
+	} else {
+		perf_event__dump_raw(event, offset, session->path);
+	}
 	if (event->header.type < PERF_RECORD_USER_TYPE_START) {
 		if (event->header.type != PERF_RECORD_SAMPLE && !evlist->sample_id_all) {
 			printf("-1 -1 ");
@@ -323,8 +330,12 @@ void perf_event__dump_decoded(struct perf_session *session, const union perf_eve
 			if (st & PERF_SAMPLE_TIME)
 				printf("%" PRIu64 " ", sample->time);
 		}
-	} else if (st & PERF_SAMPLE_TIME) {
-		printf("0 ");
+	} else {
+		/* perf shows user records with an all-zero sample */
+		if (st & PERF_SAMPLE_CPU)
+			printf("0 ");
+		if (st & PERF_SAMPLE_TIME)
+			printf("0 ");
 	}
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", offset, event->header.size,
 	       perf_event__name(event->header.type));
