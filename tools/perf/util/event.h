@@ -346,4 +346,12 @@ struct perf_sample {
 
 const char *perf_event__name(u32 type);
 
+/*
+ * Checks that a kernel record is long enough for its type's fixed part
+ * and variable arrays, and that its strings end inside the record, so
+ * that consumers may use the struct fields directly.  NULL if fine, else
+ * what is wrong ("is too short for its type", ...).
+ */
+const char *perf_event__check(const union perf_event *event);
+
 #endif /* __PERF_TEXTPOKE_EVENT_H */

@@ -534,9 +534,11 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 					     "comes before any attr (no event description)");
 				return -EINVAL;
 			}
-			if (h.size % 8) {
-				record_error(session, offset, depth, &h,
-					     "has a size that is not a multiple of 8");
+			const char *bad = h.size % 8 ? "has a size that is not a multiple of 8" :
+					  perf_event__check(event);
+
+			if (bad) {
+				record_error(session, offset, depth, &h, bad);
 				return -EINVAL;
 			}
 			return perf_session__queue_kernel(session, event, offset);
