@@ -215,6 +215,32 @@ static int check_big_endian(void)
 	return TEST_OK;
 }
 
+/* without EVENT_DESC the names come from the attrs, as perf 6.1 makes them */
+static int check_default_names(void)
+{
+	static const char *const want[] = {
+		"cycles:ppH", "instructions:ppH", "branch-instructions:ppH",
+	};
+	struct perf_tool tool = { .ordered_events = true };
+	char path[PATH_MAX];
+	struct perf_session *s;
+	int i, ok = 1;
+
+	snprintf(path, sizeof(path), "%s/perf_data_converter/perf.data.piped.lost_samples-4.4",
+		 test_corpus_dir());
+	s = perf_session__new(path, &tool);
+	TEST_ASSERT_VAL("session", s);
+	ok = !perf_session__process_events(s) && s->evlist->nr_entries == 3;
+	for (i = 0; ok && i < 3; i++) {
+		ok = !strcmp(evsel__name(s->evlist->entries[i]), want[i]);
+		if (!ok)
+			pr_debug("event %d: %s, perf script says %s\n", i,
+				 evsel__name(s->evlist->entries[i]), want[i]);
+	}
+	perf_session__delete(s);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
 static int test__reader_header(struct test_suite *t)
 {
 	static const char *const files[] = {
@@ -236,7 +262,7 @@ static int test__reader_header(struct test_suite *t)
 		test_skip(t, "no corpus at %s", test_corpus_dir());
 		return TEST_SKIP;
 	}
-	if (check_big_endian())
+	if (check_big_endian() || check_default_names())
 		return TEST_FAIL;
 	if (system("perf --version >/dev/null 2>&1")) {
 		test_skip(t, "stock perf not found (big-endian pipe checked)");

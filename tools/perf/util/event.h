@@ -285,8 +285,9 @@ struct regs_dump {
 
 struct stack_dump {
 	u64 size;
-	u64 dyn_size;
+	u64 dyn_size;	/* bytes of data that are valid (<= size) */
 	const char *data;
+	u32 offset;	/* of the size word in the record, as perf's user_stack.offset */
 };
 
 struct sample_read_value {
