@@ -31,7 +31,7 @@ static bool wanted(const char *line)
 		return true;
 	if (line[0] == '0' && strchr(line, '@') && strstr(line, "]: event: "))
 		return true;
-	while (*p == '-' || *p == ' ' || (*p >= '0' && *p <= '9'))
+	while (strncmp(p, "0x", 2) && (*p == '-' || *p == ' ' || (*p >= '0' && *p <= '9')))
 		p++;
 	return !strncmp(p, "0x", 2) && strstr(p, "]: PERF_RECORD_");
 }
