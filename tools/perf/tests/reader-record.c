@@ -141,6 +141,23 @@ static int test__reader_record(struct test_suite *t)
 		pr_debug("perf record -o - failed: not compared\n");
 	}
 
+	/* the same stream through a real FIFO, read sequentially */
+	snprintf(cmd, sizeof(cmd), "mkfifo %s/fifo && (cat %s/pipe.data > %s/fifo &)", dir, dir, dir);
+	if (!system(cmd)) {
+		struct rec_tool rt = { .tool = { .sample = rec_sample, .ordered_events = true } };
+		struct perf_session *s;
+
+		snprintf(path, sizeof(path), "%s/fifo", dir);
+		s = perf_session__new(path, &rt.tool);
+		if (!s || !s->is_pipe || perf_session__process_events(s) || !rt.samples) {
+			pr_debug("FIFO: not read as a stream\n");
+			bad++;
+		} else {
+			pr_debug("FIFO: %llu samples\n", (unsigned long long)rt.samples);
+		}
+		perf_session__delete(s);
+	}
+
 	if (zstd_data__available()) {
 		snprintf(cmd, sizeof(cmd), "perf record -q -z -e cpu-clock -o %s/z.data -- "
 			 WORKLOAD " >/dev/null 2>&1", dir);
