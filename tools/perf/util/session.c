@@ -679,14 +679,20 @@ static int perf_session__process_dir_files(struct perf_session *session)
 
 static int perf_session__process_file(struct perf_session *session)
 {
+	bool threads = false;
+	char path[4096];
 	int err;
 
+	if (session->data->is_dir) {
+		snprintf(path, sizeof(path), "%s/data.0", session->data->path);
+		threads = !access(path, F_OK);
+	}
+	/* rounds of one file say nothing about the others: sort it all at the end */
+	session->no_rounds = threads;
 	err = perf_session__process_range(session, session->data, session->data_offset,
 					  session->data_offset + session->data_size);
-	if (!err && session->data->is_dir) {
-		session->no_rounds = true;
+	if (!err && threads)
 		err = perf_session__process_dir_files(session);
-	}
 	return err;
 }
 
