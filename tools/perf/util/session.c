@@ -99,6 +99,10 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 			     "does not fit its sample_type (truncated or corrupt sample)");
 		return err;
 	}
+	/* an id no attr claims: perf would refuse; we use the first event and count it */
+	if (session->evlist->nr_entries > 1 && sample.id != (u64)-1 && sample.id &&
+	    !evlist__id2evsel(session->evlist, sample.id))
+		session->stats.nr_unknown_id++;
 	if (dump_trace)
 		perf_event__dump_decoded(session, event, &sample, evsel, offset);
 
