@@ -832,6 +832,9 @@ static void perf_session__warn_stats(struct perf_session *session)
 	if (s->nr_unknown_id)
 		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64
 			      " records with an unknown id", n ? ", " : "", s->nr_unknown_id);
+	if (s->nr_auxtrace_bytes)
+		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " bytes of hardware trace "
+			      "(AUXTRACE) not decoded", n ? ", " : "", s->nr_auxtrace_bytes);
 	if (s->nr_forced_flushes)
 		n += snprintf(line + n, sizeof(line) - n, "%sordering window overflowed %" PRIu64
 			      " times", n ? ", " : "", s->nr_forced_flushes);
