@@ -284,8 +284,33 @@ int trace_events__name(void *format, char *buf, size_t size)
 const char *trace_events__format(struct trace_events *te, void *format, int cpu,
 				 const void *raw, u32 raw_size)
 {
+	struct tep_event *ev = format;
+	struct tep_format_field *field;
 	struct tep_record record;
 
+	/*
+	 * libtraceevent trusts the record to hold the format's fields: check
+	 * the fixed ones, and that dynamic arrays point inside the record.
+	 */
+	for (field = ev->format.fields; field; field = field->next) {
+		u64 end = (u64)field->offset + field->size;
+
+		if (end > raw_size)
+			return "[tracepoint record too short for its format]";
+		if ((field->flags & TEP_FIELD_IS_DYNAMIC) && field->size == 4) {
+			u32 loc;
+			u64 start;
+
+			memcpy(&loc, (const u8 *)raw + field->offset, 4);
+			loc = tep_read_number(te->tep, &loc, 4);
+			start = loc & 0xffff;
+			/* __rel_loc counts from the end of the field */
+			if (field->flags & TEP_FIELD_IS_RELATIVE)
+				start += end;
+			if (start + (loc >> 16) > raw_size)
+				return "[tracepoint record too short for its format]";
+		}
+	}
 	memset(&record, 0, sizeof(record));
 	record.cpu = cpu;
 	record.size = raw_size;
