@@ -11,6 +11,7 @@
 #include "debug.h"
 #include "evsel.h"
 #include "machine.h"
+#include "script-demangle.h"
 #include "script-print.h"
 #include "script.h"
 #include "session.h"
@@ -22,6 +23,7 @@ struct script {
 	struct script_printer printer;
 	struct perf_session *session;
 	struct trace_events *trace;
+	struct script_demangler *demangler;
 	bool prepared;
 	bool trace_tried;
 	int nr_prepared; /* evsels set up so far */
@@ -111,12 +113,13 @@ static int script__prepare(struct script *s)
 	return 0;
 }
 
-static void loc_from_al(struct script_loc *loc, u64 ip, const struct addr_location *al)
+static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
+			const struct addr_location *al)
 {
 	loc->ip = ip;
 	loc->addr = al->map ? al->addr : ip;
 	loc->has_map = al->map != NULL;
-	loc->sym = al->sym ? al->sym->name : NULL;
+	loc->sym = al->sym ? script_demangle(s->demangler, al->sym->name) : NULL;
 	loc->sym_start = al->sym ? al->sym->start : 0;
 	loc->sym_end = al->sym ? al->sym->end : 0;
 	loc->dso = al->map ? map__dso_name(al->map) : NULL;
@@ -132,7 +135,7 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct frame_arg *fa = arg;
 	struct script_loc loc;
 
-	loc_from_al(&loc, frame->ip, &frame->al);
+	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
 	script_print__frame(&fa->s->printer, fa->evsel, &loc);
 	return 0;
 }
@@ -160,7 +163,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if (al.filtered)
 		goto out;
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
-	loc_from_al(&info.loc, sample->ip, &al);
+	loc_from_al(s, &info.loc, sample->ip, &al);
 	info.has_chain = sample->callchain != NULL;
 	if ((script_printer__fields(&s->printer, evsel) & SF_TRACE) && sample->raw_data &&
 	    evsel->tp_format)
@@ -262,7 +265,7 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 		addr_location__init(&al);
 		if (thread__find_symbol(thread, PERF_RECORD_MISC_KERNEL, event->text_poke.addr,
 					sample->time, &al) && al.sym) {
-			loc_from_al(&poke, event->text_poke.addr, &al);
+			loc_from_al(s, &poke, event->text_poke.addr, &al);
 			poke_sym = &poke;
 			/* the name outlives al: symbols belong to the dso */
 		}
@@ -322,6 +325,7 @@ int script__run(struct script_opts *opts)
 	if (err)
 		return err;
 	s.printer.fields = &opts->fields;
+	s.demangler = script_demangler__new();
 	s.printer.nanosecs = opts->nanosecs;
 
 	s.session = perf_session__new(opts->input, &s.tool);
@@ -345,5 +349,6 @@ out_delete:
 	perf_session__delete(s.session);
 out_buf:
 	script_buf__exit(&s.printer.out);
+	script_demangler__delete(s.demangler);
 	return err;
 }
