@@ -210,7 +210,8 @@ static bool script__shows(const struct script *s, u32 type)
 
 /*
  * The thread perf script names on a side-band line: the record's own
- * pid/tid for COMM, MMAP and EXIT, the sample id's for the others.
+ * pid/tid for COMM, MMAP, FORK (the child) and EXIT, the sample id's for
+ * the others.
  */
 static void side_band_ids(const union perf_event *event, const struct perf_sample *sample,
 			  s32 *pid, s32 *tid)
@@ -228,6 +229,7 @@ static void side_band_ids(const union perf_event *event, const struct perf_sampl
 		*pid = event->mmap2.pid;
 		*tid = event->mmap2.tid;
 		break;
+	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		*pid = event->fork.pid;
 		*tid = event->fork.tid;
