@@ -15,6 +15,7 @@
 
 #include "evsel.h"
 #include "perf-regs.h"
+#include "script-data-src.h"
 #include "script-print.h"
 
 #define SCRIPT_BUF_SIZE (256 * 1024)
@@ -343,6 +344,24 @@ static void print_abi(struct script_buf *b, const struct perf_sample *sample)
 		script_buf__udec(b, sample->user_regs.abi, 0);
 }
 
+/*
+ * perf pads the decoded data source to the longest one printed so far, so
+ * the columns after it shift as the run goes on: we do the same.
+ */
+static void print_data_src(struct script_printer *p, u64 data_src)
+{
+	char decode[100], out[100];
+	int len;
+
+	data_src__scnprintf(data_src, decode, sizeof(decode));
+	len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", data_src, decode);
+	if (len >= (int)sizeof(out))
+		len = sizeof(out) - 1;
+	if (p->data_src_width < len)
+		p->data_src_width = len;
+	script_buf__pad_str(&p->out, out, p->data_src_width, true);
+}
+
 bool script_print__sample_head(struct script_printer *p, const struct perf_sample *sample,
 			       const struct evsel *evsel, const struct script_sample_info *info)
 {
@@ -366,7 +385,7 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 	if (f & SF_ADDR)
 		script_buf__hex(b, sample->addr, 16);
 	if (f & SF_DATA_SRC)
-		script_buf__hex(b, sample->data_src, 16);
+		print_data_src(p, sample->data_src);
 	if (f & SF_WEIGHT)
 		script_buf__udec(b, sample->weight, 16);
 	if (f & SF_INS_LAT)

@@ -74,6 +74,7 @@ struct script_printer {
 	int name_width;	    /* longest event name in the recording */
 	bool nanosecs;	    /* --ns */
 	bool use_callchain; /* not -G, and some event has callchains */
+	int data_src_width; /* widest data_src column so far */
 };
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */

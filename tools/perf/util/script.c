@@ -91,8 +91,9 @@ static int script__prepare(struct script *s)
 		seen[t] = true;
 		if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_callchain = true;
-		if (evsel->name && (int)strlen(evsel->name) > width)
-			width = strlen(evsel->name);
+		/* names perf derives from the attr when the file has none */
+		if ((int)strlen(evsel__name(evsel)) > width)
+			width = strlen(evsel__name(evsel));
 	}
 	s->printer.name_width = width;
 	s->printer.use_callchain = has_callchain && !s->opts->hide_call_graph;
