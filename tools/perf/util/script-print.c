@@ -67,7 +67,7 @@ static char *reserve(struct script_buf *b, size_t n)
 	return b->data + b->len;
 }
 
-void script_buf__putc(struct script_buf *b, char c)
+void __script_buf__putc(struct script_buf *b, char c)
 {
 	char *p = reserve(b, 1);
 
@@ -116,53 +116,97 @@ void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool le
 		pad(b, width - n);
 }
 
-/* digits of @v in @base, right to left into the end of @tmp */
-static int digits(char *end, u64 v, unsigned int base)
+/*
+ * Digits right to left into the end of @end; hex by shifts, decimal by a
+ * constant divisor (a multiply): most of a line is numbers.
+ */
+static int hex_digits(char *end, u64 v)
 {
 	static const char hexd[] = "0123456789abcdef";
 	char *p = end;
 
 	do {
-		*--p = hexd[v % base];
-		v /= base;
+		*--p = hexd[v & 15];
+		v >>= 4;
 	} while (v);
 	return end - p;
 }
 
-static void number(struct script_buf *b, const char *neg, u64 v, unsigned int base, int width)
+static int dec_digits(char *end, u64 v)
 {
-	char tmp[24];
-	int n = digits(tmp + sizeof(tmp), v, base);
-	int len = n + (neg ? 1 : 0);
+	char *p = end;
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end - p;
+}
+
+static void put_digits(struct script_buf *b, const char *digits, int n, bool neg, int width)
+{
+	int len = n + neg;
 	bool left = width < 0;
+	char *p;
 
 	if (left)
 		width = -width;
-	if (!left)
-		pad(b, width - len);
+	p = reserve(b, (width > len ? width : len));
+	if (!p)
+		return;
+	if (!left && width > len) {
+		memset(p, ' ', width - len);
+		p += width - len;
+	}
 	if (neg)
-		script_buf__putc(b, '-');
-	script_buf__write(b, tmp + sizeof(tmp) - n, n);
-	if (left)
-		pad(b, width - len);
+		*p++ = '-';
+	memcpy(p, digits, n);
+	p += n;
+	if (left && width > len) {
+		memset(p, ' ', width - len);
+		p += width - len;
+	}
+	b->len = p - b->data;
 }
 
 void script_buf__hex(struct script_buf *b, u64 v, int width)
 {
-	number(b, NULL, v, 16, width);
+	char tmp[24];
+	int n = hex_digits(tmp + sizeof(tmp), v);
+
+	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
 void script_buf__udec(struct script_buf *b, u64 v, int width)
 {
-	number(b, NULL, v, 10, width);
+	char tmp[24];
+	int n = dec_digits(tmp + sizeof(tmp), v);
+
+	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
 void script_buf__sdec(struct script_buf *b, s64 v, int width)
 {
-	if (v < 0)
-		number(b, "-", -(u64)v, 10, width);
-	else
-		number(b, NULL, v, 10, width);
+	char tmp[24];
+	u64 u = v < 0 ? -(u64)v : (u64)v;
+	int n = dec_digits(tmp + sizeof(tmp), u);
+
+	put_digits(b, tmp + sizeof(tmp) - n, n, v < 0, width);
+}
+
+/* @v as exactly @n digits, zero padded (the fraction of a timestamp) */
+static void zero_padded(struct script_buf *b, u64 v, int n)
+{
+	char *p = reserve(b, n);
+	int i;
+
+	if (!p)
+		return;
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
+		v /= 10;
+	}
+	b->len += n;
 }
 
 void script_buf__printf(struct script_buf *b, const char *fmt, ...)
@@ -233,10 +277,13 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		script_buf__putc(b, ' ');
 	}
 	if (f & SF_CPU) {
-		char tmp[16];
-
-		snprintf(tmp, sizeof(tmp), "[%03d] ", (int)sample->cpu);
-		script_buf__puts(b, tmp);
+		/* "[%03d] " */
+		script_buf__putc(b, '[');
+		if ((s32)sample->cpu >= 0 && sample->cpu < 1000)
+			zero_padded(b, sample->cpu, 3);
+		else
+			script_buf__sdec(b, (s32)sample->cpu, 0);
+		script_buf__puts(b, "] ");
 	}
 	if (f & SF_MISC) {
 		u16 misc = sample->misc, cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -266,14 +313,15 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 	}
 	if (f & SF_TIME) {
 		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
-		char tmp[48];
 
+		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
+		script_buf__udec(b, secs, 5);
+		script_buf__putc(b, '.');
 		if (p->nanosecs)
-			snprintf(tmp, sizeof(tmp), "%5" PRIu64 ".%09" PRIu64 ": ", secs, ns);
+			zero_padded(b, ns, 9);
 		else
-			snprintf(tmp, sizeof(tmp), "%5" PRIu64 ".%06" PRIu64 ": ", secs, ns / 1000);
-		/* "%12s" of "secs.usecs": the same as %5 for secs with 6 digits after */
-		script_buf__puts(b, tmp);
+			zero_padded(b, ns / 1000, 6);
+		script_buf__puts(b, ": ");
 	}
 }
 

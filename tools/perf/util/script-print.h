@@ -32,7 +32,14 @@ static inline int script_buf__maybe_flush(struct script_buf *b)
 {
 	return b->len >= b->cap / 2 ? script_buf__flush(b) : 0;
 }
-void script_buf__putc(struct script_buf *b, char c);
+void __script_buf__putc(struct script_buf *b, char c);
+static inline void script_buf__putc(struct script_buf *b, char c)
+{
+	if (b->len < b->cap)
+		b->data[b->len++] = c;
+	else
+		__script_buf__putc(b, c);
+}
 void script_buf__write(struct script_buf *b, const void *p, size_t n);
 void script_buf__puts(struct script_buf *b, const char *s);
 /* %*s / %-*s */
