@@ -24,8 +24,9 @@
  * All attrs come before the first record.  Every attr gets
  * PERF_SAMPLE_IDENTIFIER, so the id sits at the same place in every
  * record whatever the attr, which perf insists on when there is more than
- * one.  Attrs are stored with attr.size = 128: perf 6.1 refuses larger
- * ones.
+ * one, and sample_id_all, without which perf warns and gives up time
+ * ordering: every non-sample record carries the id trailer.  Attrs are
+ * stored with attr.size = 128: perf 6.1 refuses larger ones.
  *
  * Output is atomic: records go to a temporary name in the destination's
  * directory, renamed into place by close, removed by abort.  An existing
@@ -67,8 +68,7 @@ const char *perf_writer__dir_path(const struct perf_writer *w);
 /*
  * Add an event.  @nr_ids 0 makes the writer assign one unique id.  @name
  * (may be NULL) goes into EVENT_DESC.  Returns the attr index used by the
- * synthesis helpers, or -errno: -EBUSY after the first record, -EINVAL
- * when attrs disagree on sample_id_all.
+ * synthesis helpers, or -errno: -EBUSY after the first record.
  */
 int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
 			  const u64 *ids, u32 nr_ids, const char *name);
@@ -78,8 +78,9 @@ const struct perf_event_attr *perf_writer__attr(const struct perf_writer *w, int
 u64 perf_writer__attr_id(const struct perf_writer *w, int idx);
 
 /*
- * Write a complete record as is.  In PERF_WRITER_SWAPPED mode its bytes
- * must already be in the file's byte order.  header.size is checked
+ * Write a complete record as is; kernel records must end with the id
+ * trailer of their attr (see above).  In PERF_WRITER_SWAPPED mode its
+ * bytes must already be in the file's byte order.  header.size is checked
  * (>= 8, multiple of 8); records of type >= 64 other than FINISHED_ROUND
  * are refused: the writer makes the header records itself.
  */
@@ -87,8 +88,7 @@ int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev);
 
 /*
  * Synthesis: each builds the record in the file's byte order, appends the
- * sample_id_all trailer of attr @idx when that attr has sample_id_all,
- * and writes it.  @id gives the trailer's values (pid, tid, time, id,
+ * sample_id_all trailer of attr @idx and writes it.  @id gives the trailer's values (pid, tid, time, id,
  * stream_id, cpu); NULL means zeros; id 0 means perf_writer__attr_id().
  * Strings are NUL terminated and padded to 8 bytes; -E2BIG when the
  * record would pass the 64 KiB record limit.
