@@ -28,9 +28,14 @@ static const struct {
 	  "std::vector<int, std::allocator<int> >::size" },
 	{ "foo(int) [clone .constprop.0]", "foo [clone .constprop.0]" },
 	{ "vtable for S", "vtable for S" },
+	{ "non-virtual thunk to C::g(long)", "non-virtual thunk to C::g(long)" },
+	{ "transaction clone for std::exception::what() const",
+	  "transaction clone for std::exception::what() const" },
 	{ "std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >(std::basic_ostream<char, std::char_traits<char> >&, char const*)",
 	  "std::operator<< <std::char_traits<char> >" },
 	{ "int __gnu_cxx::operator-<int*>(int*, int*)", "__gnu_cxx::operator-<int*>" },
+	{ "ix86_comparison_operator(rtx_def*, machine_mode)", "ix86_comparison_operator" },
+	{ "my_operator<int>(int)", "my_operator<int>" },
 	{ "plain_c_name", "plain_c_name" },
 };
 

@@ -6,6 +6,7 @@
  * build needs no C++ at all) and cut its full answer down to perf's form.
  */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,9 +54,18 @@ void script_demangler__delete(struct script_demangler *d)
 	free(d);
 }
 
+/* whether the keyword "operator" ends at s[i] ("comparison_operator" is a name) */
 static bool is_operator_at(const char *s, size_t i)
 {
-	return i >= 8 && !strncmp(s + i - 8, "operator", 8);
+	char before;
+
+	if (i < 8 || strncmp(s + i - 8, "operator", 8))
+		return false;
+	if (i == 8)
+		return true;
+	before = s[i - 9];
+	return !(before == '_' || (before >= '0' && before <= '9') ||
+		 (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z'));
 }
 
 /* the length of the operator symbol at @s ("<<=", "()", "-"), 0 for a word */
@@ -97,9 +107,13 @@ void script_demangle__strip(const char *full, char *out, size_t size)
 		if (!strncmp(full, special_prefixes[i], plen))
 			break;
 	}
-	if (i == ARRAY_SIZE(special_prefixes))
-		plen = 0;
-	start = plen;
+	/* libiberty prints these special names in full, parameters and all */
+	if (i < ARRAY_SIZE(special_prefixes)) {
+		snprintf(out, size, "%s", full);
+		return;
+	}
+	plen = 0;
+	start = 0;
 
 	/* " [clone .constprop.0]" suffixes stay, after the cut name */
 	end = len;
