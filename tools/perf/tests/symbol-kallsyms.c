@@ -98,8 +98,14 @@ static int check_made_up(const char *dir)
 	/* data symbols are kept; 'r' and 'A' are not, so some_data runs on */
 	EXPECT(0xffffffff81000450ULL, "some_data", "[kernel.kallsyms]");
 	EXPECT(0xffffffff81000510ULL, "_etext", "[kernel.kallsyms]");
-	/* outside the kernel map */
-	EXPECT(0xffffffff81000600ULL, "[unknown]", "[unknown]");
+	/*
+	 * The kernel map grows over all kernel symbols as perf's does: _etext
+	 * is followed by a module symbol, so it ends a page later
+	 */
+	EXPECT(0xffffffff81000600ULL, "_etext", "[kernel.kallsyms]");
+	EXPECT(0xffffffff81001fffULL, "_etext", "[kernel.kallsyms]");
+	EXPECT(0xffffffff81002000ULL, "[unknown]", "[unknown]");
+	EXPECT(0xffffffff80fff000ULL, "[unknown]", "[unknown]");
 
 	/* module: named like perf, symbols relative to the module map */
 	EXPECT(0xffffffffc0001050ULL, "mod_fn2", "[my_mod]");

@@ -771,6 +771,42 @@ static void machine__split_kallsyms(struct machine *machine, struct kallsyms_loa
 	symbols__exit(&load->all);
 }
 
+/*
+ * perf stretches the kernel map over its kallsyms symbols (map__fixup_start
+ * and map__fixup_end), so .init.text and the data symbols past _etext
+ * resolve to [kernel.kallsyms] although the MMAP record ends at _etext.
+ * Never over a module's map, though.
+ */
+static void machine__fit_kernel_map(struct machine *machine)
+{
+	struct map *kmap = machine->kernel_map;
+	struct symbols *syms = &machine->kernel_dso->symbols;
+	u64 start, end;
+	size_t i;
+
+	if (!kmap || !syms->nr)
+		return;
+	start = syms->entries[0]->start;
+	end = syms->entries[syms->nr - 1]->end;
+	for (i = 0; i < machine->kmaps->nr; i++) {
+		struct map *m = machine->kmaps->entries[i];
+
+		if (m == kmap)
+			continue;
+		if (m->start >= kmap->end && m->start < end)
+			end = m->start;
+		if (m->end <= kmap->start && m->end > start)
+			start = m->end;
+	}
+	map__get(kmap);
+	maps__remove(machine->kmaps, kmap);
+	kmap->start = start;
+	kmap->end = end;
+	if (maps__insert(machine->kmaps, kmap))
+		pr_debug("kernel map: cannot refit to [%#" PRIx64 ", %#" PRIx64 ")\n", start, end);
+	map__put(kmap);
+}
+
 static void machine__load_kernel_symbols(struct machine *machine)
 {
 	struct kallsyms_load load = { .text = 0 };
@@ -812,6 +848,7 @@ static void machine__load_kernel_symbols(struct machine *machine)
 		pr_debug("kernel relocated by %#" PRIx64 " since the recording\n", (u64)delta);
 	}
 	machine__split_kallsyms(machine, &load, delta);
+	machine__fit_kernel_map(machine);
 	free(machine->kernel_dso->symsrc);
 	machine->kernel_dso->symsrc = strdup(path);
 	pr_debug("kernel symbols: %zu from %s\n", machine->kernel_dso->symbols.nr, path);
@@ -858,6 +895,9 @@ static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u
 
 	if (map)
 		return map;
+	/* loading the symbols may stretch the kernel map: first things first */
+	if (machine->kernel_map && !machine->kernel_loaded)
+		machine__load_kernel_symbols(machine);
 	map = maps__find(machine->kmaps, addr);
 	if (map)
 		return map;
