@@ -72,6 +72,7 @@ struct machine {
 	u64 ksym_lo, ksym_hi;	/* bounds of all spans: most IPs miss them */
 	bool kernel_loaded;
 	bool running_kernel;	/* recorded on the kernel we run on */
+	bool env_checked;	/* running_kernel and the kernel build-id are set */
 	struct machine_stats stats;
 };
 
@@ -89,9 +90,12 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 
 	if (!machine)
 		return NULL;
+	/*
+	 * Only kept: in pipe mode the features (os_release, build-ids) come
+	 * as records after this, so they are looked at when first needed.
+	 */
 	machine->env = env;
 	dsos__init(&machine->dsos);
-	machine->running_kernel = env__is_running_kernel(env);
 	machine->kernel_start = 1ULL << 63;
 	machine->ksym_lo = ~0ULL;
 	if (kcore_dir && !(machine->kcore_dir = strdup(kcore_dir)))
@@ -102,12 +106,6 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 	machine->kernel_dso = dsos__findnew(&machine->dsos, KERNEL_MMAP_NAME, DSO_KIND__KERNEL);
 	if (!machine->kernel_dso)
 		goto out_delete;
-	if (env) {
-		struct build_id bid = { .size = 0 };
-
-		if (!perf_env__find_build_id(env, KERNEL_MMAP_NAME, &bid))
-			dso__set_build_id(machine->kernel_dso, &bid);
-	}
 
 	/* the idle task, as perf names it */
 	swapper = machine__findnew_thread(machine, 0, 0);
@@ -672,6 +670,21 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 
 /* kernel symbols */
 
+/* what the features say, once they have all been read */
+static void machine__check_env(struct machine *machine)
+{
+	struct build_id bid = { .size = 0 };
+
+	if (machine->env_checked)
+		return;
+	machine->env_checked = true;
+	machine->running_kernel = env__is_running_kernel(machine->env);
+	if (!machine->kernel_dso->bid.size &&
+	    !perf_env__find_build_id(machine->env, KERNEL_MMAP_NAME, &bid))
+		dso__set_build_id(machine->kernel_dso, &bid);
+}
+
+
 struct kallsyms_load {
 	struct symbols all;
 	u64 text;	/* address of _text in the file */
@@ -817,6 +830,7 @@ static void machine__load_kernel_symbols(struct machine *machine)
 	size_t i;
 	int err;
 
+	machine__check_env(machine);
 	machine->kernel_loaded = true;
 	machine->kernel_dso->loaded = true;
 	for (i = 0; i < ARRAY_SIZE(machine->dsos.heads); i++) {
@@ -861,6 +875,7 @@ static void machine__load_dso(struct machine *machine, struct dso *dso)
 {
 	if (dso->loaded)
 		return;
+	machine__check_env(machine);
 	if (dso->kind == DSO_KIND__KERNEL || dso->kind == DSO_KIND__MODULE) {
 		/* a module mapped after kallsyms was read got its symbols then */
 		if (machine->kernel_loaded)
