@@ -107,7 +107,10 @@ static int check_made_up(const char *dir)
 	EXPECT(0xffffffff81002000ULL, "[unknown]", "[unknown]");
 	EXPECT(0xffffffff80fff000ULL, "[unknown]", "[unknown]");
 
-	/* module: named like perf, symbols relative to the module map */
+	/*
+	 * module: "[name]" like perf (by path only when the BUILD_ID table
+	 * lists it), symbols relative to the module map
+	 */
 	EXPECT(0xffffffffc0001050ULL, "mod_fn2", "[my_mod]");
 	if (f.addr != 0x50 || f.start != 0x40 || f.end != 0x1000) {
 		pr_debug("mod_fn2: addr %#llx [%#llx, %#llx)\n", (unsigned long long)f.addr,

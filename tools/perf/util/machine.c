@@ -65,7 +65,6 @@ struct machine {
 	struct maps *kmaps;	/* the kernel and its modules */
 	struct map *kernel_map;	/* in kmaps once the kernel MMAP is seen */
 	struct dso *kernel_dso;
-	u64 kernel_start;
 	struct ksym_span *ksyms;
 	size_t nr_ksyms;
 	size_t alloc_ksyms;
@@ -96,7 +95,6 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 	 */
 	machine->env = env;
 	dsos__init(&machine->dsos);
-	machine->kernel_start = 1ULL << 63;
 	machine->ksym_lo = ~0ULL;
 	if (kcore_dir && !(machine->kcore_dir = strdup(kcore_dir)))
 		goto out_delete;
@@ -363,6 +361,7 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 					u64 start, u64 len, u64 pgoff,
 					const struct build_id *bid)
 {
+	struct build_id env_bid = { .size = 0 };
 	struct map *map;
 	struct dso *dso;
 	char name[256];
@@ -380,7 +379,6 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 			maps__remove(machine->kmaps, machine->kernel_map);
 		map__put(machine->kernel_map);
 		machine->kernel_map = map;
-		machine->kernel_start = start;
 		return maps__insert(machine->kmaps, map);
 	}
 	if (filename[0] != '/' && filename[0] != '[')
@@ -394,6 +392,15 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 		dso__set_long_name(dso, filename);
 	if (bid && bid->size)
 		dso__set_build_id(dso, bid);
+	/*
+	 * perf creates the objects of the BUILD_ID table first, named by path;
+	 * a module listed there keeps that name, the others are "[name]"
+	 */
+	if (!perf_env__find_build_id(machine->env, filename, &env_bid)) {
+		dso->print_long_name = filename[0] == '/';
+		if (!dso->bid.size)
+			dso__set_build_id(dso, &env_bid);
+	}
 	/* module symbols from kallsyms are kept relative to the module start */
 	map = map__new(start, len, 0, dso);
 	dso__put(dso);
@@ -913,21 +920,8 @@ static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u
 	/* loading the symbols may stretch the kernel map: first things first */
 	if (machine->kernel_map && !machine->kernel_loaded)
 		machine__load_kernel_symbols(machine);
-	map = maps__find(machine->kmaps, addr);
-	if (map)
-		return map;
-	/* no kernel MMAP (old or pipe recordings): the kernel has it all */
-	if (!machine->kernel_map && addr >= machine->kernel_start) {
-		machine->kernel_map = map__new(machine->kernel_start, ~0ULL - machine->kernel_start,
-					       machine->kernel_start, machine->kernel_dso);
-		if (!machine->kernel_map)
-			return NULL;
-		machine->kernel_map->identity = true;
-		if (maps__insert(machine->kmaps, machine->kernel_map))
-			return NULL;
-		return machine->kernel_map;
-	}
-	return NULL;
+	/* no kernel MMAP, no kernel map: perf does not guess one either */
+	return maps__find(machine->kmaps, addr);
 }
 
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
@@ -947,9 +941,10 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 		break;
 	case PERF_RECORD_MISC_USER:
 		map = thread->maps ? maps__find(thread->maps, addr) : NULL;
-		/* vsyscall pages and the like run kernel text in user mode */
-		if (!map && addr >= machine->kernel_start)
-			map = machine__find_kernel_map(machine, addr, time);
+		/*
+		 * A user-mode IP at a kernel address (a sample taken on the
+		 * way into the kernel) stays unresolved, as in perf 6.1
+		 */
 		break;
 	default:
 		/* hypervisor and guests: no model of those */
