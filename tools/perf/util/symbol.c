@@ -125,14 +125,13 @@ static bool symbol__is_module(const struct symbol *sym)
 	return strchr(sym->name, '[') != NULL;
 }
 
-void symbols__fixup(struct symbols *syms, bool kallsyms)
+void symbols__sort(struct symbols *syms)
 {
 	struct sort_entry *tmp;
-	size_t i, out;
+	size_t i;
 
-	if (!syms->nr)
+	if (syms->nr < 2)
 		return;
-
 	tmp = malloc(syms->nr * sizeof(*tmp));
 	if (tmp) {
 		for (i = 0; i < syms->nr; i++) {
@@ -144,7 +143,7 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 			syms->entries[i] = tmp[i].sym;
 		free(tmp);
 	} else {
-		/* out of memory: an unstable sort still gives a usable table */
+		/* out of memory: an insertion sort in place, slow but stable too */
 		struct symbol **e = syms->entries;
 		size_t j;
 
@@ -156,6 +155,15 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 				e[j - 1] = s;
 			}
 	}
+}
+
+void symbols__fixup(struct symbols *syms, bool kallsyms)
+{
+	size_t i, out;
+
+	if (!syms->nr)
+		return;
+	symbols__sort(syms);
 
 	/* ends first, then aliases: the order perf applies them in */
 	for (i = 0; i + 1 < syms->nr; i++) {
@@ -195,8 +203,8 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 
 struct symbol *symbols__find(const struct symbols *syms, u64 addr)
 {
-	size_t lo = 0, hi = syms->nr;
-	struct symbol *sym;
+	size_t lo = 0, hi = syms->nr, i;
+	struct symbol *sym = NULL;
 
 	/* the last symbol starting at or below addr */
 	while (lo < hi) {
@@ -209,8 +217,17 @@ struct symbol *symbols__find(const struct symbols *syms, u64 addr)
 	}
 	if (!lo)
 		return NULL;
-	sym = syms->entries[lo - 1];
-	if (addr < sym->end || addr == sym->start)
-		return sym;
-	return NULL;
+	/*
+	 * Tables are disjoint but for symbols added after the fixups: PLT
+	 * entries over a symbol stretched across .plt (_init).  Those sit
+	 * below the stretched one in perf's rb-tree, whose search meets the
+	 * outer symbol first: so does this, a few steps back.
+	 */
+	for (i = lo; i > 0 && lo - i < 8; i--) {
+		struct symbol *s = syms->entries[i - 1];
+
+		if (addr < s->end || addr == s->start)
+			sym = s;
+	}
+	return sym;
 }

@@ -36,7 +36,16 @@ int symbols__add(struct symbols *syms, struct symbol *sym);
  */
 void symbols__fixup(struct symbols *syms, bool kallsyms);
 
+/* Sort by start only (stable): for symbols added after the fixups */
+void symbols__sort(struct symbols *syms);
+
 /* The symbol holding @addr: [start, end), or start itself when unsized */
 struct symbol *symbols__find(const struct symbols *syms, u64 addr);
+
+/*
+ * The name perf script prints for a mangled C++ symbol (no parameters), a
+ * malloc'ed string; NULL when @name is not mangled or cannot be demangled.
+ */
+char *symbol__demangle(const char *name);
 
 #endif /* __PERF_TEXTPOKE_SYMBOL_H */
