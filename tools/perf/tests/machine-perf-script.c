@@ -5,8 +5,9 @@
  * the machine model, must give for every sample (and every callchain frame)
  * the address, symbol, offset and dso that `perf script -F ip,sym,symoff,dso`
  * prints, line for line.  The workloads: a user-space loop (ELF symbols,
- * the vdso, libc, the kernel) and, when BPF programs can be loaded, one
- * that spends its time in BPF programs reusing each other's addresses.
+ * the vdso, libc, the kernel), a C++ one (demangling, PLT entries) and,
+ * when BPF programs can be loaded, one that spends its time in BPF
+ * programs reusing each other's addresses.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -228,6 +229,20 @@ static int test__machine_perf_script(struct test_suite *t)
 	if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
 		goto out;
 	pr_debug("%s: %zu lines equal\n", path, n);
+
+	/* C++: demangled names, name@plt entries */
+	snprintf(cmd, sizeof(cmd), "g++ -O1 -fno-omit-frame-pointer -o %s/cxx "
+		 "%s/tools/perf/tests/workloads/machine-cxx.cc >/dev/null 2>&1", dir, src);
+	if (run(cmd)) {
+		pr_debug("no g++: the C++ part is skipped\n");
+	} else {
+		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/cxx.data %s/cxx 0.5 "
+			 ">/dev/null 2>&1", dir, dir);
+		snprintf(path, sizeof(path), "%s/cxx.data", dir);
+		if (run(cmd) || compare(path, &n, "ns::Acc::bar+") != TEST_OK)
+			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+	}
 
 	/* BPF programs coming and going at the same address */
 	snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/bpf.data %s/bpf-spin 3 "

@@ -247,6 +247,7 @@ static int dso__load_symsrc(struct dso *dso, struct symsrc *syms_ss, struct syms
 	bool dynsym = !syms_ss->has_symtab;
 	int err;
 
+	symbols__use_tree(&dso->symbols);
 	err = elf__load_symbols(&dso->symbols, syms_ss, runtime_ss, dynsym);
 	if (err) {
 		symbols__exit(&dso->symbols);
@@ -345,13 +346,12 @@ static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
 		demangled = symname ? symbol__demangle(symname) : NULL;
 		snprintf(name, sizeof(name), "%s@plt", demangled ?: symname ?: "");
 		free(demangled);
-		err = symbols__add(&dso->symbols, symbol__new(offset, entry, STB_GLOBAL, STT_FUNC,
-							      name));
+		err = symbols__add_late(&dso->symbols, symbol__new(offset, entry, STB_GLOBAL,
+								   STT_FUNC, name));
 		if (err)
 			return err;
 		offset += entry;
 	}
-	symbols__sort(&dso->symbols);
 	return 0;
 }
 
