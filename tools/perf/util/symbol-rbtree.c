@@ -313,3 +313,34 @@ struct symbol *symtree__find(const struct symtree *t, u64 addr)
 	}
 	return NULL;
 }
+
+/* black height of the subtree at @i, or -1 when a red-black rule is broken */
+static int symtree__check_node(const struct symtree *t, int i, int parent)
+{
+	const struct symtree_node *c;
+	int lh, rh;
+
+	if (i == NIL)
+		return 1;
+	c = &t->n[i];
+	if (c->parent != parent)
+		return -1;
+	if (c->red && (is_red(t, c->left) || is_red(t, c->right)))
+		return -1;
+	if (c->left != NIL && t->n[c->left].sym->start > c->sym->start)
+		return -1;
+	if (c->right != NIL && t->n[c->right].sym->start < c->sym->start)
+		return -1;
+	lh = symtree__check_node(t, c->left, i);
+	rh = symtree__check_node(t, c->right, i);
+	if (lh < 0 || lh != rh)
+		return -1;
+	return lh + !c->red;
+}
+
+int symtree__check(const struct symtree *t)
+{
+	if (is_red(t, t->root))
+		return -1;
+	return symtree__check_node(t, t->root, NIL);
+}

@@ -62,6 +62,8 @@ int symtree__insert(struct symtree *t, struct symbol *sym); /* node index or -EN
 void symtree__erase(struct symtree *t, int node);
 size_t symtree__inorder(const struct symtree *t, int *out);
 struct symbol *symtree__find(const struct symtree *t, u64 addr);
+/* for tests: the black height, or -1 when the tree breaks a rule */
+int symtree__check(const struct symtree *t);
 
 /* The symbol holding @addr: [start, end), or start itself when unsized */
 struct symbol *symbols__find(const struct symbols *syms, u64 addr);
