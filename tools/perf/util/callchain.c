@@ -8,7 +8,9 @@
 #include <inttypes.h>
 
 #include "debug.h"
+#include "dso.h"
 #include "machine.h"
+#include "map.h"
 
 #ifndef PERF_CONTEXT_MAX
 #define PERF_CONTEXT_MAX ((u64)-4095)
@@ -35,6 +37,22 @@ static bool context__cpumode(u64 ip, u8 *cpumode)
 		return true;
 	default:
 		return false;
+	}
+}
+
+u64 callchain_frame__addr(const struct callchain_frame *frame)
+{
+	const struct map *map = frame->al.map;
+
+	if (!map || !map->dso)
+		return frame->ip;
+	switch (map->dso->kind) {
+	case DSO_KIND__KERNEL:
+	case DSO_KIND__MODULE:
+	case DSO_KIND__KSYMBOL:
+		return frame->ip;
+	default:
+		return frame->al.addr;
 	}
 }
 

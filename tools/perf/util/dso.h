@@ -31,6 +31,7 @@ struct dso {
 	const char *short_name;	/* basename of name */
 	struct build_id bid;	/* as recorded; size 0 when unknown */
 	bool loaded;		/* symbols were looked for (found or not) */
+	bool print_long_name;	/* a module perf names by its path (see map__dso_name()) */
 	struct symbols symbols;
 	char *symsrc;		/* the file the symbols came from */
 	struct dso *next;	/* dsos hash chain */

@@ -95,7 +95,7 @@ static void dump_sample(const struct evsel *evsel, const union perf_event *event
 		printf("... FP chain: nr:%" PRIu64 "\n", nr);
 		for (i = 0; i < nr; i++) {
 			memcpy(&ip, &s->callchain->ips[i], 8);
-			printf(".....  %2" PRIu64 ": %016" PRIx64 "\n", i, ip);
+			printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, ip);
 		}
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
@@ -104,10 +104,10 @@ static void dump_sample(const struct evsel *evsel, const union perf_event *event
 			struct branch_entry e;
 
 			memcpy(&e, &s->branch_entries[i], sizeof(e));
-			printf("..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x\n",
+			printf("..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
 			       i, e.from, e.to, (u16)e.flags.cycles, e.flags.mispred ? "M" : " ",
 			       e.flags.predicted ? "P" : " ", e.flags.abort ? "A" : " ",
-			       e.flags.in_tx ? "T" : " ", (unsigned)e.flags.reserved);
+			       e.flags.in_tx ? "T" : " ", (unsigned)e.flags.reserved, "");
 		}
 	}
 	if (st & PERF_SAMPLE_REGS_USER)

@@ -65,13 +65,13 @@ struct machine {
 	struct maps *kmaps;	/* the kernel and its modules */
 	struct map *kernel_map;	/* in kmaps once the kernel MMAP is seen */
 	struct dso *kernel_dso;
-	u64 kernel_start;
 	struct ksym_span *ksyms;
 	size_t nr_ksyms;
 	size_t alloc_ksyms;
 	u64 ksym_lo, ksym_hi;	/* bounds of all spans: most IPs miss them */
 	bool kernel_loaded;
 	bool running_kernel;	/* recorded on the kernel we run on */
+	bool env_checked;	/* running_kernel and the kernel build-id are set */
 	struct machine_stats stats;
 };
 
@@ -89,10 +89,12 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 
 	if (!machine)
 		return NULL;
+	/*
+	 * Only kept: in pipe mode the features (os_release, build-ids) come
+	 * as records after this, so they are looked at when first needed.
+	 */
 	machine->env = env;
 	dsos__init(&machine->dsos);
-	machine->running_kernel = env__is_running_kernel(env);
-	machine->kernel_start = 1ULL << 63;
 	machine->ksym_lo = ~0ULL;
 	if (kcore_dir && !(machine->kcore_dir = strdup(kcore_dir)))
 		goto out_delete;
@@ -102,12 +104,6 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 	machine->kernel_dso = dsos__findnew(&machine->dsos, KERNEL_MMAP_NAME, DSO_KIND__KERNEL);
 	if (!machine->kernel_dso)
 		goto out_delete;
-	if (env) {
-		struct build_id bid = { .size = 0 };
-
-		if (!perf_env__find_build_id(env, KERNEL_MMAP_NAME, &bid))
-			dso__set_build_id(machine->kernel_dso, &bid);
-	}
 
 	/* the idle task, as perf names it */
 	swapper = machine__findnew_thread(machine, 0, 0);
@@ -365,6 +361,7 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 					u64 start, u64 len, u64 pgoff,
 					const struct build_id *bid)
 {
+	struct build_id env_bid = { .size = 0 };
 	struct map *map;
 	struct dso *dso;
 	char name[256];
@@ -382,7 +379,6 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 			maps__remove(machine->kmaps, machine->kernel_map);
 		map__put(machine->kernel_map);
 		machine->kernel_map = map;
-		machine->kernel_start = start;
 		return maps__insert(machine->kmaps, map);
 	}
 	if (filename[0] != '/' && filename[0] != '[')
@@ -396,6 +392,15 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 		dso__set_long_name(dso, filename);
 	if (bid && bid->size)
 		dso__set_build_id(dso, bid);
+	/*
+	 * perf creates the objects of the BUILD_ID table first, named by path;
+	 * a module listed there keeps that name, the others are "[name]"
+	 */
+	if (!perf_env__find_build_id(machine->env, filename, &env_bid)) {
+		dso->print_long_name = filename[0] == '/';
+		if (!dso->bid.size)
+			dso__set_build_id(dso, &env_bid);
+	}
 	/* module symbols from kallsyms are kept relative to the module start */
 	map = map__new(start, len, 0, dso);
 	dso__put(dso);
@@ -672,6 +677,21 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 
 /* kernel symbols */
 
+/* what the features say, once they have all been read */
+static void machine__check_env(struct machine *machine)
+{
+	struct build_id bid = { .size = 0 };
+
+	if (machine->env_checked)
+		return;
+	machine->env_checked = true;
+	machine->running_kernel = env__is_running_kernel(machine->env);
+	if (!machine->kernel_dso->bid.size &&
+	    !perf_env__find_build_id(machine->env, KERNEL_MMAP_NAME, &bid))
+		dso__set_build_id(machine->kernel_dso, &bid);
+}
+
+
 struct kallsyms_load {
 	struct symbols all;
 	u64 text;	/* address of _text in the file */
@@ -771,6 +791,42 @@ static void machine__split_kallsyms(struct machine *machine, struct kallsyms_loa
 	symbols__exit(&load->all);
 }
 
+/*
+ * perf stretches the kernel map over its kallsyms symbols (map__fixup_start
+ * and map__fixup_end), so .init.text and the data symbols past _etext
+ * resolve to [kernel.kallsyms] although the MMAP record ends at _etext.
+ * Never over a module's map, though.
+ */
+static void machine__fit_kernel_map(struct machine *machine)
+{
+	struct map *kmap = machine->kernel_map;
+	struct symbols *syms = &machine->kernel_dso->symbols;
+	u64 start, end;
+	size_t i;
+
+	if (!kmap || !syms->nr)
+		return;
+	start = syms->entries[0]->start;
+	end = syms->entries[syms->nr - 1]->end;
+	for (i = 0; i < machine->kmaps->nr; i++) {
+		struct map *m = machine->kmaps->entries[i];
+
+		if (m == kmap)
+			continue;
+		if (m->start >= kmap->end && m->start < end)
+			end = m->start;
+		if (m->end <= kmap->start && m->end > start)
+			start = m->end;
+	}
+	map__get(kmap);
+	maps__remove(machine->kmaps, kmap);
+	kmap->start = start;
+	kmap->end = end;
+	if (maps__insert(machine->kmaps, kmap))
+		pr_debug("kernel map: cannot refit to [%#" PRIx64 ", %#" PRIx64 ")\n", start, end);
+	map__put(kmap);
+}
+
 static void machine__load_kernel_symbols(struct machine *machine)
 {
 	struct kallsyms_load load = { .text = 0 };
@@ -781,6 +837,7 @@ static void machine__load_kernel_symbols(struct machine *machine)
 	size_t i;
 	int err;
 
+	machine__check_env(machine);
 	machine->kernel_loaded = true;
 	machine->kernel_dso->loaded = true;
 	for (i = 0; i < ARRAY_SIZE(machine->dsos.heads); i++) {
@@ -812,6 +869,7 @@ static void machine__load_kernel_symbols(struct machine *machine)
 		pr_debug("kernel relocated by %#" PRIx64 " since the recording\n", (u64)delta);
 	}
 	machine__split_kallsyms(machine, &load, delta);
+	machine__fit_kernel_map(machine);
 	free(machine->kernel_dso->symsrc);
 	machine->kernel_dso->symsrc = strdup(path);
 	pr_debug("kernel symbols: %zu from %s\n", machine->kernel_dso->symbols.nr, path);
@@ -824,6 +882,7 @@ static void machine__load_dso(struct machine *machine, struct dso *dso)
 {
 	if (dso->loaded)
 		return;
+	machine__check_env(machine);
 	if (dso->kind == DSO_KIND__KERNEL || dso->kind == DSO_KIND__MODULE) {
 		/* a module mapped after kallsyms was read got its symbols then */
 		if (machine->kernel_loaded)
@@ -858,21 +917,11 @@ static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u
 
 	if (map)
 		return map;
-	map = maps__find(machine->kmaps, addr);
-	if (map)
-		return map;
-	/* no kernel MMAP (old or pipe recordings): the kernel has it all */
-	if (!machine->kernel_map && addr >= machine->kernel_start) {
-		machine->kernel_map = map__new(machine->kernel_start, ~0ULL - machine->kernel_start,
-					       machine->kernel_start, machine->kernel_dso);
-		if (!machine->kernel_map)
-			return NULL;
-		machine->kernel_map->identity = true;
-		if (maps__insert(machine->kmaps, machine->kernel_map))
-			return NULL;
-		return machine->kernel_map;
-	}
-	return NULL;
+	/* loading the symbols may stretch the kernel map: first things first */
+	if (machine->kernel_map && !machine->kernel_loaded)
+		machine__load_kernel_symbols(machine);
+	/* no kernel MMAP, no kernel map: perf does not guess one either */
+	return maps__find(machine->kmaps, addr);
 }
 
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
@@ -892,9 +941,10 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 		break;
 	case PERF_RECORD_MISC_USER:
 		map = thread->maps ? maps__find(thread->maps, addr) : NULL;
-		/* vsyscall pages and the like run kernel text in user mode */
-		if (!map && addr >= machine->kernel_start)
-			map = machine__find_kernel_map(machine, addr, time);
+		/*
+		 * A user-mode IP at a kernel address (a sample taken on the
+		 * way into the kernel) stays unresolved, as in perf 6.1
+		 */
 		break;
 	default:
 		/* hypervisor and guests: no model of those */

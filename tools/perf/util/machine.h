@@ -89,6 +89,14 @@ struct callchain_frame {
 };
 
 /*
+ * The address perf script prints for a callchain frame: the object-relative
+ * address (al.addr) for user-space objects, the IP as recorded for the
+ * kernel, its modules and KSYMBOL objects (BPF, trampolines), and for
+ * frames outside every map.
+ */
+u64 callchain_frame__addr(const struct callchain_frame *frame);
+
+/*
  * Walk @sample's callchain (PERF_SAMPLE_CALLCHAIN) for @thread, calling
  * @cb for each frame, outermost last, in the order perf script prints
  * them.  Stops early and returns @cb's value when it is non-zero.

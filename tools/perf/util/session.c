@@ -482,7 +482,9 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 	session->stats.total_bytes += h.size;
 	if (type < PERF_RECORD_HEADER_MAX)
 		session->stats.nr_events[type]++;
-	if (dump_trace && type >= PERF_RECORD_USER_TYPE_START)
+	/* like perf, show what is inside compressed data, not the container */
+	if (dump_trace && type >= PERF_RECORD_USER_TYPE_START &&
+	    type != PERF_RECORD_COMPRESSED && type != PERF_RECORD_COMPRESSED2)
 		perf_event__dump_decoded(session, event, NULL,
 					 session->evlist->nr_entries ?
 					 session->evlist->entries[0] : NULL, offset);

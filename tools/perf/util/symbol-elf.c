@@ -191,6 +191,7 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 		Elf_Scn *sec;
 		Elf *sec_elf = elf;
 		const char *name, *secname;
+		char *demangled;
 		bool label;
 		u64 value;
 
@@ -231,8 +232,10 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 		if (!elf__vaddr_to_offset(runtime_ss->elf, value, &value))
 			value -= shdr.sh_addr - shdr.sh_offset;
 
+		demangled = symbol__demangle(name);
 		err = symbols__add(out, symbol__new(value, sym.st_size, GELF_ST_BIND(sym.st_info),
-						    GELF_ST_TYPE(sym.st_info), name));
+						    GELF_ST_TYPE(sym.st_info), demangled ?: name));
+		free(demangled);
 		if (err)
 			return err;
 	}
@@ -244,6 +247,7 @@ static int dso__load_symsrc(struct dso *dso, struct symsrc *syms_ss, struct syms
 	bool dynsym = !syms_ss->has_symtab;
 	int err;
 
+	symbols__use_tree(&dso->symbols);
 	err = elf__load_symbols(&dso->symbols, syms_ss, runtime_ss, dynsym);
 	if (err) {
 		symbols__exit(&dso->symbols);
@@ -252,6 +256,102 @@ static int dso__load_symsrc(struct dso *dso, struct symsrc *syms_ss, struct syms
 	symbols__fixup(&dso->symbols, false);
 	free(dso->symsrc);
 	dso->symsrc = strdup(syms_ss->path);
+	return 0;
+}
+
+static Elf_Scn *elf__section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *index)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *secname;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		secname = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (secname && !strcmp(secname, name)) {
+			if (index)
+				*index = elf_ndxscn(scn);
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * "name@plt" symbols for the .plt entries, one per .rela.plt relocation
+ * in order after the header entry, as perf 6.1's
+ * dso__synthesize_plt_symbols() lays them out (entry size = .plt's
+ * sh_entsize on x86).  They are added after the fixups, so they may
+ * overlap a symbol stretched over .plt (_init), like in perf.
+ */
+static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
+{
+	GElf_Shdr rel_shdr, plt_shdr, dynsym_shdr;
+	Elf_Scn *rel_scn, *dynsym_scn = NULL, *str_scn;
+	Elf_Data *rel_data, *sym_data, *str_data;
+	size_t dynsym_idx = 0, i, nr;
+	u64 offset, entry;
+	char name[1024];
+	int err;
+
+	if (!ss->has_dynsym)
+		return 0;
+	while ((dynsym_scn = elf_nextscn(ss->elf, dynsym_scn)) != NULL) {
+		if (gelf_getshdr(dynsym_scn, &dynsym_shdr) && dynsym_shdr.sh_type == SHT_DYNSYM) {
+			dynsym_idx = elf_ndxscn(dynsym_scn);
+			break;
+		}
+	}
+	rel_scn = elf__section_by_name(ss->elf, ".rela.plt", &rel_shdr, NULL);
+	if (!rel_scn)
+		rel_scn = elf__section_by_name(ss->elf, ".rel.plt", &rel_shdr, NULL);
+	if (!dynsym_scn || !rel_scn || rel_shdr.sh_link != dynsym_idx || !rel_shdr.sh_entsize ||
+	    (rel_shdr.sh_type != SHT_RELA && rel_shdr.sh_type != SHT_REL))
+		return 0;
+	if (!elf__section_by_name(ss->elf, ".plt", &plt_shdr, NULL) || !plt_shdr.sh_entsize)
+		return 0;
+	rel_data = elf_getdata(rel_scn, NULL);
+	sym_data = elf_getdata(dynsym_scn, NULL);
+	str_scn = elf_getscn(ss->elf, dynsym_shdr.sh_link);
+	str_data = str_scn ? elf_getdata(str_scn, NULL) : NULL;
+	if (!rel_data || !sym_data || !str_data || !str_data->d_size)
+		return 0;
+
+	entry = plt_shdr.sh_entsize;
+	offset = plt_shdr.sh_offset + entry; /* past the header entry */
+	nr = rel_shdr.sh_size / rel_shdr.sh_entsize;
+	for (i = 0; i < nr; i++) {
+		GElf_Rela rela;
+		GElf_Rel rel;
+		GElf_Sym sym;
+		const char *symname = NULL;
+		char *demangled;
+		u64 info;
+
+		if (rel_shdr.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rel_data, i, &rela))
+				break;
+			info = rela.r_info;
+		} else {
+			if (!gelf_getrel(rel_data, i, &rel))
+				break;
+			info = rel.r_info;
+		}
+		if (gelf_getsym(sym_data, GELF_R_SYM(info), &sym))
+			symname = elf_strptr(ss->elf, dynsym_shdr.sh_link, sym.st_name);
+		demangled = symname ? symbol__demangle(symname) : NULL;
+		snprintf(name, sizeof(name), "%s@plt", demangled ?: symname ?: "");
+		free(demangled);
+		err = symbols__add_late(&dso->symbols, symbol__new(offset, entry, STB_GLOBAL,
+								   STT_FUNC, name));
+		if (err)
+			return err;
+		offset += entry;
+	}
 	return 0;
 }
 
@@ -348,6 +448,8 @@ int dso__load_elf(struct dso *dso)
 		err = dso__load_symsrc(dso, &runtime, &runtime);
 	else
 		err = -ENOENT;
+	if (!err && have_runtime)
+		err = dso__synthesize_plt(dso, &runtime);
 
 	for (i = 0; i < ARRAY_SIZE(candidates); i++)
 		free(candidates[i]);
