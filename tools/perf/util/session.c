@@ -255,6 +255,32 @@ static int perf_session__process_feature_record(struct perf_session *session,
 	return err;
 }
 
+/* pipe mode (and perf inject -b): a build-id as a record, like the feature's entries */
+static void perf_session__add_build_id(struct perf_session *session, union perf_event *event)
+{
+	struct perf_env *env = &session->env;
+	struct build_id_entry *n, *e;
+	const u8 *p = (const u8 *)event;
+	s32 pid;
+
+	if (event->header.size < 36 || env->nr_build_ids >= (1 << 20))
+		return;
+	n = realloc(env->build_ids, (env->nr_build_ids + 1) * sizeof(*n));
+	if (!n)
+		return;
+	env->build_ids = n;
+	e = &n[env->nr_build_ids];
+	memset(e, 0, sizeof(*e));
+	memcpy(&pid, p + 8, 4);
+	e->pid = pid;
+	e->misc = event->header.misc;
+	memcpy(e->build_id, p + 12, 20);
+	e->size = p[32] && p[32] <= 20 ? p[32] : 20;
+	e->filename = strndup((const char *)p + 36, event->header.size - 36);
+	if (e->filename)
+		env->nr_build_ids++;
+}
+
 /* --- compressed data --------------------------------------------------- */
 
 static int perf_session__decompress(struct perf_session *session, const void *src,
@@ -350,8 +376,12 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 
 	if (session->legacy_pipe && type >= 69 && type <= 80) {
 		/* 2012 ChromeOS: HOSTNAME (69) .. NUMA_TOPOLOGY (80), payload = feature body */
-		return perf_header__process_feature(session, type - 66, (u8 *)event + 8,
-						    event->header.size - 8, session->needs_swap);
+		int err = perf_header__process_feature(session, type - 66, (u8 *)event + 8,
+						       event->header.size - 8, session->needs_swap);
+
+		if (!err && type - 66 == HEADER_EVENT_DESC)
+			perf_header__apply_event_desc(session);
+		return err;
 	}
 
 	switch (type) {
@@ -411,12 +441,20 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		return perf_session__decompress(session, p, len, offset);
 	}
 	case PERF_RECORD_AUXTRACE:
+		/* the trace itself is for decoders we do not have: skip it */
 		if (event->header.size < sizeof(struct perf_record_auxtrace)) {
 			record_error(session, offset, depth, &event->header, "is too short");
 			return -EINVAL;
 		}
 		*skip = event->auxtrace.size;
 		session->stats.nr_auxtrace_bytes += *skip;
+		return 0;
+	case PERF_RECORD_THREAD_MAP:
+	case PERF_RECORD_CPU_MAP:
+		/* the machine model learns threads and cpus from the records themselves */
+		return 0;
+	case PERF_RECORD_HEADER_BUILD_ID:
+		perf_session__add_build_id(session, event);
 		break;
 	default:
 		break;
@@ -496,9 +534,11 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 					     "comes before any attr (no event description)");
 				return -EINVAL;
 			}
-			if (h.size % 8) {
-				record_error(session, offset, depth, &h,
-					     "has a size that is not a multiple of 8");
+			const char *bad = h.size % 8 ? "has a size that is not a multiple of 8" :
+					  perf_event__check(event);
+
+			if (bad) {
+				record_error(session, offset, depth, &h, bad);
 				return -EINVAL;
 			}
 			return perf_session__queue_kernel(session, event, offset);
@@ -792,6 +832,8 @@ struct perf_session *perf_session__new(const char *path, struct perf_tool *tool)
 
 	if (!session)
 		return NULL;
+	if (!tool)
+		tool = &session->null_tool;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		goto out_free;

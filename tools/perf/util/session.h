@@ -72,6 +72,7 @@ struct perf_session {
 	bool legacy_pipe;
 	bool seen_header_end; /* HEADER_LAST_FEATURE or FINISHED_INIT seen */
 	struct perf_session_state *state; /* buffers private to session.c */
+	struct perf_tool null_tool;	  /* used when perf_session__new() gets no tool */
 };
 
 /*
