@@ -318,6 +318,7 @@ static int script__user_event(struct perf_tool *tool, union perf_event *event,
 {
 	struct script *s = tool_to_script(tool);
 
+	/* older readers pass AUXTRACE on; newer ones count it in their stats */
 	if (event->header.type == PERF_RECORD_AUXTRACE)
 		s->nr_auxtrace++;
 	return 0;
@@ -356,6 +357,7 @@ int script__run(struct script_opts *opts)
 	if (!err)
 		err = script_buf__flush(&s.printer.out);
 	/* perf script would decode it (Intel PT, CoreSight): say what is missing */
+	s.nr_auxtrace += s.session->stats.nr_events[PERF_RECORD_AUXTRACE];
 	if (s.nr_auxtrace)
 		pr_warning("%s: %llu AUXTRACE records of hardware trace data not decoded "
 			   "(perf textpoke script prints samples only)\n",
