@@ -83,12 +83,16 @@ static int script__prepare(struct script *s)
 	for (i = 0; evlist && i < evlist->nr_entries; i++) {
 		struct evsel *evsel = evlist->entries[i];
 		enum script_output_type t = script_output_type(evsel->attr.type);
+		/* the side-band carrier never has samples: it does not set the fields */
+		bool dummy = evsel->attr.type == PERF_TYPE_SOFTWARE &&
+			     evsel->attr.config == PERF_COUNT_SW_DUMMY;
 		int err;
 
-		err = script__prepare_evsel(s, evsel, !seen[t]);
+		err = script__prepare_evsel(s, evsel, !seen[t] && !dummy);
 		if (err)
 			return err;
-		seen[t] = true;
+		if (!dummy)
+			seen[t] = true;
 		if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_callchain = true;
 		/* names perf derives from the attr when the file has none */
