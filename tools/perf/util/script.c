@@ -11,7 +11,6 @@
 #include "debug.h"
 #include "evsel.h"
 #include "machine.h"
-#include "script-demangle.h"
 #include "script-print.h"
 #include "script.h"
 #include "session.h"
@@ -23,7 +22,6 @@ struct script {
 	struct script_printer printer;
 	struct perf_session *session;
 	struct trace_events *trace;
-	struct script_demangler *demangler;
 	bool prepared;
 	bool trace_tried;
 	int nr_prepared; /* evsels set up so far */
@@ -125,7 +123,7 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 	loc->ip = ip;
 	loc->addr = al->map ? al->addr : ip;
 	loc->has_map = al->map != NULL;
-	loc->sym = al->sym ? script_demangle(s->demangler, al->sym->name) : NULL;
+	loc->sym = al->sym ? al->sym->name : NULL;
 	loc->sym_start = al->sym ? al->sym->start : 0;
 	loc->sym_end = al->sym ? al->sym->end : 0;
 	loc->dso = al->map ? map__dso_name(al->map) : NULL;
@@ -345,7 +343,6 @@ int script__run(struct script_opts *opts)
 	if (err)
 		return err;
 	s.printer.fields = &opts->fields;
-	s.demangler = script_demangler__new();
 	s.printer.nanosecs = opts->nanosecs;
 
 	s.session = perf_session__new(opts->input, &s.tool);
@@ -375,6 +372,5 @@ out_delete:
 	perf_session__delete(s.session);
 out_buf:
 	script_buf__exit(&s.printer.out);
-	script_demangler__delete(s.demangler);
 	return err;
 }
