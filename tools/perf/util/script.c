@@ -122,7 +122,7 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 {
 	loc->ip = ip;
 	loc->addr = al->map ? al->addr : ip;
-	loc->has_map = al->map != NULL;
+	loc->relative = al->map != NULL;
 	loc->sym = al->sym ? al->sym->name : NULL;
 	loc->sym_start = al->sym ? al->sym->start : 0;
 	loc->sym_end = al->sym ? al->sym->end : 0;
@@ -140,6 +140,8 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct script_loc loc;
 
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
+	/* kernel, module and BPF frames show the address as recorded */
+	loc.relative = callchain_frame__addr(frame) != frame->ip;
 	script_print__frame(&fa->s->printer, fa->evsel, &loc);
 	return 0;
 }
