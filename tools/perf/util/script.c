@@ -26,7 +26,6 @@ struct script {
 	bool trace_tried;
 	int nr_prepared; /* evsels set up so far */
 	u64 nr_auxtrace; /* hardware trace we do not decode */
-	int err;
 };
 
 void script_opts__init(struct script_opts *opts)
@@ -71,9 +70,12 @@ static int script__prepare(struct script *s)
 	bool has_callchain = false;
 	int i, width = 0;
 
-	if (s->prepared && (!evlist || s->nr_prepared == evlist->nr_entries))
+	bool new_trace = !s->trace_tried && env->tracing_data && env->tracing_data_size;
+
+	/* again when attrs or a pipe's tracing data arrived since */
+	if (s->prepared && !new_trace && (!evlist || s->nr_prepared == evlist->nr_entries))
 		return 0;
-	if (!s->trace_tried && env->tracing_data && env->tracing_data_size) {
+	if (new_trace) {
 		s->trace_tried = true;
 		s->trace = trace_events__new(env->tracing_data, env->tracing_data_size,
 					     s->session->path);
