@@ -31,7 +31,7 @@ static bool wanted(const char *line)
 		return true;
 	if (line[0] == '0' && strchr(line, '@') && strstr(line, "]: event: "))
 		return true;
-	while (*p == '-' || *p == ' ' || (*p >= '0' && *p <= '9'))
+	while (strncmp(p, "0x", 2) && (*p == '-' || *p == ' ' || (*p >= '0' && *p <= '9')))
 		p++;
 	return !strncmp(p, "0x", 2) && strstr(p, "]: PERF_RECORD_");
 }
@@ -86,22 +86,22 @@ static int our_dump(const char *file, const char *out_path)
 	return ret;
 }
 
-static int compare_one(const char *dir, const char *rel, int *nr_lines)
+static int compare_one(const char *dir, const char *base, const char *rel, int *nr_lines)
 {
 	char file[PATH_MAX], cmd[PATH_MAX * 3], ours[PATH_MAX], theirs[PATH_MAX];
 	char a[8192], b[8192];
 	FILE *fa, *fb;
 	int na, nb, line = 0, bad = 0;
 
-	snprintf(file, sizeof(file), "%s/%s", test_corpus_dir(), rel);
+	snprintf(file, sizeof(file), "%s/%s", base, rel);
 	snprintf(ours, sizeof(ours), "%s/ours", dir);
 	snprintf(theirs, sizeof(theirs), "%s/theirs", dir);
 	/* perf prints the path as given: give both the same one */
-	snprintf(cmd, sizeof(cmd), "cd %s && perf script -D -i %s >%s 2>/dev/null", test_corpus_dir(),
-		 rel, theirs);
+	snprintf(cmd, sizeof(cmd), "cd %s && perf script -D -i %s >%s 2>/dev/null", base, rel,
+		 theirs);
 	if (system(cmd) != 0)
 		return -1;
-	if (chdir(test_corpus_dir()) || our_dump(rel, ours))
+	if (chdir(base) || our_dump(rel, ours))
 		return 1;
 	fa = filtered(ours, &na);
 	fb = filtered(theirs, &nb);
@@ -154,6 +154,14 @@ static int test__reader_dump(struct test_suite *t)
 		"platform_system_extras/generated_by_linux_perf.data",
 		"autofdo/perf-kernel.data",
 	};
+	static const struct {
+		const char *name, *opts, *out, *redirect;
+	} fresh[] = {
+		{ "fresh.data", "", "fresh.data", ">/dev/null" },
+		{ "fresh.pipe", "", "-", ">fresh.pipe" },
+		{ "fresh.zstd", "-z", "fresh.zstd", ">/dev/null" },
+		{ "fresh.dir", "--threads", "fresh.dir", ">/dev/null" },
+	};
 	char dir[] = "/tmp/reader-dump-XXXXXX", cwd[PATH_MAX], cmd[PATH_MAX + 16];
 	int failures = 0, lines = 0, ran = 0;
 	size_t i;
@@ -169,7 +177,7 @@ static int test__reader_dump(struct test_suite *t)
 	if (!mkdtemp(dir) || !getcwd(cwd, sizeof(cwd)))
 		return TEST_FAIL;
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		int r = compare_one(dir, files[i], &lines);
+		int r = compare_one(dir, test_corpus_dir(), files[i], &lines);
 
 		if (chdir(cwd))
 			r = 1;
@@ -180,6 +188,24 @@ static int test__reader_dump(struct test_suite *t)
 		ran++;
 		failures += r;
 	}
+	/* recordings made now: file, pipe, zstd, --threads directory */
+	for (i = 0; i < ARRAY_SIZE(fresh); i++) {
+		char rec[PATH_MAX * 2];
+
+		snprintf(rec, sizeof(rec), "cd %s && perf record -q %s -e cpu-clock -o %s -- "
+			 "dd if=/dev/zero of=/dev/null bs=1k count=100000 %s 2>/dev/null", dir,
+			 fresh[i].opts, fresh[i].out, fresh[i].redirect);
+		if (system(rec)) {
+			pr_debug("%s: perf record failed, not compared\n", fresh[i].name);
+			continue;
+		}
+		if (compare_one(dir, dir, fresh[i].name, &lines))
+			failures++;
+		ran++;
+		if (chdir(cwd))
+			failures++;
+	}
+
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		pr_debug("cannot remove %s\n", dir);

@@ -11,6 +11,7 @@
 #include "tests.h"
 #include "../util/event.h"
 #include "../util/ordered-events.h"
+#include "../util/session.h"
 
 struct log {
 	u64 times[64];
@@ -36,11 +37,55 @@ static int queue(struct ordered_events *oe, u64 t, u64 off)
 	u64 buf[8] = { 0 };
 
 	memcpy(buf, &h, sizeof(h));
-	return ordered_events__queue(oe, (union perf_event *)buf, t, off);
+	return ordered_events__queue(oe, (union perf_event *)buf, t, off, NULL);
+}
+
+struct order_tool {
+	struct perf_tool tool;
+	struct perf_session *session;
+	u64 last_offset, last_time, n, offset_back, time_back;
+};
+
+static int order_cb(struct perf_tool *tool, union perf_event *event, struct perf_sample *s,
+		    struct evsel *evsel, struct machine *machine)
+{
+	struct order_tool *ot = (struct order_tool *)tool;
+	u64 off = ot->session->cur_offset;
+
+	if (ot->n++ && off < ot->last_offset)
+		ot->offset_back++;
+	ot->last_offset = off;
+	if (s->time && s->time != (u64)-1) {
+		if (s->time < ot->last_time)
+			ot->time_back++;
+		ot->last_time = s->time;
+	}
+	return 0;
+}
+
+/* a real file whose records are not in time order in the file */
+static int check_session_order(bool ordered, struct order_tool *ot)
+{
+	char path[4096];
+	int err;
+
+	memset(ot, 0, sizeof(*ot));
+	ot->tool.sample = order_cb;
+	ot->tool.side_band = order_cb;
+	ot->tool.ordered_events = ordered;
+	snprintf(path, sizeof(path), "%s/perf_data_converter/perf.data.weight_struct",
+		 test_corpus_dir());
+	ot->session = perf_session__new(path, &ot->tool);
+	if (!ot->session)
+		return -1;
+	err = perf_session__process_events(ot->session);
+	perf_session__delete(ot->session);
+	return err;
 }
 
 static int test__reader_ordered(struct test_suite *t)
 {
+	struct order_tool ot;
 	struct ordered_events oe;
 	struct log l = { .n = 0 };
 
@@ -88,6 +133,19 @@ static int test__reader_ordered(struct test_suite *t)
 	TEST_ASSERT_EQUAL("then", l.times[1], 20);
 	TEST_ASSERT_VAL("bytes bounded", oe.cur_bytes <= 4 * 64);
 	ordered_events__exit(&oe); /* frees what is still queued */
+
+	/* through the session: file order when asked, time order otherwise */
+	if (check_session_order(false, &ot) == 0) {
+		pr_debug("unordered: %llu records, %llu went back in time\n",
+			 (unsigned long long)ot.n, (unsigned long long)ot.time_back);
+		TEST_ASSERT_EQUAL("file order", ot.offset_back, 0);
+		TEST_ASSERT_VAL("this file is not in time order", ot.time_back > 0);
+		TEST_ASSERT_EQUAL("ordered", check_session_order(true, &ot), 0);
+		TEST_ASSERT_EQUAL("time order", ot.time_back, 0);
+		TEST_ASSERT_VAL("records", ot.n > 10000);
+	} else {
+		pr_debug("no corpus: session ordering not checked\n");
+	}
 	return TEST_OK;
 }
 

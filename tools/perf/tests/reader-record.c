@@ -109,6 +109,50 @@ static int compare(const char *what, const char *path)
 	return bad || err;
 }
 
+/*
+ * A perf record --threads style directory: data plus data.0 and data.1
+ * holding raw records.  Made here from the file recording: data.0 and
+ * data.1 each get a copy of its data section, so every kernel record is
+ * read three times, and all of it must come out in time order.
+ */
+static int check_threads_dir(const char *dir)
+{
+	struct rec_tool one = { .tool = { .sample = rec_sample, .ordered_events = true } };
+	struct rec_tool three = { .tool = { .sample = rec_sample, .ordered_events = true } };
+	char path[PATH_MAX], cmd[PATH_MAX * 3];
+	struct perf_session *s;
+	u64 off, size;
+	int bad = 0;
+
+	snprintf(path, sizeof(path), "%s/file.data", dir);
+	s = perf_session__new(path, &one.tool);
+	if (!s || perf_session__process_events(s)) {
+		perf_session__delete(s);
+		return 1;
+	}
+	off = s->data_offset;
+	size = s->data_size;
+	perf_session__delete(s);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/threads.data && cp %s/file.data %s/threads.data/data && "
+		 "dd if=%s/file.data of=%s/threads.data/data.0 bs=1 skip=%llu count=%llu status=none && "
+		 "cp %s/threads.data/data.0 %s/threads.data/data.1", dir, dir, dir, dir, dir,
+		 (unsigned long long)off, (unsigned long long)size, dir, dir);
+	if (system(cmd))
+		return 1;
+	snprintf(path, sizeof(path), "%s/threads.data", dir);
+	s = perf_session__new(path, &three.tool);
+	if (!s || perf_session__process_events(s) || three.samples != 3 * one.samples ||
+	    three.backwards) {
+		pr_debug("threads directory: %llu samples (want %llu), %llu out of order\n",
+			 (unsigned long long)three.samples, 3 * (unsigned long long)one.samples,
+			 (unsigned long long)three.backwards);
+		bad = 1;
+	}
+	perf_session__delete(s);
+	return bad;
+}
+
 static int test__reader_record(struct test_suite *t)
 {
 	char dir[] = "/tmp/reader-record-XXXXXX", cmd[PATH_MAX * 2], path[PATH_MAX];
@@ -139,6 +183,23 @@ static int test__reader_record(struct test_suite *t)
 		bad += compare("pipe mode", path);
 	} else {
 		pr_debug("perf record -o - failed: not compared\n");
+	}
+
+	/* the same stream through a real FIFO, read sequentially */
+	snprintf(cmd, sizeof(cmd), "mkfifo %s/fifo && (cat %s/pipe.data > %s/fifo &)", dir, dir, dir);
+	if (!system(cmd)) {
+		struct rec_tool rt = { .tool = { .sample = rec_sample, .ordered_events = true } };
+		struct perf_session *s;
+
+		snprintf(path, sizeof(path), "%s/fifo", dir);
+		s = perf_session__new(path, &rt.tool);
+		if (!s || !s->is_pipe || perf_session__process_events(s) || !rt.samples) {
+			pr_debug("FIFO: not read as a stream\n");
+			bad++;
+		} else {
+			pr_debug("FIFO: %llu samples\n", (unsigned long long)rt.samples);
+		}
+		perf_session__delete(s);
 	}
 
 	if (zstd_data__available()) {
@@ -172,6 +233,18 @@ static int test__reader_record(struct test_suite *t)
 			bad++;
 		}
 		perf_session__delete(s);
+	}
+
+	bad += check_threads_dir(dir);
+
+	/* the real thing, if this perf has --threads */
+	snprintf(cmd, sizeof(cmd), "perf record --threads -q -e cpu-clock -o %s/thr.data -- "
+		 WORKLOAD " >/dev/null 2>&1", dir);
+	if (!system(cmd)) {
+		snprintf(path, sizeof(path), "%s/thr.data", dir);
+		bad += compare("perf record --threads directory", path);
+	} else {
+		pr_debug("perf record --threads failed: not compared\n");
 	}
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

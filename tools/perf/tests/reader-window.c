@@ -3,14 +3,18 @@
  * Large files are read through a moving mmap window, never copied whole.
  * With a one-page window nearly every record sits across a window edge;
  * the records delivered must be exactly those delivered with the default
- * window, in the same order.
+ * window, in the same order.  And a file whose records lie 5 GB in reads
+ * the same.
  */
+#include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tests.h"
 #include "../util/data.h"
+#include "../util/header.h"
 #include "../util/session.h"
 
 struct sum_tool {
@@ -53,6 +57,59 @@ static int run(const char *path, u64 window, struct sum_tool *st)
 	return err;
 }
 
+/*
+ * A file past 4 GB: the same recording with its data section and
+ * features moved 5 GB further (a sparse file: a hole, no disk used).
+ * Offsets, windows and the feature table must all work there.
+ */
+static int check_far_offsets(const char *src, const char *dst, struct sum_tool *want)
+{
+	const u64 delta = 5ULL << 30;
+	struct perf_file_header h;
+	struct sum_tool got;
+	u8 *buf = NULL;
+	int in, out = -1, ret = -1, i, nfeat = 0;
+	off_t len;
+
+	in = open(src, O_RDONLY);
+	if (in < 0)
+		return -1;
+	len = lseek(in, 0, SEEK_END);
+	buf = malloc(len);
+	if (!buf || pread(in, buf, len, 0) != len)
+		goto out;
+	memcpy(&h, buf, sizeof(h));
+	for (i = 0; i < HEADER_FEAT_BITS; i++)
+		if (h.adds_features[i / 64] & (1ULL << (i % 64)))
+			nfeat++;
+	for (i = 0; i < nfeat; i++) {
+		u64 *sec = (u64 *)(buf + h.data.offset + h.data.size + 16 * i);
+
+		sec[0] += delta;
+	}
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (out < 0)
+		goto out;
+	h.data.offset += delta;
+	memcpy(buf, &h, sizeof(h));
+	if (pwrite(out, buf, h.data.offset - delta, 0) != (ssize_t)(h.data.offset - delta) ||
+	    pwrite(out, buf + h.data.offset - delta, len - (h.data.offset - delta),
+		   h.data.offset) != (ssize_t)(len - (h.data.offset - delta)))
+		goto out;
+	close(out);
+	out = -1;
+	if (run(dst, 0, &got) || got.n != want->n || got.hash != want->hash)
+		goto out;
+	ret = 0;
+out:
+	if (out >= 0)
+		close(out);
+	close(in);
+	free(buf);
+	unlink(dst);
+	return ret;
+}
+
 static int test__reader_window(struct test_suite *t)
 {
 	static const char *const files[] = {
@@ -80,6 +137,15 @@ static int test__reader_window(struct test_suite *t)
 		TEST_ASSERT_VAL("records", a.n > 0);
 		TEST_ASSERT_EQUAL("same records", a.n, b.n);
 		TEST_ASSERT_VAL("same bytes in the same order", a.hash == b.hash);
+		if (i == 0) {
+			char dst[] = "/tmp/reader-far-XXXXXX";
+			int fd = mkstemp(dst);
+
+			if (fd >= 0)
+				close(fd);
+			TEST_ASSERT_EQUAL("data section 5 GB into the file",
+					  fd >= 0 ? check_far_offsets(path, dst, &a) : -1, 0);
+		}
 	}
 	return TEST_OK;
 }

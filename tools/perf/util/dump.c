@@ -186,6 +186,20 @@ static void dump_mmap2(const union perf_event *event)
 	       m->filename);
 }
 
+/* 16 bytes a line, as perf's binary__fprintf with its text_poke printer */
+static void dump_code_bytes(const char *what, const u8 *p, u32 len)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		if (i % 16 == 0)
+			printf("            %s bytes:", what);
+		printf(" %02x", p[i]);
+		if (i % 16 == 15 || i + 1 == len)
+			printf("\n");
+	}
+}
+
 /* the decoded part after "PERF_RECORD_<NAME>"; each checks its own size */
 static void dump_body(const union perf_event *event, const struct perf_sample *sample,
 		      const struct evsel *evsel, const char *arch)
@@ -253,22 +267,15 @@ static void dump_body(const union perf_event *event, const struct perf_sample *s
 		       event->bpf.id);
 		return;
 	case PERF_RECORD_TEXT_POKE: {
-		u32 i, n;
+		const struct perf_record_text_poke *tp = &event->text_poke;
 
-		if (!HAS(sizeof(event->text_poke)))
+		if (!HAS(sizeof(*tp)) ||
+		    (u32)tp->old_len + tp->new_len > size - sizeof(*tp))
 			break;
-		n = event->text_poke.old_len + event->text_poke.new_len;
-		printf(" addr %#" PRIx64 " old len %u new len %u\n", event->text_poke.addr,
-		       event->text_poke.old_len, event->text_poke.new_len);
-		if (n > size - sizeof(event->text_poke))
-			return;
-		for (i = 0; i < n; i++) {
-			if (i == 0 || i == event->text_poke.old_len)
-				printf("%s", i ? "\n new:" : " old:");
-			printf(" %02x", event->text_poke.bytes[i]);
-		}
-		if (n)
-			printf("\n");
+		/* perf 6.1 puts the symbol between the spaces; the dump has no symbols */
+		printf(" %" PRIx64 "  old len %u new len %u\n", tp->addr, tp->old_len, tp->new_len);
+		dump_code_bytes("Old", tp->bytes, tp->old_len);
+		dump_code_bytes("New", tp->bytes + tp->old_len, tp->new_len);
 		return;
 	}
 	case PERF_RECORD_SWITCH:

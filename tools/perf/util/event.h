@@ -285,7 +285,7 @@ struct regs_dump {
 
 struct stack_dump {
 	u64 size;
-	u64 dyn_size;	/* bytes of data that are valid (<= size) */
+	u64 dyn_size;
 	const char *data;
 	u32 offset;	/* of the size word in the record, as perf's user_stack.offset */
 };
