@@ -111,6 +111,13 @@ static int check_demangle(struct test_suite *t)
 		{ "_ZTv0_n24_NSoD1Ev",
 		  "virtual thunk to std::basic_ostream<char, std::char_traits<char> >::~basic_ostream()" },
 		{ "_ZdlPv", "operator delete" },
+		{ "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc",
+		  "std::operator<< <std::char_traits<char> >" },
+		{ "_ZN9__gnu_cxxmiIPiEEiT_S2_", "__gnu_cxx::operator-<int*>" },
+		{ "_Z24ix86_comparison_operatorii", "ix86_comparison_operator" },
+		{ "_ZN1AclEi", "A::operator()" },
+		{ "_ZNK1AcviEv", "A::operator int" },
+		{ "_ZTV1S", "vtable for S" },
 	};
 	char *probe = symbol__demangle("_Z1fv");
 	size_t i;

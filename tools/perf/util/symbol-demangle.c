@@ -38,13 +38,35 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
+static bool is_ident(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * Where the keyword "operator" starts (not "comparison_operator"), or @len:
+ * what follows it is the operator's own spelling ("<<", " new[]", "()",
+ * " int"), never a return type to cut.
+ */
+static size_t find_operator(const char *s, size_t len)
+{
+	const char *p = s;
+
+	while ((p = strstr(p, "operator")) != NULL && (size_t)(p - s) < len) {
+		if ((p == s || !is_ident(p[-1])) && !is_ident(p[8]))
+			return p - s;
+		p += 8;
+	}
+	return len;
+}
+
 /* "long ns::f<long>(int) const [clone .cold]" -> "ns::f<long> [clone .cold]" */
 static void strip_signature(char *s)
 {
 	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
 	char clone[256] = "";
 	char *p = strstr(s, " [clone ");
-	size_t len, i, start = 0;
+	size_t len, i, start = 0, op;
 	int depth;
 	bool again = true;
 
@@ -76,20 +98,38 @@ static void strip_signature(char *s)
 	s[len] = '\0';
 
 	/* a return type (template functions) ends at the last top-level space */
-	for (depth = 0, i = 0; i < len; i++) {
+	op = find_operator(s, len);
+	for (depth = 0, i = 0; i < op; i++) {
 		char c = s[i];
 
 		if (c == '<' || c == '(' || c == '[' || c == '{')
 			depth++;
 		else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
-		else if (c == ' ' && !depth && !(i >= 8 && !strncmp(s + i - 8, "operator", 8)))
+		else if (c == ' ' && !depth)
 			start = i + 1;
 	}
-	/* "operator<" and friends unbalance the count: then keep it all */
-	if (start && start < len && !strstr(s, "operator"))
+	if (start)
 		memmove(s, s + start, len - start + 1);
 	strcat(s, clone);
+}
+
+/* names libiberty prints whole, parameters and all */
+static bool is_special(const char *s)
+{
+	static const char *const prefixes[] = {
+		"virtual thunk to ", "non-virtual thunk to ", "covariant return thunk to ",
+		"transaction clone for ", "non-transaction clone for ", "vtable for ",
+		"construction vtable for ", "VTT for ", "typeinfo for ", "typeinfo name for ",
+		"guard variable for ", "reference temporary ", "TLS init function for ",
+		"TLS wrapper function for ", "hidden alias for ",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(s, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
 }
 
 char *symbol__demangle(const char *name)
@@ -108,8 +148,7 @@ char *symbol__demangle(const char *name)
 		free(out);
 		return NULL;
 	}
-	/* thunks keep their target's signature in perf's output */
-	if (strstr(out, " thunk to "))
+	if (is_special(out))
 		return out;
 	/* room for what strip_signature() may append back */
 	trimmed = realloc(out, strlen(out) + 260);
