@@ -5,7 +5,8 @@
  * the machine model, must give for every sample (and every callchain frame)
  * the address, symbol, offset and dso that `perf script -F ip,sym,symoff,dso`
  * prints, line for line.  The workloads: a user-space loop (ELF symbols,
- * the vdso, libc, the kernel), a C++ one (demangling, PLT entries) and,
+ * the vdso, libc, the kernel), a C++ one (demangling, PLT entries), a
+ * stand-in JIT (anon memory named by /tmp/perf-PID.map) and,
  * when BPF programs can be loaded, one that spends its time in BPF
  * programs reusing each other's addresses.
  */
@@ -240,6 +241,24 @@ static int test__machine_perf_script(struct test_suite *t)
 			 ">/dev/null 2>&1", dir, dir);
 		snprintf(path, sizeof(path), "%s/cxx.data", dir);
 		if (run(cmd) || compare(path, &n, "ns::Acc::bar+") != TEST_OK)
+			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+	}
+
+	/* JIT code in anon memory, named by /tmp/perf-PID.map */
+	snprintf(cmd, sizeof(cmd), "gcc -O1 -o %s/jit %s/tools/perf/tests/workloads/machine-jit.c "
+		 "&& perf record -q -e cpu-clock -o %s/jit.data %s/jit %s/jit.pid >/dev/null 2>&1",
+		 dir, src, dir, dir, dir);
+	rc = run(cmd);
+	snprintf(path, sizeof(path), "%s/jit.data", dir);
+	if (rc == 2) {
+		pr_debug("no JIT workload on this architecture: that part is skipped\n");
+	} else {
+		int ok = !rc && compare(path, &n, "jitted_loop_") == TEST_OK;
+
+		snprintf(cmd, sizeof(cmd), "rm -f /tmp/perf-$(cat %s/jit.pid).map", dir);
+		run(cmd);
+		if (!ok)
 			goto out;
 		pr_debug("%s: %zu lines equal\n", path, n);
 	}
