@@ -5,7 +5,7 @@
  * the machine model, must give for every sample (and every callchain frame)
  * the address, symbol, offset and dso that `perf script -F ip,sym,symoff,dso`
  * prints, line for line.  The workloads: a user-space loop (ELF symbols,
- * the vdso, libc, the kernel), a C++ one (demangling, PLT entries), a
+ * the vdso, libc, the kernel), the same as a 32-bit task, a C++ one (demangling, PLT entries), a
  * stand-in JIT (anon memory named by /tmp/perf-PID.map) and,
  * when BPF programs can be loaded, one that spends its time in BPF
  * programs reusing each other's addresses.
@@ -230,6 +230,20 @@ static int test__machine_perf_script(struct test_suite *t)
 	if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
 		goto out;
 	pr_debug("%s: %zu lines equal\n", path, n);
+
+	/* a 32-bit task: ELF32 objects and the compat vdso, "[vdso32]" */
+	snprintf(cmd, sizeof(cmd), "gcc -m32 -O1 -fno-omit-frame-pointer -o %s/loop32 "
+		 "%s/tools/perf/tests/workloads/loop.c >/dev/null 2>&1", dir, src);
+	if (run(cmd)) {
+		pr_debug("no gcc -m32: the 32-bit part is skipped\n");
+	} else {
+		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/m32.data "
+			 "%s/loop32 0.5 >/dev/null 2>&1", dir, dir);
+		snprintf(path, sizeof(path), "%s/m32.data", dir);
+		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
+			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+	}
 
 	/* C++: demangled names, name@plt entries */
 	snprintf(cmd, sizeof(cmd), "g++ -O1 -fno-omit-frame-pointer -o %s/cxx "

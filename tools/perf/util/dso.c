@@ -143,7 +143,12 @@ static int dso__load_vdso(struct dso *dso, bool running_kernel)
 		if (!err && dso->symbols.nr)
 			return 0;
 	}
-	/* this kernel's vdso is the recorded one when the build-ids agree */
+	/*
+	 * this kernel's vdso is the recorded one when the build-ids agree; we
+	 * only have the 64-bit one at hand, not [vdso32] or [vdsox32]
+	 */
+	if (strcmp(dso->name, "[vdso]"))
+		return 0;
 	if (dso->bid.size || running_kernel)
 		return dso__load_own_vdso(dso);
 	return 0;

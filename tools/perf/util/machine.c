@@ -411,10 +411,48 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 	return err;
 }
 
-static struct map *machine__new_user_map(struct machine *machine, s32 pid, const char *filename,
-					 u64 start, u64 len, u64 pgoff,
+/*
+ * Which vdso a process has: perf names the compat ones "[vdso32]" and
+ * "[vdsox32]" after the ELF class of the first file the process maps.
+ */
+static const char *thread__vdso_name(struct thread *thread)
+{
+	size_t i;
+
+	for (i = 0; thread->maps && i < thread->maps->nr; i++) {
+		struct dso *dso = thread->maps->entries[i]->dso;
+		unsigned char ident[EI_NIDENT];
+		u16 machine_type;
+		FILE *fp;
+		bool ok;
+
+		if (!dso || dso->long_name[0] != '/')
+			continue;
+		fp = fopen(dso->long_name, "rb");
+		if (!fp)
+			continue;
+		ok = fread(ident, 1, sizeof(ident), fp) == sizeof(ident) &&
+		     fread(&machine_type, 1, 2, fp) == 2 && !memcmp(ident, ELFMAG, SELFMAG);
+		/* e_type sits before e_machine */
+		if (ok)
+			ok = fread(&machine_type, 1, 2, fp) == 2;
+		fclose(fp);
+		if (!ok)
+			continue;
+		if (ident[EI_CLASS] == ELFCLASS64)
+			return "[vdso]";
+		if (ident[EI_DATA] != ELFDATA2LSB)
+			machine_type = __builtin_bswap16(machine_type);
+		return machine_type == EM_X86_64 ? "[vdsox32]" : "[vdso32]";
+	}
+	return "[vdso]";
+}
+
+static struct map *machine__new_user_map(struct machine *machine, struct thread *thread,
+					 const char *filename, u64 start, u64 len, u64 pgoff,
 					 const struct build_id *bid)
 {
+	s32 pid = thread->pid;
 	enum dso_kind kind = DSO_KIND__USER;
 	char anon_name[64];
 	const char *name = filename;
@@ -434,6 +472,8 @@ static struct map *machine__new_user_map(struct machine *machine, s32 pid, const
 		identity = true;
 	} else if (!strncmp(filename, "[vdso", 5)) {
 		kind = DSO_KIND__VDSO;
+		if (!strcmp(filename, "[vdso]"))
+			name = thread__vdso_name(thread);
 	}
 
 	dso = dsos__findnew(&machine->dsos, name, kind);
@@ -485,7 +525,7 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 	thread = machine__findnew_thread(machine, pid, tid);
 	if (!thread)
 		return -ENOMEM;
-	map = machine__new_user_map(machine, pid, filename, start, len, pgoff, bid);
+	map = machine__new_user_map(machine, thread, filename, start, len, pgoff, bid);
 	if (!map) {
 		thread__put(thread);
 		return -ENOMEM;
