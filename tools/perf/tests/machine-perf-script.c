@@ -164,7 +164,8 @@ static int compare(const char *path, size_t *nr_lines, const char *must_contain)
 		goto out;
 	}
 	if (must_contain && !hits) {
-		pr_debug("%s: no line with %s: the workload missed its point\n", path, must_contain);
+		pr_debug("%s: no line with %s: the workload missed its point\n", path,
+			 must_contain);
 		goto out;
 	}
 	*nr_lines = a.nr;
@@ -251,8 +252,9 @@ static int test__machine_perf_script(struct test_suite *t)
 	if (run(cmd)) {
 		pr_debug("no g++: the C++ part is skipped\n");
 	} else {
-		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/cxx.data %s/cxx 0.5 "
-			 ">/dev/null 2>&1", dir, dir);
+		snprintf(cmd, sizeof(cmd),
+			 "perf record -q -e cpu-clock -g -o %s/cxx.data %s/cxx 0.5 >/dev/null 2>&1",
+			 dir, dir);
 		snprintf(path, sizeof(path), "%s/cxx.data", dir);
 		if (run(cmd) || compare(path, &n, "ns::Acc::bar+") != TEST_OK)
 			goto out;

@@ -108,8 +108,8 @@ static int check_demangle(struct test_suite *t)
 		  "std::__moneypunct_cache<wchar_t, false>::~__moneypunct_cache" },
 		{ "_ZNSt8numpunctIcE22_M_initialize_numpunctEP15__locale_struct",
 		  "std::numpunct<char>::_M_initialize_numpunct" },
-		{ "_ZTv0_n24_NSoD1Ev",
-		  "virtual thunk to std::basic_ostream<char, std::char_traits<char> >::~basic_ostream()" },
+		{ "_ZTv0_n24_NSoD1Ev", "virtual thunk to std::basic_ostream<char, "
+				       "std::char_traits<char> >::~basic_ostream()" },
 		{ "_ZdlPv", "operator delete" },
 		{ "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc",
 		  "std::operator<< <std::char_traits<char> >" },

@@ -761,6 +761,7 @@ static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
 
 static const char *machine__kallsyms_path(struct machine *machine, char **to_free, bool *live)
 {
+	const char *recorded = "(unknown)";
 	struct utsname uts;
 	char *path, *dir;
 
@@ -787,8 +788,9 @@ static const char *machine__kallsyms_path(struct machine *machine, char **to_fre
 	}
 	if (uname(&uts))
 		snprintf(uts.release, sizeof(uts.release), "?");
-	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n",
-		   machine->env && machine->env->os_release ? machine->env->os_release : "(unknown)",
+	if (machine->env && machine->env->os_release)
+		recorded = machine->env->os_release;
+	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n", recorded,
 		   uts.release);
 	return NULL;
 }

@@ -40,7 +40,8 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 
 static bool is_ident(char c)
 {
-	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
 }
 
 /*
