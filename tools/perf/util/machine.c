@@ -72,6 +72,8 @@ struct machine {
 	bool kernel_loaded;
 	bool running_kernel;	/* recorded on the kernel we run on */
 	bool env_checked;	/* running_kernel and the kernel build-id are set */
+	struct machine_text_poke *pokes;
+	size_t nr_pokes, alloc_pokes;
 	struct machine_stats stats;
 };
 
@@ -138,6 +140,9 @@ void machine__delete(struct machine *machine)
 	}
 	for (i = 0; i < machine->nr_ksyms; i++)
 		map__put(machine->ksyms[i].map);
+	for (i = 0; i < machine->nr_pokes; i++)
+		free((void *)machine->pokes[i].bytes);
+	free(machine->pokes);
 	free(machine->ksyms);
 	map__put(machine->kernel_map);
 	maps__put(machine->kmaps);
@@ -677,6 +682,54 @@ static struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64
 	return best ? best->map : NULL;
 }
 
+/* the text image over time is built elsewhere: here the pokes are kept */
+static int machine__keep_text_poke(struct machine *machine, union perf_event *event,
+				   struct perf_sample *sample)
+{
+	struct perf_record_text_poke *e = &event->text_poke;
+	struct machine_text_poke *poke;
+	size_t len;
+	u8 *bytes;
+
+	if (event->header.size < sizeof(*e))
+		return -EINVAL;
+	len = (size_t)e->old_len + e->new_len;
+	if (len > event->header.size - sizeof(*e) || machine->nr_pokes >= MACHINE_TEXT_POKES_MAX) {
+		machine->stats.nr_text_poke_dropped++;
+		return 0;
+	}
+	if (machine->nr_pokes == machine->alloc_pokes) {
+		size_t alloc = machine->alloc_pokes ? machine->alloc_pokes * 2 : 256;
+		struct machine_text_poke *pokes = realloc(machine->pokes, alloc * sizeof(*pokes));
+
+		if (!pokes)
+			return -ENOMEM;
+		machine->pokes = pokes;
+		machine->alloc_pokes = alloc;
+	}
+	bytes = malloc(len ?: 1);
+	if (!bytes)
+		return -ENOMEM;
+	memcpy(bytes, e->bytes, len);
+	poke = &machine->pokes[machine->nr_pokes++];
+	poke->time = sample_time(sample);
+	poke->addr = e->addr;
+	poke->old_len = e->old_len;
+	poke->new_len = e->new_len;
+	poke->bytes = bytes;
+	return 0;
+}
+
+size_t machine__nr_text_pokes(const struct machine *machine)
+{
+	return machine->nr_pokes;
+}
+
+const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx)
+{
+	return idx < machine->nr_pokes ? &machine->pokes[idx] : NULL;
+}
+
 int machine__process_event(struct machine *machine, union perf_event *event,
 			   struct perf_sample *sample)
 {
@@ -706,9 +759,8 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 		machine->stats.nr_bpf_event++;
 		return 0;
 	case PERF_RECORD_TEXT_POKE:
-		/* the text image over time is libtextpoke's; here only counted */
 		machine->stats.nr_text_poke++;
-		return 0;
+		return machine__keep_text_poke(machine, event, sample);
 	default:
 		machine->stats.nr_ignored++;
 		return 0;

@@ -130,10 +130,29 @@ struct machine_stats {
 	u64 nr_ksymbol_unregister;
 	u64 nr_bpf_event;
 	u64 nr_text_poke;
+	u64 nr_text_poke_dropped; /* malformed, or past MACHINE_TEXT_POKES_MAX */
 	u64 nr_ignored;		/* record types the model has no use for */
 };
 
 const struct machine_stats *machine__stats(const struct machine *machine);
+
+/*
+ * The TEXT_POKE records as they came (valid ones), for whoever builds the
+ * code image over time.  Kept up to a cap (MACHINE_TEXT_POKES_MAX); past
+ * it they are only counted (machine_stats.nr_text_poke_dropped).
+ */
+struct machine_text_poke {
+	u64 time;
+	u64 addr;
+	u16 old_len;
+	u16 new_len;
+	const u8 *bytes; /* old_len old bytes, then new_len new bytes */
+};
+
+#define MACHINE_TEXT_POKES_MAX (1U << 20)
+
+size_t machine__nr_text_pokes(const struct machine *machine);
+const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx);
 
 /* The name @thread had at @time (its current one for time 0) */
 const char *thread__comm_at(const struct thread *thread, u64 time);
