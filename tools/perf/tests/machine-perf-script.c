@@ -5,7 +5,8 @@
  * the machine model, must give for every sample (and every callchain frame)
  * the address, symbol, offset and dso that `perf script -F ip,sym,symoff,dso`
  * prints, line for line.  The workloads: a user-space loop (ELF symbols,
- * the vdso, libc, the kernel), the same as a 32-bit task, a C++ one (demangling, PLT entries), a
+ * the vdso, libc, the kernel), the same as a 32-bit task (also in pipe
+ * mode), a C++ one (demangling, PLT entries), a
  * stand-in JIT (anon memory named by /tmp/perf-PID.map) and,
  * when BPF programs can be loaded, one that spends its time in BPF
  * programs reusing each other's addresses.
@@ -241,6 +242,14 @@ static int test__machine_perf_script(struct test_suite *t)
 		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/m32.data "
 			 "%s/loop32 0.5 >/dev/null 2>&1", dir, dir);
 		snprintf(path, sizeof(path), "%s/m32.data", dir);
+		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
+			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+
+		/* pipe mode: features as records, no build-id table */
+		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o - %s/loop32 0.3 "
+			 "2>/dev/null >%s/m32.pipe.data", dir, dir);
+		snprintf(path, sizeof(path), "%s/m32.pipe.data", dir);
 		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
 			goto out;
 		pr_debug("%s: %zu lines equal\n", path, n);
