@@ -193,6 +193,50 @@ static int truncate_file(const char *dir, const char *rel, int *cases)
 	return bad;
 }
 
+/*
+ * Random damage (fixed seed, so every run is the same): flip bytes and
+ * words across the file.  Anything may be reported; nothing may crash or
+ * hang, which under ASan also means no read outside a record.
+ */
+static int flip_file(const char *dir, const char *rel, int rounds, int *cases)
+{
+	char src[PATH_MAX * 2], dst[PATH_MAX + 32], err[16384];
+	u64 seed = 0x9e3779b97f4a7c15ULL;
+	struct blob b;
+	u8 *copy;
+	int i, j;
+
+	snprintf(src, sizeof(src), "%s/%s", test_corpus_dir(), rel);
+	if (blob_read(&b, src))
+		return 1;
+	copy = malloc(b.len);
+	if (!copy) {
+		free(b.buf);
+		return 1;
+	}
+	snprintf(dst, sizeof(dst), "%s/flip", dir);
+	for (i = 0; i < rounds; i++) {
+		memcpy(copy, b.buf, b.len);
+		for (j = 0; j < 1 + i % 8; j++) {
+			size_t at;
+
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			at = seed % b.len;
+			/* high bytes of sizes and counts do the most damage */
+			copy[at] ^= (seed >> 32) & 1 ? 0xff : (u8)(seed >> 40);
+		}
+		if (write_file(dst, copy, b.len))
+			break;
+		(*cases)++;
+		run(dst, err, sizeof(err));
+	}
+	free(copy);
+	free(b.buf);
+	return 0;
+}
+
 static void put_u64(struct blob *b, size_t off, u64 v)
 {
 	memcpy(b->buf + off, &v, 8);
@@ -250,6 +294,22 @@ static void edit_size_odd(struct blob *b, const struct perf_file_header *h)
 static void edit_size_huge(struct blob *b, const struct perf_file_header *h)
 {
 	put_u16(b, h->data.offset + 6, 0xfff8);
+}
+
+/* the first record is an MMAP: no NUL anywhere after its fixed part */
+static void edit_unterminated(struct blob *b, const struct perf_file_header *h)
+{
+	u16 size;
+
+	memcpy(&size, b->buf + h->data.offset + 6, 2);
+	memset(b->buf + h->data.offset + sizeof(struct perf_record_mmap), 'A',
+	       size - sizeof(struct perf_record_mmap));
+}
+
+/* ... and now too short for an MMAP */
+static void edit_too_short(struct blob *b, const struct perf_file_header *h)
+{
+	put_u16(b, h->data.offset + 6, 16);
 }
 
 static void edit_attr_size(struct blob *b, const struct perf_file_header *h)
@@ -340,6 +400,9 @@ static int test__reader_truncate(struct test_suite *t)
 		bad += b;
 	}
 	pr_debug("%d truncations, %d bad\n", cases, bad);
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		bad += flip_file(dir, files[i], 150, &cases);
+	pr_debug("%d cases with random damage included\n", cases);
 
 	if (blob_read(&orig, path) == 0) {
 		char want[32];
@@ -350,6 +413,9 @@ static int test__reader_truncate(struct test_suite *t)
 		bad += hostile(dir, &orig, "record size 0", edit_size0, true, want);
 		bad += hostile(dir, &orig, "record size not a multiple of 8", edit_size_odd, true, want);
 		bad += hostile(dir, &orig, "record size past the data", edit_size_huge, true, want);
+		bad += hostile(dir, &orig, "MMAP filename without NUL", edit_unterminated, true,
+			       "unterminated");
+		bad += hostile(dir, &orig, "MMAP of 16 bytes", edit_too_short, true, "too short");
 		bad += hostile(dir, &orig, "attr_size 2^40", edit_attr_size, true, "attr_size");
 		bad += hostile(dir, &orig, "attr_size 24", edit_attr_size_small, true, "attr_size");
 		bad += hostile(dir, &orig, "attrs offset ~0", edit_attrs_off, true, "attrs");

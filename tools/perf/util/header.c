@@ -312,7 +312,8 @@ static void *bpf_array_dup(const u8 *data, u32 data_len, u64 off, u64 n, u32 ele
 /*
  * Per program: u32 info_len, u32 data_len, u64 arrays, struct
  * bpf_prog_info (info_len bytes, pointers replaced by offsets into data),
- * data.  A shorter info is zero-extended, a longer one is not ours.
+ * data.  A shorter info is zero-extended; of a longer one (a newer
+ * kernel's) we keep the part we know, where perf 6.1 drops the section.
  */
 static int process_bpf_prog_info(struct feat_reader *r, struct perf_env *env)
 {
@@ -333,10 +334,12 @@ static int process_bpf_prog_info(struct feat_reader *r, struct perf_env *env)
 
 		if (fr_u32(r, &info_len) || fr_u32(r, &data_len) || fr_u64(r, &arrays))
 			return -EINVAL;
-		if (info_len > sizeof(info) || info_len > r->size - r->pos)
+		if (info_len > r->size - r->pos)
 			return -EINVAL;
+		/* a newer kernel's longer struct: the fields we know come first */
 		memset(&info, 0, sizeof(info));
-		fr_bytes(r, &info, info_len);
+		memcpy(&info, r->buf + r->pos, info_len < sizeof(info) ? info_len : sizeof(info));
+		r->pos += info_len;
 		if (data_len > r->size - r->pos)
 			return -EINVAL;
 		data = r->buf + r->pos;
