@@ -118,6 +118,10 @@ static int check_demangle(struct test_suite *t)
 		{ "_ZN1AclEi", "A::operator()" },
 		{ "_ZNK1AcviEv", "A::operator int" },
 		{ "_ZTV1S", "vtable for S" },
+		/* as perf 6.1 printed __sanitizer::AddModuleSegments(...) [clone .part.0] */
+		{ "_ZN11__sanitizer17AddModuleSegmentsEPKcPNS_24InternalMmapVectorNoCtorINS_"
+		  "12LoadedModuleEEE.part.0", "__sanitizer::AddModuleSegments" },
+		{ "_Z3barv.cold", "bar" },
 	};
 	char *probe = symbol__demangle("_Z1fv");
 	size_t i;

@@ -61,20 +61,21 @@ static size_t find_operator(const char *s, size_t len)
 	return len;
 }
 
-/* "long ns::f<long>(int) const [clone .cold]" -> "ns::f<long> [clone .cold]" */
+/*
+ * "long ns::f<long>(int) const [clone .cold]" -> "ns::f<long>": without
+ * parameters libiberty does not even read clone suffixes (".part.0",
+ * ".cold", ".constprop.0"), so perf prints the name without them.
+ */
 static void strip_signature(char *s)
 {
 	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
-	char clone[256] = "";
 	char *p = strstr(s, " [clone ");
 	size_t len, i, start = 0, op;
 	int depth;
 	bool again = true;
 
-	if (p) {
-		snprintf(clone, sizeof(clone), "%s", p);
+	if (p)
 		*p = '\0';
-	}
 	len = strlen(s);
 	while (again) {
 		again = false;
@@ -112,7 +113,6 @@ static void strip_signature(char *s)
 	}
 	if (start)
 		memmove(s, s + start, len - start + 1);
-	strcat(s, clone);
 }
 
 /* names libiberty prints whole, parameters and all */
@@ -136,7 +136,7 @@ static bool is_special(const char *s)
 char *symbol__demangle(const char *name)
 {
 	cxa_demangle_fn fn;
-	char *out, *trimmed;
+	char *out;
 	int status = 0;
 
 	if (strncmp(name, "_Z", 2))
@@ -149,14 +149,7 @@ char *symbol__demangle(const char *name)
 		free(out);
 		return NULL;
 	}
-	if (is_special(out))
-		return out;
-	/* room for what strip_signature() may append back */
-	trimmed = realloc(out, strlen(out) + 260);
-	if (!trimmed) {
-		free(out);
-		return NULL;
-	}
-	strip_signature(trimmed);
-	return trimmed;
+	if (!is_special(out))
+		strip_signature(out);
+	return out;
 }
