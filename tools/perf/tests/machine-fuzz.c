@@ -72,8 +72,10 @@ static int test__machine_fuzz(struct test_suite *t)
 
 			TEST_ASSERT_VAL("findnew", th);
 			chain.nr = 8;
+			/* PERF_CONTEXT_KERNEL or _USER every third entry */
 			for (j = 0; j < 8; j++)
-				chain.ips[j] = j % 3 ? rnd(&state) : (u64)-128 - 384 * (rnd(&state) % 2);
+				chain.ips[j] = j % 3 ? rnd(&state) :
+						       (u64)-128 - 384 * (rnd(&state) % 2);
 			sample__at(&s, rnd(&state) % 1000);
 			s.callchain = (const struct ip_callchain *)&chain;
 			thread__walk_callchain(th, &s, walk_cb, &sum);

@@ -119,6 +119,30 @@ static int test__machine_ksymbol(struct test_suite *t)
 	if (strcmp(f.sym, PROG_A))
 		goto out;
 
+	/* TEXT_POKE records are kept for the text image: a jump label 5-byte NOP -> jmp */
+	{
+		static const u8 poke[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00, 0xe9, 0x10, 0x00, 0x00, 0x00 };
+		const struct machine_text_poke *p;
+
+		memset(&buf, 0, sizeof(buf));
+		buf.event.header.type = PERF_RECORD_TEXT_POKE;
+		buf.event.header.size = sizeof(buf.event.text_poke) + 16;
+		buf.event.text_poke.addr = 0xffffffff81000100ULL;
+		buf.event.text_poke.old_len = 5;
+		buf.event.text_poke.new_len = 5;
+		memcpy(buf.event.text_poke.bytes, poke, sizeof(poke));
+		machine__process_event(m, &buf.event, sample__at(&s, 600));
+		/* lengths past the record: dropped, not read */
+		buf.event.text_poke.new_len = 100;
+		machine__process_event(m, &buf.event, sample__at(&s, 601));
+		TEST_ASSERT_EQUAL("pokes kept", machine__nr_text_pokes(m), 1);
+		p = machine__text_poke(m, 0);
+		TEST_ASSERT_VAL("poke", p && p->time == 600 && p->addr == 0xffffffff81000100ULL &&
+						p->old_len == 5 && p->new_len == 5 &&
+						!memcmp(p->bytes, poke, sizeof(poke)));
+		TEST_ASSERT_EQUAL("dropped", machine__stats(m)->nr_text_poke_dropped, 1);
+	}
+
 	TEST_ASSERT_EQUAL("registrations", machine__stats(m)->nr_ksymbol, 4);
 	TEST_ASSERT_EQUAL("unregistrations", machine__stats(m)->nr_ksymbol_unregister, 1);
 	ret = TEST_OK;
@@ -127,4 +151,4 @@ out:
 	return ret;
 }
 
-struct test_suite suite__machine_ksymbol = { .desc = "Machine model: KSYMBOL address reuse resolved by time", .func = test__machine_ksymbol, };
+struct test_suite suite__machine_ksymbol = { .desc = "Machine model: KSYMBOL address reuse resolved by time, TEXT_POKE kept", .func = test__machine_ksymbol, };

@@ -53,8 +53,10 @@ static int check_threads(struct machine *m)
 	thread__put(t);
 
 	/* parent process 100 runs bash with one text map */
-	TEST_ASSERT_EQUAL("comm", machine__process_event(m, record__comm(&buf, 100, 100, "bash",
-								      false), sample__at(&s, 5)), 0);
+	TEST_ASSERT_EQUAL("comm",
+			  machine__process_event(m, record__comm(&buf, 100, 100, "bash", false),
+						 sample__at(&s, 5)),
+			  0);
 	machine__process_event(m, record__mmap2(&buf, MISC_USER, 100, 100, 0x400000, 0x10000,
 						0x1000, "/nonexistent/bash", NULL),
 			       sample__at(&s, 6));

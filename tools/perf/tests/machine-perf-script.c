@@ -5,7 +5,9 @@
  * the machine model, must give for every sample (and every callchain frame)
  * the address, symbol, offset and dso that `perf script -F ip,sym,symoff,dso`
  * prints, line for line.  The workloads: a user-space loop (ELF symbols,
- * the vdso, libc, the kernel), a C++ one (demangling, PLT entries) and,
+ * the vdso, libc, the kernel), the same as a 32-bit task (also in pipe
+ * mode), a C++ one (demangling, PLT entries), a
+ * stand-in JIT (anon memory named by /tmp/perf-PID.map) and,
  * when BPF programs can be loaded, one that spends its time in BPF
  * programs reusing each other's addresses.
  */
@@ -163,7 +165,8 @@ static int compare(const char *path, size_t *nr_lines, const char *must_contain)
 		goto out;
 	}
 	if (must_contain && !hits) {
-		pr_debug("%s: no line with %s: the workload missed its point\n", path, must_contain);
+		pr_debug("%s: no line with %s: the workload missed its point\n", path,
+			 must_contain);
 		goto out;
 	}
 	*nr_lines = a.nr;
@@ -230,16 +233,57 @@ static int test__machine_perf_script(struct test_suite *t)
 		goto out;
 	pr_debug("%s: %zu lines equal\n", path, n);
 
+	/* a 32-bit task: ELF32 objects and the compat vdso, "[vdso32]" */
+	snprintf(cmd, sizeof(cmd), "gcc -m32 -O1 -fno-omit-frame-pointer -o %s/loop32 "
+		 "%s/tools/perf/tests/workloads/loop.c >/dev/null 2>&1", dir, src);
+	if (run(cmd)) {
+		pr_debug("no gcc -m32: the 32-bit part is skipped\n");
+	} else {
+		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/m32.data "
+			 "%s/loop32 0.5 >/dev/null 2>&1", dir, dir);
+		snprintf(path, sizeof(path), "%s/m32.data", dir);
+		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
+			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+
+		/* pipe mode: features as records, no build-id table */
+		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o - %s/loop32 0.3 "
+			 "2>/dev/null >%s/m32.pipe.data", dir, dir);
+		snprintf(path, sizeof(path), "%s/m32.pipe.data", dir);
+		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
+			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+	}
+
 	/* C++: demangled names, name@plt entries */
 	snprintf(cmd, sizeof(cmd), "g++ -O1 -fno-omit-frame-pointer -o %s/cxx "
 		 "%s/tools/perf/tests/workloads/machine-cxx.cc >/dev/null 2>&1", dir, src);
 	if (run(cmd)) {
 		pr_debug("no g++: the C++ part is skipped\n");
 	} else {
-		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/cxx.data %s/cxx 0.5 "
-			 ">/dev/null 2>&1", dir, dir);
+		snprintf(cmd, sizeof(cmd),
+			 "perf record -q -e cpu-clock -g -o %s/cxx.data %s/cxx 0.5 >/dev/null 2>&1",
+			 dir, dir);
 		snprintf(path, sizeof(path), "%s/cxx.data", dir);
 		if (run(cmd) || compare(path, &n, "ns::Acc::bar+") != TEST_OK)
+			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+	}
+
+	/* JIT code in anon memory, named by /tmp/perf-PID.map */
+	snprintf(cmd, sizeof(cmd), "gcc -O1 -o %s/jit %s/tools/perf/tests/workloads/machine-jit.c "
+		 "&& perf record -q -e cpu-clock -o %s/jit.data %s/jit %s/jit.pid >/dev/null 2>&1",
+		 dir, src, dir, dir, dir);
+	rc = run(cmd);
+	snprintf(path, sizeof(path), "%s/jit.data", dir);
+	if (rc == 2) {
+		pr_debug("no JIT workload on this architecture: that part is skipped\n");
+	} else {
+		int ok = !rc && compare(path, &n, "jitted_loop_") == TEST_OK;
+
+		snprintf(cmd, sizeof(cmd), "rm -f /tmp/perf-$(cat %s/jit.pid).map", dir);
+		run(cmd);
+		if (!ok)
 			goto out;
 		pr_debug("%s: %zu lines equal\n", path, n);
 	}

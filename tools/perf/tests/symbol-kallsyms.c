@@ -90,7 +90,8 @@ static int check_made_up(const char *dir)
 	EXPECT(0xffffffff8100017fULL, "func_a", "[kernel.kallsyms]");
 	EXPECT(0xffffffff81000190ULL, "weak_b", "[kernel.kallsyms]");
 	EXPECT(0xffffffff810002ffULL, "local_c", "[kernel.kallsyms]");
-	if (f.start != 0xffffffff81000200ULL || f.end != 0xffffffff81000300ULL || f.addr != 0xffffffff810002ffULL) {
+	if (f.start != 0xffffffff81000200ULL || f.end != 0xffffffff81000300ULL ||
+	    f.addr != 0xffffffff810002ffULL) {
 		pr_debug("local_c is [%#llx, %#llx), addr %#llx\n", (unsigned long long)f.start,
 			 (unsigned long long)f.end, (unsigned long long)f.addr);
 		goto out;

@@ -68,9 +68,10 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 	if (!chain)
 		return 0;
 	for (i = 0; i < chain->nr; i++) {
+		u64 ip = chain->ips[i];
 		u8 unused;
 
-		if (chain->ips[i] >= PERF_CONTEXT_MAX && !context__cpumode(chain->ips[i], &unused)) {
+		if (ip >= PERF_CONTEXT_MAX && !context__cpumode(ip, &unused)) {
 			pr_debug("invalid callchain context %#" PRIx64 ": callchain dropped\n",
 				 chain->ips[i]);
 			return 0;

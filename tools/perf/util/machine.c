@@ -72,6 +72,8 @@ struct machine {
 	bool kernel_loaded;
 	bool running_kernel;	/* recorded on the kernel we run on */
 	bool env_checked;	/* running_kernel and the kernel build-id are set */
+	struct machine_text_poke *pokes;
+	size_t nr_pokes, alloc_pokes;
 	struct machine_stats stats;
 };
 
@@ -138,6 +140,9 @@ void machine__delete(struct machine *machine)
 	}
 	for (i = 0; i < machine->nr_ksyms; i++)
 		map__put(machine->ksyms[i].map);
+	for (i = 0; i < machine->nr_pokes; i++)
+		free((void *)machine->pokes[i].bytes);
+	free(machine->pokes);
 	free(machine->ksyms);
 	map__put(machine->kernel_map);
 	maps__put(machine->kmaps);
@@ -411,10 +416,48 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 	return err;
 }
 
-static struct map *machine__new_user_map(struct machine *machine, s32 pid, const char *filename,
-					 u64 start, u64 len, u64 pgoff,
+/*
+ * Which vdso a process has: perf names the compat ones "[vdso32]" and
+ * "[vdsox32]" after the ELF class of the first file the process maps.
+ */
+static const char *thread__vdso_name(struct thread *thread)
+{
+	size_t i;
+
+	for (i = 0; thread->maps && i < thread->maps->nr; i++) {
+		struct dso *dso = thread->maps->entries[i]->dso;
+		unsigned char ident[EI_NIDENT];
+		u16 machine_type;
+		FILE *fp;
+		bool ok;
+
+		if (!dso || dso->long_name[0] != '/')
+			continue;
+		fp = fopen(dso->long_name, "rb");
+		if (!fp)
+			continue;
+		ok = fread(ident, 1, sizeof(ident), fp) == sizeof(ident) &&
+		     fread(&machine_type, 1, 2, fp) == 2 && !memcmp(ident, ELFMAG, SELFMAG);
+		/* e_type sits before e_machine */
+		if (ok)
+			ok = fread(&machine_type, 1, 2, fp) == 2;
+		fclose(fp);
+		if (!ok)
+			continue;
+		if (ident[EI_CLASS] == ELFCLASS64)
+			return "[vdso]";
+		if (ident[EI_DATA] != ELFDATA2LSB)
+			machine_type = __builtin_bswap16(machine_type);
+		return machine_type == EM_X86_64 ? "[vdsox32]" : "[vdso32]";
+	}
+	return "[vdso]";
+}
+
+static struct map *machine__new_user_map(struct machine *machine, struct thread *thread,
+					 const char *filename, u64 start, u64 len, u64 pgoff,
 					 const struct build_id *bid)
 {
+	s32 pid = thread->pid;
 	enum dso_kind kind = DSO_KIND__USER;
 	char anon_name[64];
 	const char *name = filename;
@@ -434,6 +477,8 @@ static struct map *machine__new_user_map(struct machine *machine, s32 pid, const
 		identity = true;
 	} else if (!strncmp(filename, "[vdso", 5)) {
 		kind = DSO_KIND__VDSO;
+		if (!strcmp(filename, "[vdso]"))
+			name = thread__vdso_name(thread);
 	}
 
 	dso = dsos__findnew(&machine->dsos, name, kind);
@@ -485,7 +530,7 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 	thread = machine__findnew_thread(machine, pid, tid);
 	if (!thread)
 		return -ENOMEM;
-	map = machine__new_user_map(machine, pid, filename, start, len, pgoff, bid);
+	map = machine__new_user_map(machine, thread, filename, start, len, pgoff, bid);
 	if (!map) {
 		thread__put(thread);
 		return -ENOMEM;
@@ -637,6 +682,54 @@ static struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64
 	return best ? best->map : NULL;
 }
 
+/* the text image over time is built elsewhere: here the pokes are kept */
+static int machine__keep_text_poke(struct machine *machine, union perf_event *event,
+				   struct perf_sample *sample)
+{
+	struct perf_record_text_poke *e = &event->text_poke;
+	struct machine_text_poke *poke;
+	size_t len;
+	u8 *bytes;
+
+	if (event->header.size < sizeof(*e))
+		return -EINVAL;
+	len = (size_t)e->old_len + e->new_len;
+	if (len > event->header.size - sizeof(*e) || machine->nr_pokes >= MACHINE_TEXT_POKES_MAX) {
+		machine->stats.nr_text_poke_dropped++;
+		return 0;
+	}
+	if (machine->nr_pokes == machine->alloc_pokes) {
+		size_t alloc = machine->alloc_pokes ? machine->alloc_pokes * 2 : 256;
+		struct machine_text_poke *pokes = realloc(machine->pokes, alloc * sizeof(*pokes));
+
+		if (!pokes)
+			return -ENOMEM;
+		machine->pokes = pokes;
+		machine->alloc_pokes = alloc;
+	}
+	bytes = malloc(len ?: 1);
+	if (!bytes)
+		return -ENOMEM;
+	memcpy(bytes, e->bytes, len);
+	poke = &machine->pokes[machine->nr_pokes++];
+	poke->time = sample_time(sample);
+	poke->addr = e->addr;
+	poke->old_len = e->old_len;
+	poke->new_len = e->new_len;
+	poke->bytes = bytes;
+	return 0;
+}
+
+size_t machine__nr_text_pokes(const struct machine *machine)
+{
+	return machine->nr_pokes;
+}
+
+const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx)
+{
+	return idx < machine->nr_pokes ? &machine->pokes[idx] : NULL;
+}
+
 int machine__process_event(struct machine *machine, union perf_event *event,
 			   struct perf_sample *sample)
 {
@@ -666,9 +759,8 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 		machine->stats.nr_bpf_event++;
 		return 0;
 	case PERF_RECORD_TEXT_POKE:
-		/* the text image over time is libtextpoke's; here only counted */
 		machine->stats.nr_text_poke++;
-		return 0;
+		return machine__keep_text_poke(machine, event, sample);
 	default:
 		machine->stats.nr_ignored++;
 		return 0;
@@ -721,6 +813,7 @@ static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
 
 static const char *machine__kallsyms_path(struct machine *machine, char **to_free, bool *live)
 {
+	const char *recorded = "(unknown)";
 	struct utsname uts;
 	char *path, *dir;
 
@@ -747,8 +840,9 @@ static const char *machine__kallsyms_path(struct machine *machine, char **to_fre
 	}
 	if (uname(&uts))
 		snprintf(uts.release, sizeof(uts.release), "?");
-	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n",
-		   machine->env && machine->env->os_release ? machine->env->os_release : "(unknown)",
+	if (machine->env && machine->env->os_release)
+		recorded = machine->env->os_release;
+	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n", recorded,
 		   uts.release);
 	return NULL;
 }

@@ -461,15 +461,72 @@ int dso__load_elf(struct dso *dso)
 	return err;
 }
 
+static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const char *what)
+{
+	struct symsrc ss = { .fd = -1 };
+	int err;
+
+	err = symsrc__init_memory(&ss, image, size, what);
+	if (err)
+		return err;
+	if (dso->bid.size) {
+		struct build_id have = { .size = 0 };
+
+		elf__read_build_id(ss.elf, &have);
+		if (!build_id__equal(&have, &dso->bid)) {
+			pr_debug("%s: %s has another build-id: no symbols\n", dso->name, what);
+			symsrc__exit(&ss);
+			return -EILSEQ;
+		}
+	}
+	err = (ss.has_symtab || ss.has_dynsym) ? dso__load_symsrc(dso, &ss, &ss) : -ENOENT;
+	symsrc__exit(&ss);
+	return err;
+}
+
+/*
+ * The compat vdso of this kernel, as perf gets it: its perf-read-vdso32
+ * (or -vdsox32) helper, a 32-bit program that writes its vdso to stdout.
+ */
+int dso__load_compat_vdso(struct dso *dso, const char *helper)
+{
+	static const char *const dirs[] = { "/usr/lib/perf-core", "/usr/libexec/perf-core",
+					    "/usr/local/libexec/perf-core" };
+	char path[256];
+	size_t i, size = 0, alloc = 65536;
+	u8 *image = NULL;
+	FILE *fp = NULL;
+	int err = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(dirs) && !fp; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], helper);
+		if (!access(path, X_OK))
+			fp = popen(path, "r");
+	}
+	if (!fp)
+		return -ENOENT;
+	image = malloc(alloc);
+	while (image && size < alloc) {
+		size_t n = fread(image + size, 1, alloc - size, fp);
+
+		if (!n)
+			break;
+		size += n;
+	}
+	if (pclose(fp) == 0 && image && size && size < alloc)
+		err = dso__load_vdso_image(dso, image, size, path);
+	else
+		free(image);
+	return err;
+}
+
 /* this process's vdso, copied out of its mapping */
 int dso__load_own_vdso(struct dso *dso)
 {
-	struct symsrc ss = { .fd = -1 };
 	char line[512];
 	u64 start = 0, end = 0;
 	void *image;
 	FILE *fp;
-	int err;
 
 	fp = fopen("/proc/self/maps", "r");
 	if (!fp)
@@ -490,22 +547,7 @@ int dso__load_own_vdso(struct dso *dso)
 	if (!image)
 		return -ENOMEM;
 	memcpy(image, (void *)(uintptr_t)start, end - start);
-	err = symsrc__init_memory(&ss, image, end - start, "[vdso] of this process");
-	if (err)
-		return err;
-	if (dso->bid.size) {
-		struct build_id have = { .size = 0 };
-
-		elf__read_build_id(ss.elf, &have);
-		if (!build_id__equal(&have, &dso->bid)) {
-			pr_debug("[vdso]: this kernel's vdso has another build-id: no symbols\n");
-			symsrc__exit(&ss);
-			return -EILSEQ;
-		}
-	}
-	err = (ss.has_symtab || ss.has_dynsym) ? dso__load_symsrc(dso, &ss, &ss) : -ENOENT;
-	symsrc__exit(&ss);
-	return err;
+	return dso__load_vdso_image(dso, image, end - start, "the vdso of this process");
 }
 
 #else /* !HAVE_LIBELF */
@@ -522,6 +564,11 @@ int dso__load_elf(struct dso *dso)
 }
 
 int dso__load_own_vdso(struct dso *dso)
+{
+	return -ENOTSUP;
+}
+
+int dso__load_compat_vdso(struct dso *dso, const char *helper)
 {
 	return -ENOTSUP;
 }
