@@ -253,9 +253,37 @@ static int test__writer_zstd_pipe(struct test_suite *t)
 	return run_mode(t, PERF_WRITER_ZSTD | PERF_WRITER_PIPE);
 }
 
+/*
+ * perf.data/data plus kcore_dir/: stock perf must take the kernel
+ * symbols from kcore_dir/kallsyms, with and without DIR_FORMAT
+ */
 static int test__writer_directory(struct test_suite *t)
 {
-	return run_mode(t, PERF_WRITER_DIRECTORY);
+	unsigned int flags[] = { PERF_WRITER_DIRECTORY,
+				 PERF_WRITER_DIRECTORY | FIXTURE_DIR_FORMAT };
+	struct perf_out o = { 0 };
+	size_t i;
+	int ret = TEST_OK;
+
+	for (i = 0; ret == TEST_OK && i < ARRAY_SIZE(flags); i++) {
+		struct fixture *f;
+
+		ret = run_mode(t, flags[i]);
+		if (ret != TEST_OK)
+			break;
+		f = fixture__new(flags[i]);
+		TEST_ASSERT_VAL("fixture", f);
+		if (perf_out__run(&o, "perf script --show-text-poke-events -i %s", f->path))
+			ret = TEST_FAIL;
+		else if (!perf_out__clean(&o) ||
+			 !poke_printed(o.out, FIXTURE_JL5_ADDR, FIXTURE_JL5_SYM "+0x0 old len 5") ||
+			 !poke_printed(o.out, FIXTURE_JL2_ADDR, FIXTURE_JL2_SYM "+0x0 old len 2"))
+			ret = TEST_FAIL;
+		pr_debug("%s", o.out ? o.out : "");
+		perf_out__exit(&o);
+		fixture__delete(f);
+	}
+	return ret;
 }
 
 static int test__writer_swapped(struct test_suite *t)
@@ -278,7 +306,7 @@ struct test_suite suite__writer_file = { .desc = "writer: file read by stock per
 struct test_suite suite__writer_pipe = { .desc = "writer: pipe mode through perf script -i -", .func = test__writer_pipe, };
 struct test_suite suite__writer_zstd = { .desc = "writer: zstd file read by stock perf", .func = test__writer_zstd, };
 struct test_suite suite__writer_zstd_pipe = { .desc = "writer: zstd pipe read by stock perf", .func = test__writer_zstd_pipe, };
-struct test_suite suite__writer_directory = { .desc = "writer: perf.data directory read by stock perf", .func = test__writer_directory, };
+struct test_suite suite__writer_directory = { .desc = "writer: perf.data directory with kcore_dir read by stock perf", .func = test__writer_directory, };
 struct test_suite suite__writer_swapped = { .desc = "writer: other-endian file and zstd read by stock perf", .func = test__writer_swapped, };
 
 /* the payload of feature @feat of a little-endian file-mode corpus file */
