@@ -173,10 +173,18 @@ static void ctx__sample(struct fixture_ctx *c, u32 pid, u64 time, u64 ip, u8 cpu
 	};
 	int i;
 
+	/*
+	 * regs[] follows FIXTURE_REGS_MASK: AX..SS at 0..11, R8..R15 at
+	 * 12..19.  A 32-bit task has no R8..R15.  In a kernel-mode sample the
+	 * user registers are where the task entered the kernel.
+	 */
 	for (i = 0; i < (int)ARRAY_SIZE(regs); i++)
-		regs[i] = abi == 1 ? 0x1000ULL + i : 0x7ffd00001000ULL + i;
+		regs[i] = abi == 1 ? (i < 12 ? 0x1000ULL + i : 0) : 0x7ffd00001000ULL + i;
 	regs[7] = abi == 1 ? 0xffffd000 : 0x7ffd0000f000ULL;	/* sp */
-	regs[8] = ip;						/* ip */
+	if (cpumode == PERF_RECORD_MISC_USER)
+		regs[8] = ip;
+	else
+		regs[8] = (abi == 1 ? FIXTURE_BIN32 : FIXTURE_BIN64) + 0x200;
 	s.user_regs.abi = abi;
 	s.user_regs.mask = FIXTURE_REGS_MASK;
 	s.user_regs.regs = abi ? regs : NULL;

@@ -170,6 +170,15 @@ no_text_events:
 			  f->nr_records[PERF_RECORD_SAMPLE]);
 	perf_out__exit(&o);
 
+	/* stock perf prints the ABI word as a number, nothing for ABI 0 */
+	if (perf_out__run(&o, "perf script -F tid,ip,uregs -i %s", input))
+		goto out;
+	TEST_ASSERT_VAL("perf script -F uregs exits 0 without a warning", perf_out__clean(&o));
+	TEST_ASSERT_EQUAL("ABI 2 samples", fixture__count(o.out, " ABI:2 "), f->nr_samples_abi[2]);
+	TEST_ASSERT_EQUAL("ABI 1 samples", fixture__count(o.out, " ABI:1 "), f->nr_samples_abi[1]);
+	TEST_ASSERT_VAL("32-bit user sp", strstr(o.out, "SP:0xffffd000 "));
+	perf_out__exit(&o);
+
 	if (!pipe) {
 		if (perf_out__run(&o, "perf evlist -v -i %s", input))
 			goto out;
