@@ -96,4 +96,22 @@ struct callchain_frame {
 int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 			   int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
 
+/* What the side-band records said, counted by machine__process_event() */
+struct machine_stats {
+	u64 nr_mmap;		/* MMAP and MMAP2 */
+	u64 nr_comm;
+	u64 nr_fork;
+	u64 nr_exit;
+	u64 nr_ksymbol;		/* registrations */
+	u64 nr_ksymbol_unregister;
+	u64 nr_bpf_event;
+	u64 nr_text_poke;
+	u64 nr_ignored;		/* record types the model has no use for */
+};
+
+const struct machine_stats *machine__stats(const struct machine *machine);
+
+/* The name @thread had at @time (its current one for time 0) */
+const char *thread__comm_at(const struct thread *thread, u64 time);
+
 #endif /* __PERF_TEXTPOKE_MACHINE_H */
