@@ -173,10 +173,18 @@ static void ctx__sample(struct fixture_ctx *c, u32 pid, u64 time, u64 ip, u8 cpu
 	};
 	int i;
 
+	/*
+	 * regs[] follows FIXTURE_REGS_MASK: AX..SS at 0..11, R8..R15 at
+	 * 12..19.  A 32-bit task has no R8..R15.  In a kernel-mode sample the
+	 * user registers are where the task entered the kernel.
+	 */
 	for (i = 0; i < (int)ARRAY_SIZE(regs); i++)
-		regs[i] = abi == 1 ? 0x1000ULL + i : 0x7ffd00001000ULL + i;
+		regs[i] = abi == 1 ? (i < 12 ? 0x1000ULL + i : 0) : 0x7ffd00001000ULL + i;
 	regs[7] = abi == 1 ? 0xffffd000 : 0x7ffd0000f000ULL;	/* sp */
-	regs[8] = ip;						/* ip */
+	if (cpumode == PERF_RECORD_MISC_USER)
+		regs[8] = ip;
+	else
+		regs[8] = (abi == 1 ? FIXTURE_BIN32 : FIXTURE_BIN64) + 0x200;
 	s.user_regs.abi = abi;
 	s.user_regs.mask = FIXTURE_REGS_MASK;
 	s.user_regs.regs = abi ? regs : NULL;
@@ -350,17 +358,54 @@ exit:
 	ctx__round(c);
 }
 
+/* what perf record --kcore copies from /proc: here just the fixture's sites */
+static int fixture__kcore_dir(const char *dir)
+{
+	static const char kallsyms[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81001000 T " FIXTURE_JL5_SYM "\n"
+		"ffffffff81002000 T " FIXTURE_JL2_SYM "\n"
+		"ffffffff82000000 T _etext\n";
+	char *path;
+	FILE *f;
+	int err = 0;
+
+	if (asprintf(&path, "%s/kcore_dir", dir) < 0)
+		return -ENOMEM;
+	if (mkdir(path, 0700))
+		err = -errno;
+	free(path);
+	if (!err && asprintf(&path, "%s/kcore_dir/kallsyms", dir) >= 0) {
+		f = fopen(path, "w");
+		if (!f || fputs(kallsyms, f) < 0)
+			err = -EIO;
+		if (f && fclose(f))
+			err = -EIO;
+		free(path);
+	}
+	if (!err && asprintf(&path, "%s/kcore_dir/modules", dir) >= 0) {
+		f = fopen(path, "w");
+		if (!f || fclose(f))
+			err = -EIO;
+		free(path);
+	}
+	return err;
+}
+
 struct fixture *fixture__new(unsigned int flags)
 {
 	struct fixture_ctx c = { 0 };
 	struct fixture *f = calloc(1, sizeof(*f));
+	bool dir_format;
 	int err = -ENOMEM;
 
 	if (!f)
 		goto out_err;
 	c.f = f;
 	c.no_text_events = flags & FIXTURE_NO_TEXT_EVENTS;
-	flags &= ~FIXTURE_NO_TEXT_EVENTS;
+	dir_format = flags & FIXTURE_DIR_FORMAT;
+	flags &= ~(FIXTURE_NO_TEXT_EVENTS | FIXTURE_DIR_FORMAT);
 	f->dir = fixture__tmpdir();
 	if (!f->dir || asprintf(&f->path, "%s/perf.data", f->dir) < 0) {
 		f->path = NULL;
@@ -374,6 +419,10 @@ struct fixture *fixture__new(unsigned int flags)
 	err = fixture__attrs(&c);
 	if (!err)
 		err = fixture__features(&c);
+	if (!err && dir_format)
+		err = perf_writer__set_dir_format(c.w, 0);
+	if (!err && (flags & PERF_WRITER_DIRECTORY))
+		err = fixture__kcore_dir(perf_writer__dir_path(c.w));
 	if (!err) {
 		fixture__records(&c);
 		err = c.err;

@@ -26,7 +26,10 @@
  *   T0+4000   both pokes reversed
  *   T0+4100   kernel samples at both sites (nops again)
  *   T0+5000   EXIT of both processes
- * with FINISHED_ROUND records between the phases.  Two events: cpu-clock
+ * with FINISHED_ROUND records between the phases.  In directory mode
+ * perf.data/kcore_dir/{kallsyms,modules} name the kernel sites
+ * (FIXTURE_JL5_SYM, FIXTURE_JL2_SYM), as perf record --kcore would, so
+ * that stock perf symbolizes them without looking at this machine.  Two events: cpu-clock
  * (samples) and a dummy event carrying the side-band, as perf record
  * does for text_poke/ksymbol tracking.
  */
@@ -39,6 +42,8 @@
 #define FIXTURE_KERNEL_START 0xffffffff81000000ULL
 #define FIXTURE_JL5_ADDR 0xffffffff81001000ULL
 #define FIXTURE_JL2_ADDR 0xffffffff81002000ULL
+#define FIXTURE_JL5_SYM "fixture_jl5_site"
+#define FIXTURE_JL2_SYM "fixture_jl2_site"
 #define FIXTURE_BPF_ADDR 0xffffffffc0001000ULL
 #define FIXTURE_BPF_A_LEN 0x100
 #define FIXTURE_BPF_B_LEN 0x80
@@ -66,6 +71,8 @@ struct fixture {
  * swapping for them and fails on other-endian files that hold them.
  */
 #define FIXTURE_NO_TEXT_EVENTS (1U << 24)
+/* with PERF_WRITER_DIRECTORY: HEADER_DIR_FORMAT, version 0 (one data file) */
+#define FIXTURE_DIR_FORMAT (1U << 25)
 
 /*
  * @flags: PERF_WRITER_* (pipe, directory, zstd, swapped) and FIXTURE_*;

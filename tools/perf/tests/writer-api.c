@@ -390,7 +390,8 @@ static int test__writer_atomic(struct test_suite *t)
 	w = perf_writer__new(path, PERF_WRITER_DIRECTORY);
 	if (!w)
 		goto out;
-	if (perf_writer__add_attr(w, &attr, NULL, 0, NULL) < 0 || !perf_writer__dir_path(w)) {
+	if (perf_writer__add_attr(w, &attr, NULL, 0, NULL) < 0 || !perf_writer__dir_path(w) ||
+	    perf_writer__set_dir_format(w, 1) != -EOPNOTSUPP) {
 		perf_writer__abort(w);
 		goto out;
 	}

@@ -8,10 +8,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests.h"
 #include "fixture.h"
+#include "../util/header.h"
 #include "../util/writer.h"
 
 struct perf_out {
@@ -166,6 +170,15 @@ no_text_events:
 			  f->nr_records[PERF_RECORD_SAMPLE]);
 	perf_out__exit(&o);
 
+	/* stock perf prints the ABI word as a number, nothing for ABI 0 */
+	if (perf_out__run(&o, "perf script -F tid,ip,uregs -i %s", input))
+		goto out;
+	TEST_ASSERT_VAL("perf script -F uregs exits 0 without a warning", perf_out__clean(&o));
+	TEST_ASSERT_EQUAL("ABI 2 samples", fixture__count(o.out, " ABI:2 "), f->nr_samples_abi[2]);
+	TEST_ASSERT_EQUAL("ABI 1 samples", fixture__count(o.out, " ABI:1 "), f->nr_samples_abi[1]);
+	TEST_ASSERT_VAL("32-bit user sp", strstr(o.out, "SP:0xffffd000 "));
+	perf_out__exit(&o);
+
 	if (!pipe) {
 		if (perf_out__run(&o, "perf evlist -v -i %s", input))
 			goto out;
@@ -249,9 +262,37 @@ static int test__writer_zstd_pipe(struct test_suite *t)
 	return run_mode(t, PERF_WRITER_ZSTD | PERF_WRITER_PIPE);
 }
 
+/*
+ * perf.data/data plus kcore_dir/: stock perf must take the kernel
+ * symbols from kcore_dir/kallsyms, with and without DIR_FORMAT
+ */
 static int test__writer_directory(struct test_suite *t)
 {
-	return run_mode(t, PERF_WRITER_DIRECTORY);
+	unsigned int flags[] = { PERF_WRITER_DIRECTORY,
+				 PERF_WRITER_DIRECTORY | FIXTURE_DIR_FORMAT };
+	struct perf_out o = { 0 };
+	size_t i;
+	int ret = TEST_OK;
+
+	for (i = 0; ret == TEST_OK && i < ARRAY_SIZE(flags); i++) {
+		struct fixture *f;
+
+		ret = run_mode(t, flags[i]);
+		if (ret != TEST_OK)
+			break;
+		f = fixture__new(flags[i]);
+		TEST_ASSERT_VAL("fixture", f);
+		if (perf_out__run(&o, "perf script --show-text-poke-events -i %s", f->path))
+			ret = TEST_FAIL;
+		else if (!perf_out__clean(&o) ||
+			 !poke_printed(o.out, FIXTURE_JL5_ADDR, FIXTURE_JL5_SYM "+0x0 old len 5") ||
+			 !poke_printed(o.out, FIXTURE_JL2_ADDR, FIXTURE_JL2_SYM "+0x0 old len 2"))
+			ret = TEST_FAIL;
+		pr_debug("%s", o.out ? o.out : "");
+		perf_out__exit(&o);
+		fixture__delete(f);
+	}
+	return ret;
 }
 
 static int test__writer_swapped(struct test_suite *t)
@@ -259,14 +300,395 @@ static int test__writer_swapped(struct test_suite *t)
 	/*
 	 * stock perf 6.1 has no byte swapping for KSYMBOL, BPF_EVENT and
 	 * TEXT_POKE ("failed to process type: 17"), so the other-endian
-	 * check leaves them out
+	 * check leaves them out.  Nor does it swap the feature id of
+	 * HEADER_FEATURE records ("wrong feature ID"), so other-endian pipes
+	 * are not checked against it.
 	 */
-	return run_mode(t, PERF_WRITER_SWAPPED | FIXTURE_NO_TEXT_EVENTS);
+	int ret = run_mode(t, PERF_WRITER_SWAPPED | FIXTURE_NO_TEXT_EVENTS);
+
+	if (ret == TEST_OK)
+		ret = run_mode(t, PERF_WRITER_SWAPPED | PERF_WRITER_ZSTD | FIXTURE_NO_TEXT_EVENTS);
+	return ret;
 }
 
 struct test_suite suite__writer_file = { .desc = "writer: file read by stock perf", .func = test__writer_file, };
 struct test_suite suite__writer_pipe = { .desc = "writer: pipe mode through perf script -i -", .func = test__writer_pipe, };
 struct test_suite suite__writer_zstd = { .desc = "writer: zstd file read by stock perf", .func = test__writer_zstd, };
 struct test_suite suite__writer_zstd_pipe = { .desc = "writer: zstd pipe read by stock perf", .func = test__writer_zstd_pipe, };
-struct test_suite suite__writer_directory = { .desc = "writer: perf.data directory read by stock perf", .func = test__writer_directory, };
-struct test_suite suite__writer_swapped = { .desc = "writer: other-endian file read by stock perf", .func = test__writer_swapped, };
+struct test_suite suite__writer_directory = { .desc = "writer: perf.data directory with kcore_dir read by stock perf", .func = test__writer_directory, };
+struct test_suite suite__writer_swapped = { .desc = "writer: other-endian file and zstd read by stock perf", .func = test__writer_swapped, };
+
+/* the payload of feature @feat of a little-endian file-mode corpus file */
+static void *corpus_feature(const char *name, int feat, size_t *size)
+{
+	struct perf_file_header h;
+	struct perf_file_section sec;
+	char *path = NULL;
+	void *buf = NULL;
+	int i, idx = 0;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s", test_corpus_dir(), name) < 0)
+		return NULL;
+	f = fopen(path, "rb");
+	free(path);
+	if (!f)
+		return NULL;
+	if (fread(&h, sizeof(h), 1, f) != 1 || h.magic != PERF_MAGIC2 || h.size != sizeof(h) ||
+	    !(h.adds_features[feat / 64] & (1ULL << (feat % 64))))
+		goto out;
+	for (i = 0; i < feat; i++)
+		if (h.adds_features[i / 64] & (1ULL << (i % 64)))
+			idx++;
+	if (fseeko(f, h.data.offset + h.data.size + idx * sizeof(sec), SEEK_SET) ||
+	    fread(&sec, sizeof(sec), 1, f) != 1 || sec.size > (64 << 20))
+		goto out;
+	buf = malloc(sec.size);
+	if (!buf || fseeko(f, sec.offset, SEEK_SET) || fread(buf, sec.size, 1, f) != 1)
+		zfree(&buf);
+	*size = sec.size;
+out:
+	fclose(f);
+	return buf;
+}
+
+/* lines of @out that start with @prefix, in order */
+static char *grep_lines(const char *out, const char *prefix)
+{
+	size_t n = strlen(prefix), len = 0;
+	char *res = calloc(1, strlen(out) + 1);
+	const char *p = out;
+
+	while (res && p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (!strncmp(p, prefix, n)) {
+			memcpy(res + len, p, l);
+			len += l;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return res;
+}
+
+/*
+ * Raw sections as inject copies them: BPF_PROG_INFO and BPF_BTF of a perf 5.19
+ * recording and TRACING_DATA of a probe recording, in file and pipe mode.
+ * stock perf must print the same BPF programs as for the original and
+ * name the tracepoint event from the copied tracing data.
+ */
+static int test__writer_raw_features(struct test_suite *t)
+{
+	static const char *const bpf_src = "perf_data_converter/perf.data.branch_stack_spec";
+	static const char *const tp_src = "perfparser/probe.data.file";
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr), .config = 0x531,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	};
+	struct perf_sample s = { .ip = 0x400500, .pid = 77, .tid = 77, .time = 1000,
+				 .cpumode = PERF_RECORD_MISC_USER };
+	struct perf_out o = { 0 };
+	size_t bpf_size = 0, tp_size = 0, btf_size = 0;
+	void *bpf = NULL, *tp = NULL, *btf = NULL;
+	char *dir = NULL, *path = NULL, *orig_lines = NULL, *cmd = NULL;
+	unsigned int mode;
+	int ret = TEST_FAIL;
+
+	if (!fixture__have_perf()) {
+		test_skip(t, "stock perf not found");
+		return TEST_SKIP;
+	}
+	bpf = corpus_feature(bpf_src, HEADER_BPF_PROG_INFO, &bpf_size);
+	/* perf names BPF functions from their BTF */
+	btf = corpus_feature(bpf_src, HEADER_BPF_BTF, &btf_size);
+	tp = corpus_feature(tp_src, HEADER_TRACING_DATA, &tp_size);
+	if (!bpf || !tp || !btf) {
+		free(bpf);
+		free(tp);
+		free(btf);
+		test_skip(t, "corpus files %s, %s not found", bpf_src, tp_src);
+		return TEST_SKIP;
+	}
+	if (asprintf(&cmd, "%s/%s", test_corpus_dir(), bpf_src) < 0 ||
+	    perf_out__run(&o, "perf report --header-only -I -i %s", cmd))
+		goto out;
+	orig_lines = grep_lines(o.out, "# bpf_prog_info");
+	perf_out__exit(&o);
+	if (!orig_lines || !*orig_lines)
+		goto out;
+	dir = fixture__tmpdir();
+	if (!dir || asprintf(&path, "%s/perf.data", dir) < 0)
+		goto out;
+
+	for (mode = 0; mode <= PERF_WRITER_PIPE; mode += PERF_WRITER_PIPE) {
+		struct perf_writer *w = perf_writer__new(path, mode);
+		char *lines, *input;
+		int err;
+
+		if (!w)
+			goto out;
+		/*
+		 * A pipe carries features in records of at most 64 KiB; this
+		 * BPF_PROG_INFO is larger (stock perf would cut its size to
+		 * 16 bits), so the writer refuses it there.
+		 */
+		bool bpf_fits = !mode || bpf_size + btf_size < 60000;
+
+		err = perf_writer__add_attr(w, &attr, NULL, 0, NULL);
+		if (!err && bpf_fits) {
+			err = perf_writer__set_bpf_prog_info(w, bpf, bpf_size);
+			err = err ?: perf_writer__set_feature(w, HEADER_BPF_BTF, btf, btf_size);
+		} else if (!err && perf_writer__set_bpf_prog_info(w, bpf, bpf_size) != -E2BIG) {
+			err = -EINVAL;
+		}
+		err = err ?: perf_writer__set_tracing_data(w, tp, tp_size);
+		err = err ?: perf_writer__synth_sample(w, 0, &s);
+		if (err) {
+			pr_debug("writing: %s\n", strerror(-err));
+			perf_writer__abort(w);
+			goto out;
+		}
+		if (perf_writer__close(w))
+			goto out;
+		if (asprintf(&input, mode ? "- < %s" : "%s", path) < 0)
+			goto out;
+		err = perf_out__run(&o, "perf report --header-only -I -i %s", input);
+		lines = err ? NULL : grep_lines(o.out, "# bpf_prog_info");
+		pr_debug("%s", o.out);
+		if (!perf_out__clean(&o) || !lines || (bpf_fits && strcmp(lines, orig_lines))) {
+			pr_debug("bpf_prog_info lines differ from the original's:\n%s", orig_lines);
+			free(lines);
+			free(input);
+			goto out;
+		}
+		free(lines);
+		perf_out__exit(&o);
+		err = perf_out__run(&o, "perf script -F comm,tid,event,ip -i %s", input);
+		free(input);
+		pr_debug("%s", o.out ? o.out : "");
+		if (err || !perf_out__clean(&o) || !strstr(o.out, "77 probe_untitled1:main:"))
+			goto out;
+		perf_out__exit(&o);
+	}
+	ret = TEST_OK;
+out:
+	perf_out__exit(&o);
+	free(bpf);
+	free(tp);
+	free(btf);
+	free(orig_lines);
+	free(cmd);
+	free(path);
+	if (dir)
+		fixture__rm_rf(dir);
+	free(dir);
+	return ret;
+}
+
+struct test_suite suite__writer_raw_features = { .desc = "writer: BPF_PROG_INFO and TRACING_DATA copied raw", .func = test__writer_raw_features, };
+
+/*
+ * Many records of varied sizes: the output buffer, zstd batches split
+ * over several COMPRESSED records and records cut across them.  stock
+ * perf must count every one.
+ */
+static int test__writer_many(struct test_suite *t)
+{
+	static const unsigned int modes[] = { 0, PERF_WRITER_ZSTD,
+					      PERF_WRITER_ZSTD | PERF_WRITER_PIPE };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD,
+		.exclude_kernel = 1,
+	};
+	const int nr = 40000;
+	struct perf_out o = { 0 };
+	char *dir = fixture__tmpdir(), *path = NULL, *input = NULL;
+	u64 chain[66];
+	size_t m;
+	int ret = TEST_FAIL, i, j;
+
+	if (!fixture__have_perf()) {
+		fixture__rm_rf(dir);
+		free(dir);
+		test_skip(t, "stock perf not found");
+		return TEST_SKIP;
+	}
+	if (!dir || asprintf(&path, "%s/perf.data", dir) < 0)
+		goto out;
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		struct perf_writer *w = perf_writer__new(path, modes[m]);
+		int err;
+
+		if (!w)
+			goto out;
+		err = perf_writer__add_attr(w, &attr, NULL, 0, "cpu-clock:u");
+		err = err ?: perf_writer__synth_comm(w, 0, 10, 10, "many", false, NULL);
+		for (i = 0; !err && i < nr; i++) {
+			struct perf_sample s = {
+				.ip = 0x400000 + i, .pid = 10, .tid = 10, .time = 1000 + i,
+				.period = 1000, .cpumode = PERF_RECORD_MISC_USER,
+				.callchain = (const struct ip_callchain *)chain,
+			};
+
+			/* 0..64 entries, pseudo-random so zstd has some work */
+			chain[0] = (i * 2654435761U) % 65;
+			for (j = 1; j <= (int)chain[0]; j++)
+				chain[j] = 0x400000 + ((i * 40503U + j * 9973U) & 0xfffff);
+			err = perf_writer__synth_sample(w, 0, &s);
+			if (!err && i % 1000 == 999)
+				err = perf_writer__synth_finished_round(w);
+		}
+		if (err) {
+			pr_debug("writing: %s\n", strerror(-err));
+			perf_writer__abort(w);
+			goto out;
+		}
+		if (perf_writer__close(w))
+			goto out;
+		free(input);
+		if (asprintf(&input, (modes[m] & PERF_WRITER_PIPE) ? "- < %s" : "%s", path) < 0) {
+			input = NULL;
+			goto out;
+		}
+		/* only the stats: the dump itself is large */
+		if (perf_out__run(&o, "perf report -D -i %s | tail -n 30", input))
+			goto out;
+		pr_debug("%s", o.out);
+		TEST_ASSERT_VAL("perf report -D clean", perf_out__clean(&o));
+		TEST_ASSERT_EQUAL("samples", perf_out__nr_events(&o, "SAMPLE"), nr);
+		TEST_ASSERT_EQUAL("rounds", perf_out__nr_events(&o, "FINISHED_ROUND"), nr / 1000);
+		if (modes[m] & PERF_WRITER_ZSTD)
+			TEST_ASSERT_VAL("several COMPRESSED records",
+					perf_out__nr_events(&o, "COMPRESSED") > nr / 1000);
+		perf_out__exit(&o);
+	}
+	ret = TEST_OK;
+out:
+	perf_out__exit(&o);
+	free(input);
+	free(path);
+	fixture__rm_rf(dir);
+	free(dir);
+	return ret;
+}
+
+/* "-" in pipe mode is stdout: what `record -o -` and `inject -o -` use */
+static int test__writer_stdout(struct test_suite *t)
+{
+	struct perf_out o = { 0 };
+	char *dir = fixture__tmpdir(), *path = NULL;
+	int ret = TEST_FAIL, status, fd;
+	pid_t pid;
+
+	if (!fixture__have_perf()) {
+		fixture__rm_rf(dir);
+		free(dir);
+		test_skip(t, "stock perf not found");
+		return TEST_SKIP;
+	}
+	if (!dir || asprintf(&path, "%s/out.pipe", dir) < 0)
+		goto out;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		goto out;
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID, .exclude_kernel = 1,
+		};
+		struct perf_sample s = { .ip = 0x1234, .pid = 3, .tid = 3,
+					 .cpumode = PERF_RECORD_MISC_USER };
+		struct perf_writer *w;
+
+		dup2(fd, STDOUT_FILENO);
+		w = perf_writer__new("-", PERF_WRITER_PIPE);
+		if (!w || perf_writer__add_attr(w, &attr, NULL, 0, "cpu-clock:u") ||
+		    perf_writer__set_hostname(w, "via-stdout") ||
+		    perf_writer__synth_comm(w, 0, 3, 3, "piped", false, NULL) ||
+		    perf_writer__synth_sample(w, 0, &s))
+			_exit(1);
+		_exit(perf_writer__close(w) ? 1 : 0);
+	}
+	close(fd);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		goto out;
+	if (perf_out__run(&o, "perf script --header -i - < %s", path))
+		goto out;
+	pr_debug("%s", o.out);
+	TEST_ASSERT_VAL("perf script clean", perf_out__clean(&o));
+	TEST_ASSERT_VAL("hostname", strstr(o.out, "# hostname : via-stdout"));
+	TEST_ASSERT_VAL("sample", strstr(o.out, "piped     3") && strstr(o.out, "1234"));
+	ret = TEST_OK;
+out:
+	perf_out__exit(&o);
+	free(path);
+	fixture__rm_rf(dir);
+	free(dir);
+	return ret;
+}
+
+/* BUILD_ID entries: a section in file mode, HEADER_BUILD_ID records in a pipe */
+static int test__writer_build_id(struct test_suite *t)
+{
+	static const u8 kbid[20] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
+				     0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, 0x01, 0x02, 0x03, 0x04 };
+	static const u8 ubid[8] = { 0xde, 0xad, 0xbe, 0xef, 0x00, 0x11, 0x22, 0x33 };
+	struct perf_out o = { 0 };
+	struct fixture *f;
+	int ret = TEST_FAIL;
+
+	if (!fixture__have_perf()) {
+		test_skip(t, "stock perf not found");
+		return TEST_SKIP;
+	}
+	f = fixture__new(0);
+	TEST_ASSERT_VAL("fixture", f);
+	{
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+		};
+		struct perf_writer *w = perf_writer__new(f->path, 0);
+		int err;
+
+		if (!w)
+			goto out;
+		err = perf_writer__add_attr(w, &attr, NULL, 0, "cpu-clock");
+		err = err ?: perf_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, kbid, 20,
+						       "[kernel.kallsyms]");
+		err = err ?: perf_writer__add_build_id(w, PERF_RECORD_MISC_USER, 4242, ubid, 8,
+						       "/usr/bin/fixture64");
+		if (err) {
+			perf_writer__abort(w);
+			goto out;
+		}
+		if (perf_writer__close(w))
+			goto out;
+	}
+	if (perf_out__run(&o, "perf buildid-list -i %s", f->path))
+		goto out;
+	pr_debug("%s", o.out);
+	TEST_ASSERT_VAL("perf buildid-list clean", perf_out__clean(&o));
+	TEST_ASSERT_VAL("kernel build id",
+			strstr(o.out, "112233445566778899aabbccddeeff0001020304 [kernel.kallsyms]\n"));
+	/* perf pads short build ids to 40 columns */
+	TEST_ASSERT_VAL("8-byte user build id",
+			strstr(o.out, "deadbeef00112233                         /usr/bin/fixture64\n"));
+	ret = TEST_OK;
+out:
+	perf_out__exit(&o);
+	fixture__delete(f);
+	return ret;
+}
+
+struct test_suite suite__writer_many = { .desc = "writer: 40000 samples, plain and zstd, counted by stock perf", .func = test__writer_many, };
+struct test_suite suite__writer_stdout = { .desc = "writer: pipe mode to stdout", .func = test__writer_stdout, };
+struct test_suite suite__writer_build_id = { .desc = "writer: BUILD_ID section read by perf buildid-list", .func = test__writer_build_id, };

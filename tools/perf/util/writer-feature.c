@@ -127,8 +127,17 @@ int perf_writer__set_clockid(struct perf_writer *w, u64 res_ns)
 	return writer__set_u64s(w, HEADER_CLOCKID, &res_ns, 1);
 }
 
+/*
+ * Version 1 tells perf to read data.N files (perf record --threads); stock
+ * perf 6.1 fails on a version 1 directory that has none, and this writer
+ * writes only perf.data/data.
+ */
 int perf_writer__set_dir_format(struct perf_writer *w, u64 version)
 {
+	if (!(w->flags & PERF_WRITER_DIRECTORY))
+		return -EINVAL;
+	if (version != 0)
+		return -EOPNOTSUPP;
 	return writer__set_u64s(w, HEADER_DIR_FORMAT, &version, 1);
 }
 

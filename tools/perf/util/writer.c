@@ -690,6 +690,21 @@ static int writer__finish_file(struct perf_writer *w)
 	u64 data_size, table, payload;
 	int i, nr = 0, err;
 
+	/*
+	 * perf takes data.size 0 for a writer that died ("was the 'perf
+	 * record' command properly terminated?"): an empty recording gets
+	 * one FINISHED_ROUND, which delivers nothing.
+	 */
+	if (writer__pos(w) == w->data_offset) {
+		struct perf_event_header round = {
+			.type = writer__u32(w, PERF_RECORD_FINISHED_ROUND),
+			.size = writer__u16(w, sizeof(round)),
+		};
+
+		err = writer__record(w, &round, sizeof(round), PERF_RECORD_FINISHED_ROUND);
+		if (err)
+			return err;
+	}
 	data_size = writer__pos(w) - w->data_offset;
 	err = writer__auto_features(w);
 	if (err)

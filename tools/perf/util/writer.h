@@ -138,6 +138,10 @@ int perf_writer__set_cmdline(struct perf_writer *w, int argc, const char *const 
 int perf_writer__set_sample_time(struct perf_writer *w, u64 first, u64 last);
 /* HEADER_CLOCKID holds the clock's resolution in ns, not the clock id */
 int perf_writer__set_clockid(struct perf_writer *w, u64 res_ns);
+/*
+ * DIRECTORY writers only, version 0 (single data file) only: version 1
+ * means data.N files, which this writer does not write (-EOPNOTSUPP).
+ */
 int perf_writer__set_dir_format(struct perf_writer *w, u64 version);
 /*
  * BUILD_ID: one entry per object; @misc is the cpumode of the object.
