@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A poked site: its pokes in time order and the versions of its bytes.
+ *
+ * Jump labels and ftrace call sites are poked over and over with the same
+ * 5 (or 2) bytes: such a poke, arriving in time order, derives its version
+ * from the previous one in O(len).  Anything else (the first poke of a
+ * site, an overlapping poke of another width, an out of order poke, a base
+ * added later) marks the site dirty, and the next query rebuilds all its
+ * versions in O(len * pokes) with the rule described in image.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textpoke-internal.h"
+
+struct textpoke_site *tp_site__new(struct textpoke_image *img, u64 start, u64 end)
+{
+	struct textpoke_site *s = tp_zalloc(img, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->start = start;
+	s->end = end;
+	s->id = img->next_site_id++;
+	s->dirty = true;
+	return s;
+}
+
+static void tp_site__free_versions(struct textpoke_image *img, struct textpoke_site *s)
+{
+	tp_free(img, s->vbytes, s->valloc * (tp_site__len(s) + tp_site__kbytes(s)));
+	s->vbytes = s->vknown = NULL;
+	s->valloc = 0;
+}
+
+void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s)
+{
+	if (!s)
+		return;
+	if (img->last == s)
+		img->last = NULL;
+	tp_site__free_versions(img, s);
+	tp_free(img, s->pokes, s->alloc * sizeof(*s->pokes));
+	tp_free(img, s->arena, s->arena_alloc);
+	tp_free(img, s, sizeof(*s));
+}
+
+/* Both arrays live in one block, [bytes of every version][known bits of every version] */
+static int tp_site__reserve_versions(struct textpoke_image *img, struct textpoke_site *s,
+				     size_t want)
+{
+	size_t len = tp_site__len(s), kb = tp_site__kbytes(s), n;
+	u8 *p;
+
+	if (want <= s->valloc)
+		return 0;
+	n = s->valloc + s->valloc / 2;
+	if (n < want)
+		n = want;
+	p = tp_realloc(img, s->vbytes, s->valloc * (len + kb), n * (len + kb));
+	if (!p)
+		return -ENOMEM;
+	memmove(p + n * len, p + s->valloc * len, s->valloc * kb);
+	s->vbytes = p;
+	s->vknown = p + n * len;
+	s->valloc = n;
+	return 0;
+}
+
+static int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t bytes)
+{
+	if (s->nr == s->alloc) {
+		size_t n = s->alloc < 4 ? 4 : s->alloc + s->alloc / 2;
+		void *p;
+
+		if (n > UINT32_MAX)
+			return -E2BIG;
+		p = tp_realloc(img, s->pokes, s->alloc * sizeof(*s->pokes), n * sizeof(*s->pokes));
+		if (!p)
+			return -ENOMEM;
+		s->pokes = p;
+		s->alloc = n;
+	}
+	if (s->arena_len + bytes > s->arena_alloc) {
+		size_t n = s->arena_alloc < 16 ? 16 : s->arena_alloc + s->arena_alloc / 2;
+		void *p;
+
+		if (n < s->arena_len + bytes)
+			n = s->arena_len + bytes;
+		if (n > UINT32_MAX)
+			return -E2BIG;
+		p = tp_realloc(img, s->arena, s->arena_alloc, n);
+		if (!p)
+			return -ENOMEM;
+		s->arena = p;
+		s->arena_alloc = n;
+	}
+	return 0;
+}
+
+static bool tp_poke__before(const struct tp_poke *p, u64 time, u64 seq)
+{
+	return p->time < time || (p->time == time && p->seq < seq);
+}
+
+/*
+ * The fast path: the site is clean, the poke is the newest, and it
+ * rewrites exactly the bytes the previous poke wrote (or fewer), so the
+ * previous version plus the new bytes is the new version.
+ */
+static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke_site *s,
+				     const struct tp_poke *prev, const struct tp_poke *p)
+{
+	size_t len = tp_site__len(s), kb = tp_site__kbytes(s), off = p->addr - s->start;
+	size_t v = s->nr + 1;	/* versions 0 .. nr exist */
+	u8 *vb, *vk;
+
+	if (s->dirty || !prev || prev->addr != p->addr || p->new_len < p->old_len ||
+	    prev->new_len < p->new_len || tp_site__reserve_versions(img, s, v + 1)) {
+		s->dirty = true;
+		return;
+	}
+	vb = s->vbytes + v * len;
+	vk = s->vknown + v * kb;
+	memcpy(vb, vb - len, len);
+	memcpy(vk, vk - kb, kb);
+	memcpy(vb + off, s->arena + p->data + p->old_len, p->new_len);
+	for (size_t i = off; i < off + p->new_len; i++)
+		vk[i / 8] |= 1U << (i % 8);
+}
+
+int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 time, u64 seq,
+		    u64 addr, const void *old, size_t old_len, const void *new, size_t new_len)
+{
+	struct tp_poke *p, *prev = NULL;
+	size_t pos = s->nr;
+	int err;
+
+	err = tp_site__reserve(img, s, old_len + new_len);
+	if (err)
+		return err;
+	if (s->nr && !tp_poke__before(&s->pokes[s->nr - 1], time, seq)) {
+		size_t lo = 0, hi = s->nr;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (tp_poke__before(&s->pokes[mid], time, seq))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		pos = lo;
+		memmove(&s->pokes[pos + 1], &s->pokes[pos], (s->nr - pos) * sizeof(*p));
+		s->gen++;
+		s->dirty = true;
+	} else if (s->nr) {
+		prev = &s->pokes[s->nr - 1];
+	}
+	p = &s->pokes[pos];
+	p->time = time;
+	p->seq = seq;
+	p->addr = addr;
+	p->data = s->arena_len;
+	p->old_len = old_len;
+	p->new_len = new_len;
+	if (old_len)
+		memcpy(s->arena + s->arena_len, old, old_len);
+	if (new_len)
+		memcpy(s->arena + s->arena_len + old_len, new, new_len);
+	s->arena_len += old_len + new_len;
+	if (pos == s->nr)
+		tp_site__extend_versions(img, s, prev, p);
+	s->nr++;
+	return 0;
+}
+
+/* Move @src's pokes into @dst, whose range covers @src's */
+int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
+		    struct textpoke_site *src)
+{
+	for (u32 i = 0; i < src->nr; i++) {
+		const struct tp_poke *p = &src->pokes[i];
+		const u8 *data = src->arena + p->data;
+		int err;
+
+		err = tp_site__append(img, dst, p->time, p->seq, p->addr, data, p->old_len,
+				      data + p->old_len, p->new_len);
+		if (err)
+			return err;
+	}
+	dst->dirty = true;
+	dst->gen++;
+	return 0;
+}
+
+/* Number of pokes in effect at @time: those with time <= @time */
+size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
+{
+	size_t lo = 0, hi = s->nr;
+
+	if (!hi || s->pokes[hi - 1].time <= time)
+		return hi;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->pokes[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Which segment of a byte (covered by @cover, in time order) a base is anchored in */
+static size_t tp_base__segment(const struct tp_base *b, const struct tp_poke *pokes,
+			       const u32 *cover, size_t m)
+{
+	size_t lo = 0, hi = m;
+
+	if (b->anchor == TEXTPOKE_ANCHOR_BEFORE)
+		return 0;
+	if (b->anchor == TEXTPOKE_ANCHOR_AFTER)
+		return m;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pokes[cover[mid]].time <= b->time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The base anchored in segment @seg of the byte at @abs that wins (the
+ * last added), or NULL.  @f is the fragment holding @abs, or NULL.
+ */
+const struct tp_base *tp_site__segment_base(const struct textpoke_image *img,
+					    const struct tp_frag *f, const struct textpoke_site *s,
+					    const u32 *cover, size_t m, size_t seg)
+{
+	if (!f)
+		return NULL;
+	for (u32 c = 0; c < f->nr; c++) {
+		const struct tp_base *b = &img->bases[img->cand[f->first + c]];
+
+		if (tp_base__segment(b, s->pokes, cover, m) == seg)
+			return b;
+	}
+	return NULL;
+}
+
+/* The fragment holding @abs, advancing *@fi monotonically; NULL if none */
+const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t *fi, u64 abs)
+{
+	while (*fi < img->nr_frags && img->frags[*fi].end <= abs)
+		(*fi)++;
+	if (*fi < img->nr_frags && img->frags[*fi].start <= abs)
+		return &img->frags[*fi];
+	return NULL;
+}
+
+/* Indexes of the pokes covering @abs into @cover; returns how many */
+size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover)
+{
+	size_t m = 0;
+
+	for (u32 k = 0; k < s->nr; k++) {
+		const struct tp_poke *p = &s->pokes[k];
+
+		if (p->addr <= abs && abs < tp_poke__end(p))
+			cover[m++] = k;
+	}
+	return m;
+}
+
+int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
+{
+	size_t len = tp_site__len(s), kb = tp_site__kbytes(s), n = s->nr, fi;
+	u32 *cover;
+	int err;
+
+	err = tp_image__frags_update(img);
+	if (err)
+		return err;
+	err = tp_site__reserve_versions(img, s, n + 1);
+	if (err)
+		return err;
+	cover = tp_alloc(img, (n + 1) * sizeof(*cover));
+	if (!cover)
+		return -ENOMEM;
+	memset(s->vknown, 0, (n + 1) * kb);
+	fi = tp_image__frag_find(img, s->start);
+	for (size_t b = 0; b < len; b++) {
+		u64 abs = s->start + b;
+		const struct tp_frag *f = tp_image__frag_at(img, &fi, abs);
+		size_t m = tp_site__cover(s, abs, cover);
+
+		for (size_t seg = 0; seg <= m; seg++) {
+			const struct tp_poke *prev = seg ? &s->pokes[cover[seg - 1]] : NULL;
+			const struct tp_poke *next = seg < m ? &s->pokes[cover[seg]] : NULL;
+			size_t lo = seg ? cover[seg - 1] + 1 : 0;
+			size_t hi = seg < m ? cover[seg] + 1 : n + 1;
+			const struct tp_base *base;
+			bool known = true;
+			u8 val = 0;
+
+			if (prev && abs - prev->addr < prev->new_len) {
+				val = s->arena[prev->data + prev->old_len + (abs - prev->addr)];
+			} else if ((base = tp_site__segment_base(img, f, s, cover, m, seg))) {
+				val = base->bytes[abs - base->start];
+			} else if (next && abs - next->addr < next->old_len) {
+				val = s->arena[next->data + (abs - next->addr)];
+			} else {
+				known = false;
+			}
+			for (size_t v = lo; v < hi; v++) {
+				s->vbytes[v * len + b] = val;
+				if (known)
+					s->vknown[v * kb + b / 8] |= 1U << (b % 8);
+			}
+		}
+	}
+	tp_free(img, cover, (n + 1) * sizeof(*cover));
+	s->dirty = false;
+	return 0;
+}
+
+void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len,
+			   u8 *buf, u8 *known)
+{
+	size_t slen = tp_site__len(s);
+	u64 lo = s->start > addr ? s->start : addr;
+	u64 hi = s->end < addr + len ? s->end : addr + len;
+	const u8 *vb = s->vbytes + v * slen;
+	const u8 *vk = s->vknown + v * tp_site__kbytes(s);
+
+	if (lo >= hi)
+		return;
+	memcpy(buf + (lo - addr), vb + (lo - s->start), hi - lo);
+	for (u64 a = lo; a < hi; a++) {
+		size_t b = a - s->start;
+
+		known[a - addr] = (vk[b / 8] >> (b % 8)) & 1;
+	}
+}
+
+uint64_t textpoke_site__addr(const struct textpoke_site *site)
+{
+	return site->start;
+}
+
+size_t textpoke_site__len(const struct textpoke_site *site)
+{
+	return tp_site__len(site);
+}
+
+size_t textpoke_site__nr_pokes(const struct textpoke_site *site)
+{
+	return site->nr;
+}
+
+void tp_site__poke_info(const struct textpoke_site *s, const struct tp_poke *p,
+			struct textpoke_poke *out)
+{
+	out->time = p->time;
+	out->addr = p->addr;
+	out->old = s->arena + p->data;
+	out->new = s->arena + p->data + p->old_len;
+	out->old_len = p->old_len;
+	out->new_len = p->new_len;
+}
+
+int textpoke_site__poke(const struct textpoke_site *site, size_t idx, struct textpoke_poke *poke)
+{
+	if (!site || !poke || idx >= site->nr)
+		return -EINVAL;
+	tp_site__poke_info(site, &site->pokes[idx], poke);
+	return 0;
+}
+
+int textpoke_site__version(const struct textpoke_site *site, size_t idx, uint64_t *time,
+			   void *buf, uint8_t *known)
+{
+	size_t len;
+	u8 *kn = known;
+	int n;
+
+	if (!site || !buf || idx > site->nr)
+		return -EINVAL;
+	/* for_each_site() hands out clean sites; a dirty one was changed since */
+	if (site->dirty)
+		return -EAGAIN;
+	len = tp_site__len(site);
+	if (!kn) {
+		kn = malloc(len);
+		if (!kn)
+			return -ENOMEM;
+	}
+	tp_site__copy_version(site, idx, site->start, len, buf, kn);
+	if (time)
+		*time = idx ? site->pokes[idx - 1].time : 0;
+	n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += kn[i];
+	if (kn != known)
+		free(kn);
+	return n;
+}

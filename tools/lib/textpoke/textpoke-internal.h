@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __TEXTPOKE_INTERNAL_H
+#define __TEXTPOKE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <textpoke/textpoke.h>
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t u8;
+
+#define __tp_printf(a, b) __attribute__((format(printf, a, b)))
+
+/*
+ * A poke as stored in its site: 32 bytes plus its old and new bytes in the
+ * site's arena (old at .data, new right after).  .seq is the order the
+ * pokes were added in, which breaks ties between equal times.
+ */
+struct tp_poke {
+	u64 time;
+	u64 seq;
+	u64 addr;
+	u32 data;
+	u16 old_len;
+	u16 new_len;
+};
+
+static inline u64 tp_poke__end(const struct tp_poke *p)
+{
+	return p->addr + (p->old_len > p->new_len ? p->old_len : p->new_len);
+}
+
+/*
+ * A site: the union of overlapping pokes' ranges, with its pokes in
+ * (time, seq) order and the materialised versions of the whole range:
+ *
+ *	vbytes: [ version 0: len bytes ][ version 1 ] ... [ version nr ]
+ *	vknown: [ version 0: (len+7)/8 bits ] ...
+ *
+ * Version k is the range after the first k pokes.  A site is "dirty" when
+ * its versions no longer match its pokes and bases (an out of order poke,
+ * a merge, a base added later); the next query rebuilds them.  .gen
+ * changes whenever poke indexes shift, so that views re-find their cursor.
+ */
+struct textpoke_site {
+	u64 start;
+	u64 end;
+	u32 id;
+	u32 gen;
+	u32 nr;
+	u32 alloc;
+	struct tp_poke *pokes;
+	u8 *arena;
+	size_t arena_len;
+	size_t arena_alloc;
+	u8 *vbytes;		/* one allocation holds both arrays */
+	u8 *vknown;
+	size_t valloc;		/* versions the arrays have room for */
+	bool dirty;
+};
+
+static inline size_t tp_site__len(const struct textpoke_site *s)
+{
+	return s->end - s->start;
+}
+
+static inline size_t tp_site__kbytes(const struct textpoke_site *s)
+{
+	return (tp_site__len(s) + 7) / 8;
+}
+
+struct tp_base {
+	u64 start;
+	u64 end;
+	const u8 *bytes;
+	bool owned;
+	enum textpoke_anchor anchor;
+	u64 time;
+};
+
+/*
+ * The bases flattened into disjoint fragments; each lists the bases that
+ * cover it, the most recently added first (cand[first .. first + nr)).
+ */
+struct tp_frag {
+	u64 start;
+	u64 end;
+	u32 first;
+	u32 nr;
+};
+
+/* Entry of the sorted site index: start/end cached for the binary search */
+struct tp_slot {
+	u64 start;
+	u64 end;
+	struct textpoke_site *site;
+};
+
+/*
+ * Sites are kept in two sorted arrays: .sites, large, and .pending, at most
+ * TP_PENDING_MAX new sites, merged into .sites when full.  A new site costs
+ * O(pending) instead of O(sites), and lookups binary-search both.
+ */
+#define TP_PENDING_MAX 256
+
+struct textpoke_image {
+	size_t max_bytes;
+	size_t mem;
+	textpoke_print_fn_t print;
+	void *print_arg;
+
+	struct tp_slot *sites;
+	size_t nr_sites;
+	size_t alloc_sites;
+	struct tp_slot *pending;
+	size_t nr_pending;
+	struct textpoke_site *last;	/* where the previous poke went */
+
+	struct tp_base *bases;
+	size_t nr_bases;
+	size_t alloc_bases;
+	struct tp_frag *frags;
+	size_t nr_frags;
+	u32 *cand;
+	size_t nr_cand;
+	bool frags_dirty;
+
+	u64 seq;
+	u64 nr_pokes;
+	u32 next_site_id;
+};
+
+/* memory accounting against opts.max_bytes; all return NULL past the cap */
+void *tp_alloc(struct textpoke_image *img, size_t size);
+void *tp_zalloc(struct textpoke_image *img, size_t size);
+void *tp_realloc(struct textpoke_image *img, void *ptr, size_t old_size, size_t new_size);
+void tp_free(struct textpoke_image *img, void *ptr, size_t size);
+
+void tp_print(struct textpoke_image *img, enum textpoke_print_level level, const char *fmt, ...)
+	__tp_printf(3, 4);
+
+/* image.c */
+int tp_image__frags_update(struct textpoke_image *img);
+size_t tp_image__frag_find(const struct textpoke_image *img, u64 addr);
+int tp_image__compact(struct textpoke_image *img);
+int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, u8 *known,
+		   int (*version)(void *ctx, const struct textpoke_site *s, size_t *v), void *ctx);
+size_t tp_slots__first_end_after(const struct tp_slot *slots, size_t nr, u64 addr);
+
+/* site.c */
+struct textpoke_site *tp_site__new(struct textpoke_image *img, u64 start, u64 end);
+void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s);
+int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 time, u64 seq,
+		    u64 addr, const void *old, size_t old_len, const void *new, size_t new_len);
+int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
+		    struct textpoke_site *src);
+int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s);
+size_t tp_site__version_at(const struct textpoke_site *s, u64 time);
+size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover);
+const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t *fi, u64 abs);
+const struct tp_base *tp_site__segment_base(const struct textpoke_image *img,
+					    const struct tp_frag *f, const struct textpoke_site *s,
+					    const u32 *cover, size_t m, size_t seg);
+void tp_site__poke_info(const struct textpoke_site *s, const struct tp_poke *p,
+			struct textpoke_poke *out);
+void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len,
+			   u8 *buf, u8 *known);
+
+/* check.c */
+int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
+		    int (*fn)(const struct textpoke_check *check, void *arg), void *arg);
+
+#endif /* __TEXTPOKE_INTERNAL_H */
