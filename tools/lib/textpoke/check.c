@@ -73,20 +73,20 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 
 	for (u64 abs = s->start; abs < s->end; abs++) {
 		const struct tp_frag *f = tp_image__frag_at(img, &fi, abs);
-		size_t m = tp_site__cover(s, abs, cover);
+		size_t m = tp_site__cover(s, abs, cover), b = abs - s->start;
 
 		for (size_t seg = 0; seg < m; seg++) {
 			const struct tp_poke *prev = seg ? &s->pokes[cover[seg - 1]] : NULL;
 			const struct tp_poke *p = &s->pokes[cover[seg]];
 			const struct tp_base *base;
-			size_t i = abs - p->addr, pos;
+			size_t i = b - p->off, pos;
 
 			if (i < p->old_len) {
 				pos = p->data + i;
 				kn[pos] = 1;
-				if (prev && abs - prev->addr < prev->new_len)
+				if (prev && b - prev->off < prev->new_len)
 					val[pos] = s->arena[prev->data + prev->old_len +
-							    (abs - prev->addr)];
+							    (b - prev->off)];
 				else if ((base = tp_site__segment_base(img, f, s, cover, m, seg)))
 					val[pos] = base->bytes[abs - base->start];
 				else
@@ -128,7 +128,7 @@ int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 		const struct tp_poke *p = &s->pokes[k];
 		struct textpoke_check c;
 
-		tp_site__poke_info(s, p, &c.poke);
+		tp_site__poke_info(s, k, &c.poke);
 		c.verdict = tp_verdict(p, status);
 		c.before = val + p->data;
 		c.before_known = kn + p->data;

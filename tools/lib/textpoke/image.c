@@ -521,7 +521,7 @@ int textpoke_image__add_poke(struct textpoke_image *img, u64 time, u64 addr, con
 		}
 	}
 
-	err = tp_site__append(img, s, time, img->seq, addr, old, old_len, new, new_len);
+	err = tp_site__append(img, s, time, addr, old, old_len, new, new_len);
 	if (err) {
 		if (fresh)
 			tp_site__delete(img, s);
@@ -536,7 +536,6 @@ int textpoke_image__add_poke(struct textpoke_image *img, u64 time, u64 addr, con
 		tp_image__insert_site(img, s);
 	}
 	img->last = s;
-	img->seq++;
 	img->nr_pokes++;
 	return 0;
 }
@@ -573,14 +572,26 @@ static size_t count_known(const u8 *known, size_t len)
 /*
  * The read shared by the image and its views: bases first, then the
  * version of each overlapping site that @version picks.
+ *
+ * A random read misses the cache on the base bytes and, one after the
+ * other, on the site, its times and its version bytes.  So the sites are
+ * looked up first, with the base bytes and the versions prefetched, and
+ * the copying comes last, when the lines are (nearly) there.
  */
+#define TP_READ_BATCH 8
+
 int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, u8 *known,
 		   int (*version)(void *ctx, const struct textpoke_site *s, size_t *v), void *ctx)
 {
 	struct tp_slot *arrs[2] = { img->sites, img->pending };
-	size_t nrs[2] = { img->nr_sites, img->nr_pending };
+	size_t nrs[2] = { img->nr_sites, img->nr_pending }, nr_hits = 0, fi;
+	struct {
+		struct textpoke_site *s;
+		size_t v;
+	} hits[TP_READ_BATCH];
 	u8 tmp[64], *kn = known;
 	u64 end = addr + len;
+	bool more = false;
 	int err;
 
 	if ((!buf && len) || end < addr || len > INT32_MAX)
@@ -593,10 +604,46 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 	err = tp_image__frags_update(img);
 	if (err)
 		goto out;
+	fi = tp_image__frag_find(img, addr);
+	if (fi < img->nr_frags && img->frags[fi].start < end) {
+		const struct tp_frag *f = &img->frags[fi];
+		const struct tp_base *b = &img->bases[img->cand[f->first]];
+
+		__builtin_prefetch(b->bytes + ((f->start > addr ? f->start : addr) - b->start));
+	}
+	for (int a = 0; a < 2; a++) {
+		size_t i = tp_slots__first_end_after(arrs[a], nrs[a], addr);
+
+		for (; i < nrs[a] && arrs[a][i].start < end; i++) {
+			struct textpoke_site *s = arrs[a][i].site;
+			size_t v;
+
+			if (s->dirty) {
+				err = tp_site__materialize(img, s);
+				if (err)
+					goto out;
+			}
+			if (nr_hits == TP_READ_BATCH) {
+				more = true;
+				break;
+			}
+			err = version(ctx, s, &v);
+			if (err)
+				goto out;
+			__builtin_prefetch(s->vbytes + v * tp_site__len(s) +
+					   (s->start > addr ? 0 : addr - s->start));
+			hits[nr_hits].s = s;
+			hits[nr_hits].v = v;
+			nr_hits++;
+		}
+	}
 	memset(buf, 0, len);
 	memset(kn, 0, len);
 	tp_image__read_bases(img, addr, end, buf, kn);
-	for (int a = 0; a < 2; a++) {
+	for (size_t h = 0; h < nr_hits; h++)
+		tp_site__copy_version(hits[h].s, hits[h].v, addr, len, buf, kn);
+	/* a long read over many sites: the rest, without the batching */
+	for (int a = 0; more && a < 2; a++) {
 		size_t i = tp_slots__first_end_after(arrs[a], nrs[a], addr);
 
 		for (; i < nrs[a] && arrs[a][i].start < end; i++) {

@@ -42,7 +42,7 @@ void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s)
 	if (img->last == s)
 		img->last = NULL;
 	tp_site__free_versions(img, s);
-	tp_free(img, s->pokes, s->alloc * sizeof(*s->pokes));
+	tp_free(img, s->times, s->alloc * (sizeof(*s->times) + sizeof(*s->pokes)));
 	tp_free(img, s->arena, s->arena_alloc);
 	tp_free(img, s, sizeof(*s));
 }
@@ -71,16 +71,21 @@ static int tp_site__reserve_versions(struct textpoke_image *img, struct textpoke
 
 static int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t bytes)
 {
+	const size_t one = sizeof(*s->times) + sizeof(*s->pokes);
+
 	if (s->nr == s->alloc) {
 		size_t n = s->alloc < 4 ? 4 : s->alloc + s->alloc / 2;
-		void *p;
+		u8 *p;
 
 		if (n > UINT32_MAX)
 			return -E2BIG;
-		p = tp_realloc(img, s->pokes, s->alloc * sizeof(*s->pokes), n * sizeof(*s->pokes));
+		p = tp_realloc(img, s->times, s->alloc * one, n * one);
 		if (!p)
 			return -ENOMEM;
-		s->pokes = p;
+		memmove(p + n * sizeof(*s->times), p + s->alloc * sizeof(*s->times),
+			s->alloc * sizeof(*s->pokes));
+		s->times = (u64 *)p;
+		s->pokes = (struct tp_poke *)(p + n * sizeof(*s->times));
 		s->alloc = n;
 	}
 	if (s->arena_len + bytes > s->arena_alloc) {
@@ -100,11 +105,6 @@ static int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s,
 	return 0;
 }
 
-static bool tp_poke__before(const struct tp_poke *p, u64 time, u64 seq)
-{
-	return p->time < time || (p->time == time && p->seq < seq);
-}
-
 /*
  * The fast path: the site is clean, the poke is the newest, and it
  * rewrites exactly the bytes the previous poke wrote (or fewer), so the
@@ -113,11 +113,11 @@ static bool tp_poke__before(const struct tp_poke *p, u64 time, u64 seq)
 static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke_site *s,
 				     const struct tp_poke *prev, const struct tp_poke *p)
 {
-	size_t len = tp_site__len(s), kb = tp_site__kbytes(s), off = p->addr - s->start;
+	size_t len = tp_site__len(s), kb = tp_site__kbytes(s);
 	size_t v = s->nr + 1;	/* versions 0 .. nr exist */
 	u8 *vb, *vk;
 
-	if (s->dirty || !prev || prev->addr != p->addr || p->new_len < p->old_len ||
+	if (s->dirty || !prev || prev->off != p->off || p->new_len < p->old_len ||
 	    prev->new_len < p->new_len || tp_site__reserve_versions(img, s, v + 1)) {
 		s->dirty = true;
 		return;
@@ -126,13 +126,17 @@ static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke
 	vk = s->vknown + v * kb;
 	memcpy(vb, vb - len, len);
 	memcpy(vk, vk - kb, kb);
-	memcpy(vb + off, s->arena + p->data + p->old_len, p->new_len);
-	for (size_t i = off; i < off + p->new_len; i++)
+	memcpy(vb + p->off, s->arena + p->data + p->old_len, p->new_len);
+	for (size_t i = p->off; i < p->off + p->new_len; i++)
 		vk[i / 8] |= 1U << (i % 8);
 }
 
-int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 time, u64 seq,
-		    u64 addr, const void *old, size_t old_len, const void *new, size_t new_len)
+/*
+ * Add a poke at its time, after those of the same time.  In time order it
+ * appends; otherwise it is inserted, which shifts the indexes (.gen).
+ */
+int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 time, u64 addr,
+		    const void *old, size_t old_len, const void *new, size_t new_len)
 {
 	struct tp_poke *p, *prev = NULL;
 	size_t pos = s->nr;
@@ -141,28 +145,18 @@ int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 tim
 	err = tp_site__reserve(img, s, old_len + new_len);
 	if (err)
 		return err;
-	if (s->nr && !tp_poke__before(&s->pokes[s->nr - 1], time, seq)) {
-		size_t lo = 0, hi = s->nr;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (tp_poke__before(&s->pokes[mid], time, seq))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		pos = lo;
+	if (s->nr && s->t_last > time) {
+		pos = tp_site__version_at(s, time);
+		memmove(&s->times[pos + 1], &s->times[pos], (s->nr - pos) * sizeof(*s->times));
 		memmove(&s->pokes[pos + 1], &s->pokes[pos], (s->nr - pos) * sizeof(*p));
 		s->gen++;
 		s->dirty = true;
 	} else if (s->nr) {
 		prev = &s->pokes[s->nr - 1];
 	}
+	s->times[pos] = time;
 	p = &s->pokes[pos];
-	p->time = time;
-	p->seq = seq;
-	p->addr = addr;
+	p->off = addr - s->start;
 	p->data = s->arena_len;
 	p->old_len = old_len;
 	p->new_len = new_len;
@@ -174,6 +168,8 @@ int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 tim
 	if (pos == s->nr)
 		tp_site__extend_versions(img, s, prev, p);
 	s->nr++;
+	s->t_first = s->times[0];
+	s->t_last = s->times[s->nr - 1];
 	return 0;
 }
 
@@ -186,8 +182,8 @@ int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
 		const u8 *data = src->arena + p->data;
 		int err;
 
-		err = tp_site__append(img, dst, p->time, p->seq, p->addr, data, p->old_len,
-				      data + p->old_len, p->new_len);
+		err = tp_site__append(img, dst, src->times[i], src->start + p->off, data,
+				      p->old_len, data + p->old_len, p->new_len);
 		if (err)
 			return err;
 	}
@@ -196,27 +192,54 @@ int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
 	return 0;
 }
 
-/* Number of pokes in effect at @time: those with time <= @time */
+/*
+ * Number of pokes in effect at @time: those with time <= @time.  Pokes
+ * spread over a recording roughly evenly, so the search starts where
+ * @time falls between the first and last poke and gallops from there: a
+ * couple of cache lines instead of log2(nr) scattered ones, and never
+ * worse than twice a binary search.
+ */
 size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
 {
-	size_t lo = 0, hi = s->nr;
+	const u64 *t = s->times;
+	size_t n = s->nr, lo, hi, guess, step;
 
-	if (!hi || s->pokes[hi - 1].time <= time)
-		return hi;
-	while (lo < hi) {
+	if (!n || s->t_last <= time)
+		return n;
+	if (s->t_first > time)
+		return 0;
+	/* here t[0] <= time < t[n - 1]: the answer is in [1, n - 1] */
+	guess = (size_t)((double)(time - s->t_first) / (double)(s->t_last - s->t_first) * (n - 1));
+	if (guess >= n - 1)
+		guess = n - 2;
+	/* the version wanted is most likely guess + 1: fetch it while t[guess] comes */
+	__builtin_prefetch(s->vbytes + (guess + 1) * tp_site__len(s));
+	if (t[guess] <= time) {
+		lo = guess;
+		for (step = 1; guess + step < n && t[guess + step] <= time; step *= 2)
+			lo = guess + step;
+		hi = guess + step < n ? guess + step : n - 1;
+	} else {
+		hi = guess;
+		for (step = 1; step <= guess && t[guess - step] > time; step *= 2)
+			hi = guess - step;
+		lo = step <= guess ? guess - step : 0;
+	}
+	/* t[lo] <= time < t[hi] */
+	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->pokes[mid].time <= time)
-			lo = mid + 1;
+		if (t[mid] <= time)
+			lo = mid;
 		else
 			hi = mid;
 	}
-	return lo;
+	return hi;
 }
 
 /* Which segment of a byte (covered by @cover, in time order) a base is anchored in */
-static size_t tp_base__segment(const struct tp_base *b, const struct tp_poke *pokes,
-			       const u32 *cover, size_t m)
+static size_t tp_base__segment(const struct tp_base *b, const u64 *times, const u32 *cover,
+			       size_t m)
 {
 	size_t lo = 0, hi = m;
 
@@ -227,7 +250,7 @@ static size_t tp_base__segment(const struct tp_base *b, const struct tp_poke *po
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (pokes[cover[mid]].time <= b->time)
+		if (times[cover[mid]] <= b->time)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -248,7 +271,7 @@ const struct tp_base *tp_site__segment_base(const struct textpoke_image *img,
 	for (u32 c = 0; c < f->nr; c++) {
 		const struct tp_base *b = &img->bases[img->cand[f->first + c]];
 
-		if (tp_base__segment(b, s->pokes, cover, m) == seg)
+		if (tp_base__segment(b, s->times, cover, m) == seg)
 			return b;
 	}
 	return NULL;
@@ -267,12 +290,13 @@ const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t
 /* Indexes of the pokes covering @abs into @cover; returns how many */
 size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover)
 {
+	u64 off = abs - s->start;
 	size_t m = 0;
 
 	for (u32 k = 0; k < s->nr; k++) {
 		const struct tp_poke *p = &s->pokes[k];
 
-		if (p->addr <= abs && abs < tp_poke__end(p))
+		if (p->off <= off && off < p->off + tp_poke__span(p))
 			cover[m++] = k;
 	}
 	return m;
@@ -309,12 +333,12 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 			bool known = true;
 			u8 val = 0;
 
-			if (prev && abs - prev->addr < prev->new_len) {
-				val = s->arena[prev->data + prev->old_len + (abs - prev->addr)];
+			if (prev && b - prev->off < prev->new_len) {
+				val = s->arena[prev->data + prev->old_len + (b - prev->off)];
 			} else if ((base = tp_site__segment_base(img, f, s, cover, m, seg))) {
 				val = base->bytes[abs - base->start];
-			} else if (next && abs - next->addr < next->old_len) {
-				val = s->arena[next->data + (abs - next->addr)];
+			} else if (next && b - next->off < next->old_len) {
+				val = s->arena[next->data + (b - next->off)];
 			} else {
 				known = false;
 			}
@@ -364,11 +388,12 @@ size_t textpoke_site__nr_pokes(const struct textpoke_site *site)
 	return site->nr;
 }
 
-void tp_site__poke_info(const struct textpoke_site *s, const struct tp_poke *p,
-			struct textpoke_poke *out)
+void tp_site__poke_info(const struct textpoke_site *s, size_t idx, struct textpoke_poke *out)
 {
-	out->time = p->time;
-	out->addr = p->addr;
+	const struct tp_poke *p = &s->pokes[idx];
+
+	out->time = s->times[idx];
+	out->addr = s->start + p->off;
 	out->old = s->arena + p->data;
 	out->new = s->arena + p->data + p->old_len;
 	out->old_len = p->old_len;
@@ -379,7 +404,7 @@ int textpoke_site__poke(const struct textpoke_site *site, size_t idx, struct tex
 {
 	if (!site || !poke || idx >= site->nr)
 		return -EINVAL;
-	tp_site__poke_info(site, &site->pokes[idx], poke);
+	tp_site__poke_info(site, idx, poke);
 	return 0;
 }
 
@@ -403,7 +428,7 @@ int textpoke_site__version(const struct textpoke_site *site, size_t idx, uint64_
 	}
 	tp_site__copy_version(site, idx, site->start, len, buf, kn);
 	if (time)
-		*time = idx ? site->pokes[idx - 1].time : 0;
+		*time = idx ? site->times[idx - 1] : 0;
 	n = 0;
 	for (size_t i = 0; i < len; i++)
 		n += kn[i];

@@ -16,30 +16,32 @@ typedef uint8_t u8;
 #define __tp_printf(a, b) __attribute__((format(printf, a, b)))
 
 /*
- * A poke as stored in its site: 32 bytes plus its old and new bytes in the
- * site's arena (old at .data, new right after).  .seq is the order the
- * pokes were added in, which breaks ties between equal times.
+ * A poke as stored in its site: 12 bytes here, its time in the site's
+ * times[] (kept apart so that the search by time stays in few cache
+ * lines), and its old and new bytes in the site's arena (old at .data,
+ * new right after).  Equal times keep the order the pokes were added in:
+ * a poke goes after every poke of its time already there.
  */
 struct tp_poke {
-	u64 time;
-	u64 seq;
-	u64 addr;
+	u32 off;	/* from the site's start */
 	u32 data;
 	u16 old_len;
 	u16 new_len;
 };
 
-static inline u64 tp_poke__end(const struct tp_poke *p)
+static inline u32 tp_poke__span(const struct tp_poke *p)
 {
-	return p->addr + (p->old_len > p->new_len ? p->old_len : p->new_len);
+	return p->old_len > p->new_len ? p->old_len : p->new_len;
 }
 
 /*
- * A site: the union of overlapping pokes' ranges, with its pokes in
- * (time, seq) order and the materialised versions of the whole range:
+ * A site: the union of overlapping pokes' ranges, with its pokes in time
+ * order and the materialised versions of the whole range:
  *
+ *	times:  [ t1 ][ t2 ] ... [ t_nr ]        one block with .pokes
+ *	pokes:  [ p1 ][ p2 ] ... [ p_nr ]
  *	vbytes: [ version 0: len bytes ][ version 1 ] ... [ version nr ]
- *	vknown: [ version 0: (len+7)/8 bits ] ...
+ *	vknown: [ version 0: (len+7)/8 bits ] ...   one block with .vbytes
  *
  * Version k is the range after the first k pokes.  A site is "dirty" when
  * its versions no longer match its pokes and bases (an out of order poke,
@@ -53,6 +55,9 @@ struct textpoke_site {
 	u32 gen;
 	u32 nr;
 	u32 alloc;
+	u64 t_first;		/* times[0] and times[nr - 1], here to spare a miss */
+	u64 t_last;
+	u64 *times;
 	struct tp_poke *pokes;
 	u8 *arena;
 	size_t arena_len;
@@ -129,7 +134,6 @@ struct textpoke_image {
 	size_t nr_cand;
 	bool frags_dirty;
 
-	u64 seq;
 	u64 nr_pokes;
 	u32 next_site_id;
 };
@@ -154,8 +158,8 @@ size_t tp_slots__first_end_after(const struct tp_slot *slots, size_t nr, u64 add
 /* site.c */
 struct textpoke_site *tp_site__new(struct textpoke_image *img, u64 start, u64 end);
 void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s);
-int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 time, u64 seq,
-		    u64 addr, const void *old, size_t old_len, const void *new, size_t new_len);
+int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 time, u64 addr,
+		    const void *old, size_t old_len, const void *new, size_t new_len);
 int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
 		    struct textpoke_site *src);
 int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s);
@@ -165,8 +169,7 @@ const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t
 const struct tp_base *tp_site__segment_base(const struct textpoke_image *img,
 					    const struct tp_frag *f, const struct textpoke_site *s,
 					    const u32 *cover, size_t m, size_t seg);
-void tp_site__poke_info(const struct textpoke_site *s, const struct tp_poke *p,
-			struct textpoke_poke *out);
+void tp_site__poke_info(const struct textpoke_site *s, size_t idx, struct textpoke_poke *out);
 void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len,
 			   u8 *buf, u8 *known);
 

@@ -87,11 +87,11 @@ static int tp_view__version(struct textpoke_view *view, const struct textpoke_si
 	}
 	c = &view->cursors[s->id];
 	if (c->gen != s->gen + 1 || c->pos > s->nr ||
-	    (c->pos > 0 && s->pokes[c->pos - 1].time > view->time)) {
+	    (c->pos > 0 && s->times[c->pos - 1] > view->time)) {
 		c->pos = tp_site__version_at(s, view->time);
 		c->gen = s->gen + 1;
 	}
-	while (c->pos < s->nr && s->pokes[c->pos].time <= view->time)
+	while (c->pos < s->nr && s->times[c->pos] <= view->time)
 		c->pos++;
 	*v = c->pos;
 	return 0;
