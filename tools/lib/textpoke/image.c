@@ -45,6 +45,19 @@ void *tp_zalloc(struct textpoke_image *img, size_t size)
 	return p;
 }
 
+void *tp_zalloc_aligned(struct textpoke_image *img, size_t size, size_t align)
+{
+	void *p;
+
+	if (img->max_bytes && (size > img->max_bytes || img->mem > img->max_bytes - size))
+		return NULL;
+	if (posix_memalign(&p, align, size))
+		return NULL;
+	memset(p, 0, size);
+	img->mem += size;
+	return p;
+}
+
 void *tp_realloc(struct textpoke_image *img, void *ptr, size_t old_size, size_t new_size)
 {
 	void *p;
@@ -128,6 +141,7 @@ void textpoke_image__delete(struct textpoke_image *img)
 		if (img->bases[i].owned)
 			free((void *)img->bases[i].bytes);
 	}
+	free(img->pidx);
 	free(img->sites);
 	free(img->pending);
 	free(img->bases);
@@ -334,6 +348,82 @@ size_t tp_image__frag_find(const struct textpoke_image *img, u64 addr)
 
 /* ---- the site index ---- */
 
+static void tp_image__sites_changed(struct textpoke_image *img)
+{
+	tp_free(img, img->pidx, img->pidx_size * sizeof(*img->pidx));
+	img->pidx = NULL;
+	img->pidx_size = 0;
+	img->reads_unchanged = 0;
+}
+
+static inline size_t tp_pidx__hash(u64 page, size_t size)
+{
+	return (size_t)((page * 0x9e3779b97f4a7c15ULL) >> 32) & (size - 1);
+}
+
+/* Index every page the sites of .sites overlap; no index if memory is short */
+static void tp_image__pidx_build(struct textpoke_image *img)
+{
+	size_t pages = 0, size = 64;
+	struct tp_pidx *t;
+
+	if (tp_image__compact(img))
+		return;
+	for (size_t i = 0; i < img->nr_sites; i++)
+		pages += ((img->sites[i].end - 1) >> 12) - (img->sites[i].start >> 12) + 1;
+	while (size < 2 * pages)
+		size *= 2;
+	t = tp_alloc(img, size * sizeof(*t));
+	if (!t)
+		return;
+	for (size_t h = 0; h < size; h++)
+		t[h].page = TP_PIDX_EMPTY;
+	for (size_t i = 0; i < img->nr_sites; i++) {
+		for (u64 pg = img->sites[i].start >> 12; pg <= (img->sites[i].end - 1) >> 12; pg++) {
+			size_t h = tp_pidx__hash(pg, size);
+
+			while (t[h].page != TP_PIDX_EMPTY && t[h].page != pg)
+				h = (h + 1) & (size - 1);
+			if (t[h].page == TP_PIDX_EMPTY) {
+				t[h].page = pg;
+				t[h].idx = i;
+			}
+		}
+	}
+	img->pidx = t;
+	img->pidx_size = size;
+}
+
+/*
+ * Index of the first slot of .sites whose end is above @addr, for a read
+ * of [addr, end) within one page: nr_sites when no site is on that page.
+ */
+static size_t tp_image__pidx_find(const struct textpoke_image *img, u64 addr)
+{
+	u64 pg = addr >> 12;
+	size_t h = tp_pidx__hash(pg, img->pidx_size), i;
+
+	while (img->pidx[h].page != pg) {
+		if (img->pidx[h].page == TP_PIDX_EMPTY)
+			return img->nr_sites;
+		h = (h + 1) & (img->pidx_size - 1);
+	}
+	for (i = img->pidx[h].idx; i < img->nr_sites && img->sites[i].end <= addr; i++)
+		;
+	return i;
+}
+
+/* Index of the first slot of .sites whose end is above @addr */
+static size_t tp_image__sites_find(struct textpoke_image *img, u64 addr, u64 end)
+{
+	if (!img->pidx && img->nr_sites + img->nr_pending >= 256 &&
+	    ++img->reads_unchanged > img->nr_sites + img->nr_pending)
+		tp_image__pidx_build(img);
+	if (img->pidx && (addr >> 12) == ((end - 1) >> 12))
+		return tp_image__pidx_find(img, addr);
+	return tp_slots__first_end_after(img->sites, img->nr_sites, addr);
+}
+
 static int tp_image__reserve_sites(struct textpoke_image *img, size_t extra)
 {
 	size_t want = img->nr_sites + extra, n;
@@ -366,6 +456,7 @@ static void tp_image__merge_pending(struct textpoke_image *img)
 	}
 	img->nr_sites += img->nr_pending;
 	img->nr_pending = 0;
+	tp_image__sites_changed(img);
 }
 
 /* Make .pending empty, so that .sites alone is in address order */
@@ -402,6 +493,7 @@ static void tp_image__insert_site(struct textpoke_image *img, struct textpoke_si
 		img->sites[img->nr_sites].end = s->end;
 		img->sites[img->nr_sites].site = s;
 		img->nr_sites++;
+		tp_image__sites_changed(img);
 		return;
 	}
 	if (img->nr_pending == TP_PENDING_MAX)
@@ -530,6 +622,7 @@ int textpoke_image__add_poke(struct textpoke_image *img, u64 time, u64 addr, con
 	if (fresh) {
 		for (size_t i = 0; i < nr_olds; i++) {
 			tp_slots__remove_site(img->sites, &img->nr_sites, olds[i]);
+			tp_image__sites_changed(img);
 			tp_slots__remove_site(img->pending, &img->nr_pending, olds[i]);
 			tp_site__delete(img, olds[i]);
 		}
@@ -583,8 +676,8 @@ static size_t count_known(const u8 *known, size_t len)
 int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, u8 *known,
 		   int (*version)(void *ctx, const struct textpoke_site *s, size_t *v), void *ctx)
 {
-	struct tp_slot *arrs[2] = { img->sites, img->pending };
-	size_t nrs[2] = { img->nr_sites, img->nr_pending }, nr_hits = 0, fi;
+	struct tp_slot *arrs[2];
+	size_t nrs[2], from[2], nr_hits = 0, fi;
 	struct {
 		struct textpoke_site *s;
 		size_t v;
@@ -602,8 +695,14 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 			return -ENOMEM;
 	}
 	err = tp_image__frags_update(img);
-	if (err)
+	if (err || !len)
 		goto out;
+	from[0] = tp_image__sites_find(img, addr, end);	/* may merge .pending */
+	from[1] = img->nr_pending ? tp_slots__first_end_after(img->pending, img->nr_pending, addr) : 0;
+	arrs[0] = img->sites;
+	arrs[1] = img->pending;
+	nrs[0] = img->nr_sites;
+	nrs[1] = img->nr_pending;
 	fi = tp_image__frag_find(img, addr);
 	if (fi < img->nr_frags && img->frags[fi].start < end) {
 		const struct tp_frag *f = &img->frags[fi];
@@ -612,9 +711,7 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 		__builtin_prefetch(b->bytes + ((f->start > addr ? f->start : addr) - b->start));
 	}
 	for (int a = 0; a < 2; a++) {
-		size_t i = tp_slots__first_end_after(arrs[a], nrs[a], addr);
-
-		for (; i < nrs[a] && arrs[a][i].start < end; i++) {
+		for (size_t i = from[a]; i < nrs[a] && arrs[a][i].start < end; i++) {
 			struct textpoke_site *s = arrs[a][i].site;
 			size_t v;
 
@@ -644,9 +741,7 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 		tp_site__copy_version(hits[h].s, hits[h].v, addr, len, buf, kn);
 	/* a long read over many sites: the rest, without the batching */
 	for (int a = 0; more && a < 2; a++) {
-		size_t i = tp_slots__first_end_after(arrs[a], nrs[a], addr);
-
-		for (; i < nrs[a] && arrs[a][i].start < end; i++) {
+		for (size_t i = from[a]; i < nrs[a] && arrs[a][i].start < end; i++) {
 			struct textpoke_site *s = arrs[a][i].site;
 			size_t v;
 

@@ -17,7 +17,7 @@
 
 struct textpoke_site *tp_site__new(struct textpoke_image *img, u64 start, u64 end)
 {
-	struct textpoke_site *s = tp_zalloc(img, sizeof(*s));
+	struct textpoke_site *s = tp_zalloc_aligned(img, sizeof(*s), 64);
 
 	if (!s)
 		return NULL;

@@ -49,24 +49,26 @@ static inline u32 tp_poke__span(const struct tp_poke *p)
  * changes whenever poke indexes shift, so that views re-find their cursor.
  */
 struct textpoke_site {
+	/* what a read needs, in the first cache line (sites are 64-aligned) */
 	u64 start;
 	u64 end;
-	u32 id;
-	u32 gen;
-	u32 nr;
-	u32 alloc;
-	u64 t_first;		/* times[0] and times[nr - 1], here to spare a miss */
+	u64 t_first;		/* times[0] and times[nr - 1], to spare a miss */
 	u64 t_last;
 	u64 *times;
+	u8 *vbytes;		/* one allocation holds both version arrays */
+	u8 *vknown;
+	u32 nr;
+	bool dirty;
+	/* the rest */
+	u32 id;
+	u32 gen;
+	u32 alloc;
 	struct tp_poke *pokes;
 	u8 *arena;
 	size_t arena_len;
 	size_t arena_alloc;
-	u8 *vbytes;		/* one allocation holds both arrays */
-	u8 *vknown;
 	size_t valloc;		/* versions the arrays have room for */
-	bool dirty;
-};
+} __attribute__((aligned(64)));
 
 static inline size_t tp_site__len(const struct textpoke_site *s)
 {
@@ -112,6 +114,19 @@ struct tp_slot {
  */
 #define TP_PENDING_MAX 256
 
+/*
+ * The page index: page number -> the first slot of .sites that overlaps
+ * the page.  Built when the sites have stayed unchanged for as many reads
+ * as there are sites (so its O(sites) cost is amortised), dropped at the
+ * next change; reads within one page then skip the binary search.
+ */
+struct tp_pidx {
+	u64 page;	/* TP_PIDX_EMPTY: free */
+	u64 idx;
+};
+
+#define TP_PIDX_EMPTY UINT64_MAX
+
 struct textpoke_image {
 	size_t max_bytes;
 	size_t mem;
@@ -124,6 +139,9 @@ struct textpoke_image {
 	struct tp_slot *pending;
 	size_t nr_pending;
 	struct textpoke_site *last;	/* where the previous poke went */
+	struct tp_pidx *pidx;
+	size_t pidx_size;		/* a power of 2; 0: no index */
+	u64 reads_unchanged;
 
 	struct tp_base *bases;
 	size_t nr_bases;
@@ -141,6 +159,7 @@ struct textpoke_image {
 /* memory accounting against opts.max_bytes; all return NULL past the cap */
 void *tp_alloc(struct textpoke_image *img, size_t size);
 void *tp_zalloc(struct textpoke_image *img, size_t size);
+void *tp_zalloc_aligned(struct textpoke_image *img, size_t size, size_t align);
 void *tp_realloc(struct textpoke_image *img, void *ptr, size_t old_size, size_t new_size);
 void tp_free(struct textpoke_image *img, void *ptr, size_t size);
 

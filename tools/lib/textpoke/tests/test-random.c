@@ -437,10 +437,101 @@ static int test_view_equals_read(void)
 	return 0;
 }
 
+/*
+ * Many sites, so that reads go through the page index once the sites
+ * stop changing: every site flips nop/jmp, some straddle a page; then
+ * new sites arrive between the old ones and the index must follow.
+ */
+#define MANY_SITES 1500
+#define MANY_STRIDE 100		/* 4096 % 100 != 0: some sites cross a page */
+
+static int many_expect(uint64_t off, uint64_t time, uint64_t new_from, uint8_t *val)
+{
+	uint64_t site = off / MANY_STRIDE, in = off % MANY_STRIDE;
+	const uint8_t *code;
+	uint64_t flips;
+
+	if (site >= MANY_SITES)
+		return 0;
+	if (in < 5) {
+		/* site k is poked at 1000 + k, then every 1000 + k + 2000 * j */
+		if (time < 1000 + site)
+			flips = 0;
+		else
+			flips = 1 + (time - 1000 - site) / 2000;
+		if (flips > 3)
+			flips = 3;
+		code = flips % 2 ? JMP5 : NOP5;
+		*val = code[in];
+		return 1;
+	}
+	/* the new sites, from site new_from on */
+	if (site >= new_from && in >= 50 && in < 52) {
+		*val = time < 9000 ? 0xcc : in == 50 ? 0x66 : 0x90;
+		return 1;
+	}
+	return 0;
+}
+
+static int many_reads(struct textpoke_image *img, uint64_t *rs, uint64_t new_from, int nr)
+{
+	for (int q = 0; q < nr; q++) {
+		uint64_t r = tp_rand(rs), off = r % (MANY_SITES * MANY_STRIDE + 64);
+		uint64_t time = 990 + (r >> 24) % 9000;
+		size_t len = 1 + (r >> 48) % 16;
+		uint8_t buf[16], known[16], val = 0;
+
+		TP_CHECK(textpoke_image__read(img, KADDR + off, len, time, buf, known) >= 0);
+		for (size_t i = 0; i < len; i++) {
+			int k = many_expect(off + i, time, new_from, &val);
+
+			if (known[i] != k || (k && buf[i] != val)) {
+				tp_test_log("+%#" PRIx64 " at %" PRIu64 ": got %02x/%d, expected "
+					    "%02x/%d\n", off + i, time, buf[i], known[i], val, k);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int test_many_sites(void)
+{
+	struct textpoke_image *img = textpoke_image__new(NULL);
+	uint64_t rs = 31337;
+
+	TP_CHECK(img);
+	for (int j = 0; j < 3; j++) {
+		for (int k = 0; k < MANY_SITES; k++) {
+			/* first round in a scrambled address order: the pending sites */
+			int site = j ? k : (k * 7919) % MANY_SITES;
+
+			TP_CHECK_EQ(textpoke_image__add_poke(img, 1000 + site + 2000 * j,
+					KADDR + (uint64_t)site * MANY_STRIDE, j % 2 ? JMP5 : NOP5, 5,
+					j % 2 ? NOP5 : JMP5, 5), 0);
+		}
+	}
+	TP_CHECK_EQ(textpoke_image__nr_sites(img), MANY_SITES);
+	TP_CHECK(!many_reads(img, &rs, MANY_SITES, 3 * MANY_SITES));
+	/* new sites between the old ones: an int3 that became a 2-byte nop */
+	for (int k = MANY_SITES - 1; k >= 0; k--) {
+		const uint8_t old[2] = { 0xcc, 0xcc }, new[2] = { 0x66, 0x90 };
+
+		TP_CHECK_EQ(textpoke_image__add_poke(img, 9000, KADDR + (uint64_t)k * MANY_STRIDE + 50,
+						     old, 2, new, 2), 0);
+		if (k % 100 == 0)
+			TP_CHECK(!many_reads(img, &rs, k, 50));
+	}
+	TP_CHECK(!many_reads(img, &rs, 0, 3 * MANY_SITES));
+	textpoke_image__delete(img);
+	return 0;
+}
+
 static int tp_tests__random(void)
 {
 	TP_RUN(test_simulated_kernel);
 	TP_RUN(test_random_against_model);
 	TP_RUN(test_view_equals_read);
+	TP_RUN(test_many_sites);
 	return 0;
 }
