@@ -413,7 +413,11 @@ static size_t tp_image__pidx_find(const struct textpoke_image *img, u64 addr)
 	return i;
 }
 
-/* Index of the first slot of .sites whose end is above @addr */
+/*
+ * Index of the first slot of .sites whose end is above @addr, for an
+ * access to [addr, end).  Reads and pokes that find the sites unchanged
+ * count towards building the page index.
+ */
 static size_t tp_image__sites_find(struct textpoke_image *img, u64 addr, u64 end)
 {
 	if (!img->pidx && img->nr_sites + img->nr_pending >= 256 &&
@@ -520,11 +524,12 @@ static void tp_slots__remove_site(struct tp_slot *slots, size_t *nr, struct text
 static size_t tp_image__overlaps(struct textpoke_image *img, u64 start, u64 end,
 				 struct textpoke_site **out, size_t max)
 {
+	size_t from0 = tp_image__sites_find(img, start, end);	/* may merge .pending */
 	struct tp_slot *arrs[2] = { img->sites, img->pending };
 	size_t nrs[2] = { img->nr_sites, img->nr_pending }, n = 0;
 
 	for (int a = 0; a < 2; a++) {
-		size_t i = tp_slots__first_end_after(arrs[a], nrs[a], start);
+		size_t i = a ? tp_slots__first_end_after(arrs[a], nrs[a], start) : from0;
 
 		for (; i < nrs[a] && arrs[a][i].start < end; i++) {
 			if (n < max)
@@ -552,6 +557,9 @@ static int tp_image__merge_into_new(struct textpoke_image *img, struct textpoke_
 		if (olds[i]->end > end)
 			end = olds[i]->end;
 	}
+	/* pokes keep their offset in 32 bits */
+	if (end - start > UINT32_MAX)
+		return -E2BIG;
 	s = tp_site__new(img, start, end);
 	if (!s)
 		return -ENOMEM;

@@ -59,6 +59,8 @@ static int tp_site__reserve_versions(struct textpoke_image *img, struct textpoke
 	n = s->valloc + s->valloc / 2;
 	if (n < want)
 		n = want;
+	if (n > SIZE_MAX / (len + kb))
+		return -ENOMEM;
 	p = tp_realloc(img, s->vbytes, s->valloc * (len + kb), n * (len + kb));
 	if (!p)
 		return -ENOMEM;
