@@ -303,7 +303,7 @@ static void model_build(struct model *md, uint64_t seed)
 		md->bases[b].anchor = tp_rand(&rs) % 3;
 		md->bases[b].time = 1000 + tp_rand(&rs) % 3000;
 		for (int i = 0; i < md->bases[b].len; i++)
-			md->bases[b].bytes[i] = tp_rand(&rs);
+			md->bases[b].bytes[i] = tp_rand(&rs) % 4;
 	}
 	md->nr = MODEL_POKES;
 	for (int i = 0; i < md->nr; i++) {
@@ -334,6 +334,155 @@ static void model_build(struct model *md, uint64_t seed)
 		for (int k = 0; k < p->new_len; k++)
 			p->new[k] = tp_rand(&rs) % 4;
 	}
+}
+
+/* the base anchored in segment @seg of the byte at @abs (last added wins), or -1 */
+static int model_segment_base(const struct model *md, uint64_t abs, const int *cover, int m,
+			      int seg)
+{
+	for (int b = md->nr_bases - 1; b >= 0; b--) {
+		int bseg = 0;
+
+		if (abs < md->bases[b].addr || abs >= md->bases[b].addr + md->bases[b].len)
+			continue;
+		if (md->bases[b].anchor == TEXTPOKE_ANCHOR_AFTER)
+			bseg = m;
+		else if (md->bases[b].anchor == TEXTPOKE_ANCHOR_AT)
+			while (bseg < m && md->pokes[cover[bseg]].time <= md->bases[b].time)
+				bseg++;
+		if (bseg == seg)
+			return b;
+	}
+	return -1;
+}
+
+/* the documented verdict of poke @i, byte by byte */
+static enum textpoke_verdict model_verdict(const struct model *md, int i)
+{
+	const struct sim_poke *p = &md->pokes[i];
+	int cover[MODEL_POKES], all_old = 1, all_new = p->new_len > 0;
+
+	for (int k = 0; k < (p->old_len > p->new_len ? p->old_len : p->new_len); k++) {
+		uint64_t abs = p->addr + k;
+		int m = model_cover(md, abs, cover), s = 0, b;
+
+		while (cover[s] != i)
+			s++;
+		if (k < p->old_len) {
+			const struct sim_poke *prev = s ? &md->pokes[cover[s - 1]] : NULL;
+			int known = 1;
+			uint8_t v = 0;
+
+			if (prev && abs - prev->addr < prev->new_len)
+				v = prev->new[abs - prev->addr];
+			else if ((b = model_segment_base(md, abs, cover, m, s)) >= 0)
+				v = md->bases[b].bytes[abs - md->bases[b].addr];
+			else
+				known = 0;
+			if (known && v != p->old[k])
+				return TEXTPOKE_MISMATCH;
+			all_old &= known;
+		}
+		if (k < p->new_len) {
+			b = model_segment_base(md, abs, cover, m, s + 1);
+			if (b >= 0 && md->bases[b].bytes[abs - md->bases[b].addr] != p->new[k])
+				return TEXTPOKE_MISMATCH;
+			all_new &= b >= 0;
+		}
+	}
+	if (!p->old_len)
+		return TEXTPOKE_UNKNOWN;
+	if (all_old)
+		return TEXTPOKE_VERIFIED;
+	return all_new ? TEXTPOKE_PRE_APPLIED : TEXTPOKE_UNKNOWN;
+}
+
+/* a poke's identity and verdict, to compare the image's checks with the model's */
+struct model_check {
+	uint64_t addr, time;
+	uint16_t old_len, new_len;
+	uint8_t bytes[64];
+	int verdict;
+};
+
+static int model_check_cmp(const void *a, const void *b)
+{
+	const struct model_check *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->old_len != y->old_len)
+		return x->old_len - y->old_len;
+	if (x->new_len != y->new_len)
+		return x->new_len - y->new_len;
+	if (memcmp(x->bytes, y->bytes, sizeof(x->bytes)))
+		return memcmp(x->bytes, y->bytes, sizeof(x->bytes));
+	return x->verdict - y->verdict;
+}
+
+struct model_checks {
+	struct model_check c[MODEL_POKES];
+	int nr;
+};
+
+static void model_check_fill(struct model_check *c, const struct textpoke_poke *p, int verdict)
+{
+	memset(c, 0, sizeof(*c));
+	c->addr = p->addr;
+	c->time = p->time;
+	c->old_len = p->old_len;
+	c->new_len = p->new_len;
+	memcpy(c->bytes, p->old, p->old_len);
+	memcpy(c->bytes + 32, p->new, p->new_len);
+	c->verdict = verdict;
+}
+
+static int model_collect(const struct textpoke_check *check, void *arg)
+{
+	struct model_checks *mc = arg;
+
+	if (mc->nr == MODEL_POKES)
+		return -1;
+	model_check_fill(&mc->c[mc->nr++], &check->poke, check->verdict);
+	return 0;
+}
+
+static int model_compare_checks(struct textpoke_image *img, const struct model *md)
+{
+	static struct model_checks got, want;
+	int counts[TEXTPOKE_VERDICT__MAX] = { 0 };
+
+	got.nr = 0;
+	TP_CHECK_EQ(textpoke_image__for_each_check(img, model_collect, &got), 0);
+	TP_CHECK_EQ(got.nr, md->nr);
+	for (int i = 0; i < md->nr; i++) {
+		const struct sim_poke *p = &md->pokes[i];
+		struct textpoke_poke tp = {
+			.time = p->time, .addr = p->addr, .old = p->old, .new = p->new,
+			.old_len = p->old_len, .new_len = p->new_len,
+		};
+
+		model_check_fill(&want.c[i], &tp, model_verdict(md, i));
+	}
+	qsort(got.c, got.nr, sizeof(got.c[0]), model_check_cmp);
+	qsort(want.c, md->nr, sizeof(want.c[0]), model_check_cmp);
+	for (int i = 0; i < md->nr; i++) {
+		counts[want.c[i].verdict]++;
+		/* sorted with the verdict last, so identical pokes pair up too */
+		if (model_check_cmp(&got.c[i], &want.c[i])) {
+			tp_test_log("poke at %#" PRIx64 ", %" PRIu64 ": %s, model says %s\n",
+				    got.c[i].addr, got.c[i].time,
+				    textpoke_verdict__str(got.c[i].verdict),
+				    textpoke_verdict__str(want.c[i].verdict));
+			return -1;
+		}
+	}
+	tp_test_log("    verdicts: %d verified, %d pre-applied, %d mismatch, %d unknown\n",
+		    counts[TEXTPOKE_VERIFIED], counts[TEXTPOKE_PRE_APPLIED],
+		    counts[TEXTPOKE_MISMATCH], counts[TEXTPOKE_UNKNOWN]);
+	return 0;
 }
 
 static int test_random_against_model(void)
@@ -385,6 +534,7 @@ static int test_random_against_model(void)
 				}
 			}
 		}
+		TP_CHECK(!model_compare_checks(img, &md));
 		textpoke_image__delete(img);
 	}
 	return 0;
