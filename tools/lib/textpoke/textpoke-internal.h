@@ -166,13 +166,25 @@ void tp_free(struct textpoke_image *img, void *ptr, size_t size);
 void tp_print(struct textpoke_image *img, enum textpoke_print_level level, const char *fmt, ...)
 	__tp_printf(3, 4);
 
-/* image.c */
+/* base.c */
 int tp_image__frags_update(struct textpoke_image *img);
 size_t tp_image__frag_find(const struct textpoke_image *img, u64 addr);
+void tp_image__read_bases(const struct textpoke_image *img, u64 addr, u64 end, u8 *buf,
+			  u8 *known);
+
+/* index.c */
+size_t tp_slots__first_end_after(const struct tp_slot *slots, size_t nr, u64 addr);
+size_t tp_image__sites_find(struct textpoke_image *img, u64 addr, u64 end);
+size_t tp_image__overlaps(struct textpoke_image *img, u64 start, u64 end,
+			  struct textpoke_site **out, size_t max);
+int tp_image__reserve_sites(struct textpoke_image *img, size_t extra);
 int tp_image__compact(struct textpoke_image *img);
+void tp_image__insert_site(struct textpoke_image *img, struct textpoke_site *s);
+void tp_image__remove_site(struct textpoke_image *img, struct textpoke_site *s);
+
+/* read.c */
 int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, u8 *known,
 		   int (*version)(void *ctx, const struct textpoke_site *s, size_t *v), void *ctx);
-size_t tp_slots__first_end_after(const struct tp_slot *slots, size_t nr, u64 addr);
 
 /* site.c */
 struct textpoke_site *tp_site__new(struct textpoke_image *img, u64 start, u64 end);
