@@ -19,8 +19,8 @@ static int cmp_u64(const void *a, const void *b)
 
 static void tp_image__dirty_sites(struct textpoke_image *img, u64 start, u64 end)
 {
-	struct tp_slot *arrs[2] = { img->sites, img->pending };
-	size_t nrs[2] = { img->nr_sites, img->nr_pending };
+	struct tp_slot *arrs[2] = {img->sites, img->pending};
+	size_t nrs[2] = {img->nr_sites, img->nr_pending};
 
 	for (int a = 0; a < 2; a++) {
 		size_t i = tp_slots__first_end_after(arrs[a], nrs[a], start);
@@ -54,7 +54,8 @@ int textpoke_image__add_base(struct textpoke_image *img, u64 addr, const void *b
 		return 0;
 	if (img->nr_bases == img->alloc_bases) {
 		size_t n = img->alloc_bases ? img->alloc_bases * 2 : 8;
-		void *p = tp_realloc(img, img->bases, img->alloc_bases * sizeof(*b), n * sizeof(*b));
+		void *p =
+		    tp_realloc(img, img->bases, img->alloc_bases * sizeof(*b), n * sizeof(*b));
 
 		if (!p)
 			return -ENOMEM;
@@ -168,8 +169,7 @@ size_t tp_image__frag_find(const struct textpoke_image *img, u64 addr)
 	return lo;
 }
 
-void tp_image__read_bases(const struct textpoke_image *img, u64 addr, u64 end, u8 *buf,
-				 u8 *known)
+void tp_image__read_bases(const struct textpoke_image *img, u64 addr, u64 end, u8 *buf, u8 *known)
 {
 	for (size_t i = tp_image__frag_find(img, addr); i < img->nr_frags; i++) {
 		const struct tp_frag *f = &img->frags[i];

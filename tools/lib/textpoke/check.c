@@ -18,7 +18,7 @@
 #include "textpoke-internal.h"
 
 enum {
-	TP_NONE,	/* nothing to compare with */
+	TP_NONE, /* nothing to compare with */
 	TP_SAME,
 	TP_DIFF,
 };
@@ -85,22 +85,24 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 				pos = p->data + i;
 				kn[pos] = 1;
 				if (prev && b - prev->off < prev->new_len)
-					val[pos] = s->arena[prev->data + prev->old_len +
-							    (b - prev->off)];
+					val[pos] =
+					    s->arena[prev->data + prev->old_len + (b - prev->off)];
 				else if ((base = tp_site__segment_base(img, f, s, cover, m, seg)))
 					val[pos] = base->bytes[abs - base->start];
 				else
 					kn[pos] = 0;
-				status[pos] = !kn[pos] ? TP_NONE :
-					      val[pos] == s->arena[pos] ? TP_SAME : TP_DIFF;
+				status[pos] = !kn[pos]			  ? TP_NONE
+					      : val[pos] == s->arena[pos] ? TP_SAME
+									  : TP_DIFF;
 			}
 			if (i < p->new_len) {
 				pos = p->data + p->old_len + i;
 				base = tp_site__segment_base(img, f, s, cover, m, seg + 1);
 				kn[pos] = base != NULL;
 				val[pos] = base ? base->bytes[abs - base->start] : 0;
-				status[pos] = !base ? TP_NONE :
-					      val[pos] == s->arena[pos] ? TP_SAME : TP_DIFF;
+				status[pos] = !base			  ? TP_NONE
+					      : val[pos] == s->arena[pos] ? TP_SAME
+									  : TP_DIFF;
 			}
 		}
 	}
@@ -166,8 +168,7 @@ static int tp_count_verdict(const struct textpoke_check *check, void *arg)
 	return 0;
 }
 
-int textpoke_image__count_verdicts(struct textpoke_image *img,
-				   size_t counts[TEXTPOKE_VERDICT__MAX])
+int textpoke_image__count_verdicts(struct textpoke_image *img, size_t counts[TEXTPOKE_VERDICT__MAX])
 {
 	if (!counts)
 		return -EINVAL;

@@ -50,7 +50,8 @@ void *tp_realloc(struct textpoke_image *img, void *ptr, size_t old_size, size_t 
 	void *p;
 
 	if (new_size > old_size && img->max_bytes &&
-	    (new_size - old_size > img->max_bytes || img->mem > img->max_bytes - (new_size - old_size)))
+	    (new_size - old_size > img->max_bytes ||
+	     img->mem > img->max_bytes - (new_size - old_size)))
 		return NULL;
 	p = realloc(ptr, new_size ? new_size : 1);
 	if (p)
@@ -164,8 +165,7 @@ size_t textpoke_image__mem_bytes(const struct textpoke_image *img)
  * a new site.  Built aside so that a failure leaves the image untouched.
  */
 static int tp_image__merge_into_new(struct textpoke_image *img, struct textpoke_site **olds,
-				    size_t nr_olds, u64 start, u64 end,
-				    struct textpoke_site **out)
+				    size_t nr_olds, u64 start, u64 end, struct textpoke_site **out)
 {
 	struct textpoke_site *s;
 	int err;
@@ -278,4 +278,3 @@ int textpoke_image__for_each_site(struct textpoke_image *img,
 	}
 	return err;
 }
-

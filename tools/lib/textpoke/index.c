@@ -57,7 +57,8 @@ static void tp_image__pidx_build(struct textpoke_image *img)
 	for (size_t h = 0; h < size; h++)
 		t[h].page = TP_PIDX_EMPTY;
 	for (size_t i = 0; i < img->nr_sites; i++) {
-		for (u64 pg = img->sites[i].start >> 12; pg <= (img->sites[i].end - 1) >> 12; pg++) {
+		for (u64 pg = img->sites[i].start >> 12; pg <= (img->sites[i].end - 1) >> 12;
+		     pg++) {
 			size_t h = tp_pidx__hash(pg, size);
 
 			while (t[h].page != TP_PIDX_EMPTY && t[h].page != pg)
@@ -198,11 +199,11 @@ static void tp_slots__remove_site(struct tp_slot *slots, size_t *nr, struct text
  * returns how many there are, which may exceed @max.
  */
 size_t tp_image__overlaps(struct textpoke_image *img, u64 start, u64 end,
-				 struct textpoke_site **out, size_t max)
+			  struct textpoke_site **out, size_t max)
 {
-	size_t from0 = tp_image__sites_find(img, start, end);	/* may merge .pending */
-	struct tp_slot *arrs[2] = { img->sites, img->pending };
-	size_t nrs[2] = { img->nr_sites, img->nr_pending }, n = 0;
+	size_t from0 = tp_image__sites_find(img, start, end); /* may merge .pending */
+	struct tp_slot *arrs[2] = {img->sites, img->pending};
+	size_t nrs[2] = {img->nr_sites, img->nr_pending}, n = 0;
 
 	for (int a = 0; a < 2; a++) {
 		size_t i = a ? tp_slots__first_end_after(arrs[a], nrs[a], start) : from0;

@@ -67,8 +67,9 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 	err = tp_image__frags_update(img);
 	if (err || !len)
 		goto out;
-	from[0] = tp_image__sites_find(img, addr, end);	/* may merge .pending */
-	from[1] = img->nr_pending ? tp_slots__first_end_after(img->pending, img->nr_pending, addr) : 0;
+	from[0] = tp_image__sites_find(img, addr, end); /* may merge .pending */
+	from[1] =
+	    img->nr_pending ? tp_slots__first_end_after(img->pending, img->nr_pending, addr) : 0;
 	arrs[0] = img->sites;
 	arrs[1] = img->pending;
 	nrs[0] = img->nr_sites;
@@ -146,4 +147,3 @@ int textpoke_image__read(struct textpoke_image *img, u64 addr, size_t len, u64 t
 		return -EINVAL;
 	return tp_image__read(img, addr, len, buf, known, tp_image__version_at, &time);
 }
-

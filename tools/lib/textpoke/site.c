@@ -116,7 +116,7 @@ static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke
 				     const struct tp_poke *prev, const struct tp_poke *p)
 {
 	size_t len = tp_site__len(s), kb = tp_site__kbytes(s);
-	size_t v = s->nr + 1;	/* versions 0 .. nr exist */
+	size_t v = s->nr + 1; /* versions 0 .. nr exist */
 	u8 *vb, *vk;
 
 	if (s->dirty || !prev || prev->off != p->off || p->new_len < p->old_len ||
@@ -356,8 +356,8 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 	return 0;
 }
 
-void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len,
-			   u8 *buf, u8 *known)
+void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len, u8 *buf,
+			   u8 *known)
 {
 	size_t slen = tp_site__len(s);
 	u64 lo = s->start > addr ? s->start : addr;
@@ -410,8 +410,8 @@ int textpoke_site__poke(const struct textpoke_site *site, size_t idx, struct tex
 	return 0;
 }
 
-int textpoke_site__version(const struct textpoke_site *site, size_t idx, uint64_t *time,
-			   void *buf, uint8_t *known)
+int textpoke_site__version(const struct textpoke_site *site, size_t idx, uint64_t *time, void *buf,
+			   uint8_t *known)
 {
 	size_t len;
 	u8 *kn = known;

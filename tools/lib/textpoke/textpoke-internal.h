@@ -23,7 +23,7 @@ typedef uint8_t u8;
  * a poke goes after every poke of its time already there.
  */
 struct tp_poke {
-	u32 off;	/* from the site's start */
+	u32 off; /* from the site's start */
 	u32 data;
 	u16 old_len;
 	u16 new_len;
@@ -52,10 +52,10 @@ struct textpoke_site {
 	/* what a read needs, in the first cache line (sites are 64-aligned) */
 	u64 start;
 	u64 end;
-	u64 t_first;		/* times[0] and times[nr - 1], to spare a miss */
+	u64 t_first; /* times[0] and times[nr - 1], to spare a miss */
 	u64 t_last;
 	u64 *times;
-	u8 *vbytes;		/* one allocation holds both version arrays */
+	u8 *vbytes; /* one allocation holds both version arrays */
 	u8 *vknown;
 	u32 nr;
 	bool dirty;
@@ -67,7 +67,7 @@ struct textpoke_site {
 	u8 *arena;
 	size_t arena_len;
 	size_t arena_alloc;
-	size_t valloc;		/* versions the arrays have room for */
+	size_t valloc; /* versions the arrays have room for */
 } __attribute__((aligned(64)));
 
 static inline size_t tp_site__len(const struct textpoke_site *s)
@@ -121,7 +121,7 @@ struct tp_slot {
  * next change; reads within one page then skip the binary search.
  */
 struct tp_pidx {
-	u64 page;	/* TP_PIDX_EMPTY: free */
+	u64 page; /* TP_PIDX_EMPTY: free */
 	u64 idx;
 };
 
@@ -138,9 +138,9 @@ struct textpoke_image {
 	size_t alloc_sites;
 	struct tp_slot *pending;
 	size_t nr_pending;
-	struct textpoke_site *last;	/* where the previous poke went */
+	struct textpoke_site *last; /* where the previous poke went */
 	struct tp_pidx *pidx;
-	size_t pidx_size;		/* a power of 2; 0: no index */
+	size_t pidx_size; /* a power of 2; 0: no index */
 	u64 reads_unchanged;
 
 	struct tp_base *bases;
@@ -164,13 +164,12 @@ void *tp_realloc(struct textpoke_image *img, void *ptr, size_t old_size, size_t 
 void tp_free(struct textpoke_image *img, void *ptr, size_t size);
 
 void tp_print(struct textpoke_image *img, enum textpoke_print_level level, const char *fmt, ...)
-	__tp_printf(3, 4);
+    __tp_printf(3, 4);
 
 /* base.c */
 int tp_image__frags_update(struct textpoke_image *img);
 size_t tp_image__frag_find(const struct textpoke_image *img, u64 addr);
-void tp_image__read_bases(const struct textpoke_image *img, u64 addr, u64 end, u8 *buf,
-			  u8 *known);
+void tp_image__read_bases(const struct textpoke_image *img, u64 addr, u64 end, u8 *buf, u8 *known);
 
 /* index.c */
 size_t tp_slots__first_end_after(const struct tp_slot *slots, size_t nr, u64 addr);
@@ -201,8 +200,8 @@ const struct tp_base *tp_site__segment_base(const struct textpoke_image *img,
 					    const struct tp_frag *f, const struct textpoke_site *s,
 					    const u32 *cover, size_t m, size_t seg);
 void tp_site__poke_info(const struct textpoke_site *s, size_t idx, struct textpoke_poke *out);
-void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len,
-			   u8 *buf, u8 *known);
+void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len, u8 *buf,
+			   u8 *known);
 
 /* check.c */
 int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,

@@ -19,13 +19,13 @@
 
 struct tp_cursor {
 	u32 pos;
-	u32 gen;	/* site's gen + 1; 0: not set */
+	u32 gen; /* site's gen + 1; 0: not set */
 };
 
 struct textpoke_view {
 	struct textpoke_image *img;
 	u64 time;
-	struct tp_cursor *cursors;	/* by site id */
+	struct tp_cursor *cursors; /* by site id */
 	size_t nr_cursors;
 };
 

@@ -13,4 +13,7 @@ static int test__textpoke_lib_image(struct test_suite *t __maybe_unused)
 	return tp_tests__image() ? TEST_FAIL : TEST_OK;
 }
 
-struct test_suite suite__textpoke_lib_image = { .desc = "libtextpoke: bytes from start, end, midway or no image", .func = test__textpoke_lib_image, };
+struct test_suite suite__textpoke_lib_image = {
+    .desc = "libtextpoke: bytes from start, end, midway or no image",
+    .func = test__textpoke_lib_image,
+};

@@ -13,4 +13,7 @@ static int test__textpoke_lib_limits(struct test_suite *t __maybe_unused)
 	return tp_tests__limits() ? TEST_FAIL : TEST_OK;
 }
 
-struct test_suite suite__textpoke_lib_limits = { .desc = "libtextpoke: memory cap and bad arguments", .func = test__textpoke_lib_limits, };
+struct test_suite suite__textpoke_lib_limits = {
+    .desc = "libtextpoke: memory cap and bad arguments",
+    .func = test__textpoke_lib_limits,
+};

@@ -13,4 +13,7 @@ static int test__textpoke_lib_random(struct test_suite *t __maybe_unused)
 	return tp_tests__random() ? TEST_FAIL : TEST_OK;
 }
 
-struct test_suite suite__textpoke_lib_random = { .desc = "libtextpoke: random histories against references", .func = test__textpoke_lib_random, };
+struct test_suite suite__textpoke_lib_random = {
+    .desc = "libtextpoke: random histories against references",
+    .func = test__textpoke_lib_random,
+};

@@ -13,4 +13,7 @@ static int test__textpoke_lib_verdict(struct test_suite *t __maybe_unused)
 	return tp_tests__verdict() ? TEST_FAIL : TEST_OK;
 }
 
-struct test_suite suite__textpoke_lib_verdict = { .desc = "libtextpoke: consistency verdicts", .func = test__textpoke_lib_verdict, };
+struct test_suite suite__textpoke_lib_verdict = {
+    .desc = "libtextpoke: consistency verdicts",
+    .func = test__textpoke_lib_verdict,
+};

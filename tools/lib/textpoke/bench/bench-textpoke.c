@@ -30,8 +30,8 @@
 #define KTEXT 0xffffffff81000000ULL
 #define KTEXT_LEN (32UL << 20)
 
-static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-static const uint8_t jmp5[5] = { 0xe9, 0x10, 0x20, 0x00, 0x00 };
+static const uint8_t nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+static const uint8_t jmp5[5] = {0xe9, 0x10, 0x20, 0x00, 0x00};
 
 static double now(void)
 {
@@ -60,7 +60,7 @@ static void row(const char *what, double value, const char *unit, const char *no
 struct bench {
 	size_t nr_pokes, nr_sites, nr_queries;
 	uint64_t *site_addr;
-	uint8_t *text;		/* NULL: no start image, the pokes alone */
+	uint8_t *text; /* NULL: no start image, the pokes alone */
 	double build, versions, read, view;
 	size_t mem_built, mem_final;
 	uint64_t sum;
@@ -69,8 +69,9 @@ struct bench {
 static int bench_run(struct bench *b)
 {
 	struct textpoke_base_opts borrow = {
-		.sz = sizeof(borrow), .anchor = TEXTPOKE_ANCHOR_BEFORE,
-		.flags = TEXTPOKE_BASE_BORROW,
+	    .sz = sizeof(borrow),
+	    .anchor = TEXTPOKE_ANCHOR_BEFORE,
+	    .flags = TEXTPOKE_BASE_BORROW,
 	};
 	uint64_t rs = 0x9e3779b97f4a7c15ULL, time = 1000;
 	struct textpoke_image *img = textpoke_image__new(NULL);
@@ -164,7 +165,7 @@ static int bench_one(struct bench *b, uint8_t *text, const char *title)
 
 int main(int argc, char **argv)
 {
-	struct bench b = { .nr_pokes = 1000000, .nr_sites = 10000, .nr_queries = 4000000 };
+	struct bench b = {.nr_pokes = 1000000, .nr_sites = 10000, .nr_queries = 4000000};
 	uint64_t rs = 0x2545f4914f6cdd1dULL;
 	int opt;
 
@@ -204,7 +205,8 @@ int main(int argc, char **argv)
 	}
 	printf("libtextpoke bench: 5-byte pokes (nop <-> jmp) in time order, each at a site\n"
 	       "picked at random among sites spread over %lu MiB of text; %zu queries;\n"
-	       "CPU time of one thread\n", KTEXT_LEN >> 20, b.nr_queries);
+	       "CPU time of one thread\n",
+	       KTEXT_LEN >> 20, b.nr_queries);
 	if (bench_one(&b, b.text, "with a start image of the whole text (borrowed, like kcore)") ||
 	    bench_one(&b, NULL, "with no base image, the pokes alone"))
 		return 1;

@@ -20,10 +20,10 @@ static const struct {
 	const char *name;
 	int (*fn)(void);
 } groups[] = {
-	{ "image", tp_tests__image },
-	{ "verdict", tp_tests__verdict },
-	{ "random", tp_tests__random },
-	{ "limits", tp_tests__limits },
+    {"image", tp_tests__image},
+    {"verdict", tp_tests__verdict},
+    {"random", tp_tests__random},
+    {"limits", tp_tests__limits},
 };
 
 int main(int argc, char **argv)

@@ -47,8 +47,8 @@ static void tp_fill_text(uint8_t *text, size_t len, const uint8_t *at8)
 
 static int tp_check_flips(struct textpoke_image *img)
 {
-	static const uint64_t times[] = { 0, 99, 100, 150, 199, 200, 299, 300, UINT64_MAX };
-	static const int jmp[] = { 0, 0, 1, 1, 1, 0, 0, 1, 1 };
+	static const uint64_t times[] = {0, 99, 100, 150, 199, 200, 299, 300, UINT64_MAX};
+	static const int jmp[] = {0, 0, 1, 1, 1, 0, 0, 1, 1};
 
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
 		TP_CHECK(!tp_expect(img, KADDR + 8, times[i], jmp[i] ? JMP5 : NOP5, 5));
@@ -83,11 +83,11 @@ static int test_forward_from_start_image(void)
 static int test_backward_from_end_image(void)
 {
 	struct textpoke_image *img = textpoke_image__new(NULL);
-	struct textpoke_base_opts after = { .sz = sizeof(after), .anchor = TEXTPOKE_ANCHOR_AFTER };
+	struct textpoke_base_opts after = {.sz = sizeof(after), .anchor = TEXTPOKE_ANCHOR_AFTER};
 	uint8_t text[32];
 
 	TP_CHECK(img);
-	tp_fill_text(text, sizeof(text), JMP5);	/* copied at the end: the jmp is in */
+	tp_fill_text(text, sizeof(text), JMP5); /* copied at the end: the jmp is in */
 	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, text, sizeof(text), &after), 0);
 	TP_CHECK(!tp_add_flips(img));
 	TP_CHECK(!tp_check_flips(img));
@@ -100,14 +100,16 @@ static int test_image_copied_midway(void)
 {
 	struct textpoke_image *img = textpoke_image__new(NULL);
 	struct textpoke_base_opts at = {
-		.sz = sizeof(at), .anchor = TEXTPOKE_ANCHOR_AT, .time = 250,
+	    .sz = sizeof(at),
+	    .anchor = TEXTPOKE_ANCHOR_AT,
+	    .time = 250,
 	};
 	uint8_t text[32];
 
 	TP_CHECK(img);
 	/* pokes first, the copy later: the sites are rebuilt */
 	TP_CHECK(!tp_add_flips(img));
-	tp_fill_text(text, sizeof(text), NOP5);	/* at 250: flipped back at 200 */
+	tp_fill_text(text, sizeof(text), NOP5); /* at 250: flipped back at 200 */
 	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, text, sizeof(text), &at), 0);
 	TP_CHECK(!tp_check_flips(img));
 	TP_CHECK(!tp_expect(img, KADDR, 0, text, sizeof(text)));
@@ -133,7 +135,7 @@ static int test_no_base_reconstructs(void)
 static int test_base_priority_and_borrow(void)
 {
 	struct textpoke_image *img = textpoke_image__new(NULL);
-	struct textpoke_base_opts borrow = { .sz = sizeof(borrow), .flags = TEXTPOKE_BASE_BORROW };
+	struct textpoke_base_opts borrow = {.sz = sizeof(borrow), .flags = TEXTPOKE_BASE_BORROW};
 	uint8_t vmlinux[16], kcore[8], expect[16];
 
 	TP_CHECK(img);
@@ -141,7 +143,7 @@ static int test_base_priority_and_borrow(void)
 	memset(kcore, 0x22, sizeof(kcore));
 	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, vmlinux, sizeof(vmlinux), &borrow), 0);
 	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR + 4, kcore, sizeof(kcore), NULL), 0);
-	memset(kcore, 0x33, sizeof(kcore));	/* a copy was taken */
+	memset(kcore, 0x33, sizeof(kcore)); /* a copy was taken */
 	memset(expect, 0x11, sizeof(expect));
 	memset(expect + 4, 0x22, 8);
 	TP_CHECK(!tp_expect(img, KADDR, 5, expect, sizeof(expect)));
@@ -157,8 +159,8 @@ static int test_base_priority_and_borrow(void)
  */
 static int tp_add_text_poke_bp(struct textpoke_image *img, uint64_t t)
 {
-	const uint8_t int3_tail[4] = { 0x1f, 0x44, 0x00, 0x00 };
-	const uint8_t jmp_tail[4] = { 0x10, 0x20, 0x00, 0x00 };
+	const uint8_t int3_tail[4] = {0x1f, 0x44, 0x00, 0x00};
+	const uint8_t jmp_tail[4] = {0x10, 0x20, 0x00, 0x00};
 	const uint8_t nop0 = 0x0f, jmp0 = 0xe9;
 
 	TP_CHECK_EQ(textpoke_image__add_poke(img, t, KADDR, &nop0, 1, &INT3, 1), 0);
@@ -169,8 +171,8 @@ static int tp_add_text_poke_bp(struct textpoke_image *img, uint64_t t)
 
 static int tp_check_text_poke_bp(struct textpoke_image *img, uint64_t t)
 {
-	const uint8_t step1[5] = { 0xcc, 0x1f, 0x44, 0x00, 0x00 };
-	const uint8_t step2[5] = { 0xcc, 0x10, 0x20, 0x00, 0x00 };
+	const uint8_t step1[5] = {0xcc, 0x1f, 0x44, 0x00, 0x00};
+	const uint8_t step2[5] = {0xcc, 0x10, 0x20, 0x00, 0x00};
 
 	TP_CHECK(!tp_expect(img, KADDR, t - 1, NOP5, 5));
 	TP_CHECK(!tp_expect(img, KADDR, t, step1, 5));
@@ -181,8 +183,8 @@ static int tp_check_text_poke_bp(struct textpoke_image *img, uint64_t t)
 
 static int test_overlapping_pokes(void)
 {
-	const uint8_t mid_old[2] = { 0x20, 0x00 }, mid_new[2] = { 0x66, 0x90 };
-	const uint8_t mixed[5] = { 0xe9, 0x10, 0x66, 0x90, 0x00 };
+	const uint8_t mid_old[2] = {0x20, 0x00}, mid_new[2] = {0x66, 0x90};
+	const uint8_t mixed[5] = {0xe9, 0x10, 0x66, 0x90, 0x00};
 	size_t counts[TEXTPOKE_VERDICT__MAX];
 	struct textpoke_image *img;
 
@@ -194,12 +196,15 @@ static int test_overlapping_pokes(void)
 			TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, NOP5, 5, NULL), 0);
 		TP_CHECK(!tp_add_text_poke_bp(img, 10));
 		/* a 2-byte poke inside the 5-byte instruction */
-		TP_CHECK_EQ(textpoke_image__add_poke(img, 30, KADDR + 2, mid_old, 2, mid_new, 2), 0);
+		TP_CHECK_EQ(textpoke_image__add_poke(img, 30, KADDR + 2, mid_old, 2, mid_new, 2),
+			    0);
 		TP_CHECK_EQ(textpoke_image__add_poke(img, 40, KADDR, mixed, 5, NOP5, 5), 0);
 		/* equal times apply in the order added: int3, then the whole jmp */
 		TP_CHECK_EQ(textpoke_image__add_poke(img, 50, KADDR, NOP5, 1, &INT3, 1), 0);
-		TP_CHECK_EQ(textpoke_image__add_poke(img, 50, KADDR, (const uint8_t[]){ 0xcc, 0x1f,
-								  0x44, 0x00, 0x00 }, 5, JMP5, 5), 0);
+		TP_CHECK_EQ(textpoke_image__add_poke(
+				img, 50, KADDR, (const uint8_t[]){0xcc, 0x1f, 0x44, 0x00, 0x00}, 5,
+				JMP5, 5),
+			    0);
 		TP_CHECK(!tp_check_text_poke_bp(img, 10));
 		TP_CHECK(!tp_expect(img, KADDR, 30, mixed, 5));
 		TP_CHECK(!tp_expect(img, KADDR, 45, NOP5, 5));
@@ -217,8 +222,8 @@ static int test_out_of_order_pokes(void)
 {
 	struct textpoke_image *img = textpoke_image__new(NULL);
 	const uint8_t nop0 = 0x0f, jmp0 = 0xe9;
-	const uint8_t int3_tail[4] = { 0x1f, 0x44, 0x00, 0x00 };
-	const uint8_t jmp_tail[4] = { 0x10, 0x20, 0x00, 0x00 };
+	const uint8_t int3_tail[4] = {0x1f, 0x44, 0x00, 0x00};
+	const uint8_t jmp_tail[4] = {0x10, 0x20, 0x00, 0x00};
 
 	TP_CHECK(img);
 	/* the same text_poke_bp() sequence, last step first */
@@ -267,7 +272,7 @@ static int test_sites_merge(void)
  */
 static int test_code_appears_and_goes_away(void)
 {
-	struct textpoke_base_opts after = { .sz = sizeof(after), .anchor = TEXTPOKE_ANCHOR_AFTER };
+	struct textpoke_base_opts after = {.sz = sizeof(after), .anchor = TEXTPOKE_ANCHOR_AFTER};
 	uint64_t tramp = KADDR + 0x1000;
 	uint8_t body[16], body2[16], junk[16];
 	size_t counts[TEXTPOKE_VERDICT__MAX];
@@ -334,7 +339,7 @@ static int tp_walk_site(struct textpoke_site *site, void *arg)
 static int test_site_history(void)
 {
 	struct textpoke_image *img = textpoke_image__new(NULL);
-	struct tp_site_walk w = { 0, 0 };
+	struct tp_site_walk w = {0, 0};
 
 	TP_CHECK(img);
 	TP_CHECK(!tp_add_flips(img));

@@ -9,9 +9,9 @@
 
 static int test_memory_cap(void)
 {
-	struct textpoke_image_opts opts = { .sz = sizeof(opts), .max_bytes = 16384 };
+	struct textpoke_image_opts opts = {.sz = sizeof(opts), .max_bytes = 16384};
 	struct textpoke_image *img = textpoke_image__new(&opts);
-	uint8_t big[4096] = { 0 }, buf[8];
+	uint8_t big[4096] = {0}, buf[8];
 	size_t before, nr;
 	int err = 0, i;
 
@@ -19,7 +19,7 @@ static int test_memory_cap(void)
 	TP_CHECK(textpoke_image__mem_bytes(img) <= opts.max_bytes);
 	/* a base larger than the cap */
 	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, big, 4096, NULL), 0);
-	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, (uint8_t[16384]){ 0 }, 16384, NULL),
+	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, (uint8_t[16384]){0}, 16384, NULL),
 		    -ENOMEM);
 	TP_CHECK_EQ(textpoke_image__nr_bases(img), 1);
 	/* pokes at new sites until the cap says no */
@@ -68,7 +68,7 @@ static int test_memory_cap(void)
 
 static int test_bad_arguments(void)
 {
-	struct textpoke_base_opts bad_anchor = { .sz = sizeof(bad_anchor), .anchor = 7 };
+	struct textpoke_base_opts bad_anchor = {.sz = sizeof(bad_anchor), .anchor = 7};
 	struct textpoke_image *img = textpoke_image__new(NULL);
 	static uint8_t big[70000];
 	uint8_t buf[8];
@@ -103,7 +103,9 @@ static int test_print_callback(void)
 {
 	int printed = 0;
 	struct textpoke_image_opts opts = {
-		.sz = sizeof(opts), .print = tp_count_print, .print_arg = &printed,
+	    .sz = sizeof(opts),
+	    .print = tp_count_print,
+	    .print_arg = &printed,
 	};
 	struct textpoke_image *img = textpoke_image__new(&opts);
 
@@ -112,8 +114,8 @@ static int test_print_callback(void)
 	TP_CHECK_EQ(textpoke_image__add_poke(img, 1, KADDR + 8, NOP5, 5, JMP5, 5), 0);
 	TP_CHECK_EQ(printed, 0);
 	/* joining two sites is worth a debug line */
-	TP_CHECK_EQ(textpoke_image__add_poke(img, 2, KADDR + 3, (uint8_t[8]){ 0 }, 8,
-					     (uint8_t[8]){ 0 }, 8), 0);
+	TP_CHECK_EQ(
+	    textpoke_image__add_poke(img, 2, KADDR + 3, (uint8_t[8]){0}, 8, (uint8_t[8]){0}, 8), 0);
 	TP_CHECK_EQ(printed, 1);
 	textpoke_image__delete(img);
 	return 0;

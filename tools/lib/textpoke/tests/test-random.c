@@ -14,8 +14,8 @@
  */
 #include "tp-test.h"
 
-#define SIM_LEN 96		/* known from the start */
-#define SIM_TRAMP 128		/* trampolines come and go at SIM_TRAMP + 0 / 32 */
+#define SIM_LEN 96    /* known from the start */
+#define SIM_TRAMP 128 /* trampolines come and go at SIM_TRAMP + 0 / 32 */
 #define SIM_SPAN 192
 #define SIM_POKES 400
 
@@ -34,7 +34,7 @@ struct sim {
 	uint8_t known[SIM_POKES + 1][SIM_SPAN];
 };
 
-static const uint16_t sim_site_off[] = { 0, 3, 5, 16, 17, 18, 40, 44, 60, 61, 62, 80 };
+static const uint16_t sim_site_off[] = {0, 3, 5, 16, 17, 18, 40, 44, 60, 61, 62, 80};
 
 static void sim_build(struct sim *sm, uint64_t seed)
 {
@@ -72,7 +72,7 @@ static void sim_build(struct sim *sm, uint64_t seed)
 				p->old_len = p->new_len = 5;
 			}
 		} else {
-			static const uint16_t widths[] = { 1, 2, 5, 5, 5 };
+			static const uint16_t widths[] = {1, 2, 5, 5, 5};
 
 			off = sim_site_off[r % (sizeof(sim_site_off) / sizeof(sim_site_off[0]))];
 			len = widths[(r >> 8) % 5];
@@ -128,18 +128,18 @@ static int sim_compare(struct textpoke_image *img, const struct sim *sm, uint64_
 static int test_simulated_kernel(void)
 {
 	static struct sim sm;
-	uint8_t poked[SIM_SPAN] = { 0 };
+	uint8_t poked[SIM_SPAN] = {0};
 
 	sim_build(&sm, 0x5eed);
 	for (int i = 0; i < sm.nr; i++) {
-		unsigned int len = sm.pokes[i].old_len > sm.pokes[i].new_len ?
-				   sm.pokes[i].old_len : sm.pokes[i].new_len;
+		unsigned int len = sm.pokes[i].old_len > sm.pokes[i].new_len ? sm.pokes[i].old_len
+									     : sm.pokes[i].new_len;
 
 		memset(poked + (sm.pokes[i].addr - KADDR), 1, len);
 	}
 	/* base: 0 none, 1 start, 2 end, 3 middle; then in order or shuffled */
 	for (int variant = 0; variant < 8; variant++) {
-		struct textpoke_base_opts opts = { .sz = sizeof(opts) };
+		struct textpoke_base_opts opts = {.sz = sizeof(opts)};
 		struct textpoke_image *img = textpoke_image__new(NULL);
 		size_t counts[TEXTPOKE_VERDICT__MAX];
 		int order[SIM_POKES], mid = sm.nr / 2, base = variant % 4;
@@ -170,28 +170,32 @@ static int test_simulated_kernel(void)
 		}
 		if (base == 1) {
 			opts.anchor = TEXTPOKE_ANCHOR_BEFORE;
-			TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, sm.val[0], SIM_LEN, &opts), 0);
+			TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, sm.val[0], SIM_LEN, &opts),
+				    0);
 		}
 		for (int i = 0; i < sm.nr; i++) {
 			const struct sim_poke *p = &sm.pokes[order[i]];
 
-			TP_CHECK_EQ(textpoke_image__add_poke(img, p->time, p->addr, p->old, p->old_len,
-							     p->new, p->new_len), 0);
+			TP_CHECK_EQ(textpoke_image__add_poke(img, p->time, p->addr, p->old,
+							     p->old_len, p->new, p->new_len),
+				    0);
 			/* queries between adds exercise the in-order fast path */
 			if (i % 37 == 0)
 				TP_CHECK(textpoke_image__read(img, p->addr, 8, p->time,
-							      (uint8_t[8]){ 0 }, NULL) >= 0);
+							      (uint8_t[8]){0}, NULL) >= 0);
 		}
 		if (base == 2) {
 			opts.anchor = TEXTPOKE_ANCHOR_AFTER;
-			TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, sm.val[sm.nr], SIM_LEN,
-							     &opts), 0);
+			TP_CHECK_EQ(
+			    textpoke_image__add_base(img, KADDR, sm.val[sm.nr], SIM_LEN, &opts), 0);
 		} else if (base == 3) {
 			/* a copy at the time of poke mid-1: later ones with that time are in */
 			opts.anchor = TEXTPOKE_ANCHOR_AT;
 			opts.time = sm.pokes[mid - 1].time;
 			TP_CHECK_EQ(textpoke_image__add_base(img, KADDR,
-					sm.val[sim_version(&sm, opts.time)], SIM_LEN, &opts), 0);
+							     sm.val[sim_version(&sm, opts.time)],
+							     SIM_LEN, &opts),
+				    0);
 		}
 		for (int i = 0; i < sm.nr; i++) {
 			TP_CHECK(!sim_compare(img, &sm, sm.pokes[i].time - 1, poked, base));
@@ -330,7 +334,7 @@ static void model_build(struct model *md, uint64_t seed)
 			p->old_len = p->new_len = (r >> 40) % 2 ? 5 : 1 + (r >> 41) % 2;
 		}
 		for (int k = 0; k < p->old_len; k++)
-			p->old[k] = tp_rand(&rs) % 4;	/* small alphabet: some match */
+			p->old[k] = tp_rand(&rs) % 4; /* small alphabet: some match */
 		for (int k = 0; k < p->new_len; k++)
 			p->new[k] = tp_rand(&rs) % 4;
 	}
@@ -452,7 +456,7 @@ static int model_collect(const struct textpoke_check *check, void *arg)
 static int model_compare_checks(struct textpoke_image *img, const struct model *md)
 {
 	static struct model_checks got, want;
-	int counts[TEXTPOKE_VERDICT__MAX] = { 0 };
+	int counts[TEXTPOKE_VERDICT__MAX] = {0};
 
 	got.nr = 0;
 	TP_CHECK_EQ(textpoke_image__for_each_check(img, model_collect, &got), 0);
@@ -460,8 +464,12 @@ static int model_compare_checks(struct textpoke_image *img, const struct model *
 	for (int i = 0; i < md->nr; i++) {
 		const struct sim_poke *p = &md->pokes[i];
 		struct textpoke_poke tp = {
-			.time = p->time, .addr = p->addr, .old = p->old, .new = p->new,
-			.old_len = p->old_len, .new_len = p->new_len,
+		    .time = p->time,
+		    .addr = p->addr,
+		    .old = p->old,
+		    .new = p->new,
+		    .old_len = p->old_len,
+		    .new_len = p->new_len,
 		};
 
 		model_check_fill(&want.c[i], &tp, model_verdict(md, i));
@@ -501,19 +509,23 @@ static int test_random_against_model(void)
 			if (i == bases_at) {
 				for (int b = 0; b < md.nr_bases; b++) {
 					struct textpoke_base_opts o = {
-						.sz = sizeof(o), .anchor = md.bases[b].anchor,
-						.time = md.bases[b].time,
+					    .sz = sizeof(o),
+					    .anchor = md.bases[b].anchor,
+					    .time = md.bases[b].time,
 					};
 
 					TP_CHECK_EQ(textpoke_image__add_base(img, md.bases[b].addr,
-							md.bases[b].bytes, md.bases[b].len, &o), 0);
+									     md.bases[b].bytes,
+									     md.bases[b].len, &o),
+						    0);
 				}
 			}
 			if (i == md.nr)
 				break;
-			TP_CHECK_EQ(textpoke_image__add_poke(img, md.pokes[i].time, md.pokes[i].addr,
-					md.pokes[i].old, md.pokes[i].old_len, md.pokes[i].new,
-					md.pokes[i].new_len), 0);
+			TP_CHECK_EQ(textpoke_image__add_poke(
+					img, md.pokes[i].time, md.pokes[i].addr, md.pokes[i].old,
+					md.pokes[i].old_len, md.pokes[i].new, md.pokes[i].new_len),
+				    0);
 		}
 		/* queries in random order of time and address */
 		for (int q = 0; q < 3000; q++) {
@@ -527,9 +539,9 @@ static int test_random_against_model(void)
 				int k = model_byte(&md, addr + i, time, &val);
 
 				if (known[i] != k || (k && buf[i] != val)) {
-					tp_test_log("seed %" PRIu64 ": byte %#" PRIx64 " at %" PRIu64
-						    ": got %02x/%d, model %02x/%d\n", seed, addr + i,
-						    time, buf[i], known[i], val, k);
+					tp_test_log("seed %" PRIu64 ": byte %#" PRIx64
+						    " at %" PRIu64 ": got %02x/%d, model %02x/%d\n",
+						    seed, addr + i, time, buf[i], known[i], val, k);
 					return -1;
 				}
 			}
@@ -557,15 +569,17 @@ static int test_view_equals_read(void)
 	/* add half up front; the rest arrive just before the view reaches them */
 	for (; next < sm.nr / 2; next++)
 		TP_CHECK_EQ(textpoke_image__add_poke(img, sm.pokes[next].time, sm.pokes[next].addr,
-				sm.pokes[next].old, sm.pokes[next].old_len, sm.pokes[next].new,
-				sm.pokes[next].new_len), 0);
+						     sm.pokes[next].old, sm.pokes[next].old_len,
+						     sm.pokes[next].new, sm.pokes[next].new_len),
+			    0);
 	for (uint64_t t = 900; t < sm.pokes[sm.nr - 1].time + 20; t += 1 + tp_rand(&rs) % 7) {
 		TP_CHECK_EQ(textpoke_view__advance(view, t), 0);
 		while (next < sm.nr && sm.pokes[next].time <= t + 5) {
-			TP_CHECK_EQ(textpoke_image__add_poke(img, sm.pokes[next].time,
-					sm.pokes[next].addr, sm.pokes[next].old,
-					sm.pokes[next].old_len, sm.pokes[next].new,
-					sm.pokes[next].new_len), 0);
+			TP_CHECK_EQ(
+			    textpoke_image__add_poke(img, sm.pokes[next].time, sm.pokes[next].addr,
+						     sm.pokes[next].old, sm.pokes[next].old_len,
+						     sm.pokes[next].new, sm.pokes[next].new_len),
+			    0);
 			next++;
 		}
 		for (int q = 0; q < 4; q++) {
@@ -578,7 +592,7 @@ static int test_view_equals_read(void)
 			TP_CHECK_EQ(n1, n2);
 			TP_CHECK(!memcmp(b1, b2, 16) && !memcmp(k1, k2, 16));
 		}
-		TP_CHECK(!sim_compare(img, &sm, t, (uint8_t[SIM_SPAN]){ 0 }, true));
+		TP_CHECK(!sim_compare(img, &sm, t, (uint8_t[SIM_SPAN]){0}, true));
 	}
 	TP_CHECK_EQ(textpoke_view__time(view) >= sm.pokes[sm.nr - 1].time, 1);
 	TP_CHECK_EQ(textpoke_view__advance(view, 10), -22);
@@ -593,7 +607,7 @@ static int test_view_equals_read(void)
  * new sites arrive between the old ones and the index must follow.
  */
 #define MANY_SITES 1500
-#define MANY_STRIDE 100		/* 4096 % 100 != 0: some sites cross a page */
+#define MANY_STRIDE 100 /* 4096 % 100 != 0: some sites cross a page */
 
 static int many_expect(uint64_t off, uint64_t time, uint64_t new_from, uint8_t *val)
 {
@@ -637,7 +651,8 @@ static int many_reads(struct textpoke_image *img, uint64_t *rs, uint64_t new_fro
 
 			if (known[i] != k || (k && buf[i] != val)) {
 				tp_test_log("+%#" PRIx64 " at %" PRIu64 ": got %02x/%d, expected "
-					    "%02x/%d\n", off + i, time, buf[i], known[i], val, k);
+					    "%02x/%d\n",
+					    off + i, time, buf[i], known[i], val, k);
 				return -1;
 			}
 		}
@@ -657,18 +672,21 @@ static int test_many_sites(void)
 			int site = j ? k : (k * 7919) % MANY_SITES;
 
 			TP_CHECK_EQ(textpoke_image__add_poke(img, 1000 + site + 2000 * j,
-					KADDR + (uint64_t)site * MANY_STRIDE, j % 2 ? JMP5 : NOP5, 5,
-					j % 2 ? NOP5 : JMP5, 5), 0);
+							     KADDR + (uint64_t)site * MANY_STRIDE,
+							     j % 2 ? JMP5 : NOP5, 5,
+							     j % 2 ? NOP5 : JMP5, 5),
+				    0);
 		}
 	}
 	TP_CHECK_EQ(textpoke_image__nr_sites(img), MANY_SITES);
 	TP_CHECK(!many_reads(img, &rs, MANY_SITES, 3 * MANY_SITES));
 	/* new sites between the old ones: an int3 that became a 2-byte nop */
 	for (int k = MANY_SITES - 1; k >= 0; k--) {
-		const uint8_t old[2] = { 0xcc, 0xcc }, new[2] = { 0x66, 0x90 };
+		const uint8_t old[2] = {0xcc, 0xcc}, new[2] = {0x66, 0x90};
 
-		TP_CHECK_EQ(textpoke_image__add_poke(img, 9000, KADDR + (uint64_t)k * MANY_STRIDE + 50,
-						     old, 2, new, 2), 0);
+		TP_CHECK_EQ(textpoke_image__add_poke(
+				img, 9000, KADDR + (uint64_t)k * MANY_STRIDE + 50, old, 2, new, 2),
+			    0);
 		if (k % 100 == 0)
 			TP_CHECK(!many_reads(img, &rs, k, 50));
 	}

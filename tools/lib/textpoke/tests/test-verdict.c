@@ -51,7 +51,7 @@ static int test_verdict_strings(void)
 static int test_dropped_poke_is_a_mismatch(void)
 {
 	struct textpoke_image *img = textpoke_image__new(NULL);
-	struct tp_checks cs = { 0 };
+	struct tp_checks cs = {0};
 	size_t counts[TEXTPOKE_VERDICT__MAX];
 
 	TP_CHECK(img);
@@ -65,7 +65,7 @@ static int test_dropped_poke_is_a_mismatch(void)
 	TP_CHECK_EQ(cs.c[1].time, 300);
 	TP_CHECK_EQ(cs.c[1].addr, KADDR + 8);
 	TP_CHECK(!memcmp(cs.c[1].old, NOP5, 5));
-	TP_CHECK(!memcmp(cs.c[1].before, JMP5, 5));	/* what the image held */
+	TP_CHECK(!memcmp(cs.c[1].before, JMP5, 5)); /* what the image held */
 	TP_CHECK(!memcmp(cs.c[1].before_known, "\1\1\1\1\1", 5));
 	TP_CHECK_EQ(textpoke_image__count_verdicts(img, counts), 0);
 	TP_CHECK_EQ(counts[TEXTPOKE_MISMATCH], 1);
@@ -82,12 +82,12 @@ static int test_kcore_copied_after_pokes(void)
 {
 	for (int anchored = 0; anchored < 2; anchored++) {
 		struct textpoke_base_opts opts = {
-			.sz = sizeof(opts),
-			.anchor = anchored ? TEXTPOKE_ANCHOR_AT : TEXTPOKE_ANCHOR_BEFORE,
-			.time = 250,
+		    .sz = sizeof(opts),
+		    .anchor = anchored ? TEXTPOKE_ANCHOR_AT : TEXTPOKE_ANCHOR_BEFORE,
+		    .time = 250,
 		};
 		struct textpoke_image *img = textpoke_image__new(NULL);
-		struct tp_checks cs = { 0 };
+		struct tp_checks cs = {0};
 		uint8_t buf[5];
 
 		TP_CHECK(img);
@@ -117,9 +117,9 @@ static int test_kcore_copied_after_pokes(void)
 /* a copy at the end that disagrees with the last poke: an event was lost after it */
 static int test_end_image_disagrees(void)
 {
-	struct textpoke_base_opts after = { .sz = sizeof(after), .anchor = TEXTPOKE_ANCHOR_AFTER };
+	struct textpoke_base_opts after = {.sz = sizeof(after), .anchor = TEXTPOKE_ANCHOR_AFTER};
 	struct textpoke_image *img = textpoke_image__new(NULL);
-	struct tp_checks cs = { 0 };
+	struct tp_checks cs = {0};
 
 	TP_CHECK(img);
 	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, NOP5, 5, &after), 0);
@@ -135,7 +135,7 @@ static int test_end_image_disagrees(void)
 static int test_nothing_to_compare(void)
 {
 	struct textpoke_image *img = textpoke_image__new(NULL);
-	struct tp_checks cs = { 0 };
+	struct tp_checks cs = {0};
 
 	TP_CHECK(img);
 	TP_CHECK_EQ(textpoke_image__add_poke(img, 100, KADDR, NOP5, 5, JMP5, 5), 0);

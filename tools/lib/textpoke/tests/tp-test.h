@@ -19,31 +19,31 @@
 #define tp_test_log(...) fprintf(stderr, __VA_ARGS__)
 #endif
 
-#define TP_CHECK(cond)                                                            \
-	do {                                                                      \
-		if (!(cond)) {                                                    \
+#define TP_CHECK(cond)                                                                \
+	do {                                                                          \
+		if (!(cond)) {                                                        \
 			tp_test_log("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			return -1;                                                \
-		}                                                                 \
+			return -1;                                                    \
+		}                                                                     \
 	} while (0)
 
-#define TP_CHECK_EQ(val, expected)                                                \
-	do {                                                                      \
-		long long __v = (long long)(val), __e = (long long)(expected);    \
-		if (__v != __e) {                                                 \
-			tp_test_log("FAILED %s:%d: %s == %lld, expected %lld\n",  \
-				    __FILE__, __LINE__, #val, __v, __e);          \
-			return -1;                                                \
-		}                                                                 \
+#define TP_CHECK_EQ(val, expected)                                                         \
+	do {                                                                               \
+		long long __v = (long long)(val), __e = (long long)(expected);             \
+		if (__v != __e) {                                                          \
+			tp_test_log("FAILED %s:%d: %s == %lld, expected %lld\n", __FILE__, \
+				    __LINE__, #val, __v, __e);                             \
+			return -1;                                                         \
+		}                                                                          \
 	} while (0)
 
-#define TP_RUN(fn)                                                                \
-	do {                                                                      \
-		if (fn()) {                                                       \
-			tp_test_log("  %s: FAILED\n", #fn);                       \
-			return -1;                                                \
-		}                                                                 \
-		tp_test_log("  %s: ok\n", #fn);                                   \
+#define TP_RUN(fn)                                          \
+	do {                                                \
+		if (fn()) {                                 \
+			tp_test_log("  %s: FAILED\n", #fn); \
+			return -1;                          \
+		}                                           \
+		tp_test_log("  %s: ok\n", #fn);             \
 	} while (0)
 
 /* A fixed-seed generator, so that a failure reproduces */
@@ -72,8 +72,8 @@ static inline int tp_print_to_log(enum textpoke_print_level level, const char *f
 
 #define KADDR 0xffffffff81000000ULL
 
-static const uint8_t NOP5[5] __attribute__((unused)) = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-static const uint8_t JMP5[5] __attribute__((unused)) = { 0xe9, 0x10, 0x20, 0x00, 0x00 };
+static const uint8_t NOP5[5] __attribute__((unused)) = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+static const uint8_t JMP5[5] __attribute__((unused)) = {0xe9, 0x10, 0x20, 0x00, 0x00};
 static const uint8_t INT3 __attribute__((unused)) = 0xcc;
 
 #endif /* __TEXTPOKE_TP_TEST_H */

@@ -48,8 +48,8 @@ enum textpoke_print_level {
 };
 
 /* Returns what vfprintf() would; @arg is the opts' print_arg */
-typedef int (*textpoke_print_fn_t)(enum textpoke_print_level level, const char *fmt,
-				   va_list ap, void *arg);
+typedef int (*textpoke_print_fn_t)(enum textpoke_print_level level, const char *fmt, va_list ap,
+				   void *arg);
 
 /*
  * Options for textpoke_image__new().  Set .sz = sizeof(opts) so that a
@@ -91,8 +91,8 @@ enum textpoke_anchor {
 struct textpoke_base_opts {
 	size_t sz;
 	enum textpoke_anchor anchor;
-	uint64_t time;		/* for TEXTPOKE_ANCHOR_AT */
-	unsigned int flags;	/* TEXTPOKE_BASE_* */
+	uint64_t time;	    /* for TEXTPOKE_ANCHOR_AT */
+	unsigned int flags; /* TEXTPOKE_BASE_* */
 };
 
 /*
@@ -167,10 +167,10 @@ LIBTEXTPOKE_API int textpoke_site__version(const struct textpoke_site *site, siz
 
 /* Outcome of comparing a poke's old bytes with the image at that moment */
 enum textpoke_verdict {
-	TEXTPOKE_VERIFIED,	/* the image held the old bytes */
-	TEXTPOKE_PRE_APPLIED,	/* no earlier bytes, but a later copy holds the new bytes */
-	TEXTPOKE_MISMATCH,	/* the image disagrees: lost event, wrong base, boot-time patch */
-	TEXTPOKE_UNKNOWN,	/* nothing to compare with */
+	TEXTPOKE_VERIFIED,    /* the image held the old bytes */
+	TEXTPOKE_PRE_APPLIED, /* no earlier bytes, but a later copy holds the new bytes */
+	TEXTPOKE_MISMATCH,    /* the image disagrees: lost event, wrong base, boot-time patch */
+	TEXTPOKE_UNKNOWN,     /* nothing to compare with */
 	TEXTPOKE_VERDICT__MAX,
 };
 
@@ -193,10 +193,9 @@ struct textpoke_check {
 };
 
 /* Calls @fn for every poke in address order, then time order */
-LIBTEXTPOKE_API int textpoke_image__for_each_check(struct textpoke_image *img,
-						   int (*fn)(const struct textpoke_check *check,
-							     void *arg),
-						   void *arg);
+LIBTEXTPOKE_API int
+textpoke_image__for_each_check(struct textpoke_image *img,
+			       int (*fn)(const struct textpoke_check *check, void *arg), void *arg);
 
 /* Number of pokes with each verdict into counts[TEXTPOKE_VERDICT__MAX] */
 LIBTEXTPOKE_API int textpoke_image__count_verdicts(struct textpoke_image *img,
@@ -208,8 +207,7 @@ LIBTEXTPOKE_API int textpoke_image__count_verdicts(struct textpoke_image *img,
  * (amortised), plus the address lookup.  Pokes may still be added to the
  * image while views exist.
  */
-LIBTEXTPOKE_API struct textpoke_view *textpoke_view__new(struct textpoke_image *img,
-							 uint64_t time);
+LIBTEXTPOKE_API struct textpoke_view *textpoke_view__new(struct textpoke_image *img, uint64_t time);
 LIBTEXTPOKE_API void textpoke_view__delete(struct textpoke_view *view);
 /* -EINVAL if @time is before the view's time */
 LIBTEXTPOKE_API int textpoke_view__advance(struct textpoke_view *view, uint64_t time);
