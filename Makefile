@@ -37,7 +37,7 @@ endif
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
-DEB_PACKAGES := gcc make pkg-config libelf-dev libdw-dev libtraceevent-dev \
+DEB_PACKAGES := gcc make pkg-config bc time libelf-dev libdw-dev libtraceevent-dev \
 		libunwind-dev libcapstone-dev libzstd-dev libbpf-dev
 
 FEATURE_MK := $(OUTPUT)features.mk
