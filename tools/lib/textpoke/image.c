@@ -278,3 +278,26 @@ int textpoke_image__for_each_site(struct textpoke_image *img,
 	}
 	return err;
 }
+
+struct textpoke_site *textpoke_image__site_at(struct textpoke_image *img, u64 addr)
+{
+	struct textpoke_site *s = NULL;
+	int err;
+
+	if (!img) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (addr == UINT64_MAX || tp_image__overlaps(img, addr, addr + 1, &s, 1) != 1) {
+		errno = ENOENT;
+		return NULL;
+	}
+	err = tp_image__frags_update(img);
+	if (!err && s->dirty)
+		err = tp_site__materialize(img, s);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}

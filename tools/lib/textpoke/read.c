@@ -18,6 +18,7 @@
  * answers at every time.  site.c materialises this rule per site.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,4 +147,93 @@ int textpoke_image__read(struct textpoke_image *img, u64 addr, size_t len, u64 t
 	if (!img)
 		return -EINVAL;
 	return tp_image__read(img, addr, len, buf, known, tp_image__version_at, &time);
+}
+
+/* The end of the span of bases and sites that starts at or after @addr, into *@start */
+static u64 tp_image__next_span(struct textpoke_image *img, u64 addr, u64 *start)
+{
+	size_t fi = tp_image__frag_find(img, addr);
+	size_t si = tp_slots__first_end_after(img->sites, img->nr_sites, addr);
+	u64 s = UINT64_MAX, e;
+	bool grew = true;
+
+	if (fi < img->nr_frags)
+		s = img->frags[fi].start;
+	if (si < img->nr_sites && img->sites[si].start < s)
+		s = img->sites[si].start;
+	if (s == UINT64_MAX)
+		return 0;
+	if (s < addr)
+		s = addr;
+	e = s;
+	/* extend over touching fragments and sites until neither touches */
+	while (grew) {
+		grew = false;
+		while (fi < img->nr_frags && img->frags[fi].start <= e) {
+			if (img->frags[fi].end > e) {
+				e = img->frags[fi].end;
+				grew = true;
+			}
+			fi++;
+		}
+		while (si < img->nr_sites && img->sites[si].start <= e) {
+			if (img->sites[si].end > e) {
+				e = img->sites[si].end;
+				grew = true;
+			}
+			si++;
+		}
+	}
+	*start = s;
+	return e;
+}
+
+#define TP_EXPORT_CHUNK 65536
+
+int textpoke_image__export(struct textpoke_image *img, u64 time,
+			   int (*fn)(u64 addr, const u8 *bytes, size_t len, void *arg), void *arg)
+{
+	u8 *buf, *known;
+	u64 addr = 0, start, end;
+	int err;
+
+	if (!img || !fn)
+		return -EINVAL;
+	err = tp_image__compact(img);
+	if (!err)
+		err = tp_image__frags_update(img);
+	if (err)
+		return err;
+	buf = malloc(2 * TP_EXPORT_CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	known = buf + TP_EXPORT_CHUNK;
+	while ((end = tp_image__next_span(img, addr, &start)) != 0) {
+		for (u64 a = start; a < end; a += TP_EXPORT_CHUNK) {
+			size_t len = end - a < TP_EXPORT_CHUNK ? end - a : TP_EXPORT_CHUNK;
+
+			err = textpoke_image__read(img, a, len, time, buf, known);
+			if (err < 0)
+				goto out;
+			err = 0;
+			for (size_t i = 0; i < len && !err;) {
+				size_t j = i;
+
+				if (!known[i]) {
+					i++;
+					continue;
+				}
+				while (j < len && known[j])
+					j++;
+				err = fn(a + i, buf + i, j - i, arg);
+				i = j;
+			}
+			if (err)
+				goto out;
+		}
+		addr = end;
+	}
+out:
+	free(buf);
+	return err;
 }

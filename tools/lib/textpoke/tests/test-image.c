@@ -350,6 +350,80 @@ static int test_site_history(void)
 	return 0;
 }
 
+struct tp_export {
+	uint64_t next; /* where the next run may start */
+	int runs;
+	int bad;
+	uint8_t bytes[0x3000]; /* KADDR .. KADDR + 0x3000 */
+	uint8_t known[0x3000];
+	size_t big; /* bytes beyond 0x3000 */
+};
+
+static int tp_collect_run(uint64_t addr, const uint8_t *bytes, size_t len, void *arg)
+{
+	struct tp_export *x = arg;
+
+	if (addr < x->next || !len)
+		x->bad++;
+	x->next = addr + len;
+	x->runs++;
+	for (size_t i = 0; i < len; i++) {
+		if (addr + i >= KADDR && addr + i < KADDR + 0x3000) {
+			x->bytes[addr + i - KADDR] = bytes[i];
+			x->known[addr + i - KADDR] = 1;
+		} else {
+			x->big++;
+		}
+	}
+	return 0;
+}
+
+/* export at a time gives exactly the known bytes that read() gives */
+static int test_export_and_site_at(void)
+{
+	static uint8_t text[32], body[16], huge[200000], buf[0x3000], known[0x3000];
+	static struct tp_export x;
+	struct textpoke_base_opts borrow = {.sz = sizeof(borrow), .flags = TEXTPOKE_BASE_BORROW};
+	struct textpoke_image *img = textpoke_image__new(NULL);
+	struct textpoke_site *site;
+	uint8_t vbuf[5];
+
+	TP_CHECK(img);
+	tp_fill_text(text, sizeof(text), NOP5);
+	memset(body, 0x41, sizeof(body));
+	memset(huge, 0x90, sizeof(huge));
+	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, text, sizeof(text), NULL), 0);
+	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR + 0x100000, huge, sizeof(huge), &borrow),
+		    0);
+	TP_CHECK(!tp_add_flips(img));
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 100, KADDR + 0x1000, NULL, 0, body, 16), 0);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 200, KADDR + 0x1000, body, 16, NULL, 0), 0);
+	/* touching the base: one run */
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 50, KADDR + 32, NOP5, 2, JMP5, 2), 0);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 50, KADDR + 0x2000, NOP5, 5, JMP5, 5), 0);
+	for (uint64_t time = 0; time < 400; time += 50) {
+		memset(&x, 0, sizeof(x));
+		TP_CHECK_EQ(textpoke_image__export(img, time, tp_collect_run, &x), 0);
+		TP_CHECK_EQ(x.bad, 0);
+		TP_CHECK_EQ(x.big, sizeof(huge));
+		TP_CHECK(textpoke_image__read(img, KADDR, 0x3000, time, buf, known) >= 0);
+		TP_CHECK(!memcmp(known, x.known, sizeof(known)));
+		for (size_t i = 0; i < sizeof(buf); i++)
+			TP_CHECK(!known[i] || buf[i] == x.bytes[i]);
+		/* base + 2-byte site, trampoline while alive, 5-byte site, the huge base */
+		TP_CHECK(x.runs >= (time >= 100 && time < 200 ? 5 : 4));
+	}
+	site = textpoke_image__site_at(img, KADDR + 10);
+	TP_CHECK(site);
+	TP_CHECK_EQ(textpoke_site__addr(site), KADDR + 8);
+	TP_CHECK_EQ(textpoke_site__version(site, 3, NULL, vbuf, NULL), 5);
+	TP_CHECK(!memcmp(vbuf, JMP5, 5));
+	TP_CHECK(!textpoke_image__site_at(img, KADDR + 13));
+	TP_CHECK(!textpoke_image__site_at(img, UINT64_MAX));
+	textpoke_image__delete(img);
+	return 0;
+}
+
 static int tp_tests__image(void)
 {
 	TP_RUN(test_forward_from_start_image);
@@ -362,5 +436,6 @@ static int tp_tests__image(void)
 	TP_RUN(test_sites_merge);
 	TP_RUN(test_code_appears_and_goes_away);
 	TP_RUN(test_site_history);
+	TP_RUN(test_export_and_site_at);
 	return 0;
 }

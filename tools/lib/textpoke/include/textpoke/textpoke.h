@@ -151,6 +151,13 @@ LIBTEXTPOKE_API int textpoke_image__for_each_site(struct textpoke_image *img,
 						  int (*fn)(struct textpoke_site *site, void *arg),
 						  void *arg);
 
+/*
+ * The site holding @addr, or NULL (errno ENOENT when none, ENOMEM when its
+ * versions could not be built).  Valid until the image changes.
+ */
+LIBTEXTPOKE_API struct textpoke_site *textpoke_image__site_at(struct textpoke_image *img,
+							      uint64_t addr);
+
 LIBTEXTPOKE_API uint64_t textpoke_site__addr(const struct textpoke_site *site);
 LIBTEXTPOKE_API size_t textpoke_site__len(const struct textpoke_site *site);
 LIBTEXTPOKE_API size_t textpoke_site__nr_pokes(const struct textpoke_site *site);
@@ -164,6 +171,19 @@ LIBTEXTPOKE_API int textpoke_site__poke(const struct textpoke_site *site, size_t
  */
 LIBTEXTPOKE_API int textpoke_site__version(const struct textpoke_site *site, size_t idx,
 					   uint64_t *time, void *buf, uint8_t *known);
+
+/*
+ * Every known byte of the image at @time, in address order, as runs of
+ * contiguous known bytes: @fn gets each run's address, bytes (valid during
+ * the call) and length.  A long run may come in several calls, the next
+ * starting where the previous ended.  Stops at, and returns, @fn's first
+ * non-zero value.  For writing a snapshot (an ELF image, a kcore_dir) of
+ * the code as it was at @time.
+ */
+LIBTEXTPOKE_API int textpoke_image__export(struct textpoke_image *img, uint64_t time,
+					   int (*fn)(uint64_t addr, const uint8_t *bytes,
+						     size_t len, void *arg),
+					   void *arg);
 
 /* Outcome of comparing a poke's old bytes with the image at that moment */
 enum textpoke_verdict {
