@@ -104,12 +104,6 @@ struct textpoke_image *textpoke_image__new(const struct textpoke_image_opts *opt
 		errno = ENOMEM;
 		return NULL;
 	}
-	img->pending = tp_alloc(img, TP_PENDING_MAX * sizeof(*img->pending));
-	if (!img->pending) {
-		free(img);
-		errno = ENOMEM;
-		return NULL;
-	}
 	return img;
 }
 
@@ -221,7 +215,7 @@ int textpoke_image__add_poke(struct textpoke_image *img, u64 time, u64 addr, con
 			s = olds[0];
 		} else {
 			/* room first: inserting must not fail once the poke is in */
-			if (tp_image__reserve_sites(img, img->nr_pending + 1))
+			if (tp_image__reserve_insert(img, addr, nr_olds > 0))
 				return -ENOMEM;
 			if (nr_olds) {
 				err = tp_image__merge_into_new(img, olds, nr_olds, addr, end, &s);

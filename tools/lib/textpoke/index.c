@@ -5,6 +5,7 @@
  * index that replaces the binary search once the sites stop changing.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +108,7 @@ size_t tp_image__sites_find(struct textpoke_image *img, u64 addr, u64 end)
 	return tp_slots__first_end_after(img->sites, img->nr_sites, addr);
 }
 
-int tp_image__reserve_sites(struct textpoke_image *img, size_t extra)
+static int tp_image__reserve_sites(struct textpoke_image *img, size_t extra)
 {
 	size_t want = img->nr_sites + extra, n;
 	void *p;
@@ -123,6 +124,26 @@ int tp_image__reserve_sites(struct textpoke_image *img, size_t extra)
 		return -ENOMEM;
 	img->sites = p;
 	img->alloc_sites = n;
+	return 0;
+}
+
+/*
+ * Room to insert one site starting at @start (or, when @merging, wherever
+ * the joined site lands), so that inserting cannot fail once the poke is
+ * in.  .pending is allocated the first time a site comes out of address
+ * order.
+ */
+int tp_image__reserve_insert(struct textpoke_image *img, u64 start, bool merging)
+{
+	bool appends = !img->nr_sites || img->sites[img->nr_sites - 1].end <= start;
+
+	if (tp_image__reserve_sites(img, img->nr_pending + 1))
+		return -ENOMEM;
+	if ((merging || !appends) && !img->pending) {
+		img->pending = tp_alloc(img, TP_PENDING_MAX * sizeof(*img->pending));
+		if (!img->pending)
+			return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -176,7 +176,7 @@ size_t tp_slots__first_end_after(const struct tp_slot *slots, size_t nr, u64 add
 size_t tp_image__sites_find(struct textpoke_image *img, u64 addr, u64 end);
 size_t tp_image__overlaps(struct textpoke_image *img, u64 start, u64 end,
 			  struct textpoke_site **out, size_t max);
-int tp_image__reserve_sites(struct textpoke_image *img, size_t extra);
+int tp_image__reserve_insert(struct textpoke_image *img, u64 start, bool merging);
 int tp_image__compact(struct textpoke_image *img);
 void tp_image__insert_site(struct textpoke_image *img, struct textpoke_site *s);
 void tp_image__remove_site(struct textpoke_image *img, struct textpoke_site *s);

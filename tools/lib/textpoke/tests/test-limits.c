@@ -66,6 +66,52 @@ static int test_memory_cap(void)
 	return 0;
 }
 
+/*
+ * Every cap from tiny to ample on the same mixed history (merges, out of
+ * order pokes, bases added late, reads in between): failures are -ENOMEM
+ * and nothing else, the count of memory never passes the cap, a failed
+ * poke is not counted, and nothing leaks (ASan).
+ */
+static int test_memory_cap_sweep(void)
+{
+	static const uint8_t base[64] = {0};
+
+	for (size_t cap = 1024; cap <= 65536; cap += cap / 4) {
+		struct textpoke_image_opts opts = {.sz = sizeof(opts), .max_bytes = cap};
+		struct textpoke_image *img = textpoke_image__new(&opts);
+		uint64_t rs = cap;
+		int failed = 0;
+
+		if (!img) {
+			TP_CHECK(cap < 4096);
+			continue;
+		}
+		for (int i = 0; i < 400; i++) {
+			uint64_t r = tp_rand(&rs), addr = KADDR + r % 96;
+			size_t len = 1 + (r >> 8) % 12, nr = textpoke_image__nr_pokes(img);
+			uint8_t buf[16];
+			int err;
+
+			if (i % 97 == 0)
+				err = textpoke_image__add_base(img, KADDR + r % 32, base,
+							       32 + r % 32, NULL);
+			else
+				err = textpoke_image__add_poke(img, (r >> 16) % 5000, addr, base,
+							       len, base + 8, len);
+			TP_CHECK(err == 0 || err == -ENOMEM);
+			if (err)
+				TP_CHECK_EQ(textpoke_image__nr_pokes(img), nr);
+			failed += !!err;
+			err = textpoke_image__read(img, addr, 16, r % 5000, buf, NULL);
+			TP_CHECK(err >= 0 || err == -ENOMEM);
+			TP_CHECK(textpoke_image__mem_bytes(img) <= cap);
+		}
+		tp_test_log("    cap %zu: %d of 400 refused\n", cap, failed);
+		textpoke_image__delete(img);
+	}
+	return 0;
+}
+
 static int test_bad_arguments(void)
 {
 	struct textpoke_base_opts bad_anchor = {.sz = sizeof(bad_anchor), .anchor = 7};
@@ -124,6 +170,7 @@ static int test_print_callback(void)
 static int tp_tests__limits(void)
 {
 	TP_RUN(test_memory_cap);
+	TP_RUN(test_memory_cap_sweep);
 	TP_RUN(test_bad_arguments);
 	TP_RUN(test_print_callback);
 	return 0;

@@ -601,6 +601,51 @@ static int test_view_equals_read(void)
 	return 0;
 }
 
+static int view_matches(struct textpoke_view *view, struct textpoke_image *img, uint64_t addr,
+			size_t len)
+{
+	uint8_t b1[32], k1[32], b2[32], k2[32];
+	int n1 = textpoke_view__read(view, addr, len, b1, k1);
+	int n2 = textpoke_image__read(img, addr, len, textpoke_view__time(view), b2, k2);
+
+	TP_CHECK(n1 >= 0);
+	TP_CHECK_EQ(n1, n2);
+	TP_CHECK(!memcmp(b1, b2, len) && !memcmp(k1, k2, len));
+	return 0;
+}
+
+/* pokes that arrive after the view passed their time: in site order, out of it, merging */
+static int test_view_late_pokes(void)
+{
+	struct textpoke_image *img = textpoke_image__new(NULL);
+	struct textpoke_view *view;
+	const uint8_t a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+
+	TP_CHECK(img);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 100, KADDR, NOP5, 5, JMP5, 5), 0);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 200, KADDR, JMP5, 5, NOP5, 5), 0);
+	view = textpoke_view__new(img, 1000);
+	TP_CHECK(view);
+	TP_CHECK(!view_matches(view, img, KADDR - 4, 16));
+	/* newest of its site, but behind the view */
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 500, KADDR, NOP5, 5, a, 5), 0);
+	TP_CHECK(!view_matches(view, img, KADDR - 4, 16));
+	/* out of order within the site */
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 300, KADDR + 1, NOP5 + 1, 2, b, 2), 0);
+	TP_CHECK(!view_matches(view, img, KADDR - 4, 16));
+	/* a poke joining it with a new neighbour, behind the view, then ahead of it */
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 50, KADDR + 8, NOP5, 5, JMP5, 5), 0);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 600, KADDR + 3, a, 8, b, 8), 0);
+	TP_CHECK(!view_matches(view, img, KADDR - 4, 20));
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 2000, KADDR + 3, b, 8, a, 8), 0);
+	TP_CHECK(!view_matches(view, img, KADDR - 4, 20));
+	TP_CHECK_EQ(textpoke_view__advance(view, 2000), 0);
+	TP_CHECK(!view_matches(view, img, KADDR - 4, 20));
+	textpoke_view__delete(view);
+	textpoke_image__delete(img);
+	return 0;
+}
+
 /*
  * Many sites, so that reads go through the page index once the sites
  * stop changing: every site flips nop/jmp, some straddle a page; then
@@ -700,6 +745,7 @@ static int tp_tests__random(void)
 	TP_RUN(test_simulated_kernel);
 	TP_RUN(test_random_against_model);
 	TP_RUN(test_view_equals_read);
+	TP_RUN(test_view_late_pokes);
 	TP_RUN(test_many_sites);
 	return 0;
 }
