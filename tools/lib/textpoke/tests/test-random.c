@@ -203,6 +203,18 @@ static int test_simulated_kernel(void)
 		}
 		TP_CHECK(!sim_compare(img, &sm, 0, poked, base));
 		TP_CHECK(!sim_compare(img, &sm, UINT64_MAX, poked, base));
+		if (base == 0) {
+			/* a copy taken at some time: the pokes say when */
+			struct textpoke_anchor_fit fit;
+			uint64_t t = sm.pokes[mid - 1].time;
+
+			TP_CHECK_EQ(textpoke_image__fit_anchor(
+					img, KADDR, sm.val[sim_version(&sm, t)], SIM_LEN, &fit),
+				    0);
+			TP_CHECK(fit.sites > 0);
+			TP_CHECK_EQ(fit.agree, fit.sites);
+			TP_CHECK(fit.from <= t && t < fit.to);
+		}
 		TP_CHECK_EQ(textpoke_image__count_verdicts(img, counts), 0);
 		tp_test_log("    variant %d: %zu verified, %zu pre-applied, %zu unknown\n", variant,
 			    counts[TEXTPOKE_VERIFIED], counts[TEXTPOKE_PRE_APPLIED],

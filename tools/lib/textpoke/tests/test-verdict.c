@@ -114,6 +114,40 @@ static int test_kcore_copied_after_pokes(void)
 	return 0;
 }
 
+/* the copy's time, from the pokes: between the flip it holds and the next */
+static int test_fit_anchor(void)
+{
+	struct textpoke_image *img = textpoke_image__new(NULL);
+	struct textpoke_anchor_fit fit;
+	uint8_t copy[32];
+
+	TP_CHECK(img);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 100, KADDR + 8, NOP5, 5, JMP5, 5), 0);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 300, KADDR + 8, JMP5, 5, NOP5, 5), 0);
+	TP_CHECK_EQ(textpoke_image__add_poke(img, 150, KADDR + 20, NOP5, 5, JMP5, 5), 0);
+	memset(copy, 0x90, sizeof(copy));
+	memcpy(copy + 8, JMP5, 5);
+	memcpy(copy + 20, JMP5, 5);
+	TP_CHECK_EQ(textpoke_image__fit_anchor(img, KADDR, copy, sizeof(copy), &fit), 0);
+	TP_CHECK_EQ(fit.sites, 2);
+	TP_CHECK_EQ(fit.agree, 2);
+	TP_CHECK_EQ(fit.from, 150);
+	TP_CHECK_EQ(fit.to, 300);
+	/* the second site holds what no version held: it never agrees */
+	copy[21] = 0x77;
+	TP_CHECK_EQ(textpoke_image__fit_anchor(img, KADDR, copy, sizeof(copy), &fit), 0);
+	TP_CHECK_EQ(fit.sites, 2);
+	TP_CHECK_EQ(fit.agree, 1);
+	TP_CHECK_EQ(fit.from, 100);
+	TP_CHECK_EQ(fit.to, 300);
+	/* a copy of something else: no poked site inside */
+	TP_CHECK_EQ(textpoke_image__fit_anchor(img, KADDR + 64, copy, sizeof(copy), &fit), 0);
+	TP_CHECK_EQ(fit.sites, 0);
+	TP_CHECK_EQ(fit.agree, 0);
+	textpoke_image__delete(img);
+	return 0;
+}
+
 /* a copy at the end that disagrees with the last poke: an event was lost after it */
 static int test_end_image_disagrees(void)
 {
@@ -175,6 +209,7 @@ static int tp_tests__verdict(void)
 	TP_RUN(test_verdict_strings);
 	TP_RUN(test_dropped_poke_is_a_mismatch);
 	TP_RUN(test_kcore_copied_after_pokes);
+	TP_RUN(test_fit_anchor);
 	TP_RUN(test_end_image_disagrees);
 	TP_RUN(test_nothing_to_compare);
 	TP_RUN(test_iteration_stops);

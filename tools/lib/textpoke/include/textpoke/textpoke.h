@@ -185,6 +185,27 @@ LIBTEXTPOKE_API int textpoke_image__export(struct textpoke_image *img, uint64_t 
 						     size_t len, void *arg),
 					   void *arg);
 
+/*
+ * When was a copy taken?  perf record copies kcore after enabling text
+ * poke events, at a moment it does not record.  Given the copy's @len
+ * bytes at @addr (before adding it as a base), textpoke_image__fit_anchor()
+ * finds the first interval of time [from, to) in which the most poked
+ * sites inside the copy hold what the copy holds.  Then add the copy
+ * with TEXTPOKE_ANCHOR_AT and .time = from.  agree < sites means some
+ * sites disagree at every time (a lost event, boot-time patching);
+ * sites 0 means the pokes say nothing about the copy.
+ */
+struct textpoke_anchor_fit {
+	uint64_t from;
+	uint64_t to;  /* UINT64_MAX: up to the end */
+	size_t sites; /* poked sites the copy covers with known bytes */
+	size_t agree; /* of which agree with the copy over [from, to) */
+};
+
+LIBTEXTPOKE_API int textpoke_image__fit_anchor(struct textpoke_image *img, uint64_t addr,
+					       const void *bytes, size_t len,
+					       struct textpoke_anchor_fit *fit);
+
 /* Outcome of comparing a poke's old bytes with the image at that moment */
 enum textpoke_verdict {
 	TEXTPOKE_VERIFIED,    /* the image held the old bytes */
