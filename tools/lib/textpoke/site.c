@@ -216,6 +216,7 @@ size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
 		guess = n - 2;
 	/* the version wanted is most likely guess + 1: fetch it while t[guess] comes */
 	__builtin_prefetch(s->vbytes + (guess + 1) * tp_site__len(s));
+	__builtin_prefetch(s->vknown + (guess + 1) * tp_site__kbytes(s));
 	if (t[guess] <= time) {
 		lo = guess;
 		for (step = 1; guess + step < n && t[guess + step] <= time; step *= 2)
