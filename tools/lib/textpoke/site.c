@@ -397,8 +397,8 @@ void tp_site__poke_info(const struct textpoke_site *s, size_t idx, struct textpo
 
 	out->time = s->times[idx];
 	out->addr = s->start + p->off;
-	out->old = s->arena + p->data;
-	out->new = s->arena + p->data + p->old_len;
+	out->old_bytes = s->arena + p->data;
+	out->new_bytes = s->arena + p->data + p->old_len;
 	out->old_len = p->old_len;
 	out->new_len = p->new_len;
 }

@@ -331,7 +331,7 @@ static int tp_walk_site(struct textpoke_site *site, void *arg)
 	if (textpoke_site__version(site, 4, &time, buf, known) != -22)
 		w->bad++;
 	if (textpoke_site__poke(site, 1, &poke) || poke.time != 200 || poke.addr != KADDR + 8 ||
-	    poke.old_len != 5 || memcmp(poke.old, JMP5, 5) || memcmp(poke.new, NOP5, 5))
+	    poke.old_len != 5 || memcmp(poke.old_bytes, JMP5, 5) || memcmp(poke.new_bytes, NOP5, 5))
 		w->bad++;
 	return 0;
 }

@@ -450,8 +450,8 @@ static void model_check_fill(struct model_check *c, const struct textpoke_poke *
 	c->time = p->time;
 	c->old_len = p->old_len;
 	c->new_len = p->new_len;
-	memcpy(c->bytes, p->old, p->old_len);
-	memcpy(c->bytes + 32, p->new, p->new_len);
+	memcpy(c->bytes, p->old_bytes, p->old_len);
+	memcpy(c->bytes + 32, p->new_bytes, p->new_len);
 	c->verdict = verdict;
 }
 
@@ -478,8 +478,8 @@ static int model_compare_checks(struct textpoke_image *img, const struct model *
 		struct textpoke_poke tp = {
 		    .time = p->time,
 		    .addr = p->addr,
-		    .old = p->old,
-		    .new = p->new,
+		    .old_bytes = p->old,
+		    .new_bytes = p->new,
 		    .old_len = p->old_len,
 		    .new_len = p->new_len,
 		};

@@ -28,7 +28,7 @@ static int tp_collect(const struct textpoke_check *check, void *arg)
 	cs->c[cs->nr].verdict = check->verdict;
 	cs->c[cs->nr].time = check->poke.time;
 	cs->c[cs->nr].addr = check->poke.addr;
-	memcpy(cs->c[cs->nr].old, check->poke.old, olen);
+	memcpy(cs->c[cs->nr].old, check->poke.old_bytes, olen);
 	memcpy(cs->c[cs->nr].before, check->before, olen);
 	memcpy(cs->c[cs->nr].before_known, check->before_known, olen);
 	memcpy(cs->c[cs->nr].after, check->after, nlen);

@@ -106,16 +106,16 @@ LIBTEXTPOKE_API int textpoke_image__add_base(struct textpoke_image *img, uint64_
 					     const struct textpoke_base_opts *opts);
 
 /*
- * Record that at @time the @old_len bytes @old at @addr became the
- * @new_len bytes @new.  old_len 0: code appears (an ftrace trampoline
+ * Record that at @time the @old_len bytes @old_bytes at @addr became the
+ * @new_len bytes @new_bytes.  old_len 0: code appears (an ftrace trampoline
  * body, a kprobe instruction slot); new_len 0: code goes away.  Pokes in
  * time order append in O(1); out of order ones are placed at their time.
  * Pokes with equal times apply in the order they were added.  At most
  * 65535 bytes each way, as in PERF_RECORD_TEXT_POKE.
  */
 LIBTEXTPOKE_API int textpoke_image__add_poke(struct textpoke_image *img, uint64_t time,
-					     uint64_t addr, const void *old, size_t old_len,
-					     const void *new, size_t new_len);
+					     uint64_t addr, const void *old_bytes, size_t old_len,
+					     const void *new_bytes, size_t new_len);
 
 /*
  * The @len bytes at @addr as they were at @time, i.e. after every poke
@@ -140,8 +140,8 @@ LIBTEXTPOKE_API size_t textpoke_image__mem_bytes(const struct textpoke_image *im
 struct textpoke_poke {
 	uint64_t time;
 	uint64_t addr;
-	const uint8_t *old;
-	const uint8_t *new;
+	const uint8_t *old_bytes;
+	const uint8_t *new_bytes;
 	uint16_t old_len;
 	uint16_t new_len;
 };
