@@ -231,11 +231,12 @@ static int test_simulated_kernel(void)
 /* ---- the naive model: the documented rule, replayed per query ---- */
 
 #define MODEL_POKES 300
+#define MODEL_MAX 1600 /* room in the model */
 #define MODEL_BASES 6
 #define MODEL_SPAN 128
 
 struct model {
-	struct sim_poke pokes[MODEL_POKES];
+	struct sim_poke pokes[MODEL_MAX];
 	int nr;
 	struct {
 		uint64_t addr, time;
@@ -270,7 +271,7 @@ static int model_cover(const struct model *md, uint64_t abs, int *cover)
 
 static int model_byte(const struct model *md, uint64_t abs, uint64_t time, uint8_t *val)
 {
-	int cover[MODEL_POKES], m = model_cover(md, abs, cover), seg = 0;
+	int cover[MODEL_MAX], m = model_cover(md, abs, cover), seg = 0;
 
 	while (seg < m && md->pokes[cover[seg]].time <= time)
 		seg++;
@@ -376,7 +377,7 @@ static int model_segment_base(const struct model *md, uint64_t abs, const int *c
 static enum textpoke_verdict model_verdict(const struct model *md, int i)
 {
 	const struct sim_poke *p = &md->pokes[i];
-	int cover[MODEL_POKES], all_old = 1, all_new = p->new_len > 0;
+	int cover[MODEL_MAX], all_old = 1, all_new = p->new_len > 0;
 
 	for (int k = 0; k < (p->old_len > p->new_len ? p->old_len : p->new_len); k++) {
 		uint64_t abs = p->addr + k;
@@ -439,7 +440,7 @@ static int model_check_cmp(const void *a, const void *b)
 }
 
 struct model_checks {
-	struct model_check c[MODEL_POKES];
+	struct model_check c[MODEL_MAX];
 	int nr;
 };
 
@@ -459,7 +460,7 @@ static int model_collect(const struct textpoke_check *check, void *arg)
 {
 	struct model_checks *mc = arg;
 
-	if (mc->nr == MODEL_POKES)
+	if (mc->nr == MODEL_MAX)
 		return -1;
 	model_check_fill(&mc->c[mc->nr++], &check->poke, check->verdict);
 	return 0;
@@ -559,6 +560,152 @@ static int test_random_against_model(void)
 			}
 		}
 		TP_CHECK(!model_compare_checks(img, &md));
+		textpoke_image__delete(img);
+	}
+	return 0;
+}
+
+/*
+ * Everything interleaved, as a consumer would: pokes in and out of order,
+ * many flips of the same sites (the fast path), sites enough for the page
+ * index, bases added late, reads, a view, exports and verdicts, each
+ * checked against the model as it stands at that step.
+ */
+#define IL_SITES 400
+#define IL_STRIDE 64
+
+static int il_read_check(struct textpoke_image *img, const struct model *md, uint64_t addr,
+			 size_t len, uint64_t time, struct textpoke_view *view)
+{
+	uint8_t buf[16], known[16], val = 0;
+	int n = view ? textpoke_view__read(view, addr, len, buf, known)
+		     : textpoke_image__read(img, addr, len, time, buf, known);
+
+	TP_CHECK(n >= 0);
+	for (size_t i = 0; i < len; i++) {
+		int k = model_byte(md, addr + i, time, &val);
+
+		if (known[i] != k || (k && buf[i] != val)) {
+			tp_test_log("%s: byte %#" PRIx64 " at %" PRIu64 ": got %02x/%d, model "
+				    "%02x/%d (%d pokes)\n",
+				    view ? "view" : "read", addr + i, time, buf[i], known[i], val,
+				    k, md->nr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct il_export {
+	const struct model *md;
+	uint64_t time;
+	int bad;
+	size_t bytes;
+};
+
+static int il_export_check(uint64_t addr, const uint8_t *bytes, size_t len, void *arg)
+{
+	struct il_export *x = arg;
+	uint8_t val;
+
+	for (size_t i = 0; i < len; i++) {
+		if (!model_byte(x->md, addr + i, x->time, &val) || val != bytes[i])
+			x->bad++;
+	}
+	x->bytes += len;
+	return 0;
+}
+
+static int test_interleaved_against_model(void)
+{
+	static struct model md;
+
+	for (uint64_t seed = 11; seed <= 13; seed++) {
+		struct textpoke_image *img = textpoke_image__new(NULL);
+		struct textpoke_view *view = textpoke_view__new(img, 0);
+		uint64_t rs = seed, clock = 1000, span = IL_SITES * IL_STRIDE;
+
+		TP_CHECK(img && view);
+		md.nr = md.nr_bases = 0;
+		for (int op = 0; op < 4000; op++) {
+			uint64_t r = tp_rand(&rs), what = r % 100;
+
+			if (what < 45 && md.nr < MODEL_MAX) {
+				struct sim_poke *p = &md.pokes[md.nr];
+				uint64_t r2 = tp_rand(&rs);
+
+				/* mostly forward in time, sometimes late, often the same time */
+				if (r2 % 10 == 0)
+					p->time = clock - r2 % 500;
+				else
+					p->time = clock += (r2 >> 8) % 3;
+				if ((r2 >> 16) % 4) {
+					/* a 5-byte flip at a grid site */
+					p->addr = KADDR + (r2 >> 20) % IL_SITES * IL_STRIDE;
+					p->old_len = p->new_len = 5;
+				} else {
+					p->addr = KADDR + (r2 >> 20) % span;
+					p->old_len = (r2 >> 40) % 9;
+					p->new_len = (r2 >> 44) % 9;
+					if (!p->old_len && !p->new_len)
+						p->new_len = 1;
+				}
+				for (int k = 0; k < p->old_len; k++)
+					p->old[k] = tp_rand(&rs) % 3;
+				for (int k = 0; k < p->new_len; k++)
+					p->new[k] = tp_rand(&rs) % 3;
+				TP_CHECK_EQ(textpoke_image__add_poke(img, p->time, p->addr, p->old,
+								     p->old_len, p->new,
+								     p->new_len),
+					    0);
+				md.nr++;
+			} else if (what < 47 && md.nr_bases < MODEL_BASES) {
+				int b = md.nr_bases++;
+				struct textpoke_base_opts o = {.sz = sizeof(o)};
+
+				md.bases[b].addr = KADDR + tp_rand(&rs) % span;
+				md.bases[b].len = 1 + tp_rand(&rs) % 64;
+				md.bases[b].anchor = o.anchor = tp_rand(&rs) % 3;
+				md.bases[b].time = o.time = clock - tp_rand(&rs) % 300;
+				for (int i = 0; i < md.bases[b].len; i++)
+					md.bases[b].bytes[i] = tp_rand(&rs) % 3;
+				TP_CHECK_EQ(textpoke_image__add_base(img, md.bases[b].addr,
+								     md.bases[b].bytes,
+								     md.bases[b].len, &o),
+					    0);
+			} else if (what < 85) {
+				uint64_t addr = KADDR - 8 + (r >> 8) % (span + 16);
+
+				TP_CHECK(!il_read_check(img, &md, addr, 1 + (r >> 40) % 16,
+							clock - (r >> 48) % 600, NULL));
+			} else if (what < 97) {
+				uint64_t addr = KADDR + (r >> 8) % span;
+
+				if (textpoke_view__time(view) < clock - 100)
+					TP_CHECK_EQ(textpoke_view__advance(view, clock - 100), 0);
+				TP_CHECK(!il_read_check(img, &md, addr, 1 + (r >> 40) % 16,
+							textpoke_view__time(view), view));
+			} else if (what < 99) {
+				struct il_export x = {.md = &md, .time = clock - (r >> 8) % 600};
+
+				static uint8_t buf[IL_SITES * IL_STRIDE + 256];
+				int known;
+
+				TP_CHECK_EQ(
+				    textpoke_image__export(img, x.time, il_export_check, &x), 0);
+				TP_CHECK_EQ(x.bad, 0);
+				/* and nothing left out: as many bytes as a read of it all knows */
+				known = textpoke_image__read(img, KADDR - 64, sizeof(buf), x.time,
+							     buf, NULL);
+				TP_CHECK_EQ(x.bytes, known);
+			} else if (md.nr) {
+				TP_CHECK(!model_compare_checks(img, &md));
+			}
+		}
+		tp_test_log("    seed %" PRIu64 ": %d pokes, %zu sites, %d bases\n", seed, md.nr,
+			    textpoke_image__nr_sites(img), md.nr_bases);
+		TP_CHECK(!model_compare_checks(img, &md));
+		textpoke_view__delete(view);
 		textpoke_image__delete(img);
 	}
 	return 0;
@@ -756,6 +903,7 @@ static int tp_tests__random(void)
 {
 	TP_RUN(test_simulated_kernel);
 	TP_RUN(test_random_against_model);
+	TP_RUN(test_interleaved_against_model);
 	TP_RUN(test_view_equals_read);
 	TP_RUN(test_view_late_pokes);
 	TP_RUN(test_many_sites);
