@@ -77,6 +77,8 @@ int textpoke_image__fit_anchor(struct textpoke_image *img, u64 addr, const void 
 			if (err)
 				goto out;
 		}
+		if (s->huge)
+			continue;
 		for (size_t v = 0; v <= s->nr; v++) {
 			u64 from = v ? s->times[v - 1] : 0;
 			u64 to = v < s->nr ? s->times[v] : UINT64_MAX;

@@ -61,46 +61,62 @@ static enum textpoke_verdict tp_verdict(const struct tp_poke *p, const u8 *statu
 	return all_new ? TEXTPOKE_PRE_APPLIED : TEXTPOKE_UNKNOWN;
 }
 
+#define TP_NO_POKE UINT32_MAX
+
 /*
  * Fill, at each poke's arena offsets, what was compared with its old
  * bytes (val/kn at .data) and its new bytes (after .old_len), and how
- * they compared (status).
+ * they compared (status).  Two sweeps over the pokes in time order, with
+ * @last (one entry per byte of the site) holding the poke that covered
+ * each byte last: forwards for what came before, backwards for the base
+ * anchored after.  O(pokes' bytes + site length).
  */
 static void tp_site__compare(const struct textpoke_image *img, const struct textpoke_site *s,
-			     u32 *cover, u8 *val, u8 *kn, u8 *status)
+			     u32 *last, u8 *val, u8 *kn, u8 *status)
 {
-	size_t fi = tp_image__frag_find(img, s->start);
+	size_t len = tp_site__len(s);
 
-	for (u64 abs = s->start; abs < s->end; abs++) {
-		const struct tp_frag *f = tp_image__frag_at(img, &fi, abs);
-		size_t m = tp_site__cover(s, abs, cover), b = abs - s->start;
+	for (int dir = 0; dir < 2; dir++) {
+		for (size_t b = 0; b < len; b++)
+			last[b] = TP_NO_POKE;
+		for (size_t i = 0; i < s->nr; i++) {
+			size_t k = dir ? s->nr - 1 - i : i;
+			const struct tp_poke *p = &s->pokes[k];
+			u64 t = s->times[k], ps = s->start + p->off;
+			size_t fi = tp_image__frag_find(img, ps);
 
-		for (size_t seg = 0; seg < m; seg++) {
-			const struct tp_poke *prev = seg ? &s->pokes[cover[seg - 1]] : NULL;
-			const struct tp_poke *p = &s->pokes[cover[seg]];
-			const struct tp_base *base;
-			size_t i = b - p->off, pos;
+			for (u32 j = 0; j < tp_poke__span(p); j++) {
+				const struct tp_frag *f = tp_image__frag_at(img, &fi, ps + j);
+				u32 other = last[p->off + j];
+				const struct tp_poke *o =
+				    other != TP_NO_POKE ? &s->pokes[other] : NULL;
+				u64 t_other = o ? s->times[other] : 0;
+				size_t b = p->off + j, pos;
+				const struct tp_base *base;
 
-			if (i < p->old_len) {
-				pos = p->data + i;
-				kn[pos] = 1;
-				if (prev && b - prev->off < prev->new_len)
-					val[pos] =
-					    s->arena[prev->data + prev->old_len + (b - prev->off)];
-				else if ((base = tp_site__segment_base(img, f, s, cover, m, seg)))
-					val[pos] = base->bytes[abs - base->start];
-				else
-					kn[pos] = 0;
+				last[b] = k;
+				if (!dir && j < p->old_len) {
+					/* before: the previous poke's new bytes, or a base since */
+					pos = p->data + j;
+					kn[pos] = 1;
+					if (o && b - o->off < o->new_len)
+						val[pos] =
+						    s->arena[o->data + o->old_len + (b - o->off)];
+					else if ((base = tp_frag__base_between(img, f, o, t_other,
+									       true, t)))
+						val[pos] = base->bytes[ps + j - base->start];
+					else
+						kn[pos] = 0;
+				} else if (dir && j < p->new_len) {
+					/* after: a base anchored before the next poke */
+					pos = p->data + p->old_len + j;
+					base = tp_frag__base_between(img, f, true, t, o, t_other);
+					kn[pos] = base != NULL;
+					val[pos] = base ? base->bytes[ps + j - base->start] : 0;
+				} else {
+					continue;
+				}
 				status[pos] = !kn[pos]			  ? TP_NONE
-					      : val[pos] == s->arena[pos] ? TP_SAME
-									  : TP_DIFF;
-			}
-			if (i < p->new_len) {
-				pos = p->data + p->old_len + i;
-				base = tp_site__segment_base(img, f, s, cover, m, seg + 1);
-				kn[pos] = base != NULL;
-				val[pos] = base ? base->bytes[abs - base->start] : 0;
-				status[pos] = !base			  ? TP_NONE
 					      : val[pos] == s->arena[pos] ? TP_SAME
 									  : TP_DIFF;
 			}
@@ -111,21 +127,21 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 		    int (*fn)(const struct textpoke_check *check, void *arg), void *arg)
 {
-	size_t cover_size = (s->nr + 1) * sizeof(u32), tmp_size = 3 * s->arena_len + 1;
+	size_t last_size = tp_site__len(s) * sizeof(u32), tmp_size = 3 * s->arena_len + 1;
 	u8 *tmp, *val, *kn, *status;
-	u32 *cover;
+	u32 *last;
 	int err = 0;
 
-	cover = tp_alloc(img, cover_size);
+	last = tp_alloc(img, last_size);
 	tmp = tp_zalloc(img, tmp_size);
-	if (!cover || !tmp) {
+	if (!last || !tmp) {
 		err = -ENOMEM;
 		goto out_free;
 	}
 	val = tmp;
 	kn = tmp + s->arena_len;
 	status = tmp + 2 * s->arena_len;
-	tp_site__compare(img, s, cover, val, kn, status);
+	tp_site__compare(img, s, last, val, kn, status);
 	for (u32 k = 0; k < s->nr && !err; k++) {
 		const struct tp_poke *p = &s->pokes[k];
 		struct textpoke_check c;
@@ -140,7 +156,7 @@ int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 	}
 out_free:
 	tp_free(img, tmp, tmp_size);
-	tp_free(img, cover, cover_size);
+	tp_free(img, last, last_size);
 	return err;
 }
 

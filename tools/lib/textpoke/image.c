@@ -91,12 +91,15 @@ struct textpoke_image *textpoke_image__new(const struct textpoke_image_opts *opt
 		errno = ENOMEM;
 		return NULL;
 	}
+	img->max_site_bytes = TP_MAX_SITE_BYTES_DEFAULT;
 	if (opts) {
 		img->max_bytes = opts->max_bytes;
-		if (!opts->sz || opts->sz >= sizeof(*opts)) {
+		if (!opts->sz || opts->sz >= offsetof(struct textpoke_image_opts, max_site_bytes)) {
 			img->print = opts->print;
 			img->print_arg = opts->print_arg;
 		}
+		if ((!opts->sz || opts->sz >= sizeof(*opts)) && opts->max_site_bytes)
+			img->max_site_bytes = opts->max_site_bytes;
 	}
 	img->mem = sizeof(*img);
 	if (img->max_bytes && img->mem > img->max_bytes) {
@@ -155,13 +158,16 @@ size_t textpoke_image__mem_bytes(const struct textpoke_image *img)
 #define TP_MERGE_MAX 64
 
 /*
- * A poke that spans several sites, or reaches out of one, joins them into
- * a new site.  Built aside so that a failure leaves the image untouched.
+ * A poke that spans several sites, or reaches out of one, joins them: the
+ * site with the most pokes grows over the others, so that a long chain of
+ * overlapping pokes costs in proportion to its pokes, not their square.
+ * All the memory is reserved first; after that nothing can fail.
  */
-static int tp_image__merge_into_new(struct textpoke_image *img, struct textpoke_site **olds,
-				    size_t nr_olds, u64 start, u64 end, struct textpoke_site **out)
+static int tp_image__join(struct textpoke_image *img, struct textpoke_site **olds, size_t nr_olds,
+			  u64 start, u64 end, size_t poke_bytes, struct textpoke_site **out)
 {
-	struct textpoke_site *s;
+	struct textpoke_site *dst = olds[0];
+	size_t pokes = 1, bytes = poke_bytes;
 	int err;
 
 	for (size_t i = 0; i < nr_olds; i++) {
@@ -169,21 +175,35 @@ static int tp_image__merge_into_new(struct textpoke_image *img, struct textpoke_
 			start = olds[i]->start;
 		if (olds[i]->end > end)
 			end = olds[i]->end;
+		if (olds[i]->nr > dst->nr)
+			dst = olds[i];
 	}
 	/* pokes keep their offset in 32 bits */
 	if (end - start > UINT32_MAX)
 		return -E2BIG;
-	s = tp_site__new(img, start, end);
-	if (!s)
-		return -ENOMEM;
 	for (size_t i = 0; i < nr_olds; i++) {
-		err = tp_site__absorb(img, s, olds[i]);
-		if (err) {
-			tp_site__delete(img, s);
-			return err;
+		if (olds[i] != dst) {
+			pokes += olds[i]->nr;
+			bytes += olds[i]->arena_len;
 		}
 	}
-	*out = s;
+	err = tp_site__reserve(img, dst, pokes, bytes);
+	if (!err)
+		err = tp_image__reserve_insert(img, start, true);
+	if (err)
+		return err;
+	tp_print(img, TEXTPOKE_DEBUG, "poke joins %zu sites into %#llx-%#llx\n", nr_olds,
+		 (unsigned long long)start, (unsigned long long)end);
+	for (size_t i = 0; i < nr_olds; i++)
+		tp_image__remove_site(img, olds[i]);
+	tp_site__grow(img, dst, start, end);
+	for (size_t i = 0; i < nr_olds; i++) {
+		if (olds[i] != dst) {
+			tp_site__absorb(img, dst, olds[i]); /* room reserved: cannot fail */
+			tp_site__delete(img, olds[i]);
+		}
+	}
+	*out = dst;
 	return 0;
 }
 
@@ -193,8 +213,7 @@ int textpoke_image__add_poke(struct textpoke_image *img, u64 time, u64 addr, con
 	struct textpoke_site *olds[TP_MERGE_MAX], *s = NULL;
 	size_t span = old_len > new_len ? old_len : new_len;
 	u64 end = addr + span;
-	bool fresh = false;
-	size_t nr_olds = 0;
+	size_t nr_olds;
 	int err;
 
 	if (!img || !span || old_len > UINT16_MAX || new_len > UINT16_MAX || end < addr ||
@@ -213,40 +232,34 @@ int textpoke_image__add_poke(struct textpoke_image *img, u64 time, u64 addr, con
 		}
 		if (nr_olds == 1 && olds[0]->start <= addr && end <= olds[0]->end) {
 			s = olds[0];
+		} else if (nr_olds) {
+			err = tp_image__join(img, olds, nr_olds, addr, end, old_len + new_len, &s);
+			if (err)
+				return err;
+			/* room reserved by the join: neither can fail */
+			tp_site__append(img, s, time, addr, old, old_len, new, new_len);
+			tp_image__insert_site(img, s);
+			goto out;
 		} else {
 			/* room first: inserting must not fail once the poke is in */
-			if (tp_image__reserve_insert(img, addr, nr_olds > 0))
+			if (tp_image__reserve_insert(img, addr, false))
 				return -ENOMEM;
-			if (nr_olds) {
-				err = tp_image__merge_into_new(img, olds, nr_olds, addr, end, &s);
-				if (err)
-					return err;
-				tp_print(img, TEXTPOKE_DEBUG,
-					 "poke at %#llx joins %zu sites into %#llx-%#llx\n",
-					 (unsigned long long)addr, nr_olds,
-					 (unsigned long long)s->start, (unsigned long long)s->end);
-			} else {
-				s = tp_site__new(img, addr, end);
-				if (!s)
-					return -ENOMEM;
+			s = tp_site__new(img, addr, end);
+			if (!s)
+				return -ENOMEM;
+			err = tp_site__append(img, s, time, addr, old, old_len, new, new_len);
+			if (err) {
+				tp_site__delete(img, s);
+				return err;
 			}
-			fresh = true;
+			tp_image__insert_site(img, s);
+			goto out;
 		}
 	}
-
 	err = tp_site__append(img, s, time, addr, old, old_len, new, new_len);
-	if (err) {
-		if (fresh)
-			tp_site__delete(img, s);
+	if (err)
 		return err;
-	}
-	if (fresh) {
-		for (size_t i = 0; i < nr_olds; i++) {
-			tp_image__remove_site(img, olds[i]);
-			tp_site__delete(img, olds[i]);
-		}
-		tp_image__insert_site(img, s);
-	}
+out:
 	img->last = s;
 	img->nr_pokes++;
 	return 0;

@@ -110,8 +110,11 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 	memset(buf, 0, len);
 	memset(kn, 0, len);
 	tp_image__read_bases(img, addr, end, buf, kn);
-	for (size_t h = 0; h < nr_hits; h++)
-		tp_site__copy_version(hits[h].s, hits[h].v, addr, len, buf, kn);
+	for (size_t h = 0; h < nr_hits; h++) {
+		err = tp_site__copy_version(img, hits[h].s, hits[h].v, addr, len, buf, kn);
+		if (err)
+			goto out;
+	}
 	/* a long read over many sites: the rest, without the batching */
 	for (int a = 0; more && a < 2; a++) {
 		for (size_t i = from[a]; i < nrs[a] && arrs[a][i].start < end; i++) {
@@ -126,7 +129,9 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 			err = version(ctx, s, &v);
 			if (err)
 				goto out;
-			tp_site__copy_version(s, v, addr, len, buf, kn);
+			err = tp_site__copy_version(img, s, v, addr, len, buf, kn);
+			if (err)
+				goto out;
 		}
 	}
 	err = (int)count_known(kn, len);

@@ -24,6 +24,7 @@ struct textpoke_site *tp_site__new(struct textpoke_image *img, u64 start, u64 en
 	s->start = start;
 	s->end = end;
 	s->id = img->next_site_id++;
+	s->img = img;
 	s->dirty = true;
 	return s;
 }
@@ -71,14 +72,18 @@ static int tp_site__reserve_versions(struct textpoke_image *img, struct textpoke
 	return 0;
 }
 
-static int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t bytes)
+/* Room for @pokes more pokes and @bytes more old and new bytes */
+int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t pokes,
+		     size_t bytes)
 {
 	const size_t one = sizeof(*s->times) + sizeof(*s->pokes);
 
-	if (s->nr == s->alloc) {
+	if (s->nr + pokes > s->alloc) {
 		size_t n = s->alloc < 4 ? 4 : s->alloc + s->alloc / 2;
 		u8 *p;
 
+		if (n < s->nr + pokes)
+			n = s->nr + pokes;
 		if (n > UINT32_MAX)
 			return -E2BIG;
 		p = tp_realloc(img, s->times, s->alloc * one, n * one);
@@ -119,7 +124,7 @@ static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke
 	size_t v = s->nr + 1; /* versions 0 .. nr exist */
 	u8 *vb, *vk;
 
-	if (s->dirty || !prev || prev->off != p->off || p->new_len < p->old_len ||
+	if (s->dirty || s->huge || !prev || prev->off != p->off || p->new_len < p->old_len ||
 	    prev->new_len < p->new_len || tp_site__reserve_versions(img, s, v + 1)) {
 		s->dirty = true;
 		return;
@@ -144,7 +149,7 @@ int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 tim
 	size_t pos = s->nr;
 	int err;
 
-	err = tp_site__reserve(img, s, old_len + new_len);
+	err = tp_site__reserve(img, s, 1, old_len + new_len);
 	if (err)
 		return err;
 	if (s->nr && s->t_last > time) {
@@ -173,6 +178,23 @@ int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 tim
 	s->t_first = s->times[0];
 	s->t_last = s->times[s->nr - 1];
 	return 0;
+}
+
+/*
+ * Widen @s to [start, end), which holds its range: offsets move, versions
+ * go (their size depends on the range).
+ */
+void tp_site__grow(struct textpoke_image *img, struct textpoke_site *s, u64 start, u64 end)
+{
+	u32 shift = s->start - start;
+
+	tp_site__free_versions(img, s);
+	for (u32 k = 0; shift && k < s->nr; k++)
+		s->pokes[k].off += shift;
+	s->start = start;
+	s->end = end;
+	s->dirty = true;
+	s->gen++;
 }
 
 /* Move @src's pokes into @dst, whose range covers @src's */
@@ -240,44 +262,38 @@ size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
 	return hi;
 }
 
-/* Which segment of a byte (covered by @cover, in time order) a base is anchored in */
-static size_t tp_base__segment(const struct tp_base *b, const u64 *times, const u32 *cover,
-			       size_t m)
+/*
+ * The base, of fragment @f, anchored between a byte's previous poke (at
+ * @t_prev, if @has_prev) and its next one (at @t_next, if @has_next): the
+ * last added wins.  A base AT T holds every poke with time <= T.
+ */
+const struct tp_base *tp_frag__base_between(const struct textpoke_image *img,
+					    const struct tp_frag *f, bool has_prev, u64 t_prev,
+					    bool has_next, u64 t_next)
 {
-	size_t lo = 0, hi = m;
+	for (u32 c = 0; f && c < f->nr; c++) {
+		const struct tp_base *b = &img->bases[img->cand[f->first + c]];
+		bool in;
 
-	if (b->anchor == TEXTPOKE_ANCHOR_BEFORE)
-		return 0;
-	if (b->anchor == TEXTPOKE_ANCHOR_AFTER)
-		return m;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (times[cover[mid]] <= b->time)
-			lo = mid + 1;
+		if (b->anchor == TEXTPOKE_ANCHOR_BEFORE)
+			in = !has_prev;
+		else if (b->anchor == TEXTPOKE_ANCHOR_AFTER)
+			in = !has_next;
 		else
-			hi = mid;
+			in = (!has_prev || t_prev <= b->time) && (!has_next || b->time < t_next);
+		if (in)
+			return b;
 	}
-	return lo;
+	return NULL;
 }
 
-/*
- * The base anchored in segment @seg of the byte at @abs that wins (the
- * last added), or NULL.  @f is the fragment holding @abs, or NULL.
- */
+/* The base anchored in segment @seg of a byte covered by the pokes @cover (@m of them) */
 const struct tp_base *tp_site__segment_base(const struct textpoke_image *img,
 					    const struct tp_frag *f, const struct textpoke_site *s,
 					    const u32 *cover, size_t m, size_t seg)
 {
-	if (!f)
-		return NULL;
-	for (u32 c = 0; c < f->nr; c++) {
-		const struct tp_base *b = &img->bases[img->cand[f->first + c]];
-
-		if (tp_base__segment(b, s->times, cover, m) == seg)
-			return b;
-	}
-	return NULL;
+	return tp_frag__base_between(img, f, seg > 0, seg ? s->times[cover[seg - 1]] : 0, seg < m,
+				     seg < m ? s->times[cover[seg]] : 0);
 }
 
 /* The fragment holding @abs, advancing *@fi monotonically; NULL if none */
@@ -305,6 +321,38 @@ size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover)
 	return m;
 }
 
+/*
+ * The value of the byte at offset @b in segment @seg of its timeline
+ * (@cover: the pokes covering it, @m of them; @f: its base fragment), by
+ * the rule in read.c.  Returns whether it is known.
+ */
+static bool tp_site__segment_value(const struct textpoke_image *img, const struct textpoke_site *s,
+				   const struct tp_frag *f, const u32 *cover, size_t m, size_t seg,
+				   size_t b, u8 *val)
+{
+	const struct tp_poke *prev = seg ? &s->pokes[cover[seg - 1]] : NULL;
+	const struct tp_poke *next = seg < m ? &s->pokes[cover[seg]] : NULL;
+	const struct tp_base *base;
+
+	if (prev && b - prev->off < prev->new_len) {
+		*val = s->arena[prev->data + prev->old_len + (b - prev->off)];
+	} else if ((base = tp_site__segment_base(img, f, s, cover, m, seg))) {
+		*val = base->bytes[s->start + b - base->start];
+	} else if (next && b - next->off < next->old_len) {
+		*val = s->arena[next->data + (b - next->off)];
+	} else {
+		*val = 0;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Versions cost (len + len/8) x (pokes + 1) bytes.  Past max_site_bytes a
+ * site keeps none ("huge") and each read computes the bytes it needs from
+ * the pokes, in O(bytes x pokes): slow, but a hostile file of long chained
+ * pokes cannot make the image allocate what it never could.
+ */
 int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 {
 	size_t len = tp_site__len(s), kb = tp_site__kbytes(s), n = s->nr, fi;
@@ -314,6 +362,16 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 	err = tp_image__frags_update(img);
 	if (err)
 		return err;
+	if (n + 1 > img->max_site_bytes / (len + kb)) {
+		if (!s->huge)
+			tp_print(img, TEXTPOKE_DEBUG,
+				 "site %#llx-%#llx: %u pokes, versions computed on demand\n",
+				 (unsigned long long)s->start, (unsigned long long)s->end, s->nr);
+		tp_site__free_versions(img, s);
+		s->huge = true;
+		s->dirty = false;
+		return 0;
+	}
 	err = tp_site__reserve_versions(img, s, n + 1);
 	if (err)
 		return err;
@@ -323,28 +381,15 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 	memset(s->vknown, 0, (n + 1) * kb);
 	fi = tp_image__frag_find(img, s->start);
 	for (size_t b = 0; b < len; b++) {
-		u64 abs = s->start + b;
-		const struct tp_frag *f = tp_image__frag_at(img, &fi, abs);
-		size_t m = tp_site__cover(s, abs, cover);
+		const struct tp_frag *f = tp_image__frag_at(img, &fi, s->start + b);
+		size_t m = tp_site__cover(s, s->start + b, cover);
 
 		for (size_t seg = 0; seg <= m; seg++) {
-			const struct tp_poke *prev = seg ? &s->pokes[cover[seg - 1]] : NULL;
-			const struct tp_poke *next = seg < m ? &s->pokes[cover[seg]] : NULL;
 			size_t lo = seg ? cover[seg - 1] + 1 : 0;
 			size_t hi = seg < m ? cover[seg] + 1 : n + 1;
-			const struct tp_base *base;
-			bool known = true;
-			u8 val = 0;
+			u8 val;
+			bool known = tp_site__segment_value(img, s, f, cover, m, seg, b, &val);
 
-			if (prev && b - prev->off < prev->new_len) {
-				val = s->arena[prev->data + prev->old_len + (b - prev->off)];
-			} else if ((base = tp_site__segment_base(img, f, s, cover, m, seg))) {
-				val = base->bytes[abs - base->start];
-			} else if (next && b - next->off < next->old_len) {
-				val = s->arena[next->data + (b - next->off)];
-			} else {
-				known = false;
-			}
 			for (size_t v = lo; v < hi; v++) {
 				s->vbytes[v * len + b] = val;
 				if (known)
@@ -353,27 +398,84 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 		}
 	}
 	tp_free(img, cover, (n + 1) * sizeof(*cover));
+	s->huge = false;
 	s->dirty = false;
 	return 0;
 }
 
-void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len, u8 *buf,
-			   u8 *known)
+#define TP_NONE UINT32_MAX
+
+/*
+ * Version @v of a huge site over [lo, hi), computed from its pokes: for
+ * each byte, the last of the first @v pokes that covers it and the first
+ * of the others, in O(pokes + bytes).
+ */
+static int tp_site__compute_version(struct textpoke_image *img, const struct textpoke_site *s,
+				    size_t v, u64 lo, u64 hi, u8 *buf, u8 *known)
+{
+	size_t w = hi - lo, fi = tp_image__frag_find(img, lo);
+	u32 *prev = tp_alloc(img, 2 * w * sizeof(*prev)), *next;
+
+	if (!prev)
+		return -ENOMEM;
+	next = prev + w;
+	for (size_t i = 0; i < 2 * w; i++)
+		prev[i] = TP_NONE;
+	for (size_t k = 0; k < s->nr; k++) {
+		const struct tp_poke *p = &s->pokes[k];
+		u64 ps = s->start + p->off, pe = ps + tp_poke__span(p);
+		u32 *slot = k < v ? prev : next;
+
+		for (u64 a = ps > lo ? ps : lo; a < pe && a < hi; a++) {
+			if (k < v || slot[a - lo] == TP_NONE)
+				slot[a - lo] = k;
+		}
+	}
+	for (u64 a = lo; a < hi; a++) {
+		const struct tp_frag *f = tp_image__frag_at(img, &fi, a);
+		u32 pk = prev[a - lo], nk = next[a - lo];
+		const struct tp_poke *pp = pk != TP_NONE ? &s->pokes[pk] : NULL;
+		const struct tp_poke *np = nk != TP_NONE ? &s->pokes[nk] : NULL;
+		size_t b = a - s->start;
+		const struct tp_base *base;
+
+		known[a - lo] = 1;
+		if (pp && b - pp->off < pp->new_len)
+			buf[a - lo] = s->arena[pp->data + pp->old_len + (b - pp->off)];
+		else if ((base = tp_frag__base_between(img, f, pp, pp ? s->times[pk] : 0, np,
+						       np ? s->times[nk] : 0)))
+			buf[a - lo] = base->bytes[a - base->start];
+		else if (np && b - np->off < np->old_len)
+			buf[a - lo] = s->arena[np->data + (b - np->off)];
+		else
+			known[a - lo] = buf[a - lo] = 0;
+	}
+	tp_free(img, prev, 2 * w * sizeof(*prev));
+	return 0;
+}
+
+int tp_site__copy_version(struct textpoke_image *img, const struct textpoke_site *s, size_t v,
+			  u64 addr, size_t len, u8 *buf, u8 *known)
 {
 	size_t slen = tp_site__len(s);
 	u64 lo = s->start > addr ? s->start : addr;
 	u64 hi = s->end < addr + len ? s->end : addr + len;
-	const u8 *vb = s->vbytes + v * slen;
-	const u8 *vk = s->vknown + v * tp_site__kbytes(s);
+	const u8 *vb, *vk;
 
 	if (lo >= hi)
-		return;
+		return 0;
+	if (s->huge)
+		return tp_site__compute_version(img, s, v, lo, hi, buf + (lo - addr),
+						known + (lo - addr));
+	vb = s->vbytes + v * slen;
+	vk = s->vknown + v * tp_site__kbytes(s);
 	memcpy(buf + (lo - addr), vb + (lo - s->start), hi - lo);
 	for (u64 a = lo; a < hi; a++) {
 		size_t b = a - s->start;
 
 		known[a - addr] = (vk[b / 8] >> (b % 8)) & 1;
 	}
+	return 0;
 }
 
 uint64_t textpoke_site__addr(const struct textpoke_site *site)
@@ -429,7 +531,12 @@ int textpoke_site__version(const struct textpoke_site *site, size_t idx, uint64_
 		if (!kn)
 			return -ENOMEM;
 	}
-	tp_site__copy_version(site, idx, site->start, len, buf, kn);
+	n = tp_site__copy_version(site->img, site, idx, site->start, len, buf, kn);
+	if (n) {
+		if (kn != known)
+			free(kn);
+		return n;
+	}
 	if (time)
 		*time = idx ? site->times[idx - 1] : 0;
 	n = 0;

@@ -59,7 +59,9 @@ struct textpoke_site {
 	u8 *vknown;
 	u32 nr;
 	bool dirty;
+	bool huge; /* no versions kept: computed per read */
 	/* the rest */
+	struct textpoke_image *img;
 	u32 id;
 	u32 gen;
 	u32 alloc;
@@ -127,8 +129,11 @@ struct tp_pidx {
 
 #define TP_PIDX_EMPTY UINT64_MAX
 
+#define TP_MAX_SITE_BYTES_DEFAULT (64UL << 20)
+
 struct textpoke_image {
 	size_t max_bytes;
+	size_t max_site_bytes;
 	size_t mem;
 	textpoke_print_fn_t print;
 	void *print_arg;
@@ -190,18 +195,24 @@ struct textpoke_site *tp_site__new(struct textpoke_image *img, u64 start, u64 en
 void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s);
 int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 time, u64 addr,
 		    const void *old, size_t old_len, const void *new, size_t new_len);
+int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t pokes,
+		     size_t bytes);
+void tp_site__grow(struct textpoke_image *img, struct textpoke_site *s, u64 start, u64 end);
 int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
 		    struct textpoke_site *src);
 int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s);
 size_t tp_site__version_at(const struct textpoke_site *s, u64 time);
 size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover);
 const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t *fi, u64 abs);
+const struct tp_base *tp_frag__base_between(const struct textpoke_image *img,
+					    const struct tp_frag *f, bool has_prev, u64 t_prev,
+					    bool has_next, u64 t_next);
 const struct tp_base *tp_site__segment_base(const struct textpoke_image *img,
 					    const struct tp_frag *f, const struct textpoke_site *s,
 					    const u32 *cover, size_t m, size_t seg);
 void tp_site__poke_info(const struct textpoke_site *s, size_t idx, struct textpoke_poke *out);
-void tp_site__copy_version(const struct textpoke_site *s, size_t v, u64 addr, size_t len, u8 *buf,
-			   u8 *known);
+int tp_site__copy_version(struct textpoke_image *img, const struct textpoke_site *s, size_t v,
+			  u64 addr, size_t len, u8 *buf, u8 *known);
 
 /* check.c */
 int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,

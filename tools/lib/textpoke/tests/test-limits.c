@@ -112,6 +112,39 @@ static int test_memory_cap_sweep(void)
 	return 0;
 }
 
+/*
+ * A hostile history: 200 pokes of 8 KiB, each overlapping the next, make
+ * one 1.6 MiB site whose versions would take 360 MiB.  The image keeps
+ * none and answers from the pokes, within a few MiB.
+ */
+static int test_chained_pokes(void)
+{
+	static uint8_t old[8192], new[8192];
+	struct textpoke_image *img = textpoke_image__new(NULL);
+	uint8_t buf[16], known[16];
+
+	TP_CHECK(img);
+	for (int i = 0; i < 200; i++) {
+		memset(old, i, sizeof(old));
+		memset(new, i + 1, sizeof(new));
+		TP_CHECK_EQ(textpoke_image__add_poke(img, 100 + i, KADDR + i * 8000ULL, old,
+						     sizeof(old), new, sizeof(new)),
+			    0);
+	}
+	TP_CHECK_EQ(textpoke_image__nr_sites(img), 1);
+	/* byte 400100 is poked at 149 (49 -> 50) and at 150 (50 -> 51) */
+	TP_CHECK_EQ(textpoke_image__read(img, KADDR + 400100, 16, 148, buf, known), 16);
+	TP_CHECK_EQ(buf[0], 49);
+	TP_CHECK_EQ(textpoke_image__read(img, KADDR + 400100, 16, 149, buf, known), 16);
+	TP_CHECK_EQ(buf[0], 50);
+	TP_CHECK_EQ(textpoke_image__read(img, KADDR + 400100, 16, 1000, buf, known), 16);
+	TP_CHECK_EQ(buf[0], 51);
+	tp_test_log("    %zu bytes in use\n", textpoke_image__mem_bytes(img));
+	TP_CHECK(textpoke_image__mem_bytes(img) < (8u << 20));
+	textpoke_image__delete(img);
+	return 0;
+}
+
 static int test_bad_arguments(void)
 {
 	struct textpoke_base_opts bad_anchor = {.sz = sizeof(bad_anchor), .anchor = 7};
@@ -171,6 +204,7 @@ static int tp_tests__limits(void)
 {
 	TP_RUN(test_memory_cap);
 	TP_RUN(test_memory_cap_sweep);
+	TP_RUN(test_chained_pokes);
 	TP_RUN(test_bad_arguments);
 	TP_RUN(test_print_callback);
 	return 0;

@@ -66,6 +66,13 @@ struct textpoke_image_opts {
 	size_t max_bytes;
 	textpoke_print_fn_t print;
 	void *print_arg;
+	/*
+	 * A site whose versions would take more than this (0: 64 MiB) keeps
+	 * none, and reads compute its bytes from its pokes instead: slower,
+	 * but bounded memory for pathological or hostile histories (long
+	 * chains of overlapping 64 KiB pokes).
+	 */
+	size_t max_site_bytes;
 };
 
 LIBTEXTPOKE_API struct textpoke_image *textpoke_image__new(const struct textpoke_image_opts *opts);
