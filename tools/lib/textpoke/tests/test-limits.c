@@ -141,6 +141,21 @@ static int test_chained_pokes(void)
 	TP_CHECK_EQ(buf[0], 51);
 	tp_test_log("    %zu bytes in use\n", textpoke_image__mem_bytes(img));
 	TP_CHECK(textpoke_image__mem_bytes(img) < (8u << 20));
+	/* the site's history is there all the same */
+	{
+		struct textpoke_site *site = textpoke_image__site_at(img, KADDR + 400100);
+		size_t len = site ? textpoke_site__len(site) : 0;
+		uint8_t *ver = malloc(len), *kn = malloc(len);
+		uint64_t time;
+
+		TP_CHECK(site && ver && kn);
+		TP_CHECK_EQ(len, 199 * 8000 + 8192);
+		TP_CHECK_EQ(textpoke_site__version(site, 50, &time, ver, kn), (int)len);
+		TP_CHECK_EQ(time, 149);
+		TP_CHECK(ver[400100] == 50 && ver[400200] == 50 && ver[0] == 1);
+		free(ver);
+		free(kn);
+	}
 	textpoke_image__delete(img);
 	return 0;
 }
