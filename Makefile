@@ -129,7 +129,7 @@ demo: deps
 
 bench: deps test-deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh scripts/bench.sh $(PROG)
+	$(Q)bash scripts/bench.sh $(PROG)
 
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1

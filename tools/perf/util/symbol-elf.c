@@ -296,7 +296,7 @@ static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
 	size_t dynsym_idx = 0, i, nr;
 	u64 offset, entry;
 	char name[1024];
-	int err;
+	int err = 0;
 
 	if (!ss->has_dynsym)
 		return 0;
@@ -349,10 +349,12 @@ static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
 		err = symbols__add_late(&dso->symbols, symbol__new(offset, entry, STB_GLOBAL,
 								   STT_FUNC, name));
 		if (err)
-			return err;
+			break;
 		offset += entry;
 	}
-	return 0;
+	/* once for all entries: sorting per entry made loading quadratic */
+	symbols__sort(&dso->symbols);
+	return err;
 }
 
 /* .gnu_debuglink: the debug file's name, looked for where gdb looks */

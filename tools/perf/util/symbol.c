@@ -261,7 +261,6 @@ int symbols__add_late(struct symbols *syms, struct symbol *sym)
 		symtree__delete(syms->tree);
 		syms->tree = NULL;
 	}
-	symbols__sort(syms);
 	return 0;
 }
 

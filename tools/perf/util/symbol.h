@@ -52,7 +52,10 @@ void symbols__sort(struct symbols *syms);
  * tree is built in symbols__fixup() from the adds in their order.
  */
 void symbols__use_tree(struct symbols *syms);
-/* add after the fixups, as perf adds PLT entries: no end or alias fixup */
+/*
+ * Add after the fixups, as perf adds PLT entries: no end or alias fixup.
+ * Call symbols__sort() after the last one.
+ */
 int symbols__add_late(struct symbols *syms, struct symbol *sym);
 
 /* symbol-rbtree.c: the shape of perf's symbol rb-tree */
