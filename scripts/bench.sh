@@ -16,45 +16,53 @@ if ! command -v perf >/dev/null 2>&1; then
 	exit 1
 fi
 
-# best wall time of $runs runs, in seconds, and the max RSS of the last (kB)
+# best CPU time (user + system) of $runs runs, in ms, and the max RSS of
+# that run in kB: CPU time, not wall time, so that other work on the
+# machine disturbs the ratio as little as possible
 measure() {
-	local best= t0 t1 t rss
+	local best= bestrss= u s t rss
 	for _ in $(seq "$runs"); do
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>"$dir/err" || { cat "$dir/err" >&2; return 1; }
-		t1=$(date +%s%N)
-		t=$((t1 - t0))
-		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+		/usr/bin/time -o "$dir/time" -f '%U %S %M' "$@" >/dev/null 2>"$dir/err" ||
+			{ cat "$dir/err" >&2; return 1; }
+		read -r u s rss <"$dir/time"
+		t=$(echo "($u + $s) * 1000" | bc)
+		t=${t%.*}
+		[ "$t" -gt 0 ] 2>/dev/null || t=1
+		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; bestrss=$rss; fi
 	done
-	rss=$( { /usr/bin/time -f %M "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-	[ -x /usr/bin/time ] || rss=0
-	echo "$best $rss"
+	echo "$best $bestrss"
 }
 
 cc -O1 -g -fno-omit-frame-pointer -o "$dir/loop" "$src/tools/perf/tests/workloads/loop.c"
-# ~300k samples: both CPUs busy for 3 s, a sample every 20 us of cpu-clock
-perf record -q -e cpu-clock -c 20000 -a -o "$dir/perf.data" -- \
+# ~300k samples with callchains: both CPUs busy for 3 s, a sample every
+# 20 us of cpu-clock
+perf record -q -e cpu-clock -c 20000 -a -g -o "$dir/perf.data" -- \
 	sh -c "'$dir/loop' 3 & '$dir/loop' 3; wait" 2>/dev/null
-nsamples=$(perf script -i "$dir/perf.data" -F ip 2>/dev/null | wc -l)
+nsamples=$(perf script -i "$dir/perf.data" -G -F ip 2>/dev/null | wc -l)
 
-printf '\n%-44s %12s %12s %8s %8s\n' "benchmark ($nsamples samples)" "perf" "textpoke" "ratio" "target"
+printf '\n%-62s %12s %12s %8s %8s\n' "benchmark: $nsamples samples with callchains" "perf" "textpoke" "ratio" "target"
 row() { # fields
 	local fields=$1 p t pr tr
-	read -r p pr < <(measure perf script -i "$dir/perf.data" -F "$fields")
-	read -r t tr < <(measure "$prog" script -i "$dir/perf.data" -F "$fields")
-	printf '%-44s %10.0f/s %10.0f/s %7.1fx %8s\n' "script -F $fields" \
-		"$(echo "$nsamples / ($p / 1000000000)" | bc -l)" \
-		"$(echo "$nsamples / ($t / 1000000000)" | bc -l)" \
+	read -r p pr < <(measure perf script -i "$dir/perf.data" $fields)
+	read -r t tr < <(measure "$prog" script -i "$dir/perf.data" $fields)
+	printf '%-62s %10.0f/s %10.0f/s %7.1fx %8s\n' "script ${fields:-(default fields)}" \
+		"$(echo "$nsamples * 1000 / $p" | bc -l)" "$(echo "$nsamples * 1000 / $t" | bc -l)" \
 		"$(echo "$p / $t" | bc -l)" ">= 5x"
-	[ "$pr" -gt 0 ] 2>/dev/null && printf '%-44s %10s kB %9s kB %7.2fx\n' "  max RSS" "$pr" "$tr" \
-		"$(echo "$tr / $pr" | bc -l)"
-	return 0
+	printf '%-62s %9s kB %9s kB %7.2fx %8s\n' "  max RSS" "$pr" "$tr" \
+		"$(echo "$tr / $pr" | bc -l)" "<= 1x"
 }
-row comm,tid,time,ip,sym,dso
-row comm,tid,pid,cpu,time,period,event,ip,sym,symoff,dso
+row ''
+row '-F comm,tid,time,ip,sym,dso'
+row '-G -F comm,tid,pid,cpu,time,period,event,ip,sym,symoff,dso'
 
 # the code image library's own benchmark, when built
 if [ -x "$src/tools/lib/textpoke/bench/run.sh" ]; then
 	echo
 	"$src/tools/lib/textpoke/bench/run.sh"
+fi
+
+# the recorder against perf record, when built
+if [ -x "$src/scripts/bench-record.sh" ]; then
+	echo
+	"$src/scripts/bench-record.sh" "$prog"
 fi
