@@ -78,9 +78,12 @@ $(OUTPUT)%.o: %.c $(FEATURE_MK)
 
 # The test table is generated from the suites the test files define, so
 # adding a test touches no shared file.
-$(OUTPUT)tests-list.c: $(TEST_SRCS) tools/build/gen-tests-list.sh
+# Regenerated on every make, replaced only when it changes, so that a
+# deleted test file drops out of the table too.
+$(OUTPUT)tests-list.c: FORCE
 	@mkdir -p $(@D)
-	$(Q)sh tools/build/gen-tests-list.sh $(TEST_SRCS) >$@.tmp && mv $@.tmp $@
+	$(Q)sh tools/build/gen-tests-list.sh $(TEST_SRCS) >$@.tmp && \
+		{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
 
 $(OUTPUT)tests-list.o: $(OUTPUT)tests-list.c
 	$(Q)$(CC) $(CFLAGS) -Itools/perf/tests -c -o $@ $<
@@ -143,4 +146,6 @@ clean:
 help:
 	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
-.PHONY: all deps test-deps check check-san demo bench install clean help
+FORCE:
+
+.PHONY: FORCE all deps test-deps check check-san demo bench install clean help
