@@ -33,6 +33,31 @@ void symbol__delete(struct symbol *sym)
 	free(sym);
 }
 
+/*
+ * Samples hit the same few addresses over and over (a hot loop, the idle
+ * routine): a small direct-mapped cache of address -> symbol in front of
+ * the search saves most of the tree walks.  Allocated on the first lookup,
+ * so objects that are never looked up cost nothing.
+ */
+#define SYMBOLS_CACHE_BITS 7
+#define SYMBOLS_CACHE_SIZE (1U << SYMBOLS_CACHE_BITS)
+#define SYMBOLS_CACHE_EMPTY ((u64)-1)
+
+struct symbols_cache {
+	u64 addr[SYMBOLS_CACHE_SIZE];
+	struct symbol *sym[SYMBOLS_CACHE_SIZE];
+};
+
+static void symbols__cache_drop(struct symbols *syms)
+{
+	zfree(&syms->cache);
+}
+
+static unsigned int symbols_cache__slot(u64 addr)
+{
+	return (unsigned int)((addr * 0x9e3779b97f4a7c15ULL) >> (64 - SYMBOLS_CACHE_BITS));
+}
+
 void symbols__init(struct symbols *syms)
 {
 	memset(syms, 0, sizeof(*syms));
@@ -48,6 +73,7 @@ void symbols__exit(struct symbols *syms)
 	syms->nr = syms->alloc = 0;
 	symtree__delete(syms->tree);
 	syms->tree = NULL;
+	symbols__cache_drop(syms);
 }
 
 void symbols__use_tree(struct symbols *syms)
@@ -59,6 +85,7 @@ int symbols__add(struct symbols *syms, struct symbol *sym)
 {
 	if (!sym)
 		return -ENOMEM;
+	symbols__cache_drop(syms);
 	if (syms->nr == syms->alloc) {
 		size_t alloc = syms->alloc ? syms->alloc * 2 : 64;
 		struct symbol **entries = realloc(syms->entries, alloc * sizeof(*entries));
@@ -139,6 +166,7 @@ void symbols__sort(struct symbols *syms)
 
 	if (syms->nr < 2)
 		return;
+	symbols__cache_drop(syms);
 	tmp = malloc(syms->nr * sizeof(*tmp));
 	if (tmp) {
 		for (i = 0; i < syms->nr; i++) {
@@ -201,6 +229,7 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 
 	if (!syms->nr)
 		return;
+	symbols__cache_drop(syms);
 	if (syms->want_tree)
 		order = symbols__build_tree(syms);
 	symbols__sort(syms);
@@ -264,7 +293,7 @@ int symbols__add_late(struct symbols *syms, struct symbol *sym)
 	return 0;
 }
 
-struct symbol *symbols__find(const struct symbols *syms, u64 addr)
+static struct symbol *__symbols__find(const struct symbols *syms, u64 addr)
 {
 	size_t lo = 0, hi = syms->nr, i;
 	struct symbol *sym = NULL;
@@ -296,4 +325,25 @@ struct symbol *symbols__find(const struct symbols *syms, u64 addr)
 			sym = s;
 	}
 	return sym;
+}
+
+struct symbol *symbols__find(struct symbols *syms, u64 addr)
+{
+	struct symbols_cache *c = syms->cache;
+	unsigned int slot;
+
+	if (!c && syms->nr) {
+		c = malloc(sizeof(*c));
+		if (c)
+			memset(c->addr, 0xff, sizeof(c->addr));
+		syms->cache = c;
+	}
+	if (!c || addr == SYMBOLS_CACHE_EMPTY)
+		return __symbols__find(syms, addr);
+	slot = symbols_cache__slot(addr);
+	if (c->addr[slot] != addr) {
+		c->addr[slot] = addr;
+		c->sym[slot] = __symbols__find(syms, addr);
+	}
+	return c->sym[slot];
 }

@@ -24,6 +24,8 @@ struct symbols {
 	 */
 	bool want_tree;
 	struct symtree *tree;
+	/* recent lookups; dropped by anything that changes the table */
+	struct symbols_cache *cache;
 };
 
 struct symbol *symbol__new(u64 start, u64 len, u8 binding, u8 type, const char *name);
@@ -69,7 +71,7 @@ struct symbol *symtree__find(const struct symtree *t, u64 addr);
 int symtree__check(const struct symtree *t);
 
 /* The symbol holding @addr: [start, end), or start itself when unsized */
-struct symbol *symbols__find(const struct symbols *syms, u64 addr);
+struct symbol *symbols__find(struct symbols *syms, u64 addr);
 
 /*
  * The name perf script prints for a mangled C++ symbol (no parameters), a
