@@ -14,6 +14,12 @@
  *
  * The queue is a binary min-heap on (timestamp, arrival), so records with
  * equal times keep file order.
+ *
+ * Queued records are copies (the mmap window or stream buffer they came
+ * from moves on).  The copies are carved out of 1 MB chunks rather than
+ * malloc'd one by one: records leave the queue roughly in the order they
+ * entered it, so a chunk empties soon after it fills, and then it is
+ * reused or freed.  Each chunk counts its live records.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,12 +37,79 @@ void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t d
 	oe->max_bytes = max_bytes ?: ORDERED_EVENTS_DEFAULT_MAX_BYTES;
 }
 
+#define OE_CHUNK_SIZE (1U << 20)
+
+struct oe_chunk {
+	u64 size;	/* bytes of data[] */
+	u64 used;
+	u64 live;	/* records carved from it still queued */
+	u8 data[];
+};
+
+static void oe_chunk__put_record(struct ordered_events *oe, struct oe_chunk *c)
+{
+	if (--c->live || c == oe->cur_chunk)
+		return;
+	if (!oe->spare_chunk && c->size == OE_CHUNK_SIZE) {
+		oe->spare_chunk = c;
+		return;
+	}
+	free(c);
+}
+
+/* room for @size bytes, 8-aligned; NULL without memory */
+static void *oe__alloc_record(struct ordered_events *oe, u32 size, struct oe_chunk **chunkp)
+{
+	struct oe_chunk *c = oe->cur_chunk;
+	void *p;
+
+	size = PERF_ALIGN(size, 8);
+	if (!c || c->used + size > c->size) {
+		u64 want = size > OE_CHUNK_SIZE ? size : OE_CHUNK_SIZE;
+
+		if (want == OE_CHUNK_SIZE && oe->spare_chunk) {
+			c = oe->spare_chunk;
+			oe->spare_chunk = NULL;
+		} else {
+			c = malloc(sizeof(*c) + want);
+			if (!c)
+				return NULL;
+			c->size = want;
+		}
+		c->used = 0;
+		c->live = 0;
+		/* the old current chunk goes once its last record does */
+		if (oe->cur_chunk && !oe->cur_chunk->live) {
+			struct oe_chunk *old = oe->cur_chunk;
+
+			oe->cur_chunk = c;
+			old->live = 1;
+			oe_chunk__put_record(oe, old);
+		}
+		oe->cur_chunk = c;
+	}
+	p = c->data + c->used;
+	c->used += size;
+	c->live++;
+	*chunkp = c;
+	return p;
+}
+
 void ordered_events__exit(struct ordered_events *oe)
 {
 	u64 i;
 
+	/* chunks are freed with their last record; the current one may be empty */
 	for (i = 0; i < oe->nr; i++)
-		free(oe->heap[i].event);
+		oe_chunk__put_record(oe, oe->heap[i].chunk);
+	if (oe->cur_chunk) {
+		struct oe_chunk *c = oe->cur_chunk;
+
+		oe->cur_chunk = NULL;
+		if (!c->live)
+			free(c);
+	}
+	zfree(&oe->spare_chunk);
 	free(oe->heap);
 	oe->heap = NULL;
 	oe->nr = oe->alloc = 0;
@@ -100,7 +173,7 @@ static int ordered_events__pop(struct ordered_events *oe)
 		oe->last_flush = top.timestamp;
 	oe->delivered_any = true;
 	err = oe->deliver(oe->arg, &top);
-	free(top.event);
+	oe_chunk__put_record(oe, top.chunk);
 	return err;
 }
 
@@ -132,7 +205,7 @@ int ordered_events__queue(struct ordered_events *oe, const union perf_event *eve
 		oe->alloc = n;
 	}
 	e = &oe->heap[oe->nr];
-	e->event = malloc(size);
+	e->event = oe__alloc_record(oe, size, &e->chunk);
 	if (!e->event)
 		return -ENOMEM;
 	memcpy(e->event, event, size);

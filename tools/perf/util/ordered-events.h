@@ -5,6 +5,7 @@
 #include "types.h"
 
 union perf_event;
+struct oe_chunk;
 
 /*
  * Records waiting to be delivered in time order.  Each queued record is
@@ -20,6 +21,7 @@ struct ordered_event {
 	u64 file_offset;
 	const char *path;	/* the file it came from (perf.data/data.N), for messages */
 	union perf_event *event;
+	struct oe_chunk *chunk;	/* where the copy of the record lives */
 };
 
 typedef int (*ordered_events__deliver_t)(void *arg, struct ordered_event *oe);
@@ -36,6 +38,8 @@ struct ordered_events {
 	u64 nr_unordered;	/* queued older than something already delivered */
 	u64 nr_forced_flushes;
 	bool delivered_any;
+	struct oe_chunk *cur_chunk;	/* copies are carved from here */
+	struct oe_chunk *spare_chunk;	/* one emptied chunk kept for reuse */
 	ordered_events__deliver_t deliver;
 	void *arg;
 };
