@@ -491,37 +491,6 @@ void script_print__sample(struct script_printer *p, const struct perf_sample *sa
 	script_print__sample_tail(p, sample, evsel);
 }
 
-const char *script_record_name(u32 type)
-{
-	static const char *const names[] = {
-		[PERF_RECORD_MMAP] = "MMAP",
-		[PERF_RECORD_LOST] = "LOST",
-		[PERF_RECORD_COMM] = "COMM",
-		[PERF_RECORD_EXIT] = "EXIT",
-		[PERF_RECORD_THROTTLE] = "THROTTLE",
-		[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-		[PERF_RECORD_FORK] = "FORK",
-		[PERF_RECORD_READ] = "READ",
-		[PERF_RECORD_SAMPLE] = "SAMPLE",
-		[PERF_RECORD_MMAP2] = "MMAP2",
-		[PERF_RECORD_AUX] = "AUX",
-		[PERF_RECORD_ITRACE_START] = "ITRACE_START",
-		[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
-		[PERF_RECORD_SWITCH] = "SWITCH",
-		[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-		[PERF_RECORD_NAMESPACES] = "NAMESPACES",
-		[PERF_RECORD_KSYMBOL] = "KSYMBOL",
-		[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
-		[PERF_RECORD_CGROUP] = "CGROUP",
-		[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
-		[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
-	};
-
-	if (type < ARRAY_SIZE(names) && names[type])
-		return names[type];
-	return "UNKNOWN";
-}
-
 /* a string field of a record, bounded by the record's end */
 static void put_bounded(struct script_buf *b, const union perf_event *event, const char *s)
 {
@@ -631,7 +600,7 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 	if (evsel)
 		print_start(p, sample, evsel, comm, type);
 	script_buf__puts(b, "PERF_RECORD_");
-	script_buf__puts(b, script_record_name(type));
+	script_buf__puts(b, perf_event__name(type));
 	if (event->header.size < record_min_size(type)) {
 		script_buf__printf(b, " (record of %u bytes, too short to decode)\n",
 				   event->header.size);

@@ -307,7 +307,7 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	err = machine__process_event(machine, event, sample);
 	if (err)
 		pr_debug("%s: %s record at %#llx not applied to the machine model (%d)\n",
-			 s->session->path, script_record_name(event->header.type),
+			 s->session->path, perf_event__name(event->header.type),
 			 (unsigned long long)s->session->cur_offset, err);
 	if (show && event->header.type != PERF_RECORD_EXIT)
 		script__print_side_band(s, event, sample, evsel, machine);
