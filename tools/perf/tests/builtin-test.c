@@ -142,7 +142,8 @@ static void load_shell_tests(void)
 		nr_shell_tests++;
 	}
 	closedir(d);
-	qsort(shell_tests, nr_shell_tests, sizeof(*shell_tests), cmp_shell_test);
+	if (nr_shell_tests)
+		qsort(shell_tests, nr_shell_tests, sizeof(*shell_tests), cmp_shell_test);
 }
 
 static int nr_c_tests(void)
