@@ -134,4 +134,24 @@ struct perf_env {
 void perf_env__exit(struct perf_env *env);
 const char *perf_feature__name(int feat);
 
+struct perf_session;
+
+/*
+ * File mode: the header, the attrs and their ids into session->evlist,
+ * every feature section into session->env.  0 or -errno with an error
+ * naming the file and offset printed.
+ */
+int perf_header__read(struct perf_session *session);
+
+/*
+ * One feature payload, from a file section, a pipe HEADER_FEATURE record
+ * or a legacy pipe record.  @swap: the payload is of the other endianness.
+ * Unknown features are accepted and ignored.
+ */
+int perf_header__process_feature(struct perf_session *session, int feat, const void *buf,
+				 u64 size, bool swap);
+
+/* names evsels from HEADER_EVENT_DESC (matched by id, else by position) */
+void perf_header__apply_event_desc(struct perf_session *session);
+
 #endif /* __PERF_TEXTPOKE_HEADER_H */

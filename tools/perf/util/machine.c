@@ -1,27 +1,1068 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placeholder so the tree links; replaced by the machine model. */
+/*
+ * The recorded machine: threads and their maps, the kernel, its modules and
+ * the kernel objects that come and go (KSYMBOL), rebuilt from the side-band
+ * records and queried at the time of each sample.
+ *
+ * User maps follow the records as they are processed, like perf's: the
+ * callers feed records in time order and look samples up as they come.  The
+ * kernel's KSYMBOL objects are kept as spans in time instead, because BPF
+ * programs reuse each other's addresses and a lookup must find the one
+ * that was there at the sample's time, even out of order:
+ *
+ *   addr ^   [--- prog A ---)            [--- prog B ------------
+ *        |   t1           t2 (unregister) t3 (register)
+ *        +-------------------------------------------------> time
+ *   sample at t1.5 -> A, t2.5 -> nothing, t3.5 -> B
+ */
+#include <elf.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
+#include "debug.h"
+#include "dso.h"
+#include "header.h"
+#include "kallsyms.h"
 #include "machine.h"
+#include "map.h"
+#include "symbol.h"
+#include "thread.h"
+
+#define THREADS_HASH_SIZE 1024
+#define KERNEL_MMAP_NAME "[kernel.kallsyms]"
+#define TIME_OPEN (~0ULL)
+
+#ifndef PERF_RECORD_MISC_COMM_EXEC
+#define PERF_RECORD_MISC_COMM_EXEC (1 << 13)
+#endif
+#ifndef PERF_RECORD_MISC_MMAP_DATA
+#define PERF_RECORD_MISC_MMAP_DATA (1 << 13)
+#endif
+#define KSYMBOL_FLAG_UNREGISTER 1
+
+/* A KSYMBOL object over [start, end) alive during [t_start, t_end) */
+struct ksym_span {
+	u64 start;
+	u64 end;
+	u64 t_start;
+	u64 t_end;
+	u16 ksym_type;
+	struct map *map;
+};
 
 struct machine {
-	int unused;
+	struct perf_env *env;
+	char *kcore_dir;
+	struct thread *threads[THREADS_HASH_SIZE];
+	size_t nr_threads;
+	struct dsos dsos;
+	struct maps *kmaps;	/* the kernel and its modules */
+	struct map *kernel_map;	/* in kmaps once the kernel MMAP is seen */
+	struct dso *kernel_dso;
+	struct ksym_span *ksyms;
+	size_t nr_ksyms;
+	size_t alloc_ksyms;
+	u64 ksym_lo, ksym_hi;	/* bounds of all spans: most IPs miss them */
+	bool kernel_loaded;
+	bool running_kernel;	/* recorded on the kernel we run on */
+	bool env_checked;	/* running_kernel and the kernel build-id are set */
+	struct machine_text_poke *pokes;
+	size_t nr_pokes, alloc_pokes;
+	struct machine_stats stats;
 };
+
+static bool env__is_running_kernel(const struct perf_env *env)
+{
+	struct utsname uts;
+
+	return env && env->os_release && !uname(&uts) && !strcmp(uts.release, env->os_release);
+}
 
 struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 {
-	return calloc(1, sizeof(struct machine));
+	struct machine *machine = calloc(1, sizeof(*machine));
+	struct thread *swapper;
+
+	if (!machine)
+		return NULL;
+	/*
+	 * Only kept: in pipe mode the features (os_release, build-ids) come
+	 * as records after this, so they are looked at when first needed.
+	 */
+	machine->env = env;
+	dsos__init(&machine->dsos);
+	machine->ksym_lo = ~0ULL;
+	if (kcore_dir && !(machine->kcore_dir = strdup(kcore_dir)))
+		goto out_delete;
+	machine->kmaps = maps__new();
+	if (!machine->kmaps)
+		goto out_delete;
+	machine->kernel_dso = dsos__findnew(&machine->dsos, KERNEL_MMAP_NAME, DSO_KIND__KERNEL);
+	if (!machine->kernel_dso)
+		goto out_delete;
+
+	/* the idle task, as perf names it */
+	swapper = machine__findnew_thread(machine, 0, 0);
+	if (!swapper || thread__set_comm(swapper, "swapper", 0, false)) {
+		thread__put(swapper);
+		goto out_delete;
+	}
+	thread__put(swapper);
+	return machine;
+
+out_delete:
+	machine__delete(machine);
+	return NULL;
 }
 
 void machine__delete(struct machine *machine)
 {
+	size_t i;
+
+	if (!machine)
+		return;
+	for (i = 0; i < THREADS_HASH_SIZE; i++) {
+		struct thread *thread = machine->threads[i];
+
+		while (thread) {
+			struct thread *next = thread->next;
+
+			thread->next = NULL;
+			thread__put(thread);
+			thread = next;
+		}
+	}
+	for (i = 0; i < machine->nr_ksyms; i++)
+		map__put(machine->ksyms[i].map);
+	for (i = 0; i < machine->nr_pokes; i++)
+		free((void *)machine->pokes[i].bytes);
+	free(machine->pokes);
+	free(machine->ksyms);
+	map__put(machine->kernel_map);
+	maps__put(machine->kmaps);
+	dso__put(machine->kernel_dso);
+	dsos__exit(&machine->dsos);
+	free(machine->kcore_dir);
 	free(machine);
+}
+
+const struct machine_stats *machine__stats(const struct machine *machine)
+{
+	return &machine->stats;
+}
+
+/* threads */
+
+static unsigned int thread_hash(s32 tid)
+{
+	return (u32)tid % THREADS_HASH_SIZE;
+}
+
+struct thread *machine__find_thread(struct machine *machine, s32 pid, s32 tid)
+{
+	struct thread *thread;
+
+	for (thread = machine->threads[thread_hash(tid)]; thread; thread = thread->next)
+		if (thread->tid == tid)
+			return thread__get(thread);
+	return NULL;
+}
+
+static void machine__remove_thread(struct machine *machine, struct thread *thread)
+{
+	struct thread **p;
+
+	for (p = &machine->threads[thread_hash(thread->tid)]; *p; p = &(*p)->next) {
+		if (*p != thread)
+			continue;
+		*p = thread->next;
+		thread->next = NULL;
+		machine->nr_threads--;
+		thread__put(thread);
+		return;
+	}
+}
+
+/* threads of a process share the leader's maps */
+static int machine__init_thread_maps(struct machine *machine, struct thread *thread)
+{
+	struct thread *leader;
+	struct maps *maps;
+
+	if (thread->pid == -1 || thread->pid == thread->tid) {
+		maps = maps__new();
+		if (!maps)
+			return -ENOMEM;
+		thread__set_maps(thread, maps);
+		maps__put(maps);
+		return 0;
+	}
+	leader = machine__findnew_thread(machine, thread->pid, thread->pid);
+	if (!leader)
+		return -ENOMEM;
+	thread__set_maps(thread, leader->maps);
+	thread__put(leader);
+	return 0;
+}
+
+struct thread *machine__findnew_thread(struct machine *machine, s32 pid, s32 tid)
+{
+	struct thread *thread = machine__find_thread(machine, pid, tid);
+	unsigned int h;
+
+	if (thread) {
+		/* learnt the process of a thread first seen without one */
+		if (thread->pid == -1 && pid != -1) {
+			thread->pid = pid;
+			if (machine__init_thread_maps(machine, thread)) {
+				thread__put(thread);
+				return NULL;
+			}
+		}
+		return thread;
+	}
+
+	thread = thread__new(machine, pid, tid);
+	if (!thread)
+		return NULL;
+	h = thread_hash(tid);
+	thread->next = machine->threads[h];
+	machine->threads[h] = thread;
+	machine->nr_threads++;
+	if (machine__init_thread_maps(machine, thread)) {
+		machine__remove_thread(machine, thread);
+		return NULL;
+	}
+	return thread__get(thread);
+}
+
+static u64 sample_time(const struct perf_sample *sample)
+{
+	return sample ? sample->time : 0;
+}
+
+static int machine__process_comm(struct machine *machine, union perf_event *event,
+				 struct perf_sample *sample)
+{
+	struct thread *thread = machine__findnew_thread(machine, event->comm.pid, event->comm.tid);
+	size_t max = event->header.size - sizeof(event->comm);
+	char comm[64];
+	int err;
+
+	if (!thread)
+		return -ENOMEM;
+	if (event->header.size < sizeof(event->comm))
+		max = 0;
+	snprintf(comm, sizeof(comm), "%.*s", (int)(max < sizeof(comm) ? max : sizeof(comm) - 1),
+		 event->comm.comm);
+	err = thread__set_comm(thread, comm, sample_time(sample),
+			       event->header.misc & PERF_RECORD_MISC_COMM_EXEC);
+	thread__put(thread);
+	return err;
+}
+
+static int machine__process_fork(struct machine *machine, union perf_event *event,
+				 struct perf_sample *sample)
+{
+	s32 pid = event->fork.pid, tid = event->fork.tid;
+	s32 ppid = event->fork.ppid, ptid = event->fork.ptid;
+	u64 time = sample_time(sample) ?: event->fork.time;
+	struct thread *parent, *thread;
+	int err = 0;
+
+	parent = machine__findnew_thread(machine, ppid, ptid);
+	if (!parent)
+		return -ENOMEM;
+	/* a stale thread with that tid (lost EXIT, tid reuse): start over */
+	if (parent->pid != ppid) {
+		machine__remove_thread(machine, parent);
+		thread__put(parent);
+		parent = machine__findnew_thread(machine, ppid, ptid);
+		if (!parent)
+			return -ENOMEM;
+	}
+	thread = machine__find_thread(machine, pid, tid);
+	if (thread) {
+		machine__remove_thread(machine, thread);
+		thread__put(thread);
+	}
+	thread = machine__findnew_thread(machine, pid, tid);
+	if (!thread) {
+		thread__put(parent);
+		return -ENOMEM;
+	}
+	thread->ppid = ppid;
+	if (parent->comm_set)
+		err = thread__set_comm(thread, thread__comm_str(parent), time, false);
+	/* a new process starts with a copy of its parent's address space */
+	if (!err && pid != parent->pid && parent->maps) {
+		struct maps *maps = maps__clone(parent->maps);
+
+		if (maps) {
+			thread__set_maps(thread, maps);
+			maps__put(maps);
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	thread__put(thread);
+	thread__put(parent);
+	return err;
+}
+
+static int machine__process_exit(struct machine *machine, union perf_event *event)
+{
+	struct thread *thread = machine__find_thread(machine, event->fork.pid, event->fork.tid);
+
+	if (thread) {
+		thread->dead = true;
+		thread__put(thread);
+	}
+	return 0;
+}
+
+/* mmaps */
+
+static bool is_anon_memory(const char *name)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14);
+}
+
+static bool is_no_dso_memory(const char *name)
+{
+	return !strncmp(name, "[stack", 6) || !strncmp(name, "/SYSV", 5) ||
+	       !strcmp(name, "[heap]") || !strcmp(name, "[vsyscall]");
+}
+
+/* "/lib/modules/.../kvm-intel.ko.xz" -> "[kvm_intel]", as perf names modules */
+static void module_name(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t i, n;
+
+	if (path[0] == '[') {
+		/* truncation of absurdly long names is harmless here */
+		if (snprintf(buf, size, "%s", path) >= (int)size)
+			buf[size - 2] = ']';
+		return;
+	}
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	if (snprintf(buf, size, "[%.*s]", (int)n, base) >= (int)size)
+		buf[size - 2] = ']';
+	for (i = 1; buf[i]; i++)
+		if (buf[i] == '-')
+			buf[i] = '_';
+}
+
+static int machine__process_kernel_mmap(struct machine *machine, const char *filename,
+					u64 start, u64 len, u64 pgoff,
+					const struct build_id *bid)
+{
+	struct build_id env_bid = { .size = 0 };
+	struct map *map;
+	struct dso *dso;
+	char name[256];
+	int err;
+
+	if (!strncmp(filename, KERNEL_MMAP_NAME, strlen(KERNEL_MMAP_NAME))) {
+		map = map__new(start, len, pgoff, machine->kernel_dso);
+		if (!map)
+			return -ENOMEM;
+		/* kernel symbols are absolute: perf prints kernel IPs as they are */
+		map->identity = true;
+		if (bid && bid->size)
+			dso__set_build_id(machine->kernel_dso, bid);
+		if (machine->kernel_map)
+			maps__remove(machine->kmaps, machine->kernel_map);
+		map__put(machine->kernel_map);
+		machine->kernel_map = map;
+		return maps__insert(machine->kmaps, map);
+	}
+	if (filename[0] != '/' && filename[0] != '[')
+		return 0;
+
+	module_name(filename, name, sizeof(name));
+	dso = dsos__findnew(&machine->dsos, name, DSO_KIND__MODULE);
+	if (!dso)
+		return -ENOMEM;
+	if (filename[0] == '/' && dso->long_name == dso->name)
+		dso__set_long_name(dso, filename);
+	if (bid && bid->size)
+		dso__set_build_id(dso, bid);
+	/*
+	 * perf creates the objects of the BUILD_ID table first, named by path;
+	 * a module listed there keeps that name, the others are "[name]"
+	 */
+	if (!perf_env__find_build_id(machine->env, filename, &env_bid)) {
+		dso->print_long_name = filename[0] == '/';
+		if (!dso->bid.size)
+			dso__set_build_id(dso, &env_bid);
+	}
+	/* module symbols from kallsyms are kept relative to the module start */
+	map = map__new(start, len, 0, dso);
+	dso__put(dso);
+	if (!map)
+		return -ENOMEM;
+	err = maps__insert(machine->kmaps, map);
+	map__put(map);
+	return err;
+}
+
+/*
+ * Which vdso a process has: perf names the compat ones "[vdso32]" and
+ * "[vdsox32]" after the ELF class of the first file the process maps.
+ */
+static const char *thread__vdso_name(struct thread *thread)
+{
+	size_t i;
+
+	for (i = 0; thread->maps && i < thread->maps->nr; i++) {
+		struct dso *dso = thread->maps->entries[i]->dso;
+		unsigned char ident[EI_NIDENT];
+		u16 machine_type;
+		FILE *fp;
+		bool ok;
+
+		if (!dso || dso->long_name[0] != '/')
+			continue;
+		fp = fopen(dso->long_name, "rb");
+		if (!fp)
+			continue;
+		ok = fread(ident, 1, sizeof(ident), fp) == sizeof(ident) &&
+		     fread(&machine_type, 1, 2, fp) == 2 && !memcmp(ident, ELFMAG, SELFMAG);
+		/* e_type sits before e_machine */
+		if (ok)
+			ok = fread(&machine_type, 1, 2, fp) == 2;
+		fclose(fp);
+		if (!ok)
+			continue;
+		if (ident[EI_CLASS] == ELFCLASS64)
+			return "[vdso]";
+		if (ident[EI_DATA] != ELFDATA2LSB)
+			machine_type = __builtin_bswap16(machine_type);
+		return machine_type == EM_X86_64 ? "[vdsox32]" : "[vdso32]";
+	}
+	return "[vdso]";
+}
+
+static struct map *machine__new_user_map(struct machine *machine, struct thread *thread,
+					 const char *filename, u64 start, u64 len, u64 pgoff,
+					 const struct build_id *bid)
+{
+	s32 pid = thread->pid;
+	enum dso_kind kind = DSO_KIND__USER;
+	char anon_name[64];
+	const char *name = filename;
+	bool identity = false;
+	struct build_id env_bid = { .size = 0 };
+	struct dso *dso;
+	struct map *map;
+
+	if (!*filename || is_anon_memory(filename)) {
+		/* JITs describe anon code in /tmp/perf-PID.map */
+		snprintf(anon_name, sizeof(anon_name), "/tmp/perf-%d.map", pid);
+		name = anon_name;
+		kind = DSO_KIND__ANON;
+		identity = true;
+	} else if (is_no_dso_memory(filename)) {
+		kind = DSO_KIND__NO_DSO;
+		identity = true;
+	} else if (!strncmp(filename, "[vdso", 5)) {
+		kind = DSO_KIND__VDSO;
+		if (!strcmp(filename, "[vdso]"))
+			name = thread__vdso_name(thread);
+	}
+
+	dso = dsos__findnew(&machine->dsos, name, kind);
+	if (!dso)
+		return NULL;
+	if (!dso->bid.size) {
+		if (bid && bid->size)
+			dso__set_build_id(dso, bid);
+		else if (!perf_env__find_build_id(machine->env, name, &env_bid))
+			dso__set_build_id(dso, &env_bid);
+	}
+	map = map__new(start, len, pgoff, dso);
+	dso__put(dso);
+	if (map)
+		map->identity = identity;
+	return map;
+}
+
+static bool cpumode_is_kernel(u16 misc)
+{
+	u8 cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+static int machine__process_mmap_common(struct machine *machine, union perf_event *event,
+					u32 pid, u32 tid, u64 start, u64 len, u64 pgoff,
+					u32 prot, u32 flags, const char *filename_in,
+					size_t max_name, const struct build_id *bid)
+{
+	char filename[4096];
+	struct thread *thread;
+	struct map *map;
+	int err;
+
+	snprintf(filename, sizeof(filename), "%.*s",
+		 (int)(max_name < sizeof(filename) ? max_name : sizeof(filename) - 1),
+		 filename_in);
+	machine->stats.nr_mmap++;
+
+	if (cpumode_is_kernel(event->header.misc)) {
+		if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		    PERF_RECORD_MISC_GUEST_KERNEL)
+			return 0;
+		return machine__process_kernel_mmap(machine, filename, start, len, pgoff, bid);
+	}
+	if (!len)
+		return 0;
+	thread = machine__findnew_thread(machine, pid, tid);
+	if (!thread)
+		return -ENOMEM;
+	map = machine__new_user_map(machine, thread, filename, start, len, pgoff, bid);
+	if (!map) {
+		thread__put(thread);
+		return -ENOMEM;
+	}
+	map->prot = prot;
+	map->flags = flags;
+	err = maps__insert(thread->maps, map);
+	map__put(map);
+	thread__put(thread);
+	return err;
+}
+
+static int machine__process_mmap(struct machine *machine, union perf_event *event)
+{
+	struct perf_record_mmap *e = &event->mmap;
+	u32 prot = (event->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 0 : PROT_EXEC;
+
+	if (event->header.size < sizeof(*e))
+		return -EINVAL;
+	return machine__process_mmap_common(machine, event, e->pid, e->tid, e->start, e->len,
+					    e->pgoff, prot, 0, e->filename,
+					    event->header.size - sizeof(*e), NULL);
+}
+
+static int machine__process_mmap2(struct machine *machine, union perf_event *event)
+{
+	struct perf_record_mmap2 *e = &event->mmap2;
+	struct build_id bid = { .size = 0 };
+
+	if (event->header.size < sizeof(*e))
+		return -EINVAL;
+	if (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) {
+		bid.size = e->build_id_size > BUILD_ID_SIZE ? BUILD_ID_SIZE : e->build_id_size;
+		memcpy(bid.data, e->build_id, bid.size);
+	}
+	return machine__process_mmap_common(machine, event, e->pid, e->tid, e->start, e->len,
+					    e->pgoff, e->prot, e->flags, e->filename,
+					    event->header.size - sizeof(*e), &bid);
+}
+
+/* KSYMBOL */
+
+static int machine__add_ksym_span(struct machine *machine, u64 addr, u32 len, u16 type,
+				  const char *name, u64 time)
+{
+	struct ksym_span *span;
+	struct symbol *sym;
+	struct dso *dso;
+	struct map *map;
+
+	if (machine->nr_ksyms == machine->alloc_ksyms) {
+		size_t alloc = machine->alloc_ksyms ? machine->alloc_ksyms * 2 : 64;
+		struct ksym_span *ksyms = realloc(machine->ksyms, alloc * sizeof(*ksyms));
+
+		if (!ksyms)
+			return -ENOMEM;
+		machine->ksyms = ksyms;
+		machine->alloc_ksyms = alloc;
+	}
+	/* perf names both the dso and the symbol after the ksymbol */
+	dso = dso__new(name, DSO_KIND__KSYMBOL);
+	if (!dso)
+		return -ENOMEM;
+	sym = symbol__new(0, len, STB_GLOBAL, STT_FUNC, name);
+	if (dso__insert_symbol(dso, sym)) {
+		dso__put(dso);
+		return -ENOMEM;
+	}
+	map = map__new(addr, len, 0, dso);
+	dso__put(dso);
+	if (!map)
+		return -ENOMEM;
+
+	span = &machine->ksyms[machine->nr_ksyms++];
+	span->start = addr;
+	span->end = map->end;
+	span->t_start = time;
+	span->t_end = TIME_OPEN;
+	span->ksym_type = type;
+	span->map = map;
+	if (addr < machine->ksym_lo)
+		machine->ksym_lo = addr;
+	if (span->end > machine->ksym_hi)
+		machine->ksym_hi = span->end;
+	return 0;
+}
+
+/* ends every registered span over [start, end) at @time */
+static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 end, u64 time)
+{
+	size_t i;
+
+	for (i = 0; i < machine->nr_ksyms; i++) {
+		struct ksym_span *span = &machine->ksyms[i];
+
+		if (span->t_end != TIME_OPEN || span->end <= start || span->start >= end)
+			continue;
+		span->t_end = time;
+	}
+}
+
+static int machine__process_ksymbol(struct machine *machine, union perf_event *event,
+				    struct perf_sample *sample)
+{
+	struct perf_record_ksymbol *e = &event->ksymbol;
+	size_t max = event->header.size - sizeof(*e);
+	u64 time = sample_time(sample);
+	char name[256];
+
+	if (event->header.size < sizeof(*e))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%.*s", (int)(max < sizeof(name) ? max : sizeof(name) - 1),
+		 e->name);
+
+	if (e->flags & KSYMBOL_FLAG_UNREGISTER) {
+		machine->stats.nr_ksymbol_unregister++;
+		machine__close_ksym_spans(machine, e->addr, e->addr + (e->len ?: 1), time);
+		return 0;
+	}
+	machine->stats.nr_ksymbol++;
+	if (!e->len)
+		return 0;
+	/* an address is one object at a time: an unregister must have been lost */
+	machine__close_ksym_spans(machine, e->addr, e->addr + e->len, time);
+	return machine__add_ksym_span(machine, e->addr, e->len, e->ksym_type, name, time);
+}
+
+/*
+ * The KSYMBOL object at @addr at @time.  Time 0 (a record without a time)
+ * means "now": whatever is registered after the records seen so far.
+ */
+static struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64 time)
+{
+	struct ksym_span *best = NULL;
+	size_t i;
+
+	if (addr < machine->ksym_lo || addr >= machine->ksym_hi)
+		return NULL;
+	for (i = machine->nr_ksyms; i > 0; i--) {
+		struct ksym_span *span = &machine->ksyms[i - 1];
+
+		if (addr < span->start || addr >= span->end)
+			continue;
+		if (time ? (span->t_start > time || time >= span->t_end) : span->t_end != TIME_OPEN)
+			continue;
+		if (!best || span->t_start > best->t_start)
+			best = span;
+	}
+	return best ? best->map : NULL;
+}
+
+/* the text image over time is built elsewhere: here the pokes are kept */
+static int machine__keep_text_poke(struct machine *machine, union perf_event *event,
+				   struct perf_sample *sample)
+{
+	struct perf_record_text_poke *e = &event->text_poke;
+	struct machine_text_poke *poke;
+	size_t len;
+	u8 *bytes;
+
+	if (event->header.size < sizeof(*e))
+		return -EINVAL;
+	len = (size_t)e->old_len + e->new_len;
+	if (len > event->header.size - sizeof(*e) || machine->nr_pokes >= MACHINE_TEXT_POKES_MAX) {
+		machine->stats.nr_text_poke_dropped++;
+		return 0;
+	}
+	if (machine->nr_pokes == machine->alloc_pokes) {
+		size_t alloc = machine->alloc_pokes ? machine->alloc_pokes * 2 : 256;
+		struct machine_text_poke *pokes = realloc(machine->pokes, alloc * sizeof(*pokes));
+
+		if (!pokes)
+			return -ENOMEM;
+		machine->pokes = pokes;
+		machine->alloc_pokes = alloc;
+	}
+	bytes = malloc(len ?: 1);
+	if (!bytes)
+		return -ENOMEM;
+	memcpy(bytes, e->bytes, len);
+	poke = &machine->pokes[machine->nr_pokes++];
+	poke->time = sample_time(sample);
+	poke->addr = e->addr;
+	poke->old_len = e->old_len;
+	poke->new_len = e->new_len;
+	poke->bytes = bytes;
+	return 0;
+}
+
+size_t machine__nr_text_pokes(const struct machine *machine)
+{
+	return machine->nr_pokes;
+}
+
+const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx)
+{
+	return idx < machine->nr_pokes ? &machine->pokes[idx] : NULL;
 }
 
 int machine__process_event(struct machine *machine, union perf_event *event,
 			   struct perf_sample *sample)
 {
+	switch (event->header.type) {
+	case PERF_RECORD_MMAP:
+		return machine__process_mmap(machine, event);
+	case PERF_RECORD_MMAP2:
+		return machine__process_mmap2(machine, event);
+	case PERF_RECORD_COMM:
+		if (event->header.size < sizeof(event->comm))
+			return -EINVAL;
+		machine->stats.nr_comm++;
+		return machine__process_comm(machine, event, sample);
+	case PERF_RECORD_FORK:
+		if (event->header.size < sizeof(event->fork))
+			return -EINVAL;
+		machine->stats.nr_fork++;
+		return machine__process_fork(machine, event, sample);
+	case PERF_RECORD_EXIT:
+		if (event->header.size < sizeof(event->fork))
+			return -EINVAL;
+		machine->stats.nr_exit++;
+		return machine__process_exit(machine, event);
+	case PERF_RECORD_KSYMBOL:
+		return machine__process_ksymbol(machine, event, sample);
+	case PERF_RECORD_BPF_EVENT:
+		machine->stats.nr_bpf_event++;
+		return 0;
+	case PERF_RECORD_TEXT_POKE:
+		machine->stats.nr_text_poke++;
+		return machine__keep_text_poke(machine, event, sample);
+	default:
+		machine->stats.nr_ignored++;
+		return 0;
+	}
+}
+
+/* kernel symbols */
+
+/* what the features say, once they have all been read */
+static void machine__check_env(struct machine *machine)
+{
+	struct build_id bid = { .size = 0 };
+
+	if (machine->env_checked)
+		return;
+	machine->env_checked = true;
+	machine->running_kernel = env__is_running_kernel(machine->env);
+	if (!machine->kernel_dso->bid.size &&
+	    !perf_env__find_build_id(machine->env, KERNEL_MMAP_NAME, &bid))
+		dso__set_build_id(machine->kernel_dso, &bid);
+}
+
+
+struct kallsyms_load {
+	struct symbols all;
+	u64 text;	/* address of _text in the file */
+	bool nonzero;	/* kptr_restrict zeroes every address */
+};
+
+static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
+			      const char *module)
+{
+	struct kallsyms_load *load = arg;
+	char buf[512];
+
+	if (start)
+		load->nonzero = true;
+	if (!strcmp(name, "_text") && !module)
+		load->text = start;
+	if (!kallsyms__type_is_symbol(type) || name[0] == '$')
+		return 0;
+	/* "[module]" stays in the name until symbols__fixup() has seen it */
+	if (module)
+		snprintf(buf, sizeof(buf), "%s\t[%s]", name, module);
+	else
+		snprintf(buf, sizeof(buf), "%s", name);
+	return symbols__add(&load->all, symbol__new(start, 0, kallsyms__binding(type),
+						    kallsyms__elf_type(type), buf));
+}
+
+static const char *machine__kallsyms_path(struct machine *machine, char **to_free, bool *live)
+{
+	const char *recorded = "(unknown)";
+	struct utsname uts;
+	char *path, *dir;
+
+	*to_free = NULL;
+	*live = false;
+	if (machine->kcore_dir) {
+		if (asprintf(&path, "%s/kallsyms", machine->kcore_dir) >= 0 && !access(path, R_OK))
+			return *to_free = path;
+		free(path);
+	}
+	/* perf record keeps a copy of kallsyms under the kernel's build-id */
+	dir = build_id_cache__dir(&machine->kernel_dso->bid);
+	if (dir) {
+		if (asprintf(&path, "%s/kallsyms", dir) >= 0 && !access(path, R_OK)) {
+			free(dir);
+			return *to_free = path;
+		}
+		free(path);
+		free(dir);
+	}
+	if (machine->running_kernel) {
+		*live = true;
+		return "/proc/kallsyms";
+	}
+	if (uname(&uts))
+		snprintf(uts.release, sizeof(uts.release), "?");
+	if (machine->env && machine->env->os_release)
+		recorded = machine->env->os_release;
+	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n", recorded,
+		   uts.release);
+	return NULL;
+}
+
+/* move each symbol to the kernel or its module, in that object's space */
+static void machine__split_kallsyms(struct machine *machine, struct kallsyms_load *load,
+				    s64 kernel_delta)
+{
+	size_t i;
+
+	for (i = 0; i < load->all.nr; i++) {
+		struct symbol *sym = load->all.entries[i];
+		char *tab = strchr(sym->name, '\t');
+		struct dso *dso = machine->kernel_dso;
+
+		if (tab) {
+			struct map *map;
+
+			*tab = '\0';
+			dso = dsos__find(&machine->dsos, tab + 1);
+			map = dso && dso->kind == DSO_KIND__MODULE ?
+				      maps__find(machine->kmaps, sym->start) : NULL;
+			if (!map || map->dso != dso) {
+				symbol__delete(sym);
+				continue;
+			}
+			if (sym->end > map->end)
+				sym->end = map->end;
+			sym->start -= map->start;
+			sym->end -= map->start;
+		} else {
+			sym->start += kernel_delta;
+			sym->end += kernel_delta;
+		}
+		if (symbols__add(&dso->symbols, sym))
+			break;
+	}
+	/* every pointer moved or freed */
+	load->all.nr = 0;
+	symbols__exit(&load->all);
+}
+
+/*
+ * perf stretches the kernel map over its kallsyms symbols (map__fixup_start
+ * and map__fixup_end), so .init.text and the data symbols past _etext
+ * resolve to [kernel.kallsyms] although the MMAP record ends at _etext.
+ * Never over a module's map, though.
+ */
+static void machine__fit_kernel_map(struct machine *machine)
+{
+	struct map *kmap = machine->kernel_map;
+	struct symbols *syms = &machine->kernel_dso->symbols;
+	u64 start, end;
+	size_t i;
+
+	if (!kmap || !syms->nr)
+		return;
+	start = syms->entries[0]->start;
+	end = syms->entries[syms->nr - 1]->end;
+	for (i = 0; i < machine->kmaps->nr; i++) {
+		struct map *m = machine->kmaps->entries[i];
+
+		if (m == kmap)
+			continue;
+		if (m->start >= kmap->end && m->start < end)
+			end = m->start;
+		if (m->end <= kmap->start && m->end > start)
+			start = m->end;
+	}
+	map__get(kmap);
+	maps__remove(machine->kmaps, kmap);
+	kmap->start = start;
+	kmap->end = end;
+	if (maps__insert(machine->kmaps, kmap))
+		pr_debug("kernel map: cannot refit to [%#" PRIx64 ", %#" PRIx64 ")\n", start, end);
+	map__put(kmap);
+}
+
+static void machine__load_kernel_symbols(struct machine *machine)
+{
+	struct kallsyms_load load = { .text = 0 };
+	char *to_free;
+	const char *path;
+	bool live;
+	s64 delta = 0;
+	size_t i;
+	int err;
+
+	machine__check_env(machine);
+	machine->kernel_loaded = true;
+	machine->kernel_dso->loaded = true;
+	for (i = 0; i < ARRAY_SIZE(machine->dsos.heads); i++) {
+		struct dso *dso;
+
+		for (dso = machine->dsos.heads[i]; dso; dso = dso->next)
+			if (dso->kind == DSO_KIND__MODULE)
+				dso->loaded = true;
+	}
+
+	path = machine__kallsyms_path(machine, &to_free, &live);
+	if (!path)
+		return;
+	symbols__init(&load.all);
+	err = kallsyms__parse(path, &load, kallsyms_load__add);
+	if (err < 0 || !load.nonzero) {
+		pr_warning("kernel symbols not resolved: %s: %s\n", path,
+			   err < 0 ? strerror(-err) : "all addresses are zero (kptr_restrict?)");
+		goto out;
+	}
+	symbols__fixup(&load.all, true);
+	/*
+	 * The running kernel may sit elsewhere than the recorded one (KASLR
+	 * after a reboot): the kernel MMAP's pgoff is where _text was.
+	 */
+	if (live && machine->kernel_map && load.text && machine->kernel_map->pgoff &&
+	    machine->kernel_map->pgoff != load.text) {
+		delta = machine->kernel_map->pgoff - load.text;
+		pr_debug("kernel relocated by %#" PRIx64 " since the recording\n", (u64)delta);
+	}
+	machine__split_kallsyms(machine, &load, delta);
+	machine__fit_kernel_map(machine);
+	free(machine->kernel_dso->symsrc);
+	machine->kernel_dso->symsrc = strdup(path);
+	pr_debug("kernel symbols: %zu from %s\n", machine->kernel_dso->symbols.nr, path);
+out:
+	symbols__exit(&load.all);
+	free(to_free);
+}
+
+static void machine__load_dso(struct machine *machine, struct dso *dso)
+{
+	if (dso->loaded)
+		return;
+	machine__check_env(machine);
+	if (dso->kind == DSO_KIND__KERNEL || dso->kind == DSO_KIND__MODULE) {
+		/* a module mapped after kallsyms was read got its symbols then */
+		if (machine->kernel_loaded)
+			dso->loaded = true;
+		else
+			machine__load_kernel_symbols(machine);
+	}
+	else
+		dso__load(dso, machine->running_kernel);
+}
+
+/* lookups */
+
+void addr_location__init(struct addr_location *al)
+{
+	memset(al, 0, sizeof(*al));
+	al->cpu = -1;
+}
+
+void addr_location__exit(struct addr_location *al)
+{
+	thread__put(al->thread);
+	map__put(al->map);
+	al->thread = NULL;
+	al->map = NULL;
+	al->sym = NULL;
+}
+
+static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u64 time)
+{
+	struct map *map = machine__find_ksym_map(machine, addr, time);
+
+	if (map)
+		return map;
+	/* loading the symbols may stretch the kernel map: first things first */
+	if (machine->kernel_map && !machine->kernel_loaded)
+		machine__load_kernel_symbols(machine);
+	/* no kernel MMAP, no kernel map: perf does not guess one either */
+	return maps__find(machine->kmaps, addr);
+}
+
+bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
+			 struct addr_location *al)
+{
+	struct machine *machine = thread->machine;
+	struct map *map = NULL;
+
+	addr_location__exit(al);
+	al->thread = thread__get(thread);
+	al->cpumode = cpumode;
+	al->addr = addr;
+
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		map = machine__find_kernel_map(machine, addr, time);
+		break;
+	case PERF_RECORD_MISC_USER:
+		map = thread->maps ? maps__find(thread->maps, addr) : NULL;
+		/*
+		 * A user-mode IP at a kernel address (a sample taken on the
+		 * way into the kernel) stays unresolved, as in perf 6.1
+		 */
+		break;
+	default:
+		/* hypervisor and guests: no model of those */
+		break;
+	}
+	if (!map)
+		return false;
+
+	al->map = map__get(map);
+	al->addr = map__map_ip(map, addr);
+	machine__load_dso(machine, map->dso);
+	al->sym = dso__find_symbol(map->dso, al->addr);
+	return al->sym != NULL;
+}
+
+int machine__resolve(struct machine *machine, struct addr_location *al,
+		     struct perf_sample *sample)
+{
+	struct thread *thread = machine__findnew_thread(machine, sample->pid, sample->tid);
+
+	if (!thread)
+		return -ENOMEM;
+	thread__find_symbol(thread, sample->cpumode, sample->ip, sample->time, al);
+	al->cpu = sample->cpu;
+	thread__put(thread);
 	return 0;
 }

@@ -10,6 +10,8 @@
 struct machine;
 struct perf_session;
 struct perf_data;
+struct perf_session_state;
+struct ordered_events;
 
 /*
  * What a command does with the records of a recording.  Records reach the
@@ -42,6 +44,9 @@ struct events_stats {
 	u64 nr_invalid_samples;	 /* could not be parsed: skipped, counted */
 	u64 nr_unknown_id;
 	u64 total_bytes;
+	u64 nr_forced_flushes;	 /* ordered-events memory cap hit: oldest half delivered early */
+	u64 nr_auxtrace_bytes;	 /* AUXTRACE payload skipped */
+	u64 nr_compressed_bytes; /* decompressed from COMPRESSED / COMPRESSED2 */
 };
 
 struct perf_session {
@@ -60,6 +65,15 @@ struct perf_session {
 	void *zstd; /* decompression state for COMPRESSED records */
 	/* offset in the file (or stream) of the record being handled */
 	u64 cur_offset;
+	/* file mode: where the records are */
+	u64 data_offset;
+	u64 data_size;
+	/* 2012 ChromeOS pipe: types 69..80 carry header features */
+	bool legacy_pipe;
+	bool seen_header_end; /* HEADER_LAST_FEATURE or FINISHED_INIT seen */
+	bool no_rounds;	      /* reading data.N of a directory: rounds are per file */
+	struct perf_session_state *state; /* buffers private to session.c */
+	struct perf_tool null_tool;	  /* used when perf_session__new() gets no tool */
 };
 
 /*

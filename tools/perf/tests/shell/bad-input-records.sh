@@ -1,0 +1,72 @@
+#!/bin/bash
+# bad input: records with a hostile size are refused with file, offset and record
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# In real files (a stock perf record made now, corpus files in file and pipe
+# mode), sets the size of chosen records (first, second, middle, last, the
+# first SAMPLE, MMAP and COMM) to 0, to a size that is not a multiple of 8,
+# to a SAMPLE too short for its sample_type, and the last records' sizes to
+# point past the end of the file.
+. "$(dirname "$0")"/lib/bad-input.sh
+
+bi_setup
+
+inputs=("$BI_TMP/stock.data")
+bi_record "$BI_TMP/stock.data" || { echo "perf record failed"; exit 1; }
+for f in perf_data_converter/perf.data.ctx_switch_namespaces-4.14 perfparser/probe.data.stream; do
+	[ -f "$TEXTPOKE_CORPUS/$f" ] && inputs+=("$TEXTPOKE_CORPUS/$f")
+done
+
+# corrupt_size INPUT OFF NEWSIZE WHAT
+corrupt_size() {
+	cp "$1" "$BI_TMP/bad"
+	bi_put "$BI_TMP/bad" $(($2 + 6)) 2 "$(bi_hex "$3" 2)"
+	bi_expect_error "$BI_TMP/bad" "$4"
+}
+
+for in in "${inputs[@]}"; do
+	bi_expect_ok "$in" || continue
+	name=$(basename "$in")
+	size=$(bi_size "$in")
+	mapfile -t recs < <(bi_records "$in")
+	n=${#recs[@]}
+	if ((n < 4)); then
+		bi_fail "$name: only $n records found"
+		continue
+	fi
+	picks=(0 1 $((n / 2)) $((n - 1)))
+	first_sample="" first_mmap="" first_comm=""
+	for ((i = 0; i < n; i++)); do
+		read -r _ _ type <<<"${recs[$i]}"
+		case $type in
+		9) [ -z "$first_sample" ] && first_sample=$i ;;
+		1 | 10) [ -z "$first_mmap" ] && first_mmap=$i ;;
+		3) [ -z "$first_comm" ] && first_comm=$i ;;
+		esac
+	done
+	picks+=($first_sample $first_mmap $first_comm)
+	declare -A done_pick=()
+	for i in "${picks[@]}"; do
+		[ -n "${done_pick[$i]}" ] && continue
+		done_pick[$i]=1
+		read -r off rsize type <<<"${recs[$i]}"
+		# COMPRESSED records are not padded to 8 bytes: leave them be
+		((type == 81)) && continue
+		where="$name record $i (type $type) at $off"
+		corrupt_size "$in" "$off" 0 "$where: size 0"
+		corrupt_size "$in" "$off" 4 "$where: size 4"
+		corrupt_size "$in" "$off" $((rsize + 4)) "$where: size $((rsize + 4))"
+		if ((rsize > 16)); then
+			corrupt_size "$in" "$off" $((rsize - 4)) "$where: size $((rsize - 4))"
+		fi
+		if ((type == 9 && rsize > 16)); then
+			corrupt_size "$in" "$off" 16 "$where: SAMPLE of 16 bytes"
+		fi
+		# past the end of the file
+		if ((off + 65528 > size)); then
+			corrupt_size "$in" "$off" 65528 "$where: size 65528 past the end ($size)"
+		fi
+	done
+	unset recs picks done_pick
+done
+bi_finish

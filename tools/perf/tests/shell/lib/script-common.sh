@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by the script-*.sh parity tests: skips, a scratch directory, the
+# workloads built at test time, and a line-for-line comparison with stock
+# perf script.  Sourced, not run.
+
+skip() {
+	echo "$1"
+	exit 2
+}
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+need_perf_root() {
+	[ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
+	command -v perf >/dev/null 2>&1 || skip "stock perf is not installed"
+	[ "$(id -u)" = 0 ] || skip "needs root to record with stock perf"
+	command -v gcc >/dev/null 2>&1 || skip "gcc is not installed"
+	need_reader
+}
+
+# until the reader branch is merged the binary cannot read recordings
+need_reader() {
+	"$TEXTPOKE" script -i /dev/null 2>&1 | grep -q 'reader is not built in' &&
+		skip "this build has no perf.data reader (util/session.c) yet"
+	return 0
+}
+
+scratch() {
+	tmp=$(mktemp -d /tmp/textpoke-script.XXXXXX) || fail "mktemp"
+	trap 'rm -rf "$tmp"' EXIT
+}
+
+libdir=$(dirname "${BASH_SOURCE[0]}")
+
+# build_workload OUT [gcc flags...]
+build_workload() {
+	local out=$1
+	shift
+	gcc -O1 -fno-omit-frame-pointer -g "$@" -o "$out" "$libdir/script-workload.c" 2>"$tmp/gcc.err"
+}
+
+# perf_record OUT ARGS...: stock perf record, quiet; fails the test on error
+perf_record() {
+	local out=$1
+	shift
+	perf record -q -o "$out" "$@" >"$tmp/record.out" 2>&1 ||
+		{ cat "$tmp/record.out"; fail "perf record $*"; }
+	[ -s "$out" ] || fail "perf record wrote nothing to $out"
+}
+
+# same_output NAME FILE SCRIPT-ARGS...: stock perf script and ours agree
+same_output() {
+	local name=$1 file=$2
+	shift 2
+	perf script -i "$file" "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
+		fail "$name: stock perf script failed: $(head -3 "$tmp/$name.perf.err")"
+	"$TEXTPOKE" script -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
+		fail "$name: perf textpoke script failed: $(head -3 "$tmp/$name.ours.err")"
+	[ -s "$tmp/$name.perf" ] || fail "$name: stock perf printed nothing"
+	if ! cmp -s "$tmp/$name.perf" "$tmp/$name.ours"; then
+		diff -u "$tmp/$name.perf" "$tmp/$name.ours" | head -40
+		fail "$name: output differs from stock perf script $*"
+	fi
+	echo "ok: $name ($(wc -l <"$tmp/$name.ours") lines equal to perf script $*)"
+}

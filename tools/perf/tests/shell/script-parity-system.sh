@@ -1,0 +1,54 @@
+#!/bin/bash
+# script: system-wide, BPF ksymbol and tracepoint recordings against perf script
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf record -a for about a second while a workload runs and BPF socket
+# filters are loaded, run and unloaded (a small helper: BPF_PROG_LOAD,
+# SO_ATTACH_BPF on a loopback UDP socket, send, close; repeat), so the
+# recording holds KSYMBOL and BPF_EVENT records; then sched:sched_switch
+# system-wide.  perf textpoke script must print the samples, the
+# task/mmap events and the ksymbol/bpf events as stock perf script does.
+
+. "$(dirname "$0")/lib/script-common.sh"
+need_perf_root
+scratch
+
+build_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
+gcc -O1 -o "$tmp/bpf" "$libdir/bpf-sockfilter.c" 2>"$tmp/gcc.err" || fail "gcc: $(cat "$tmp/gcc.err")"
+bpf_ok=1
+"$tmp/bpf" 1 >/dev/null 2>&1 || bpf_ok=0
+
+"$tmp/w64" 400000000 &
+wl=$!
+[ $bpf_ok = 1 ] && { "$tmp/bpf" 30 >/dev/null 2>&1 & }
+perf_record "$tmp/a.data" -a -e cpu-clock sleep 1
+kill $wl 2>/dev/null
+wait
+
+same_output system "$tmp/a.data"
+same_output system-task-mmap "$tmp/a.data" --show-task-events --show-mmap-events -F comm,tid,cpu,time,event,ip,sym,dso
+
+if [ $bpf_ok = 1 ]; then
+	perf script -i "$tmp/a.data" --show-bpf-events -F comm,tid,cpu,time |
+		grep -E 'PERF_RECORD_(KSYMBOL|BPF_EVENT)' >"$tmp/bpf.perf"
+	"$TEXTPOKE" script -i "$tmp/a.data" --show-bpf-events -F comm,tid,cpu,time |
+		grep -E 'PERF_RECORD_(KSYMBOL|BPF_EVENT)' >"$tmp/bpf.ours"
+	grep -q 'PERF_RECORD_KSYMBOL.*tp_sockfilt' "$tmp/bpf.perf" ||
+		fail "bpf: stock perf shows no KSYMBOL of the test program"
+	cmp -s "$tmp/bpf.perf" "$tmp/bpf.ours" || {
+		diff -u "$tmp/bpf.perf" "$tmp/bpf.ours" | head -20
+		fail "bpf: KSYMBOL/BPF_EVENT lines differ from stock perf"
+	}
+	echo "ok: $(wc -l <"$tmp/bpf.ours") KSYMBOL/BPF_EVENT lines equal"
+	same_output bpf-all "$tmp/a.data" --show-bpf-events
+else
+	echo "note: BPF_PROG_LOAD refused here, no ksymbol check"
+fi
+
+if perf record -q -a -e sched:sched_switch -o "$tmp/sw.data" sleep 0.3 >"$tmp/sw.err" 2>&1; then
+	same_output tracepoint "$tmp/sw.data"
+	same_output tracepoint-fields "$tmp/sw.data" -F comm,tid,cpu,time,event,trace --ns
+else
+	skip "sched:sched_switch cannot be recorded here: $(head -1 "$tmp/sw.err")"
+fi
+exit 0

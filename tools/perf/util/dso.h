@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_DSO_H
+#define __PERF_TEXTPOKE_DSO_H
+
+#include "build-id.h"
+#include "symbol.h"
+#include "types.h"
+
+/* What an object is decides where its symbols come from */
+enum dso_kind {
+	DSO_KIND__USER,		/* a file mapped by a process: ELF symbols */
+	DSO_KIND__VDSO,		/* [vdso]: build-id cache, or this kernel's vdso */
+	DSO_KIND__ANON,		/* //anon (JIT code): /tmp/perf-PID.map if present */
+	DSO_KIND__NO_DSO,	/* [heap], [stack], SysV shm: no symbols */
+	DSO_KIND__KERNEL,	/* [kernel.kallsyms]: kallsyms, loaded by the machine */
+	DSO_KIND__MODULE,	/* [module]: kallsyms "[module]" entries */
+	DSO_KIND__KSYMBOL,	/* a KSYMBOL (BPF program, trampoline): one symbol */
+};
+
+/*
+ * An object that maps refer to.  Refcounted: every map holds a reference,
+ * and the machine's dso table holds one.  Symbols are loaded on the first
+ * lookup (dso__load()); the kernel's are loaded by the machine, which knows
+ * where kallsyms is.
+ */
+struct dso {
+	int refcnt;
+	enum dso_kind kind;
+	char *name;		/* what perf script prints as dso */
+	char *long_name;	/* the file: a module's path; else == name */
+	const char *short_name;	/* basename of name */
+	struct build_id bid;	/* as recorded; size 0 when unknown */
+	bool loaded;		/* symbols were looked for (found or not) */
+	bool print_long_name;	/* a module perf names by its path (see map__dso_name()) */
+	struct symbols symbols;
+	char *symsrc;		/* the file the symbols came from */
+	struct dso *next;	/* dsos hash chain */
+};
+
+struct dso *dso__new(const char *name, enum dso_kind kind);
+struct dso *dso__get(struct dso *dso);
+void dso__put(struct dso *dso);
+int dso__set_long_name(struct dso *dso, const char *long_name);
+void dso__set_build_id(struct dso *dso, const struct build_id *bid);
+
+/*
+ * Load the symbols of a user-space object once.  @running_kernel says that
+ * the recording was made on the kernel this process runs on, so that its
+ * vdso may stand in when no copy of the recorded one exists.  0 also when
+ * nothing was found (the object then has no symbols); -errno on failure.
+ */
+int dso__load(struct dso *dso, bool running_kernel);
+struct symbol *dso__find_symbol(struct dso *dso, u64 addr);
+/* adds @sym to the table of an already loaded object (KSYMBOL) */
+int dso__insert_symbol(struct dso *dso, struct symbol *sym);
+
+/* symbol-elf.c: ELF symbols, as perf's dso__load_sym() keeps them */
+int dso__load_elf(struct dso *dso);
+/* the vdso image of this process, when its build-id fits */
+int dso__load_own_vdso(struct dso *dso);
+/* the 32-bit or x32 vdso of this kernel, through perf's helper program */
+int dso__load_compat_vdso(struct dso *dso, const char *helper);
+
+/* The machine's objects by name */
+#define DSOS_HASH_BITS 8
+struct dsos {
+	struct dso *heads[1 << DSOS_HASH_BITS];
+	size_t nr;
+};
+
+void dsos__init(struct dsos *dsos);
+void dsos__exit(struct dsos *dsos);
+/* borrowed pointer, or NULL */
+struct dso *dsos__find(struct dsos *dsos, const char *name);
+/* a new reference; created with @kind when not there yet */
+struct dso *dsos__findnew(struct dsos *dsos, const char *name, enum dso_kind kind);
+
+#endif /* __PERF_TEXTPOKE_DSO_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_ORDERED_EVENTS_H
+#define __PERF_TEXTPOKE_ORDERED_EVENTS_H
+
+#include "types.h"
+
+union perf_event;
+
+/*
+ * Records waiting to be delivered in time order.  Each queued record is
+ * copied (the file window it came from moves on), so the queue owns its
+ * memory and caps it: past max_bytes the oldest half is delivered early
+ * (nr_forced_flushes counts how often), which keeps memory bounded on
+ * recordings without FINISHED_ROUND at the price of possibly delivering
+ * a later-arriving older record out of order (counted as unordered).
+ */
+struct ordered_event {
+	u64 timestamp;
+	u64 seq;	/* arrival order: ties keep file order */
+	u64 file_offset;
+	const char *path;	/* the file it came from (perf.data/data.N), for messages */
+	union perf_event *event;
+};
+
+typedef int (*ordered_events__deliver_t)(void *arg, struct ordered_event *oe);
+
+struct ordered_events {
+	struct ordered_event *heap;
+	u64 nr, alloc;
+	u64 seq;
+	u64 cur_bytes;
+	u64 max_bytes;
+	u64 last_flush;		/* timestamp of the newest record delivered */
+	u64 round_max;		/* newest timestamp queued in this round */
+	u64 prev_round_max;	/* ... and in the previous one */
+	u64 nr_unordered;	/* queued older than something already delivered */
+	u64 nr_forced_flushes;
+	bool delivered_any;
+	ordered_events__deliver_t deliver;
+	void *arg;
+};
+
+/* 512 MB: far above what one round of a busy 64-cpu recording holds */
+#define ORDERED_EVENTS_DEFAULT_MAX_BYTES (512ULL << 20)
+
+void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t deliver,
+			  void *arg, u64 max_bytes);
+void ordered_events__exit(struct ordered_events *oe);
+/* copies @event; may deliver the oldest half when over the cap */
+int ordered_events__queue(struct ordered_events *oe, const union perf_event *event,
+			  u64 timestamp, u64 file_offset, const char *path);
+/* FINISHED_ROUND: deliver up to the previous round's newest timestamp */
+int ordered_events__round(struct ordered_events *oe);
+/* deliver everything (end of the data) */
+int ordered_events__flush_all(struct ordered_events *oe);
+
+#endif /* __PERF_TEXTPOKE_ORDERED_EVENTS_H */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_SCRIPT_FIELDS_H
+#define __PERF_TEXTPOKE_SCRIPT_FIELDS_H
+
+#include "types.h"
+
+struct evsel;
+
+/*
+ * perf script's -F: which fields to print, per output type (hardware,
+ * software, tracepoint, ...), with perf's names and default sets.
+ */
+enum script_field {
+	SF_COMM = 1ULL << 0,
+	SF_TID = 1ULL << 1,
+	SF_PID = 1ULL << 2,
+	SF_TIME = 1ULL << 3,
+	SF_CPU = 1ULL << 4,
+	SF_EVNAME = 1ULL << 5,
+	SF_TRACE = 1ULL << 6,
+	SF_IP = 1ULL << 7,
+	SF_SYM = 1ULL << 8,
+	SF_DSO = 1ULL << 9,
+	SF_ADDR = 1ULL << 10,
+	SF_SYMOFFSET = 1ULL << 11,
+	SF_PERIOD = 1ULL << 12,
+	SF_IREGS = 1ULL << 13,
+	SF_UREGS = 1ULL << 14,
+	SF_WEIGHT = 1ULL << 15,
+	SF_DATA_SRC = 1ULL << 16,
+	SF_BPF_OUTPUT = 1ULL << 17,
+	SF_MISC = 1ULL << 18,
+	SF_PHYS_ADDR = 1ULL << 19,
+	SF_INS_LAT = 1ULL << 20,
+	SF_ABI = 1ULL << 21, /* new: the REGS_USER ABI word, abi:64 abi:32 abi:none */
+};
+
+enum script_output_type {
+	SCRIPT_OUT_HARDWARE,	/* PERF_TYPE_HARDWARE .. PERF_TYPE_BREAKPOINT, in uapi order */
+	SCRIPT_OUT_SOFTWARE,
+	SCRIPT_OUT_TRACEPOINT,
+	SCRIPT_OUT_HW_CACHE,
+	SCRIPT_OUT_RAW,
+	SCRIPT_OUT_BREAKPOINT,
+	SCRIPT_OUT_OTHER,	/* dynamic PMUs */
+	SCRIPT_OUT_MAX,
+};
+
+struct script_output {
+	u64 fields;
+	u64 invalid;
+	u64 user_fields; /* asked for explicitly: missing data is an error */
+	bool user_set;
+	bool wildcard_set;
+};
+
+struct script_fields {
+	struct script_output out[SCRIPT_OUT_MAX];
+	bool any_user_set;
+};
+
+void script_fields__init(struct script_fields *sf);
+/*
+ * Apply one -F argument, as perf does: "comm,tid,ip", "+abi", "-period",
+ * "sw:comm,ip", "trace:".  0, or -EINVAL with the reason printed.
+ */
+int script_fields__parse(struct script_fields *sf, const char *arg);
+
+enum script_output_type script_output_type(u32 attr_type);
+const char *script_output_type__name(enum script_output_type type);
+const char *script_field__name(u64 field);
+
+/*
+ * Fit the fields to what @evsel's samples carry: defaults lose fields the
+ * sample_type lacks (perf's check_stype), explicit requests for missing
+ * data are errors.  0 or -EINVAL with the reason printed.
+ */
+int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel);
+
+static inline u64 script_fields__get(const struct script_fields *sf, u32 attr_type)
+{
+	return sf->out[script_output_type(attr_type)].fields;
+}
+
+#endif /* __PERF_TEXTPOKE_SCRIPT_FIELDS_H */

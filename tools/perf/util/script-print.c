@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The lines of perf textpoke script, byte for byte those of perf 6.1's
+ * perf script for the fields both have (builtin-script.c's
+ * perf_sample__fprintf_start(), process_event(), sample__fprintf_sym()
+ * and perf_event__fprintf() define the layout), plus the abi field and
+ * ABI-correct register names.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evsel.h"
+#include "perf-regs.h"
+#include "script-data-src.h"
+#include "script-print.h"
+
+#define SCRIPT_BUF_SIZE (256 * 1024)
+
+int script_buf__init(struct script_buf *b, FILE *fp)
+{
+	b->data = malloc(SCRIPT_BUF_SIZE);
+	if (!b->data)
+		return -ENOMEM;
+	b->len = 0;
+	b->cap = SCRIPT_BUF_SIZE;
+	b->fp = fp;
+	b->err = 0;
+	return 0;
+}
+
+void script_buf__exit(struct script_buf *b)
+{
+	script_buf__flush(b);
+	zfree(&b->data);
+}
+
+int script_buf__flush(struct script_buf *b)
+{
+	if (b->len && !b->err && fwrite(b->data, 1, b->len, b->fp) != b->len)
+		b->err = -errno ?: -EIO;
+	b->len = 0;
+	return b->err;
+}
+
+/*
+ * Room for @n more bytes.  A single line longer than the buffer (a huge
+ * callchain, a long tracepoint) grows it; otherwise we flush.
+ */
+static char *reserve(struct script_buf *b, size_t n)
+{
+	if (b->len + n > b->cap)
+		script_buf__flush(b);
+	if (n > b->cap) {
+		char *p = realloc(b->data, n);
+
+		if (!p) {
+			b->err = -ENOMEM;
+			return NULL;
+		}
+		b->data = p;
+		b->cap = n;
+	}
+	return b->data + b->len;
+}
+
+void __script_buf__putc(struct script_buf *b, char c)
+{
+	char *p = reserve(b, 1);
+
+	if (p) {
+		*p = c;
+		b->len++;
+	}
+}
+
+void script_buf__write(struct script_buf *b, const void *s, size_t n)
+{
+	char *p = reserve(b, n);
+
+	if (p) {
+		memcpy(p, s, n);
+		b->len += n;
+	}
+}
+
+void script_buf__puts(struct script_buf *b, const char *s)
+{
+	script_buf__write(b, s, strlen(s));
+}
+
+static void pad(struct script_buf *b, int n)
+{
+	char *p;
+
+	if (n <= 0)
+		return;
+	p = reserve(b, n);
+	if (p) {
+		memset(p, ' ', n);
+		b->len += n;
+	}
+}
+
+void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool left)
+{
+	int n = strlen(s);
+
+	if (!left)
+		pad(b, width - n);
+	script_buf__write(b, s, n);
+	if (left)
+		pad(b, width - n);
+}
+
+/*
+ * Digits right to left into the end of @end; hex by shifts, decimal by a
+ * constant divisor (a multiply): most of a line is numbers.
+ */
+static int hex_digits(char *end, u64 v)
+{
+	static const char hexd[] = "0123456789abcdef";
+	char *p = end;
+
+	do {
+		*--p = hexd[v & 15];
+		v >>= 4;
+	} while (v);
+	return end - p;
+}
+
+static int dec_digits(char *end, u64 v)
+{
+	char *p = end;
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end - p;
+}
+
+static void put_digits(struct script_buf *b, const char *digits, int n, bool neg, int width)
+{
+	int len = n + neg;
+	bool left = width < 0;
+	char *p;
+
+	if (left)
+		width = -width;
+	p = reserve(b, (width > len ? width : len));
+	if (!p)
+		return;
+	if (!left && width > len) {
+		memset(p, ' ', width - len);
+		p += width - len;
+	}
+	if (neg)
+		*p++ = '-';
+	memcpy(p, digits, n);
+	p += n;
+	if (left && width > len) {
+		memset(p, ' ', width - len);
+		p += width - len;
+	}
+	b->len = p - b->data;
+}
+
+void script_buf__hex(struct script_buf *b, u64 v, int width)
+{
+	char tmp[24];
+	int n = hex_digits(tmp + sizeof(tmp), v);
+
+	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
+}
+
+void script_buf__udec(struct script_buf *b, u64 v, int width)
+{
+	char tmp[24];
+	int n = dec_digits(tmp + sizeof(tmp), v);
+
+	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
+}
+
+void script_buf__sdec(struct script_buf *b, s64 v, int width)
+{
+	char tmp[24];
+	u64 u = v < 0 ? -(u64)v : (u64)v;
+	int n = dec_digits(tmp + sizeof(tmp), u);
+
+	put_digits(b, tmp + sizeof(tmp) - n, n, v < 0, width);
+}
+
+/* @v as exactly @n digits, zero padded (the fraction of a timestamp) */
+static void zero_padded(struct script_buf *b, u64 v, int n)
+{
+	char *p = reserve(b, n);
+	int i;
+
+	if (!p)
+		return;
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
+		v /= 10;
+	}
+	b->len += n;
+}
+
+void script_buf__printf(struct script_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	p = reserve(b, 256);
+	if (!p)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(p, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		p = reserve(b, n + 1);
+		if (!p)
+			return;
+		va_start(ap, fmt);
+		vsnprintf(p, n + 1, fmt, ap);
+		va_end(ap);
+	}
+	b->len += n;
+}
+
+u64 script_printer__fields(const struct script_printer *p, const struct evsel *evsel)
+{
+	return script_fields__get(p->fields, evsel->attr.type);
+}
+
+bool script_printer__callchain(const struct script_printer *p, const struct evsel *evsel)
+{
+	return p->use_callchain && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	       (script_printer__fields(p, evsel) & SF_IP);
+}
+
+/* perf's perf_sample__fprintf_start(): comm, pid/tid, cpu, misc, time */
+static void print_start(struct script_printer *p, const struct perf_sample *sample,
+			const struct evsel *evsel, const char *comm, u32 type)
+{
+	struct script_buf *b = &p->out;
+	u64 f = script_printer__fields(p, evsel);
+
+	if (f & SF_COMM) {
+		if (!comm)
+			comm = ":-1";
+		/* with callchains perf stops aligning the comm */
+		if (script_printer__callchain(p, evsel)) {
+			script_buf__puts(b, comm);
+			script_buf__putc(b, ' ');
+		} else {
+			script_buf__pad_str(b, comm, 16, false);
+			script_buf__putc(b, ' ');
+		}
+	}
+	if ((f & SF_PID) && (f & SF_TID)) {
+		script_buf__sdec(b, (s32)sample->pid, 5);
+		script_buf__putc(b, '/');
+		script_buf__sdec(b, (s32)sample->tid, -5);
+		script_buf__putc(b, ' ');
+	} else if (f & SF_PID) {
+		script_buf__sdec(b, (s32)sample->pid, 5);
+		script_buf__putc(b, ' ');
+	} else if (f & SF_TID) {
+		script_buf__sdec(b, (s32)sample->tid, 5);
+		script_buf__putc(b, ' ');
+	}
+	if (f & SF_CPU) {
+		/* "[%03d] " */
+		script_buf__putc(b, '[');
+		if ((s32)sample->cpu >= 0 && sample->cpu < 1000)
+			zero_padded(b, sample->cpu, 3);
+		else
+			script_buf__sdec(b, (s32)sample->cpu, 0);
+		script_buf__puts(b, "] ");
+	}
+	if (f & SF_MISC) {
+		u16 misc = sample->misc, cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		char m[8];
+		int n = 0;
+
+		/* perf tests each mode as a bit pattern, so GUEST_KERNEL shows KU */
+#define HAS(x) ((cpumode & (x)) == (x))
+		if (HAS(PERF_RECORD_MISC_KERNEL))
+			m[n++] = 'K';
+		if (HAS(PERF_RECORD_MISC_USER))
+			m[n++] = 'U';
+		if (HAS(PERF_RECORD_MISC_HYPERVISOR))
+			m[n++] = 'H';
+		if (HAS(PERF_RECORD_MISC_GUEST_KERNEL))
+			m[n++] = 'G';
+		if (HAS(PERF_RECORD_MISC_GUEST_USER))
+			m[n++] = 'g';
+#undef HAS
+		if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) &&
+		    (misc & PERF_RECORD_MISC_MMAP_DATA))
+			m[n++] = 'M';
+		if (type == PERF_RECORD_COMM && (misc & PERF_RECORD_MISC_COMM_EXEC))
+			m[n++] = 'E';
+		script_buf__write(b, m, n);
+		pad(b, 6 - n);
+	}
+	if (f & SF_TIME) {
+		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
+
+		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
+		script_buf__udec(b, secs, 5);
+		script_buf__putc(b, '.');
+		if (p->nanosecs)
+			zero_padded(b, ns, 9);
+		else
+			zero_padded(b, ns / 1000, 6);
+		script_buf__puts(b, ": ");
+	}
+}
+
+/* perf's __symbol__fprintf_symname_offs(): name, +0x offset, or [unknown] */
+static void print_symname(struct script_buf *b, const struct script_loc *loc, bool offs)
+{
+	if (!loc->sym) {
+		script_buf__puts(b, "[unknown]");
+		return;
+	}
+	script_buf__puts(b, loc->sym);
+	if (offs) {
+		script_buf__puts(b, "+0x");
+		script_buf__hex(b, loc->addr - loc->sym_start, 0);
+	}
+}
+
+static void print_loc(struct script_buf *b, const struct script_loc *loc, u64 ip, u64 f)
+{
+	if (f & SF_IP)
+		script_buf__hex(b, ip, 16);
+	if (f & SF_SYM) {
+		script_buf__putc(b, ' ');
+		print_symname(b, loc, f & SF_SYMOFFSET);
+	}
+	if (f & SF_DSO) {
+		script_buf__puts(b, " (");
+		script_buf__puts(b, loc->dso ? loc->dso : "[unknown]");
+		script_buf__putc(b, ')');
+	}
+}
+
+/*
+ * perf prints " ABI:<n> " and then "%5s:0x%llx " per register in mask
+ * order; nothing at all for ABI 0 (no registers recorded).
+ */
+static void print_regs(struct script_buf *b, const struct regs_dump *regs)
+{
+	enum perf_regs_kind kind = perf_regs__kind(regs->abi);
+	u64 mask = regs->mask;
+	unsigned int i = 0;
+
+	if (!regs->regs)
+		return;
+	script_buf__puts(b, " ABI:");
+	script_buf__udec(b, regs->abi, 0);
+	script_buf__putc(b, ' ');
+	while (mask) {
+		unsigned int bit = __builtin_ctzll(mask);
+		const char *name = perf_reg_name(bit, kind);
+
+		mask &= mask - 1;
+		script_buf__pad_str(b, name ? name : "unknown", 5, false);
+		script_buf__puts(b, ":0x");
+		script_buf__hex(b, perf_reg_value(regs->regs[i++], kind), 0);
+		script_buf__putc(b, ' ');
+	}
+}
+
+static void print_abi(struct script_buf *b, const struct perf_sample *sample)
+{
+	const char *name = perf_regs__abi_name(sample->user_regs.abi);
+
+	script_buf__puts(b, " abi:");
+	if (name)
+		script_buf__puts(b, name);
+	else
+		script_buf__udec(b, sample->user_regs.abi, 0);
+}
+
+/*
+ * perf pads the decoded data source to the longest one printed so far, so
+ * the columns after it shift as the run goes on: we do the same.
+ */
+static void print_data_src(struct script_printer *p, u64 data_src)
+{
+	char decode[100], out[100];
+	int len;
+
+	data_src__scnprintf(data_src, decode, sizeof(decode));
+	len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", data_src, decode);
+	if (len >= (int)sizeof(out))
+		len = sizeof(out) - 1;
+	if (p->data_src_width < len)
+		p->data_src_width = len;
+	script_buf__pad_str(&p->out, out, p->data_src_width, true);
+}
+
+bool script_print__sample_head(struct script_printer *p, const struct perf_sample *sample,
+			       const struct evsel *evsel, const struct script_sample_info *info)
+{
+	struct script_buf *b = &p->out;
+	u64 f = script_printer__fields(p, evsel);
+
+	if (!f)
+		return false;
+	print_start(p, sample, evsel, info->comm, PERF_RECORD_SAMPLE);
+	if (f & SF_PERIOD) {
+		script_buf__udec(b, sample->period, 10);
+		script_buf__putc(b, ' ');
+	}
+	if (f & SF_EVNAME) {
+		script_buf__pad_str(b, evsel->name ? evsel->name : "[unknown]", p->name_width,
+				    false);
+		script_buf__puts(b, ": ");
+	}
+	if ((f & SF_TRACE) && info->trace)
+		script_buf__puts(b, info->trace);
+	if (f & SF_ADDR)
+		script_buf__hex(b, sample->addr, 16);
+	if (f & SF_DATA_SRC)
+		print_data_src(p, sample->data_src);
+	if (f & SF_WEIGHT)
+		script_buf__udec(b, sample->weight, 16);
+	if (f & SF_INS_LAT)
+		script_buf__udec(b, sample->ins_lat, 16);
+	if (f & SF_IP) {
+		if (info->has_chain && script_printer__callchain(p, evsel)) {
+			script_buf__putc(b, '\n');
+		} else {
+			script_buf__putc(b, ' ');
+			print_loc(b, &info->loc, sample->ip, f);
+		}
+	}
+	return true;
+}
+
+void script_print__frame(struct script_printer *p, const struct evsel *evsel,
+			 const struct script_loc *fr)
+{
+	struct script_buf *b = &p->out;
+
+	/* perf shows frames in objects object-relative, the kernel's absolute */
+	script_buf__putc(b, '\t');
+	print_loc(b, fr, fr->has_map ? fr->addr : fr->ip, script_printer__fields(p, evsel));
+	script_buf__putc(b, '\n');
+}
+
+void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
+			       const struct evsel *evsel)
+{
+	struct script_buf *b = &p->out;
+	u64 f = script_printer__fields(p, evsel);
+
+	if (f & SF_ABI)
+		print_abi(b, sample);
+	if (f & SF_IREGS)
+		print_regs(b, &sample->intr_regs);
+	if (f & SF_UREGS)
+		print_regs(b, &sample->user_regs);
+	if (f & SF_PHYS_ADDR)
+		script_buf__hex(b, sample->phys_addr, 16);
+	script_buf__putc(b, '\n');
+}
+
+void script_print__sample(struct script_printer *p, const struct perf_sample *sample,
+			  const struct evsel *evsel, const struct script_sample_info *info)
+{
+	u32 i;
+
+	if (!script_print__sample_head(p, sample, evsel, info))
+		return;
+	if (info->has_chain && script_printer__callchain(p, evsel)) {
+		for (i = 0; i < info->nr_frames; i++)
+			script_print__frame(p, evsel, &info->frames[i]);
+	}
+	script_print__sample_tail(p, sample, evsel);
+}
+
+const char *script_record_name(u32 type)
+{
+	static const char *const names[] = {
+		[PERF_RECORD_MMAP] = "MMAP",
+		[PERF_RECORD_LOST] = "LOST",
+		[PERF_RECORD_COMM] = "COMM",
+		[PERF_RECORD_EXIT] = "EXIT",
+		[PERF_RECORD_THROTTLE] = "THROTTLE",
+		[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+		[PERF_RECORD_FORK] = "FORK",
+		[PERF_RECORD_READ] = "READ",
+		[PERF_RECORD_SAMPLE] = "SAMPLE",
+		[PERF_RECORD_MMAP2] = "MMAP2",
+		[PERF_RECORD_AUX] = "AUX",
+		[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+		[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+		[PERF_RECORD_SWITCH] = "SWITCH",
+		[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+		[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+		[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+		[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+		[PERF_RECORD_CGROUP] = "CGROUP",
+		[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+		[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	};
+
+	if (type < ARRAY_SIZE(names) && names[type])
+		return names[type];
+	return "UNKNOWN";
+}
+
+/* a string field of a record, bounded by the record's end */
+static void put_bounded(struct script_buf *b, const union perf_event *event, const char *s)
+{
+	const char *end = (const char *)event + event->header.size;
+	size_t n = s < end ? strnlen(s, end - s) : 0;
+
+	script_buf__write(b, s, n);
+}
+
+static void print_hex_prefixed(struct script_buf *b, u64 v)
+{
+	/* %#llx: "0" for zero, "0x..." otherwise */
+	if (v)
+		script_buf__puts(b, "0x");
+	script_buf__hex(b, v, 0);
+}
+
+static void print_mmap(struct script_buf *b, const union perf_event *event, u32 pid, u32 tid,
+		       u64 start, u64 len, u64 pgoff)
+{
+	script_buf__putc(b, ' ');
+	script_buf__sdec(b, (s32)pid, 0);
+	script_buf__putc(b, '/');
+	script_buf__sdec(b, (s32)tid, 0);
+	script_buf__puts(b, ": [");
+	print_hex_prefixed(b, start);
+	script_buf__putc(b, '(');
+	print_hex_prefixed(b, len);
+	script_buf__puts(b, ") @ ");
+	print_hex_prefixed(b, pgoff);
+}
+
+static void print_bytes(struct script_buf *b, const u8 *bytes, unsigned int len, const char *what)
+{
+	unsigned int i;
+
+	/* perf's binary__fprintf() with 16 bytes per line */
+	for (i = 0; i < len; i++) {
+		if (!(i & 15)) {
+			script_buf__puts(b, "            ");
+			script_buf__puts(b, what);
+			script_buf__puts(b, " bytes:");
+		}
+		script_buf__printf(b, " %02x", bytes[i]);
+		if ((i & 15) == 15 || i == len - 1)
+			script_buf__putc(b, '\n');
+	}
+}
+
+static void print_text_poke(struct script_buf *b, const union perf_event *event,
+			    const struct script_loc *sym)
+{
+	const struct perf_record_text_poke *tp = &event->text_poke;
+	size_t off = offsetof(struct perf_record_text_poke, bytes);
+	size_t room = event->header.size - off;
+	unsigned int old_len = tp->old_len, new_len = tp->new_len;
+
+	script_buf__putc(b, ' ');
+	script_buf__hex(b, tp->addr, 0);
+	script_buf__putc(b, ' ');
+	if (sym && sym->sym)
+		print_symname(b, sym, true);
+	script_buf__printf(b, " old len %u new len %u\n", old_len, new_len);
+	/* a record too short for its lengths shows what it holds */
+	if (old_len > room)
+		old_len = room;
+	if (new_len > room - old_len)
+		new_len = room - old_len;
+	print_bytes(b, tp->bytes, old_len, "Old");
+	print_bytes(b, tp->bytes + old_len, new_len, "New");
+}
+
+/* the fixed part of the records printed here: shorter ones are not decoded */
+static size_t record_min_size(u32 type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM:
+		return sizeof(struct perf_record_comm);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return sizeof(struct perf_record_fork);
+	case PERF_RECORD_MMAP:
+		return sizeof(struct perf_record_mmap);
+	case PERF_RECORD_MMAP2:
+		return sizeof(struct perf_record_mmap2);
+	case PERF_RECORD_KSYMBOL:
+		return sizeof(struct perf_record_ksymbol);
+	case PERF_RECORD_BPF_EVENT:
+		return sizeof(struct perf_record_bpf_event);
+	case PERF_RECORD_TEXT_POKE:
+		return offsetof(struct perf_record_text_poke, bytes);
+	case PERF_RECORD_LOST:
+		return sizeof(struct perf_record_lost);
+	default:
+		return sizeof(struct perf_event_header);
+	}
+}
+
+void script_print__side_band(struct script_printer *p, const union perf_event *event,
+			     const struct perf_sample *sample, const struct evsel *evsel,
+			     const char *comm, const struct script_loc *poke_sym)
+{
+	struct script_buf *b = &p->out;
+	u32 type = event->header.type;
+	u16 misc = event->header.misc;
+
+	if (evsel)
+		print_start(p, sample, evsel, comm, type);
+	script_buf__puts(b, "PERF_RECORD_");
+	script_buf__puts(b, script_record_name(type));
+	if (event->header.size < record_min_size(type)) {
+		script_buf__printf(b, " (record of %u bytes, too short to decode)\n",
+				   event->header.size);
+		return;
+	}
+
+	switch (type) {
+	case PERF_RECORD_COMM:
+		script_buf__puts(b, misc & PERF_RECORD_MISC_COMM_EXEC ? " exec: " : ": ");
+		put_bounded(b, event, event->comm.comm);
+		script_buf__printf(b, ":%d/%d\n", (s32)event->comm.pid, (s32)event->comm.tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		script_buf__printf(b, "(%d:%d):(%d:%d)\n", (s32)event->fork.pid,
+				   (s32)event->fork.tid, (s32)event->fork.ppid,
+				   (s32)event->fork.ptid);
+		break;
+	case PERF_RECORD_MMAP:
+		print_mmap(b, event, event->mmap.pid, event->mmap.tid, event->mmap.start,
+			   event->mmap.len, event->mmap.pgoff);
+		script_buf__puts(b, "]: ");
+		script_buf__putc(b, misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
+		script_buf__putc(b, ' ');
+		put_bounded(b, event, event->mmap.filename);
+		script_buf__putc(b, '\n');
+		break;
+	case PERF_RECORD_MMAP2: {
+		const struct perf_record_mmap2 *m = &event->mmap2;
+
+		print_mmap(b, event, m->pid, m->tid, m->start, m->len, m->pgoff);
+		if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) {
+			unsigned int i, n = m->build_id_size < 20 ? m->build_id_size : 20;
+
+			script_buf__puts(b, " <");
+			for (i = 0; i < n; i++)
+				script_buf__printf(b, "%02x", m->build_id[i]);
+			script_buf__putc(b, '>');
+		} else {
+			script_buf__printf(b, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
+					   (u64)m->ino, (u64)m->ino_generation);
+		}
+		script_buf__puts(b, "]: ");
+		script_buf__putc(b, m->prot & 1 ? 'r' : '-'); /* PROT_READ */
+		script_buf__putc(b, m->prot & 2 ? 'w' : '-'); /* PROT_WRITE */
+		script_buf__putc(b, m->prot & 4 ? 'x' : '-'); /* PROT_EXEC */
+		script_buf__putc(b, m->flags & 1 ? 's' : 'p'); /* MAP_SHARED */
+		script_buf__putc(b, ' ');
+		put_bounded(b, event, m->filename);
+		script_buf__putc(b, '\n');
+		break;
+	}
+	case PERF_RECORD_KSYMBOL:
+		script_buf__puts(b, " addr ");
+		script_buf__hex(b, event->ksymbol.addr, 0);
+		script_buf__printf(b, " len %u type %u flags 0x%x name ", event->ksymbol.len,
+				   event->ksymbol.ksym_type, event->ksymbol.flags);
+		put_bounded(b, event, event->ksymbol.name);
+		script_buf__putc(b, '\n');
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		script_buf__printf(b, " type %u, flags %u, id %u\n", event->bpf.type,
+				   event->bpf.flags, event->bpf.id);
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		print_text_poke(b, event, poke_sym);
+		break;
+	case PERF_RECORD_LOST:
+		script_buf__printf(b, " lost %" PRIu64 "\n", (u64)event->lost.lost);
+		break;
+	default:
+		script_buf__putc(b, '\n');
+		break;
+	}
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_SCRIPT_PRINT_H
+#define __PERF_TEXTPOKE_SCRIPT_PRINT_H
+
+#include <stdio.h>
+
+#include "event.h"
+#include "script-fields.h"
+#include "types.h"
+
+struct evsel;
+
+/*
+ * perf script's lines, formatted by hand into one buffer that is written
+ * with fwrite() when it fills: a sample line is a few dozen small fields
+ * and printf() per field is what makes stock perf script slow.  Going
+ * through the same FILE as dump_printf() keeps -D output in order.
+ */
+struct script_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+	FILE *fp;
+	int err; /* first write error, as -errno */
+};
+
+int script_buf__init(struct script_buf *b, FILE *fp);
+void script_buf__exit(struct script_buf *b);
+int script_buf__flush(struct script_buf *b);
+/* flush once a good amount is buffered; cheap to call per record */
+static inline int script_buf__maybe_flush(struct script_buf *b)
+{
+	return b->len >= b->cap / 2 ? script_buf__flush(b) : 0;
+}
+void __script_buf__putc(struct script_buf *b, char c);
+static inline void script_buf__putc(struct script_buf *b, char c)
+{
+	if (b->len < b->cap)
+		b->data[b->len++] = c;
+	else
+		__script_buf__putc(b, c);
+}
+void script_buf__write(struct script_buf *b, const void *p, size_t n);
+void script_buf__puts(struct script_buf *b, const char *s);
+/* %*s / %-*s */
+void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool left);
+/* %*llx, %*llu, %*lld, with space padding (negative width: left aligned) */
+void script_buf__hex(struct script_buf *b, u64 v, int width);
+void script_buf__udec(struct script_buf *b, u64 v, int width);
+void script_buf__sdec(struct script_buf *b, s64 v, int width);
+void script_buf__printf(struct script_buf *b, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * One resolved address: the caller fills this from the machine model (or
+ * by hand, in tests), so the printers need no lookups of their own.
+ */
+struct script_loc {
+	u64 ip;		 /* as recorded */
+	u64 addr;	 /* object-relative, when has_map */
+	bool has_map;
+	const char *sym; /* NULL: [unknown] */
+	u64 sym_start;	 /* object-relative */
+	u64 sym_end;
+	const char *dso; /* NULL: [unknown] */
+};
+
+struct script_sample_info {
+	const char *comm; /* NULL when the thread is unknown: perf's ":-1" */
+	struct script_loc loc;
+	/* PERF_SAMPLE_CALLCHAIN resolved, or has_chain false to print one line */
+	bool has_chain;
+	const struct script_loc *frames;
+	u32 nr_frames;
+	/* trace field: the formatted tracepoint, or NULL */
+	const char *trace;
+};
+
+struct script_printer {
+	struct script_buf out;
+	struct script_fields *fields;
+	int name_width;	    /* longest event name in the recording */
+	bool nanosecs;	    /* --ns */
+	bool use_callchain; /* not -G, and some event has callchains */
+	int data_src_width; /* widest data_src column so far */
+};
+
+/* the fields of @evsel's output type, after script_fields__check_evsel() */
+u64 script_printer__fields(const struct script_printer *p, const struct evsel *evsel);
+/* whether samples of @evsel print their callchain (and comm left aligned) */
+bool script_printer__callchain(const struct script_printer *p, const struct evsel *evsel);
+
+/*
+ * A sample line: script_print__sample() when the frames are at hand, or
+ * head, one script_print__frame() per callchain entry, and tail when they
+ * are produced one at a time (info->frames is then unused).
+ */
+void script_print__sample(struct script_printer *p, const struct perf_sample *sample,
+			  const struct evsel *evsel, const struct script_sample_info *info);
+/* false when the event type prints nothing at all */
+bool script_print__sample_head(struct script_printer *p, const struct perf_sample *sample,
+			       const struct evsel *evsel, const struct script_sample_info *info);
+void script_print__frame(struct script_printer *p, const struct evsel *evsel,
+			 const struct script_loc *frame);
+void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
+			       const struct evsel *evsel);
+
+/*
+ * A side-band record as perf script --show-*-events prints it: the start
+ * of a sample line (comm, tid, cpu, time) when @evsel is known, then
+ * PERF_RECORD_<NAME> and the record's own fields.  @poke_sym is the kernel
+ * symbol at a TEXT_POKE's address, if known.
+ */
+void script_print__side_band(struct script_printer *p, const union perf_event *event,
+			     const struct perf_sample *sample, const struct evsel *evsel,
+			     const char *comm, const struct script_loc *poke_sym);
+
+const char *script_record_name(u32 type);
+
+#endif /* __PERF_TEXTPOKE_SCRIPT_PRINT_H */

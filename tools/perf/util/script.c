@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The perf script tool: session callbacks that keep the machine model up
+ * to date in the order perf script does, resolve each sample at its time,
+ * and hand resolved values to the printers (script-print.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+#include "evsel.h"
+#include "machine.h"
+#include "script-demangle.h"
+#include "script-print.h"
+#include "script.h"
+#include "session.h"
+#include "trace-event.h"
+
+struct script {
+	struct perf_tool tool; /* first: the callbacks get &tool */
+	struct script_opts *opts;
+	struct script_printer printer;
+	struct perf_session *session;
+	struct trace_events *trace;
+	struct script_demangler *demangler;
+	bool prepared;
+	bool trace_tried;
+	int nr_prepared; /* evsels set up so far */
+	u64 nr_auxtrace; /* hardware trace we do not decode */
+	int err;
+};
+
+void script_opts__init(struct script_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->input = "perf.data";
+	script_fields__init(&opts->fields);
+}
+
+static struct script *tool_to_script(struct perf_tool *tool)
+{
+	return (struct script *)tool;
+}
+
+/* tracepoint formats, names, and the fields each event type can print */
+static int script__prepare_evsel(struct script *s, struct evsel *evsel, bool first_of_type)
+{
+	if (evsel->attr.type == PERF_TYPE_TRACEPOINT && s->trace && !evsel->tp_format) {
+		evsel->tp_format = trace_events__find(s->trace, evsel->attr.config);
+		if (evsel->tp_format && (!evsel->name || !strchr(evsel->name, ':'))) {
+			char name[256];
+
+			trace_events__name(evsel->tp_format, name, sizeof(name));
+			evsel__set_name(evsel, name);
+		}
+	}
+	/* perf checks the first event of each type only */
+	if (first_of_type)
+		return script_fields__check_evsel(&s->opts->fields, evsel);
+	return 0;
+}
+
+/*
+ * Runs before the first record is printed: in a pipe the attrs and the
+ * tracing data arrive as records, so the evlist is complete only then.
+ */
+static int script__prepare(struct script *s)
+{
+	struct evlist *evlist = s->session->evlist;
+	struct perf_env *env = &s->session->env;
+	bool seen[SCRIPT_OUT_MAX] = { false };
+	bool has_callchain = false;
+	int i, width = 0;
+
+	if (s->prepared && (!evlist || s->nr_prepared == evlist->nr_entries))
+		return 0;
+	if (!s->trace_tried && env->tracing_data && env->tracing_data_size) {
+		s->trace_tried = true;
+		s->trace = trace_events__new(env->tracing_data, env->tracing_data_size,
+					     s->session->path);
+	}
+	for (i = 0; evlist && i < evlist->nr_entries; i++) {
+		struct evsel *evsel = evlist->entries[i];
+		enum script_output_type t = script_output_type(evsel->attr.type);
+		int err;
+
+		err = script__prepare_evsel(s, evsel, !seen[t]);
+		if (err)
+			return err;
+		seen[t] = true;
+		if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			has_callchain = true;
+		/* names perf derives from the attr when the file has none */
+		if ((int)strlen(evsel__name(evsel)) > width)
+			width = strlen(evsel__name(evsel));
+	}
+	s->printer.name_width = width;
+	s->printer.use_callchain = has_callchain && !s->opts->hide_call_graph;
+	/* perf adds ip, sym, symoff and dso to tracepoints that have callchains */
+	if (s->printer.use_callchain && !s->opts->fields.out[SCRIPT_OUT_TRACEPOINT].user_set) {
+		for (i = 0; i < evlist->nr_entries; i++) {
+			struct evsel *evsel = evlist->entries[i];
+
+			if (evsel->attr.type == PERF_TYPE_TRACEPOINT &&
+			    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+				s->opts->fields.out[SCRIPT_OUT_TRACEPOINT].fields |=
+					SF_IP | SF_SYM | SF_SYMOFFSET | SF_DSO;
+				break;
+			}
+		}
+	}
+	s->prepared = true;
+	s->nr_prepared = evlist ? evlist->nr_entries : 0;
+	return 0;
+}
+
+static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
+			const struct addr_location *al)
+{
+	loc->ip = ip;
+	loc->addr = al->map ? al->addr : ip;
+	loc->has_map = al->map != NULL;
+	loc->sym = al->sym ? script_demangle(s->demangler, al->sym->name) : NULL;
+	loc->sym_start = al->sym ? al->sym->start : 0;
+	loc->sym_end = al->sym ? al->sym->end : 0;
+	loc->dso = al->map ? map__dso_name(al->map) : NULL;
+}
+
+struct frame_arg {
+	struct script *s;
+	struct evsel *evsel;
+};
+
+static int print_frame(struct callchain_frame *frame, void *arg)
+{
+	struct frame_arg *fa = arg;
+	struct script_loc loc;
+
+	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
+	script_print__frame(&fa->s->printer, fa->evsel, &loc);
+	return 0;
+}
+
+static int script__sample(struct perf_tool *tool, union perf_event *event,
+			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+{
+	struct script *s = tool_to_script(tool);
+	struct script_sample_info info = { .comm = NULL };
+	struct addr_location al;
+	int err;
+
+	err = script__prepare(s);
+	if (err)
+		return err;
+	if (!script_printer__fields(&s->printer, evsel))
+		return 0;
+
+	addr_location__init(&al);
+	if (machine__resolve(machine, &al, sample) < 0) {
+		pr_debug("%s: sample at %#llx: cannot resolve its thread, skipping it\n",
+			 s->session->path, (unsigned long long)s->session->cur_offset);
+		goto out;
+	}
+	if (al.filtered)
+		goto out;
+	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
+	loc_from_al(s, &info.loc, sample->ip, &al);
+	info.has_chain = sample->callchain != NULL;
+	if ((script_printer__fields(&s->printer, evsel) & SF_TRACE) && sample->raw_data &&
+	    evsel->tp_format)
+		info.trace = trace_events__format(s->trace, evsel->tp_format, sample->cpu,
+						  sample->raw_data, sample->raw_size);
+
+	script_print__sample_head(&s->printer, sample, evsel, &info);
+	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel)) {
+		struct frame_arg fa = { s, evsel };
+
+		thread__walk_callchain(al.thread, sample, print_frame, &fa);
+	}
+	script_print__sample_tail(&s->printer, sample, evsel);
+out:
+	addr_location__exit(&al);
+	if (dump_trace)
+		return script_buf__flush(&s->printer.out);
+	return script_buf__maybe_flush(&s->printer.out);
+}
+
+static bool script__shows(const struct script *s, u32 type)
+{
+	const struct script_opts *o = s->opts;
+
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return o->show_task_events;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return o->show_mmap_events;
+	case PERF_RECORD_KSYMBOL:
+	case PERF_RECORD_BPF_EVENT:
+		return o->show_bpf_events;
+	case PERF_RECORD_TEXT_POKE:
+		return o->show_text_poke_events;
+	case PERF_RECORD_LOST:
+		return o->show_lost_events;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The thread perf script names on a side-band line: the record's own
+ * pid/tid for COMM, MMAP, FORK (the child) and EXIT, the sample id's for
+ * the others.
+ */
+static void side_band_ids(const union perf_event *event, const struct perf_sample *sample,
+			  s32 *pid, s32 *tid)
+{
+	switch (event->header.type) {
+	case PERF_RECORD_COMM:
+		*pid = event->comm.pid;
+		*tid = event->comm.tid;
+		break;
+	case PERF_RECORD_MMAP:
+		*pid = event->mmap.pid;
+		*tid = event->mmap.tid;
+		break;
+	case PERF_RECORD_MMAP2:
+		*pid = event->mmap2.pid;
+		*tid = event->mmap2.tid;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		*pid = event->fork.pid;
+		*tid = event->fork.tid;
+		break;
+	default:
+		*pid = sample->pid;
+		*tid = sample->tid;
+		break;
+	}
+}
+
+static void script__print_side_band(struct script *s, union perf_event *event,
+				    struct perf_sample *sample, struct evsel *evsel,
+				    struct machine *machine)
+{
+	struct script_loc poke, *poke_sym = NULL;
+	struct thread *thread = NULL;
+	s32 pid, tid;
+
+	side_band_ids(event, sample, &pid, &tid);
+	/* without sample_id_all perf shows cpu 0, the record's own time and ids */
+	if (evsel && !evsel->attr.sample_id_all) {
+		sample->cpu = 0;
+		sample->time = 0;
+		if (event->header.type == PERF_RECORD_FORK || event->header.type == PERF_RECORD_EXIT)
+			sample->time = event->fork.time;
+		sample->pid = pid;
+		sample->tid = tid;
+	}
+	if (tid != -1)
+		thread = machine__findnew_thread(machine, pid, tid);
+	if (event->header.type == PERF_RECORD_TEXT_POKE && thread) {
+		struct addr_location al;
+
+		addr_location__init(&al);
+		if (thread__find_symbol(thread, PERF_RECORD_MISC_KERNEL, event->text_poke.addr,
+					sample->time, &al) && al.sym) {
+			loc_from_al(s, &poke, event->text_poke.addr, &al);
+			poke_sym = &poke;
+			/* the name outlives al: symbols belong to the dso */
+		}
+		script_print__side_band(&s->printer, event, sample, evsel,
+					thread__comm_str(thread), poke_sym);
+		addr_location__exit(&al);
+	} else {
+		script_print__side_band(&s->printer, event, sample, evsel,
+					thread ? thread__comm_str(thread) : NULL, NULL);
+	}
+	thread__put(thread);
+}
+
+static int script__side_band(struct perf_tool *tool, union perf_event *event,
+			     struct perf_sample *sample, struct evsel *evsel,
+			     struct machine *machine)
+{
+	struct script *s = tool_to_script(tool);
+	bool show = script__shows(s, event->header.type);
+	int err;
+
+	if (show) {
+		err = script__prepare(s);
+		if (err)
+			return err;
+	}
+	/* perf prints an EXIT while the thread still exists, the rest after the update */
+	if (show && event->header.type == PERF_RECORD_EXIT)
+		script__print_side_band(s, event, sample, evsel, machine);
+	err = machine__process_event(machine, event, sample);
+	if (err)
+		pr_debug("%s: %s record at %#llx not applied to the machine model (%d)\n",
+			 s->session->path, script_record_name(event->header.type),
+			 (unsigned long long)s->session->cur_offset, err);
+	if (show && event->header.type != PERF_RECORD_EXIT)
+		script__print_side_band(s, event, sample, evsel, machine);
+	if (!show)
+		return 0;
+	if (dump_trace)
+		return script_buf__flush(&s->printer.out);
+	return script_buf__maybe_flush(&s->printer.out);
+}
+
+static int script__user_event(struct perf_tool *tool, union perf_event *event,
+			      struct perf_session *session)
+{
+	struct script *s = tool_to_script(tool);
+
+	if (event->header.type == PERF_RECORD_AUXTRACE)
+		s->nr_auxtrace++;
+	return 0;
+}
+
+int script__run(struct script_opts *opts)
+{
+	struct script s = {
+		.tool = {
+			.sample = script__sample,
+			.side_band = script__side_band,
+			.user_event = script__user_event,
+			.ordered_events = true,
+		},
+		.opts = opts,
+	};
+	int err;
+
+	err = script_buf__init(&s.printer.out, stdout);
+	if (err)
+		return err;
+	s.printer.fields = &opts->fields;
+	s.demangler = script_demangler__new();
+	s.printer.nanosecs = opts->nanosecs;
+
+	s.session = perf_session__new(opts->input, &s.tool);
+	if (!s.session) {
+		err = -EINVAL;
+		goto out_buf;
+	}
+	/* a file's evlist is known now: report bad -F choices before any output */
+	err = script__prepare(&s);
+	if (err)
+		goto out_delete;
+	err = perf_session__process_events(s.session);
+	if (!err)
+		err = script_buf__flush(&s.printer.out);
+	/* perf script would decode it (Intel PT, CoreSight): say what is missing */
+	if (s.nr_auxtrace)
+		pr_warning("%s: %llu AUXTRACE records of hardware trace data not decoded "
+			   "(perf textpoke script prints samples only)\n",
+			   s.session->path, (unsigned long long)s.nr_auxtrace);
+	if (err == -EPIPE)
+		err = 0;
+	else if (s.printer.out.err)
+		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
+out_delete:
+	trace_events__delete(s.trace);
+	perf_session__delete(s.session);
+out_buf:
+	script_buf__exit(&s.printer.out);
+	script_demangler__delete(s.demangler);
+	return err;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Symbol tables shared by ELF and kallsyms loading.  The fixups reproduce
+ * what perf's symbols__fixup_end() and symbols__fixup_duplicate() decide,
+ * because the names perf prints for aliases are what users compare with.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbol.h"
+
+#define PAGE_SIZE_4K 4096ULL
+
+struct symbol *symbol__new(u64 start, u64 len, u8 binding, u8 type, const char *name)
+{
+	size_t namelen = strlen(name) + 1;
+	struct symbol *sym = malloc(sizeof(*sym) + namelen);
+
+	if (!sym)
+		return NULL;
+	sym->start = start;
+	sym->end = start + len;
+	sym->binding = binding;
+	sym->type = type;
+	memcpy(sym->name, name, namelen);
+	return sym;
+}
+
+void symbol__delete(struct symbol *sym)
+{
+	free(sym);
+}
+
+void symbols__init(struct symbols *syms)
+{
+	memset(syms, 0, sizeof(*syms));
+}
+
+void symbols__exit(struct symbols *syms)
+{
+	size_t i;
+
+	for (i = 0; i < syms->nr; i++)
+		symbol__delete(syms->entries[i]);
+	zfree(&syms->entries);
+	syms->nr = syms->alloc = 0;
+	symtree__delete(syms->tree);
+	syms->tree = NULL;
+}
+
+void symbols__use_tree(struct symbols *syms)
+{
+	syms->want_tree = true;
+}
+
+int symbols__add(struct symbols *syms, struct symbol *sym)
+{
+	if (!sym)
+		return -ENOMEM;
+	if (syms->nr == syms->alloc) {
+		size_t alloc = syms->alloc ? syms->alloc * 2 : 64;
+		struct symbol **entries = realloc(syms->entries, alloc * sizeof(*entries));
+
+		if (!entries) {
+			symbol__delete(sym);
+			return -ENOMEM;
+		}
+		syms->entries = entries;
+		syms->alloc = alloc;
+	}
+	syms->entries[syms->nr++] = sym;
+	return 0;
+}
+
+struct sort_entry {
+	struct symbol *sym;
+	size_t order;
+};
+
+/* stable by start: equal starts keep the order they were added in */
+static int sort_entry__cmp(const void *a, const void *b)
+{
+	const struct sort_entry *ea = a, *eb = b;
+
+	if (ea->sym->start != eb->sym->start)
+		return ea->sym->start < eb->sym->start ? -1 : 1;
+	return ea->order < eb->order ? -1 : (ea->order > eb->order);
+}
+
+static int leading_underscores(const char *name)
+{
+	int n = 0;
+
+	while (name[n] == '_')
+		n++;
+	return n;
+}
+
+/* true when @a should be kept over @b (both start at the same address) */
+static bool symbol__better(const struct symbol *a, const struct symbol *b)
+{
+	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+	bool a_weak = a->binding == STB_WEAK, b_weak = b->binding == STB_WEAK;
+	bool a_global = a->binding == STB_GLOBAL, b_global = b->binding == STB_GLOBAL;
+	int a_us, b_us;
+	size_t a_len, b_len;
+
+	if (a_sized != b_sized)
+		return a_sized;
+	if (a_weak != b_weak)
+		return !a_weak;
+	if (a_global != b_global)
+		return a_global;
+	a_us = leading_underscores(a->name);
+	b_us = leading_underscores(b->name);
+	if (a_us != b_us)
+		return a_us < b_us;
+	a_len = strlen(a->name);
+	b_len = strlen(b->name);
+	if (a_len != b_len)
+		return a_len > b_len;
+	/* perf's x86 tie-break avoids the "SyS" syscall aliases */
+	if (!strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10))
+		return false;
+	return true;
+}
+
+static bool symbol__is_module(const struct symbol *sym)
+{
+	return strchr(sym->name, '[') != NULL;
+}
+
+void symbols__sort(struct symbols *syms)
+{
+	struct sort_entry *tmp;
+	size_t i;
+
+	if (syms->nr < 2)
+		return;
+	tmp = malloc(syms->nr * sizeof(*tmp));
+	if (tmp) {
+		for (i = 0; i < syms->nr; i++) {
+			tmp[i].sym = syms->entries[i];
+			tmp[i].order = i;
+		}
+		qsort(tmp, syms->nr, sizeof(*tmp), sort_entry__cmp);
+		for (i = 0; i < syms->nr; i++)
+			syms->entries[i] = tmp[i].sym;
+		free(tmp);
+	} else {
+		/* out of memory: an insertion sort in place, slow but stable too */
+		struct symbol **e = syms->entries;
+		size_t j;
+
+		for (i = 1; i < syms->nr; i++)
+			for (j = i; j > 0 && e[j - 1]->start > e[j]->start; j--) {
+				struct symbol *s = e[j];
+
+				e[j] = e[j - 1];
+				e[j - 1] = s;
+			}
+	}
+}
+
+/*
+ * perf's tree from the adds in their order; on return @order[i] is the node
+ * of entries[i] once they are sorted (the tree's in-order is the stable
+ * sort by start).  Without memory the tree is dropped: lookups then use
+ * the sorted array, which agrees with perf except among overlaps.
+ */
+static int *symbols__build_tree(struct symbols *syms)
+{
+	int *order = NULL;
+	size_t i;
+
+	symtree__delete(syms->tree);
+	syms->tree = symtree__new();
+	if (!syms->tree)
+		return NULL;
+	for (i = 0; i < syms->nr; i++)
+		if (symtree__insert(syms->tree, syms->entries[i]) < 0)
+			goto out_drop;
+	order = malloc(syms->nr * sizeof(*order));
+	if (!order)
+		goto out_drop;
+	symtree__inorder(syms->tree, order);
+	return order;
+
+out_drop:
+	symtree__delete(syms->tree);
+	syms->tree = NULL;
+	return NULL;
+}
+
+void symbols__fixup(struct symbols *syms, bool kallsyms)
+{
+	int *order = NULL;
+	size_t i, out;
+
+	if (!syms->nr)
+		return;
+	if (syms->want_tree)
+		order = symbols__build_tree(syms);
+	symbols__sort(syms);
+
+	/* ends first, then aliases: the order perf applies them in */
+	for (i = 0; i + 1 < syms->nr; i++) {
+		struct symbol *prev = syms->entries[i], *curr = syms->entries[i + 1];
+
+		if (prev->end != prev->start)
+			continue;
+		if (kallsyms && symbol__is_module(prev) != symbol__is_module(curr))
+			prev->end = ((prev->end + PAGE_SIZE_4K) + PAGE_SIZE_4K - 1) &
+				    ~(PAGE_SIZE_4K - 1);
+		else
+			prev->end = curr->start;
+	}
+	if (syms->entries[syms->nr - 1]->end == syms->entries[syms->nr - 1]->start) {
+		struct symbol *last = syms->entries[syms->nr - 1];
+
+		last->end = ((last->start + PAGE_SIZE_4K - 1) & ~(PAGE_SIZE_4K - 1)) +
+			    PAGE_SIZE_4K;
+	}
+
+	/* of a run of aliases one survives; the tree loses the same nodes in the same order */
+	for (i = 1, out = 0; i < syms->nr; i++) {
+		struct symbol *kept = syms->entries[out], *next = syms->entries[i];
+
+		if (kept->start != next->start) {
+			syms->entries[++out] = next;
+			if (order)
+				order[out] = order[i];
+			continue;
+		}
+		if (symbol__better(kept, next)) {
+			if (order)
+				symtree__erase(syms->tree, order[i]);
+			symbol__delete(next);
+		} else {
+			if (order) {
+				symtree__erase(syms->tree, order[out]);
+				order[out] = order[i];
+			}
+			symbol__delete(kept);
+			syms->entries[out] = next;
+		}
+	}
+	syms->nr = out + 1;
+	free(order);
+}
+
+int symbols__add_late(struct symbols *syms, struct symbol *sym)
+{
+	int err = symbols__add(syms, sym);
+
+	if (err)
+		return err;
+	if (syms->tree && symtree__insert(syms->tree, sym) < 0) {
+		symtree__delete(syms->tree);
+		syms->tree = NULL;
+	}
+	symbols__sort(syms);
+	return 0;
+}
+
+struct symbol *symbols__find(const struct symbols *syms, u64 addr)
+{
+	size_t lo = 0, hi = syms->nr, i;
+	struct symbol *sym = NULL;
+
+	if (syms->tree)
+		return symtree__find(syms->tree, addr);
+
+	/* the last symbol starting at or below addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (syms->entries[mid]->start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/*
+	 * Tables are disjoint but for symbols added after the fixups: PLT
+	 * entries over a symbol stretched across .plt (_init).  Those sit
+	 * below the stretched one in perf's rb-tree, whose search meets the
+	 * outer symbol first: so does this, a few steps back.
+	 */
+	for (i = lo; i > 0 && lo - i < 8; i--) {
+		struct symbol *s = syms->entries[i - 1];
+
+		if (addr < s->end || addr == s->start)
+			sym = s;
+	}
+	return sym;
+}

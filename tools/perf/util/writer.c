@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf.data writer.  File mode lays the output out as
+ *
+ *	0    struct perf_file_header (104 bytes, rewritten at close)
+ *	104  attrs: nr x { attr (128 bytes), {offset, size} of its ids }
+ *	     id arrays
+ *	     data section (records; COMPRESSED records with ZSTD)
+ *	     feature table: one {offset, size} per set bit, ascending
+ *	     feature payloads
+ *
+ * Pipe mode streams {magic, 16}, HEADER_ATTR records, HEADER_FEATURE
+ * records ending with the HEADER_LAST_FEATURE mark, HEADER_TRACING_DATA,
+ * HEADER_BUILD_ID records, then the data records.
+ *
+ * Everything is assembled in the file's byte order by the put helpers, so
+ * PERF_WRITER_SWAPPED produces what a machine of the other endianness
+ * would have written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "writer-internal.h"
+
+/* ---- output ---- */
+
+static int writer__flush(struct perf_writer *w)
+{
+	size_t done = 0;
+
+	while (done < w->olen) {
+		ssize_t n = write(w->fd, w->obuf + done, w->olen - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->err = n < 0 ? -errno : -EIO;
+			return w->err;
+		}
+		done += n;
+	}
+	w->off += w->olen;
+	w->olen = 0;
+	return 0;
+}
+
+static int writer__emit(struct perf_writer *w, const void *data, size_t n)
+{
+	const u8 *p = data;
+
+	if (w->err)
+		return w->err;
+	while (n) {
+		size_t chunk = OUT_BUF_SIZE - w->olen;
+
+		if (chunk > n)
+			chunk = n;
+		memcpy(w->obuf + w->olen, p, chunk);
+		w->olen += chunk;
+		p += chunk;
+		n -= chunk;
+		if (w->olen == OUT_BUF_SIZE && writer__flush(w))
+			return w->err;
+	}
+	return 0;
+}
+
+static int writer__emit_zero(struct perf_writer *w, size_t n)
+{
+	static const u8 zero[64];
+
+	while (n && !w->err) {
+		size_t chunk = n < sizeof(zero) ? n : sizeof(zero);
+
+		writer__emit(w, zero, chunk);
+		n -= chunk;
+	}
+	return w->err;
+}
+
+static u64 writer__pos(struct perf_writer *w)
+{
+	return w->off + w->olen;
+}
+
+/* ---- zstd ---- */
+
+#ifdef HAVE_ZSTD
+static int writer__zstd_init(struct perf_writer *w)
+{
+	w->zctx = ZSTD_createCCtx();
+	w->zin = malloc(ZIN_SIZE);
+	w->zout_size = ZSTD_CStreamOutSize();
+	w->zout = malloc(w->zout_size);
+	if (!w->zctx || !w->zin || !w->zout)
+		return -ENOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->zctx, ZSTD_c_compressionLevel, w->zlevel)))
+		return -EINVAL;
+	return 0;
+}
+
+static void writer__zstd_exit(struct perf_writer *w)
+{
+	ZSTD_freeCCtx(w->zctx);
+	w->zctx = NULL;
+	zfree(&w->zin);
+	zfree(&w->zout);
+}
+
+static int writer__emit_compressed(struct perf_writer *w, const u8 *p, size_t n)
+{
+	while (n && !w->err) {
+		size_t chunk = n < COMP_PAYLOAD_MAX ? n : COMP_PAYLOAD_MAX;
+		struct perf_event_header h = {
+			.type = writer__u32(w, PERF_RECORD_COMPRESSED),
+			.size = writer__u16(w, chunk + sizeof(h)),
+		};
+
+		writer__emit(w, &h, sizeof(h));
+		writer__emit(w, p, chunk);
+		w->nr_records[PERF_RECORD_COMPRESSED]++;
+		p += chunk;
+		n -= chunk;
+	}
+	return w->err;
+}
+
+/*
+ * Compress the batch and flush the stream (not end it): like perf
+ * record, the whole data section is one zstd stream, each batch
+ * decodable as soon as its records arrive.
+ */
+static int writer__zstd_flush(struct perf_writer *w)
+{
+	ZSTD_inBuffer in = { w->zin, w->zin_len, 0 };
+	size_t left;
+
+	if (!w->zin_len || w->err)
+		return w->err;
+	do {
+		ZSTD_outBuffer out = { w->zout, w->zout_size, 0 };
+
+		left = ZSTD_compressStream2(w->zctx, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left)) {
+			w->err = -EIO;
+			return w->err;
+		}
+		if (writer__emit_compressed(w, w->zout, out.pos))
+			return w->err;
+		w->zbytes_out += out.pos;
+	} while (left || in.pos < in.size);
+	w->zbytes_in += w->zin_len;
+	w->zin_len = 0;
+	return 0;
+}
+#else
+static int writer__zstd_init(struct perf_writer *w)
+{
+	return -EOPNOTSUPP;
+}
+
+static void writer__zstd_exit(struct perf_writer *w)
+{
+}
+
+static int writer__zstd_flush(struct perf_writer *w)
+{
+	return w->err;
+}
+#endif
+
+/* what perf record reports: uncompressed / compressed, 0 when unknown (pipe) */
+static u32 writer__zstd_ratio(struct perf_writer *w)
+{
+#ifdef HAVE_ZSTD
+	if (w->zbytes_out)
+		return w->zbytes_in / w->zbytes_out;
+#endif
+	return 0;
+}
+
+/* ---- headers ---- */
+
+static bool writer__has_event_desc(struct perf_writer *w)
+{
+	int i;
+
+	if (!w->event_desc || !w->nr_attrs)
+		return false;
+	for (i = 0; i < w->nr_attrs; i++)
+		if (!w->attrs[i].name)
+			return false;
+	return true;
+}
+
+/* the features the writer makes itself, built just before they are written */
+static int writer__auto_features(struct perf_writer *w)
+{
+	struct writer_feat *f;
+	int i;
+
+	if (writer__has_event_desc(w)) {
+		f = &w->feat[HEADER_EVENT_DESC];
+		wbuf__reset(&f->buf);
+		wbuf__u32(&f->buf, w->nr_attrs);
+		wbuf__u32(&f->buf, ATTR_FILE_SIZE);
+		for (i = 0; i < w->nr_attrs; i++) {
+			struct writer_attr *a = &w->attrs[i];
+
+			wbuf__attr(&f->buf, &a->attr);
+			wbuf__u32(&f->buf, a->nr_ids);
+			wbuf__string(&f->buf, a->name);
+			wbuf__u64_array(&f->buf, a->ids, a->nr_ids);
+		}
+		if (f->buf.err)
+			return f->buf.err;
+		f->set = true;
+	}
+	if (w->flags & PERF_WRITER_ZSTD) {
+		f = &w->feat[HEADER_COMPRESSED];
+		wbuf__reset(&f->buf);
+		wbuf__u32(&f->buf, 1);	/* version */
+		wbuf__u32(&f->buf, 1);	/* zstd */
+		wbuf__u32(&f->buf, w->zlevel);
+		wbuf__u32(&f->buf, writer__zstd_ratio(w));
+		wbuf__u32(&f->buf, COMP_MMAP_LEN);
+		if (f->buf.err)
+			return f->buf.err;
+		f->set = true;
+	}
+	if (w->build_ids.len) {
+		f = &w->feat[HEADER_BUILD_ID];
+		wbuf__reset(&f->buf);
+		wbuf__put(&f->buf, w->build_ids.p, w->build_ids.len);
+		if (f->buf.err)
+			return f->buf.err;
+		f->set = true;
+	}
+	return 0;
+}
+
+static void writer__file_header(struct perf_writer *w, struct wbuf *b, u64 data_size)
+{
+	u64 attr_bytes = (u64)w->nr_attrs * (ATTR_FILE_SIZE + 16);
+	u64 features[HEADER_FEAT_BITS / 64] = { 0 };
+	int i;
+
+	for (i = HEADER_FIRST_FEATURE; i < HEADER_LAST_FEATURE; i++)
+		if (w->feat[i].set)
+			features[i / 64] |= 1ULL << (i % 64);
+	wbuf__u64(b, PERF_MAGIC2);
+	wbuf__u64(b, sizeof(struct perf_file_header));
+	wbuf__u64(b, ATTR_FILE_SIZE + 16);
+	wbuf__u64(b, sizeof(struct perf_file_header));
+	wbuf__u64(b, attr_bytes);
+	wbuf__u64(b, w->data_offset);
+	wbuf__u64(b, data_size);
+	wbuf__u64(b, 0);
+	wbuf__u64(b, 0);
+	/*
+	 * The bitmap is an array of unsigned long that perf byte swaps as
+	 * u64s; bit n of a u64 is bit n whatever the byte order.
+	 */
+	wbuf__u64_array(b, features, ARRAY_SIZE(features));
+}
+
+/* file mode: header placeholder, attrs, ids; the data section starts after */
+static int writer__start_file(struct perf_writer *w)
+{
+	struct wbuf b;
+	u64 ids_off;
+	int i, err;
+
+	wbuf__init(&b, w->swap, FEATURE_MAX);
+	ids_off = sizeof(struct perf_file_header) + (u64)w->nr_attrs * (ATTR_FILE_SIZE + 16);
+	w->data_offset = ids_off;
+	for (i = 0; i < w->nr_attrs; i++)
+		w->data_offset += (u64)w->attrs[i].nr_ids * sizeof(u64);
+	/* zero data.size until close: perf calls such a file unfinished */
+	writer__file_header(w, &b, 0);
+	for (i = 0; i < w->nr_attrs; i++) {
+		struct writer_attr *a = &w->attrs[i];
+
+		wbuf__attr(&b, &a->attr);
+		wbuf__u64(&b, ids_off);
+		wbuf__u64(&b, (u64)a->nr_ids * sizeof(u64));
+		ids_off += (u64)a->nr_ids * sizeof(u64);
+	}
+	for (i = 0; i < w->nr_attrs; i++)
+		wbuf__u64_array(&b, w->attrs[i].ids, w->attrs[i].nr_ids);
+	err = b.err ? b.err : writer__emit(w, b.p, b.len);
+	wbuf__exit(&b);
+	return err;
+}
+
+static int writer__emit_wbuf_record(struct perf_writer *w, struct wbuf *b)
+{
+	u16 size;
+
+	if (b->err)
+		return b->err;
+	if (b->len > RECORD_MAX || b->len % 8)
+		return -E2BIG;
+	size = writer__u16(w, b->len);
+	memcpy(b->p + 6, &size, sizeof(size));
+	return writer__emit(w, b->p, b->len);
+}
+
+static int writer__start_pipe(struct perf_writer *w)
+{
+	struct writer_feat *td = &w->feat[HEADER_TRACING_DATA];
+	struct wbuf b;
+	int i, err = 0;
+
+	wbuf__init(&b, w->swap, RECORD_MAX);
+	wbuf__u64(&b, PERF_MAGIC2);
+	wbuf__u64(&b, sizeof(struct perf_pipe_file_header));
+	err = b.err ? b.err : writer__emit(w, b.p, b.len);
+
+	for (i = 0; !err && i < w->nr_attrs; i++) {
+		wbuf__reset(&b);
+		wbuf__header(&b, PERF_RECORD_HEADER_ATTR, 0);
+		wbuf__attr(&b, &w->attrs[i].attr);
+		wbuf__u64_array(&b, w->attrs[i].ids, w->attrs[i].nr_ids);
+		err = writer__emit_wbuf_record(w, &b);
+		w->nr_records[PERF_RECORD_HEADER_ATTR]++;
+	}
+	/* features travel as records; TRACING_DATA and BUILD_ID have their own */
+	for (i = HEADER_FIRST_FEATURE; !err && i <= HEADER_LAST_FEATURE; i++) {
+		struct writer_feat *f = &w->feat[i];
+
+		if (i < HEADER_LAST_FEATURE &&
+		    (!f->set || i == HEADER_TRACING_DATA || i == HEADER_BUILD_ID))
+			continue;
+		wbuf__reset(&b);
+		wbuf__header(&b, PERF_RECORD_HEADER_FEATURE, 0);
+		wbuf__u64(&b, i);
+		if (i < HEADER_LAST_FEATURE) {
+			wbuf__put(&b, f->buf.p, f->buf.len);
+			wbuf__pad(&b, 8);
+		}
+		err = writer__emit_wbuf_record(w, &b);
+		w->nr_records[PERF_RECORD_HEADER_FEATURE]++;
+	}
+	/*
+	 * The tracing data follows its 16-byte record, outside header.size;
+	 * its size field counts the padding to 8 bytes.
+	 */
+	if (!err && td->set) {
+		wbuf__reset(&b);
+		wbuf__header(&b, PERF_RECORD_HEADER_TRACING_DATA, 0);
+		wbuf__u32(&b, PERF_ALIGN(td->buf.len, 8));
+		wbuf__u32(&b, 0);
+		err = writer__emit_wbuf_record(w, &b);
+		if (!err)
+			err = writer__emit(w, td->buf.p, td->buf.len);
+		if (!err)
+			err = writer__emit_zero(w, PERF_ALIGN(td->buf.len, 8) - td->buf.len);
+		w->nr_records[PERF_RECORD_HEADER_TRACING_DATA]++;
+	}
+	/* BUILD_ID entries are complete HEADER_BUILD_ID records already */
+	if (!err && w->build_ids.len) {
+		size_t pos = 0;
+
+		while (!err && pos < w->build_ids.len) {
+			struct perf_event_header h;
+			u16 size;
+
+			memcpy(&h, w->build_ids.p + pos, sizeof(h));
+			size = writer__u16(w, h.size);
+			err = writer__emit(w, w->build_ids.p + pos, size);
+			w->nr_records[PERF_RECORD_HEADER_BUILD_ID]++;
+			pos += size;
+		}
+	}
+	wbuf__exit(&b);
+	return err;
+}
+
+static int writer__start(struct perf_writer *w)
+{
+	int err;
+
+	if (w->started)
+		return w->err;
+	w->started = true;
+	if (w->pipe) {
+		err = writer__auto_features(w);
+		if (!err)
+			err = writer__start_pipe(w);
+	} else {
+		err = writer__start_file(w);
+	}
+	if (err && !w->err)
+		w->err = err;
+	return w->err;
+}
+
+/* ---- records ---- */
+
+/*
+ * Every record of the data section comes through here.  Kernel records
+ * go into the zstd batch when compressing; user records (FINISHED_ROUND
+ * and the like) stay outside, after the batch, as perf record writes
+ * them.
+ */
+int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
+{
+	if (w->err)
+		return w->err;
+	if (writer__start(w))
+		return w->err;
+	if (type < PERF_RECORD_HEADER_MAX)
+		w->nr_records[type]++;
+#ifdef HAVE_ZSTD
+	if (w->zctx && type < PERF_RECORD_USER_TYPE_START) {
+		if (w->zin_len + len > ZIN_SIZE && writer__zstd_flush(w))
+			return w->err;
+		memcpy(w->zin + w->zin_len, rec, len);
+		w->zin_len += len;
+		return 0;
+	}
+	if (w->zctx && writer__zstd_flush(w))
+		return w->err;
+#endif
+	return writer__emit(w, rec, len);
+}
+
+/* ---- attrs ---- */
+
+int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
+			  const u64 *ids, u32 nr_ids, const char *name)
+{
+	struct writer_attr *a, *tmp;
+
+	if (!attr || (nr_ids && !ids) || nr_ids > MAX_IDS)
+		return -EINVAL;
+	if (w->started)
+		return -EBUSY;
+	/* HEADER_ATTR record: header, attr, ids must fit a record */
+	if (w->pipe && nr_ids > (RECORD_MAX - 8 - ATTR_FILE_SIZE) / 8)
+		return -E2BIG;
+	if (name && strnlen(name, STRING_MAX) >= STRING_MAX)
+		return -E2BIG;
+	tmp = realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	w->attrs = tmp;
+	a = &w->attrs[w->nr_attrs];
+	memset(a, 0, sizeof(*a));
+	a->attr = *attr;
+	a->attr.size = ATTR_FILE_SIZE;
+	a->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+	/* without it perf warns and falls back to unordered processing */
+	a->attr.sample_id_all = 1;
+	a->nr_ids = nr_ids ? nr_ids : 1;
+	a->ids = calloc(a->nr_ids, sizeof(u64));
+	if (!a->ids)
+		return -ENOMEM;
+	if (nr_ids)
+		memcpy(a->ids, ids, nr_ids * sizeof(u64));
+	else
+		a->ids[0] = w->next_id++;
+	if (name) {
+		a->name = strdup(name);
+		if (!a->name) {
+			zfree(&a->ids);
+			return -ENOMEM;
+		}
+	}
+	return w->nr_attrs++;
+}
+
+const struct perf_event_attr *perf_writer__attr(const struct perf_writer *w, int idx)
+{
+	if (idx < 0 || idx >= w->nr_attrs)
+		return NULL;
+	return &w->attrs[idx].attr;
+}
+
+u64 perf_writer__attr_id(const struct perf_writer *w, int idx)
+{
+	if (idx < 0 || idx >= w->nr_attrs || !w->attrs[idx].nr_ids)
+		return 0;
+	return w->attrs[idx].ids[0];
+}
+
+u64 perf_writer__nr_records(const struct perf_writer *w, u32 type)
+{
+	return type < PERF_RECORD_HEADER_MAX ? w->nr_records[type] : 0;
+}
+
+int perf_writer__set_zstd_level(struct perf_writer *w, int level)
+{
+#ifdef HAVE_ZSTD
+	if (level < 1 || level > ZSTD_maxCLevel())
+		return -EINVAL;
+	if (w->started)
+		return -EBUSY;
+	w->zlevel = level;
+	if (w->zctx && ZSTD_isError(ZSTD_CCtx_setParameter(w->zctx, ZSTD_c_compressionLevel,
+							   level)))
+		return -EINVAL;
+	return 0;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+/* ---- create, close, abort ---- */
+
+static int rm_rf_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path) ? -1 : 0;
+}
+
+static int rm_rf(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) ? -errno : 0;
+	return nftw(path, rm_rf_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
+}
+
+static struct perf_writer *writer__alloc(unsigned int flags)
+{
+	struct perf_writer *w = calloc(1, sizeof(*w));
+	int i;
+
+	if (!w)
+		return NULL;
+	w->flags = flags;
+	w->swap = flags & PERF_WRITER_SWAPPED;
+	w->pipe = flags & PERF_WRITER_PIPE;
+	w->fd = -1;
+	w->event_desc = true;
+	w->next_id = FIRST_AUTO_ID;
+	w->zlevel = 1;
+	for (i = 0; i < HEADER_LAST_FEATURE; i++)
+		wbuf__init(&w->feat[i].buf, w->swap, FEATURE_MAX);
+	wbuf__init(&w->build_ids, w->swap, FEATURE_MAX);
+	wbuf__init(&w->rec, w->swap, RECORD_MAX);
+	w->obuf = malloc(OUT_BUF_SIZE);
+	if (!w->obuf)
+		goto out_free;
+	if ((flags & PERF_WRITER_ZSTD) && writer__zstd_init(w)) {
+		writer__zstd_exit(w);
+		free(w->obuf);
+		free(w);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return w;
+
+out_free:
+	free(w);
+	errno = ENOMEM;
+	return NULL;
+}
+
+static void writer__free(struct perf_writer *w)
+{
+	int i;
+
+	if (w->own_fd && w->fd >= 0)
+		close(w->fd);
+	for (i = 0; i < w->nr_attrs; i++) {
+		free(w->attrs[i].ids);
+		free(w->attrs[i].name);
+	}
+	free(w->attrs);
+	for (i = 0; i < HEADER_LAST_FEATURE; i++)
+		wbuf__exit(&w->feat[i].buf);
+	wbuf__exit(&w->build_ids);
+	wbuf__exit(&w->rec);
+	writer__zstd_exit(w);
+	free(w->obuf);
+	free(w->path);
+	free(w->tmp_path);
+	free(w->data_path);
+	free(w);
+}
+
+/* "<dir>/.<base>.XXXXXX" next to @path, so that rename() stays in one fs */
+static char *writer__tmp_template(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dir_len = slash ? (int)(slash - path + 1) : 0;
+	char *tmpl;
+
+	if (asprintf(&tmpl, "%.*s.%s.XXXXXX", dir_len, path, base) < 0)
+		return NULL;
+	return tmpl;
+}
+
+struct perf_writer *perf_writer__new(const char *path, unsigned int flags)
+{
+	struct perf_writer *w;
+	size_t len;
+	int err = -ENOMEM;
+
+	if (!path || !*path || ((flags & PERF_WRITER_PIPE) && (flags & PERF_WRITER_DIRECTORY))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((flags & PERF_WRITER_PIPE) && !strcmp(path, "-"))
+		return perf_writer__new_fd(STDOUT_FILENO, flags);
+	len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	w = writer__alloc(flags);
+	if (!w)
+		return NULL;
+	w->path = strndup(path, len);
+	if (!w->path)
+		goto out_free;
+	w->tmp_path = writer__tmp_template(w->path);
+	if (!w->tmp_path)
+		goto out_free;
+	if (flags & PERF_WRITER_DIRECTORY) {
+		if (!mkdtemp(w->tmp_path)) {
+			err = -errno;
+			goto out_free;
+		}
+		if (asprintf(&w->data_path, "%s/data", w->tmp_path) < 0) {
+			w->data_path = NULL;
+			goto out_rmdir;
+		}
+		w->fd = open(w->data_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (w->fd < 0) {
+			err = -errno;
+			goto out_rmdir;
+		}
+	} else {
+		w->fd = mkostemp(w->tmp_path, O_CLOEXEC);
+		if (w->fd < 0) {
+			err = -errno;
+			goto out_free;
+		}
+		w->data_path = strdup(w->tmp_path);
+		if (!w->data_path)
+			goto out_rmdir;
+	}
+	w->own_fd = true;
+	return w;
+
+out_rmdir:
+	rm_rf(w->tmp_path);
+out_free:
+	writer__free(w);
+	errno = -err;
+	return NULL;
+}
+
+struct perf_writer *perf_writer__new_fd(int fd, unsigned int flags)
+{
+	struct perf_writer *w;
+
+	if (fd < 0 || !(flags & PERF_WRITER_PIPE) || (flags & PERF_WRITER_DIRECTORY)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = writer__alloc(flags);
+	if (!w) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->fd = fd;
+	return w;
+}
+
+const char *perf_writer__dir_path(const struct perf_writer *w)
+{
+	return (w->flags & PERF_WRITER_DIRECTORY) ? w->tmp_path : NULL;
+}
+
+static int writer__finish_file(struct perf_writer *w)
+{
+	struct wbuf b;
+	u64 data_size, table, payload;
+	int i, nr = 0, err;
+
+	/*
+	 * perf takes data.size 0 for a writer that died ("was the 'perf
+	 * record' command properly terminated?"): an empty recording gets
+	 * one FINISHED_ROUND, which delivers nothing.
+	 */
+	if (writer__pos(w) == w->data_offset) {
+		struct perf_event_header round = {
+			.type = writer__u32(w, PERF_RECORD_FINISHED_ROUND),
+			.size = writer__u16(w, sizeof(round)),
+		};
+
+		err = writer__record(w, &round, sizeof(round), PERF_RECORD_FINISHED_ROUND);
+		if (err)
+			return err;
+	}
+	data_size = writer__pos(w) - w->data_offset;
+	err = writer__auto_features(w);
+	if (err)
+		return err;
+	for (i = HEADER_FIRST_FEATURE; i < HEADER_LAST_FEATURE; i++)
+		nr += w->feat[i].set;
+	table = writer__pos(w);
+	payload = table + (u64)nr * sizeof(struct perf_file_section);
+
+	wbuf__init(&b, w->swap, FEATURE_MAX);
+	for (i = HEADER_FIRST_FEATURE; i < HEADER_LAST_FEATURE; i++) {
+		if (!w->feat[i].set)
+			continue;
+		wbuf__u64(&b, payload);
+		wbuf__u64(&b, w->feat[i].buf.len);
+		payload += w->feat[i].buf.len;
+	}
+	err = b.err ? b.err : writer__emit(w, b.p, b.len);
+	for (i = HEADER_FIRST_FEATURE; !err && i < HEADER_LAST_FEATURE; i++)
+		if (w->feat[i].set)
+			err = writer__emit(w, w->feat[i].buf.p, w->feat[i].buf.len);
+	if (!err)
+		err = writer__flush(w);
+	if (!err) {
+		wbuf__reset(&b);
+		writer__file_header(w, &b, data_size);
+		err = b.err;
+	}
+	if (!err && pwrite(w->fd, b.p, b.len, 0) != (ssize_t)b.len)
+		err = errno ? -errno : -EIO;
+	wbuf__exit(&b);
+	return err;
+}
+
+/* keep an existing destination as <path>.old, as perf record does */
+static int writer__keep_old(struct perf_writer *w)
+{
+	struct stat st;
+	char *old;
+	int err = 0;
+
+	if (lstat(w->path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (asprintf(&old, "%s.old", w->path) < 0)
+		return -ENOMEM;
+	err = rm_rf(old);
+	if (!err && rename(w->path, old))
+		err = -errno;
+	free(old);
+	return err;
+}
+
+int perf_writer__close(struct perf_writer *w)
+{
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	err = writer__start(w);
+	if (!err)
+		err = writer__zstd_flush(w);
+	if (!err) {
+		if (w->pipe)
+			err = writer__flush(w);
+		else
+			err = writer__finish_file(w);
+	}
+	if (!err && w->own_fd && fsync(w->fd))
+		err = -errno;
+	if (w->own_fd) {
+		if (close(w->fd) && !err)
+			err = -errno;
+		w->fd = -1;
+	}
+	if (!err && w->path) {
+		err = writer__keep_old(w);
+		if (!err && rename(w->tmp_path, w->path))
+			err = -errno;
+	}
+	if (err && w->tmp_path)
+		rm_rf(w->tmp_path);
+	writer__free(w);
+	return err;
+}
+
+void perf_writer__abort(struct perf_writer *w)
+{
+	if (!w)
+		return;
+	if (w->own_fd) {
+		close(w->fd);
+		w->fd = -1;
+	}
+	if (w->tmp_path)
+		rm_rf(w->tmp_path);
+	writer__free(w);
+}

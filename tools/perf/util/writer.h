@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_WRITER_H
+#define __PERF_TEXTPOKE_WRITER_H
+
+#include <linux/perf_event.h>
+
+#include "event.h"
+#include "types.h"
+
+/*
+ * perf.data writer: what `record`, `inject` and the test fixtures use to
+ * produce files that stock perf (6.1 and later) reads without warnings.
+ *
+ * Life of a writer:
+ *
+ *	w = perf_writer__new("perf.data", 0);
+ *	idx = perf_writer__add_attr(w, &attr, ids, nr_ids, "cpu-clock");
+ *	perf_writer__set_hostname(w, ...);      (features: any time in file
+ *						 mode, before the first record
+ *						 in pipe mode)
+ *	perf_writer__synth_comm(w, idx, ...);   (records)
+ *	perf_writer__close(w);                  (or perf_writer__abort(w))
+ *
+ * All attrs come before the first record.  Every attr gets
+ * PERF_SAMPLE_IDENTIFIER, so the id sits at the same place in every
+ * record whatever the attr, which perf insists on when there is more than
+ * one, and sample_id_all, without which perf warns and gives up time
+ * ordering: every non-sample record carries the id trailer.  Attrs are
+ * stored with attr.size = 128: perf 6.1 refuses larger ones.
+ *
+ * Output is atomic: records go to a temporary name in the destination's
+ * directory, renamed into place by close, removed by abort.  An existing
+ * destination is kept as "<path>.old", as perf record does.
+ *
+ * Functions return 0 (or an index) on success and a negative errno on
+ * failure; after a failed write the writer is unusable except for abort.
+ */
+
+enum perf_writer_flags {
+	/* the streaming format: 16-byte header, attrs/features as records */
+	PERF_WRITER_PIPE = 1 << 0,
+	/* path is a directory: <path>/data, room for <path>/kcore_dir */
+	PERF_WRITER_DIRECTORY = 1 << 1,
+	/* kernel records in COMPRESSED records, one zstd stream */
+	PERF_WRITER_ZSTD = 1 << 2,
+	/* opposite byte order to this machine (a big-endian file on x86) */
+	PERF_WRITER_SWAPPED = 1 << 3,
+};
+
+struct perf_writer;
+
+/* path "-" with PERF_WRITER_PIPE writes to stdout; NULL + errno on error */
+struct perf_writer *perf_writer__new(const char *path, unsigned int flags);
+/* pipe format to an open fd, which stays open after close */
+struct perf_writer *perf_writer__new_fd(int fd, unsigned int flags);
+
+/* finish the file and move it into place; frees @w whatever happens */
+int perf_writer__close(struct perf_writer *w);
+/* discard everything written; frees @w */
+void perf_writer__abort(struct perf_writer *w);
+
+/*
+ * The temporary directory of a PERF_WRITER_DIRECTORY writer, where the
+ * caller may add kcore_dir/ before close; NULL for other modes.
+ */
+const char *perf_writer__dir_path(const struct perf_writer *w);
+
+/*
+ * Add an event.  @nr_ids 0 makes the writer assign one unique id.  @name
+ * (may be NULL) goes into EVENT_DESC.  Returns the attr index used by the
+ * synthesis helpers, or -errno: -EBUSY after the first record.
+ */
+int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
+			  const u64 *ids, u32 nr_ids, const char *name);
+/* the attr as it will be written (IDENTIFIER added, size 128) */
+const struct perf_event_attr *perf_writer__attr(const struct perf_writer *w, int idx);
+/* its first id, what trailers carry when the caller gives id 0 */
+u64 perf_writer__attr_id(const struct perf_writer *w, int idx);
+
+/*
+ * Write a complete record as is; kernel records must end with the id
+ * trailer of their attr (see above).  In PERF_WRITER_SWAPPED mode its
+ * bytes must already be in the file's byte order.  header.size is checked
+ * (>= 8, multiple of 8); records of type >= 64 other than FINISHED_ROUND
+ * are refused: the writer makes the header records itself.
+ */
+int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev);
+
+/*
+ * Synthesis: each builds the record in the file's byte order, appends the
+ * sample_id_all trailer of attr @idx and writes it.  @id gives the trailer's values (pid, tid, time, id,
+ * stream_id, cpu); NULL means zeros; id 0 means perf_writer__attr_id().
+ * Strings are NUL terminated and padded to 8 bytes; -E2BIG when the
+ * record would pass the 64 KiB record limit.
+ */
+int perf_writer__synth_comm(struct perf_writer *w, int idx, u32 pid, u32 tid, const char *comm,
+			    bool exec, const struct perf_sample *id);
+/*
+ * @m gives header.misc (cpumode, PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) and
+ * the fixed fields; type and size are the writer's.
+ */
+int perf_writer__synth_mmap2(struct perf_writer *w, int idx, const struct perf_record_mmap2 *m,
+			     const char *filename, const struct perf_sample *id);
+int perf_writer__synth_fork(struct perf_writer *w, int idx, u32 pid, u32 ppid, u32 tid, u32 ptid,
+			    u64 time, const struct perf_sample *id);
+int perf_writer__synth_exit(struct perf_writer *w, int idx, u32 pid, u32 ppid, u32 tid, u32 ptid,
+			    u64 time, const struct perf_sample *id);
+int perf_writer__synth_ksymbol(struct perf_writer *w, int idx, u64 addr, u32 len, u16 ksym_type,
+			       u16 flags, const char *name, const struct perf_sample *id);
+int perf_writer__synth_bpf_event(struct perf_writer *w, int idx, u16 type, u16 flags, u32 prog_id,
+				 const u8 tag[8], const struct perf_sample *id);
+/* kernel text: header.misc is PERF_RECORD_MISC_KERNEL, as the kernel writes it */
+int perf_writer__synth_text_poke(struct perf_writer *w, int idx, u64 addr, const u8 *old_bytes,
+				 u16 old_len, const u8 *new_bytes, u16 new_len,
+				 const struct perf_sample *id);
+int perf_writer__synth_lost(struct perf_writer *w, int idx, u64 lost, const struct perf_sample *id);
+int perf_writer__synth_finished_round(struct perf_writer *w);
+/*
+ * A PERF_RECORD_SAMPLE with every field attr @idx's sample_type selects,
+ * in the kernel's order.  misc is @s->misc, or @s->cpumode when misc is 0.
+ * The identifier is @s->id (0: the attr's id); REGS_* regs are written
+ * only when abi != 0 (popcount(mask) of them, mask from the attr); RAW
+ * data is zero padded so the u32 size + data end on 8 bytes, as the
+ * kernel does; STACK_USER size must be a multiple of 8.
+ */
+int perf_writer__synth_sample(struct perf_writer *w, int idx, const struct perf_sample *s);
+
+/* Feature sections.  Setting one twice replaces it. */
+int perf_writer__set_hostname(struct perf_writer *w, const char *s);
+int perf_writer__set_osrelease(struct perf_writer *w, const char *s);
+int perf_writer__set_version(struct perf_writer *w, const char *s);
+int perf_writer__set_arch(struct perf_writer *w, const char *s);
+int perf_writer__set_cpudesc(struct perf_writer *w, const char *s);
+int perf_writer__set_cpuid(struct perf_writer *w, const char *s);
+int perf_writer__set_nrcpus(struct perf_writer *w, u32 nr_avail, u32 nr_online);
+int perf_writer__set_total_mem(struct perf_writer *w, u64 kb);
+int perf_writer__set_cmdline(struct perf_writer *w, int argc, const char *const *argv);
+int perf_writer__set_sample_time(struct perf_writer *w, u64 first, u64 last);
+/* HEADER_CLOCKID holds the clock's resolution in ns, not the clock id */
+int perf_writer__set_clockid(struct perf_writer *w, u64 res_ns);
+/*
+ * DIRECTORY writers only, version 0 (single data file) only: version 1
+ * means data.N files, which this writer does not write (-EOPNOTSUPP).
+ */
+int perf_writer__set_dir_format(struct perf_writer *w, u64 version);
+/*
+ * BUILD_ID: one entry per object; @misc is the cpumode of the object.
+ * Entries accumulate.
+ */
+int perf_writer__add_build_id(struct perf_writer *w, u16 misc, s32 pid, const u8 *build_id,
+			      u8 size, const char *filename);
+/*
+ * Raw payloads, in the file's byte order: BPF_PROG_INFO as perf lays it
+ * out, TRACING_DATA as perf's tracing data (pipe mode: the
+ * HEADER_TRACING_DATA record).
+ */
+int perf_writer__set_bpf_prog_info(struct perf_writer *w, const void *buf, size_t size);
+int perf_writer__set_tracing_data(struct perf_writer *w, const void *buf, size_t size);
+/*
+ * Any feature as raw payload bytes (file byte order), for what the
+ * setters above do not cover (inject copies sections this way).
+ */
+int perf_writer__set_feature(struct perf_writer *w, int feat, const void *buf, size_t size);
+/*
+ * EVENT_DESC is built from the attrs' names at close unless this turns it
+ * off; COMPRESSED is written by ZSTD writers (level 1 unless set here).
+ */
+void perf_writer__set_event_desc(struct perf_writer *w, bool on);
+int perf_writer__set_zstd_level(struct perf_writer *w, int level);
+
+/* records written so far, per type (decompressed view), for tests */
+u64 perf_writer__nr_records(const struct perf_writer *w, u32 type);
+
+#endif /* __PERF_TEXTPOKE_WRITER_H */
