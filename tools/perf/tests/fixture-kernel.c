@@ -274,10 +274,10 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__round(c);
 
 	fk__bpf(c, t0 + 4000, true, FK_BPF_A_ID, FK_BPF_A_LEN, FK_BPF_A_NAME, jit_a);
-	fk__sample(c, t0 + 4100, FK_BPF + 5, 1, 0);
+	fk__sample(c, t0 + 4100, FK_BPF + 5, 1, 1);
 	fk__bpf(c, t0 + 4200, false, FK_BPF_A_ID, FK_BPF_A_LEN, FK_BPF_A_NAME, NULL);
 	fk__bpf(c, t0 + 4300, true, FK_BPF_B_ID, FK_BPF_B_LEN, FK_BPF_B_NAME, jit_b);
-	fk__sample(c, t0 + 4400, FK_BPF + 5, 2, 0);
+	fk__sample(c, t0 + 4400, FK_BPF + 5, 2, 2);
 	fk__round(c);
 
 	fk__poke(c, t0 + 5000, FK_JL5_SITE, jmp32, 5, nop5, 5, true);

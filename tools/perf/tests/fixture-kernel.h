@@ -73,7 +73,7 @@ struct fixture_kernel_sample {
 	u64 ip;
 	u8 len;		/* the instruction's length */
 	u8 bytes[16];
-	u8 site_len;	/* how many leading bytes are a poked site's (0: none) */
+	u8 site_len;	/* leading bytes that pokes or a JIT image alone tell (0: none) */
 };
 
 struct fixture_kernel {
