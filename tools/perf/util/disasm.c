@@ -65,6 +65,27 @@ static void copy_operands(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/*
+ * capstone 4 spells the operand size of instructions that only have a
+ * 64-bit form in long mode ("callq", "pushq"); objdump and perf no longer
+ * do.  Only those: a general rule would turn cmovl into cmov.
+ */
+static const char *mnemonic(const char *m)
+{
+	static const char *const q[][2] = {
+		{ "callq", "call" }, { "retq", "ret" }, { "pushq", "push" }, { "popq", "pop" },
+		{ "jmpq", "jmp" }, { "leaveq", "leave" }, { "pushfq", "pushf" },
+		{ "popfq", "popf" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		if (!strcmp(m, q[i][0]))
+			return q[i][1];
+	}
+	return m;
+}
+
 static bool insn__is_branch(const cs_insn *insn)
 {
 	return cs_insn_group(disasm_handle, insn, CS_GRP_JUMP) ||
@@ -87,7 +108,7 @@ int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
 		return -EINVAL;
 	out->addr = addr;
 	out->len = insn->size;
-	n = snprintf(out->text, sizeof(out->text), "%s", insn->mnemonic);
+	n = snprintf(out->text, sizeof(out->text), "%s", mnemonic(insn->mnemonic));
 	if (n < 0 || (size_t)n >= sizeof(out->text))
 		return insn->size;
 	if (insn->detail && insn__is_branch(insn) && insn->detail->x86.op_count == 1 &&
