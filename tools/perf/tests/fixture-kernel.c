@@ -18,7 +18,7 @@
 #include "../util/text-image.h"
 #include "../util/writer.h"
 
-enum { R_TEXT, R_TRAMP, R_BPF, R__MAX };
+enum { R_TEXT, R_TRAMP, R_BPF, R_STRAY, R__MAX };
 
 /* a piece of the model: bytes, and whether the code is there now */
 struct fk_region {
@@ -96,7 +96,7 @@ static void fk__poke(struct fk_ctx *c, u64 time, u64 addr, const u8 *old, u16 ol
 		fk__check(c, -EINVAL);
 		return;
 	}
-	if (memcmp(r->bytes + (addr - r->addr), old, old_len))
+	if (old_len && memcmp(r->bytes + (addr - r->addr), old, old_len))
 		pr_debug("fixture-kernel: poke at %#llx: the description's old bytes are wrong\n",
 			 (unsigned long long)addr);
 	if (new_len)
@@ -260,6 +260,15 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__sample(c, t0 + 2102, FK_SCALL_SITE, 5, 5);
 	fk__sample(c, t0 + 2103, FK_FTRACE_SITE, 5, 5);
 	fk__sample(c, t0 + 2104, FK_KPROBE_SITE, 1, 1);
+	fk__round(c);
+
+	if (c->fk->flags & FK_STRAY_POKE) {
+		c->r[R_STRAY].live = true;
+		fk__poke(c, FK_STRAY_TIME, FK_STRAY, nop2, 2, jmp8, 2, true);
+		fk__sample(c, FK_STRAY_TIME + 10, FK_STRAY, 2, 2);
+		fk__ksymbol(c, FK_STRAY_TIME + 300, FK_STRAY, 0x1000,
+			    PERF_RECORD_KSYMBOL_TYPE_OOL, true, "kprobe_insn_page");
+	}
 	fk__round(c);
 
 	c->r[R_TRAMP].live = true;
@@ -510,8 +519,10 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 	c.r[R_TEXT] = (struct fk_region){ FK_TEXT, FK_TEXT_LEN, true, calloc(1, FK_TEXT_LEN) };
 	c.r[R_TRAMP] = (struct fk_region){ FK_TRAMP, FK_TRAMP_LEN, false, calloc(1, FK_TRAMP_LEN) };
 	c.r[R_BPF] = (struct fk_region){ FK_BPF, FK_BPF_A_LEN, false, calloc(1, FK_BPF_A_LEN) };
-	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes)
+	c.r[R_STRAY] = (struct fk_region){ FK_STRAY, 2, false, malloc(2) };
+	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes || !c.r[R_STRAY].bytes)
 		goto out_free;
+	memcpy(c.r[R_STRAY].bytes, nop2, 2);
 	fk__build_text(c.r[R_TEXT].bytes);
 	fk__bpf_jit(jit_a, jit_b);
 	if (!(flags & (FK_KCORE_AT | FK_KCORE_END))) {

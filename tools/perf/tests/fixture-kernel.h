@@ -65,7 +65,15 @@ enum fixture_kernel_flags {
 	FK_KCORE_AT = 1 << 2,	/* kcore copied at FK_KCORE_AT_TIME */
 	FK_DROP_POKE = 1 << 3,	/* the kernel made a poke the file lacks */
 	FK_NO_BPF_INFO = 1 << 4, /* no HEADER_BPF_PROG_INFO */
+	/*
+	 * a poke at FK_STRAY at FK_STRAY_TIME where nothing is mapped; a
+	 * KSYMBOL OOL announces code there later, at FK_STRAY_TIME + 300
+	 */
+	FK_STRAY_POKE = 1 << 5,
 };
+
+#define FK_STRAY 0xffffffffb0001000ULL
+#define FK_STRAY_TIME (FK_T0 + 2600)
 
 /* What the model says a sample's IP held at its time */
 struct fixture_kernel_sample {

@@ -184,7 +184,8 @@ void disasm__describe(const u8 *bytes, size_t len, u64 addr, char *buf, size_t s
 		off += l;
 	}
 	if (off < len) {
-		if (l == -EOPNOTSUPP)
+		/* a lone prefix byte (a kprobe's original 0x48) reads best as is */
+		if (l == -EOPNOTSUPP || len <= 8)
 			describe_bytes(bytes, len, buf, size);
 		else
 			snprintf(buf, size, "<%zu bytes>", len);

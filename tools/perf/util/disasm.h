@@ -38,8 +38,8 @@ int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *insn,
 /*
  * A poke's bytes in a few words, for "old -> new": "nop5" (a run of nops
  * of that many bytes), "jmp fk_jl5_fn+0x44", "int3", several instructions
- * joined with "; ", "(none)" for no bytes, "<N bytes>" when they do not
- * decode.  Never fails: without capstone it prints the bytes.
+ * joined with "; ", "(none)" for no bytes, the bytes in hex (or "<N bytes>"
+ * past 8) when they do not decode.  Never fails: without capstone it prints the bytes.
  */
 void disasm__describe(const u8 *bytes, size_t len, u64 addr, char *buf, size_t size,
 		      disasm_sym_fn sym, void *arg);

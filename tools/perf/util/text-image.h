@@ -25,8 +25,7 @@
  * are kept (the code may be announced later, or never) and reported.
  *
  * Use: text_image__new(), then for every side-band record in time order
- * text_image__process_event() (after machine__process_event(): it asks the
- * machine which map covers a poke), then text_image__finish() once the
+ * text_image__process_event(), then text_image__finish() once the
  * last record is in; reads are valid from then on in any time order.
  * text_image__load() does all of that for a recording.
  */
@@ -69,9 +68,10 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 void text_image__delete(struct text_image *ti);
 
 /*
- * TEXT_POKE, KSYMBOL and BPF_EVENT records update the image; the others
- * are ignored.  @machine (may be NULL) tells whether a map covers a poke.
- * 0 or -errno (-ENOMEM past the memory cap).
+ * TEXT_POKE, KSYMBOL and BPF_EVENT records update the image; kernel MMAP
+ * and MMAP2 records, KSYMBOLs and the starting image say which addresses
+ * are mapped when; the others are ignored.  @machine may be NULL (it is
+ * not consulted yet).  0 or -errno (-ENOMEM past the memory cap).
  */
 int text_image__process_event(struct text_image *ti, struct machine *machine,
 			      union perf_event *event, struct perf_sample *sample);
