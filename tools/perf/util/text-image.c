@@ -617,3 +617,8 @@ struct machine *text_image__machine(struct text_image *ti)
 {
 	return ti->session ? ti->session->machine : NULL;
 }
+
+const struct perf_env *text_image__env(const struct text_image *ti)
+{
+	return ti->env;
+}

@@ -85,6 +85,8 @@ int text_image__finish(struct text_image *ti);
 struct text_image *text_image__load(const char *path, const struct text_image_opts *opts);
 /* the machine of a text_image__load()ed recording, NULL otherwise */
 struct machine *text_image__machine(struct text_image *ti);
+/* the features the image was built with (BPF JIT images) */
+const struct perf_env *text_image__env(const struct text_image *ti);
 
 /* As textpoke_image__read(): @len bytes at @addr at @time, @known per byte */
 int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *buf,
