@@ -271,6 +271,12 @@ struct kcore *kcore__open_dir(const char *dir)
 		errno = ENOMEM;
 		return NULL;
 	}
+	/* kallsyms alone (no /proc/kcore when recording) is normal: no error */
+	if (access(path, F_OK) && errno == ENOENT) {
+		free(path);
+		errno = ENOENT;
+		return NULL;
+	}
 	kcore = kcore__open(path);
 	free(path);
 	return kcore;

@@ -33,7 +33,7 @@ struct kcore {
  * file, EOPNOTSUPP without libelf.
  */
 struct kcore *kcore__open(const char *path);
-/* @dir/kcore, as in a kcore_dir */
+/* @dir/kcore, as in a kcore_dir; ENOENT, silently, when there is none */
 struct kcore *kcore__open_dir(const char *dir);
 /* an ELF executable (vmlinux): SHF_ALLOC | SHF_EXECINSTR sections with bytes */
 struct kcore *kcore__open_vmlinux(const char *path);

@@ -189,9 +189,15 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 	dir = opts->kcore_dir ?: recording_kcore_dir;
 	if (dir && !opts->no_kcore) {
 		ti->kcore = kcore__open_dir(dir);
-		/* perf record --kcore may have had no /proc/kcore: kallsyms alone */
-		if (!ti->kcore && !(errno == ENOENT && !opts->kcore_dir))
+		/*
+		 * The recording's own kcore_dir may hold kallsyms alone (no
+		 * /proc/kcore when recording), or a damaged kcore: the pokes
+		 * still tell what they touched.  One the user named must work.
+		 */
+		if (!ti->kcore && opts->kcore_dir)
 			goto out_errno;
+		if (!ti->kcore && errno != ENOENT)
+			pr_warning("%s: kcore not used, only poked bytes are known\n", dir);
 	}
 	if (ti->kcore) {
 		switch (ti->anchor) {
