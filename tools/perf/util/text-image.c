@@ -54,6 +54,8 @@ struct text_image {
 	size_t nr_spans, alloc_spans;
 	struct ti_bpf *bpf;
 	size_t nr_bpf, alloc_bpf;
+	struct text_image_bpf_load *loads;
+	size_t nr_loads, alloc_loads;
 	struct ti_key *jit_pokes;
 	size_t nr_jit_pokes, alloc_jit_pokes;
 	struct ti_verdict *verdicts;
@@ -90,10 +92,13 @@ static int ti_print(enum textpoke_print_level level, const char *fmt, va_list ap
 	char buf[512];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* the library's per-poke detail only at -vv */
 	if (level == TEXTPOKE_WARN)
 		pr_warning("%s", buf);
-	else
+	else if (level == TEXTPOKE_INFO)
 		pr_debug("%s", buf);
+	else
+		pr_debug2("%s", buf);
 	return 0;
 }
 
@@ -243,6 +248,7 @@ void text_image__delete(struct text_image *ti)
 	free(ti->spans);
 	free(ti->bpf);
 	free(ti->jit_pokes);
+	free(ti->loads);
 	free(ti->verdicts);
 	free(ti->unmapped);
 	free(ti);
@@ -325,6 +331,16 @@ static int ti__jit_poke(struct text_image *ti, u64 time, u64 addr, const u8 *old
 	return 0;
 }
 
+static int ti__add_load(struct text_image *ti, u32 id, u64 addr, u32 len, u64 time)
+{
+	if (grow((void **)&ti->loads, ti->nr_loads, &ti->alloc_loads, sizeof(*ti->loads)))
+		return -ENOMEM;
+	ti->loads[ti->nr_loads++] = (struct text_image_bpf_load){
+		.id = id, .addr = addr, .len = len, .load_time = time, .unload_time = UINT64_MAX,
+	};
+	return 0;
+}
+
 /* the JIT image of program @id's sub-programs, as HEADER_BPF_PROG_INFO holds it */
 static int ti__bpf_load(struct text_image *ti, u32 id, u64 time)
 {
@@ -338,7 +354,8 @@ static int ti__bpf_load(struct text_image *ti, u32 id, u64 time)
 	}
 	if (!e || !e->jited_prog_insns || !e->nr_jited_ksyms) {
 		ti->stats.nr_bpf_no_bytes++;
-		return 0;
+		return ti__add_load(ti, id, e && e->nr_jited_ksyms ? e->jited_ksyms[0] : 0, 0,
+				    time);
 	}
 	for (j = 0; j < e->nr_jited_ksyms; j++) {
 		u32 len = e->jited_func_lens ? e->jited_func_lens[j] :
@@ -355,6 +372,9 @@ static int ti__bpf_load(struct text_image *ti, u32 id, u64 time)
 			return -ENOMEM;
 		ti->bpf[ti->nr_bpf++] = (struct ti_bpf){ e->jited_ksyms[j], len,
 							 e->jited_prog_insns + off };
+		err = ti__add_load(ti, id, e->jited_ksyms[j], len, time);
+		if (err)
+			return err;
 		off += len;
 	}
 	ti->stats.nr_bpf_loaded++;
@@ -364,6 +384,13 @@ static int ti__bpf_load(struct text_image *ti, u32 id, u64 time)
 static int ti__bpf_unregister(struct text_image *ti, u64 addr, u64 time)
 {
 	size_t i;
+
+	for (i = ti->nr_loads; i-- > 0;) {
+		if (ti->loads[i].addr == addr && ti->loads[i].unload_time == UINT64_MAX) {
+			ti->loads[i].unload_time = time;
+			break;
+		}
+	}
 
 	for (i = 0; i < ti->nr_bpf; i++) {
 		if (ti->bpf[i].addr == addr) {
@@ -627,4 +654,10 @@ struct machine *text_image__machine(struct text_image *ti)
 const struct perf_env *text_image__env(const struct text_image *ti)
 {
 	return ti->env;
+}
+
+const struct text_image_bpf_load *text_image__bpf_loads(const struct text_image *ti, size_t *nr)
+{
+	*nr = ti->nr_loads;
+	return ti->loads;
 }

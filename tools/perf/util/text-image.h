@@ -131,4 +131,17 @@ struct text_image_stats {
 
 const struct text_image_stats *text_image__stats(const struct text_image *ti);
 
+/* A BPF (sub-)program's life, from its BPF_EVENT load to its KSYMBOL unregister */
+struct text_image_bpf_load {
+	u32 id;
+	u64 addr;
+	u32 len;		/* 0 when bpf_prog_info lacks its JIT bytes */
+	u64 load_time;
+	u64 unload_time;	/* UINT64_MAX: still loaded at the end */
+};
+
+/* every load in time order; valid until the image is deleted */
+const struct text_image_bpf_load *text_image__bpf_loads(const struct text_image *ti,
+							 size_t *nr);
+
 #endif /* __PERF_TEXTPOKE_TEXT_IMAGE_H */
