@@ -39,7 +39,9 @@ int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u
 
 /*
  * For --show-text-poke-events, after perf's own lines: the poke decoded
- * and checked, "  nop5 -> jmp fk_jl5_fn+0x44 (verified)".
+ * and checked, "  nop5 -> jmp fk_jl5_fn+0x44 (verified)".  Before
+ * text_image__finish() (one pass over a pipe, the poke already given to
+ * text_image__process_event()) the verdict comes from the pokes so far.
  */
 int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
 			       const struct perf_record_text_poke *tp, u64 time,
