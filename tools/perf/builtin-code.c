@@ -125,6 +125,8 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 		u64 n, k;
 		int l;
 
+		if (text_poke__kernel_sym(addr + off, sym, sizeof(sym), ks) && !strchr(sym, '+'))
+			printf("%016llx <%s>:\n", (unsigned long long)(addr + off), sym);
 		if (!known[off]) {
 			for (n = off; n < len && !known[n]; n++)
 				;
@@ -135,8 +137,6 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 		}
 		for (k = off; k < len + 16 && known[k] && k - off < 15; k++)
 			;
-		if (text_poke__kernel_sym(addr + off, sym, sizeof(sym), ks) && !strchr(sym, '+'))
-			printf("%016llx <%s>:\n", (unsigned long long)(addr + off), sym);
 		l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__kernel_sym, ks);
 		if (l <= 0) {
 			snprintf(insn.text, sizeof(insn.text), "%s", l == -EOPNOTSUPP ? "" : "(bad)");
