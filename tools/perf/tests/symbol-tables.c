@@ -118,6 +118,15 @@ static int check_demangle(struct test_suite *t)
 		{ "_ZN1AclEi", "A::operator()" },
 		{ "_ZNK1AcviEv", "A::operator int" },
 		{ "_ZTV1S", "vtable for S" },
+		/* as perf 6.1 printed __sanitizer::AddModuleSegments(...) [clone .part.0] */
+		{ "_ZN11__sanitizer17AddModuleSegmentsEPKcPNS_24InternalMmapVectorNoCtorINS_"
+		  "12LoadedModuleEEE.part.0", "__sanitizer::AddModuleSegments" },
+		{ "_Z3barv.cold", "bar" },
+		/* Rust legacy names, as stock perf 6.1 printed them (libiberty's rules) */
+		{ "_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h5c5a8e0e2b9f4d13E",
+		  "std::rt::lang_start::{{closure}}" },
+		{ "_ZN58_$LT$std..sys..fd..FileDesc$u20$as$u20$core..ops..Drop$GT$4drop17hc68340e1baa4987aE",
+		  "<std::sys::fd::FileDesc as core::ops::Drop>::drop" },
 	};
 	char *probe = symbol__demangle("_Z1fv");
 	size_t i;

@@ -61,20 +61,21 @@ static size_t find_operator(const char *s, size_t len)
 	return len;
 }
 
-/* "long ns::f<long>(int) const [clone .cold]" -> "ns::f<long> [clone .cold]" */
+/*
+ * "long ns::f<long>(int) const [clone .cold]" -> "ns::f<long>": without
+ * parameters libiberty does not even read clone suffixes (".part.0",
+ * ".cold", ".constprop.0"), so perf prints the name without them.
+ */
 static void strip_signature(char *s)
 {
 	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
-	char clone[256] = "";
 	char *p = strstr(s, " [clone ");
 	size_t len, i, start = 0, op;
 	int depth;
 	bool again = true;
 
-	if (p) {
-		snprintf(clone, sizeof(clone), "%s", p);
+	if (p)
 		*p = '\0';
-	}
 	len = strlen(s);
 	while (again) {
 		again = false;
@@ -112,7 +113,137 @@ static void strip_signature(char *s)
 	}
 	if (start)
 		memmove(s, s + start, len - start + 1);
-	strcat(s, clone);
+}
+
+/*
+ * Rust's legacy mangling: "_ZN" <len><ident>... "17h" <16 hex> "E", which
+ * libiberty (and so perf) prints as the path without the hash component,
+ * undoing the $-escapes ("$LT$" '<', "$u7b$" '{', ...) and ".." ("::").
+ */
+static int hex_nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* the character of the escape at @e (of @len bytes), 0 if none; *n its length */
+static char rust_escape(const char *e, size_t len, size_t *n)
+{
+	static const struct {
+		const char *name;
+		char c;
+	} named[] = { { "C", ',' },  { "SP", '@' }, { "BP", '*' }, { "RF", '&' },
+		      { "LT", '<' }, { "GT", '>' }, { "LP", '(' }, { "RP", ')' } };
+	size_t i, k;
+	int hi, lo;
+
+	for (i = 0; i < ARRAY_SIZE(named); i++) {
+		k = strlen(named[i].name);
+		if (len >= k + 2 && e[0] == '$' && !strncmp(e + 1, named[i].name, k) &&
+		    e[k + 1] == '$') {
+			*n = k + 2;
+			return named[i].c;
+		}
+	}
+	/* $uXX$: printable ASCII only */
+	if (len >= 5 && !strncmp(e, "$u", 2) && e[4] == '$') {
+		hi = hex_nibble(e[2]);
+		lo = hex_nibble(e[3]);
+		if (hi >= 0 && hi <= 7 && lo >= 0 && (hi << 4 | lo) >= 0x20) {
+			*n = 5;
+			return (char)(hi << 4 | lo);
+		}
+	}
+	return 0;
+}
+
+static char *rust_legacy_demangle(const char *sym)
+{
+	size_t len = strlen(sym), pos = 3, i, n, out = 0, nr = 0;
+	unsigned int seen = 0;
+	const char *last = NULL;
+	char *buf;
+
+	if (len < 3 + 20 + 1 || strncmp(sym, "_ZN", 3) || sym[len - 1] != 'E' ||
+	    strncmp(sym + len - 20, "17h", 3))
+		return NULL;
+	for (i = 0; i < len; i++)
+		if (!is_ident(sym[i]) && sym[i] != '.' && sym[i] != ':' && sym[i] != '$')
+			return NULL;
+	/* first pass: well-formed components, the last one the hash */
+	while (pos < len - 1) {
+		size_t ilen = 0;
+
+		if (sym[pos] < '0' || sym[pos] > '9')
+			return NULL;
+		while (pos < len - 1 && sym[pos] >= '0' && sym[pos] <= '9' && ilen < 100000)
+			ilen = ilen * 10 + (sym[pos++] - '0');
+		if (!ilen || ilen > len - 1 - pos)
+			return NULL;
+		last = sym + pos;
+		pos += ilen;
+		nr++;
+	}
+	if (nr < 2 || last != sym + len - 18 || last[0] != 'h')
+		return NULL;
+	for (i = 1; i <= 16; i++) {
+		int v = hex_nibble(last[i]);
+
+		if (v < 0)
+			return NULL;
+		seen |= 1U << v;
+	}
+	for (n = 0; seen; seen &= seen - 1)
+		n++;
+	if (n < 5)
+		return NULL;
+
+	buf = malloc(len + 1);
+	if (!buf)
+		return NULL;
+	/* second pass: print every component but the hash */
+	for (pos = 3; pos < len - 20;) {
+		size_t ilen = 0, j = 0;
+		const char *id;
+
+		while (sym[pos] >= '0' && sym[pos] <= '9')
+			ilen = ilen * 10 + (sym[pos++] - '0');
+		id = sym + pos;
+		pos += ilen;
+		if (out) {
+			buf[out++] = ':';
+			buf[out++] = ':';
+		}
+		/* the '_' put before a component that starts with an escape */
+		if (ilen >= 2 && id[0] == '_' && id[1] == '$')
+			j = 1;
+		while (j < ilen) {
+			char c;
+
+			if (id[j] == '$') {
+				c = rust_escape(id + j, ilen - j, &n);
+				if (!c) {
+					/* an unknown escape: the rest as it is */
+					memcpy(buf + out, id + j, ilen - j);
+					out += ilen - j;
+					break;
+				}
+				buf[out++] = c;
+				j += n;
+			} else if (id[j] == '.' && j + 1 < ilen && id[j + 1] == '.') {
+				buf[out++] = ':';
+				buf[out++] = ':';
+				j += 2;
+			} else {
+				buf[out++] = id[j++];
+			}
+		}
+	}
+	buf[out] = '\0';
+	return buf;
 }
 
 /* names libiberty prints whole, parameters and all */
@@ -136,11 +267,14 @@ static bool is_special(const char *s)
 char *symbol__demangle(const char *name)
 {
 	cxa_demangle_fn fn;
-	char *out, *trimmed;
+	char *out;
 	int status = 0;
 
 	if (strncmp(name, "_Z", 2))
 		return NULL;
+	out = rust_legacy_demangle(name);
+	if (out)
+		return out;
 	fn = cxa_demangle();
 	if (!fn)
 		return NULL;
@@ -149,14 +283,7 @@ char *symbol__demangle(const char *name)
 		free(out);
 		return NULL;
 	}
-	if (is_special(out))
-		return out;
-	/* room for what strip_signature() may append back */
-	trimmed = realloc(out, strlen(out) + 260);
-	if (!trimmed) {
-		free(out);
-		return NULL;
-	}
-	strip_signature(trimmed);
-	return trimmed;
+	if (!is_special(out))
+		strip_signature(out);
+	return out;
 }

@@ -33,7 +33,7 @@ bi_setup() {
 	BI_RUNS=0
 	# sanitizer builds reserve terabytes of shadow memory: no ulimit -v then,
 	# and fewer cuts, since every run is slower
-	if (ulimit -v $BI_VMEM_KB && "$TEXTPOKE" script -h) >/dev/null 2>&1; then
+	if { (ulimit -v $BI_VMEM_KB && "$TEXTPOKE" script -h) >/dev/null 2>&1; } 2>/dev/null; then
 		BI_ULIMIT=1
 		BI_STRIDE=8
 		BI_SPREAD=200
