@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke code: an address range of kernel code, bytes and
+ * disassembly, as it was at a moment of a recording.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "util/debug.h"
+#include "util/disasm.h"
+#include "util/machine.h"
+#include "util/parse-options.h"
+#include "util/text-image.h"
+#include "util/text-poke-print.h"
+
+/* what one listing may cover: a few modules' worth of text */
+#define CODE_MAX_LEN (1U << 20)
+#define CODE_DEFAULT_LEN 32
+
+static const char *const code_usage[] = {
+	"perf textpoke code [<options>] <addr> [<len>]",
+	NULL,
+};
+
+struct code_opts {
+	const char *input;
+	u64 time;
+	bool pokes;
+	struct text_image_opts ti;
+};
+
+/* "start", "end", seconds with a '.' (as perf script prints them), or ns */
+static int parse_time(const char *str, u64 *time)
+{
+	struct text_image_opts tmp = { 0 };
+
+	if (!strcmp(str, "start")) {
+		*time = 0;
+		return 0;
+	}
+	if (!strcmp(str, "end")) {
+		*time = UINT64_MAX;
+		return 0;
+	}
+	if (text_image_opts__parse_anchor(&tmp, str) || tmp.anchor != TEXT_IMAGE_ANCHOR_TIME)
+		return -EINVAL;
+	*time = tmp.anchor_time;
+	return 0;
+}
+
+static void print_time(u64 time)
+{
+	if (time == UINT64_MAX)
+		printf("end");
+	else
+		printf("%llu.%09llu", (unsigned long long)(time / 1000000000ULL),
+		       (unsigned long long)(time % 1000000000ULL));
+}
+
+static void print_bytes(const u8 *bytes, const u8 *known, int len, int width)
+{
+	int i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (known && !known[i])
+			n += printf("%s??", i ? " " : "");
+		else
+			n += printf("%s%02x", i ? " " : "", bytes[i]);
+	}
+	printf("%*s", width > n ? width - n : 0, "");
+}
+
+static const char *anchor_name(enum textpoke_anchor a)
+{
+	switch (a) {
+	case TEXTPOKE_ANCHOR_BEFORE: return "start";
+	case TEXTPOKE_ANCHOR_AFTER: return "end";
+	case TEXTPOKE_ANCHOR_AT: return "time";
+	default: return "?";
+	}
+}
+
+static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
+{
+	const struct text_image_stats *st = text_image__stats(ti);
+
+	printf("# %#llx..%#llx at ", (unsigned long long)addr, (unsigned long long)(addr + len));
+	print_time(time);
+	printf("\n# base: ");
+	if (st->base_path) {
+		printf("%s (%d segments), anchored at %s", st->base_path, st->nr_base_segments,
+		       anchor_name(st->base_anchor));
+		if (st->base_anchor == TEXTPOKE_ANCHOR_AT) {
+			printf(" ");
+			print_time(st->base_time);
+		}
+		if (st->fitted)
+			printf(" (fitted: %zu of %zu poked sites agree)", st->fit.agree,
+			       st->fit.sites);
+	} else {
+		printf("none: only poked bytes are known");
+	}
+	printf("\n# %llu pokes, %zu outside every map\n", (unsigned long long)st->nr_pokes,
+	       st->nr_unmapped);
+}
+
+static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr, u64 len,
+		       u64 time)
+{
+	/* room for an instruction that starts in the range and ends past it */
+	u8 *bytes = malloc(len + 16), *known = malloc(len + 16);
+	u64 off = 0;
+
+	if (!bytes || !known) {
+		pr_err("out of memory\n");
+		goto out;
+	}
+	text_image__read(ti, addr, len + 16, time, bytes, known);
+	while (off < len) {
+		struct disasm_insn insn;
+		char sym[160], marker[64];
+		u64 n, k;
+		int l;
+
+		if (text_poke__kernel_sym(addr + off, sym, sizeof(sym), ks) && !strchr(sym, '+'))
+			printf("%016llx <%s>:\n", (unsigned long long)(addr + off), sym);
+		if (!known[off]) {
+			for (n = off; n < len && !known[n]; n++)
+				;
+			printf("%16llx:  ?? x %llu (unknown)\n", (unsigned long long)(addr + off),
+			       (unsigned long long)(n - off));
+			off = n;
+			continue;
+		}
+		for (k = off; k < len + 16 && known[k] && k - off < 15; k++)
+			;
+		l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__kernel_sym, ks);
+		if (l <= 0) {
+			snprintf(insn.text, sizeof(insn.text), "%s", l == -EOPNOTSUPP ? "" : "(bad)");
+			l = 1;
+		}
+		printf("%16llx:  ", (unsigned long long)(addr + off));
+		print_bytes(bytes + off, known + off, l, 21);
+		text_poke__scnprintf_marker(marker, sizeof(marker), ti, addr + off, time);
+		printf(" %s%s\n", insn.text, marker);
+		off += l;
+	}
+out:
+	free(bytes);
+	free(known);
+}
+
+struct poke_list {
+	struct text_image *ti;
+	struct text_poke_sym *ks;
+	u64 addr, end;
+};
+
+static int code__print_check(const struct textpoke_check *c, void *arg)
+{
+	struct poke_list *pl = arg;
+	const struct textpoke_poke *p = &c->poke;
+	struct text_poke_sym ks = *pl->ks;
+	char old[192], new[192];
+
+	if (p->addr >= pl->end || p->addr + (p->old_len > p->new_len ? p->old_len : p->new_len) <=
+	    pl->addr)
+		return 0;
+	ks.time = p->time;
+	disasm__describe(p->old_bytes, p->old_len, p->addr, old, sizeof(old),
+			 text_poke__kernel_sym, &ks);
+	disasm__describe(p->new_bytes, p->new_len, p->addr, new, sizeof(new),
+			 text_poke__kernel_sym, &ks);
+	printf("# poke ");
+	print_time(p->time);
+	printf(" %#llx: %s -> %s (%s)", (unsigned long long)p->addr, old, new,
+	       textpoke_verdict__str(c->verdict));
+	if (c->verdict == TEXTPOKE_MISMATCH && c->before) {
+		int i;
+
+		printf(", the image held");
+		for (i = 0; i < p->old_len; i++)
+			printf(c->before_known[i] ? " %02x" : " ??", c->before[i]);
+	}
+	printf("\n");
+	return 0;
+}
+
+static int code__run(struct code_opts *o, u64 addr, u64 len)
+{
+	struct text_image *ti = text_image__load(o->input, &o->ti);
+	struct text_poke_sym ks = { .time = o->time };
+	struct machine *machine;
+	size_t i;
+
+	if (!ti)
+		return -errno ?: -EINVAL;
+	machine = text_image__machine(ti);
+	ks.thread = machine ? machine__findnew_thread(machine, 0, 0) : NULL;
+	if (ks.time == UINT64_MAX)
+		ks.time = 0; /* symbols as of the last record */
+	code__header(ti, addr, len, o->time);
+	if (o->pokes) {
+		struct poke_list pl = { ti, &ks, addr, addr + len };
+		const struct text_image_stats *st = text_image__stats(ti);
+
+		textpoke_image__for_each_check(text_image__image(ti), code__print_check, &pl);
+		for (i = 0; i < st->nr_unmapped; i++) {
+			const struct text_image_unmapped *u = &st->unmapped[i];
+
+			if (u->addr < addr || u->addr >= addr + len)
+				continue;
+			printf("# unmapped poke ");
+			print_time(u->time);
+			printf(" %#llx: no map covers it\n", (unsigned long long)u->addr);
+		}
+	}
+	code__list(ti, &ks, addr, len, o->time);
+	thread__put(ks.thread);
+	text_image__delete(ti);
+	disasm__exit();
+	return 0;
+}
+
+int cmd_textpoke_code(int argc, char **argv)
+{
+	enum { OPT_TIME = 256, OPT_KCORE, OPT_KCORE_TIME, OPT_NO_KCORE, OPT_VMLINUX, OPT_POKES };
+	static const struct popt opts[] = {
+		{ 'i', "input", required_argument, "file", "input file name (default perf.data)", 'i' },
+		{ 0, "time", required_argument, "time",
+		  "the moment: start, end (default), seconds as perf script prints them, or ns",
+		  OPT_TIME },
+		{ 0, "kcore", required_argument, "dir",
+		  "a kcore_dir to start from instead of the recording's", OPT_KCORE },
+		{ 0, "kcore-time", required_argument, "when",
+		  "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME },
+		{ 0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
+		  OPT_NO_KCORE },
+		{ 0, "vmlinux", required_argument, "file", "vmlinux with the code at boot",
+		  OPT_VMLINUX },
+		{ 0, "pokes", no_argument, NULL, "list the pokes in the range with their verdicts",
+		  OPT_POKES },
+		{ 'v', "verbose", no_argument, NULL, "be more verbose", 'v' },
+		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
+		{ 0 },
+	};
+	struct code_opts o = { .input = "perf.data", .time = UINT64_MAX };
+	struct popt_ctx ctx;
+	unsigned long long addr, len = CODE_DEFAULT_LEN;
+	char *end;
+	int c;
+
+	popt_ctx__init(&ctx, opts);
+	while ((c = popt__next(&ctx, argc, argv)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case OPT_TIME:
+			if (parse_time(optarg, &o.time)) {
+				pr_err("--time %s: expected start, end, seconds (1.000002100) or ns\n",
+				       optarg);
+				return 129;
+			}
+			break;
+		case OPT_KCORE: o.ti.kcore_dir = optarg; break;
+		case OPT_KCORE_TIME:
+			if (text_image_opts__parse_anchor(&o.ti, optarg)) {
+				pr_err("--kcore-time %s: expected start, end, fit or a time\n",
+				       optarg);
+				return 129;
+			}
+			break;
+		case OPT_NO_KCORE: o.ti.no_kcore = true; break;
+		case OPT_VMLINUX: o.ti.vmlinux = optarg; break;
+		case OPT_POKES: o.pokes = true; break;
+		case 'v': verbose++; break;
+		default:
+			popt__usage(code_usage, opts, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : 129;
+		}
+	}
+	if (optind >= argc || argc - optind > 2) {
+		popt__usage(code_usage, opts, stderr);
+		return 129;
+	}
+	errno = 0;
+	addr = strtoull(argv[optind], &end, 16);
+	if (errno || end == argv[optind] || *end) {
+		pr_err("%s: not a hexadecimal address\n", argv[optind]);
+		return 129;
+	}
+	if (argc - optind == 2) {
+		len = strtoull(argv[optind + 1], &end, 0);
+		if (errno || *end || !len || len > CODE_MAX_LEN) {
+			pr_err("%s: the length must be 1..%u bytes\n", argv[optind + 1],
+			       CODE_MAX_LEN);
+			return 129;
+		}
+	}
+	if (addr + len < addr) {
+		pr_err("%#llx + %llu wraps around the address space\n", addr, len);
+		return 129;
+	}
+	return code__run(&o, addr, len) ? 1 : 0;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_TESTS_FIXTURE_KERNEL_H
+#define __PERF_TEXTPOKE_TESTS_FIXTURE_KERNEL_H
+
+#include "../util/types.h"
+
+/*
+ * Recordings of a made-up kernel whose code changes while it runs, for
+ * the text image tests.  As in libipt's test generator, one description
+ * (the event table in fixture-kernel.c) produces both the input and the
+ * expected output: the generator keeps its own flat model of the kernel's
+ * memory, applies every change to it as it writes the change's record,
+ * and writes the model's bytes at each sample's IP to expected.txt.
+ *
+ * The kernel (FK_TEXT, FK_TEXT_LEN bytes, in kcore_dir/kcore as one
+ * PT_LOAD segment and named in kcore_dir/kallsyms):
+ *
+ *   FK_JL5_SITE    jump label, nop5 0f 1f 44 00 00 <-> jmp rel32 e9
+ *   FK_JL2_SITE    jump label, 66 90 <-> jmp rel8 eb
+ *   FK_SCALL_SITE  static call, call rel32 fk_target_a <-> fk_target_b
+ *   FK_FTRACE_SITE ftrace call site, nop5 <-> call ftrace_caller
+ *   FK_KPROBE_SITE kprobe, 48 89 e5 (mov %rsp,%rbp): first byte <-> int3
+ *   FK_TRAMP       KSYMBOL OOL ftrace_trampoline, filled by an old_len 0
+ *                  poke, emptied by a new_len 0 poke, then unregistered
+ *   FK_BPF         BPF program A, unloaded, then B at the same address;
+ *                  JIT bytes in HEADER_BPF_PROG_INFO
+ *
+ * Time line (ns after FK_T0): samples at every site at 1000; the five
+ * sites poked at 2000..2040; samples at 2100; the trampoline 3000..3201
+ * with a sample inside at 3100; BPF A 4000..4200, B from 4300, samples
+ * at 4100 and 4400; the five pokes reversed at 5000..5040, samples at
+ * 5100; the two jump labels poked again at 6000 and 6010 (the final
+ * state differs from the first), samples at 6100.
+ */
+
+#define FK_T0 1000000000ULL
+#define FK_TEXT 0xffffffff81000000ULL
+#define FK_TEXT_LEN 0x4000
+#define FK_JL5_SITE (FK_TEXT + 0x104)
+#define FK_JL2_SITE (FK_TEXT + 0x204)
+#define FK_SCALL_SITE (FK_TEXT + 0x304)
+#define FK_FTRACE_SITE (FK_TEXT + 0x400)
+#define FK_KPROBE_SITE (FK_TEXT + 0x504)
+#define FK_TARGET_A (FK_TEXT + 0x1000)
+#define FK_TARGET_B (FK_TEXT + 0x1100)
+#define FK_FTRACE_CALLER (FK_TEXT + 0x1200)
+#define FK_TRAMP 0xffffffffa0001000ULL
+#define FK_TRAMP_LEN 0x1000
+#define FK_TRAMP_BODY 0x20
+#define FK_BPF 0xffffffffc0002000ULL
+#define FK_BPF_A_ID 21
+#define FK_BPF_B_ID 22
+#define FK_BPF_A_NAME "bpf_prog_a1a1a1a1a1a1a1a1_fk_a"
+#define FK_BPF_B_NAME "bpf_prog_b2b2b2b2b2b2b2b2_fk_b"
+#define FK_BPF_A_LEN 0x40
+#define FK_BPF_B_LEN 0x30
+/* the jump label 2 poke that FK_DROP_POKE leaves out of the file */
+#define FK_DROPPED_TIME (FK_T0 + 5010)
+/* when FK_KCORE_AT copies kcore: after the first five pokes */
+#define FK_KCORE_AT_TIME (FK_T0 + 2500)
+
+enum fixture_kernel_flags {
+	FK_NO_KCORE = 1 << 0,	/* kcore_dir with kallsyms and modules only */
+	FK_KCORE_END = 1 << 1,	/* kcore holds the code as it was at the end */
+	FK_KCORE_AT = 1 << 2,	/* kcore copied at FK_KCORE_AT_TIME */
+	FK_DROP_POKE = 1 << 3,	/* the kernel made a poke the file lacks */
+	FK_NO_BPF_INFO = 1 << 4, /* no HEADER_BPF_PROG_INFO */
+	/*
+	 * a poke at FK_STRAY at FK_STRAY_TIME where nothing is mapped; a
+	 * KSYMBOL OOL announces code there later, at FK_STRAY_TIME + 300
+	 */
+	FK_STRAY_POKE = 1 << 5,
+};
+
+#define FK_STRAY 0xffffffffb0001000ULL
+#define FK_STRAY_TIME (FK_T0 + 2600)
+
+/* What the model says a sample's IP held at its time */
+struct fixture_kernel_sample {
+	u64 time;
+	u64 ip;
+	u8 len;		/* the instruction's length */
+	u8 bytes[16];
+	u8 site_len;	/* leading bytes that pokes or a JIT image alone tell (0: none) */
+};
+
+struct fixture_kernel {
+	char *dir;	/* temporary directory, removed by fixture_kernel__delete() */
+	char *path;	/* dir/perf.data, a directory */
+	char *kcore_dir; /* dir/perf.data/kcore_dir */
+	char *expected;	/* dir/expected.txt: "<time> <ip> <hex bytes>" per sample */
+	unsigned int flags;
+	int nr_samples;
+	struct fixture_kernel_sample *samples;
+};
+
+/* NULL + errno */
+struct fixture_kernel *fixture_kernel__new(unsigned int flags);
+void fixture_kernel__delete(struct fixture_kernel *fk);
+
+struct text_image;
+
+/*
+ * Compares what @ti reads at each sample's IP and time with the model:
+ * all of the instruction's bytes, or with @poked_only the site's bytes
+ * only (what pokes alone can tell).  Returns the number of samples that
+ * differ (each shown with pr_debug), or -errno.
+ */
+int fixture_kernel__check(const struct fixture_kernel *fk, struct text_image *ti,
+			  bool poked_only);
+
+#endif /* __PERF_TEXTPOKE_TESTS_FIXTURE_KERNEL_H */

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading kernel code from files: the fixture's kcore (an ELF core with
+ * a PT_LOAD segment, as perf record --kcore copies it), a vmlinux-like
+ * ELF executable (this test binary's .text), and damaged files, which are
+ * refused with an error naming them, never read past their end.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "fixture.h"
+#include "fixture-kernel.h"
+#include "../util/kcore.h"
+
+static int copy_truncated(const char *from, const char *to, off_t len, off_t patch_off,
+			  const void *patch, size_t patch_len)
+{
+	char buf[8192];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ssize_t n;
+	int err = 0;
+
+	if (in < 0 || out < 0) {
+		err = -errno;
+		goto out;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(out, buf, n) != n) {
+			err = -EIO;
+			goto out;
+		}
+	}
+	if (ftruncate(out, len))
+		err = -errno;
+	if (!err && patch && pwrite(out, patch, patch_len, patch_off) != (ssize_t)patch_len)
+		err = -EIO;
+out:
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return err;
+}
+
+
+static int test__textimage_kcore_file(struct test_suite *t)
+{
+	struct fixture_kernel *fk = fixture_kernel__new(0);
+	const struct kcore_segment *s;
+	struct kcore *k = NULL;
+	char *kcore = NULL, *bad = NULL;
+	int ret = TEST_FAIL;
+	u64 big = 0xfffffffffffff000ULL;
+
+	TEST_ASSERT_VAL("fixture", fk);
+	if (asprintf(&kcore, "%s/kcore", fk->kcore_dir) < 0 ||
+	    asprintf(&bad, "%s/bad-kcore", fk->dir) < 0)
+		goto out;
+	k = kcore__open_dir(fk->kcore_dir);
+	if (!k || k->nr_segments != 1 || k->segments[0].addr != FK_TEXT ||
+	    k->segments[0].len != FK_TEXT_LEN)
+		goto out;
+	s = kcore__find(k, FK_JL5_SITE);
+	if (!s || memcmp(s->bytes + (FK_JL5_SITE - FK_TEXT), "\x0f\x1f\x44\x00\x00", 5) ||
+	    kcore__find(k, FK_TEXT - 1) || kcore__find(k, FK_TEXT + FK_TEXT_LEN))
+		goto out;
+	kcore__delete(k);
+
+	/* a vmlinux is an executable, not a core: refused as kcore, read as vmlinux */
+	k = kcore__open(test_self_exe());
+	if (k || errno != ENOEXEC)
+		goto out;
+	k = kcore__open_vmlinux(test_self_exe());
+	if (!k || k->nr_segments < 1)
+		goto out;
+	kcore__delete(k);
+
+	/* truncated inside the segment: refused, not read past the end */
+	k = NULL;
+	if (copy_truncated(kcore, bad, 0x1000 + 100, 0, NULL, 0))
+		goto out;
+	k = kcore__open(bad);
+	if (k || errno != EINVAL)
+		goto out;
+	/* a segment that wraps around the address space: refused */
+	if (copy_truncated(kcore, bad, 0x1000 + FK_TEXT_LEN,
+			   sizeof(Elf64_Ehdr) + offsetof(Elf64_Phdr, p_vaddr), &big, 8))
+		goto out;
+	k = kcore__open(bad);
+	if (k || errno != EINVAL)
+		goto out;
+	/* not ELF at all, empty, missing */
+	if (copy_truncated(kcore, bad, 0x1000, 0, "NOTELF!!", 8))
+		goto out;
+	k = kcore__open(bad);
+	if (k || errno != ENOEXEC)
+		goto out;
+	if (copy_truncated(kcore, bad, 0, 0, NULL, 0))
+		goto out;
+	k = kcore__open(bad);
+	if (k || errno != ENOEXEC)
+		goto out;
+	k = kcore__open("/nonexistent/kcore");
+	if (k || errno != ENOENT)
+		goto out;
+	ret = TEST_OK;
+out:
+	kcore__delete(k);
+	free(kcore);
+	free(bad);
+	fixture_kernel__delete(fk);
+	return ret;
+}
+
+struct test_suite suite__textimage_kcore_file = { .desc = "textimage: kcore and vmlinux files read, damaged ones refused", .func = test__textimage_kcore_file, };

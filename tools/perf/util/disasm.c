@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86-64 instruction decoding with capstone, branch targets named by the
+ * caller (the symbol at the target as of the moment being shown, which
+ * for BPF programs and trampolines depends on the time).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef HAVE_CAPSTONE
+#include <capstone/capstone.h>
+#endif
+
+#include "debug.h"
+#include "disasm.h"
+
+#ifdef HAVE_CAPSTONE
+static csh disasm_handle;
+static cs_insn *disasm_insn;
+static bool disasm_open;
+
+static int disasm__init(void)
+{
+	if (disasm_open)
+		return 0;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &disasm_handle) != CS_ERR_OK)
+		return -ENOMEM;
+	cs_option(disasm_handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(disasm_handle, CS_OPT_DETAIL, CS_OPT_ON);
+	disasm_insn = cs_malloc(disasm_handle);
+	if (!disasm_insn) {
+		cs_close(&disasm_handle);
+		return -ENOMEM;
+	}
+	disasm_open = true;
+	return 0;
+}
+
+void disasm__exit(void)
+{
+	if (!disasm_open)
+		return;
+	cs_free(disasm_insn, 1);
+	disasm_insn = NULL;
+	cs_close(&disasm_handle);
+	disasm_open = false;
+}
+
+bool disasm__available(void)
+{
+	return true;
+}
+
+/* capstone writes "%rsp, %rbp"; perf and objdump write "%rsp,%rbp" */
+static void copy_operands(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n + 1 < size; src++) {
+		if (*src == ' ' && n && dst[n - 1] == ',')
+			continue;
+		dst[n++] = *src;
+	}
+	dst[n] = '\0';
+}
+
+/*
+ * capstone 4 spells the operand size of instructions that only have a
+ * 64-bit form in long mode ("callq", "pushq"); objdump and perf no longer
+ * do.  Only those: a general rule would turn cmovl into cmov.
+ */
+static const char *mnemonic(const char *m)
+{
+	static const char *const q[][2] = {
+		{ "callq", "call" }, { "retq", "ret" }, { "pushq", "push" }, { "popq", "pop" },
+		{ "jmpq", "jmp" }, { "leaveq", "leave" }, { "pushfq", "pushf" },
+		{ "popfq", "popf" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		if (!strcmp(m, q[i][0]))
+			return q[i][1];
+	}
+	return m;
+}
+
+static bool insn__is_branch(const cs_insn *insn)
+{
+	return cs_insn_group(disasm_handle, insn, CS_GRP_JUMP) ||
+	       cs_insn_group(disasm_handle, insn, CS_GRP_CALL);
+}
+
+int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
+		disasm_sym_fn sym, void *arg)
+{
+	const uint8_t *code = bytes;
+	uint64_t pc = addr;
+	size_t left = len;
+	cs_insn *insn;
+	int n;
+
+	if (disasm__init())
+		return -ENOMEM;
+	insn = disasm_insn;
+	if (!cs_disasm_iter(disasm_handle, &code, &left, &pc, insn))
+		return -EINVAL;
+	out->addr = addr;
+	out->len = insn->size;
+	n = snprintf(out->text, sizeof(out->text), "%s", mnemonic(insn->mnemonic));
+	if (n < 0 || (size_t)n >= sizeof(out->text))
+		return insn->size;
+	if (insn->detail && insn__is_branch(insn) && insn->detail->x86.op_count == 1 &&
+	    insn->detail->x86.operands[0].type == X86_OP_IMM) {
+		u64 target = insn->detail->x86.operands[0].imm;
+		char name[128];
+
+		if (sym && sym(target, name, sizeof(name), arg))
+			snprintf(out->text + n, sizeof(out->text) - n, " %s", name);
+		else
+			snprintf(out->text + n, sizeof(out->text) - n, " %#llx",
+				 (unsigned long long)target);
+	} else if (insn->op_str[0]) {
+		out->text[n++] = ' ';
+		copy_operands(out->text + n, sizeof(out->text) - n, insn->op_str);
+	}
+	return insn->size;
+}
+#else
+bool disasm__available(void)
+{
+	static bool warned;
+
+	if (!warned) {
+		pr_warning("disassembly needs capstone, not built in\n");
+		warned = true;
+	}
+	return false;
+}
+
+void disasm__exit(void)
+{
+}
+
+int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
+		disasm_sym_fn sym, void *arg)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+static void describe_bytes(const u8 *bytes, size_t len, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < len && n + 4 < size; i++)
+		n += snprintf(buf + n, size - n, "%s%02x", i ? " " : "", bytes[i]);
+}
+
+void disasm__describe(const u8 *bytes, size_t len, u64 addr, char *buf, size_t size,
+		      disasm_sym_fn sym, void *arg)
+{
+	struct disasm_insn insn;
+	size_t off = 0, n = 0;
+	bool all_nops = true;
+	int nr = 0, l = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (!len) {
+		snprintf(buf, size, "(none)");
+		return;
+	}
+	/* first pass: only nops? then say how many bytes, as "nop5" */
+	while (off < len) {
+		l = disasm__one(bytes + off, len - off, addr + off, &insn, sym, arg);
+		if (l <= 0)
+			break;
+		if (strncmp(insn.text, "nop", 3))
+			all_nops = false;
+		off += l;
+	}
+	if (off < len) {
+		/* a lone prefix byte (a kprobe's original 0x48) reads best as is */
+		if (l == -EOPNOTSUPP || len <= 8)
+			describe_bytes(bytes, len, buf, size);
+		else
+			snprintf(buf, size, "<%zu bytes>", len);
+		return;
+	}
+	if (all_nops) {
+		snprintf(buf, size, "nop%zu", len);
+		return;
+	}
+	/* a long body (a trampoline) is summarized by its first instructions */
+	for (off = 0; off < len && n + 1 < size; off += l, nr++) {
+		l = disasm__one(bytes + off, len - off, addr + off, &insn, sym, arg);
+		if (nr == 3) {
+			snprintf(buf + n, size - n, "; ... (%zu bytes)", len);
+			return;
+		}
+		n += snprintf(buf + n, size - n, "%s%s", nr ? "; " : "", insn.text);
+	}
+}

@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The recorded kernel's code over time, on libtextpoke: what goes into
+ * the image (starting images, TEXT_POKE records, BPF JIT images) and
+ * when, and what the records say about which code is mapped where.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+#include "header.h"
+#include "kcore.h"
+#include "machine.h"
+#include "session.h"
+#include "text-image.h"
+
+/* a kernel address range that holds code from @from until @to (exclusive) */
+struct ti_span {
+	u64 start, end;
+	u64 from, to;
+};
+
+/* a BPF program's JIT image, alive from its load until its KSYMBOL goes */
+struct ti_bpf {
+	u64 addr;
+	u32 len;
+	const u8 *bytes; /* borrowed from the perf_env */
+};
+
+/* where a synthetic (BPF JIT) poke was put, so as not to call it a poke */
+struct ti_key {
+	u64 addr, time;
+};
+
+struct ti_verdict {
+	u64 addr, time;
+	enum textpoke_verdict verdict;
+};
+
+struct text_image {
+	struct textpoke_image *img;
+	const struct perf_env *env;
+	struct kcore *vmlinux;
+	struct kcore *kcore;
+	enum text_image_anchor anchor;
+	u64 anchor_time;
+	bool finished;
+
+	struct ti_span *spans;
+	size_t nr_spans, alloc_spans;
+	struct ti_bpf *bpf;
+	size_t nr_bpf, alloc_bpf;
+	struct text_image_bpf_load *loads;
+	size_t nr_loads, alloc_loads;
+	struct ti_key *jit_pokes;
+	size_t nr_jit_pokes, alloc_jit_pokes;
+	struct ti_verdict *verdicts;
+	size_t nr_verdicts;
+	struct text_image_unmapped *unmapped;
+	size_t alloc_unmapped;
+	struct text_image_stats stats;
+
+	/* text_image__load() only: the session, and the tool it reads with */
+	struct perf_session *session;
+	struct perf_tool tool;
+	int load_err;
+};
+
+/* grows *@arr (of @elem bytes each) to hold one more */
+static int grow(void **arr, size_t nr, size_t *alloc, size_t elem)
+{
+	size_t n;
+	void *p;
+
+	if (nr < *alloc)
+		return 0;
+	n = *alloc ? 2 * *alloc : 16;
+	p = realloc(*arr, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*alloc = n;
+	return 0;
+}
+
+static int ti_print(enum textpoke_print_level level, const char *fmt, va_list ap, void *arg)
+{
+	char buf[512];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* the library's per-poke detail only at -vv */
+	if (level == TEXTPOKE_WARN)
+		pr_warning("%s", buf);
+	else if (level == TEXTPOKE_INFO)
+		pr_debug("%s", buf);
+	else
+		pr_debug2("%s", buf);
+	return 0;
+}
+
+int text_image_opts__parse_anchor(struct text_image_opts *opts, const char *str)
+{
+	char *end;
+
+	if (!strcmp(str, "start")) {
+		opts->anchor = TEXT_IMAGE_ANCHOR_START;
+	} else if (!strcmp(str, "end")) {
+		opts->anchor = TEXT_IMAGE_ANCHOR_END;
+	} else if (!strcmp(str, "fit")) {
+		opts->anchor = TEXT_IMAGE_ANCHOR_FIT;
+	} else if (strchr(str, '.')) {
+		/* seconds, as perf script prints times */
+		unsigned long long sec = strtoull(str, &end, 10), ns = 0;
+		int digits = 0;
+
+		if (*end != '.')
+			return -EINVAL;
+		for (end++; *end >= '0' && *end <= '9'; end++) {
+			if (digits++ < 9)
+				ns = ns * 10 + (*end - '0');
+		}
+		if (*end)
+			return -EINVAL;
+		for (; digits < 9; digits++)
+			ns *= 10;
+		opts->anchor = TEXT_IMAGE_ANCHOR_TIME;
+		opts->anchor_time = sec * 1000000000ULL + ns;
+	} else {
+		errno = 0;
+		opts->anchor_time = strtoull(str, &end, 0);
+		if (errno || end == str || *end)
+			return -EINVAL;
+		opts->anchor = TEXT_IMAGE_ANCHOR_TIME;
+	}
+	return 0;
+}
+
+static int ti__add_base(struct text_image *ti, struct kcore *k, enum textpoke_anchor anchor,
+			u64 time)
+{
+	struct textpoke_base_opts bo = {
+		.sz = sizeof(bo), .anchor = anchor, .time = time, .flags = TEXTPOKE_BASE_BORROW,
+	};
+	int i, err;
+
+	for (i = 0; i < k->nr_segments; i++) {
+		err = textpoke_image__add_base(ti->img, k->segments[i].addr, k->segments[i].bytes,
+					       k->segments[i].len, &bo);
+		if (err) {
+			pr_err("%s: cannot add the segment at %#llx: %s\n", k->path,
+			       (unsigned long long)k->segments[i].addr, strerror(-err));
+			return err;
+		}
+	}
+	ti->stats.base_path = k->path;
+	ti->stats.nr_base_segments = k->nr_segments;
+	ti->stats.base_anchor = anchor;
+	ti->stats.base_time = time;
+	return 0;
+}
+
+struct text_image *text_image__new(const struct perf_env *env, const char *recording_kcore_dir,
+				   const struct text_image_opts *opts)
+{
+	struct text_image_opts none = { 0 };
+	struct textpoke_image_opts io = { .sz = sizeof(io), .print = ti_print };
+	struct text_image *ti = calloc(1, sizeof(*ti));
+	const char *dir;
+	int err = -ENOMEM;
+
+	if (!opts)
+		opts = &none;
+	if (!ti)
+		goto out_err;
+	ti->env = env;
+	io.max_bytes = opts->max_bytes;
+	ti->img = textpoke_image__new(&io);
+	if (!ti->img)
+		goto out_delete;
+	ti->anchor = opts->anchor;
+	ti->anchor_time = opts->anchor_time;
+	if (opts->vmlinux) {
+		ti->vmlinux = kcore__open_vmlinux(opts->vmlinux);
+		if (!ti->vmlinux)
+			goto out_errno;
+		err = ti__add_base(ti, ti->vmlinux, TEXTPOKE_ANCHOR_BEFORE, 0);
+		if (err)
+			goto out_delete;
+	}
+	dir = opts->kcore_dir ?: recording_kcore_dir;
+	if (dir && !opts->no_kcore) {
+		ti->kcore = kcore__open_dir(dir);
+		/*
+		 * The recording's own kcore_dir may hold kallsyms alone (no
+		 * /proc/kcore when recording), or a damaged kcore: the pokes
+		 * still tell what they touched.  One the user named must work.
+		 */
+		if (!ti->kcore && opts->kcore_dir)
+			goto out_errno;
+		if (!ti->kcore && errno != ENOENT)
+			pr_warning("%s: kcore not used, only poked bytes are known\n", dir);
+	}
+	if (ti->kcore) {
+		switch (ti->anchor) {
+		case TEXT_IMAGE_ANCHOR_START:
+			err = ti__add_base(ti, ti->kcore, TEXTPOKE_ANCHOR_BEFORE, 0);
+			break;
+		case TEXT_IMAGE_ANCHOR_END:
+			err = ti__add_base(ti, ti->kcore, TEXTPOKE_ANCHOR_AFTER, 0);
+			break;
+		case TEXT_IMAGE_ANCHOR_TIME:
+			err = ti__add_base(ti, ti->kcore, TEXTPOKE_ANCHOR_AT, ti->anchor_time);
+			break;
+		case TEXT_IMAGE_ANCHOR_FIT:
+		default:
+			/* needs every poke: text_image__finish() */
+			err = 0;
+			break;
+		}
+		if (err)
+			goto out_delete;
+	}
+	return ti;
+
+out_errno:
+	err = -errno;
+out_delete:
+	text_image__delete(ti);
+out_err:
+	errno = -err;
+	return NULL;
+}
+
+void text_image__delete(struct text_image *ti)
+{
+	if (!ti)
+		return;
+	/* the image borrows the kcore's bytes: it goes first */
+	textpoke_image__delete(ti->img);
+	kcore__delete(ti->kcore);
+	kcore__delete(ti->vmlinux);
+	if (ti->session)
+		perf_session__delete(ti->session);
+	free(ti->spans);
+	free(ti->bpf);
+	free(ti->jit_pokes);
+	free(ti->loads);
+	free(ti->verdicts);
+	free(ti->unmapped);
+	free(ti);
+}
+
+static int ti__add_span(struct text_image *ti, u64 start, u64 len, u64 from)
+{
+	if (!len || start + len < start)
+		return 0;
+	if (grow((void **)&ti->spans, ti->nr_spans, &ti->alloc_spans, sizeof(*ti->spans)))
+		return -ENOMEM;
+	ti->spans[ti->nr_spans++] = (struct ti_span){ start, start + len, from, UINT64_MAX };
+	return 0;
+}
+
+static void ti__close_span(struct text_image *ti, u64 start, u64 to)
+{
+	size_t i;
+
+	for (i = ti->nr_spans; i-- > 0;) {
+		if (ti->spans[i].start == start && ti->spans[i].to == UINT64_MAX) {
+			ti->spans[i].to = to;
+			return;
+		}
+	}
+}
+
+static bool ti__covered(struct text_image *ti, u64 addr, u64 time)
+{
+	size_t i;
+
+	if (ti->kcore && kcore__find(ti->kcore, addr))
+		return true;
+	if (ti->vmlinux && kcore__find(ti->vmlinux, addr))
+		return true;
+	for (i = 0; i < ti->nr_spans; i++) {
+		const struct ti_span *s = &ti->spans[i];
+
+		if (addr >= s->start && addr < s->end && time >= s->from && time < s->to)
+			return true;
+	}
+	return false;
+}
+
+static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp, u64 time)
+{
+	int err;
+
+	err = textpoke_image__add_poke(ti->img, time, tp->addr, tp->bytes, tp->old_len,
+				       tp->bytes + tp->old_len, tp->new_len);
+	if (err) {
+		ti->stats.nr_pokes_failed++;
+		return err;
+	}
+	ti->stats.nr_pokes++;
+	if (!ti__covered(ti, tp->addr, time)) {
+		if (grow((void **)&ti->unmapped, ti->stats.nr_unmapped, &ti->alloc_unmapped,
+			 sizeof(*ti->unmapped)))
+			return -ENOMEM;
+		ti->unmapped[ti->stats.nr_unmapped++] = (struct text_image_unmapped){
+			.time = time, .addr = tp->addr, .old_len = tp->old_len,
+			.new_len = tp->new_len,
+		};
+		ti->stats.unmapped = ti->unmapped;
+	}
+	return 0;
+}
+
+static int ti__jit_poke(struct text_image *ti, u64 time, u64 addr, const u8 *old, u32 old_len,
+			const u8 *new, u32 new_len)
+{
+	int err = textpoke_image__add_poke(ti->img, time, addr, old, old_len, new, new_len);
+
+	if (err)
+		return err;
+	if (grow((void **)&ti->jit_pokes, ti->nr_jit_pokes, &ti->alloc_jit_pokes,
+		 sizeof(*ti->jit_pokes)))
+		return -ENOMEM;
+	ti->jit_pokes[ti->nr_jit_pokes++] = (struct ti_key){ addr, time };
+	return 0;
+}
+
+static int ti__add_load(struct text_image *ti, u32 id, u64 addr, u32 len, u64 time)
+{
+	if (grow((void **)&ti->loads, ti->nr_loads, &ti->alloc_loads, sizeof(*ti->loads)))
+		return -ENOMEM;
+	ti->loads[ti->nr_loads++] = (struct text_image_bpf_load){
+		.id = id, .addr = addr, .len = len, .load_time = time, .unload_time = UINT64_MAX,
+	};
+	return 0;
+}
+
+/* the JIT image of program @id's sub-programs, as HEADER_BPF_PROG_INFO holds it */
+static int ti__bpf_load(struct text_image *ti, u32 id, u64 time)
+{
+	const struct bpf_prog_info_entry *e = NULL;
+	u32 off = 0, j;
+	int i, err;
+
+	for (i = 0; ti->env && i < ti->env->nr_bpf_progs; i++) {
+		if (ti->env->bpf_progs[i].id == id)
+			e = &ti->env->bpf_progs[i];
+	}
+	if (!e || !e->jited_prog_insns || !e->nr_jited_ksyms) {
+		ti->stats.nr_bpf_no_bytes++;
+		return ti__add_load(ti, id, e && e->nr_jited_ksyms ? e->jited_ksyms[0] : 0, 0,
+				    time);
+	}
+	for (j = 0; j < e->nr_jited_ksyms; j++) {
+		u32 len = e->jited_func_lens ? e->jited_func_lens[j] :
+			  (e->nr_jited_ksyms == 1 ? e->jited_prog_len : 0);
+
+		/* 65535: the most a poke carries, as in PERF_RECORD_TEXT_POKE */
+		if (!len || len > e->jited_prog_len - off || len > 65535)
+			break;
+		err = ti__jit_poke(ti, time, e->jited_ksyms[j], NULL, 0, e->jited_prog_insns + off,
+				   len);
+		if (err)
+			return err;
+		if (grow((void **)&ti->bpf, ti->nr_bpf, &ti->alloc_bpf, sizeof(*ti->bpf)))
+			return -ENOMEM;
+		ti->bpf[ti->nr_bpf++] = (struct ti_bpf){ e->jited_ksyms[j], len,
+							 e->jited_prog_insns + off };
+		err = ti__add_load(ti, id, e->jited_ksyms[j], len, time);
+		if (err)
+			return err;
+		off += len;
+	}
+	ti->stats.nr_bpf_loaded++;
+	return 0;
+}
+
+static int ti__bpf_unregister(struct text_image *ti, u64 addr, u64 time)
+{
+	size_t i;
+
+	for (i = ti->nr_loads; i-- > 0;) {
+		if (ti->loads[i].addr == addr && ti->loads[i].unload_time == UINT64_MAX) {
+			ti->loads[i].unload_time = time;
+			break;
+		}
+	}
+
+	for (i = 0; i < ti->nr_bpf; i++) {
+		if (ti->bpf[i].addr == addr) {
+			struct ti_bpf b = ti->bpf[i];
+
+			ti->bpf[i] = ti->bpf[--ti->nr_bpf];
+			return ti__jit_poke(ti, time, b.addr, b.bytes, b.len, NULL, 0);
+		}
+	}
+	return 0;
+}
+
+static int ti__ksymbol(struct text_image *ti, struct perf_record_ksymbol *ks, u64 time)
+{
+	bool unreg = ks->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;
+
+	if (ks->ksym_type == PERF_RECORD_KSYMBOL_TYPE_OOL && !unreg)
+		ti->stats.nr_ool++;
+	if (unreg) {
+		ti__close_span(ti, ks->addr, time);
+		if (ks->ksym_type == PERF_RECORD_KSYMBOL_TYPE_BPF)
+			return ti__bpf_unregister(ti, ks->addr, time);
+		return 0;
+	}
+	return ti__add_span(ti, ks->addr, ks->len, time);
+}
+
+int text_image__process_event(struct text_image *ti, struct machine *machine,
+			      union perf_event *event, struct perf_sample *sample)
+{
+	u64 time = sample ? sample->time : 0;
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	if (ti->finished)
+		return -EBUSY;
+	switch (event->header.type) {
+	case PERF_RECORD_TEXT_POKE:
+		return ti__text_poke(ti, &event->text_poke, time);
+	case PERF_RECORD_KSYMBOL:
+		return ti__ksymbol(ti, &event->ksymbol, time);
+	case PERF_RECORD_BPF_EVENT:
+		if (event->bpf.type == PERF_BPF_EVENT_PROG_LOAD)
+			return ti__bpf_load(ti, event->bpf.id, time);
+		return 0;
+	case PERF_RECORD_MMAP:
+		if (cpumode != PERF_RECORD_MISC_KERNEL)
+			return 0;
+		return ti__add_span(ti, event->mmap.start, event->mmap.len, 0);
+	case PERF_RECORD_MMAP2:
+		if (cpumode != PERF_RECORD_MISC_KERNEL)
+			return 0;
+		return ti__add_span(ti, event->mmap2.start, event->mmap2.len, 0);
+	default:
+		return 0;
+	}
+}
+
+static int ti__keep_verdict(const struct textpoke_check *check, void *arg)
+{
+	struct text_image *ti = arg;
+
+	ti->verdicts[ti->nr_verdicts++] = (struct ti_verdict){
+		check->poke.addr, check->poke.time, check->verdict,
+	};
+	return 0;
+}
+
+/*
+ * perf record copies kcore at a moment it does not record, after the
+ * text_poke events are enabled: find that moment from the pokes.
+ */
+static int ti__fit(struct text_image *ti)
+{
+	struct textpoke_anchor_fit best = { 0 };
+	int i, err;
+
+	for (i = 0; i < ti->kcore->nr_segments; i++) {
+		const struct kcore_segment *s = &ti->kcore->segments[i];
+		struct textpoke_anchor_fit fit;
+
+		err = textpoke_image__fit_anchor(ti->img, s->addr, s->bytes, s->len, &fit);
+		if (err)
+			return err;
+		if (fit.agree > best.agree || (fit.agree == best.agree && fit.sites > best.sites))
+			best = fit;
+	}
+	ti->stats.fit = best;
+	ti->stats.fitted = true;
+	if (!best.sites)
+		return ti__add_base(ti, ti->kcore, TEXTPOKE_ANCHOR_BEFORE, 0);
+	if (best.agree < best.sites)
+		pr_warning("%s: %zu of %zu poked sites disagree with the copy at every time "
+			   "(lost events? boot-time patching?)\n",
+			   ti->kcore->path, best.sites - best.agree, best.sites);
+	return ti__add_base(ti, ti->kcore, TEXTPOKE_ANCHOR_AT, best.from);
+}
+
+int text_image__finish(struct text_image *ti)
+{
+	size_t n;
+	int err;
+
+	if (ti->finished)
+		return 0;
+	if (ti->kcore && ti->anchor == TEXT_IMAGE_ANCHOR_FIT) {
+		err = ti__fit(ti);
+		if (err)
+			return err;
+	}
+	n = textpoke_image__nr_pokes(ti->img);
+	ti->verdicts = calloc(n ?: 1, sizeof(*ti->verdicts));
+	if (!ti->verdicts)
+		return -ENOMEM;
+	ti->nr_verdicts = 0;
+	err = textpoke_image__for_each_check(ti->img, ti__keep_verdict, ti);
+	if (err)
+		return err;
+	ti->finished = true;
+	return 0;
+}
+
+int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *buf, u8 *known)
+{
+	return textpoke_image__read(ti->img, addr, len, time, buf, known);
+}
+
+struct textpoke_image *text_image__image(struct text_image *ti)
+{
+	return ti->img;
+}
+
+const struct text_image_stats *text_image__stats(const struct text_image *ti)
+{
+	return &ti->stats;
+}
+
+bool text_image__finished(const struct text_image *ti)
+{
+	return ti->finished;
+}
+
+/*
+ * Before text_image__finish() (a pipe read in one pass), judge a poke by
+ * what the image held just before it: pokes and bases seen so far only,
+ * so pre-applied cannot be told yet.
+ */
+enum textpoke_verdict text_image__verdict_live(struct text_image *ti, u64 addr, u64 time,
+					       const u8 *old_bytes, size_t old_len)
+{
+	u8 buf[256], known[256];
+	size_t i, nr_known = 0;
+
+	if (!old_len || old_len > sizeof(buf) || !time)
+		return TEXTPOKE_UNKNOWN;
+	if (text_image__read(ti, addr, old_len, time - 1, buf, known) < 0)
+		return TEXTPOKE_UNKNOWN;
+	for (i = 0; i < old_len; i++) {
+		if (!known[i])
+			continue;
+		if (buf[i] != old_bytes[i])
+			return TEXTPOKE_MISMATCH;
+		nr_known++;
+	}
+	return nr_known == old_len ? TEXTPOKE_VERIFIED : TEXTPOKE_UNKNOWN;
+}
+
+enum textpoke_verdict text_image__verdict(struct text_image *ti, u64 addr, u64 time)
+{
+	size_t lo = 0, hi = ti->nr_verdicts;
+
+	/* address order, then time order: the first at (addr, time) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ti_verdict *v = &ti->verdicts[mid];
+
+		if (v->addr < addr || (v->addr == addr && v->time < time))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ti->nr_verdicts && ti->verdicts[lo].addr == addr && ti->verdicts[lo].time == time)
+		return ti->verdicts[lo].verdict;
+	return TEXTPOKE_UNKNOWN;
+}
+
+static bool ti__is_jit_poke(struct text_image *ti, u64 addr, u64 time)
+{
+	size_t i;
+
+	for (i = 0; i < ti->nr_jit_pokes; i++) {
+		if (ti->jit_pokes[i].addr == addr && ti->jit_pokes[i].time == time)
+			return true;
+	}
+	return false;
+}
+
+bool text_image__poked_before(struct text_image *ti, u64 addr, size_t len, u64 time,
+			      struct textpoke_poke *poke)
+{
+	u64 a = addr, end = addr + len;
+	bool found = false;
+
+	while (a < end) {
+		struct textpoke_site *site = textpoke_image__site_at(ti->img, a);
+		size_t i;
+
+		if (!site) {
+			a++;
+			continue;
+		}
+		for (i = textpoke_site__nr_pokes(site); i-- > 0;) {
+			struct textpoke_poke p;
+			u16 plen;
+
+			if (textpoke_site__poke(site, i, &p) || p.time > time)
+				continue;
+			plen = p.old_len > p.new_len ? p.old_len : p.new_len;
+			if (p.addr >= end || p.addr + plen <= addr ||
+			    ti__is_jit_poke(ti, p.addr, p.time))
+				continue;
+			if (!found || p.time > poke->time) {
+				*poke = p;
+				found = true;
+			}
+			break;
+		}
+		a = textpoke_site__addr(site) + textpoke_site__len(site);
+	}
+	return found;
+}
+
+/* ---- a recording's image in one call ---- */
+
+static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
+			      struct perf_sample *sample, struct evsel *evsel,
+			      struct machine *machine)
+{
+	struct text_image *ti = (struct text_image *)((char *)tool -
+						       offsetof(struct text_image, tool));
+	int err;
+
+	machine__process_event(machine, event, sample);
+	err = text_image__process_event(ti, machine, event, sample);
+	/* past the memory cap: keep reading, the image says what it lacks */
+	if (err && err != -ENOMEM)
+		return err;
+	if (err && !ti->load_err) {
+		pr_warning("text image: memory cap reached, later pokes are missing\n");
+		ti->load_err = err;
+	}
+	return 0;
+}
+
+struct text_image *text_image__load(const char *path, const struct text_image_opts *opts)
+{
+	struct perf_tool tool = { .side_band = ti__load_side_band, .ordered_events = true };
+	struct perf_session *session;
+	struct text_image *ti;
+	int err;
+
+	session = perf_session__new(path, &tool);
+	if (!session)
+		return NULL;
+	ti = text_image__new(&session->env, perf_session__kcore_dir(session), opts);
+	if (!ti) {
+		err = -errno;
+		perf_session__delete(session);
+		errno = -err;
+		return NULL;
+	}
+	/* the tool lives as long as the session, in the image */
+	ti->session = session;
+	ti->tool = tool;
+	session->tool = &ti->tool;
+	err = perf_session__process_events(session);
+	if (!err)
+		err = text_image__finish(ti);
+	if (err) {
+		text_image__delete(ti);
+		errno = -err;
+		return NULL;
+	}
+	return ti;
+}
+
+struct machine *text_image__machine(struct text_image *ti)
+{
+	return ti->session ? ti->session->machine : NULL;
+}
+
+const struct perf_env *text_image__env(const struct text_image *ti)
+{
+	return ti->env;
+}
+
+const struct text_image_bpf_load *text_image__bpf_loads(const struct text_image *ti, size_t *nr)
+{
+	*nr = ti->nr_loads;
+	return ti->loads;
+}

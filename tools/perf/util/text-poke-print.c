@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Printing kernel code as it was at a moment: the insn and disasm fields,
+ * the poked marker, and decoded TEXT_POKE events with their verdicts.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "machine.h"
+#include "text-image.h"
+#include "text-poke-print.h"
+
+/* the longest x86 instruction */
+#define INSN_MAX 15
+
+static int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!size)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	return (size_t)n >= size ? (int)size - 1 : n;
+}
+
+/* the instruction at @ip at @time, decoded from its known leading bytes */
+static int insn_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes,
+		   struct disasm_insn *insn, disasm_sym_fn sym, void *arg)
+{
+	u8 known[INSN_MAX];
+	int n, len;
+
+	if (text_image__read(ti, ip, INSN_MAX, time, bytes, known) <= 0)
+		return 0;
+	for (n = 0; n < INSN_MAX && known[n]; n++)
+		;
+	if (!n)
+		return 0;
+	len = disasm__one(bytes, n, ip, insn, sym, arg);
+	return len > 0 ? len : 0;
+}
+
+int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
+{
+	struct disasm_insn insn;
+	u8 bytes[INSN_MAX];
+	int len = insn_at(ti, ip, time, bytes, &insn, NULL, NULL), i, n;
+
+	if (size)
+		buf[0] = '\0';
+	if (!len)
+		return 0;
+	n = scnprintf(buf, size, " insn:");
+	for (i = 0; i < len; i++)
+		n += scnprintf(buf + n, size - n, " %02x", bytes[i]);
+	return n;
+}
+
+int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time,
+				disasm_sym_fn sym, void *arg)
+{
+	struct disasm_insn insn;
+	u8 bytes[INSN_MAX];
+
+	if (size)
+		buf[0] = '\0';
+	if (!insn_at(ti, ip, time, bytes, &insn, sym, arg))
+		return 0;
+	return scnprintf(buf, size, " %s", insn.text);
+}
+
+int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
+{
+	struct textpoke_poke poke;
+	struct disasm_insn insn;
+	u8 bytes[INSN_MAX];
+	int len = insn_at(ti, ip, time, bytes, &insn, NULL, NULL);
+
+	if (size)
+		buf[0] = '\0';
+	/* undecodable bytes: still say whether the first one was poked */
+	if (!text_image__poked_before(ti, ip, len ?: 1, time, &poke))
+		return 0;
+	return scnprintf(buf, size, " [poked %llu.%09llu]",
+			 (unsigned long long)(poke.time / 1000000000ULL),
+			 (unsigned long long)(poke.time % 1000000000ULL));
+}
+
+int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
+			       const struct perf_record_text_poke *tp, u64 time,
+			       disasm_sym_fn sym, void *arg)
+{
+	char old[192], new[192];
+	enum textpoke_verdict v;
+
+	if (text_image__finished(ti))
+		v = text_image__verdict(ti, tp->addr, time);
+	else
+		v = text_image__verdict_live(ti, tp->addr, time, tp->bytes, tp->old_len);
+
+	disasm__describe(tp->bytes, tp->old_len, tp->addr, old, sizeof(old), sym, arg);
+	disasm__describe(tp->bytes + tp->old_len, tp->new_len, tp->addr, new, sizeof(new), sym,
+			 arg);
+	return scnprintf(buf, size, "  %s -> %s (%s)", old, new, textpoke_verdict__str(v));
+}
+
+bool text_poke__kernel_sym(u64 addr, char *buf, size_t size, void *arg)
+{
+	struct text_poke_sym *ks = arg;
+	struct addr_location al;
+	bool found = false;
+
+	if (!ks || !ks->thread)
+		return false;
+	addr_location__init(&al);
+	if (thread__find_symbol(ks->thread, PERF_RECORD_MISC_KERNEL, addr, ks->time, &al) &&
+	    al.sym) {
+		u64 off = al.addr - al.sym->start;
+
+		if (off)
+			scnprintf(buf, size, "%s+%#llx", al.sym->name, (unsigned long long)off);
+		else
+			scnprintf(buf, size, "%s", al.sym->name);
+		found = true;
+	}
+	addr_location__exit(&al);
+	return found;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_TEXT_POKE_PRINT_H
+#define __PERF_TEXTPOKE_TEXT_POKE_PRINT_H
+
+#include <stddef.h>
+
+#include "disasm.h"
+#include "event.h"
+#include "types.h"
+
+struct text_image;
+struct machine;
+struct thread;
+
+/*
+ * What perf textpoke prints about kernel code as of a moment: the pieces
+ * `script` puts into its lines and `code` into its listing.  Each writes
+ * at most @size bytes (NUL included) into @buf and returns the length
+ * written, 0 when it has nothing to say, like scnprintf().
+ */
+
+/*
+ * The `insn` field as perf 6.1 prints `-F insn`: " insn: 0f 1f 44 00 00",
+ * the bytes of the one instruction at @ip as of @time.  Empty when those
+ * bytes are unknown or do not decode (as perf prints nothing then).
+ */
+int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time);
+
+/* The `disasm` field: " jmp fk_jl5_fn+0x44" (leading space), or empty */
+int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time,
+				disasm_sym_fn sym, void *arg);
+
+/*
+ * The marker for a sample whose instruction bytes a poke changed before
+ * the sample ran: " [poked 1.000002000]" with the last such poke's time,
+ * empty otherwise.
+ */
+int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time);
+
+/*
+ * For --show-text-poke-events, after perf's own lines: the poke decoded
+ * and checked, "  nop5 -> jmp fk_jl5_fn+0x44 (verified)".  Before
+ * text_image__finish() (one pass over a pipe, the poke already given to
+ * text_image__process_event()) the verdict comes from the pokes so far.
+ */
+int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
+			       const struct perf_record_text_poke *tp, u64 time,
+			       disasm_sym_fn sym, void *arg);
+
+/*
+ * A disasm_sym_fn naming kernel addresses as the machine knew them at
+ * ->time (KSYMBOLs come and go): "fk_jl5_fn+0x44".
+ */
+struct text_poke_sym {
+	struct thread *thread; /* any thread of the machine (kernel lookups ignore it) */
+	u64 time;
+};
+
+bool text_poke__kernel_sym(u64 addr, char *buf, size_t size, void *arg);
+
+#endif /* __PERF_TEXTPOKE_TEXT_POKE_PRINT_H */
