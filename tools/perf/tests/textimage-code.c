@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "tests.h"
 #include "fixture.h"
 #include "fixture-kernel.h"
 
 /* until builtin.h declares it */
-int cmd_textpoke_code(int argc, char **argv);
 
 /* runs perf textpoke code with @args (space separated), returns its stdout */
 static char *run_code(const char *args, int *status)

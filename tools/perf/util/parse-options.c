@@ -28,7 +28,8 @@ void popt_ctx__init(struct popt_ctx *ctx, const struct popt *opts)
 				ctx->shorts[s++] = ':';
 		}
 	}
-	optind = 1;
+	/* 0, not 1: getopt must forget the previous command's argv too */
+	optind = 0;
 }
 
 int popt__next(struct popt_ctx *ctx, int argc, char **argv)
