@@ -80,13 +80,15 @@ int cmd_textpoke_script(int argc, char **argv)
 {
 	enum {
 		OPT_TASK = 256, OPT_MMAP, OPT_BPF, OPT_TEXT_POKE, OPT_LOST, OPT_NS,
+		OPT_KCORE, OPT_KCORE_TIME, OPT_NO_KCORE, OPT_VMLINUX,
 	};
 	static const struct popt opts[] = {
 		{ 'i', "input", required_argument, "file",
 		  "input file name (default perf.data, - for a pipe)", 'i' },
 		{ 'F', "fields", required_argument, "fields",
 		  "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
-		  "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc",
+		  "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc,insn,"
+		  "disasm,poked",
 		  'F' },
 		{ 0, "show-task-events", no_argument, NULL, "show the fork/comm/exit events",
 		  OPT_TASK },
@@ -98,6 +100,14 @@ int cmd_textpoke_script(int argc, char **argv)
 		{ 'G', "hide-call-graph", no_argument, NULL,
 		  "when printing symbols do not display call chain", 'G' },
 		{ 0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS },
+		{ 0, "kcore", required_argument, "dir",
+		  "kernel code from this kcore_dir instead of the recording's", OPT_KCORE },
+		{ 0, "kcore-time", required_argument, "when",
+		  "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME },
+		{ 0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
+		  OPT_NO_KCORE },
+		{ 0, "vmlinux", required_argument, "file", "vmlinux with the kernel code at boot",
+		  OPT_VMLINUX },
 		{ 'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D' },
 		{ 'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)",
 		  'v' },
@@ -142,6 +152,21 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_NS:
 			so.nanosecs = true;
+			break;
+		case OPT_KCORE:
+			so.text.kcore_dir = optarg;
+			break;
+		case OPT_KCORE_TIME:
+			if (text_image_opts__parse_anchor(&so.text, optarg)) {
+				pr_err("--kcore-time %s: expected start, end, fit or a time\n", optarg);
+				return 129;
+			}
+			break;
+		case OPT_NO_KCORE:
+			so.text.no_kcore = true;
+			break;
+		case OPT_VMLINUX:
+			so.text.vmlinux = optarg;
 			break;
 		case 'D':
 			dump_trace = true;

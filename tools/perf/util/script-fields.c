@@ -24,7 +24,8 @@ static const struct {
 	{ "period", SF_PERIOD },   { "iregs", SF_IREGS },     { "uregs", SF_UREGS },
 	{ "weight", SF_WEIGHT },   { "data_src", SF_DATA_SRC }, { "bpf-output", SF_BPF_OUTPUT },
 	{ "misc", SF_MISC },	   { "phys_addr", SF_PHYS_ADDR }, { "ins_lat", SF_INS_LAT },
-	{ "abi", SF_ABI },
+	{ "abi", SF_ABI },	   { "insn", SF_INSN },	      { "disasm", SF_DISASM },
+	{ "poked", SF_POKED },
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -273,6 +274,9 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	CHECK(SF_ABI, PERF_SAMPLE_REGS_USER, "REGS_USER", false);
 	CHECK(SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", false);
 	CHECK(SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", false);
+	CHECK(SF_INSN, PERF_SAMPLE_IP, "IP", false);
+	CHECK(SF_DISASM, PERF_SAMPLE_IP, "IP", false);
+	CHECK(SF_POKED, PERF_SAMPLE_IP, "IP", false);
 #undef CHECK
 	return 0;
 }

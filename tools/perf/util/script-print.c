@@ -474,6 +474,8 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 		print_regs(b, &sample->user_regs);
 	if (f & SF_PHYS_ADDR)
 		script_buf__hex(b, sample->phys_addr, 16);
+	if (p->tail_extra_len)
+		script_buf__write(b, p->tail_extra, p->tail_extra_len);
 	script_buf__putc(b, '\n');
 }
 

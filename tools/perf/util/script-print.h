@@ -82,6 +82,9 @@ struct script_printer {
 	bool nanosecs;	    /* --ns */
 	bool use_callchain; /* not -G, and some event has callchains */
 	int data_src_width; /* widest data_src column so far */
+	/* printed at the end of the next sample line: insn, disasm, poked */
+	const char *tail_extra;
+	size_t tail_extra_len;
 };
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */

@@ -12,6 +12,7 @@
 #include "evsel.h"
 #include "machine.h"
 #include "script-print.h"
+#include "script-text.h"
 #include "script.h"
 #include "session.h"
 #include "trace-event.h"
@@ -22,6 +23,7 @@ struct script {
 	struct script_printer printer;
 	struct perf_session *session;
 	struct trace_events *trace;
+	struct script_text *text; /* kernel code over time, when asked for */
 	bool prepared;
 	bool trace_tried;
 	int nr_prepared; /* evsels set up so far */
@@ -183,7 +185,16 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 
 		thread__walk_callchain(al.thread, sample, print_frame, &fa);
 	}
+	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
+		char text[512];
+
+		s->printer.tail_extra = text;
+		s->printer.tail_extra_len =
+			script_text__sample(s->text, text, sizeof(text),
+					    script_printer__fields(&s->printer, evsel), sample, &al);
+	}
 	script_print__sample_tail(&s->printer, sample, evsel);
+	s->printer.tail_extra_len = 0;
 out:
 	addr_location__exit(&al);
 	if (dump_trace)
@@ -281,6 +292,17 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 		script_print__side_band(&s->printer, event, sample, evsel,
 					thread__comm_str(thread), poke_sym);
 		addr_location__exit(&al);
+		if (s->text) {
+			char text[512];
+			size_t n = script_text__poke_event(s->text, text, sizeof(text), event,
+							   sample, thread);
+
+			/* our line after perf's: the poke decoded and checked */
+			if (n) {
+				script_buf__write(&s->printer.out, text, n);
+				script_buf__putc(&s->printer.out, '\n');
+			}
+		}
 	} else {
 		script_print__side_band(&s->printer, event, sample, evsel,
 					thread ? thread__comm_str(thread) : NULL, NULL);
@@ -309,6 +331,10 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 		pr_debug("%s: %s record at %#llx not applied to the machine model (%d)\n",
 			 s->session->path, perf_event__name(event->header.type),
 			 (unsigned long long)s->session->cur_offset, err);
+	if (s->text && script_text__side_band(s->text, machine, event, sample))
+		pr_debug("%s: %s record at %#llx not applied to the text image\n",
+			 s->session->path, perf_event__name(event->header.type),
+			 (unsigned long long)s->session->cur_offset);
 	if (show && event->header.type != PERF_RECORD_EXIT)
 		script__print_side_band(s, event, sample, evsel, machine);
 	if (!show)
@@ -316,6 +342,19 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	if (dump_trace)
 		return script_buf__flush(&s->printer.out);
 	return script_buf__maybe_flush(&s->printer.out);
+}
+
+/* the text image costs a pass over the file: only when its answers are printed */
+static bool script__wants_text(const struct script_opts *opts)
+{
+	int t;
+
+	if (opts->show_text_poke_events)
+		return true;
+	for (t = 0; t < SCRIPT_OUT_MAX; t++)
+		if (opts->fields.out[t].fields & (SF_INSN | SF_DISASM | SF_POKED))
+			return true;
+	return false;
 }
 
 int script__run(struct script_opts *opts)
@@ -345,6 +384,13 @@ int script__run(struct script_opts *opts)
 	err = script__prepare(&s);
 	if (err)
 		goto out_delete;
+	if (script__wants_text(opts)) {
+		s.text = script_text__new(opts->input, s.session, &opts->text);
+		if (!s.text) {
+			err = -EINVAL;
+			goto out_delete;
+		}
+	}
 	err = perf_session__process_events(s.session);
 	if (!err)
 		err = script_buf__flush(&s.printer.out);
@@ -353,6 +399,7 @@ int script__run(struct script_opts *opts)
 	else if (s.printer.out.err)
 		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
 out_delete:
+	script_text__delete(s.text);
 	trace_events__delete(s.trace);
 	perf_session__delete(s.session);
 out_buf:

@@ -3,6 +3,7 @@
 #define __PERF_TEXTPOKE_SCRIPT_H
 
 #include "script-fields.h"
+#include "text-image.h"
 #include "types.h"
 
 /* What perf textpoke script was asked to do (its command line) */
@@ -16,6 +17,7 @@ struct script_opts {
 	bool show_lost_events;
 	bool nanosecs;
 	bool hide_call_graph;
+	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
 };
 
 void script_opts__init(struct script_opts *opts);

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke script's insn, disasm and poked fields and its decoded
+ * text poke events, on recordings of a made-up kernel whose code changes
+ * while it runs (fixture-kernel.c): every sample's bytes must be the ones
+ * the kernel held at that moment.  Stock perf 6.1 is the oracle when the
+ * kcore was copied before the recording; when it was copied at the end,
+ * stock perf is wrong (it applies the pokes forward over a copy that
+ * already holds them) and the fixture's model is the oracle instead.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixture-kernel.h"
+#include "tests.h"
+
+/* runs a command, its stdout one string (caller frees); NULL on failure */
+static char *run(const char *cmd)
+{
+	size_t len = 0, cap = 0;
+	char *out = NULL, buf[4096];
+	size_t n;
+	FILE *f = popen(cmd, "r");
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (len + n + 1 > cap) {
+			char *tmp;
+
+			cap = (len + n + 1) * 2;
+			tmp = realloc(out, cap);
+			if (!tmp)
+				break;
+			out = tmp;
+		}
+		memcpy(out + len, buf, n);
+		len += n;
+	}
+	if (pclose(f) != 0 || !out) {
+		free(out);
+		return NULL;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* "<ip> insn: xx xx ..." per line, in sample order, against the model */
+static int check_insn_lines(const struct fixture_kernel *fk, const char *out, bool poked_only)
+{
+	const char *line = out;
+	int i = 0, bad = 0;
+
+	for (; *line; i++) {
+		const char *nl = strchr(line, '\n');
+		const struct fixture_kernel_sample *s;
+		unsigned long long ip;
+		int pos = 0, k, want;
+		const char *p;
+
+		if (i >= fk->nr_samples) {
+			pr_debug("more lines than samples\n");
+			return -1;
+		}
+		s = &fk->samples[i];
+		if (sscanf(line, " %llx%n", &ip, &pos) != 1 || ip != s->ip) {
+			pr_debug("line %d: %.60s: expected ip %#" PRIx64 "\n", i, line, s->ip);
+			return -1;
+		}
+		p = line + pos;
+		want = poked_only ? s->site_len : s->len;
+		/* a part of an instruction does not decode: insn prints nothing, as perf */
+		if (!want || want < s->len) {
+			line = nl ? nl + 1 : line + strlen(line);
+			continue;
+		}
+		if (strncmp(p, " insn:", 6)) {
+			pr_debug("line %d (ip %#llx, t %" PRIu64 "): no insn\n", i, ip, s->time);
+			bad++;
+		} else {
+			p += 6;
+			for (k = 0; k < want; k++) {
+				unsigned int byte;
+				int used = 0;
+
+				if (sscanf(p, " %2x%n", &byte, &used) != 1 || byte != s->bytes[k]) {
+					pr_debug("line %d (ip %#llx, t %" PRIu64 "): byte %d differs\n",
+						 i, ip, s->time, k);
+					bad++;
+					break;
+				}
+				p += used;
+			}
+		}
+		line = nl ? nl + 1 : line + strlen(line);
+	}
+	if (i != fk->nr_samples) {
+		pr_debug("%d lines for %d samples\n", i, fk->nr_samples);
+		return -1;
+	}
+	return bad;
+}
+
+static char *script(const struct fixture_kernel *fk, const char *args)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "'%s' script -i '%s' %s 2>/dev/null", test_self_exe(),
+		 fk->path, args);
+	return run(cmd);
+}
+
+static int test__script_text(struct test_suite *t)
+{
+	struct fixture_kernel *fk;
+	char *ours, *theirs, *out;
+	int ret = TEST_FAIL;
+	bool have_perf = system("perf version >/dev/null 2>&1") == 0;
+
+	/* kcore copied before the recording: the model, and stock perf agrees */
+	fk = fixture_kernel__new(0);
+	TEST_ASSERT_VAL("fixture", fk);
+	ours = script(fk, "-F ip,insn");
+	TEST_ASSERT_VAL("script -F ip,insn", ours);
+	TEST_ASSERT_EQUAL("insn bytes differ from the model", check_insn_lines(fk, ours, false), 0);
+	if (have_perf) {
+		char cmd[4096];
+
+		snprintf(cmd, sizeof(cmd), "perf script -i '%s' -F ip,insn 2>/dev/null", fk->path);
+		theirs = run(cmd);
+		TEST_ASSERT_VAL("stock perf script -F ip,insn", theirs);
+		if (strcmp(ours, theirs)) {
+			pr_debug("ours:\n%s\nstock perf:\n%s\n", ours, theirs);
+			return TEST_FAIL;
+		}
+		free(theirs);
+	}
+	free(ours);
+
+	/* disasm names the jump label's target once it is a jmp, poked marks it */
+	out = script(fk, "-F ip,disasm,poked");
+	TEST_ASSERT_VAL("script -F ip,disasm,poked", out);
+	TEST_ASSERT_VAL("a nop before the pokes", strstr(out, "nopl"));
+	TEST_ASSERT_VAL("a jmp after them", strstr(out, "jmp"));
+	TEST_ASSERT_VAL("poked marker", strstr(out, "[poked "));
+	free(out);
+
+	out = script(fk, "--show-text-poke-events -F ip");
+	TEST_ASSERT_VAL("script --show-text-poke-events", out);
+	TEST_ASSERT_VAL("decoded poke", strstr(out, "nop5 -> jmp"));
+	TEST_ASSERT_VAL("verified", strstr(out, "(verified)"));
+	TEST_ASSERT_VAL("no mismatch", !strstr(out, "mismatch"));
+	free(out);
+	fixture_kernel__delete(fk);
+
+	/* kcore copied at the end: stock perf is wrong here, the model is not */
+	fk = fixture_kernel__new(FK_KCORE_END);
+	TEST_ASSERT_VAL("fixture (kcore at the end)", fk);
+	ours = script(fk, "-F ip,insn --kcore-time end");
+	TEST_ASSERT_VAL("script, kcore at the end", ours);
+	TEST_ASSERT_EQUAL("kcore at the end: bytes differ", check_insn_lines(fk, ours, false), 0);
+	free(ours);
+	fixture_kernel__delete(fk);
+
+	/* no kcore at all: what the pokes touched is still known */
+	fk = fixture_kernel__new(FK_NO_KCORE);
+	TEST_ASSERT_VAL("fixture (no kcore)", fk);
+	ours = script(fk, "-F ip,insn");
+	TEST_ASSERT_VAL("script, no kcore", ours);
+	TEST_ASSERT_EQUAL("no kcore: poked bytes differ", check_insn_lines(fk, ours, true), 0);
+	free(ours);
+	fixture_kernel__delete(fk);
+
+	/* a poke the file lacks is a mismatch on the line of the next one */
+	fk = fixture_kernel__new(FK_DROP_POKE);
+	TEST_ASSERT_VAL("fixture (dropped poke)", fk);
+	out = script(fk, "--show-text-poke-events -F ip");
+	TEST_ASSERT_VAL("script, dropped poke", out);
+	TEST_ASSERT_VAL("mismatch reported", strstr(out, "mismatch"));
+	free(out);
+	fixture_kernel__delete(fk);
+	ret = TEST_OK;
+	(void)t;
+	return ret;
+}
+
+struct test_suite suite__script_text = {
+	.desc = "script: insn, disasm, poked and text poke events as of each sample's time",
+	.func = test__script_text,
+};

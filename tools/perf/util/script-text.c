@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * insn, disasm and poked for perf textpoke script.  Kernel bytes are read
+ * from the text image at the sample's time, so a sample on a jump label
+ * shows the nop or the jmp it really ran; user bytes are read from the
+ * object file, the way perf 6.1 reads them for -F insn.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "debug.h"
+#include "disasm.h"
+#include "machine.h"
+#include "script-fields.h"
+#include "script-text.h"
+#include "session.h"
+#include "text-poke-print.h"
+
+/* longest x86 instruction */
+#define INSN_MAX 15
+
+struct script_text {
+	struct text_image *ti;
+	bool one_pass; /* a pipe: the image grows with the records */
+};
+
+struct script_text *script_text__new(const char *input, struct perf_session *session,
+				     const struct text_image_opts *opts)
+{
+	struct script_text *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->one_pass = session->is_pipe;
+	if (st->one_pass)
+		st->ti = text_image__new(&session->env, perf_session__kcore_dir(session), opts);
+	else
+		st->ti = text_image__load(input, opts);
+	if (!st->ti) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void script_text__delete(struct script_text *st)
+{
+	if (!st)
+		return;
+	text_image__delete(st->ti);
+	free(st);
+}
+
+int script_text__side_band(struct script_text *st, struct machine *machine,
+			   union perf_event *event, struct perf_sample *sample)
+{
+	if (!st || !st->one_pass)
+		return 0;
+	return text_image__process_event(st->ti, machine, event, sample);
+}
+
+/* the bytes of a user object at a sample, from its file */
+static int user_bytes(const struct addr_location *al, u8 *buf, size_t len)
+{
+	const char *path = al->map ? map__dso_name(al->map) : NULL;
+	ssize_t n;
+	int fd;
+
+	if (!path || path[0] != '/')
+		return -ENOENT;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* for user objects al->addr is the file offset (map_ip with pgoff) */
+	n = pread(fd, buf, len, (off_t)al->addr);
+	close(fd);
+	return n < 0 ? -errno : (int)n;
+}
+
+struct user_sym_arg {
+	struct thread *thread;
+	u64 time;
+};
+
+static bool user_sym(u64 addr, char *buf, size_t size, void *arg)
+{
+	struct user_sym_arg *ua = arg;
+	struct addr_location al;
+	bool found = false;
+
+	addr_location__init(&al);
+	if (thread__find_symbol(ua->thread, PERF_RECORD_MISC_USER, addr, ua->time, &al) && al.sym) {
+		u64 off = al.addr - al.sym->start;
+
+		if (off)
+			snprintf(buf, size, "%s+%#" PRIx64, al.sym->name, off);
+		else
+			snprintf(buf, size, "%s", al.sym->name);
+		found = true;
+	}
+	addr_location__exit(&al);
+	return found;
+}
+
+/* snprintf at @pos that never moves past the end of @buf */
+static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...)
+	__printf(4, 5);
+
+static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (pos + 1 >= size)
+		return pos;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + pos, size - pos, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return pos;
+	return pos + n < size ? pos + n : size - 1;
+}
+
+static size_t user_sample(char *buf, size_t size, u64 fields, const struct perf_sample *sample,
+			  const struct addr_location *al)
+{
+	struct user_sym_arg ua = { al->thread, sample->time };
+	struct disasm_insn insn;
+	u8 bytes[INSN_MAX];
+	size_t pos = 0;
+	int n, len, i;
+
+	n = user_bytes(al, bytes, sizeof(bytes));
+	if (n <= 0)
+		return 0;
+	len = disasm__one(bytes, n, sample->ip, &insn, user_sym, &ua);
+	if (len <= 0)
+		return 0;
+	if (fields & SF_INSN) {
+		pos = append(buf, size, pos, " insn:");
+		for (i = 0; i < len; i++)
+			pos = append(buf, size, pos, " %02x", bytes[i]);
+	}
+	if (fields & SF_DISASM)
+		pos = append(buf, size, pos, " %s", insn.text);
+	return pos;
+}
+
+size_t script_text__sample(struct script_text *st, char *buf, size_t size, u64 fields,
+			   const struct perf_sample *sample, const struct addr_location *al)
+{
+	struct text_poke_sym ks = { al->thread, sample->time };
+	size_t pos = 0;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (sample->cpumode == PERF_RECORD_MISC_USER) {
+		/* no TEXT_POKE covers user code (uprobes are not evented): the file it is */
+		return al->thread && al->map ? user_sample(buf, size, fields, sample, al) : 0;
+	}
+	if (sample->cpumode != PERF_RECORD_MISC_KERNEL || !st)
+		return 0;
+	/* the scnprintf-style printers never return more than they wrote */
+	if (fields & SF_INSN)
+		pos += text_poke__scnprintf_insn(buf + pos, size - pos, st->ti, sample->ip,
+						 sample->time);
+	if (fields & SF_DISASM)
+		pos += text_poke__scnprintf_disasm(buf + pos, size - pos, st->ti, sample->ip,
+						   sample->time, text_poke__kernel_sym, &ks);
+	if (fields & SF_POKED)
+		pos += text_poke__scnprintf_marker(buf + pos, size - pos, st->ti, sample->ip,
+						   sample->time);
+	return pos;
+}
+
+size_t script_text__poke_event(struct script_text *st, char *buf, size_t size,
+			       const union perf_event *event, const struct perf_sample *sample,
+			       struct thread *thread)
+{
+	struct text_poke_sym ks = { thread, sample->time };
+
+	if (!st || !size)
+		return 0;
+	return text_poke__scnprintf_event(buf, size, st->ti, &event->text_poke, sample->time,
+					  text_poke__kernel_sym, &ks);
+}
