@@ -35,10 +35,12 @@ static char *normalize(const char *text)
 	static const char *const patterns[] = {
 		" [^ \n]+ \\(\\[kernel\\.kallsyms\\]\\)",
 		"POKE [0-9a-f]+ [^ \n]* ?old len",
+		/* our decoded poke, a line perf does not print */
+		"\n {12}Decoded: [^\n]*",
 	};
-	static const char *const repl[] = { " K", " old len" };
+	static const char *const repl[] = { " K", " old len", "" };
 	/* the TEXT_POKE pattern keeps "POKE <addr>" */
-	static const bool keep_first_word[] = { false, true };
+	static const bool keep_first_word[] = { false, true, false };
 	char *cur = strdup(text);
 	size_t i;
 

@@ -297,9 +297,15 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 			size_t n = script_text__poke_event(s->text, text, sizeof(text), event,
 							   sample, thread);
 
-			/* our line after perf's: the poke decoded and checked */
-			if (n) {
-				script_buf__write(&s->printer.out, text, n);
+			size_t lead = strspn(text, " ");
+
+			/*
+			 * our line after perf's Old/New bytes, in their style:
+			 * the poke decoded and checked against the image
+			 */
+			if (n > lead) {
+				script_buf__puts(&s->printer.out, "            Decoded: ");
+				script_buf__write(&s->printer.out, text + lead, n - lead);
 				script_buf__putc(&s->printer.out, '\n');
 			}
 		}

@@ -59,6 +59,8 @@ struct text_image {
 	struct ti_key *jit_pokes;
 	size_t nr_jit_pokes, alloc_jit_pokes;
 	struct ti_verdict *verdicts;
+	struct ti_verdict live;	/* the last poke added, judged as it came */
+	bool has_live;
 	size_t nr_verdicts;
 	struct text_image_unmapped *unmapped;
 	size_t alloc_unmapped;
@@ -293,10 +295,43 @@ static bool ti__covered(struct text_image *ti, u64 addr, u64 time)
 	return false;
 }
 
+/*
+ * The verdict of a poke as records come (one pass over a pipe): its old
+ * bytes against what the image knows just before it is added.  After the
+ * add, with no base, the image would "know" those bytes from the poke
+ * itself and every first poke would look verified.
+ */
+static void ti__live_verdict(struct text_image *ti, const struct perf_record_text_poke *tp,
+			     u64 time)
+{
+	u8 buf[256], known[256];
+	size_t i, nr_known = 0;
+	enum textpoke_verdict v = TEXTPOKE_UNKNOWN;
+
+	if (tp->old_len && tp->old_len <= sizeof(buf) &&
+	    text_image__read(ti, tp->addr, tp->old_len, time, buf, known) >= 0) {
+		for (i = 0; i < tp->old_len; i++) {
+			if (!known[i])
+				continue;
+			if (buf[i] != tp->bytes[i]) {
+				v = TEXTPOKE_MISMATCH;
+				break;
+			}
+			nr_known++;
+		}
+		if (v != TEXTPOKE_MISMATCH && nr_known == tp->old_len)
+			v = TEXTPOKE_VERIFIED;
+	}
+	ti->live = (struct ti_verdict){ tp->addr, time, v };
+	ti->has_live = true;
+}
+
 static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp, u64 time)
 {
 	int err;
 
+	if (!ti->finished)
+		ti__live_verdict(ti, tp, time);
 	err = textpoke_image__add_poke(ti->img, time, tp->addr, tp->bytes, tp->old_len,
 				       tp->bytes + tp->old_len, tp->new_len);
 	if (err) {
@@ -543,6 +578,9 @@ enum textpoke_verdict text_image__verdict_live(struct text_image *ti, u64 addr, 
 	u8 buf[256], known[256];
 	size_t i, nr_known = 0;
 
+	/* the poke just added: judged before it was (ti__live_verdict()) */
+	if (ti->has_live && ti->live.addr == addr && ti->live.time == time)
+		return ti->live.verdict;
 	if (!old_len || old_len > sizeof(buf) || !time)
 		return TEXTPOKE_UNKNOWN;
 	if (text_image__read(ti, addr, old_len, time - 1, buf, known) < 0)
