@@ -18,6 +18,7 @@ struct textpoke_cmd {
 };
 
 static const struct textpoke_cmd commands[] = {
+	{ "record", cmd_textpoke_record, "Record samples and the side-band text tracking needs" },
 	{ "script", cmd_textpoke_script, "Print a recording like perf script, with ABIs and text pokes" },
 	{ "test", cmd_textpoke_test, "Run the built-in tests" },
 	{ "version", cmd_textpoke_version, "Show the version and build options" },
