@@ -282,9 +282,6 @@ static int record__fork_workload(struct record *rec)
 		pr_debug("workload: %s\n", strerror(errno));
 	close(ready[0]);
 	rec->go_fd = go[1];
-	rec->tids = malloc(sizeof(pid_t));
-	if (!rec->tids)
-		return -ENOMEM;
 	rec->tids[0] = rec->child;
 	rec->nr_tids = 1;
 	return 0;
@@ -311,7 +308,7 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	attr->read_format = PERF_FORMAT_ID;
 	attr->disabled = 1;
 	attr->inherit = rec->task_mode;
-	attr->enable_on_exec = rec->child > 0;
+	attr->enable_on_exec = rec->task_mode && rec->child > 0;
 	if (attr->type == PERF_TYPE_TRACEPOINT) {
 		attr->sample_type |= PERF_SAMPLE_RAW;
 		attr->sample_period = 1;
@@ -834,28 +831,26 @@ int record__run(struct record_opts *opts)
 		goto out;
 	rec.nr_cpus = err;
 	rec.rings = calloc(rec.nr_cpus, sizeof(*rec.rings));
+	rec.tids = malloc(sizeof(pid_t));
 	err = -ENOMEM;
-	if (!rec.rings)
+	if (!rec.rings || !rec.tids)
 		goto out;
-	if (opts->argc) {
-		rec.task_mode = true;
+	rec.task_mode = !opts->system_wide && !opts->cpu_list;
+	err = 0;
+	if (opts->argc)
 		err = record__fork_workload(&rec);
-	} else if (opts->pid_list && !opts->system_wide && !opts->cpu_list) {
+	if (!err && rec.task_mode && !opts->argc) {
 		char *copy = strdup(opts->pid_list), *tok, *save;
 
-		rec.task_mode = true;
 		err = copy ? 0 : -ENOMEM;
 		for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !err;
 		     tok = strtok_r(NULL, ",", &save))
 			err = add_tids_of(&rec, atoi(tok));
 		free(copy);
-	} else {
-		rec.tids = malloc(sizeof(pid_t));
-		err = rec.tids ? 0 : -ENOMEM;
-		if (!err) {
-			rec.tids[0] = -1;
-			rec.nr_tids = 1;
-		}
+	} else if (!err && !rec.task_mode) {
+		/* system-wide; a workload only says for how long */
+		rec.tids[0] = -1;
+		rec.nr_tids = 1;
 	}
 	if (err)
 		goto out;
@@ -879,6 +874,11 @@ int record__run(struct record_opts *opts)
 		err = kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet);
 	if (err)
 		goto out_abort;
+	if (!rec.task_mode || rec.child <= 0) {
+		err = record__enable(&rec);
+		if (err)
+			goto out_abort;
+	}
 	if (rec.child > 0) {
 		if (write(rec.go_fd, "g", 1) != 1) {
 			err = -errno;
@@ -886,10 +886,6 @@ int record__run(struct record_opts *opts)
 		}
 		close(rec.go_fd);
 		rec.go_fd = -1;
-	} else {
-		err = record__enable(&rec);
-		if (err)
-			goto out_abort;
 	}
 	err = record__loop(&rec);
 	if (err)
