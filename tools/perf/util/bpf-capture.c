@@ -29,8 +29,8 @@ enum {
 struct bpf_capture {
 	int nr_rings;
 	struct perf_ring *rings;
+	struct bpf_capture_thread *threads;
 	int stop_fd;
-	pthread_t thread;
 	bool running;
 	pthread_mutex_t lock;		/* progs, nr_progs, stats */
 	struct bpf_prog_capture **progs;
@@ -228,42 +228,51 @@ static int bpf_capture__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	return 0;
 }
 
-static void bpf_capture__drain(struct bpf_capture *cap)
-{
-	for (int i = 0; i < cap->nr_rings; i++)
-		perf_ring__drain(&cap->rings[i], bpf_capture__event, cap);
-}
+struct bpf_capture_thread {
+	struct bpf_capture *cap;
+	struct perf_ring *ring;
+	pthread_t thread;
+	bool started;
+};
 
+/*
+ * One reader per CPU, pinned there and SCHED_FIFO.  The kernel writes a
+ * PROG_LOAD record into the ring of the CPU the loader runs on, and its
+ * wakeup makes our reader runnable on that same CPU; being real-time, it
+ * preempts the loader at the latest when the bpf() call returns to user
+ * space, so the loader cannot close the program before we hold an fd.  A
+ * reader on another CPU would first have to be woken from idle there,
+ * which takes longer than a program that is closed at once lives.
+ */
 static void *bpf_capture__thread(void *arg)
 {
-	struct bpf_capture *cap = arg;
-	struct pollfd *pfd = calloc(cap->nr_rings + 1, sizeof(*pfd));
+	struct bpf_capture_thread *th = arg;
+	struct bpf_capture *cap = th->cap;
 	struct sched_param sp = { .sched_priority = 1 };
+	struct pollfd pfd[2] = {
+		{ .fd = th->ring->fd, .events = POLLIN },
+		{ .fd = cap->stop_fd, .events = POLLIN },
+	};
+	cpu_set_t set;
 
-	/*
-	 * Run ahead of the task loading programs: a short-lived program is
-	 * gone once the loader gets back to closing it.  Only root may.
-	 */
-	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	if (!pfd)
-		return NULL;
-	for (int i = 0; i < cap->nr_rings; i++) {
-		pfd[i].fd = cap->rings[i].fd;
-		pfd[i].events = POLLIN;
+	if (th->ring->cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(th->ring->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	pfd[cap->nr_rings].fd = cap->stop_fd;
-	pfd[cap->nr_rings].events = POLLIN;
+	/* only root may; without it capture still works, it just loses more races */
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	for (;;) {
-		int n = poll(pfd, cap->nr_rings + 1, -1);
+		int n = poll(pfd, 2, -1);
 
 		if (n < 0 && errno != EINTR)
 			break;
-		bpf_capture__drain(cap);
-		if (pfd[cap->nr_rings].revents)
+		perf_ring__drain(th->ring, bpf_capture__event, cap);
+		/* the stop eventfd is never read: it wakes every reader */
+		if (pfd[1].revents)
 			break;
 	}
-	bpf_capture__drain(cap);
-	free(pfd);
+	perf_ring__drain(th->ring, bpf_capture__event, cap);
 	return NULL;
 }
 
@@ -299,7 +308,8 @@ struct bpf_capture *bpf_capture__new(const int *cpus, int nr_cpus)
 		cpus = own;
 	}
 	cap->rings = calloc(nr_cpus, sizeof(*cap->rings));
-	if (!cap->rings)
+	cap->threads = calloc(nr_cpus, sizeof(*cap->threads));
+	if (!cap->rings || !cap->threads)
 		goto out_delete;
 	for (int i = 0; i < nr_cpus; i++) {
 		struct perf_event_attr attr;
@@ -334,10 +344,17 @@ struct bpf_capture *bpf_capture__new(const int *cpus, int nr_cpus)
 		err = -errno;
 		goto out_delete;
 	}
-	err = -pthread_create(&cap->thread, NULL, bpf_capture__thread, cap);
-	if (err)
-		goto out_delete;
 	cap->running = true;
+	for (int i = 0; i < cap->nr_rings; i++) {
+		struct bpf_capture_thread *th = &cap->threads[i];
+
+		th->cap = cap;
+		th->ring = &cap->rings[i];
+		err = -pthread_create(&th->thread, NULL, bpf_capture__thread, th);
+		if (err)
+			goto out_delete;
+		th->started = true;
+	}
 	free(own);
 	return cap;
 out_delete:
@@ -356,7 +373,11 @@ void bpf_capture__stop(struct bpf_capture *cap)
 		return;
 	if (write(cap->stop_fd, &one, sizeof(one)) != sizeof(one))
 		pr_debug("bpf capture: cannot wake the reader: %s\n", strerror(errno));
-	pthread_join(cap->thread, NULL);
+	for (int i = 0; i < cap->nr_rings; i++) {
+		if (cap->threads[i].started)
+			pthread_join(cap->threads[i].thread, NULL);
+		cap->threads[i].started = false;
+	}
 	cap->running = false;
 	for (int i = 0; i < cap->nr_rings; i++)
 		cap->stats.lost += cap->rings[i].lost;
@@ -379,6 +400,7 @@ void bpf_capture__delete(struct bpf_capture *cap)
 		perf_ring__munmap(&cap->rings[i]);
 	}
 	free(cap->rings);
+	free(cap->threads);
 	if (cap->stop_fd >= 0)
 		close(cap->stop_fd);
 	for (size_t i = 0; i < cap->nr_progs; i++)
