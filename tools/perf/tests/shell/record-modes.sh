@@ -1,0 +1,91 @@
+#!/bin/bash
+# record: pipe, zstd, tracepoints, -p, SIGINT and .old, read by stock perf
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Each output mode of perf textpoke record against stock perf 6.1:
+# - "-o -" streams pipe mode that stock perf script and perf textpoke
+#   script read from stdin, with the same samples;
+# - -z writes COMPRESSED records stock perf reads, with the COMPRESSED
+#   feature and as many samples as we wrote;
+# - a tracepoint (-e sched:sched_switch -a) carries TRACING_DATA, so stock
+#   perf script prints the fields of each record;
+# - -p attaches to a running process; SIGINT ends a system-wide recording
+#   with a complete file, and the previous output is kept as .old;
+# - no /proc/kcore: the kcore_dir holds kallsyms and a one-line notice says so.
+
+. "$(dirname "$0")/lib/record-common.sh"
+need_record
+scratch
+
+build "$tmp/loop" loop.c || fail "gcc: $(cat "$tmp/gcc.err")"
+
+# pipe mode
+"$TEXTPOKE" record -e cpu-clock -o - -- "$tmp/loop" 0.3 >"$tmp/pipe.data" 2>"$tmp/record.err" ||
+	fail "record -o -: $(cat "$tmp/record.err")"
+n=$(recorded_samples)
+perf script -i - -F comm,tid,time,ip <"$tmp/pipe.data" >"$tmp/pipe.perf" 2>"$tmp/pipe.err" ||
+	fail "stock perf script -i -: $(head -3 "$tmp/pipe.err")"
+[ -s "$tmp/pipe.err" ] && fail "stock perf script warned on the pipe: $(head -3 "$tmp/pipe.err")"
+[ "$(wc -l <"$tmp/pipe.perf")" = "$n" ] || fail "pipe: perf script shows $(wc -l <"$tmp/pipe.perf"), we wrote $n"
+if "$TEXTPOKE" script -h >/dev/null 2>&1; then
+	"$TEXTPOKE" record -q -e cpu-clock -o - -- "$tmp/loop" 0.3 2>"$tmp/record.err" |
+		"$TEXTPOKE" script -i - -F comm,tid,time,ip >"$tmp/pipe.ours" 2>"$tmp/pipe.ours.err" ||
+		fail "record -o - | perf textpoke script -i -: $(head -3 "$tmp/pipe.ours.err")"
+	[ -s "$tmp/pipe.ours" ] || fail "perf textpoke script read nothing from the pipe"
+	perf script -i - -F comm,tid,time,ip <"$tmp/pipe.data" >/dev/null 2>&1
+	"$TEXTPOKE" script -i - -F comm,tid,time,ip <"$tmp/pipe.data" >"$tmp/pipe.ours2" 2>/dev/null
+	cmp -s "$tmp/pipe.perf" "$tmp/pipe.ours2" || fail "perf textpoke script -i - differs from perf script"
+	echo "ok: pipe mode, $n samples, perf textpoke script -i - prints what perf script prints"
+else
+	echo "ok: pipe mode, $n samples (no script subcommand in this build)"
+fi
+
+# zstd
+record "$tmp/z.data" -z -e cpu-clock -- "$tmp/loop" 0.3
+n=$(recorded_samples)
+stock_script z "$tmp/z.data"
+[ "$(wc -l <"$tmp/z.out")" = "$n" ] || fail "-z: perf script shows $(wc -l <"$tmp/z.out"), we wrote $n"
+perf report --header-only -I -i "$tmp/z.data" 2>/dev/null | grep -q "^# compressed : Zstd" ||
+	fail "-z: no COMPRESSED feature"
+echo "ok: -z, $n samples, COMPRESSED feature"
+
+# tracepoint
+record "$tmp/tp.data" -e sched:sched_switch -a -- sleep 0.2
+n=$(recorded_samples)
+stock_script tp "$tmp/tp.data"
+[ "$(wc -l <"$tmp/tp.out")" = "$n" ] || fail "tracepoint: perf script shows $(wc -l <"$tmp/tp.out"), we wrote $n"
+grep -q "sched:sched_switch: prev_comm=.* prev_pid=[0-9]* .*==> next_comm=" "$tmp/tp.out" ||
+	fail "tracepoint fields not decoded: $(head -2 "$tmp/tp.out")"
+echo "ok: tracepoint, $n records decoded by stock perf from our TRACING_DATA"
+
+# -p, then SIGINT on -a; the first output is kept as .old
+"$tmp/loop" 3 &
+loop=$!
+"$TEXTPOKE" record -e cpu-clock -p $loop -o "$tmp/int.data" 2>"$tmp/rec-p.err" &
+rec=$!
+sleep 1
+kill -INT $rec
+wait $rec || fail "-p: exit status $? after SIGINT: $(cat "$tmp/rec-p.err")"
+"$TEXTPOKE" record -e cpu-clock -a -o "$tmp/int.data" 2>"$tmp/rec-a.err" &
+rec=$!
+sleep 1
+kill -INT $rec
+wait $rec || fail "-a: exit status $? after SIGINT: $(cat "$tmp/rec-a.err")"
+kill $loop 2>/dev/null
+wait $loop 2>/dev/null
+[ -d "$tmp/int.data.old" ] || fail "the previous output was not kept as int.data.old"
+stock_script p "$tmp/int.data.old" -F comm,pid
+grep -qv "^ *loop *$loop *$" "$tmp/p.out" && fail "-p: samples of other processes: $(grep -v loop "$tmp/p.out" | head -2)"
+[ -s "$tmp/p.out" ] || fail "-p: no samples"
+stock_script a "$tmp/int.data"
+[ -s "$tmp/a.out" ] || fail "-a: no samples"
+echo "ok: -p $(wc -l <"$tmp/p.out") samples, -a stopped by SIGINT $(wc -l <"$tmp/a.out") samples, .old kept"
+
+# the starting image
+[ -s "$tmp/int.data/kcore_dir/kallsyms" ] || fail "no kcore_dir/kallsyms"
+if [ ! -e /proc/kcore ]; then
+	grep -q "no /proc/kcore" "$tmp/rec-a.err" || fail "no notice about /proc/kcore: $(cat "$tmp/rec-a.err")"
+	[ "$(grep -c kcore "$tmp/rec-a.err")" = 1 ] || fail "the kcore notice is not one line"
+fi
+echo "ok: kcore_dir with kallsyms"
+exit 0
