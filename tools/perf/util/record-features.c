@@ -198,7 +198,7 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	if (h->kernel_hit && !kernel__build_id(&bid))
 		perf_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, bid.data, bid.size,
 					  "[kernel.kallsyms]");
-	if (!h->nr_maps)
+	if (!h->nr_maps || !h->nr_pages)
 		return;
 	/* the hash table, compacted and sorted */
 	for (u32 i = 0, j = 0; i < h->alloc_pages; i++) {
