@@ -33,6 +33,8 @@ struct bpf_capture {
 	int stop_fd;
 	bool running;
 	pthread_mutex_t lock;		/* progs, nr_progs, stats */
+	pthread_cond_t ready_cond;	/* readers signal they are polling */
+	int nr_ready;
 	struct bpf_prog_capture **progs;
 	size_t nr_progs, alloc_progs;
 	struct bpf_capture_stats stats;
@@ -262,6 +264,10 @@ static void *bpf_capture__thread(void *arg)
 	}
 	/* only root may; without it capture still works, it just loses more races */
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	pthread_mutex_lock(&cap->lock);
+	cap->nr_ready++;
+	pthread_cond_signal(&cap->ready_cond);
+	pthread_mutex_unlock(&cap->lock);
 	for (;;) {
 		int n = poll(pfd, 2, -1);
 
@@ -300,6 +306,7 @@ struct bpf_capture *bpf_capture__new(const int *cpus, int nr_cpus)
 	if (!cap)
 		goto out_err;
 	pthread_mutex_init(&cap->lock, NULL);
+	pthread_cond_init(&cap->ready_cond, NULL);
 	cap->stop_fd = -1;
 	if (!cpus) {
 		nr_cpus = online_cpus(&own);
@@ -355,6 +362,11 @@ struct bpf_capture *bpf_capture__new(const int *cpus, int nr_cpus)
 			goto out_delete;
 		th->started = true;
 	}
+	/* a program loaded before its reader is pinned and real-time could be missed */
+	pthread_mutex_lock(&cap->lock);
+	while (cap->nr_ready < cap->nr_rings)
+		pthread_cond_wait(&cap->ready_cond, &cap->lock);
+	pthread_mutex_unlock(&cap->lock);
 	free(own);
 	return cap;
 out_delete:
@@ -406,6 +418,7 @@ void bpf_capture__delete(struct bpf_capture *cap)
 	for (size_t i = 0; i < cap->nr_progs; i++)
 		bpf_prog_capture__delete(cap->progs[i]);
 	free(cap->progs);
+	pthread_cond_destroy(&cap->ready_cond);
 	pthread_mutex_destroy(&cap->lock);
 	free(cap);
 }
