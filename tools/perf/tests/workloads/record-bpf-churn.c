@@ -7,6 +7,9 @@
  *                                   loopback UDP socket (SO_ATTACH_BPF),
  *                                   send a few packets, close; each
  *                                   program lives microseconds (default 200)
+ *   record-bpf-churn flash [N]      N programs loaded and closed at once,
+ *                                   never attached: they live as long as
+ *                                   one close() takes
  *   record-bpf-churn busy [SECONDS] one filter that loops on every packet,
  *                                   fed packets for SECONDS (default 1):
  *                                   samples land in its JIT code
@@ -17,6 +20,7 @@
 #include <errno.h>
 #include <linux/bpf.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +80,7 @@ static void ping(int s, const struct sockaddr_in *addr, int n)
 	}
 }
 
-static int churn(int rounds)
+static int churn(int rounds, bool attach)
 {
 	int loaded = 0;
 
@@ -95,6 +99,10 @@ static int churn(int rounds)
 			return errno == EPERM || errno == EACCES ? -2 : -1;
 		}
 		loaded++;
+		if (!attach) {
+			close(prog);
+			continue;
+		}
 		s = udp_socket(&addr);
 		if (s >= 0 && !setsockopt(s, SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog)))
 			ping(s, &addr, 3);
@@ -150,11 +158,13 @@ int main(int argc, char **argv)
 	int n;
 
 	if (!strcmp(mode, "churn"))
-		n = churn(argc > 2 ? atoi(argv[2]) : 200);
+		n = churn(argc > 2 ? atoi(argv[2]) : 200, true);
+	else if (!strcmp(mode, "flash"))
+		n = churn(argc > 2 ? atoi(argv[2]) : 200, false);
 	else if (!strcmp(mode, "busy"))
 		n = busy(argc > 2 ? atof(argv[2]) : 1.0);
 	else {
-		fprintf(stderr, "usage: record-bpf-churn churn [N] | busy [SECONDS]\n");
+		fprintf(stderr, "usage: record-bpf-churn churn [N] | flash [N] | busy [SECONDS]\n");
 		return 1;
 	}
 	if (n < 0)
