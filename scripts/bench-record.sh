@@ -89,7 +89,7 @@ for mode in churn flash; do
 	stop_busy
 	p_b=$(captured "$dir/pb.data")
 	t_b=$(captured "$dir/tb.data")
-	[ $mode = churn ] && what="load,attach,3 pkts,close" || what="load+close at once"
-	printf '%-44s %11s%% %11s%% %8s %8s\n' "BPF images kept: 200 x $what" \
+	[ $mode = churn ] && what="load,attach,send,close" || what="load+close at once"
+	printf '%-44s %11s%% %11s%% %8s %8s\n' "BPF kept: 200 x $what" \
 		"$((p_b * 100 / 200))" "$((t_b * 100 / 200))" "" ">= 99%"
 done
