@@ -383,6 +383,12 @@ static int record__setup_evsels(struct record *rec)
 	e->ev.attr.comm = 1;
 	e->ev.attr.comm_exec = 1;
 	e->ev.attr.task = 1;
+	/*
+	 * DWARF unwinding reads .eh_frame, which modern linkers put in a
+	 * read-only segment apart from the code: perf's unwinder needs its
+	 * mapping, so report data mappings too, as perf record does.
+	 */
+	e->ev.attr.mmap_data = o->call_graph == CALL_GRAPH_DWARF;
 	if (!rec->task_mode) {
 		e->ev.attr.text_poke = 1;
 		e->ev.attr.ksymbol = 1;
@@ -718,7 +724,8 @@ static int record__write_features(struct record *rec)
 static int record__synthesize(struct record *rec)
 {
 	struct synth s = { .w = rec->w, .idx = rec->sb_idx, .on_mmap = record_hits__synth_mmap,
-			   .arg = &rec->hits };
+			   .arg = &rec->hits,
+			   .data_mmaps = rec->opts->call_graph == CALL_GRAPH_DWARF };
 	int err;
 
 	err = synthesize__kernel_mmap(&s);

@@ -136,8 +136,8 @@ static int synthesize__mmaps(struct synth *s, pid_t pid)
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
 			   &maj, &min, &ino, &name_at) < 7)
 			continue;
-		/* as perf record without --data: executable mappings only */
-		if (perms[2] != 'x')
+		/* as perf record: data mappings only when asked (DWARF unwinding needs .eh_frame's) */
+		if (perms[2] != 'x' && !s->data_mmaps)
 			continue;
 		name = name_at ? line + name_at : "";
 		nl = strchr(line, '\n');
@@ -147,6 +147,8 @@ static int synthesize__mmaps(struct synth *s, pid_t pid)
 			name = "//anon";
 		memset(&m, 0, sizeof(m));
 		m.header.misc = PERF_RECORD_MISC_USER;
+		if (perms[2] != 'x')
+			m.header.misc |= PERF_RECORD_MISC_MMAP_DATA;
 		m.pid = pid;
 		m.tid = pid;
 		m.start = start;
@@ -156,7 +158,7 @@ static int synthesize__mmaps(struct synth *s, pid_t pid)
 		m.min = min;
 		m.ino = ino;
 		m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
-			 PROT_EXEC;
+			 (perms[2] == 'x' ? PROT_EXEC : 0);
 		m.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		err = synth__mmap2(s, &m, name);
 	}

@@ -23,6 +23,8 @@ struct synth {
 	int idx;
 	void (*on_mmap)(void *arg, const struct perf_record_mmap2 *m, const char *filename);
 	void *arg;
+	/* non-executable mappings too, as the kernel reports them with attr.mmap_data */
+	bool data_mmaps;
 };
 
 /* "[kernel.kallsyms]_text" from _text to the top of the address space */

@@ -11,7 +11,8 @@
 #   perf script prints the fields of each record;
 # - -p attaches to a running process; SIGINT ends a system-wide recording
 #   with a complete file, and the previous output is kept as .old;
-# - no /proc/kcore: the kcore_dir holds kallsyms and a one-line notice says so.
+# - no /proc/kcore: the kcore_dir holds kallsyms and a one-line notice says so;
+# - -e cycles where the CPU has no PMU: an error that says so, and no file.
 
 . "$(dirname "$0")/lib/record-common.sh"
 need_record
@@ -88,4 +89,17 @@ if [ ! -e /proc/kcore ]; then
 	[ "$(grep -c kcore "$tmp/rec-a.err")" = 1 ] || fail "the kcore notice is not one line"
 fi
 echo "ok: kcore_dir with kallsyms"
+
+# hardware events: a clear message where the CPU has no PMU; without -e, cpu-clock
+if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
+	"$TEXTPOKE" record -e cycles:u -a -o "$tmp/hw.data" -- true >/dev/null 2>"$tmp/hw.err" &&
+		fail "-e cycles succeeded without a PMU"
+	grep -q "cycles:u: this CPU has no hardware PMU.*use -e cpu-clock" "$tmp/hw.err" ||
+		fail "no clear message for cycles without a PMU: $(cat "$tmp/hw.err")"
+	[ -e "$tmp/hw.data" ] && fail "a failed recording left $tmp/hw.data behind"
+	record "$tmp/default.data" -a -- sleep 0.1
+	perf evlist -i "$tmp/default.data" 2>/dev/null | grep -qx cpu-clock ||
+		fail "no -e and no PMU: expected cpu-clock, got $(perf evlist -i "$tmp/default.data")"
+	echo "ok: cycles without a PMU refused clearly; the default falls back to cpu-clock"
+fi
 exit 0
