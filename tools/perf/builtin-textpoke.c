@@ -19,7 +19,8 @@ struct textpoke_cmd {
 
 static const struct textpoke_cmd commands[] = {
 	{ "record", cmd_textpoke_record, "Record samples and the side-band text tracking needs" },
-	{ "script", cmd_textpoke_script, "Print a recording like perf script, with ABIs and text pokes" },
+	{ "script", cmd_textpoke_script,
+	  "Print a recording like perf script, with ABIs and text pokes" },
 	{ "test", cmd_textpoke_test, "Run the built-in tests" },
 	{ "version", cmd_textpoke_version, "Show the version and build options" },
 };
@@ -81,18 +82,25 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_TASK = 256, OPT_MMAP, OPT_BPF, OPT_TEXT_POKE, OPT_LOST, OPT_NS,
 	};
 	static const struct popt opts[] = {
-		{ 'i', "input", required_argument, "file", "input file name (default perf.data, - for a pipe)", 'i' },
+		{ 'i', "input", required_argument, "file",
+		  "input file name (default perf.data, - for a pipe)", 'i' },
 		{ 'F', "fields", required_argument, "fields",
-		  "[type:]field,... or +field/-field: comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc", 'F' },
-		{ 0, "show-task-events", no_argument, NULL, "show the fork/comm/exit events", OPT_TASK },
+		  "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
+		  "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc",
+		  'F' },
+		{ 0, "show-task-events", no_argument, NULL, "show the fork/comm/exit events",
+		  OPT_TASK },
 		{ 0, "show-mmap-events", no_argument, NULL, "show the mmap events", OPT_MMAP },
 		{ 0, "show-bpf-events", no_argument, NULL, "show the ksymbol/bpf events", OPT_BPF },
-		{ 0, "show-text-poke-events", no_argument, NULL, "show the text poke events", OPT_TEXT_POKE },
+		{ 0, "show-text-poke-events", no_argument, NULL, "show the text poke events",
+		  OPT_TEXT_POKE },
 		{ 0, "show-lost-events", no_argument, NULL, "show the lost events", OPT_LOST },
-		{ 'G', "hide-call-graph", no_argument, NULL, "when printing symbols do not display call chain", 'G' },
+		{ 'G', "hide-call-graph", no_argument, NULL,
+		  "when printing symbols do not display call chain", 'G' },
 		{ 0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS },
 		{ 'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D' },
-		{ 'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)", 'v' },
+		{ 'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)",
+		  'v' },
 		{ 'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q' },
 		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
 		{ 0 },
@@ -105,23 +113,45 @@ int cmd_textpoke_script(int argc, char **argv)
 	popt_ctx__init(&ctx, opts);
 	while ((c = popt__next(&ctx, argc, argv)) != -1) {
 		switch (c) {
-		case 'i': so.input = optarg; break;
+		case 'i':
+			so.input = optarg;
+			break;
 		case 'F':
 			if (script_fields__parse(&so.fields, optarg)) {
 				popt__usage(script_usage, opts, stderr);
 				return 129;
 			}
 			break;
-		case OPT_TASK: so.show_task_events = true; break;
-		case OPT_MMAP: so.show_mmap_events = true; break;
-		case OPT_BPF: so.show_bpf_events = true; break;
-		case OPT_TEXT_POKE: so.show_text_poke_events = true; break;
-		case OPT_LOST: so.show_lost_events = true; break;
-		case 'G': so.hide_call_graph = true; break;
-		case OPT_NS: so.nanosecs = true; break;
-		case 'D': dump_trace = true; break;
-		case 'v': verbose++; break;
-		case 'q': quiet = true; break;
+		case OPT_TASK:
+			so.show_task_events = true;
+			break;
+		case OPT_MMAP:
+			so.show_mmap_events = true;
+			break;
+		case OPT_BPF:
+			so.show_bpf_events = true;
+			break;
+		case OPT_TEXT_POKE:
+			so.show_text_poke_events = true;
+			break;
+		case OPT_LOST:
+			so.show_lost_events = true;
+			break;
+		case 'G':
+			so.hide_call_graph = true;
+			break;
+		case OPT_NS:
+			so.nanosecs = true;
+			break;
+		case 'D':
+			dump_trace = true;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'q':
+			quiet = true;
+			break;
 		default:
 			popt__usage(script_usage, opts, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 129;

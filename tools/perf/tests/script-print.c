@@ -97,7 +97,7 @@ static int test__script_print(struct test_suite *t)
 		.loc = {
 			.ip = 0x7faabdea869e,
 			.addr = 0x1e69e,
-			.has_map = true,
+			.relative = true,
 			.sym = "handle_amd",
 			.sym_start = 0x1e620,
 			.dso = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
@@ -186,8 +186,8 @@ static int test__script_print(struct test_suite *t)
 		static const struct script_loc frames[] = {
 			{ .ip = 0xffffffff816267f4, .sym = "unlink_file_vma_batch_process",
 			  .sym_start = 0xffffffff81626780, .addr = 0xffffffff816267f4,
-			  .has_map = true, .dso = "[kernel.kallsyms]" },
-			{ .ip = 0x7f2011e8aca3, .addr = 0x20ca3, .has_map = true, .sym = "mmap64",
+			  .relative = true, .dso = "[kernel.kallsyms]" },
+			{ .ip = 0x7f2011e8aca3, .addr = 0x20ca3, .relative = true, .sym = "mmap64",
 			  .sym_start = 0x20c90,
 			  .dso = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" },
 			{ .ip = 0x7f2011e988a8 },

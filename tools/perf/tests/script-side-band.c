@@ -170,7 +170,7 @@ static int test__script_side_band(struct test_suite *t)
 		static const u8 jmp5[] = { 0xe9, 0x10, 0x20, 0x00, 0x00 };
 		struct perf_record_text_poke *tp = (void *)rec;
 		struct script_loc sym = {
-			.ip = 0xffffffff81234574ULL, .addr = 0xffffffff81234574ULL, .has_map = true,
+			.ip = 0xffffffff81234574ULL, .addr = 0xffffffff81234574ULL, .relative = true,
 			.sym = "schedule", .sym_start = 0xffffffff81234560ULL,
 			.dso = "[kernel.kallsyms]",
 		};

@@ -8,7 +8,9 @@
 #include <inttypes.h>
 
 #include "debug.h"
+#include "dso.h"
 #include "machine.h"
+#include "map.h"
 
 #ifndef PERF_CONTEXT_MAX
 #define PERF_CONTEXT_MAX ((u64)-4095)
@@ -38,6 +40,22 @@ static bool context__cpumode(u64 ip, u8 *cpumode)
 	}
 }
 
+u64 callchain_frame__addr(const struct callchain_frame *frame)
+{
+	const struct map *map = frame->al.map;
+
+	if (!map || !map->dso)
+		return frame->ip;
+	switch (map->dso->kind) {
+	case DSO_KIND__KERNEL:
+	case DSO_KIND__MODULE:
+	case DSO_KIND__KSYMBOL:
+		return frame->ip;
+	default:
+		return frame->al.addr;
+	}
+}
+
 int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 			   int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
 {
@@ -50,9 +68,10 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 	if (!chain)
 		return 0;
 	for (i = 0; i < chain->nr; i++) {
+		u64 ip = chain->ips[i];
 		u8 unused;
 
-		if (chain->ips[i] >= PERF_CONTEXT_MAX && !context__cpumode(chain->ips[i], &unused)) {
+		if (ip >= PERF_CONTEXT_MAX && !context__cpumode(ip, &unused)) {
 			pr_debug("invalid callchain context %#" PRIx64 ": callchain dropped\n",
 				 chain->ips[i]);
 			return 0;

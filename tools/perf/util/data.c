@@ -234,7 +234,7 @@ const void *perf_data__window_get(struct perf_data *data, struct perf_data_windo
 		return (const char *)win->base + (offset - win->start);
 	perf_data__window_put(win);
 	start = offset & ~((u64)page - 1);
-	map_len = PERF_DATA_WINDOW_SIZE;
+	map_len = data->window_size ? PERF_ALIGN(data->window_size, page) : PERF_DATA_WINDOW_SIZE;
 	if (map_len < offset - start + len)
 		map_len = PERF_ALIGN(offset - start + len, page);
 	if (map_len > data->size - start)

@@ -22,6 +22,7 @@ struct perf_data {
 	bool is_stream;	  /* read sequentially, never mapped */
 	bool own_fd;
 	u64 size;	  /* file size; 0 for a stream */
+	u64 window_size;  /* mmap window, 0: PERF_DATA_WINDOW_SIZE (tests use tiny ones) */
 	/* stream state */
 	u8 *sbuf;
 	size_t sbuf_len, sbuf_pos;

@@ -144,9 +144,13 @@ static int dso__load_vdso(struct dso *dso, bool running_kernel)
 			return 0;
 	}
 	/* this kernel's vdso is the recorded one when the build-ids agree */
-	if (dso->bid.size || running_kernel)
-		return dso__load_own_vdso(dso);
-	return 0;
+	if (!dso->bid.size && !running_kernel)
+		return 0;
+	if (!strcmp(dso->name, "[vdso32]"))
+		return dso__load_compat_vdso(dso, "perf-read-vdso32");
+	if (!strcmp(dso->name, "[vdsox32]"))
+		return dso__load_compat_vdso(dso, "perf-read-vdsox32");
+	return dso__load_own_vdso(dso);
 }
 
 int dso__load(struct dso *dso, bool running_kernel)

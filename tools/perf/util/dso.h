@@ -31,6 +31,7 @@ struct dso {
 	const char *short_name;	/* basename of name */
 	struct build_id bid;	/* as recorded; size 0 when unknown */
 	bool loaded;		/* symbols were looked for (found or not) */
+	bool print_long_name;	/* a module perf names by its path (see map__dso_name()) */
 	struct symbols symbols;
 	char *symsrc;		/* the file the symbols came from */
 	struct dso *next;	/* dsos hash chain */
@@ -57,6 +58,8 @@ int dso__insert_symbol(struct dso *dso, struct symbol *sym);
 int dso__load_elf(struct dso *dso);
 /* the vdso image of this process, when its build-id fits */
 int dso__load_own_vdso(struct dso *dso);
+/* the 32-bit or x32 vdso of this kernel, through perf's helper program */
+int dso__load_compat_vdso(struct dso *dso, const char *helper);
 
 /* The machine's objects by name */
 #define DSOS_HASH_BITS 8

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stddef.h>
+#include <string.h>
+
 #include "event.h"
 
 static const char *const event_names[] = {
@@ -51,4 +54,63 @@ const char *perf_event__name(u32 type)
 	if (type >= ARRAY_SIZE(event_names) || !event_names[type])
 		return "UNKNOWN";
 	return event_names[type];
+}
+
+static bool has_nul(const void *start, const union perf_event *event)
+{
+	const char *p = start, *end = (const char *)event + event->header.size;
+
+	return p < end && memchr(p, '\0', end - p) != NULL;
+}
+
+const char *perf_event__check(const union perf_event *event)
+{
+	static const u16 min_size[] = {
+		[PERF_RECORD_MMAP] = sizeof(struct perf_record_mmap),
+		[PERF_RECORD_LOST] = sizeof(struct perf_record_lost),
+		[PERF_RECORD_COMM] = sizeof(struct perf_record_comm),
+		[PERF_RECORD_EXIT] = sizeof(struct perf_record_fork),
+		[PERF_RECORD_THROTTLE] = sizeof(struct perf_record_throttle),
+		[PERF_RECORD_UNTHROTTLE] = sizeof(struct perf_record_throttle),
+		[PERF_RECORD_FORK] = sizeof(struct perf_record_fork),
+		[PERF_RECORD_READ] = offsetof(struct perf_record_read, value),
+		[PERF_RECORD_MMAP2] = sizeof(struct perf_record_mmap2),
+		[PERF_RECORD_AUX] = sizeof(struct perf_record_aux),
+		[PERF_RECORD_ITRACE_START] = sizeof(struct perf_record_itrace_start),
+		[PERF_RECORD_LOST_SAMPLES] = sizeof(struct perf_record_lost_samples),
+		[PERF_RECORD_SWITCH_CPU_WIDE] = sizeof(struct perf_record_switch),
+		[PERF_RECORD_NAMESPACES] = sizeof(struct perf_record_namespaces),
+		[PERF_RECORD_KSYMBOL] = sizeof(struct perf_record_ksymbol),
+		[PERF_RECORD_BPF_EVENT] = sizeof(struct perf_record_bpf_event),
+		[PERF_RECORD_CGROUP] = sizeof(struct perf_record_cgroup),
+		[PERF_RECORD_TEXT_POKE] = sizeof(struct perf_record_text_poke),
+	};
+	u32 type = event->header.type, size = event->header.size;
+
+	if (type < ARRAY_SIZE(min_size) && size < min_size[type])
+		return "is too short for its type";
+	switch (type) {
+	case PERF_RECORD_MMAP:
+		return has_nul(event->mmap.filename, event) ? NULL : "has an unterminated filename";
+	case PERF_RECORD_MMAP2:
+		return has_nul(event->mmap2.filename, event) ? NULL : "has an unterminated filename";
+	case PERF_RECORD_COMM:
+		return has_nul(event->comm.comm, event) ? NULL : "has an unterminated comm";
+	case PERF_RECORD_KSYMBOL:
+		return has_nul(event->ksymbol.name, event) ? NULL : "has an unterminated name";
+	case PERF_RECORD_CGROUP:
+		return has_nul(event->cgroup.path, event) ? NULL : "has an unterminated path";
+	case PERF_RECORD_NAMESPACES:
+		if (event->namespaces.nr_namespaces >
+		    (size - sizeof(struct perf_record_namespaces)) / 16)
+			return "claims more namespaces than it holds";
+		return NULL;
+	case PERF_RECORD_TEXT_POKE:
+		if ((u32)event->text_poke.old_len + event->text_poke.new_len >
+		    size - sizeof(struct perf_record_text_poke))
+			return "claims more code bytes than it holds";
+		return NULL;
+	default:
+		return NULL;
+	}
 }

@@ -287,6 +287,7 @@ struct stack_dump {
 	u64 size;
 	u64 dyn_size;
 	const char *data;
+	u32 offset;	/* of the size word in the record, as perf's user_stack.offset */
 };
 
 struct sample_read_value {
@@ -345,5 +346,13 @@ struct perf_sample {
 };
 
 const char *perf_event__name(u32 type);
+
+/*
+ * Checks that a kernel record is long enough for its type's fixed part
+ * and variable arrays, and that its strings end inside the record, so
+ * that consumers may use the struct fields directly.  NULL if fine, else
+ * what is wrong ("is too short for its type", ...).
+ */
+const char *perf_event__check(const union perf_event *event);
 
 #endif /* __PERF_TEXTPOKE_EVENT_H */

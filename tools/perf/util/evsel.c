@@ -276,26 +276,40 @@ static const char *const cache_op[][2] = {
 	{ "load", "loads" }, { "store", "stores" }, { "prefetch", "prefetches" },
 };
 
-/* the modifier suffix perf derives from the exclude bits and precise_ip */
+/*
+ * The modifier suffix perf 6.1 derives from the attr: k/u/h for the
+ * privilege levels counted (only when some are excluded), p per precise
+ * level, and H/G for host/guest when exclude_guest differs from what the
+ * other modifiers imply ("cycles:ppH", "instructions:uH", "cycles:HG").
+ */
 static void evsel__add_modifiers(const struct evsel *evsel, char *bf, size_t size)
 {
 	const struct perf_event_attr *a = &evsel->attr;
+	bool guest_default = false;
 	size_t r = strlen(bf);
 	char mod[16];
 	int n = 0, i;
 
 	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
-		if (!a->exclude_user)
-			mod[n++] = 'u';
 		if (!a->exclude_kernel)
 			mod[n++] = 'k';
+		if (!a->exclude_user)
+			mod[n++] = 'u';
 		if (!a->exclude_hv)
 			mod[n++] = 'h';
+		guest_default = true;
 	}
-	for (i = 0; i < (int)a->precise_ip && i < 3; i++)
-		mod[n++] = 'p';
-	if (a->exclude_host && !a->exclude_guest)
-		mod[n++] = 'G';
+	if (a->precise_ip) {
+		for (i = 0; i < (int)a->precise_ip && i < 3; i++)
+			mod[n++] = 'p';
+		guest_default = true;
+	}
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			mod[n++] = 'H';
+		if (!a->exclude_guest)
+			mod[n++] = 'G';
+	}
 	mod[n] = '\0';
 	if (n)
 		snprintf(bf + r, size - r, ":%s", mod);
@@ -318,7 +332,7 @@ static void evsel__default_name(const struct evsel *evsel, char *bf, size_t size
 			snprintf(bf, size, "%s", sw_names[c]);
 		else
 			snprintf(bf, size, "unknown-software");
-		return; /* perf adds no modifiers to software events */
+		break;
 	case PERF_TYPE_HW_CACHE: {
 		u64 type = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
 
@@ -338,7 +352,7 @@ static void evsel__default_name(const struct evsel *evsel, char *bf, size_t size
 		snprintf(bf, size, "mem:0x%" PRIx64 ":%s%s%s", (u64)a->bp_addr,
 			 a->bp_type & 1 ? "r" : "", a->bp_type & 2 ? "w" : "",
 			 a->bp_type & 4 ? "x" : "");
-		return;
+		break;
 	case PERF_TYPE_RAW:
 		snprintf(bf, size, "raw 0x%" PRIx64, c);
 		break;
@@ -593,6 +607,7 @@ int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event
 	    parse_regs(&c, &s->user_regs, evsel->attr.sample_regs_user))
 		return -EFAULT;
 	if (st & PERF_SAMPLE_STACK_USER) {
+		s->user_stack.offset = c.p - (const u8 *)event;
 		if (cur_u64(&c, &s->user_stack.size))
 			return -EFAULT;
 		if (s->user_stack.size) {
@@ -601,7 +616,9 @@ int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event
 				return -EFAULT;
 			s->user_stack.data = (const char *)c.p;
 			c.p += s->user_stack.size;
-			if (cur_u64(&c, &s->user_stack.dyn_size))
+			/* as perf: a dump larger than its buffer is corrupt */
+			if (cur_u64(&c, &s->user_stack.dyn_size) ||
+			    s->user_stack.dyn_size > s->user_stack.size)
 				return -EFAULT;
 		}
 	}

@@ -312,7 +312,8 @@ static void *bpf_array_dup(const u8 *data, u32 data_len, u64 off, u64 n, u32 ele
 /*
  * Per program: u32 info_len, u32 data_len, u64 arrays, struct
  * bpf_prog_info (info_len bytes, pointers replaced by offsets into data),
- * data.  A shorter info is zero-extended, a longer one is not ours.
+ * data.  A shorter info is zero-extended; of a longer one (a newer
+ * kernel's) we keep the part we know, where perf 6.1 drops the section.
  */
 static int process_bpf_prog_info(struct feat_reader *r, struct perf_env *env)
 {
@@ -333,10 +334,12 @@ static int process_bpf_prog_info(struct feat_reader *r, struct perf_env *env)
 
 		if (fr_u32(r, &info_len) || fr_u32(r, &data_len) || fr_u64(r, &arrays))
 			return -EINVAL;
-		if (info_len > sizeof(info) || info_len > r->size - r->pos)
+		if (info_len > r->size - r->pos)
 			return -EINVAL;
+		/* a newer kernel's longer struct: the fields we know come first */
 		memset(&info, 0, sizeof(info));
-		fr_bytes(r, &info, info_len);
+		memcpy(&info, r->buf + r->pos, info_len < sizeof(info) ? info_len : sizeof(info));
+		r->pos += info_len;
 		if (data_len > r->size - r->pos)
 			return -EINVAL;
 		data = r->buf + r->pos;
@@ -555,8 +558,13 @@ static int perf_header__read_attrs(struct perf_session *session)
 			ids.size = __builtin_bswap64(ids.size);
 		}
 		size = attr.size ?: PERF_ATTR_SIZE_VER0;
-		if (size > disk_attr)
-			size = disk_attr;
+		if (size < PERF_ATTR_SIZE_VER0 || size > disk_attr) {
+			pr_err("%s: attr %" PRIu64 " at %#" PRIx64 ": attr.size %u does not fit the %" PRIu64
+			       " bytes of an attr in this file (corrupt header?)\n", session->path, i,
+			       off, size, disk_attr);
+			err = -EINVAL;
+			break;
+		}
 		if (!section_ok(&ids, data->size)) {
 			pr_err("%s: attr %" PRIu64 " at %#" PRIx64 ": id array [%#" PRIx64
 			       ", +%#" PRIx64 ") is past the end of the file\n",
@@ -603,9 +611,9 @@ static int perf_header__read_features(struct perf_session *session)
 		if (!(h->adds_features[feat / 64] & (1ULL << (feat % 64))))
 			continue;
 		if (perf_data__pread(data, &sec, sizeof(sec), table + idx * sizeof(sec))) {
-			pr_warning("%s: feature table at %#" PRIx64 " is truncated, features ignored\n",
-				   session->path, table);
-			return 0;
+			pr_err("%s: the feature table at %#" PRIx64 " is cut off by the end of the file (truncated file?)\n",
+			       session->path, table);
+			return -EINVAL;
 		}
 		idx++;
 		if (session->needs_swap) {
@@ -613,10 +621,11 @@ static int perf_header__read_features(struct perf_session *session)
 			sec.size = __builtin_bswap64(sec.size);
 		}
 		if (!section_ok(&sec, data->size)) {
-			pr_warning("%s: feature %s section [%#" PRIx64 ", +%#" PRIx64
-				   ") is past the end of the file, ignored\n", session->path,
-				   perf_feature__name(feat), sec.offset, sec.size);
-			continue;
+			pr_err("%s: feature %s section [%#" PRIx64 ", +%#" PRIx64 ") in the table at %#"
+			       PRIx64 " is past the end of the file (%#" PRIx64 " bytes; truncated file?)\n",
+			       session->path, perf_feature__name(feat), sec.offset, sec.size,
+			       table + (idx - 1) * sizeof(sec), data->size);
+			return -EINVAL;
 		}
 		buf = malloc(sec.size ?: 1);
 		if (!buf)
@@ -642,7 +651,7 @@ int perf_header__read(struct perf_session *session)
 
 	memset(h, 0, sizeof(*h));
 	if (perf_data__pread(data, &magic, 8, 0)) {
-		pr_err("%s: file too short for a perf.data header (%" PRIu64 " bytes)\n",
+		pr_err("%s: the perf.data header at 0x0 is cut off at %#" PRIx64 " (file too short)\n",
 		       session->path, data->size);
 		return -EINVAL;
 	}
@@ -659,7 +668,8 @@ int perf_header__read(struct perf_session *session)
 		return -EINVAL;
 	}
 	if (data->size < min_size || perf_data__pread(data, h, min_size, 0)) {
-		pr_err("%s: file header truncated (%" PRIu64 " bytes)\n", session->path, data->size);
+		pr_err("%s: the perf.data header at 0x0 is cut off at %#" PRIx64 " (truncated file?)\n",
+		       session->path, data->size);
 		return -EINVAL;
 	}
 	memcpy(&magic, (u8 *)h + 8, 8);
@@ -671,14 +681,23 @@ int perf_header__read(struct perf_session *session)
 	if (session->needs_swap)
 		file_header__swap(h);
 	h->magic = PERF_MAGIC2;
-	if (h->size < min_size || h->size > data->size) {
-		pr_err("%s: header size %" PRIu64 " at 0x8 is invalid\n", session->path, h->size);
+	/* 104, or 72 for the first PERFILE2 files, which had no feature bitmap */
+	if ((h->size != sizeof(*h) && h->size != min_size) || h->size > data->size) {
+		pr_err("%s: header size %" PRIu64 " at 0x8 is invalid (corrupt header?)\n",
+		       session->path, h->size);
 		return -EINVAL;
 	}
+	if (h->size == min_size)
+		memset(h->adds_features, 0, sizeof(h->adds_features));
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section) ||
 	    h->attr_size > ATTR_SIZE_MAX) {
 		pr_err("%s: attr_size %" PRIu64 " at 0x10 is invalid (corrupt header?)\n",
 		       session->path, h->attr_size);
+		return -EINVAL;
+	}
+	if (h->attrs.size % h->attr_size) {
+		pr_err("%s: attrs section size %#" PRIx64 " at 0x20 is not a multiple of attr_size %"
+		       PRIu64 " (corrupt header?)\n", session->path, h->attrs.size, h->attr_size);
 		return -EINVAL;
 	}
 	if (!section_ok(&h->attrs, data->size)) {

@@ -65,13 +65,15 @@ struct machine {
 	struct maps *kmaps;	/* the kernel and its modules */
 	struct map *kernel_map;	/* in kmaps once the kernel MMAP is seen */
 	struct dso *kernel_dso;
-	u64 kernel_start;
 	struct ksym_span *ksyms;
 	size_t nr_ksyms;
 	size_t alloc_ksyms;
 	u64 ksym_lo, ksym_hi;	/* bounds of all spans: most IPs miss them */
 	bool kernel_loaded;
 	bool running_kernel;	/* recorded on the kernel we run on */
+	bool env_checked;	/* running_kernel and the kernel build-id are set */
+	struct machine_text_poke *pokes;
+	size_t nr_pokes, alloc_pokes;
 	struct machine_stats stats;
 };
 
@@ -89,10 +91,12 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 
 	if (!machine)
 		return NULL;
+	/*
+	 * Only kept: in pipe mode the features (os_release, build-ids) come
+	 * as records after this, so they are looked at when first needed.
+	 */
 	machine->env = env;
 	dsos__init(&machine->dsos);
-	machine->running_kernel = env__is_running_kernel(env);
-	machine->kernel_start = 1ULL << 63;
 	machine->ksym_lo = ~0ULL;
 	if (kcore_dir && !(machine->kcore_dir = strdup(kcore_dir)))
 		goto out_delete;
@@ -102,12 +106,6 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 	machine->kernel_dso = dsos__findnew(&machine->dsos, KERNEL_MMAP_NAME, DSO_KIND__KERNEL);
 	if (!machine->kernel_dso)
 		goto out_delete;
-	if (env) {
-		struct build_id bid = { .size = 0 };
-
-		if (!perf_env__find_build_id(env, KERNEL_MMAP_NAME, &bid))
-			dso__set_build_id(machine->kernel_dso, &bid);
-	}
 
 	/* the idle task, as perf names it */
 	swapper = machine__findnew_thread(machine, 0, 0);
@@ -142,6 +140,9 @@ void machine__delete(struct machine *machine)
 	}
 	for (i = 0; i < machine->nr_ksyms; i++)
 		map__put(machine->ksyms[i].map);
+	for (i = 0; i < machine->nr_pokes; i++)
+		free((void *)machine->pokes[i].bytes);
+	free(machine->pokes);
 	free(machine->ksyms);
 	map__put(machine->kernel_map);
 	maps__put(machine->kmaps);
@@ -365,6 +366,7 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 					u64 start, u64 len, u64 pgoff,
 					const struct build_id *bid)
 {
+	struct build_id env_bid = { .size = 0 };
 	struct map *map;
 	struct dso *dso;
 	char name[256];
@@ -382,7 +384,6 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 			maps__remove(machine->kmaps, machine->kernel_map);
 		map__put(machine->kernel_map);
 		machine->kernel_map = map;
-		machine->kernel_start = start;
 		return maps__insert(machine->kmaps, map);
 	}
 	if (filename[0] != '/' && filename[0] != '[')
@@ -396,6 +397,15 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 		dso__set_long_name(dso, filename);
 	if (bid && bid->size)
 		dso__set_build_id(dso, bid);
+	/*
+	 * perf creates the objects of the BUILD_ID table first, named by path;
+	 * a module listed there keeps that name, the others are "[name]"
+	 */
+	if (!perf_env__find_build_id(machine->env, filename, &env_bid)) {
+		dso->print_long_name = filename[0] == '/';
+		if (!dso->bid.size)
+			dso__set_build_id(dso, &env_bid);
+	}
 	/* module symbols from kallsyms are kept relative to the module start */
 	map = map__new(start, len, 0, dso);
 	dso__put(dso);
@@ -406,10 +416,48 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 	return err;
 }
 
-static struct map *machine__new_user_map(struct machine *machine, s32 pid, const char *filename,
-					 u64 start, u64 len, u64 pgoff,
+/*
+ * Which vdso a process has: perf names the compat ones "[vdso32]" and
+ * "[vdsox32]" after the ELF class of the first file the process maps.
+ */
+static const char *thread__vdso_name(struct thread *thread)
+{
+	size_t i;
+
+	for (i = 0; thread->maps && i < thread->maps->nr; i++) {
+		struct dso *dso = thread->maps->entries[i]->dso;
+		unsigned char ident[EI_NIDENT];
+		u16 machine_type;
+		FILE *fp;
+		bool ok;
+
+		if (!dso || dso->long_name[0] != '/')
+			continue;
+		fp = fopen(dso->long_name, "rb");
+		if (!fp)
+			continue;
+		ok = fread(ident, 1, sizeof(ident), fp) == sizeof(ident) &&
+		     fread(&machine_type, 1, 2, fp) == 2 && !memcmp(ident, ELFMAG, SELFMAG);
+		/* e_type sits before e_machine */
+		if (ok)
+			ok = fread(&machine_type, 1, 2, fp) == 2;
+		fclose(fp);
+		if (!ok)
+			continue;
+		if (ident[EI_CLASS] == ELFCLASS64)
+			return "[vdso]";
+		if (ident[EI_DATA] != ELFDATA2LSB)
+			machine_type = __builtin_bswap16(machine_type);
+		return machine_type == EM_X86_64 ? "[vdsox32]" : "[vdso32]";
+	}
+	return "[vdso]";
+}
+
+static struct map *machine__new_user_map(struct machine *machine, struct thread *thread,
+					 const char *filename, u64 start, u64 len, u64 pgoff,
 					 const struct build_id *bid)
 {
+	s32 pid = thread->pid;
 	enum dso_kind kind = DSO_KIND__USER;
 	char anon_name[64];
 	const char *name = filename;
@@ -429,6 +477,8 @@ static struct map *machine__new_user_map(struct machine *machine, s32 pid, const
 		identity = true;
 	} else if (!strncmp(filename, "[vdso", 5)) {
 		kind = DSO_KIND__VDSO;
+		if (!strcmp(filename, "[vdso]"))
+			name = thread__vdso_name(thread);
 	}
 
 	dso = dsos__findnew(&machine->dsos, name, kind);
@@ -480,7 +530,7 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 	thread = machine__findnew_thread(machine, pid, tid);
 	if (!thread)
 		return -ENOMEM;
-	map = machine__new_user_map(machine, pid, filename, start, len, pgoff, bid);
+	map = machine__new_user_map(machine, thread, filename, start, len, pgoff, bid);
 	if (!map) {
 		thread__put(thread);
 		return -ENOMEM;
@@ -632,6 +682,54 @@ static struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64
 	return best ? best->map : NULL;
 }
 
+/* the text image over time is built elsewhere: here the pokes are kept */
+static int machine__keep_text_poke(struct machine *machine, union perf_event *event,
+				   struct perf_sample *sample)
+{
+	struct perf_record_text_poke *e = &event->text_poke;
+	struct machine_text_poke *poke;
+	size_t len;
+	u8 *bytes;
+
+	if (event->header.size < sizeof(*e))
+		return -EINVAL;
+	len = (size_t)e->old_len + e->new_len;
+	if (len > event->header.size - sizeof(*e) || machine->nr_pokes >= MACHINE_TEXT_POKES_MAX) {
+		machine->stats.nr_text_poke_dropped++;
+		return 0;
+	}
+	if (machine->nr_pokes == machine->alloc_pokes) {
+		size_t alloc = machine->alloc_pokes ? machine->alloc_pokes * 2 : 256;
+		struct machine_text_poke *pokes = realloc(machine->pokes, alloc * sizeof(*pokes));
+
+		if (!pokes)
+			return -ENOMEM;
+		machine->pokes = pokes;
+		machine->alloc_pokes = alloc;
+	}
+	bytes = malloc(len ?: 1);
+	if (!bytes)
+		return -ENOMEM;
+	memcpy(bytes, e->bytes, len);
+	poke = &machine->pokes[machine->nr_pokes++];
+	poke->time = sample_time(sample);
+	poke->addr = e->addr;
+	poke->old_len = e->old_len;
+	poke->new_len = e->new_len;
+	poke->bytes = bytes;
+	return 0;
+}
+
+size_t machine__nr_text_pokes(const struct machine *machine)
+{
+	return machine->nr_pokes;
+}
+
+const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx)
+{
+	return idx < machine->nr_pokes ? &machine->pokes[idx] : NULL;
+}
+
 int machine__process_event(struct machine *machine, union perf_event *event,
 			   struct perf_sample *sample)
 {
@@ -661,9 +759,8 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 		machine->stats.nr_bpf_event++;
 		return 0;
 	case PERF_RECORD_TEXT_POKE:
-		/* the text image over time is libtextpoke's; here only counted */
 		machine->stats.nr_text_poke++;
-		return 0;
+		return machine__keep_text_poke(machine, event, sample);
 	default:
 		machine->stats.nr_ignored++;
 		return 0;
@@ -671,6 +768,21 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 }
 
 /* kernel symbols */
+
+/* what the features say, once they have all been read */
+static void machine__check_env(struct machine *machine)
+{
+	struct build_id bid = { .size = 0 };
+
+	if (machine->env_checked)
+		return;
+	machine->env_checked = true;
+	machine->running_kernel = env__is_running_kernel(machine->env);
+	if (!machine->kernel_dso->bid.size &&
+	    !perf_env__find_build_id(machine->env, KERNEL_MMAP_NAME, &bid))
+		dso__set_build_id(machine->kernel_dso, &bid);
+}
+
 
 struct kallsyms_load {
 	struct symbols all;
@@ -701,6 +813,7 @@ static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
 
 static const char *machine__kallsyms_path(struct machine *machine, char **to_free, bool *live)
 {
+	const char *recorded = "(unknown)";
 	struct utsname uts;
 	char *path, *dir;
 
@@ -727,8 +840,9 @@ static const char *machine__kallsyms_path(struct machine *machine, char **to_fre
 	}
 	if (uname(&uts))
 		snprintf(uts.release, sizeof(uts.release), "?");
-	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n",
-		   machine->env && machine->env->os_release ? machine->env->os_release : "(unknown)",
+	if (machine->env && machine->env->os_release)
+		recorded = machine->env->os_release;
+	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n", recorded,
 		   uts.release);
 	return NULL;
 }
@@ -771,6 +885,42 @@ static void machine__split_kallsyms(struct machine *machine, struct kallsyms_loa
 	symbols__exit(&load->all);
 }
 
+/*
+ * perf stretches the kernel map over its kallsyms symbols (map__fixup_start
+ * and map__fixup_end), so .init.text and the data symbols past _etext
+ * resolve to [kernel.kallsyms] although the MMAP record ends at _etext.
+ * Never over a module's map, though.
+ */
+static void machine__fit_kernel_map(struct machine *machine)
+{
+	struct map *kmap = machine->kernel_map;
+	struct symbols *syms = &machine->kernel_dso->symbols;
+	u64 start, end;
+	size_t i;
+
+	if (!kmap || !syms->nr)
+		return;
+	start = syms->entries[0]->start;
+	end = syms->entries[syms->nr - 1]->end;
+	for (i = 0; i < machine->kmaps->nr; i++) {
+		struct map *m = machine->kmaps->entries[i];
+
+		if (m == kmap)
+			continue;
+		if (m->start >= kmap->end && m->start < end)
+			end = m->start;
+		if (m->end <= kmap->start && m->end > start)
+			start = m->end;
+	}
+	map__get(kmap);
+	maps__remove(machine->kmaps, kmap);
+	kmap->start = start;
+	kmap->end = end;
+	if (maps__insert(machine->kmaps, kmap))
+		pr_debug("kernel map: cannot refit to [%#" PRIx64 ", %#" PRIx64 ")\n", start, end);
+	map__put(kmap);
+}
+
 static void machine__load_kernel_symbols(struct machine *machine)
 {
 	struct kallsyms_load load = { .text = 0 };
@@ -781,6 +931,7 @@ static void machine__load_kernel_symbols(struct machine *machine)
 	size_t i;
 	int err;
 
+	machine__check_env(machine);
 	machine->kernel_loaded = true;
 	machine->kernel_dso->loaded = true;
 	for (i = 0; i < ARRAY_SIZE(machine->dsos.heads); i++) {
@@ -812,6 +963,7 @@ static void machine__load_kernel_symbols(struct machine *machine)
 		pr_debug("kernel relocated by %#" PRIx64 " since the recording\n", (u64)delta);
 	}
 	machine__split_kallsyms(machine, &load, delta);
+	machine__fit_kernel_map(machine);
 	free(machine->kernel_dso->symsrc);
 	machine->kernel_dso->symsrc = strdup(path);
 	pr_debug("kernel symbols: %zu from %s\n", machine->kernel_dso->symbols.nr, path);
@@ -824,6 +976,7 @@ static void machine__load_dso(struct machine *machine, struct dso *dso)
 {
 	if (dso->loaded)
 		return;
+	machine__check_env(machine);
 	if (dso->kind == DSO_KIND__KERNEL || dso->kind == DSO_KIND__MODULE) {
 		/* a module mapped after kallsyms was read got its symbols then */
 		if (machine->kernel_loaded)
@@ -858,21 +1011,11 @@ static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u
 
 	if (map)
 		return map;
-	map = maps__find(machine->kmaps, addr);
-	if (map)
-		return map;
-	/* no kernel MMAP (old or pipe recordings): the kernel has it all */
-	if (!machine->kernel_map && addr >= machine->kernel_start) {
-		machine->kernel_map = map__new(machine->kernel_start, ~0ULL - machine->kernel_start,
-					       machine->kernel_start, machine->kernel_dso);
-		if (!machine->kernel_map)
-			return NULL;
-		machine->kernel_map->identity = true;
-		if (maps__insert(machine->kmaps, machine->kernel_map))
-			return NULL;
-		return machine->kernel_map;
-	}
-	return NULL;
+	/* loading the symbols may stretch the kernel map: first things first */
+	if (machine->kernel_map && !machine->kernel_loaded)
+		machine__load_kernel_symbols(machine);
+	/* no kernel MMAP, no kernel map: perf does not guess one either */
+	return maps__find(machine->kmaps, addr);
 }
 
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
@@ -892,9 +1035,10 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 		break;
 	case PERF_RECORD_MISC_USER:
 		map = thread->maps ? maps__find(thread->maps, addr) : NULL;
-		/* vsyscall pages and the like run kernel text in user mode */
-		if (!map && addr >= machine->kernel_start)
-			map = machine__find_kernel_map(machine, addr, time);
+		/*
+		 * A user-mode IP at a kernel address (a sample taken on the
+		 * way into the kernel) stays unresolved, as in perf 6.1
+		 */
 		break;
 	default:
 		/* hypervisor and guests: no model of those */

@@ -22,7 +22,12 @@ struct machine;
 struct machine *machine__new(struct perf_env *env, const char *kcore_dir);
 void machine__delete(struct machine *machine);
 
-/* Updates the model with one side-band record; 0 or -errno */
+/*
+ * Updates the model with one side-band record (MMAP, MMAP2, COMM, FORK,
+ * EXIT, KSYMBOL, BPF_EVENT, TEXT_POKE; others are counted and ignored) at
+ * @sample->time, the record's id trailer.  0, -EINVAL for a record too
+ * short for its type, -ENOMEM.
+ */
 int machine__process_event(struct machine *machine, union perf_event *event,
 			   struct perf_sample *sample);
 
@@ -62,11 +67,22 @@ struct addr_location {
 void addr_location__init(struct addr_location *al);
 void addr_location__exit(struct addr_location *al);
 
-/* Resolve a sample's IP, its thread and map, at the sample's time */
+/*
+ * Resolve a sample's IP, its thread (created when unknown, named ":tid")
+ * and map, at the sample's time.  al->thread is always set; al->map and
+ * al->sym when found.  0, or -ENOMEM.
+ */
 int machine__resolve(struct machine *machine, struct addr_location *al,
 		     struct perf_sample *sample);
 
-/* Resolve one address of @thread as seen in @cpumode at @time */
+/*
+ * Resolve one address of @thread as seen in @cpumode at @time (time 0: as
+ * of the records processed so far).  Drops what @al held before.  Kernel
+ * cpumode looks at KSYMBOL objects alive at @time, then the kernel and its
+ * modules; user cpumode at the process's maps; other cpumodes resolve to
+ * nothing.  True when a symbol was found; al->map is set whenever a map
+ * holds the address.
+ */
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 			 struct addr_location *al);
 
@@ -89,6 +105,14 @@ struct callchain_frame {
 };
 
 /*
+ * The address perf script prints for a callchain frame: the object-relative
+ * address (al.addr) for user-space objects, the IP as recorded for the
+ * kernel, its modules and KSYMBOL objects (BPF, trampolines), and for
+ * frames outside every map.
+ */
+u64 callchain_frame__addr(const struct callchain_frame *frame);
+
+/*
  * Walk @sample's callchain (PERF_SAMPLE_CALLCHAIN) for @thread, calling
  * @cb for each frame, outermost last, in the order perf script prints
  * them.  Stops early and returns @cb's value when it is non-zero.
@@ -106,10 +130,29 @@ struct machine_stats {
 	u64 nr_ksymbol_unregister;
 	u64 nr_bpf_event;
 	u64 nr_text_poke;
+	u64 nr_text_poke_dropped; /* malformed, or past MACHINE_TEXT_POKES_MAX */
 	u64 nr_ignored;		/* record types the model has no use for */
 };
 
 const struct machine_stats *machine__stats(const struct machine *machine);
+
+/*
+ * The TEXT_POKE records as they came (valid ones), for whoever builds the
+ * code image over time.  Kept up to a cap (MACHINE_TEXT_POKES_MAX); past
+ * it they are only counted (machine_stats.nr_text_poke_dropped).
+ */
+struct machine_text_poke {
+	u64 time;
+	u64 addr;
+	u16 old_len;
+	u16 new_len;
+	const u8 *bytes; /* old_len old bytes, then new_len new bytes */
+};
+
+#define MACHINE_TEXT_POKES_MAX (1U << 20)
+
+size_t machine__nr_text_pokes(const struct machine *machine);
+const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx);
 
 /* The name @thread had at @time (its current one for time 0) */
 const char *thread__comm_at(const struct thread *thread, u64 time);

@@ -82,12 +82,18 @@ u64 map__end(const struct map *map)
 
 const char *map__dso_name(const struct map *map)
 {
-	return map && map->dso ? map->dso->name : "[unknown]";
+	if (!map || !map->dso)
+		return "[unknown]";
+	if (map->dso->print_long_name)
+		return map->dso->long_name;
+	return map->dso->name;
 }
 
 const char *map__dso_short(const struct map *map)
 {
-	return map && map->dso ? map->dso->short_name : "[unknown]";
+	if (!map || !map->dso)
+		return "[unknown]";
+	return map->dso->short_name;
 }
 
 struct maps *maps__new(void)

@@ -117,7 +117,7 @@ static int ordered_events__flush_upto(struct ordered_events *oe, u64 limit)
 }
 
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event,
-			  u64 timestamp, u64 file_offset)
+			  u64 timestamp, u64 file_offset, const char *path)
 {
 	struct ordered_event *e;
 	u32 size = event->header.size;
@@ -139,6 +139,7 @@ int ordered_events__queue(struct ordered_events *oe, const union perf_event *eve
 	e->timestamp = timestamp;
 	e->seq = oe->seq++;
 	e->file_offset = file_offset;
+	e->path = path;
 	heap_up(oe->heap, oe->nr);
 	oe->nr++;
 	oe->cur_bytes += size;

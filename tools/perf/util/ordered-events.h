@@ -18,6 +18,7 @@ struct ordered_event {
 	u64 timestamp;
 	u64 seq;	/* arrival order: ties keep file order */
 	u64 file_offset;
+	const char *path;	/* the file it came from (perf.data/data.N), for messages */
 	union perf_event *event;
 };
 
@@ -47,7 +48,7 @@ void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t d
 void ordered_events__exit(struct ordered_events *oe);
 /* copies @event; may deliver the oldest half when over the cap */
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event,
-			  u64 timestamp, u64 file_offset);
+			  u64 timestamp, u64 file_offset, const char *path);
 /* FINISHED_ROUND: deliver up to the previous round's newest timestamp */
 int ordered_events__round(struct ordered_events *oe);
 /* deliver everything (end of the data) */

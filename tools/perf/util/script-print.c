@@ -456,7 +456,7 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 
 	/* perf shows frames in objects object-relative, the kernel's absolute */
 	script_buf__putc(b, '\t');
-	print_loc(b, fr, fr->has_map ? fr->addr : fr->ip, script_printer__fields(p, evsel));
+	print_loc(b, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
 	script_buf__putc(b, '\n');
 }
 

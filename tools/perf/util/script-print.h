@@ -56,8 +56,8 @@ void script_buf__printf(struct script_buf *b, const char *fmt, ...) __printf(2, 
  */
 struct script_loc {
 	u64 ip;		 /* as recorded */
-	u64 addr;	 /* object-relative, when has_map */
-	bool has_map;
+	u64 addr;	 /* object-relative: for the symbol offset */
+	bool relative;	 /* a callchain line shows addr (user objects), not ip */
 	const char *sym; /* NULL: [unknown] */
 	u64 sym_start;	 /* object-relative */
 	u64 sym_end;

@@ -11,7 +11,6 @@
 #include "debug.h"
 #include "evsel.h"
 #include "machine.h"
-#include "script-demangle.h"
 #include "script-print.h"
 #include "script.h"
 #include "session.h"
@@ -23,12 +22,10 @@ struct script {
 	struct script_printer printer;
 	struct perf_session *session;
 	struct trace_events *trace;
-	struct script_demangler *demangler;
 	bool prepared;
 	bool trace_tried;
 	int nr_prepared; /* evsels set up so far */
 	u64 nr_auxtrace; /* hardware trace we do not decode */
-	int err;
 };
 
 void script_opts__init(struct script_opts *opts)
@@ -73,9 +70,12 @@ static int script__prepare(struct script *s)
 	bool has_callchain = false;
 	int i, width = 0;
 
-	if (s->prepared && (!evlist || s->nr_prepared == evlist->nr_entries))
+	bool new_trace = !s->trace_tried && env->tracing_data && env->tracing_data_size;
+
+	/* again when attrs or a pipe's tracing data arrived since */
+	if (s->prepared && !new_trace && (!evlist || s->nr_prepared == evlist->nr_entries))
 		return 0;
-	if (!s->trace_tried && env->tracing_data && env->tracing_data_size) {
+	if (new_trace) {
 		s->trace_tried = true;
 		s->trace = trace_events__new(env->tracing_data, env->tracing_data_size,
 					     s->session->path);
@@ -83,12 +83,16 @@ static int script__prepare(struct script *s)
 	for (i = 0; evlist && i < evlist->nr_entries; i++) {
 		struct evsel *evsel = evlist->entries[i];
 		enum script_output_type t = script_output_type(evsel->attr.type);
+		/* the side-band carrier never has samples: it does not set the fields */
+		bool dummy = evsel->attr.type == PERF_TYPE_SOFTWARE &&
+			     evsel->attr.config == PERF_COUNT_SW_DUMMY;
 		int err;
 
-		err = script__prepare_evsel(s, evsel, !seen[t]);
+		err = script__prepare_evsel(s, evsel, !seen[t] && !dummy);
 		if (err)
 			return err;
-		seen[t] = true;
+		if (!dummy)
+			seen[t] = true;
 		if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_callchain = true;
 		/* names perf derives from the attr when the file has none */
@@ -120,8 +124,8 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 {
 	loc->ip = ip;
 	loc->addr = al->map ? al->addr : ip;
-	loc->has_map = al->map != NULL;
-	loc->sym = al->sym ? script_demangle(s->demangler, al->sym->name) : NULL;
+	loc->relative = al->map != NULL;
+	loc->sym = al->sym ? al->sym->name : NULL;
 	loc->sym_start = al->sym ? al->sym->start : 0;
 	loc->sym_end = al->sym ? al->sym->end : 0;
 	loc->dso = al->map ? map__dso_name(al->map) : NULL;
@@ -138,6 +142,8 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct script_loc loc;
 
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
+	/* kernel, module and BPF frames show the address as recorded */
+	loc.relative = callchain_frame__addr(frame) != frame->ip;
 	script_print__frame(&fa->s->printer, fa->evsel, &loc);
 	return 0;
 }
@@ -318,6 +324,7 @@ static int script__user_event(struct perf_tool *tool, union perf_event *event,
 {
 	struct script *s = tool_to_script(tool);
 
+	/* older readers pass AUXTRACE on; newer ones count it in their stats */
 	if (event->header.type == PERF_RECORD_AUXTRACE)
 		s->nr_auxtrace++;
 	return 0;
@@ -340,7 +347,6 @@ int script__run(struct script_opts *opts)
 	if (err)
 		return err;
 	s.printer.fields = &opts->fields;
-	s.demangler = script_demangler__new();
 	s.printer.nanosecs = opts->nanosecs;
 
 	s.session = perf_session__new(opts->input, &s.tool);
@@ -356,6 +362,7 @@ int script__run(struct script_opts *opts)
 	if (!err)
 		err = script_buf__flush(&s.printer.out);
 	/* perf script would decode it (Intel PT, CoreSight): say what is missing */
+	s.nr_auxtrace += s.session->stats.nr_events[PERF_RECORD_AUXTRACE];
 	if (s.nr_auxtrace)
 		pr_warning("%s: %llu AUXTRACE records of hardware trace data not decoded "
 			   "(perf textpoke script prints samples only)\n",
@@ -369,6 +376,5 @@ out_delete:
 	perf_session__delete(s.session);
 out_buf:
 	script_buf__exit(&s.printer.out);
-	script_demangler__delete(s.demangler);
 	return err;
 }

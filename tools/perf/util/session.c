@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compress.h"
 #include "data.h"
@@ -46,6 +47,9 @@ struct perf_session_state {
 	size_t decomp_size, decomp_len;
 	struct ordered_events oe;
 	bool oe_inited;
+	/* data.N paths of a directory: queued records point at them */
+	char **dir_paths;
+	int nr_dir_paths;
 };
 
 static int perf_session__process_raw(struct perf_session *session, const void *raw,
@@ -95,6 +99,10 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 			     "does not fit its sample_type (truncated or corrupt sample)");
 		return err;
 	}
+	/* an id no attr claims: perf would refuse; we use the first event and count it */
+	if (session->evlist->nr_entries > 1 && sample.id != (u64)-1 && sample.id &&
+	    !evlist__id2evsel(session->evlist, sample.id))
+		session->stats.nr_unknown_id++;
 	if (dump_trace)
 		perf_event__dump_decoded(session, event, &sample, evsel, offset);
 
@@ -117,7 +125,15 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 
 static int deliver_ordered(void *arg, struct ordered_event *oe)
 {
-	return perf_session__deliver(arg, oe->event, oe->file_offset);
+	struct perf_session *session = arg;
+	const char *saved = session->path;
+	int err;
+
+	if (oe->path)
+		session->path = oe->path;
+	err = perf_session__deliver(session, oe->event, oe->file_offset);
+	session->path = saved;
+	return err;
 }
 
 /* the record's time, if it has one (kernel records only) */
@@ -139,7 +155,8 @@ static int perf_session__queue_kernel(struct perf_session *session, union perf_e
 	if (session->tool->ordered_events) {
 		t = perf_session__event_time(session, event);
 		if (t != 0 && t != (u64)-1)
-			return ordered_events__queue(&session->state->oe, event, t, offset);
+			return ordered_events__queue(&session->state->oe, event, t, offset,
+						     session->path);
 	}
 	return perf_session__deliver(session, event, offset);
 }
@@ -255,6 +272,32 @@ static int perf_session__process_feature_record(struct perf_session *session,
 	return err;
 }
 
+/* pipe mode (and perf inject -b): a build-id as a record, like the feature's entries */
+static void perf_session__add_build_id(struct perf_session *session, union perf_event *event)
+{
+	struct perf_env *env = &session->env;
+	struct build_id_entry *n, *e;
+	const u8 *p = (const u8 *)event;
+	s32 pid;
+
+	if (event->header.size < 36 || env->nr_build_ids >= (1 << 20))
+		return;
+	n = realloc(env->build_ids, (env->nr_build_ids + 1) * sizeof(*n));
+	if (!n)
+		return;
+	env->build_ids = n;
+	e = &n[env->nr_build_ids];
+	memset(e, 0, sizeof(*e));
+	memcpy(&pid, p + 8, 4);
+	e->pid = pid;
+	e->misc = event->header.misc;
+	memcpy(e->build_id, p + 12, 20);
+	e->size = p[32] && p[32] <= 20 ? p[32] : 20;
+	e->filename = strndup((const char *)p + 36, event->header.size - 36);
+	if (e->filename)
+		env->nr_build_ids++;
+}
+
 /* --- compressed data --------------------------------------------------- */
 
 static int perf_session__decompress(struct perf_session *session, const void *src,
@@ -350,8 +393,12 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 
 	if (session->legacy_pipe && type >= 69 && type <= 80) {
 		/* 2012 ChromeOS: HOSTNAME (69) .. NUMA_TOPOLOGY (80), payload = feature body */
-		return perf_header__process_feature(session, type - 66, (u8 *)event + 8,
-						    event->header.size - 8, session->needs_swap);
+		int err = perf_header__process_feature(session, type - 66, (u8 *)event + 8,
+						       event->header.size - 8, session->needs_swap);
+
+		if (!err && type - 66 == HEADER_EVENT_DESC)
+			perf_header__apply_event_desc(session);
+		return err;
 	}
 
 	switch (type) {
@@ -379,7 +426,7 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		return 0;
 	case PERF_RECORD_FINISHED_ROUND:
 		if (tool->ordered_events)
-			return ordered_events__round(&session->state->oe);
+			return session->no_rounds ? 0 : ordered_events__round(&session->state->oe);
 		return 0;
 	case PERF_RECORD_FINISHED_INIT:
 		session->seen_header_end = true;
@@ -411,12 +458,20 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		return perf_session__decompress(session, p, len, offset);
 	}
 	case PERF_RECORD_AUXTRACE:
+		/* the trace itself is for decoders we do not have: skip it */
 		if (event->header.size < sizeof(struct perf_record_auxtrace)) {
 			record_error(session, offset, depth, &event->header, "is too short");
 			return -EINVAL;
 		}
 		*skip = event->auxtrace.size;
 		session->stats.nr_auxtrace_bytes += *skip;
+		return 0;
+	case PERF_RECORD_THREAD_MAP:
+	case PERF_RECORD_CPU_MAP:
+		/* the machine model learns threads and cpus from the records themselves */
+		return 0;
+	case PERF_RECORD_HEADER_BUILD_ID:
+		perf_session__add_build_id(session, event);
 		break;
 	default:
 		break;
@@ -482,7 +537,9 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 	session->stats.total_bytes += h.size;
 	if (type < PERF_RECORD_HEADER_MAX)
 		session->stats.nr_events[type]++;
-	if (dump_trace && type >= PERF_RECORD_USER_TYPE_START)
+	/* like perf, show what is inside compressed data, not the container */
+	if (dump_trace && type >= PERF_RECORD_USER_TYPE_START &&
+	    type != PERF_RECORD_COMPRESSED && type != PERF_RECORD_COMPRESSED2)
 		perf_event__dump_decoded(session, event, NULL,
 					 session->evlist->nr_entries ?
 					 session->evlist->entries[0] : NULL, offset);
@@ -494,9 +551,11 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 					     "comes before any attr (no event description)");
 				return -EINVAL;
 			}
-			if (h.size % 8) {
-				record_error(session, offset, depth, &h,
-					     "has a size that is not a multiple of 8");
+			const char *bad = h.size % 8 ? "has a size that is not a multiple of 8" :
+					  perf_event__check(event);
+
+			if (bad) {
+				record_error(session, offset, depth, &h, bad);
 				return -EINVAL;
 			}
 			return perf_session__queue_kernel(session, event, offset);
@@ -513,11 +572,11 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 
 /* --- the two readers --------------------------------------------------- */
 
-static int perf_session__process_file(struct perf_session *session)
+/* the records of [@off, @end) of @data, a file mapped through st->win */
+static int perf_session__process_range(struct perf_session *session, struct perf_data *data,
+				       u64 off, u64 end)
 {
 	struct perf_session_state *st = session->state;
-	struct perf_data *data = session->data;
-	u64 off = session->data_offset, end = session->data_offset + session->data_size;
 	int err = 0;
 
 	if (end > data->size) {
@@ -576,6 +635,69 @@ static int perf_session__process_file(struct perf_session *session)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * perf record --threads writes a directory: data (header, features and
+ * the synthesized records) plus data.0, data.1, ... with each thread's
+ * raw records.  Rounds are per file there, so no round may flush while
+ * other files are still unread: everything waits for the final flush (or
+ * the memory cap).
+ */
+static int perf_session__process_dir_files(struct perf_session *session)
+{
+	struct perf_session_state *st = session->state;
+	const char *dir_path = session->data->path;
+	int i, err = 0;
+
+	for (i = 0; i < 4096 && !err; i++) {
+		char path[4096], **names;
+		struct perf_data d;
+		const char *saved = session->path;
+
+		snprintf(path, sizeof(path), "%s/data.%d", dir_path, i);
+		if (access(path, F_OK))
+			break;
+		err = perf_data__open(&d, path);
+		if (err)
+			break;
+		names = realloc(st->dir_paths, (st->nr_dir_paths + 1) * sizeof(*names));
+		if (!names || !(names[st->nr_dir_paths] = strdup(d.path))) {
+			if (names)
+				st->dir_paths = names;
+			perf_data__close(&d);
+			err = -ENOMEM;
+			break;
+		}
+		st->dir_paths = names;
+		d.window_size = session->data->window_size;
+		session->path = names[st->nr_dir_paths++];
+		perf_data__window_put(&st->win);
+		err = perf_session__process_range(session, &d, 0, d.size);
+		perf_data__window_put(&st->win);
+		session->path = saved;
+		perf_data__close(&d);
+	}
+	return err;
+}
+
+static int perf_session__process_file(struct perf_session *session)
+{
+	bool threads = false;
+	char path[4096];
+	int err;
+
+	if (session->data->is_dir) {
+		snprintf(path, sizeof(path), "%s/data.0", session->data->path);
+		threads = !access(path, F_OK);
+	}
+	/* rounds of one file say nothing about the others: sort it all at the end */
+	session->no_rounds = threads;
+	err = perf_session__process_range(session, session->data, session->data_offset,
+					  session->data_offset + session->data_size);
+	if (!err && threads)
+		err = perf_session__process_dir_files(session);
+	return err;
 }
 
 static int perf_session__read_tracing_data(struct perf_session *session, u64 size, u64 offset)
@@ -710,6 +832,9 @@ static void perf_session__warn_stats(struct perf_session *session)
 	if (s->nr_unknown_id)
 		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64
 			      " records with an unknown id", n ? ", " : "", s->nr_unknown_id);
+	if (s->nr_auxtrace_bytes)
+		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " bytes of hardware trace "
+			      "(AUXTRACE) not decoded", n ? ", " : "", s->nr_auxtrace_bytes);
 	if (s->nr_forced_flushes)
 		n += snprintf(line + n, sizeof(line) - n, "%sordering window overflowed %" PRIu64
 			      " times", n ? ", " : "", s->nr_forced_flushes);
@@ -790,6 +915,8 @@ struct perf_session *perf_session__new(const char *path, struct perf_tool *tool)
 
 	if (!session)
 		return NULL;
+	if (!tool)
+		tool = &session->null_tool;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		goto out_free;
@@ -807,7 +934,8 @@ struct perf_session *perf_session__new(const char *path, struct perf_tool *tool)
 	if (err)
 		goto out_delete;
 	session->data = &st->data;
-	session->path = st->data.path;
+	/* messages name the file read: perf.data/data for a directory */
+	session->path = st->data.is_dir ? st->data.file_path : st->data.path;
 
 	if (st->data.is_stream)
 		err = perf_session__read_pipe_header(session);
@@ -849,6 +977,9 @@ void perf_session__delete(struct perf_session *session)
 		perf_data__close(&st->data);
 		for (i = 0; i < NR_DEPTHS; i++)
 			free(st->scratch[i]);
+		for (i = 0; i < st->nr_dir_paths; i++)
+			free(st->dir_paths[i]);
+		free(st->dir_paths);
 		free(st->decomp);
 		free(st);
 	}

@@ -71,7 +71,9 @@ struct perf_session {
 	/* 2012 ChromeOS pipe: types 69..80 carry header features */
 	bool legacy_pipe;
 	bool seen_header_end; /* HEADER_LAST_FEATURE or FINISHED_INIT seen */
+	bool no_rounds;	      /* reading data.N of a directory: rounds are per file */
 	struct perf_session_state *state; /* buffers private to session.c */
+	struct perf_tool null_tool;	  /* used when perf_session__new() gets no tool */
 };
 
 /*

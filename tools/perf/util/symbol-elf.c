@@ -191,6 +191,7 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 		Elf_Scn *sec;
 		Elf *sec_elf = elf;
 		const char *name, *secname;
+		char *demangled;
 		bool label;
 		u64 value;
 
@@ -231,8 +232,10 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 		if (!elf__vaddr_to_offset(runtime_ss->elf, value, &value))
 			value -= shdr.sh_addr - shdr.sh_offset;
 
+		demangled = symbol__demangle(name);
 		err = symbols__add(out, symbol__new(value, sym.st_size, GELF_ST_BIND(sym.st_info),
-						    GELF_ST_TYPE(sym.st_info), name));
+						    GELF_ST_TYPE(sym.st_info), demangled ?: name));
+		free(demangled);
 		if (err)
 			return err;
 	}
@@ -244,6 +247,7 @@ static int dso__load_symsrc(struct dso *dso, struct symsrc *syms_ss, struct syms
 	bool dynsym = !syms_ss->has_symtab;
 	int err;
 
+	symbols__use_tree(&dso->symbols);
 	err = elf__load_symbols(&dso->symbols, syms_ss, runtime_ss, dynsym);
 	if (err) {
 		symbols__exit(&dso->symbols);
@@ -252,6 +256,102 @@ static int dso__load_symsrc(struct dso *dso, struct symsrc *syms_ss, struct syms
 	symbols__fixup(&dso->symbols, false);
 	free(dso->symsrc);
 	dso->symsrc = strdup(syms_ss->path);
+	return 0;
+}
+
+static Elf_Scn *elf__section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *index)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *secname;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		secname = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (secname && !strcmp(secname, name)) {
+			if (index)
+				*index = elf_ndxscn(scn);
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * "name@plt" symbols for the .plt entries, one per .rela.plt relocation
+ * in order after the header entry, as perf 6.1's
+ * dso__synthesize_plt_symbols() lays them out (entry size = .plt's
+ * sh_entsize on x86).  They are added after the fixups, so they may
+ * overlap a symbol stretched over .plt (_init), like in perf.
+ */
+static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
+{
+	GElf_Shdr rel_shdr, plt_shdr, dynsym_shdr;
+	Elf_Scn *rel_scn, *dynsym_scn = NULL, *str_scn;
+	Elf_Data *rel_data, *sym_data, *str_data;
+	size_t dynsym_idx = 0, i, nr;
+	u64 offset, entry;
+	char name[1024];
+	int err;
+
+	if (!ss->has_dynsym)
+		return 0;
+	while ((dynsym_scn = elf_nextscn(ss->elf, dynsym_scn)) != NULL) {
+		if (gelf_getshdr(dynsym_scn, &dynsym_shdr) && dynsym_shdr.sh_type == SHT_DYNSYM) {
+			dynsym_idx = elf_ndxscn(dynsym_scn);
+			break;
+		}
+	}
+	rel_scn = elf__section_by_name(ss->elf, ".rela.plt", &rel_shdr, NULL);
+	if (!rel_scn)
+		rel_scn = elf__section_by_name(ss->elf, ".rel.plt", &rel_shdr, NULL);
+	if (!dynsym_scn || !rel_scn || rel_shdr.sh_link != dynsym_idx || !rel_shdr.sh_entsize ||
+	    (rel_shdr.sh_type != SHT_RELA && rel_shdr.sh_type != SHT_REL))
+		return 0;
+	if (!elf__section_by_name(ss->elf, ".plt", &plt_shdr, NULL) || !plt_shdr.sh_entsize)
+		return 0;
+	rel_data = elf_getdata(rel_scn, NULL);
+	sym_data = elf_getdata(dynsym_scn, NULL);
+	str_scn = elf_getscn(ss->elf, dynsym_shdr.sh_link);
+	str_data = str_scn ? elf_getdata(str_scn, NULL) : NULL;
+	if (!rel_data || !sym_data || !str_data || !str_data->d_size)
+		return 0;
+
+	entry = plt_shdr.sh_entsize;
+	offset = plt_shdr.sh_offset + entry; /* past the header entry */
+	nr = rel_shdr.sh_size / rel_shdr.sh_entsize;
+	for (i = 0; i < nr; i++) {
+		GElf_Rela rela;
+		GElf_Rel rel;
+		GElf_Sym sym;
+		const char *symname = NULL;
+		char *demangled;
+		u64 info;
+
+		if (rel_shdr.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rel_data, i, &rela))
+				break;
+			info = rela.r_info;
+		} else {
+			if (!gelf_getrel(rel_data, i, &rel))
+				break;
+			info = rel.r_info;
+		}
+		if (gelf_getsym(sym_data, GELF_R_SYM(info), &sym))
+			symname = elf_strptr(ss->elf, dynsym_shdr.sh_link, sym.st_name);
+		demangled = symname ? symbol__demangle(symname) : NULL;
+		snprintf(name, sizeof(name), "%s@plt", demangled ?: symname ?: "");
+		free(demangled);
+		err = symbols__add_late(&dso->symbols, symbol__new(offset, entry, STB_GLOBAL,
+								   STT_FUNC, name));
+		if (err)
+			return err;
+		offset += entry;
+	}
 	return 0;
 }
 
@@ -348,6 +448,8 @@ int dso__load_elf(struct dso *dso)
 		err = dso__load_symsrc(dso, &runtime, &runtime);
 	else
 		err = -ENOENT;
+	if (!err && have_runtime)
+		err = dso__synthesize_plt(dso, &runtime);
 
 	for (i = 0; i < ARRAY_SIZE(candidates); i++)
 		free(candidates[i]);
@@ -359,15 +461,72 @@ int dso__load_elf(struct dso *dso)
 	return err;
 }
 
+static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const char *what)
+{
+	struct symsrc ss = { .fd = -1 };
+	int err;
+
+	err = symsrc__init_memory(&ss, image, size, what);
+	if (err)
+		return err;
+	if (dso->bid.size) {
+		struct build_id have = { .size = 0 };
+
+		elf__read_build_id(ss.elf, &have);
+		if (!build_id__equal(&have, &dso->bid)) {
+			pr_debug("%s: %s has another build-id: no symbols\n", dso->name, what);
+			symsrc__exit(&ss);
+			return -EILSEQ;
+		}
+	}
+	err = (ss.has_symtab || ss.has_dynsym) ? dso__load_symsrc(dso, &ss, &ss) : -ENOENT;
+	symsrc__exit(&ss);
+	return err;
+}
+
+/*
+ * The compat vdso of this kernel, as perf gets it: its perf-read-vdso32
+ * (or -vdsox32) helper, a 32-bit program that writes its vdso to stdout.
+ */
+int dso__load_compat_vdso(struct dso *dso, const char *helper)
+{
+	static const char *const dirs[] = { "/usr/lib/perf-core", "/usr/libexec/perf-core",
+					    "/usr/local/libexec/perf-core" };
+	char path[256];
+	size_t i, size = 0, alloc = 65536;
+	u8 *image = NULL;
+	FILE *fp = NULL;
+	int err = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(dirs) && !fp; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], helper);
+		if (!access(path, X_OK))
+			fp = popen(path, "r");
+	}
+	if (!fp)
+		return -ENOENT;
+	image = malloc(alloc);
+	while (image && size < alloc) {
+		size_t n = fread(image + size, 1, alloc - size, fp);
+
+		if (!n)
+			break;
+		size += n;
+	}
+	if (pclose(fp) == 0 && image && size && size < alloc)
+		err = dso__load_vdso_image(dso, image, size, path);
+	else
+		free(image);
+	return err;
+}
+
 /* this process's vdso, copied out of its mapping */
 int dso__load_own_vdso(struct dso *dso)
 {
-	struct symsrc ss = { .fd = -1 };
 	char line[512];
 	u64 start = 0, end = 0;
 	void *image;
 	FILE *fp;
-	int err;
 
 	fp = fopen("/proc/self/maps", "r");
 	if (!fp)
@@ -388,22 +547,7 @@ int dso__load_own_vdso(struct dso *dso)
 	if (!image)
 		return -ENOMEM;
 	memcpy(image, (void *)(uintptr_t)start, end - start);
-	err = symsrc__init_memory(&ss, image, end - start, "[vdso] of this process");
-	if (err)
-		return err;
-	if (dso->bid.size) {
-		struct build_id have = { .size = 0 };
-
-		elf__read_build_id(ss.elf, &have);
-		if (!build_id__equal(&have, &dso->bid)) {
-			pr_debug("[vdso]: this kernel's vdso has another build-id: no symbols\n");
-			symsrc__exit(&ss);
-			return -EILSEQ;
-		}
-	}
-	err = (ss.has_symtab || ss.has_dynsym) ? dso__load_symsrc(dso, &ss, &ss) : -ENOENT;
-	symsrc__exit(&ss);
-	return err;
+	return dso__load_vdso_image(dso, image, end - start, "the vdso of this process");
 }
 
 #else /* !HAVE_LIBELF */
@@ -420,6 +564,11 @@ int dso__load_elf(struct dso *dso)
 }
 
 int dso__load_own_vdso(struct dso *dso)
+{
+	return -ENOTSUP;
+}
+
+int dso__load_compat_vdso(struct dso *dso, const char *helper)
 {
 	return -ENOTSUP;
 }

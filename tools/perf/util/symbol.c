@@ -46,6 +46,13 @@ void symbols__exit(struct symbols *syms)
 		symbol__delete(syms->entries[i]);
 	zfree(&syms->entries);
 	syms->nr = syms->alloc = 0;
+	symtree__delete(syms->tree);
+	syms->tree = NULL;
+}
+
+void symbols__use_tree(struct symbols *syms)
+{
+	syms->want_tree = true;
 }
 
 int symbols__add(struct symbols *syms, struct symbol *sym)
@@ -125,14 +132,13 @@ static bool symbol__is_module(const struct symbol *sym)
 	return strchr(sym->name, '[') != NULL;
 }
 
-void symbols__fixup(struct symbols *syms, bool kallsyms)
+void symbols__sort(struct symbols *syms)
 {
 	struct sort_entry *tmp;
-	size_t i, out;
+	size_t i;
 
-	if (!syms->nr)
+	if (syms->nr < 2)
 		return;
-
 	tmp = malloc(syms->nr * sizeof(*tmp));
 	if (tmp) {
 		for (i = 0; i < syms->nr; i++) {
@@ -144,7 +150,7 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 			syms->entries[i] = tmp[i].sym;
 		free(tmp);
 	} else {
-		/* out of memory: an unstable sort still gives a usable table */
+		/* out of memory: an insertion sort in place, slow but stable too */
 		struct symbol **e = syms->entries;
 		size_t j;
 
@@ -156,6 +162,48 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 				e[j - 1] = s;
 			}
 	}
+}
+
+/*
+ * perf's tree from the adds in their order; on return @order[i] is the node
+ * of entries[i] once they are sorted (the tree's in-order is the stable
+ * sort by start).  Without memory the tree is dropped: lookups then use
+ * the sorted array, which agrees with perf except among overlaps.
+ */
+static int *symbols__build_tree(struct symbols *syms)
+{
+	int *order = NULL;
+	size_t i;
+
+	symtree__delete(syms->tree);
+	syms->tree = symtree__new();
+	if (!syms->tree)
+		return NULL;
+	for (i = 0; i < syms->nr; i++)
+		if (symtree__insert(syms->tree, syms->entries[i]) < 0)
+			goto out_drop;
+	order = malloc(syms->nr * sizeof(*order));
+	if (!order)
+		goto out_drop;
+	symtree__inorder(syms->tree, order);
+	return order;
+
+out_drop:
+	symtree__delete(syms->tree);
+	syms->tree = NULL;
+	return NULL;
+}
+
+void symbols__fixup(struct symbols *syms, bool kallsyms)
+{
+	int *order = NULL;
+	size_t i, out;
+
+	if (!syms->nr)
+		return;
+	if (syms->want_tree)
+		order = symbols__build_tree(syms);
+	symbols__sort(syms);
 
 	/* ends first, then aliases: the order perf applies them in */
 	for (i = 0; i + 1 < syms->nr; i++) {
@@ -176,27 +224,54 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 			    PAGE_SIZE_4K;
 	}
 
+	/* of a run of aliases one survives; the tree loses the same nodes in the same order */
 	for (i = 1, out = 0; i < syms->nr; i++) {
 		struct symbol *kept = syms->entries[out], *next = syms->entries[i];
 
 		if (kept->start != next->start) {
 			syms->entries[++out] = next;
+			if (order)
+				order[out] = order[i];
 			continue;
 		}
 		if (symbol__better(kept, next)) {
+			if (order)
+				symtree__erase(syms->tree, order[i]);
 			symbol__delete(next);
 		} else {
+			if (order) {
+				symtree__erase(syms->tree, order[out]);
+				order[out] = order[i];
+			}
 			symbol__delete(kept);
 			syms->entries[out] = next;
 		}
 	}
 	syms->nr = out + 1;
+	free(order);
+}
+
+int symbols__add_late(struct symbols *syms, struct symbol *sym)
+{
+	int err = symbols__add(syms, sym);
+
+	if (err)
+		return err;
+	if (syms->tree && symtree__insert(syms->tree, sym) < 0) {
+		symtree__delete(syms->tree);
+		syms->tree = NULL;
+	}
+	symbols__sort(syms);
+	return 0;
 }
 
 struct symbol *symbols__find(const struct symbols *syms, u64 addr)
 {
-	size_t lo = 0, hi = syms->nr;
-	struct symbol *sym;
+	size_t lo = 0, hi = syms->nr, i;
+	struct symbol *sym = NULL;
+
+	if (syms->tree)
+		return symtree__find(syms->tree, addr);
 
 	/* the last symbol starting at or below addr */
 	while (lo < hi) {
@@ -209,8 +284,17 @@ struct symbol *symbols__find(const struct symbols *syms, u64 addr)
 	}
 	if (!lo)
 		return NULL;
-	sym = syms->entries[lo - 1];
-	if (addr < sym->end || addr == sym->start)
-		return sym;
-	return NULL;
+	/*
+	 * Tables are disjoint but for symbols added after the fixups: PLT
+	 * entries over a symbol stretched across .plt (_init).  Those sit
+	 * below the stretched one in perf's rb-tree, whose search meets the
+	 * outer symbol first: so does this, a few steps back.
+	 */
+	for (i = lo; i > 0 && lo - i < 8; i--) {
+		struct symbol *s = syms->entries[i - 1];
+
+		if (addr < s->end || addr == s->start)
+			sym = s;
+	}
+	return sym;
 }

@@ -12,10 +12,18 @@
  * symbols__fixup() sorts it and gives zero-sized symbols an end, as perf
  * does, after which lookups are a binary search.
  */
+struct symtree;
+
 struct symbols {
 	struct symbol **entries;
 	size_t nr;
 	size_t alloc;
+	/*
+	 * With symbols__use_tree(): perf's rb-tree rebuilt alongside, for
+	 * lookups that must pick among overlapping symbols as perf does
+	 */
+	bool want_tree;
+	struct symtree *tree;
 };
 
 struct symbol *symbol__new(u64 start, u64 len, u8 binding, u8 type, const char *name);
@@ -36,7 +44,34 @@ int symbols__add(struct symbols *syms, struct symbol *sym);
  */
 void symbols__fixup(struct symbols *syms, bool kallsyms);
 
+/* Sort by start only (stable) */
+void symbols__sort(struct symbols *syms);
+
+/*
+ * Keep perf's rb-tree too (ELF tables): call before the first add; the
+ * tree is built in symbols__fixup() from the adds in their order.
+ */
+void symbols__use_tree(struct symbols *syms);
+/* add after the fixups, as perf adds PLT entries: no end or alias fixup */
+int symbols__add_late(struct symbols *syms, struct symbol *sym);
+
+/* symbol-rbtree.c: the shape of perf's symbol rb-tree */
+struct symtree *symtree__new(void);
+void symtree__delete(struct symtree *t);
+int symtree__insert(struct symtree *t, struct symbol *sym); /* node index or -ENOMEM */
+void symtree__erase(struct symtree *t, int node);
+size_t symtree__inorder(const struct symtree *t, int *out);
+struct symbol *symtree__find(const struct symtree *t, u64 addr);
+/* for tests: the black height, or -1 when the tree breaks a rule */
+int symtree__check(const struct symtree *t);
+
 /* The symbol holding @addr: [start, end), or start itself when unsized */
 struct symbol *symbols__find(const struct symbols *syms, u64 addr);
+
+/*
+ * The name perf script prints for a mangled C++ symbol (no parameters), a
+ * malloc'ed string; NULL when @name is not mangled or cannot be demangled.
+ */
+char *symbol__demangle(const char *name);
 
 #endif /* __PERF_TEXTPOKE_SYMBOL_H */

@@ -9,8 +9,6 @@
 
 [ -n "$TEXTPOKE" ] || { echo "TEXTPOKE not set: run through perf-textpoke test"; exit 2; }
 [ -d "$TEXTPOKE_CORPUS" ] || { echo "no corpus at '$TEXTPOKE_CORPUS'"; exit 2; }
-. "$(dirname "$0")/lib/script-common.sh"
-need_reader
 tmp=$(mktemp -d /tmp/textpoke-corpus.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -18,14 +18,6 @@ need_perf_root() {
 	command -v perf >/dev/null 2>&1 || skip "stock perf is not installed"
 	[ "$(id -u)" = 0 ] || skip "needs root to record with stock perf"
 	command -v gcc >/dev/null 2>&1 || skip "gcc is not installed"
-	need_reader
-}
-
-# until the reader branch is merged the binary cannot read recordings
-need_reader() {
-	"$TEXTPOKE" script -i /dev/null 2>&1 | grep -q 'reader is not built in' &&
-		skip "this build has no perf.data reader (util/session.c) yet"
-	return 0
 }
 
 scratch() {
