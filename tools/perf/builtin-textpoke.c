@@ -18,7 +18,8 @@ struct textpoke_cmd {
 };
 
 static const struct textpoke_cmd commands[] = {
-	{ "record", cmd_textpoke_record, "Record samples and the side-band text tracking needs" },
+	{ "record", cmd_textpoke_record,
+	  "Record samples and the side-band that text tracking needs" },
 	{ "script", cmd_textpoke_script,
 	  "Print a recording like perf script, with ABIs and text pokes" },
 	{ "test", cmd_textpoke_test, "Run the built-in tests" },
