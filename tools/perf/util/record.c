@@ -508,6 +508,20 @@ static int record__open(struct record *rec)
 				pr_debug("cycles: not supported, using cpu-clock\n");
 				err = record__open_evsel(rec, e);
 			}
+			if (err && (err == -EACCES || err == -EPERM) && !e->system_wide &&
+			    !e->ev.attr.exclude_kernel) {
+				/* as perf: a user may still record user space (perf_event_paranoid 2) */
+				static bool warned;
+
+				if (!warned)
+					pr_warning("not permitted to observe the kernel: recording user space "
+						   "only (see /proc/sys/kernel/perf_event_paranoid)\n");
+				warned = true;
+				record__close_evsel(e);
+				e->ev.attr.exclude_kernel = 1;
+				e->ev.attr.exclude_hv = 1;
+				err = record__open_evsel(rec, e);
+			}
 			if (err && e->system_wide && (err == -EACCES || err == -EPERM)) {
 				pr_warning("no system-wide side-band (%s): text pokes, ksymbols and BPF "
 					   "events of other tasks are not recorded; run as root\n",
