@@ -12,7 +12,8 @@
 # - -p attaches to a running process; SIGINT ends a system-wide recording
 #   with a complete file, and the previous output is kept as .old;
 # - no /proc/kcore: the kcore_dir holds kallsyms and a one-line notice says so;
-# - -e cycles where the CPU has no PMU: an error that says so, and no file.
+# - -e cycles where the CPU has no PMU: an error that says so, and no file;
+# - as nobody (perf_event_paranoid 2): user space only, with a warning.
 
 . "$(dirname "$0")/lib/record-common.sh"
 need_record
@@ -101,5 +102,21 @@ if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/de
 	perf evlist -i "$tmp/default.data" 2>/dev/null | grep -qx cpu-clock ||
 		fail "no -e and no PMU: expected cpu-clock, got $(perf evlist -i "$tmp/default.data")"
 	echo "ok: cycles without a PMU refused clearly; the default falls back to cpu-clock"
+fi
+
+# an unprivileged user records user space, with warnings, as perf does
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1 &&
+   [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
+	chmod 755 "$tmp"
+	mkdir "$tmp/nobody" && chmod 777 "$tmp/nobody"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$TEXTPOKE" record -e cpu-clock -o "$tmp/nobody/u.data" -- "$tmp/loop" 0.2 \
+		>/dev/null 2>"$tmp/nobody.err" || fail "as nobody: $(cat "$tmp/nobody.err")"
+	grep -q "recording user space only" "$tmp/nobody.err" || fail "as nobody: no warning"
+	perf script -f -i "$tmp/nobody/u.data" -F ip >"$tmp/nobody.out" 2>"$tmp/nobody.perr" ||
+		fail "as nobody: perf script: $(cat "$tmp/nobody.perr")"
+	[ -s "$tmp/nobody.out" ] || fail "as nobody: no samples"
+	grep -q '^ *ffff' "$tmp/nobody.out" && fail "as nobody: kernel samples"
+	echo "ok: as nobody, $(wc -l <"$tmp/nobody.out") user-space samples and a warning"
 fi
 exit 0
