@@ -666,6 +666,37 @@ static int record__mmap_read_all(struct record *rec)
 	return 0;
 }
 
+/* running, sleeping, stopped: anything but gone or a zombie nobody reaped yet */
+static bool task__alive(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* -p: as perf, stop once every thread we attached to is gone */
+static bool record__targets_alive(struct record *rec)
+{
+	for (int t = 0; t < rec->nr_tids; t++) {
+		if (task__alive(rec->tids[t]))
+			return true;
+	}
+	return false;
+}
+
 static int record__loop(struct record *rec)
 {
 	struct pollfd *pfd = calloc(rec->nr_cpus, sizeof(*pfd));
@@ -688,6 +719,8 @@ static int record__loop(struct record *rec)
 			rec->child = -1;
 			break;
 		}
+		if (rec->task_mode && rec->child <= 0 && !record__targets_alive(rec))
+			break;
 		/* a signal between the checks and poll is caught by the timeout */
 		if (poll(pfd, rec->nr_cpus, 100) < 0 && errno != EINTR) {
 			err = -errno;
