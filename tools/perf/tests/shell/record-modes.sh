@@ -83,6 +83,14 @@ stock_script a "$tmp/int.data"
 [ -s "$tmp/a.out" ] || fail "-a: no samples"
 echo "ok: -p $(wc -l <"$tmp/p.out") samples, -a stopped by SIGINT $(wc -l <"$tmp/a.out") samples, .old kept"
 
+# -p ends by itself once the process exits (the timeout only guards a hang)
+"$tmp/loop" 0.3 &
+loop=$!
+timeout 60 "$TEXTPOKE" record -q -e cpu-clock -p $loop -o "$tmp/pend.data" 2>"$tmp/rec-pend.err" ||
+	fail "-p did not end with its process: $(cat "$tmp/rec-pend.err")"
+wait $loop
+echo "ok: -p ends when the process exits"
+
 # the starting image
 [ -s "$tmp/int.data/kcore_dir/kallsyms" ] || fail "no kcore_dir/kallsyms"
 if [ ! -e /proc/kcore ]; then
