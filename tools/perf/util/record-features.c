@@ -312,6 +312,25 @@ static u64 meminfo__total_kb(void)
 	return kb;
 }
 
+/* as perf: the full path of the program, then the arguments of the command */
+static int record_features__cmdline(struct perf_writer *w, const struct record_opts *opts)
+{
+	const char **argv = calloc(opts->cmdline_argc + 2, sizeof(*argv));
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int argc = 0, err;
+
+	if (!argv)
+		return -ENOMEM;
+	exe[n > 0 ? n : 0] = '\0';
+	argv[argc++] = n > 0 ? exe : "perf-textpoke";
+	for (int i = 0; i < opts->cmdline_argc; i++)
+		argv[argc++] = opts->cmdline_argv[i];
+	err = perf_writer__set_cmdline(w, argc, argv);
+	free(argv);
+	return err;
+}
+
 int record_features__write_start(struct perf_writer *w, const struct record_opts *opts,
 				 const struct record_event *const *tracepoints, int nr_tracepoints)
 {
@@ -335,7 +354,7 @@ int record_features__write_start(struct perf_writer *w, const struct record_opts
 	}
 	err = err ?: perf_writer__set_total_mem(w, meminfo__total_kb());
 	if (!err && opts->cmdline_argc)
-		err = perf_writer__set_cmdline(w, opts->cmdline_argc, opts->cmdline_argv);
+		err = record_features__cmdline(w, opts);
 	if (!err && nr_tracepoints) {
 		void *data;
 		size_t size;

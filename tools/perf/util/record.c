@@ -857,6 +857,25 @@ static void record__exit(struct record *rec)
 	}
 }
 
+/* the kernel refuses a frequency above its limit: lower it, as perf does */
+static void record__cap_freq(struct record_opts *opts)
+{
+	unsigned long long max = 0;
+	FILE *f;
+
+	if (opts->period)
+		return;
+	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	if (!f)
+		return;
+	if (fscanf(f, "%llu", &max) == 1 && max && opts->freq > max) {
+		pr_warning("-F %llu is above perf_event_max_sample_rate, sampling at %llu Hz\n",
+			   (unsigned long long)opts->freq, max);
+		opts->freq = max;
+	}
+	fclose(f);
+}
+
 int record__run(struct record_opts *opts)
 {
 	struct record rec = { .opts = opts, .go_fd = -1, .child = -1 };
@@ -867,10 +886,10 @@ int record__run(struct record_opts *opts)
 		pr_err("-m %u: the ring size must be a power of two pages\n", opts->mmap_pages);
 		return -EINVAL;
 	}
-	if (!opts->system_wide && !opts->cpu_list && !opts->pid_list && !opts->argc) {
-		pr_err("nothing to record: give a command, -p <pid>, -a or -C <cpus>\n");
-		return -EINVAL;
-	}
+	/* as perf record: no command and no target means the whole system until Ctrl-C */
+	if (!opts->cpu_list && !opts->pid_list && !opts->argc)
+		opts->system_wide = true;
+	record__cap_freq(opts);
 	record_done = 0;
 	record_child_exited = 0;
 	sigemptyset(&sa.sa_mask);
