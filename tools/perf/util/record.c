@@ -72,7 +72,6 @@ struct record {
 	u64 first_time, last_time;
 	u64 nr_samples;
 	u64 bytes;
-	int err;
 };
 
 static volatile sig_atomic_t record_done;
@@ -579,8 +578,10 @@ static int record__writer_open(struct record *rec)
 		flags |= PERF_WRITER_ZSTD;
 	rec->w = perf_writer__new(o->output, flags);
 	if (!rec->w) {
-		pr_err("%s: cannot create: %s\n", o->output, strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		pr_err("%s: cannot create: %s\n", o->output, strerror(-err));
+		return err;
 	}
 	if (o->zstd && perf_writer__set_zstd_level(rec->w, o->zstd_level)) {
 		pr_err("-z: bad compression level %d\n", o->zstd_level);
@@ -593,8 +594,11 @@ static int record__writer_open(struct record *rec)
 		if (!e->nr_fds)
 			continue;
 		idx = perf_writer__add_attr(rec->w, &e->ev.attr, e->ids, e->nr_fds, e->ev.name);
-		if (idx < 0)
+		if (idx < 0) {
+			pr_err("%s: cannot add event %s: %s\n", o->output, e->ev.name,
+			       strerror(-idx));
 			return idx;
+		}
 		e->idx = idx;
 		if (e->sideband && !e->system_wide)
 			rec->sb_idx = idx;
@@ -939,7 +943,7 @@ int record__run(struct record_opts *opts)
 	}
 	err = record__writer_open(&rec);
 	if (err)
-		goto out;
+		goto out_discard;
 	err = record__write_features(&rec);
 	if (!err)
 		err = record__synthesize(&rec);
@@ -979,6 +983,7 @@ int record__run(struct record_opts *opts)
 out_abort:
 	if (err && err != -EINTR)
 		pr_err("recording failed: %s\n", strerror(-err));
+out_discard:
 	perf_writer__abort(rec.w);
 	rec.w = NULL;
 out:
