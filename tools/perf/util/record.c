@@ -964,6 +964,7 @@ int record__run(struct record_opts *opts)
 		close(rec.go_fd);
 		rec.go_fd = -1;
 	}
+	pr_debug("recording: events enabled\n");
 	err = record__loop(&rec);
 	if (err)
 		goto out_abort;

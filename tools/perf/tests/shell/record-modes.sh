@@ -63,14 +63,16 @@ echo "ok: tracepoint, $n records decoded by stock perf from our TRACING_DATA"
 # -p, then SIGINT on -a; the first output is kept as .old
 "$tmp/loop" 3 &
 loop=$!
-"$TEXTPOKE" record -e cpu-clock -p $loop -o "$tmp/int.data" 2>"$tmp/rec-p.err" &
+"$TEXTPOKE" record -v -e cpu-clock -p $loop -o "$tmp/int.data" 2>"$tmp/rec-p.err" &
 rec=$!
-sleep 1
+wait_started "$tmp/rec-p.err"
+sleep 0.5
 kill -INT $rec
 wait $rec || fail "-p: exit status $? after SIGINT: $(cat "$tmp/rec-p.err")"
-"$TEXTPOKE" record -e cpu-clock -a -o "$tmp/int.data" 2>"$tmp/rec-a.err" &
+"$TEXTPOKE" record -v -e cpu-clock -a -o "$tmp/int.data" 2>"$tmp/rec-a.err" &
 rec=$!
-sleep 1
+wait_started "$tmp/rec-a.err"
+sleep 0.5
 kill -INT $rec
 wait $rec || fail "-a: exit status $? after SIGINT: $(cat "$tmp/rec-a.err")"
 kill $loop 2>/dev/null

@@ -55,3 +55,14 @@ stock_script() {
 	[ -s "$tmp/$name.err" ] && fail "$name: stock perf script warned: $(head -3 "$tmp/$name.err")"
 	return 0
 }
+
+# wait_started ERRFILE: until a recorder run with -v says its events are on
+# (a signal before that ends the recording before it began)
+wait_started() {
+	local i
+	for i in $(seq 600); do
+		grep -q "recording: events enabled" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "the recorder did not start: $(cat "$1")"
+}
