@@ -70,10 +70,6 @@ void record_hits__sample(struct record_hits *h, u8 cpumode, u32 pid __maybe_unus
 	u64 key;
 	u32 j;
 
-	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		h->kernel_hit = true;
-		return;
-	}
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return;
 	key = page_key(ip);
@@ -195,7 +191,11 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	char **names;
 	size_t nr = 0;
 
-	if (h->kernel_hit && !kernel__build_id(&bid))
+	/*
+	 * The kernel's always, hit or not: it is how a reader finds the
+	 * vmlinux (by build-id) to use as the starting image of kernel text.
+	 */
+	if (!kernel__build_id(&bid))
 		perf_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, bid.data, bid.size,
 					  "[kernel.kallsyms]");
 	if (!h->nr_maps || !h->nr_pages)

@@ -32,7 +32,6 @@ struct record_hits {
 	u32 nr_pages, alloc_pages;
 	struct record_map *maps;
 	size_t nr_maps, alloc_maps;
-	bool kernel_hit;
 };
 
 void record_hits__init(struct record_hits *h);
@@ -46,7 +45,7 @@ void record_hits__synth_mmap(void *arg, const struct perf_record_mmap2 *m, const
 /* what is known before the first record: host, CPU, command line, tracing data */
 int record_features__write_start(struct perf_writer *w, const struct record_opts *opts,
 				 const struct record_event *const *tracepoints, int nr_tracepoints);
-/* BUILD_ID for the objects hit, SAMPLE_TIME; errors are warnings */
+/* BUILD_ID for the kernel and the objects hit, SAMPLE_TIME; errors are warnings */
 void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first,
 				u64 last);
 
