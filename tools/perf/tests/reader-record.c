@@ -6,6 +6,7 @@
  * equal the records perf report -D shows, and every sample is delivered
  * in time order.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,28 @@ static int test__reader_record(struct test_suite *t)
 		bad += compare("pipe mode", path);
 	} else {
 		pr_debug("perf record -o - failed: not compared\n");
+	}
+
+	/* ... and as "-", from stdin */
+	snprintf(path, sizeof(path), "%s/pipe.data", dir);
+	{
+		struct rec_tool rt = { .tool = { .sample = rec_sample, .ordered_events = true } };
+		int fd = open(path, O_RDONLY), saved = dup(0);
+		struct perf_session *s = NULL;
+
+		if (fd >= 0 && saved >= 0 && dup2(fd, 0) == 0) {
+			s = perf_session__new("-", &rt.tool);
+			if (!s || perf_session__process_events(s) || !rt.samples) {
+				pr_debug("stdin: not read\n");
+				bad++;
+			}
+			perf_session__delete(s);
+			dup2(saved, 0);
+		}
+		if (fd >= 0)
+			close(fd);
+		if (saved >= 0)
+			close(saved);
 	}
 
 	/* the same stream through a real FIFO, read sequentially */

@@ -545,6 +545,12 @@ void perf_event__dump_decoded(struct perf_session *session, const union perf_eve
 		if (st & PERF_SAMPLE_TIME)
 			printf("%" PRIu64 " ", sample ? sample->time : 0);
 	}
+	if (session->legacy_pipe && event->header.type >= 69 && event->header.type <= 80) {
+		/* 2012 ChromeOS: a header feature as a record (perf 6.1 stops here) */
+		printf("%#" PRIx64 " [%#x]: PERF_RECORD_HEADER_%s (legacy)\n", offset,
+		       event->header.size, perf_feature__name(event->header.type - 66));
+		return;
+	}
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", offset, event->header.size,
 	       perf_event__name(event->header.type));
 	if (event->header.type < PERF_RECORD_USER_TYPE_START && sample)

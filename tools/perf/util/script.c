@@ -25,7 +25,6 @@ struct script {
 	bool prepared;
 	bool trace_tried;
 	int nr_prepared; /* evsels set up so far */
-	u64 nr_auxtrace; /* hardware trace we do not decode */
 };
 
 void script_opts__init(struct script_opts *opts)
@@ -319,24 +318,12 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	return script_buf__maybe_flush(&s->printer.out);
 }
 
-static int script__user_event(struct perf_tool *tool, union perf_event *event,
-			      struct perf_session *session)
-{
-	struct script *s = tool_to_script(tool);
-
-	/* older readers pass AUXTRACE on; newer ones count it in their stats */
-	if (event->header.type == PERF_RECORD_AUXTRACE)
-		s->nr_auxtrace++;
-	return 0;
-}
-
 int script__run(struct script_opts *opts)
 {
 	struct script s = {
 		.tool = {
 			.sample = script__sample,
 			.side_band = script__side_band,
-			.user_event = script__user_event,
 			.ordered_events = true,
 		},
 		.opts = opts,
@@ -361,12 +348,6 @@ int script__run(struct script_opts *opts)
 	err = perf_session__process_events(s.session);
 	if (!err)
 		err = script_buf__flush(&s.printer.out);
-	/* perf script would decode it (Intel PT, CoreSight): say what is missing */
-	s.nr_auxtrace += s.session->stats.nr_events[PERF_RECORD_AUXTRACE];
-	if (s.nr_auxtrace)
-		pr_warning("%s: %llu AUXTRACE records of hardware trace data not decoded "
-			   "(perf textpoke script prints samples only)\n",
-			   s.session->path, (unsigned long long)s.nr_auxtrace);
 	if (err == -EPIPE)
 		err = 0;
 	else if (s.printer.out.err)

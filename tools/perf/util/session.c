@@ -178,8 +178,10 @@ static int perf_session__process_attr(struct perf_session *session, union perf_e
 	}
 	memcpy(&asz, (u8 *)event + 8 + 4, 4);
 	asz = asz ?: PERF_ATTR_SIZE_VER0;
-	if (asz > payload) {
-		record_error(session, offset, 0, &event->header, "has an attr larger than itself");
+	if (asz < PERF_ATTR_SIZE_VER0 || asz > payload) {
+		record_error(session, offset, 0, &event->header,
+			     asz > payload ? "has an attr larger than itself" :
+			     "has an attr.size smaller than the first attr ABI (64)");
 		return -EINVAL;
 	}
 	memset(&attr, 0, sizeof(attr));
@@ -546,14 +548,15 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 
 	if (type < PERF_RECORD_USER_TYPE_START) {
 		if (type == PERF_RECORD_SAMPLE || type < PERF_RECORD_MAX || type == 21) {
+			const char *bad;
+
 			if (!session->evlist->nr_entries) {
 				record_error(session, offset, depth, &h,
 					     "comes before any attr (no event description)");
 				return -EINVAL;
 			}
-			const char *bad = h.size % 8 ? "has a size that is not a multiple of 8" :
-					  perf_event__check(event);
-
+			bad = h.size % 8 ? "has a size that is not a multiple of 8" :
+					   perf_event__check(event);
 			if (bad) {
 				record_error(session, offset, depth, &h, bad);
 				return -EINVAL;
@@ -739,12 +742,10 @@ static int perf_session__read_tracing_data(struct perf_session *session, u64 siz
 
 static int perf_session__process_pipe(struct perf_session *session)
 {
-	struct perf_session_state *st = session->state;
 	struct perf_data *data = session->data;
 	u8 *buf;
 	int err;
 
-	(void)st;
 	/* the pipe reader owns a separate buffer: scratch[] may hold copies of it */
 	buf = malloc(RECORD_MAX + 8);
 	if (!buf)

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * When was a copy taken?  perf record enables text_poke tracking and then
+ * copies kcore, so the copy holds every poke made before some moment
+ * during the recording, and none after: a base anchored AT a time nobody
+ * wrote down.  The pokes tell it: at each poked site the copy equals some
+ * of the site's versions, each in effect over an interval of time; the
+ * moments where the most sites agree are where the copy was taken.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textpoke-internal.h"
+
+struct tp_edge {
+	u64 time;
+	int delta; /* +1: an interval opens, -1: one closes */
+};
+
+static int tp_edge__cmp(const void *a, const void *b)
+{
+	const struct tp_edge *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	/* at equal times close before open: intervals are half-open */
+	return x->delta - y->delta;
+}
+
+/* Does version @v of @s agree with @bytes (at @addr) where both are known?  -1: nothing to compare */
+static int tp_site__version_agrees(const struct textpoke_site *s, size_t v, u64 addr,
+				   const u8 *bytes, size_t len)
+{
+	size_t slen = tp_site__len(s), kb = tp_site__kbytes(s);
+	u64 lo = s->start > addr ? s->start : addr;
+	u64 hi = s->end < addr + len ? s->end : addr + len;
+	const u8 *vb = s->vbytes + v * slen, *vk = s->vknown + v * kb;
+	int compared = 0;
+
+	for (u64 a = lo; a < hi; a++) {
+		size_t b = a - s->start;
+
+		if (!((vk[b / 8] >> (b % 8)) & 1))
+			continue;
+		if (vb[b] != bytes[a - addr])
+			return 0;
+		compared = 1;
+	}
+	return compared ? 1 : -1;
+}
+
+int textpoke_image__fit_anchor(struct textpoke_image *img, u64 addr, const void *bytes, size_t len,
+			       struct textpoke_anchor_fit *fit)
+{
+	struct tp_edge *edges = NULL;
+	size_t nr_edges = 0, alloc_edges = 0, edges_size = 0;
+	int depth = 0, best = 0, err;
+	u64 end = addr + len;
+
+	if (!img || !fit || (!bytes && len) || end < addr)
+		return -EINVAL;
+	memset(fit, 0, sizeof(*fit));
+	fit->to = UINT64_MAX;
+	err = tp_image__compact(img);
+	if (!err)
+		err = tp_image__frags_update(img);
+	if (err)
+		return err;
+	for (size_t i = tp_slots__first_end_after(img->sites, img->nr_sites, addr);
+	     i < img->nr_sites && img->sites[i].start < end; i++) {
+		struct textpoke_site *s = img->sites[i].site;
+		bool informative = false;
+
+		if (s->dirty) {
+			err = tp_site__materialize(img, s);
+			if (err)
+				goto out;
+		}
+		if (s->huge)
+			continue;
+		for (size_t v = 0; v <= s->nr; v++) {
+			u64 from = v ? s->times[v - 1] : 0;
+			u64 to = v < s->nr ? s->times[v] : UINT64_MAX;
+			int agrees = tp_site__version_agrees(s, v, addr, bytes, len);
+
+			if (agrees < 0)
+				continue;
+			informative = true;
+			if (!agrees || from == to)
+				continue;
+			if (nr_edges + 2 > alloc_edges) {
+				size_t n = alloc_edges ? alloc_edges * 2 : 64;
+				void *p = tp_realloc(img, edges, edges_size, n * sizeof(*edges));
+
+				if (!p) {
+					err = -ENOMEM;
+					goto out;
+				}
+				edges = p;
+				alloc_edges = n;
+				edges_size = n * sizeof(*edges);
+			}
+			edges[nr_edges++] = (struct tp_edge){from, +1};
+			if (to != UINT64_MAX)
+				edges[nr_edges++] = (struct tp_edge){to, -1};
+		}
+		fit->sites += informative;
+	}
+	/*
+	 * A site's versions do not overlap in time, so the depth over a time
+	 * is the number of sites agreeing then: find the deepest, then the
+	 * first interval at that depth.
+	 */
+	if (nr_edges)
+		qsort(edges, nr_edges, sizeof(*edges), tp_edge__cmp);
+	for (int pass = 0; pass < 2; pass++) {
+		bool in = false;
+
+		depth = 0;
+		for (size_t e = 0; e < nr_edges;) {
+			u64 t = edges[e].time;
+
+			while (e < nr_edges && edges[e].time == t)
+				depth += edges[e++].delta;
+			if (!pass) {
+				if (depth > best)
+					best = depth;
+			} else if (!in && best && depth == best) {
+				in = true;
+				fit->from = t;
+			} else if (in && depth < best) {
+				fit->to = t;
+				break;
+			}
+		}
+	}
+	fit->agree = best;
+	err = 0;
+out:
+	tp_free(img, edges, edges_size);
+	return err;
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libtextpoke benchmark (not a test: it asserts nothing about time).
+ *
+ * A jump-label storm: N 5-byte pokes (nop <-> jmp) in time order over S
+ * sites spread over 32 MiB of kernel text, each site first poked in random
+ * address order, over a start image of the whole text (borrowed, as a
+ * mmap'd kcore would be).  Measures, on one core:
+ *
+ *   build        textpoke_image__add_poke() rate
+ *   first query  building the versions of every site (done once, lazily)
+ *   read         textpoke_image__read() of 16 bytes at random (addr, time),
+ *                addr over a random poked site, or anywhere in the text
+ *   view         textpoke_view__read() of 16 bytes, time moving forward
+ *   memory       bytes allocated per poke (the image's own accounting)
+ *
+ * Times are the thread's CPU time, so that other load on the machine
+ * costs less (it still shares the caches).
+ *
+ * Usage: bench-textpoke [-n pokes] [-s sites] [-q queries]
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <textpoke/textpoke.h>
+
+#define KTEXT 0xffffffff81000000ULL
+#define KTEXT_LEN (32UL << 20)
+
+static const uint8_t nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+static const uint8_t jmp5[5] = {0xe9, 0x10, 0x20, 0x00, 0x00};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+static void row(const char *what, double value, const char *unit, const char *note)
+{
+	printf("  %-36s %12.0f %-10s %s\n", what, value, unit, note);
+}
+
+struct bench {
+	size_t nr_pokes, nr_sites, nr_queries;
+	uint64_t *site_addr;
+	uint8_t *text; /* NULL: no start image, the pokes alone */
+	double build, versions, read, read_any, view;
+	size_t mem_built, mem_final;
+	uint64_t sum;
+};
+
+static int bench_run(struct bench *b)
+{
+	struct textpoke_base_opts borrow = {
+	    .sz = sizeof(borrow),
+	    .anchor = TEXTPOKE_ANCHOR_BEFORE,
+	    .flags = TEXTPOKE_BASE_BORROW,
+	};
+	uint64_t rs = 0x9e3779b97f4a7c15ULL, time = 1000;
+	struct textpoke_image *img = textpoke_image__new(NULL);
+	struct textpoke_view *view = NULL;
+	uint8_t *state = calloc(b->nr_sites, 1), buf[16], known[16];
+	size_t mem_empty;
+	double t0;
+	int err = -1;
+
+	if (!img || !state)
+		goto out;
+	if (b->text && textpoke_image__add_base(img, KTEXT, b->text, KTEXT_LEN, &borrow))
+		goto out;
+	mem_empty = textpoke_image__mem_bytes(img);
+
+	t0 = now();
+	for (size_t i = 0; i < b->nr_pokes; i++) {
+		size_t s = rnd(&rs) % b->nr_sites;
+
+		time += 1 + (i & 7);
+		if (textpoke_image__add_poke(img, time, b->site_addr[s], state[s] ? jmp5 : nop5, 5,
+					     state[s] ? nop5 : jmp5, 5))
+			goto out;
+		state[s] ^= 1;
+	}
+	b->build = now() - t0;
+	b->mem_built = textpoke_image__mem_bytes(img) - mem_empty;
+
+	t0 = now();
+	for (size_t i = 0; i < b->nr_sites; i++)
+		b->sum += textpoke_image__read(img, b->site_addr[i], 5, time, buf, known);
+	b->versions = now() - t0;
+	b->mem_final = textpoke_image__mem_bytes(img) - mem_empty;
+
+	t0 = now();
+	for (size_t i = 0; i < b->nr_queries; i++) {
+		uint64_t r = rnd(&rs);
+		uint64_t addr = b->site_addr[r % b->nr_sites] - (r >> 32) % 12;
+
+		b->sum += textpoke_image__read(img, addr, 16, 1000 + (r >> 20) % (time - 999), buf,
+					       known);
+		b->sum += buf[0];
+	}
+	b->read = now() - t0;
+
+	t0 = now();
+	for (size_t i = 0; i < b->nr_queries; i++) {
+		uint64_t r = rnd(&rs);
+
+		b->sum += textpoke_image__read(img, KTEXT + r % (KTEXT_LEN - 16), 16,
+					       1000 + (r >> 20) % (time - 999), buf, known);
+		b->sum += buf[0];
+	}
+	b->read_any = now() - t0;
+
+	view = textpoke_view__new(img, 0);
+	if (!view)
+		goto out;
+	t0 = now();
+	for (size_t i = 0; i < b->nr_queries; i++) {
+		uint64_t r = rnd(&rs);
+		uint64_t addr = b->site_addr[r % b->nr_sites] - (r >> 32) % 12;
+
+		textpoke_view__advance(view, 1000 + (time - 1000) * i / b->nr_queries);
+		b->sum += textpoke_view__read(view, addr, 16, buf, known);
+		b->sum += buf[0];
+	}
+	b->view = now() - t0;
+	err = 0;
+out:
+	textpoke_view__delete(view);
+	textpoke_image__delete(img);
+	free(state);
+	return err;
+}
+
+static void bench_print(const struct bench *b, const char *title)
+{
+	printf("\n%s, %zu pokes over %zu sites:\n", title, b->nr_pokes, b->nr_sites);
+	row("build (add_poke)", b->nr_pokes / b->build, "pokes/s", "target >= 5M");
+	row("first query (build versions)", b->nr_pokes / b->versions, "pokes/s", "once, lazily");
+	row("build + versions", b->nr_pokes / (b->build + b->versions), "pokes/s", "");
+	row("read 16 B at a random site and time", b->nr_queries / b->read, "queries/s",
+	    "target >= 10M");
+	row("read 16 B anywhere, at random time", b->nr_queries / b->read_any, "queries/s",
+	    "mostly unpoked text");
+	row("view read 16 B, time forward", b->nr_queries / b->view, "queries/s", "");
+	row("memory after build", (double)b->mem_built / b->nr_pokes, "bytes/poke", "");
+	row("memory with versions", (double)b->mem_final / b->nr_pokes, "bytes/poke",
+	    "pokes + versions + index");
+}
+
+static int bench_one(struct bench *b, uint8_t *text, const char *title)
+{
+	b->text = text;
+	if (bench_run(b)) {
+		fprintf(stderr, "bench-textpoke: out of memory\n");
+		return 1;
+	}
+	bench_print(b, title);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b = {.nr_pokes = 1000000, .nr_sites = 10000, .nr_queries = 4000000};
+	uint64_t rs = 0x2545f4914f6cdd1dULL;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "n:s:q:h")) != -1) {
+		switch (opt) {
+		case 'n':
+			b.nr_pokes = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			b.nr_sites = strtoul(optarg, NULL, 0);
+			break;
+		case 'q':
+			b.nr_queries = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-n pokes] [-s sites] [-q queries]\n", argv[0]);
+			return opt == 'h' ? 0 : 1;
+		}
+	}
+	if (!b.nr_sites || b.nr_sites > KTEXT_LEN / 16 || !b.nr_pokes || !b.nr_queries) {
+		fprintf(stderr, "bench-textpoke: need 1 .. %lu sites, some pokes and queries\n",
+			KTEXT_LEN / 16);
+		return 1;
+	}
+	b.site_addr = malloc(b.nr_sites * sizeof(*b.site_addr));
+	b.text = malloc(KTEXT_LEN);
+	if (!b.site_addr || !b.text) {
+		fprintf(stderr, "bench-textpoke: out of memory\n");
+		return 1;
+	}
+	memset(b.text, 0x90, KTEXT_LEN);
+	for (size_t i = 0; i < b.nr_sites; i++) {
+		uint64_t slot = KTEXT_LEN / b.nr_sites;
+
+		b.site_addr[i] = KTEXT + i * slot + rnd(&rs) % (slot - 8);
+		memcpy(b.text + (b.site_addr[i] - KTEXT), nop5, 5);
+	}
+	printf("libtextpoke bench: 5-byte pokes (nop <-> jmp) in time order, each at a site\n"
+	       "picked at random among sites spread over %lu MiB of text; %zu queries;\n"
+	       "CPU time of one thread\n",
+	       KTEXT_LEN >> 20, b.nr_queries);
+	if (bench_one(&b, b.text, "with a start image of the whole text (borrowed, like kcore)") ||
+	    bench_one(&b, NULL, "with no base image, the pokes alone"))
+		return 1;
+	/* the same with a tenth of it, which fits in the caches: the code's own cost */
+	if (b.nr_sites >= 10 && b.nr_pokes >= 10) {
+		b.nr_sites /= 10;
+		b.nr_pokes /= 10;
+		for (size_t i = 0; i < b.nr_sites; i++)
+			b.site_addr[i] = b.site_addr[i * 10];
+		if (bench_one(&b, b.text, "cache-resident: start image"))
+			return 1;
+	}
+	printf("  (checksum %" PRIu64 ")\n", b.sum);
+	free(b.text);
+	free(b.site_addr);
+	return 0;
+}
