@@ -10,7 +10,8 @@
 # 6.1 got 94% of such programs on the test machine), and we ask for all.
 # Then one filter that loops on every packet is sampled system-wide:
 # stock perf script must resolve samples to bpf_prog_<tag>_tp_busy, the
-# program whose code we captured.
+# program whose code we captured.  A program loaded before the recording
+# is synthesized (KSYMBOL + BPF_EVENT at time 0) and captured as well.
 
 . "$(dirname "$0")/lib/record-common.sh"
 need_record
@@ -47,4 +48,27 @@ name=$(sed -n 's/^# bpf_prog_info [0-9]*: \(bpf_prog_[0-9a-f]*_tp_busy\) .*/\1/p
 hits=$(grep -c " $name+0x[0-9a-f]* ($name)" "$tmp/busy.out")
 [ "$hits" -gt 0 ] || fail "no sample resolves to $name"
 echo "ok: $hits samples resolve to $name"
+
+# a program loaded before the recording starts: synthesized as KSYMBOL +
+# BPF_EVENT at time 0, its code captured too
+"$tmp/churn" busy 3 >/dev/null &
+busy=$!
+for _ in $(seq 300); do
+	grep -qs '^prog_id:' /proc/$busy/fdinfo/* && break
+	sleep 0.1
+done
+grep -qs '^prog_id:' /proc/$busy/fdinfo/* || fail "the busy program did not load"
+record "$tmp/pre.data" -e cpu-clock -a -- sleep 0.3
+kill $busy 2>/dev/null
+wait $busy 2>/dev/null
+stock_script pre "$tmp/pre.data" --show-bpf-events -F comm,tid,time
+line=$(perf report --header-only -I -i "$tmp/pre.data" 2>/dev/null | grep '^# bpf_prog_info [0-9]*: bpf_prog_[0-9a-f]*_tp_busy ')
+[ -n "$line" ] || fail "the program loaded before the recording has no BPF_PROG_INFO"
+id=$(echo "$line" | sed 's/^# bpf_prog_info \([0-9]*\):.*/\1/')
+prog=$(echo "$line" | sed 's/^# bpf_prog_info [0-9]*: \([^ ]*\) .*/\1/')
+grep -q " 0.000000: PERF_RECORD_KSYMBOL addr .* type 1 flags 0x0 name $prog\$" "$tmp/pre.out" ||
+	fail "no synthesized KSYMBOL for $prog"
+grep -q " 0.000000: PERF_RECORD_BPF_EVENT type 1, flags 0, id $id\$" "$tmp/pre.out" ||
+	fail "no synthesized BPF_EVENT for program $id"
+echo "ok: program $id loaded before the recording synthesized and captured"
 exit 0
