@@ -63,6 +63,7 @@ struct record {
 	bool task_mode;
 	pid_t child;
 	int go_fd;		/* the workload execs when this is written */
+	int exec_fd;		/* its exec's errno, or EOF once it ran */
 	struct record_evsel *evsels;
 	int nr_evsels;
 	int sb_idx;		/* attr for synthesized records */
@@ -247,42 +248,71 @@ static int add_tids_of(struct record *rec, pid_t pid)
 /*
  * Fork the workload now, let it exec only once every event is open: the
  * events are opened on its pid with enable_on_exec, so counting starts
- * at exec, as perf record does.
+ * at exec, as perf record does.  A failed exec comes back as an errno
+ * through a close-on-exec pipe; a successful one closes it.
  */
 static int record__fork_workload(struct record *rec)
 {
-	int go[2], ready[2];
+	int go[2], fail[2], e;
 	char c;
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(ready, O_CLOEXEC))
+	if (pipe2(go, O_CLOEXEC))
 		return -errno;
+	if (pipe2(fail, O_CLOEXEC)) {
+		e = -errno;
+		goto out_close_go;
+	}
 	rec->child = fork();
-	if (rec->child < 0)
-		return -errno;
+	if (rec->child < 0) {
+		e = -errno;
+		close(fail[0]);
+		close(fail[1]);
+		goto out_close_go;
+	}
 	if (!rec->child) {
 		close(go[1]);
-		close(ready[0]);
+		close(fail[0]);
 		/* stdout may be the pipe-mode output: the workload gets stderr */
 		if (!strcmp(rec->opts->output, "-"))
 			dup2(2, 1);
-		close(ready[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(rec->opts->argv[0], rec->opts->argv);
-		fprintf(stderr, "perf textpoke record: cannot run '%s': %s\n", rec->opts->argv[0],
-			strerror(errno));
-		/* tell the parent through the exit status */
+		e = errno;
+		if (write(fail[1], &e, sizeof(e)) != sizeof(e))
+			_exit(126);
 		_exit(127);
 	}
 	close(go[0]);
-	close(ready[1]);
-	/* EOF once the child has closed its end: it is ready to be traced */
-	if (read(ready[0], &c, 1) < 0)
-		pr_debug("workload: %s\n", strerror(errno));
-	close(ready[0]);
+	close(fail[1]);
 	rec->go_fd = go[1];
+	rec->exec_fd = fail[0];
 	rec->tids[0] = rec->child;
 	rec->nr_tids = 1;
+	return 0;
+out_close_go:
+	close(go[0]);
+	close(go[1]);
+	return e;
+}
+
+/* let the workload exec; 0 once it has, -errno of its exec otherwise */
+static int record__start_workload(struct record *rec)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(rec->go_fd, "g", 1) != 1)
+		return -errno;
+	close(rec->go_fd);
+	rec->go_fd = -1;
+	n = read(rec->exec_fd, &e, sizeof(e));
+	close(rec->exec_fd);
+	rec->exec_fd = -1;
+	if (n == sizeof(e)) {
+		pr_err("cannot run '%s': %s\n", rec->opts->argv[0], strerror(e));
+		return -e;
+	}
 	return 0;
 }
 
@@ -718,8 +748,6 @@ static int record__loop(struct record *rec)
 			break;
 		if (record_child_exited && rec->child > 0 &&
 		    waitpid(rec->child, &status, WNOHANG) == rec->child) {
-			if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-				pr_warning("workload '%s' failed to start\n", rec->opts->argv[0]);
 			rec->child = -1;
 			break;
 		}
@@ -853,8 +881,10 @@ static void record__exit(struct record *rec)
 	free(rec->cpus);
 	free(rec->tids);
 	record_hits__exit(&rec->hits);
-	if (rec->go_fd > 0)
+	if (rec->go_fd >= 0)
 		close(rec->go_fd);
+	if (rec->exec_fd >= 0)
+		close(rec->exec_fd);
 	if (rec->child > 0) {
 		kill(rec->child, SIGTERM);
 		waitpid(rec->child, NULL, 0);
@@ -882,7 +912,7 @@ static void record__cap_freq(struct record_opts *opts)
 
 int record__run(struct record_opts *opts)
 {
-	struct record rec = { .opts = opts, .go_fd = -1, .child = -1 };
+	struct record rec = { .opts = opts, .go_fd = -1, .exec_fd = -1, .child = -1 };
 	struct sigaction sa = { .sa_handler = record__sig };
 	int err;
 
@@ -957,12 +987,9 @@ int record__run(struct record_opts *opts)
 			goto out_abort;
 	}
 	if (rec.child > 0) {
-		if (write(rec.go_fd, "g", 1) != 1) {
-			err = -errno;
-			goto out_abort;
-		}
-		close(rec.go_fd);
-		rec.go_fd = -1;
+		err = record__start_workload(&rec);
+		if (err)
+			goto out_discard;
 	}
 	pr_debug("recording: events enabled\n");
 	err = record__loop(&rec);

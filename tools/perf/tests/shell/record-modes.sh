@@ -15,7 +15,8 @@
 #   with a complete file, and the previous output is kept as .old;
 # - no /proc/kcore: the kcore_dir holds kallsyms and a one-line notice says so;
 # - -e cycles where the CPU has no PMU: an error that says so, and no file;
-# - as nobody (perf_event_paranoid 2): user space only, with a warning.
+# - as nobody (perf_event_paranoid 2): user space only, with a warning;
+# - a command that cannot run: an error, and no output.
 
 . "$(dirname "$0")/lib/record-common.sh"
 need_record
@@ -138,6 +139,14 @@ if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/de
 		fail "no -e and no PMU: expected cpu-clock, got $(perf evlist -i "$tmp/default.data")"
 	echo "ok: cycles without a PMU refused clearly; the default falls back to cpu-clock"
 fi
+
+# a command that cannot run: an error naming it, non-zero exit, no output left
+"$TEXTPOKE" record -e cpu-clock -o "$tmp/noexec.data" -- "$tmp/no-such-program" >/dev/null \
+	2>"$tmp/noexec.err" && fail "a command that cannot run gave exit status 0"
+grep -q "cannot run '$tmp/no-such-program': No such file or directory" "$tmp/noexec.err" ||
+	fail "no clear error for a command that cannot run: $(cat "$tmp/noexec.err")"
+ls "$tmp" | grep -q noexec.data && fail "a failed recording left output behind"
+echo "ok: a command that cannot run is an error and leaves nothing"
 
 # an unprivileged user records user space, with warnings, as perf does
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1 &&
