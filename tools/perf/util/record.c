@@ -998,7 +998,10 @@ int record__run(struct record_opts *opts)
 	if (rec.bpf) {
 		bpf_capture__stop(rec.bpf);
 		err = bpf_capture__write(rec.bpf, rec.w);
-		if (err && err != -EBUSY)
+		/* a pipe carries its features before the data: too late for these */
+		if (err == -EBUSY && !opts->quiet)
+			pr_warning("pipe mode: the captured BPF JIT images cannot be written\n");
+		else if (err)
 			goto out_abort;
 	}
 	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time);
