@@ -37,6 +37,9 @@ struct bpf_capture {
 	int nr_ready;
 	struct bpf_prog_capture **progs;
 	size_t nr_progs, alloc_progs;
+	/* id -> index + 1 into progs, open addressing, at most half full */
+	u32 *slots;
+	size_t nr_slots;
 	struct bpf_capture_stats stats;
 };
 
@@ -148,14 +151,57 @@ out_err:
 	return NULL;
 }
 
+static size_t id_hash(u32 id, size_t nr_slots)
+{
+	return (id * 2654435761U) & (nr_slots - 1);
+}
+
 static struct bpf_prog_capture *bpf_capture__lookup(struct bpf_capture *cap, u32 id)
 {
-	/* newest first: the thread looks up what it has just been told about */
-	for (size_t i = cap->nr_progs; i-- > 0;) {
-		if (cap->progs[i]->id == id)
-			return cap->progs[i];
+	if (!cap->nr_slots)
+		return NULL;
+	for (size_t i = id_hash(id, cap->nr_slots); cap->slots[i]; i = (i + 1) & (cap->nr_slots - 1)) {
+		if (cap->progs[cap->slots[i] - 1]->id == id)
+			return cap->progs[cap->slots[i] - 1];
 	}
 	return NULL;
+}
+
+/* append @p (an id not yet present); 0 or -ENOMEM.  Called locked. */
+static int bpf_capture__insert(struct bpf_capture *cap, struct bpf_prog_capture *p)
+{
+	size_t i;
+
+	if (cap->nr_progs == cap->alloc_progs) {
+		size_t n = cap->alloc_progs ? cap->alloc_progs * 2 : 64;
+		struct bpf_prog_capture **tmp = realloc(cap->progs, n * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		cap->progs = tmp;
+		cap->alloc_progs = n;
+	}
+	if ((cap->nr_progs + 1) * 2 > cap->nr_slots) {
+		size_t n = cap->nr_slots ? cap->nr_slots * 2 : 128;
+		u32 *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		for (size_t k = 0; k < cap->nr_progs; k++) {
+			for (i = id_hash(cap->progs[k]->id, n); slots[i]; i = (i + 1) & (n - 1))
+				;
+			slots[i] = k + 1;
+		}
+		free(cap->slots);
+		cap->slots = slots;
+		cap->nr_slots = n;
+	}
+	for (i = id_hash(p->id, cap->nr_slots); cap->slots[i]; i = (i + 1) & (cap->nr_slots - 1))
+		;
+	cap->progs[cap->nr_progs++] = p;
+	cap->slots[i] = cap->nr_progs;
+	cap->stats.captured++;
+	return 0;
 }
 
 int bpf_capture__add_id(struct bpf_capture *cap, u32 id)
@@ -180,23 +226,13 @@ int bpf_capture__add_id(struct bpf_capture *cap, u32 id)
 	if (!p)
 		goto out_close;
 	pthread_mutex_lock(&cap->lock);
+	/* the reader and synthesis may both have been told about it */
 	if (bpf_capture__lookup(cap, id)) {
 		bpf_prog_capture__delete(p);
-	} else if (cap->nr_progs == cap->alloc_progs) {
-		size_t n = cap->alloc_progs ? cap->alloc_progs * 2 : 64;
-		struct bpf_prog_capture **tmp = realloc(cap->progs, n * sizeof(*tmp));
-
-		if (!tmp) {
+	} else {
+		err = bpf_capture__insert(cap, p);
+		if (err)
 			bpf_prog_capture__delete(p);
-			err = -ENOMEM;
-		} else {
-			cap->progs = tmp;
-			cap->alloc_progs = n;
-		}
-	}
-	if (!err && !bpf_capture__lookup(cap, id)) {
-		cap->progs[cap->nr_progs++] = p;
-		cap->stats.captured++;
 	}
 	pthread_mutex_unlock(&cap->lock);
 out_close:
@@ -418,6 +454,7 @@ void bpf_capture__delete(struct bpf_capture *cap)
 	for (size_t i = 0; i < cap->nr_progs; i++)
 		bpf_prog_capture__delete(cap->progs[i]);
 	free(cap->progs);
+	free(cap->slots);
 	pthread_cond_destroy(&cap->ready_cond);
 	pthread_mutex_destroy(&cap->lock);
 	free(cap);
