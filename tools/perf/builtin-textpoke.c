@@ -19,6 +19,8 @@ struct textpoke_cmd {
 
 static const struct textpoke_cmd commands[] = {
 	{ "code", cmd_textpoke_code, "Print kernel code as it was at a moment of a recording" },
+	{ "record", cmd_textpoke_record,
+	  "Record samples and the side-band that text tracking needs" },
 	{ "script", cmd_textpoke_script,
 	  "Print a recording like perf script, with ABIs and text pokes" },
 	{ "test", cmd_textpoke_test, "Run the built-in tests" },

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kcore copy on a core we build: this machine has no /proc/kcore, so
+ * the test makes an ELF core shaped like one (kernel text, the module
+ * area, the direct map) with kallsyms and modules files, and checks that
+ * exactly the page-rounded _stext.._etext and the module range come out,
+ * byte for byte, each as a PT_LOAD at its address; then the refusals.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "../util/kcore-copy.h"
+
+#define TEXT 0xffffffff81000000ULL
+#define MODS 0xffffffffc0000000ULL
+#define DMAP 0xffff888000000000ULL
+
+static u8 pattern(u64 addr)
+{
+	return (u8)(addr ^ (addr >> 8) ^ (addr >> 16));
+}
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(s, f);
+	return fclose(f);
+}
+
+static int make_core(const char *path)
+{
+	struct { u64 vaddr, size; } segs[] = { { TEXT, 0x10000 }, { MODS, 0x4000 }, { DMAP, 0x1000 } };
+	Elf64_Ehdr eh = { 0 };
+	u64 off = 0x1000;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_CORE;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof(eh);
+	eh.e_ehsize = sizeof(eh);
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	eh.e_phnum = 3;
+	if (pwrite(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		goto fail;
+	for (int i = 0; i < 3; i++) {
+		Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_W | PF_X, .p_offset = off,
+				  .p_vaddr = segs[i].vaddr, .p_filesz = segs[i].size,
+				  .p_memsz = segs[i].size, .p_align = 0x1000 };
+		u8 *buf = malloc(segs[i].size);
+
+		if (!buf)
+			goto fail;
+		for (u64 a = 0; a < segs[i].size; a++)
+			buf[a] = pattern(segs[i].vaddr + a);
+		if (pwrite(fd, &ph, sizeof(ph), sizeof(eh) + i * sizeof(ph)) != sizeof(ph) ||
+		    pwrite(fd, buf, segs[i].size, off) != (ssize_t)segs[i].size) {
+			free(buf);
+			goto fail;
+		}
+		free(buf);
+		off += segs[i].size;
+	}
+	return close(fd);
+fail:
+	close(fd);
+	return -1;
+}
+
+/* the output's segment @i: vaddr and size, and every byte as at its address */
+static int check_piece(int fd, const Elf64_Ehdr *eh, int i, u64 vaddr, u64 size)
+{
+	Elf64_Phdr ph;
+	u8 *buf;
+
+	TEST_ASSERT_VAL("phdr", pread(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph)) == sizeof(ph));
+	TEST_ASSERT_EQUAL("PT_LOAD", ph.p_type, PT_LOAD);
+	TEST_ASSERT_EQUAL("vaddr", ph.p_vaddr, vaddr);
+	TEST_ASSERT_EQUAL("size", ph.p_filesz, size);
+	TEST_ASSERT_EQUAL("page aligned", ph.p_offset % 4096, 0);
+	buf = malloc(size);
+	TEST_ASSERT_VAL("alloc", buf);
+	if (pread(fd, buf, size, ph.p_offset) != (ssize_t)size) {
+		free(buf);
+		TEST_ASSERT_VAL("segment data", false);
+	}
+	for (u64 a = 0; a < size; a++) {
+		if (buf[a] != pattern(vaddr + a)) {
+			pr_debug("byte at 0x%llx differs\n", (unsigned long long)(vaddr + a));
+			free(buf);
+			return TEST_FAIL;
+		}
+	}
+	free(buf);
+	return TEST_OK;
+}
+
+static int test__record_kcore(struct test_suite *t __maybe_unused)
+{
+	char dir[] = "/tmp/textpoke-kcore.XXXXXX";
+	char core[64], ksyms[64], mods[64], out[64], bad[64];
+	Elf64_Ehdr eh;
+	int fd, ret = TEST_FAIL;
+
+	TEST_ASSERT_VAL("mkdtemp", mkdtemp(dir));
+	snprintf(core, sizeof(core), "%s/kcore.in", dir);
+	snprintf(ksyms, sizeof(ksyms), "%s/kallsyms", dir);
+	snprintf(mods, sizeof(mods), "%s/modules", dir);
+	snprintf(out, sizeof(out), "%s/kcore", dir);
+	snprintf(bad, sizeof(bad), "%s/bad", dir);
+	if (make_core(core) ||
+	    write_file(ksyms, "ffffffff81000000 T _text\n"
+			      "ffffffff81000000 T _stext\n"
+			      "ffffffff81004000 t helper\n"
+			      "ffffffffc0001010 t _etext\t[mod_a]\n"
+			      "ffffffff81008123 T _etext\n") ||
+	    write_file(mods, "mod_a 8192 0 - Live 0xffffffffc0001000\n"
+			     "mod_b 4096 1 mod_a, Live 0xffffffffc0002800 (O)\n") ||
+	    write_file(bad, "not an ELF core at all, just text\n"))
+		goto out;
+
+	if (kcore__copy_text(core, ksyms, mods, out)) {
+		pr_debug("copy failed\n");
+		goto out;
+	}
+	fd = open(out, O_RDONLY);
+	if (fd < 0)
+		goto out;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_type != ET_CORE || eh.e_machine != EM_X86_64 || eh.e_phnum != 2) {
+		pr_debug("bad output header (phnum %u)\n", eh.e_phnum);
+		close(fd);
+		goto out;
+	}
+	/* _etext 0x...8123 rounds up to 0x9000; modules 0x...1000 to the end of mod_b, 0x4000 */
+	if (check_piece(fd, &eh, 0, TEXT, 0x9000) || check_piece(fd, &eh, 1, MODS + 0x1000, 0x3000)) {
+		close(fd);
+		goto out;
+	}
+	close(fd);
+
+	quiet = true;
+	if (kcore__copy_text(bad, ksyms, mods, out) != -EINVAL ||
+	    kcore__copy_text(core, mods, mods, out) != -ENOENT) {
+		pr_debug("a bad core or kallsyms was not refused\n");
+		goto out_quiet;
+	}
+	/* text the core does not hold */
+	unlink(out);
+	if (write_file(ksyms, "ffffffff90000000 T _stext\nffffffff90001000 T _etext\n") ||
+	    kcore__copy_text(core, ksyms, NULL, out) != -ENODATA || !access(out, F_OK)) {
+		pr_debug("text outside the core was not refused, or left a file\n");
+		goto out_quiet;
+	}
+	ret = TEST_OK;
+out_quiet:
+	quiet = false;
+out:
+	unlink(core);
+	unlink(ksyms);
+	unlink(mods);
+	unlink(out);
+	unlink(bad);
+	rmdir(dir);
+	return ret;
+}
+
+struct test_suite suite__record_kcore = { .desc = "record: kcore copy of kernel text and modules from an ELF core", .func = test__record_kcore, };

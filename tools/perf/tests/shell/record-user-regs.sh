@@ -1,0 +1,53 @@
+#!/bin/bash
+# record: 64-bit and -m32 workloads with --user-regs, read by stock perf script
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf textpoke record -e cpu-clock --user-regs on a 64-bit and a 32-bit
+# build of the loop workload.  Stock perf 6.1 must read both files without
+# a warning, print as many samples as the recorder says it wrote, and show
+# ABI:2 on every sample of the 64-bit task, ABI:1 on every sample of the
+# 32-bit one.  The side-band event must carry every bit text tracking
+# needs.
+
+. "$(dirname "$0")/lib/record-common.sh"
+need_record
+scratch
+
+check_abi() {
+	local name=$1 data=$2 abi=$3 n
+
+	n=$(recorded_samples)
+	[ -n "$n" ] && [ "$n" -gt 0 ] || fail "$name: recorder reported no samples: $(cat "$tmp/record.err")"
+	stock_script "$name" "$data" -F comm,tid,ip,sym,uregs
+	[ "$(wc -l <"$tmp/$name.out")" = "$n" ] ||
+		fail "$name: perf script shows $(wc -l <"$tmp/$name.out") samples, recorder wrote $n"
+	grep -v " ABI:$abi " "$tmp/$name.out" | head -3 | grep . &&
+		fail "$name: a sample without ABI:$abi"
+	echo "ok: $name: $n samples, all ABI:$abi, no warning from perf script"
+}
+
+build "$tmp/loop64" loop.c || fail "gcc: $(cat "$tmp/gcc.err")"
+record "$tmp/u64.data" -e cpu-clock --user-regs -- "$tmp/loop64" 0.5
+check_abi u64 "$tmp/u64.data" 2
+
+perf evlist -v -i "$tmp/u64.data" >"$tmp/evlist" 2>&1 || fail "perf evlist: $(cat "$tmp/evlist")"
+for bit in "text_poke: 1" "ksymbol: 1" "bpf_event: 1" "mmap2: 1" "comm_exec: 1" "task: 1" \
+	   "sample_id_all: 1"; do
+	grep -q "$bit" "$tmp/evlist" || fail "no side-band event with $bit: $(cat "$tmp/evlist")"
+done
+grep -q "sample_type: .*TIME.*IDENTIFIER" "$tmp/evlist" || fail "side-band without TIME|IDENTIFIER"
+echo "ok: side-band bits present"
+
+perf report --header-only -I -i "$tmp/u64.data" >"$tmp/header" 2>&1 || fail "perf report --header-only"
+for f in "hostname" "os release" "perf version" "arch" "nrcpus online" "cpudesc" "cpuid" \
+	 "total memory" "cmdline" "event : name = cpu-clock" "time of first sample"; do
+	grep -q "^# $f" "$tmp/header" || fail "feature '$f' missing"
+done
+perf buildid-list -i "$tmp/u64.data" >"$tmp/buildids" 2>&1 || fail "perf buildid-list"
+grep -q "$tmp/loop64" "$tmp/buildids" || fail "no build-id for the workload: $(cat "$tmp/buildids")"
+echo "ok: features and build-ids"
+
+build "$tmp/loop32" loop.c -m32 || skip "gcc -m32 cannot build a 32-bit program (gcc-multilib missing)"
+record "$tmp/u32.data" -e cpu-clock --user-regs -- "$tmp/loop32" 0.5
+check_abi u32 "$tmp/u32.data" 1
+exit 0

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_KCORE_COPY_H
+#define __PERF_TEXTPOKE_KCORE_COPY_H
+
+#include "types.h"
+
+/*
+ * The starting image of a recording: <dir>/kcore_dir/{kallsyms,modules}
+ * copied from /proc and, where /proc/kcore exists, <dir>/kcore_dir/kcore:
+ * an ELF core holding the kernel text (_stext.._etext, page aligned) and
+ * the module area, as perf record --kcore writes it.  Taken after the
+ * side-band is enabled, so a poke already present in the copy shows as
+ * pre-applied.  Stock perf reads kcore_dir for kernel symbols and code.
+ * Without /proc/kcore a one-line notice says the text will come from the
+ * text pokes alone.
+ */
+int kcore_dir__write(const char *dir, bool quiet);
+
+/* the most kernel text and module code copied; more is refused (-EFBIG) */
+#define KCORE_COPY_MAX (1ULL << 30)
+
+/*
+ * Copy from the ELF core @kcore the parts that hold kernel text (from
+ * @kallsyms: _stext.._etext) and modules (from @modules: lowest to highest
+ * module end) into a new ELF core @out, one PT_LOAD per piece.  0, or
+ * -errno with a message naming the file: -ENOENT when @kallsyms names no
+ * _stext/_etext, -EINVAL for a core that is not a 64-bit little-endian
+ * ELF, -ENODATA when no segment covers the text.
+ */
+int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
+		     const char *out);
+
+#endif /* __PERF_TEXTPOKE_KCORE_COPY_H */

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <cpuid.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "build-id.h"
+#include "debug.h"
+#include "event.h"
+#include "record-events.h"
+#include "record-features.h"
+#include "record.h"
+#include "trace-data.h"
+#include "writer.h"
+
+void record_hits__init(struct record_hits *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+void record_hits__exit(struct record_hits *h)
+{
+	for (size_t i = 0; i < h->nr_maps; i++)
+		free(h->maps[i].filename);
+	zfree(&h->maps);
+	zfree(&h->pages);
+	h->nr_maps = h->alloc_maps = 0;
+	h->nr_pages = h->alloc_pages = 0;
+}
+
+static u64 page_key(u64 ip)
+{
+	return (ip & ~0xfffULL) | 1;
+}
+
+static u32 page_hash(u64 key, u32 mask)
+{
+	return (u32)((key * 0x9e3779b97f4a7c15ULL) >> 40) & mask;
+}
+
+static int hits__grow(struct record_hits *h)
+{
+	u32 alloc = h->alloc_pages ? h->alloc_pages * 2 : 4096;
+	u64 *pages = calloc(alloc, sizeof(u64));
+
+	if (!pages)
+		return -ENOMEM;
+	for (u32 i = 0; i < h->alloc_pages; i++) {
+		u64 key = h->pages[i];
+		u32 j;
+
+		if (!key)
+			continue;
+		for (j = page_hash(key, alloc - 1); pages[j]; j = (j + 1) & (alloc - 1))
+			;
+		pages[j] = key;
+	}
+	free(h->pages);
+	h->pages = pages;
+	h->alloc_pages = alloc;
+	return 0;
+}
+
+void record_hits__sample(struct record_hits *h, u8 cpumode, u32 pid __maybe_unused, u64 ip)
+{
+	u64 key;
+	u32 j;
+
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return;
+	key = page_key(ip);
+	if (h->alloc_pages) {
+		for (j = page_hash(key, h->alloc_pages - 1); h->pages[j];
+		     j = (j + 1) & (h->alloc_pages - 1)) {
+			if (h->pages[j] == key)
+				return;
+		}
+	}
+	if (h->nr_pages >= RECORD_HITS_MAX)
+		return;
+	/* keep the table at most half full */
+	if ((h->nr_pages + 1) * 2 > h->alloc_pages && hits__grow(h))
+		return;
+	for (j = page_hash(key, h->alloc_pages - 1); h->pages[j]; j = (j + 1) & (h->alloc_pages - 1))
+		;
+	h->pages[j] = key;
+	h->nr_pages++;
+}
+
+void record_hits__mmap(struct record_hits *h, const struct perf_record_mmap2 *m,
+		       const char *filename)
+{
+	struct record_map *map;
+
+	/* anonymous, [vdso], [heap]...: no file to take a build-id from */
+	if (!(m->prot & 4 /* PROT_EXEC */) || filename[0] != '/' ||
+	    (m->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return;
+	if (h->nr_maps == h->alloc_maps) {
+		size_t n = h->alloc_maps ? h->alloc_maps * 2 : 256;
+		struct record_map *tmp = realloc(h->maps, n * sizeof(*tmp));
+
+		if (!tmp)
+			return;
+		h->maps = tmp;
+		h->alloc_maps = n;
+	}
+	map = &h->maps[h->nr_maps];
+	map->start = m->start;
+	map->end = m->start + m->len;
+	map->filename = strdup(filename);
+	if (map->filename)
+		h->nr_maps++;
+}
+
+void record_hits__synth_mmap(void *arg, const struct perf_record_mmap2 *m, const char *filename)
+{
+	record_hits__mmap(arg, m, filename);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* does any hit page start in [start, end)?  @pages sorted */
+static bool pages__any_in(const u64 *pages, u32 n, u64 start, u64 end)
+{
+	u32 lo = 0, hi = n;
+
+	start &= ~0xfffULL;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if ((pages[mid] & ~1ULL) < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && (pages[lo] & ~1ULL) < end;
+}
+
+/* the kernel's own GNU build-id note, as perf reads it */
+static int kernel__build_id(struct build_id *bid)
+{
+	u8 buf[4096];
+	size_t n, off = 0;
+	FILE *f = fopen("/sys/kernel/notes", "r");
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		u32 namesz, descsz, type;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		off += 12;
+		if (namesz > n || descsz > n)
+			break;
+		if (type == 3 && namesz == 4 && off + 4 <= n && !memcmp(buf + off, "GNU", 4)) {
+			size_t d = off + 4;
+
+			if (d + descsz > n || !descsz || descsz > BUILD_ID_SIZE)
+				break;
+			memcpy(bid->data, buf + d, descsz);
+			bid->size = descsz;
+			return 0;
+		}
+		off += ((namesz + 3) & ~3U) + ((descsz + 3) & ~3U);
+	}
+	return -ENOENT;
+}
+
+static void record_features__build_ids(struct perf_writer *w, struct record_hits *h)
+{
+	struct build_id bid;
+	char **names;
+	size_t nr = 0;
+
+	/*
+	 * The kernel's always, hit or not: it is how a reader finds the
+	 * vmlinux (by build-id) to use as the starting image of kernel text.
+	 */
+	if (!kernel__build_id(&bid))
+		perf_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, bid.data, bid.size,
+					  "[kernel.kallsyms]");
+	if (!h->nr_maps || !h->nr_pages)
+		return;
+	/* the hash table, compacted and sorted */
+	for (u32 i = 0, j = 0; i < h->alloc_pages; i++) {
+		if (h->pages[i])
+			h->pages[j++] = h->pages[i];
+	}
+	qsort(h->pages, h->nr_pages, sizeof(u64), cmp_u64);
+	names = calloc(h->nr_maps, sizeof(*names));
+	if (!names)
+		return;
+	for (size_t i = 0; i < h->nr_maps; i++) {
+		if (pages__any_in(h->pages, h->nr_pages, h->maps[i].start, h->maps[i].end))
+			names[nr++] = h->maps[i].filename;
+	}
+	qsort(names, nr, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < nr; i++) {
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		if (filename__read_build_id(names[i], &bid) || !bid.size)
+			continue;
+		/* pid -1: the host, as perf writes it */
+		perf_writer__add_build_id(w, PERF_RECORD_MISC_USER, -1, bid.data, bid.size,
+					  names[i]);
+	}
+	free(names);
+	/* the table is no longer a hash table */
+	zfree(&h->pages);
+	h->nr_pages = h->alloc_pages = 0;
+}
+
+void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first,
+				u64 last)
+{
+	record_features__build_ids(w, h);
+	if (last)
+		perf_writer__set_sample_time(w, first, last);
+}
+
+/* "model name : AMD EPYC" -> "AMD EPYC", runs of blanks squeezed as perf does */
+static int cpuinfo__field(const char *field, char *out, size_t size)
+{
+	char line[512];
+	size_t flen = strlen(field);
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p, *q;
+
+		if (strncmp(line, field, flen))
+			continue;
+		p = strchr(line, ':');
+		if (!p)
+			continue;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (q = out; *p && *p != '\n' && q < out + size - 1; p++) {
+			if (isspace((unsigned char)*p) && q > out && q[-1] == ' ')
+				continue;
+			*q++ = isspace((unsigned char)*p) ? ' ' : *p;
+		}
+		*q = '\0';
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+/* perf's x86 cpuid string: vendor,family,model,stepping */
+static void cpuid__string(char *buf, size_t size)
+{
+	unsigned int a, b, c, d, family, model, stepping;
+	char vendor[13];
+
+	if (!__get_cpuid(0, &a, &b, &c, &d)) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = '\0';
+	__get_cpuid(1, &a, &b, &c, &d);
+	family = (a >> 8) & 0xf;
+	model = (a >> 4) & 0xf;
+	stepping = a & 0xf;
+	if (family == 0xf)
+		family += (a >> 20) & 0xff;
+	if (family >= 0x6)
+		model += ((a >> 16) & 0xf) << 4;
+	snprintf(buf, size, "%s,%u,%u,%u", vendor, family, model, stepping);
+}
+
+static u64 meminfo__total_kb(void)
+{
+	char line[256];
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+/* as perf: the full path of the program, then the arguments of the command */
+static int record_features__cmdline(struct perf_writer *w, const struct record_opts *opts)
+{
+	const char **argv = calloc(opts->cmdline_argc + 2, sizeof(*argv));
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int argc = 0, err;
+
+	if (!argv)
+		return -ENOMEM;
+	exe[n > 0 ? n : 0] = '\0';
+	argv[argc++] = n > 0 ? exe : "perf-textpoke";
+	for (int i = 0; i < opts->cmdline_argc; i++)
+		argv[argc++] = opts->cmdline_argv[i];
+	err = perf_writer__set_cmdline(w, argc, argv);
+	free(argv);
+	return err;
+}
+
+int record_features__write_start(struct perf_writer *w, const struct record_opts *opts,
+				 const struct record_event *const *tracepoints, int nr_tracepoints)
+{
+	struct utsname u;
+	char buf[512];
+	int err = 0;
+
+	if (!uname(&u)) {
+		err = perf_writer__set_hostname(w, u.nodename);
+		err = err ?: perf_writer__set_osrelease(w, u.release);
+		err = err ?: perf_writer__set_arch(w, u.machine);
+	}
+	err = err ?: perf_writer__set_version(w, TEXTPOKE_VERSION);
+	err = err ?: perf_writer__set_nrcpus(w, sysconf(_SC_NPROCESSORS_CONF),
+					     sysconf(_SC_NPROCESSORS_ONLN));
+	if (!err && !cpuinfo__field("model name", buf, sizeof(buf)))
+		err = perf_writer__set_cpudesc(w, buf);
+	if (!err) {
+		cpuid__string(buf, sizeof(buf));
+		err = perf_writer__set_cpuid(w, buf);
+	}
+	err = err ?: perf_writer__set_total_mem(w, meminfo__total_kb());
+	if (!err && opts->cmdline_argc)
+		err = record_features__cmdline(w, opts);
+	if (!err && nr_tracepoints) {
+		void *data;
+		size_t size;
+
+		err = trace_data__build(tracepoints, nr_tracepoints, &data, &size);
+		if (!err) {
+			err = perf_writer__set_tracing_data(w, data, size);
+			free(data);
+		}
+	}
+	return err;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_RECORD_H
+#define __PERF_TEXTPOKE_RECORD_H
+
+#include "types.h"
+
+/*
+ * perf textpoke record: samples plus everything text tracking needs.
+ *
+ * What gets opened, per CPU ring buffer:
+ *   - the -e events (disabled until the start state is written, or
+ *     enable_on_exec for a workload);
+ *   - a side-band dummy event: text_poke, ksymbol, bpf_event, mmap2,
+ *     comm (+exec), task.  System-wide with -a/-C; with -p or a workload
+ *     the mmap2/comm/task part follows the tasks (inherit) and a second,
+ *     system-wide dummy carries text_poke/ksymbol/bpf_event, since the
+ *     kernel patches its code from any task;
+ *   - apart from these, the BPF JIT reader's own rings (bpf-capture.h).
+ * All attrs sample IDENTIFIER and set sample_id_all, so every record
+ * carries its event id and time.
+ */
+
+enum record_call_graph {
+	CALL_GRAPH_NONE,
+	CALL_GRAPH_FP,
+	CALL_GRAPH_DWARF,
+};
+
+struct record_opts {
+	const char *output;		/* "-": pipe to stdout */
+	const char **events;
+	int nr_events;
+	u64 period;			/* -c */
+	u64 freq;			/* -F */
+	bool system_wide;
+	const char *cpu_list;
+	const char *pid_list;
+	u64 user_regs;			/* register mask, 0 = none */
+	u64 intr_regs;
+	enum record_call_graph call_graph;
+	u32 stack_size;			/* dwarf: user stack bytes per sample */
+	bool zstd;
+	int zstd_level;
+	bool kcore;			/* write kcore_dir (output is a directory) */
+	bool bpf_capture;
+	unsigned int mmap_pages;	/* per CPU ring, power of two */
+	bool quiet;
+	int argc;			/* the workload */
+	char **argv;
+	int cmdline_argc;		/* for HEADER_CMDLINE */
+	const char *const *cmdline_argv;
+};
+
+void record_opts__init(struct record_opts *opts);
+/* "fp", "dwarf", "dwarf,8192"; 0 or -EINVAL */
+int record_opts__parse_call_graph(struct record_opts *opts, const char *arg);
+/* NULL/"" = every register perf records by default, else "ax,bx,sp,ip,..." */
+int record_opts__parse_regs(const char *arg, u64 *mask);
+
+/* record until the workload exits or SIGINT/SIGTERM; 0 or -errno */
+int record__run(struct record_opts *opts);
+
+#endif /* __PERF_TEXTPOKE_RECORD_H */

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bpf-capture.h"
+#include "debug.h"
+#include "event.h"
+#include "synthesize.h"
+#include "writer.h"
+
+static int synth__mmap2(struct synth *s, struct perf_record_mmap2 *m, const char *name)
+{
+	int err = perf_writer__synth_mmap2(s->w, s->idx, m, name, NULL);
+
+	if (!err && s->on_mmap)
+		s->on_mmap(s->arg, m, name);
+	return err;
+}
+
+/* kallsyms address of @name, 0 when absent or hidden (kptr_restrict) */
+static u64 kallsyms__addr(const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long long addr;
+	u64 found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && !strcmp(sym, name)) {
+			found = addr;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int synthesize__kernel_mmap(struct synth *s)
+{
+	struct perf_record_mmap2 m;
+	u64 start = kallsyms__addr("_text");
+
+	if (!start)
+		start = kallsyms__addr("_stext");
+	memset(&m, 0, sizeof(m));
+	m.header.misc = PERF_RECORD_MISC_KERNEL;
+	m.pid = (u32)-1;
+	m.tid = 0;
+	m.start = start;
+	/* as perf: the kernel map runs to the end of the address space */
+	m.len = ~0ULL - start;
+	m.pgoff = start;
+	m.prot = PROT_READ | PROT_EXEC;
+	return synth__mmap2(s, &m, "[kernel.kallsyms]_text");
+}
+
+int synthesize__modules(struct synth *s)
+{
+	char line[1024], name[256];
+	unsigned long long size, addr;
+	FILE *f = fopen("/proc/modules", "r");
+	int err = 0;
+
+	if (!f)
+		return 0;
+	while (!err && fgets(line, sizeof(line), f)) {
+		struct perf_record_mmap2 m;
+		char path[300];
+		char *p;
+
+		if (sscanf(line, "%255s %llu", name, &size) != 2)
+			continue;
+		p = strstr(line, " 0x");
+		if (!p || sscanf(p + 1, "%llx", &addr) != 1 || !addr)
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.header.misc = PERF_RECORD_MISC_KERNEL;
+		m.pid = (u32)-1;
+		m.start = addr;
+		m.len = size;
+		m.prot = PROT_READ | PROT_EXEC;
+		snprintf(path, sizeof(path), "[%s]", name);
+		err = synth__mmap2(s, &m, path);
+	}
+	fclose(f);
+	return err;
+}
+
+static int read_comm(pid_t pid, pid_t tid, char *comm, size_t size)
+{
+	char path[64];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fread(comm, 1, size - 1, f);
+	fclose(f);
+	comm[n] = '\0';
+	if (n && comm[n - 1] == '\n')
+		comm[n - 1] = '\0';
+	return 0;
+}
+
+static int synthesize__mmaps(struct synth *s, pid_t pid)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0; /* gone, or a kernel thread */
+	while (!err && getline(&line, &cap, f) > 0) {
+		unsigned long long start, end, pgoff, ino;
+		unsigned int maj, min;
+		char perms[8];
+		int name_at = 0;
+		struct perf_record_mmap2 m;
+		const char *name;
+		char *nl;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+			   &maj, &min, &ino, &name_at) < 7)
+			continue;
+		/* as perf record: data mappings only when asked (DWARF unwinding needs .eh_frame's) */
+		if (perms[2] != 'x' && !s->data_mmaps)
+			continue;
+		name = name_at ? line + name_at : "";
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!*name)
+			name = "//anon";
+		memset(&m, 0, sizeof(m));
+		m.header.misc = PERF_RECORD_MISC_USER;
+		if (perms[2] != 'x')
+			m.header.misc |= PERF_RECORD_MISC_MMAP_DATA;
+		m.pid = pid;
+		m.tid = pid;
+		m.start = start;
+		m.len = end - start;
+		m.pgoff = pgoff;
+		m.maj = maj;
+		m.min = min;
+		m.ino = ino;
+		m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+			 (perms[2] == 'x' ? PROT_EXEC : 0);
+		m.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		err = synth__mmap2(s, &m, name);
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+int synthesize__process(struct synth *s, pid_t pid, bool mmaps)
+{
+	char path[64], comm[64];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0; /* exited meanwhile */
+	while (!err && (de = readdir(d))) {
+		pid_t tid;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		tid = atoi(de->d_name);
+		if (read_comm(pid, tid, comm, sizeof(comm)))
+			continue;
+		/* perf makes threads known by a fork from their leader */
+		if (tid != pid)
+			err = perf_writer__synth_fork(s->w, s->idx, pid, pid, tid, pid, 0, NULL);
+		if (!err)
+			err = perf_writer__synth_comm(s->w, s->idx, pid, tid, comm, false, NULL);
+	}
+	closedir(d);
+	if (!err && mmaps)
+		err = synthesize__mmaps(s, pid);
+	return err;
+}
+
+int synthesize__all_processes(struct synth *s)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		err = synthesize__process(s, atoi(de->d_name), true);
+	}
+	closedir(d);
+	return err;
+}
+
+void bpf_prog__ksym_name(char *buf, size_t size, const u8 tag[8], const char *name,
+			 u32 sub, u32 nr_subs)
+{
+	int n = snprintf(buf, size, "bpf_prog_");
+
+	for (int i = 0; i < 8 && n < (int)size; i++)
+		n += snprintf(buf + n, size - n, "%02x", tag[i]);
+	/* without BTF, perf names sub-programs "F" and the main one by its name */
+	if (nr_subs <= 1 && name && *name && n < (int)size)
+		snprintf(buf + n, size - n, "_%s", name);
+	else if (nr_subs > 1 && n < (int)size)
+		snprintf(buf + n, size - n, "_%s", sub == 0 && name && *name ? name : "F");
+}
+
+int synthesize__bpf_programs(struct synth *s, struct bpf_capture *cap)
+{
+	u32 id = 0, next;
+	int nr = 0, err = 0;
+
+	if (!cap)
+		return 0;
+	while (!err && !bpf_prog__next_id(id, &next)) {
+		const struct bpf_prog_capture *p;
+		char name[128];
+
+		id = next;
+		if (bpf_capture__add_id(cap, id))
+			continue; /* unloaded meanwhile */
+		p = bpf_capture__find(cap, id);
+		if (!p)
+			continue;
+		for (u32 i = 0; !err && i < p->info.nr_jited_ksyms; i++) {
+			const u8 *tag = i < p->info.nr_prog_tags ? p->tags + i * BPF_TAG_SIZE :
+								    p->info.tag;
+			u32 len = i < p->info.nr_jited_func_lens ? p->func_lens[i] : 0;
+
+			bpf_prog__ksym_name(name, sizeof(name), tag, p->info.name, i,
+					    p->info.nr_jited_ksyms);
+			err = perf_writer__synth_ksymbol(s->w, s->idx, p->ksyms[i], len,
+							 PERF_RECORD_KSYMBOL_TYPE_BPF, 0, name, NULL);
+		}
+		if (!err)
+			err = perf_writer__synth_bpf_event(s->w, s->idx, PERF_BPF_EVENT_PROG_LOAD, 0, id,
+							   p->info.tag, NULL);
+		nr++;
+	}
+	return err ? err : nr;
+}
