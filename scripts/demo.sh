@@ -1,24 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make demo: record a real workload on this machine with stock perf, a
-# 64-bit and (when gcc -m32 works) a 32-bit build of it, and show the
-# samples with perf textpoke script: the register ABI of each task and
-# its registers under the right names.
+# make demo: real recordings made on this machine, shown with perf
+# textpoke.
+#
+#  1. a 64-bit and (when gcc -m32 works) a 32-bit build of a workload,
+#     recorded with perf textpoke record: each task's register ABI and its
+#     registers under the right names (stock perf prints a bare ABI:1 and
+#     x86_64 names for the 32-bit one);
+#  2. as root: BPF socket filters loaded, run on loopback packets and
+#     unloaded while the system is recorded: the JIT code of each program
+#     captured the moment it loaded, and samples in it shown with the
+#     instruction bytes and disassembly of the program that held that
+#     address at that moment.
 set -e
-prog=${1:-tools/perf/perf-textpoke}
+prog=$(realpath "${1:-tools/perf/perf-textpoke}")
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${DEMO_DIR:-$(mktemp -d /tmp/perf-textpoke-demo.XXXXXX)}
+wl=$src/tools/perf/tests/workloads
 
-if ! command -v perf >/dev/null 2>&1; then
-	echo "demo: stock perf is needed to record (apt-get install linux-perf)" >&2
-	exit 1
-fi
-
-cc -O1 -g -fno-omit-frame-pointer -o "$out/loop64" "$src/tools/perf/tests/workloads/loop.c"
+cc -O1 -g -fno-omit-frame-pointer -o "$out/loop64" "$wl/loop.c"
 bits="64"
-if cc -m32 -O1 -g -fno-omit-frame-pointer -o "$out/loop32" \
-	"$src/tools/perf/tests/workloads/loop.c" 2>/dev/null; then
+if cc -m32 -O1 -g -fno-omit-frame-pointer -o "$out/loop32" "$wl/loop.c" 2>/dev/null; then
 	bits="64 32"
 else
 	echo "demo: no 32-bit toolchain (apt-get install gcc-multilib): 64-bit only"
@@ -26,11 +29,38 @@ fi
 
 for b in $bits; do
 	echo
-	echo "== perf record -e cpu-clock -g --user-regs=ax,sp,ip -- loop$b 0.3"
-	perf record -q -e cpu-clock -F 499 -g --user-regs=ax,sp,ip \
-		-o "$out/perf-$b.data" -- "$out/loop$b" 0.3
+	echo "== perf textpoke record -e cpu-clock --user-regs=ax,sp,ip -- loop$b 0.3"
+	"$prog" record -q -e cpu-clock -F 499 --user-regs=ax,sp,ip --no-kcore \
+		-o "$out/perf-$b.data" -- "$out/loop$b" 0.3 >/dev/null
 	echo "== perf textpoke script -F comm,tid,time,ip,sym,dso,abi,uregs (first samples)"
-	"$prog" script -i "$out/perf-$b.data" -G -F comm,tid,time,ip,sym,dso,abi,uregs | head -8
+	"$prog" script -i "$out/perf-$b.data" -F comm,tid,time,ip,sym,dso,abi,uregs | head -5
 done
+
+if [ "$(id -u)" != 0 ]; then
+	echo
+	echo "demo: not root: skipping the BPF part"
+	echo "demo: recordings left in $out"
+	exit 0
+fi
+cc -O1 -o "$out/bpf-churn" "$wl/record-bpf-churn.c"
+echo
+echo "== perf textpoke record -a -- bpf-churn busy 1   (a socket filter that loops per packet)"
+if ! "$prog" record -q -a -o "$out/bpf.data" -- "$out/bpf-churn" busy 1 >/dev/null 2>"$out/bpf.err"; then
+	echo "demo: BPF programs cannot be loaded here: $(tail -1 "$out/bpf.err")"
+	exit 0
+fi
+echo "== the program's KSYMBOL, as perf textpoke script --show-bpf-events prints it"
+"$prog" script -i "$out/bpf.data" --show-bpf-events -F comm,tid,time |
+	grep 'KSYMBOL.*tp_busy' | head -1
+echo "== samples in it: the JIT bytes and disassembly as of each sample's time"
+"$prog" script -i "$out/bpf.data" -F comm,tid,time,ip,sym,insn,disasm |
+	grep 'bpf_prog_.*tp_busy' | head -3
+addr=$("$prog" script -i "$out/bpf.data" --show-bpf-events -F comm |
+	sed -n 's/.*KSYMBOL addr \([0-9a-f]*\) len \([0-9]*\) .*tp_busy.*/\1 \2/p' | head -1)
+if [ -n "$addr" ]; then
+	set -- $addr
+	echo "== perf textpoke code $1 $2   (the whole program)"
+	"$prog" code -i "$out/bpf.data" "$1" "$2" | head -16
+fi
 echo
 echo "demo: recordings left in $out"
