@@ -565,14 +565,9 @@ out_err:
 
 void fixture_kernel__delete(struct fixture_kernel *fk)
 {
-	const char *keep = getenv("TEXTPOKE_TEST_KEEP");
-
 	if (!fk)
 		return;
-	if (keep && *keep == '1')
-		pr_info("fixture-kernel: keeping %s\n", fk->dir);
-	else if (fk->dir)
-		fixture__rm_rf(fk->dir);
+	fixture__remove_dir(fk->dir, "fixture-kernel");
 	free(fk->dir);
 	free(fk->path);
 	free(fk->kcore_dir);

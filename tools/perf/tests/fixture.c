@@ -443,17 +443,24 @@ out_err:
 	return NULL;
 }
 
-void fixture__delete(struct fixture *f)
+void fixture__remove_dir(const char *dir, const char *what)
 {
 	const char *keep = getenv("TEXTPOKE_TEST_KEEP");
 
-	if (!f)
+	if (!dir)
 		return;
 	/* TEXTPOKE_TEST_KEEP=1 leaves the files for a look after a failure */
 	if (keep && *keep == '1')
-		pr_info("fixture: keeping %s\n", f->dir);
-	else if (f->dir)
-		fixture__rm_rf(f->dir);
+		pr_info("%s: keeping %s\n", what, dir);
+	else
+		fixture__rm_rf(dir);
+}
+
+void fixture__delete(struct fixture *f)
+{
+	if (!f)
+		return;
+	fixture__remove_dir(f->dir, "fixture");
 	free(f->dir);
 	free(f->path);
 	free(f);

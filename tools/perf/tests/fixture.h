@@ -86,6 +86,8 @@ void fixture__delete(struct fixture *f);
 /* a fresh temporary directory (mkdtemp under $TMPDIR); free() it */
 char *fixture__tmpdir(void);
 int fixture__rm_rf(const char *path);
+/* removes a fixture's directory, or keeps it with TEXTPOKE_TEST_KEEP=1 */
+void fixture__remove_dir(const char *dir, const char *what);
 
 /*
  * Run @cmd with sh -c, its stdout and stderr captured (either may be
