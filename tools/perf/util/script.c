@@ -155,6 +155,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	struct script *s = tool_to_script(tool);
 	struct script_sample_info info = { .comm = NULL };
 	struct addr_location al;
+	char text[512]; /* insn, disasm, poked: printed by the tail */
 	int err;
 
 	err = script__prepare(s);
@@ -186,8 +187,6 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		thread__walk_callchain(al.thread, sample, print_frame, &fa);
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
-		char text[512];
-
 		s->printer.tail_extra = text;
 		s->printer.tail_extra_len =
 			script_text__sample(s->text, text, sizeof(text),
