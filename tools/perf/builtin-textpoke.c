@@ -82,7 +82,7 @@ int cmd_textpoke_script(int argc, char **argv)
 {
 	enum {
 		OPT_TASK = 256, OPT_MMAP, OPT_BPF, OPT_TEXT_POKE, OPT_LOST, OPT_NS,
-		OPT_KCORE, OPT_KCORE_TIME, OPT_NO_KCORE, OPT_VMLINUX,
+		OPT_KCORE, OPT_KCORE_TIME, OPT_NO_KCORE, OPT_VMLINUX, OPT_SYMFS,
 	};
 	static const struct popt opts[] = {
 		{ 'i', "input", required_argument, "file",
@@ -110,6 +110,8 @@ int cmd_textpoke_script(int argc, char **argv)
 		  OPT_NO_KCORE },
 		{ 0, "vmlinux", required_argument, "file", "vmlinux with the kernel code at boot",
 		  OPT_VMLINUX },
+		{ 0, "symfs", required_argument, "directory",
+		  "look for the installed vmlinux relative to this directory", OPT_SYMFS },
 		{ 'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D' },
 		{ 'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)",
 		  'v' },
@@ -169,6 +171,9 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_VMLINUX:
 			so.text.vmlinux = optarg;
+			break;
+		case OPT_SYMFS:
+			so.text.symfs = optarg;
 			break;
 		case 'D':
 			dump_trace = true;

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "build-id.h"
 #include "debug.h"
 #include "header.h"
 #include "kcore.h"
@@ -165,6 +167,52 @@ static int ti__add_base(struct text_image *ti, struct kcore *k, enum textpoke_an
 	return 0;
 }
 
+static bool vmlinux__fits(const char *path, const struct build_id *bid)
+{
+	struct build_id file_bid = { .size = 0 };
+
+	if (access(path, R_OK) || filename__read_build_id(path, &file_bid) < 0)
+		return false;
+	if (!build_id__equal(&file_bid, bid)) {
+		pr_debug("%s: not the recorded kernel's build-id\n", path);
+		return false;
+	}
+	return true;
+}
+
+char *text_image__find_vmlinux(const struct perf_env *env, const char *symfs)
+{
+	static const char *const by_release[] = {
+		"%s/usr/lib/debug/boot/vmlinux-%s",
+		"%s/boot/vmlinux-%s",
+		"%s/usr/lib/debug/lib/modules/%s/vmlinux",
+		"%s/lib/modules/%s/build/vmlinux",
+	};
+	struct build_id bid = { .size = 0 };
+	char *path = NULL, *debug;
+	size_t i;
+
+	if (!env || perf_env__find_build_id(env, "[kernel.kallsyms]", &bid) || !bid.size)
+		return NULL;
+	if (!symfs)
+		symfs = "";
+	debug = build_id__debuginfo_path(&bid);
+	if (debug && asprintf(&path, "%s%s", symfs, debug) >= 0 && vmlinux__fits(path, &bid)) {
+		free(debug);
+		return path;
+	}
+	free(debug);
+	zfree(&path);
+	for (i = 0; env->os_release && i < ARRAY_SIZE(by_release); i++) {
+		if (asprintf(&path, by_release[i], symfs, env->os_release) < 0)
+			return NULL;
+		if (vmlinux__fits(path, &bid))
+			return path;
+		zfree(&path);
+	}
+	return NULL;
+}
+
 struct text_image *text_image__new(const struct perf_env *env, const char *recording_kcore_dir,
 				   const struct text_image_opts *opts)
 {
@@ -225,6 +273,22 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 		}
 		if (err)
 			goto out_delete;
+	}
+	/* no kernel code from a copy: the installed vmlinux, if it is the recorded one */
+	if (!ti->kcore && !ti->vmlinux && !opts->no_kcore) {
+		char *path = text_image__find_vmlinux(env, opts->symfs);
+
+		if (path) {
+			ti->vmlinux = kcore__open_vmlinux(path);
+			err = 0;
+			if (ti->vmlinux) {
+				pr_debug("kernel code at boot from %s (build-id match)\n", path);
+				err = ti__add_base(ti, ti->vmlinux, TEXTPOKE_ANCHOR_BEFORE, 0);
+			}
+			free(path);
+			if (err)
+				goto out_delete;
+		}
 	}
 	return ti;
 

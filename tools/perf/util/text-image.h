@@ -52,7 +52,23 @@ struct text_image_opts {
 	enum text_image_anchor anchor;
 	u64 anchor_time;
 	size_t max_bytes;	/* the image's memory cap, 0: none */
+	/*
+	 * Without a kcore or --vmlinux, a vmlinux whose build-id is the
+	 * recorded kernel's is looked for where distributions install it
+	 * (text_image__find_vmlinux()), below this root ("" or NULL: /).
+	 */
+	const char *symfs;
 };
+
+/*
+ * The installed vmlinux of the recorded kernel: the BUILD_ID entry of
+ * [kernel.kallsyms] matched against /usr/lib/debug/.build-id/, then
+ * /usr/lib/debug/boot/vmlinux-<release>, /boot/vmlinux-<release>,
+ * /usr/lib/debug/lib/modules/<release>/vmlinux and
+ * /lib/modules/<release>/build/vmlinux, each below @symfs.  A malloc'ed
+ * path, or NULL when the recording has no kernel build-id or none fits.
+ */
+char *text_image__find_vmlinux(const struct perf_env *env, const char *symfs);
 
 /* "start", "end", "fit" or a time in ns (or seconds with a '.') into @opts */
 int text_image_opts__parse_anchor(struct text_image_opts *opts, const char *str);
