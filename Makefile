@@ -124,7 +124,7 @@ check: deps test-deps
 check-san: deps test-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
 	$(Q)TEXTPOKE_SRCDIR=$(CURDIR) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(PROG) test
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build-san/perf-textpoke test
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
