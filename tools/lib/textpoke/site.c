@@ -115,7 +115,8 @@ int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t
 /*
  * The fast path: the site is clean, the poke is the newest, and it
  * rewrites exactly the bytes the previous poke wrote (or fewer), so the
- * previous version plus the new bytes is the new version.
+ * previous version plus the new bytes is the new version.  It knows every
+ * byte the previous one knew, so .all_known stays as it was.
  */
 static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke_site *s,
 				     const struct tp_poke *prev, const struct tp_poke *p)
@@ -219,26 +220,43 @@ int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
 /*
  * Number of pokes in effect at @time: those with time <= @time.  Pokes
  * spread over a recording roughly evenly, so the search starts where
- * @time falls between the first and last poke and gallops from there: a
- * couple of cache lines instead of log2(nr) scattered ones, and never
- * worse than twice a binary search.
+ * @time falls between the first and last poke (tp_site__time_guess()) and
+ * gallops from there: a couple of cache lines instead of log2(nr)
+ * scattered ones, and never worse than twice a binary search.
  */
 size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
 {
-	const u64 *t = s->times;
-	size_t n = s->nr, lo, hi, guess, step;
+	size_t guess;
 
-	if (!n || s->t_last <= time)
-		return n;
+	if (!s->nr || s->t_last <= time)
+		return s->nr;
 	if (s->t_first > time)
 		return 0;
-	/* here t[0] <= time < t[n - 1]: the answer is in [1, n - 1] */
-	guess = (size_t)((double)(time - s->t_first) / (double)(s->t_last - s->t_first) * (n - 1));
-	if (guess >= n - 1)
-		guess = n - 2;
+	guess = tp_site__time_guess(s, time);
 	/* the version wanted is most likely guess + 1: fetch it while t[guess] comes */
 	__builtin_prefetch(s->vbytes + (guess + 1) * tp_site__len(s));
-	__builtin_prefetch(s->vknown + (guess + 1) * tp_site__kbytes(s));
+	if (!s->all_known)
+		__builtin_prefetch(s->vknown + (guess + 1) * tp_site__kbytes(s));
+	return tp_site__version_search(s, time, guess);
+}
+
+/* Where t_first <= @time < t_last: the index in times[] to start the search at */
+size_t tp_site__time_guess(const struct textpoke_site *s, u64 time)
+{
+	size_t n = s->nr,
+	       guess = (size_t)((double)(time - s->t_first) / (double)(s->t_last - s->t_first) *
+				(n - 1));
+
+	return guess >= n - 1 ? n - 2 : guess;
+}
+
+/* The version at @time, for t_first <= @time < t_last, searching from @guess */
+size_t tp_site__version_search(const struct textpoke_site *s, u64 time, size_t guess)
+{
+	const u64 *t = s->times;
+	size_t n = s->nr, lo, hi, step;
+
+	/* here t[0] <= time < t[n - 1]: the answer is in [1, n - 1] */
 	if (t[guess] <= time) {
 		lo = guess;
 		for (step = 1; guess + step < n && t[guess + step] <= time; step *= 2)
@@ -347,6 +365,25 @@ static bool tp_site__segment_value(const struct textpoke_image *img, const struc
 	return true;
 }
 
+/* Is every byte of every version known?  Then reads need not look at vknown. */
+static bool tp_site__versions_known(const struct textpoke_site *s)
+{
+	size_t len = tp_site__len(s), kb = tp_site__kbytes(s);
+	u8 last = len % 8 ? (1U << (len % 8)) - 1 : 0xff;
+
+	for (size_t v = 0; v <= s->nr; v++) {
+		const u8 *vk = s->vknown + v * kb;
+
+		for (size_t i = 0; i + 1 < kb; i++) {
+			if (vk[i] != 0xff)
+				return false;
+		}
+		if (vk[kb - 1] != last)
+			return false;
+	}
+	return true;
+}
+
 /*
  * Versions cost (len + len/8) x (pokes + 1) bytes.  Past max_site_bytes a
  * site keeps none ("huge") and each read computes the bytes it needs from
@@ -398,6 +435,7 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 		}
 	}
 	tp_free(img, cover, (n + 1) * sizeof(*cover));
+	s->all_known = tp_site__versions_known(s);
 	s->huge = false;
 	s->dirty = false;
 	return 0;
@@ -468,8 +506,12 @@ int tp_site__copy_version(struct textpoke_image *img, const struct textpoke_site
 		return tp_site__compute_version(img, s, v, lo, hi, buf + (lo - addr),
 						known + (lo - addr));
 	vb = s->vbytes + v * slen;
-	vk = s->vknown + v * tp_site__kbytes(s);
 	memcpy(buf + (lo - addr), vb + (lo - s->start), hi - lo);
+	if (s->all_known) {
+		memset(known + (lo - addr), 1, hi - lo);
+		return 0;
+	}
+	vk = s->vknown + v * tp_site__kbytes(s);
 	for (u64 a = lo; a < hi; a++) {
 		size_t b = a - s->start;
 

@@ -21,6 +21,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +63,54 @@ struct bench {
 	size_t nr_pokes, nr_sites, nr_queries;
 	uint64_t *site_addr;
 	uint8_t *text; /* NULL: no start image, the pokes alone */
-	double build, versions, read, read_any, view;
+	double build, versions, read, read_any, read_batch, read_any_batch, view;
 	size_t mem_built, mem_final;
 	uint64_t sum;
 };
+
+#define BATCH 1024
+
+/*
+ * The same random reads as above, BATCH at a time through
+ * textpoke_image__read_batch(); @any: anywhere in the text.  Returns the
+ * CPU time, or -1.
+ */
+static double bench_batch(struct bench *b, struct textpoke_image *img, uint64_t time,
+			  uint64_t *rs, bool any)
+{
+	struct textpoke_query *q = calloc(BATCH, sizeof(*q));
+	uint8_t *bufs = malloc(BATCH * 32);
+	double t0, t = -1;
+
+	if (!q || !bufs)
+		goto out;
+	for (size_t k = 0; k < BATCH; k++) {
+		q[k].len = 16;
+		q[k].buf = bufs + 32 * k;
+		q[k].known = bufs + 32 * k + 16;
+	}
+	t0 = now();
+	for (size_t i = 0; i < b->nr_queries; i += BATCH) {
+		size_t m = b->nr_queries - i < BATCH ? b->nr_queries - i : BATCH;
+
+		for (size_t k = 0; k < m; k++) {
+			uint64_t r = rnd(rs);
+
+			q[k].addr = any ? KTEXT + r % (KTEXT_LEN - 16)
+					: b->site_addr[r % b->nr_sites] - (r >> 32) % 12;
+			q[k].time = 1000 + (r >> 20) % (time - 999);
+		}
+		if (textpoke_image__read_batch(img, q, m))
+			goto out;
+		for (size_t k = 0; k < m; k++)
+			b->sum += q[k].ret + bufs[32 * k];
+	}
+	t = now() - t0;
+out:
+	free(q);
+	free(bufs);
+	return t;
+}
 
 static int bench_run(struct bench *b)
 {
@@ -128,6 +173,11 @@ static int bench_run(struct bench *b)
 	}
 	b->read_any = now() - t0;
 
+	b->read_batch = bench_batch(b, img, time, &rs, false);
+	b->read_any_batch = bench_batch(b, img, time, &rs, true);
+	if (b->read_batch < 0 || b->read_any_batch < 0)
+		goto out;
+
 	view = textpoke_view__new(img, 0);
 	if (!view)
 		goto out;
@@ -157,8 +207,10 @@ static void bench_print(const struct bench *b, const char *title)
 	row("build + versions", b->nr_pokes / (b->build + b->versions), "pokes/s", "");
 	row("read 16 B at a random site and time", b->nr_queries / b->read, "queries/s",
 	    "target >= 10M");
+	row("  the same, batched", b->nr_queries / b->read_batch, "queries/s", "target >= 10M");
 	row("read 16 B anywhere, at random time", b->nr_queries / b->read_any, "queries/s",
 	    "mostly unpoked text");
+	row("  the same, batched", b->nr_queries / b->read_any_batch, "queries/s", "");
 	row("view read 16 B, time forward", b->nr_queries / b->view, "queries/s", "");
 	row("memory after build", (double)b->mem_built / b->nr_pokes, "bytes/poke", "");
 	row("memory with versions", (double)b->mem_final / b->nr_pokes, "bytes/poke",
