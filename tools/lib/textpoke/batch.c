@@ -38,6 +38,7 @@ struct tp_bq {
 	size_t i;
 	struct textpoke_site *s;
 	size_t v;
+	const u8 *base; /* the bytes at the read's address if one base fragment holds them all */
 };
 
 static void tp_bq__start(struct textpoke_image *img, const struct textpoke_query *q,
@@ -48,15 +49,18 @@ static void tp_bq__start(struct textpoke_image *img, const struct textpoke_query
 
 	b->step = TP_BQ_SLOW;
 	b->s = NULL;
+	b->base = NULL;
 	if (!q->buf || !q->len || q->len > TP_BATCH_LEN || end < q->addr)
 		return;
 	fi = tp_image__frag_find(img, q->addr);
 	if (fi < img->nr_frags && img->frags[fi].start < end) {
 		const struct tp_frag *f = &img->frags[fi];
 		const struct tp_base *base = &img->bases[img->cand[f->first]];
+		const u8 *p = base->bytes + ((f->start > q->addr ? f->start : q->addr) - base->start);
 
-		__builtin_prefetch(base->bytes +
-				   ((f->start > q->addr ? f->start : q->addr) - base->start));
+		__builtin_prefetch(p);
+		if (f->start <= q->addr && end <= f->end)
+			b->base = p;
 	}
 	if (img->pidx) {
 		u64 pg = q->addr >> 12;
@@ -142,8 +146,11 @@ static void tp_bq__site(struct textpoke_image *img, const struct textpoke_query 
 		b->v = 0;
 	} else {
 		b->i = tp_site__time_guess(s, q->time);
+		/* the guess is off by about sqrt(nr): the lines around it too */
 		__builtin_prefetch(&s->times[b->i]);
 		__builtin_prefetch(&s->times[b->i + 1]);
+		__builtin_prefetch(&s->times[b->i >= 8 ? b->i - 8 : 0]);
+		__builtin_prefetch(&s->times[b->i + 9 < s->nr ? b->i + 9 : s->nr - 1]);
 		b->step = TP_BQ_TIMES;
 		return;
 	}
@@ -162,12 +169,19 @@ static int tp_bq__copy(struct textpoke_image *img, const struct textpoke_query *
 	u8 tmp[TP_BATCH_LEN], *kn = q->known ? q->known : tmp;
 	int n = 0;
 
-	memset(q->buf, 0, q->len);
-	memset(kn, 0, q->len);
-	tp_image__read_bases(img, q->addr, q->addr + q->len, q->buf, kn);
+	if (b->base) {
+		memcpy(q->buf, b->base, q->len);
+		memset(kn, 1, q->len);
+	} else {
+		memset(q->buf, 0, q->len);
+		memset(kn, 0, q->len);
+		tp_image__read_bases(img, q->addr, q->addr + q->len, q->buf, kn);
+	}
 	/* a kept version: cannot fail */
 	if (b->s)
 		tp_site__copy_version(img, b->s, b->v, q->addr, q->len, q->buf, kn);
+	if (b->base && (!b->s || b->s->all_known))
+		return q->len;
 	for (size_t i = 0; i < q->len; i++)
 		n += kn[i];
 	return n;
