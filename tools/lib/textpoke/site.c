@@ -175,9 +175,12 @@ int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 tim
 	s->arena_len += old_len + new_len;
 	if (pos == s->nr)
 		tp_site__extend_versions(img, s, prev, p);
+	/* times[0] is lines away from the end: not read back */
+	if (pos == 0)
+		s->t_first = time;
+	if (pos == s->nr)
+		s->t_last = time;
 	s->nr++;
-	s->t_first = s->times[0];
-	s->t_last = s->times[s->nr - 1];
 	return 0;
 }
 
