@@ -9,7 +9,8 @@
  * sites, at poke times, outside the history, invalid ones) whose every
  * answer is compared with textpoke_image__read() of the same query:
  * before the page index exists and after, with sites left dirty by late
- * pokes and bases, with sites too large to keep versions.
+ * pokes and bases, with sites too large to keep versions, under a
+ * memory cap.
  */
 #include <errno.h>
 
@@ -286,9 +287,55 @@ static int test_batch_known_answer(void)
 	return 0;
 }
 
+/*
+ * Under a memory cap the batch may fail where a later single read does not
+ * (or the reverse: versions built in between): each answer is -ENOMEM or
+ * the single read's.
+ */
+static int test_batch_memory_cap(void)
+{
+	static struct textpoke_query q[BATCH_QUERIES];
+	static uint8_t mem[BATCH_QUERIES][2 * BATCH_MAXLEN];
+	uint8_t buf[BATCH_MAXLEN], known[BATCH_MAXLEN];
+
+	for (size_t cap = 40000; cap <= 640000; cap *= 2) {
+		struct textpoke_image_opts opts = {.sz = sizeof(opts), .max_bytes = cap};
+		struct textpoke_image *img = textpoke_image__new(&opts);
+		struct batch_hist h;
+		int nomem = 0;
+
+		TP_CHECK(img);
+		batch_hist_init(&h, cap, 400);
+		for (int i = 0; i < 8000; i++)
+			batch_poke(img, &h, i % 50 == 0);
+		for (int i = 0; i < BATCH_QUERIES; i++)
+			batch_query(&h, &q[i], h.time + 10, mem[i]);
+		TP_CHECK_EQ(textpoke_image__read_batch(img, q, BATCH_QUERIES), 0);
+		TP_CHECK(textpoke_image__mem_bytes(img) <= cap);
+		for (int i = 0; i < BATCH_QUERIES; i++) {
+			const struct textpoke_query *qi = &q[i];
+			int ret = textpoke_image__read(img, qi->addr, qi->len, qi->time,
+						       qi->buf ? buf : NULL, known);
+
+			if (qi->ret == -ENOMEM || ret == -ENOMEM) {
+				nomem++;
+				continue;
+			}
+			TP_CHECK_EQ(qi->ret, ret);
+			if (ret > 0)
+				TP_CHECK(!memcmp(buf, qi->buf, qi->len));
+		}
+		tp_test_log("    cap %zu: %zu pokes, %d of %d reads -ENOMEM\n", cap,
+			    textpoke_image__nr_pokes(img), nomem, BATCH_QUERIES);
+		textpoke_image__delete(img);
+	}
+	return 0;
+}
+
 static int tp_tests__batch(void)
 {
 	TP_RUN(test_batch_known_answer);
 	TP_RUN(test_batch_equals_read);
+	TP_RUN(test_batch_memory_cap);
 	return 0;
 }

@@ -152,7 +152,7 @@ struct textpoke_query {
  * large image wait for a chain of cache misses each (site index, site,
  * times, versions, base bytes); a batch overlaps the misses of many
  * reads, several times the rate of single reads.  Reads of more than 64
- * bytes, across a page or across several sites go the single way.
+ * bytes or over several sites are done one by one, at the single rate.
  * Returns 0, or -EINVAL if @img or @q is NULL (then no .ret is set).
  */
 LIBTEXTPOKE_API int textpoke_image__read_batch(struct textpoke_image *img,
