@@ -56,7 +56,8 @@ static void tp_bq__start(struct textpoke_image *img, const struct textpoke_query
 	if (fi < img->nr_frags && img->frags[fi].start < end) {
 		const struct tp_frag *f = &img->frags[fi];
 		const struct tp_base *base = &img->bases[img->cand[f->first]];
-		const u8 *p = base->bytes + ((f->start > q->addr ? f->start : q->addr) - base->start);
+		const u8 *p =
+		    base->bytes + ((f->start > q->addr ? f->start : q->addr) - base->start);
 
 		__builtin_prefetch(p);
 		if (f->start <= q->addr && end <= f->end)
@@ -77,8 +78,7 @@ static void tp_bq__start(struct textpoke_image *img, const struct textpoke_query
 }
 
 /* The bucket of the read's page: the first slot that may overlap it */
-static void tp_bq__pidx(struct textpoke_image *img, const struct textpoke_query *q,
-			struct tp_bq *b)
+static void tp_bq__pidx(struct textpoke_image *img, const struct textpoke_query *q, struct tp_bq *b)
 {
 	u64 pg = q->addr >> 12;
 	size_t h = b->i;
@@ -96,8 +96,7 @@ static void tp_bq__pidx(struct textpoke_image *img, const struct textpoke_query 
 		__builtin_prefetch(&img->sites[b->i]);
 }
 
-static void tp_bq__slot(struct textpoke_image *img, const struct textpoke_query *q,
-			struct tp_bq *b)
+static void tp_bq__slot(struct textpoke_image *img, const struct textpoke_query *q, struct tp_bq *b)
 {
 	const struct tp_slot *sl = img->sites;
 	size_t i = b->i, nr = img->nr_sites;
@@ -127,8 +126,7 @@ static void tp_bq__prefetch_version(const struct textpoke_query *q, struct tp_bq
 	b->step = TP_BQ_COPY;
 }
 
-static void tp_bq__site(struct textpoke_image *img, const struct textpoke_query *q,
-			struct tp_bq *b)
+static void tp_bq__site(struct textpoke_image *img, const struct textpoke_query *q, struct tp_bq *b)
 {
 	struct textpoke_site *s = b->s;
 

@@ -246,9 +246,8 @@ size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
 /* Where t_first <= @time < t_last: the index in times[] to start the search at */
 size_t tp_site__time_guess(const struct textpoke_site *s, u64 time)
 {
-	size_t n = s->nr,
-	       guess = (size_t)((double)(time - s->t_first) / (double)(s->t_last - s->t_first) *
-				(n - 1));
+	size_t n = s->nr, guess = (size_t)((double)(time - s->t_first) /
+					   (double)(s->t_last - s->t_first) * (n - 1));
 
 	return guess >= n - 1 ? n - 2 : guess;
 }

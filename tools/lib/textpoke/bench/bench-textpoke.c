@@ -89,8 +89,8 @@ struct bench {
  * textpoke_image__read_batch(); @any: anywhere in the text.  Returns the
  * CPU time, or -1.
  */
-static double bench_batch(struct bench *b, struct textpoke_image *img, uint64_t time,
-			  uint64_t *rs, bool any)
+static double bench_batch(struct bench *b, struct textpoke_image *img, uint64_t time, uint64_t *rs,
+			  bool any)
 {
 	struct textpoke_query *q = calloc(BATCH, sizeof(*q));
 	uint8_t *bufs = malloc(BATCH * 32);
@@ -250,8 +250,8 @@ static void bench_print(const struct bench *b, const char *title, double *build,
 {
 	double q = b->nr_queries, p = b->nr_pokes;
 
-	printf("\n%s, %zu pokes over %zu sites (median of %zu):\n", title, b->nr_pokes,
-	       b->nr_sites, b->repeats);
+	printf("\n%s, %zu pokes over %zu sites (median of %zu):\n", title, b->nr_pokes, b->nr_sites,
+	       b->repeats);
 	*build = row(b, "build (add_poke)", M_BUILD, p, "pokes/s", "target >= 5M");
 	row(b, "first query (build versions)", M_VERSIONS, p, "pokes/s", "once, lazily");
 	row(b, "read 16 B at a random site and time", M_READ, q, "queries/s", "one at a time");
@@ -306,7 +306,8 @@ int main(int argc, char **argv)
 			b.repeats = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-n pokes] [-s sites] [-q queries] [-r repeats]\n",
+			fprintf(stderr,
+				"usage: %s [-n pokes] [-s sites] [-q queries] [-r repeats]\n",
 				argv[0]);
 			return opt == 'h' ? 0 : 1;
 		}

@@ -70,8 +70,7 @@ static int batch_poke(struct textpoke_image *img, struct batch_hist *h, bool out
 	return textpoke_image__add_poke(img, time, KADDR + off, old, old_len, new, new_len);
 }
 
-static void batch_base(struct textpoke_image *img, struct batch_hist *h, uint8_t *bytes,
-		       size_t len)
+static void batch_base(struct textpoke_image *img, struct batch_hist *h, uint8_t *bytes, size_t len)
 {
 	struct textpoke_base_opts opts = {.sz = sizeof(opts)};
 	uint64_t r = tp_rand(&h->rs);
@@ -174,7 +173,8 @@ static int batch_compare(struct textpoke_image *img, struct batch_hist *h, int n
 		int ret = textpoke_image__read(img, qi->addr, qi->len, qi->time, b, k);
 
 		if (ret != qi->ret) {
-			tp_test_log("query %d %#" PRIx64 "+%zu at %" PRIu64 ": batch %d, single %d\n",
+			tp_test_log("query %d %#" PRIx64 "+%zu at %" PRIu64
+				    ": batch %d, single %d\n",
 				    i, qi->addr, qi->len, qi->time, qi->ret, ret);
 			return -1;
 		}
@@ -226,8 +226,8 @@ static int batch_history(uint64_t seed, int nr_sites, size_t max_site_bytes)
 	for (int i = 0; i < 40; i++) {
 		const uint64_t off = BATCH_SPAN - 64 - 16 * i;
 
-		TP_CHECK_EQ(textpoke_image__add_poke(img, h.time + i, KADDR + off, NOP5, 5, JMP5, 5),
-			    0);
+		TP_CHECK_EQ(
+		    textpoke_image__add_poke(img, h.time + i, KADDR + off, NOP5, 5, JMP5, 5), 0);
 	}
 	batch_base(img, &h, bases[3], 64);
 	TP_CHECK(!batch_compare(img, &h, BATCH_QUERIES));

@@ -155,8 +155,8 @@ struct textpoke_query {
  * bytes or over several sites are done one by one, at the single rate.
  * Returns 0, or -EINVAL if @img or @q is NULL (then no .ret is set).
  */
-LIBTEXTPOKE_API int textpoke_image__read_batch(struct textpoke_image *img,
-					       struct textpoke_query *q, size_t n);
+LIBTEXTPOKE_API int textpoke_image__read_batch(struct textpoke_image *img, struct textpoke_query *q,
+					       size_t n);
 
 LIBTEXTPOKE_API size_t textpoke_image__nr_pokes(const struct textpoke_image *img);
 LIBTEXTPOKE_API size_t textpoke_image__nr_sites(const struct textpoke_image *img);
