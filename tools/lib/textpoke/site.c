@@ -36,6 +36,12 @@ static void tp_site__free_versions(struct textpoke_image *img, struct textpoke_s
 	s->valloc = 0;
 }
 
+/* Bytes of a block of @pokes times and pokes, then @bytes of poke bytes */
+static size_t tp_site__block_size(size_t pokes, size_t bytes)
+{
+	return pokes * (sizeof(u64) + sizeof(struct tp_poke)) + bytes;
+}
+
 void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s)
 {
 	if (!s)
@@ -43,8 +49,7 @@ void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s)
 	if (img->last == s)
 		img->last = NULL;
 	tp_site__free_versions(img, s);
-	tp_free(img, s->times, s->alloc * (sizeof(*s->times) + sizeof(*s->pokes)));
-	tp_free(img, s->arena, s->arena_alloc);
+	tp_free(img, s->times, tp_site__block_size(s->alloc, s->arena_alloc));
 	tp_free(img, s, sizeof(*s));
 }
 
@@ -72,43 +77,49 @@ static int tp_site__reserve_versions(struct textpoke_image *img, struct textpoke
 	return 0;
 }
 
-/* Room for @pokes more pokes and @bytes more old and new bytes */
+/*
+ * Room for @pokes more pokes and @bytes more old and new bytes.  Times,
+ * pokes and their bytes share one block, [times][pokes][arena], so that a
+ * growing site reallocs once where it took twice: when the pokes grow, the
+ * arena is sized for as many pokes at the bytes per poke so far (once
+ * there are a few), and both fill up together.
+ */
 int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t pokes,
 		     size_t bytes)
 {
-	const size_t one = sizeof(*s->times) + sizeof(*s->pokes);
+	size_t nr = s->nr + pokes, len = s->arena_len + bytes, n = s->alloc, na = s->arena_alloc;
+	u8 *p;
 
-	if (s->nr + pokes > s->alloc) {
-		size_t n = s->alloc < 4 ? 4 : s->alloc + s->alloc / 2;
-		u8 *p;
-
-		if (n < s->nr + pokes)
-			n = s->nr + pokes;
-		if (n > UINT32_MAX)
-			return -E2BIG;
-		p = tp_realloc(img, s->times, s->alloc * one, n * one);
-		if (!p)
-			return -ENOMEM;
-		memmove(p + n * sizeof(*s->times), p + s->alloc * sizeof(*s->times),
-			s->alloc * sizeof(*s->pokes));
-		s->times = (u64 *)p;
-		s->pokes = (struct tp_poke *)(p + n * sizeof(*s->times));
-		s->alloc = n;
+	if (nr <= n && len <= na)
+		return 0;
+	if (nr > n) {
+		n = n < 4 ? 4 : n + n / 2;
+		if (n < nr)
+			n = nr;
+		/* after a few pokes: one large poke says little of the next ones */
+		if (s->nr >= 4 && len / nr < SIZE_MAX / n && na < n * ((len + nr - 1) / nr))
+			na = n * ((len + nr - 1) / nr);
 	}
-	if (s->arena_len + bytes > s->arena_alloc) {
-		size_t n = s->arena_alloc < 16 ? 16 : s->arena_alloc + s->arena_alloc / 2;
-		void *p;
-
-		if (n < s->arena_len + bytes)
-			n = s->arena_len + bytes;
-		if (n > UINT32_MAX)
-			return -E2BIG;
-		p = tp_realloc(img, s->arena, s->arena_alloc, n);
-		if (!p)
-			return -ENOMEM;
-		s->arena = p;
-		s->arena_alloc = n;
+	if (len > na) {
+		na = na < 16 ? 16 : na + na / 2;
+		if (na < len)
+			na = len;
 	}
+	if (n > UINT32_MAX || na > UINT32_MAX)
+		return -E2BIG;
+	p = tp_realloc(img, s->times, tp_site__block_size(s->alloc, s->arena_alloc),
+		       tp_site__block_size(n, na));
+	if (!p)
+		return -ENOMEM;
+	/* the parts only move up: the arena first, out of the pokes' way */
+	memmove(p + tp_site__block_size(n, 0), p + tp_site__block_size(s->alloc, 0), s->arena_len);
+	memmove(p + n * sizeof(*s->times), p + s->alloc * sizeof(*s->times),
+		s->nr * sizeof(*s->pokes));
+	s->times = (u64 *)p;
+	s->pokes = (struct tp_poke *)(p + n * sizeof(*s->times));
+	s->arena = p + tp_site__block_size(n, 0);
+	s->alloc = n;
+	s->arena_alloc = na;
 	return 0;
 }
 

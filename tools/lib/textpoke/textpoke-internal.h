@@ -38,7 +38,7 @@ static inline u32 tp_poke__span(const struct tp_poke *p)
  * A site: the union of overlapping pokes' ranges, with its pokes in time
  * order and the materialised versions of the whole range:
  *
- *	times:  [ t1 ][ t2 ] ... [ t_nr ]        one block with .pokes
+ *	times:  [ t1 ][ t2 ] ... [ t_nr ]        one block with .pokes and .arena
  *	pokes:  [ p1 ][ p2 ] ... [ p_nr ]
  *	vbytes: [ version 0: len bytes ][ version 1 ] ... [ version nr ]
  *	vknown: [ version 0: (len+7)/8 bits ] ...   one block with .vbytes
