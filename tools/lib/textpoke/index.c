@@ -35,11 +35,6 @@ static void tp_image__sites_changed(struct textpoke_image *img)
 	img->reads_unchanged = 0;
 }
 
-static inline size_t tp_pidx__hash(u64 page, size_t size)
-{
-	return (size_t)((page * 0x9e3779b97f4a7c15ULL) >> 32) & (size - 1);
-}
-
 /* Index every page the sites of .sites overlap; no index if memory is short */
 static void tp_image__pidx_build(struct textpoke_image *img)
 {
@@ -91,6 +86,24 @@ static size_t tp_image__pidx_find(const struct textpoke_image *img, u64 addr)
 	for (i = img->pidx[h].idx; i < img->nr_sites && img->sites[i].end <= addr; i++)
 		;
 	return i;
+}
+
+/*
+ * Before a batch of @n reads: .pending merged into .sites, so that .sites
+ * alone answers, and the page index built if @n more reads make it due.
+ */
+int tp_image__sites_prepare(struct textpoke_image *img, size_t n)
+{
+	int err = tp_image__compact(img);
+
+	if (err)
+		return err;
+	if (!img->pidx && img->nr_sites >= 256) {
+		img->reads_unchanged += n;
+		if (img->reads_unchanged > img->nr_sites)
+			tp_image__pidx_build(img);
+	}
+	return 0;
 }
 
 /*

@@ -101,7 +101,8 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 				goto out;
 			__builtin_prefetch(s->vbytes + v * tp_site__len(s) +
 					   (s->start > addr ? 0 : addr - s->start));
-			__builtin_prefetch(s->vknown + v * tp_site__kbytes(s));
+			if (!s->all_known)
+				__builtin_prefetch(s->vknown + v * tp_site__kbytes(s));
 			hits[nr_hits].s = s;
 			hits[nr_hits].v = v;
 			nr_hits++;

@@ -36,6 +36,12 @@ static void tp_site__free_versions(struct textpoke_image *img, struct textpoke_s
 	s->valloc = 0;
 }
 
+/* Bytes of a block of @pokes times and pokes, then @bytes of poke bytes */
+static size_t tp_site__block_size(size_t pokes, size_t bytes)
+{
+	return pokes * (sizeof(u64) + sizeof(struct tp_poke)) + bytes;
+}
+
 void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s)
 {
 	if (!s)
@@ -43,8 +49,7 @@ void tp_site__delete(struct textpoke_image *img, struct textpoke_site *s)
 	if (img->last == s)
 		img->last = NULL;
 	tp_site__free_versions(img, s);
-	tp_free(img, s->times, s->alloc * (sizeof(*s->times) + sizeof(*s->pokes)));
-	tp_free(img, s->arena, s->arena_alloc);
+	tp_free(img, s->times, tp_site__block_size(s->alloc, s->arena_alloc));
 	tp_free(img, s, sizeof(*s));
 }
 
@@ -72,50 +77,57 @@ static int tp_site__reserve_versions(struct textpoke_image *img, struct textpoke
 	return 0;
 }
 
-/* Room for @pokes more pokes and @bytes more old and new bytes */
+/*
+ * Room for @pokes more pokes and @bytes more old and new bytes.  Times,
+ * pokes and their bytes share one block, [times][pokes][arena], so that a
+ * growing site reallocs once where it took twice: when the pokes grow, the
+ * arena is sized for as many pokes at the bytes per poke so far (once
+ * there are a few), and both fill up together.
+ */
 int tp_site__reserve(struct textpoke_image *img, struct textpoke_site *s, size_t pokes,
 		     size_t bytes)
 {
-	const size_t one = sizeof(*s->times) + sizeof(*s->pokes);
+	size_t nr = s->nr + pokes, len = s->arena_len + bytes, n = s->alloc, na = s->arena_alloc;
+	u8 *p;
 
-	if (s->nr + pokes > s->alloc) {
-		size_t n = s->alloc < 4 ? 4 : s->alloc + s->alloc / 2;
-		u8 *p;
-
-		if (n < s->nr + pokes)
-			n = s->nr + pokes;
-		if (n > UINT32_MAX)
-			return -E2BIG;
-		p = tp_realloc(img, s->times, s->alloc * one, n * one);
-		if (!p)
-			return -ENOMEM;
-		memmove(p + n * sizeof(*s->times), p + s->alloc * sizeof(*s->times),
-			s->alloc * sizeof(*s->pokes));
-		s->times = (u64 *)p;
-		s->pokes = (struct tp_poke *)(p + n * sizeof(*s->times));
-		s->alloc = n;
+	if (nr <= n && len <= na)
+		return 0;
+	if (nr > n) {
+		n = n < 4 ? 4 : n + n / 2;
+		if (n < nr)
+			n = nr;
+		/* after a few pokes: one large poke says little of the next ones */
+		if (s->nr >= 4 && len / nr < SIZE_MAX / n && na < n * ((len + nr - 1) / nr))
+			na = n * ((len + nr - 1) / nr);
 	}
-	if (s->arena_len + bytes > s->arena_alloc) {
-		size_t n = s->arena_alloc < 16 ? 16 : s->arena_alloc + s->arena_alloc / 2;
-		void *p;
-
-		if (n < s->arena_len + bytes)
-			n = s->arena_len + bytes;
-		if (n > UINT32_MAX)
-			return -E2BIG;
-		p = tp_realloc(img, s->arena, s->arena_alloc, n);
-		if (!p)
-			return -ENOMEM;
-		s->arena = p;
-		s->arena_alloc = n;
+	if (len > na) {
+		na = na < 16 ? 16 : na + na / 2;
+		if (na < len)
+			na = len;
 	}
+	if (n > UINT32_MAX || na > UINT32_MAX)
+		return -E2BIG;
+	p = tp_realloc(img, s->times, tp_site__block_size(s->alloc, s->arena_alloc),
+		       tp_site__block_size(n, na));
+	if (!p)
+		return -ENOMEM;
+	/* the parts only move up: the arena first, out of the pokes' way */
+	memmove(p + tp_site__block_size(n, 0), p + tp_site__block_size(s->alloc, 0), s->arena_len);
+	memmove(p + n * sizeof(*s->times), p + s->alloc * sizeof(*s->times),
+		s->nr * sizeof(*s->pokes));
+	s->times = (u64 *)p;
+	s->pokes = (struct tp_poke *)(p + n * sizeof(*s->times));
+	s->arena = p + tp_site__block_size(n, 0);
+	s->alloc = n;
+	s->arena_alloc = na;
 	return 0;
 }
 
 /*
  * The fast path: the site is clean, the poke is the newest, and it
  * rewrites exactly the bytes the previous poke wrote (or fewer), so the
- * previous version plus the new bytes is the new version.
+ * previous version plus the new bytes is the new version.  It knows every
+ * byte the previous one knew, so .all_known stays as it was.
  */
 static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke_site *s,
 				     const struct tp_poke *prev, const struct tp_poke *p)
@@ -174,9 +186,12 @@ int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 tim
 	s->arena_len += old_len + new_len;
 	if (pos == s->nr)
 		tp_site__extend_versions(img, s, prev, p);
+	/* times[0] is lines away from the end: not read back */
+	if (pos == 0)
+		s->t_first = time;
+	if (pos == s->nr)
+		s->t_last = time;
 	s->nr++;
-	s->t_first = s->times[0];
-	s->t_last = s->times[s->nr - 1];
 	return 0;
 }
 
@@ -219,26 +234,42 @@ int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
 /*
  * Number of pokes in effect at @time: those with time <= @time.  Pokes
  * spread over a recording roughly evenly, so the search starts where
- * @time falls between the first and last poke and gallops from there: a
- * couple of cache lines instead of log2(nr) scattered ones, and never
- * worse than twice a binary search.
+ * @time falls between the first and last poke (tp_site__time_guess()) and
+ * gallops from there: a couple of cache lines instead of log2(nr)
+ * scattered ones, and never worse than twice a binary search.
  */
 size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
 {
-	const u64 *t = s->times;
-	size_t n = s->nr, lo, hi, guess, step;
+	size_t guess;
 
-	if (!n || s->t_last <= time)
-		return n;
+	if (!s->nr || s->t_last <= time)
+		return s->nr;
 	if (s->t_first > time)
 		return 0;
-	/* here t[0] <= time < t[n - 1]: the answer is in [1, n - 1] */
-	guess = (size_t)((double)(time - s->t_first) / (double)(s->t_last - s->t_first) * (n - 1));
-	if (guess >= n - 1)
-		guess = n - 2;
+	guess = tp_site__time_guess(s, time);
 	/* the version wanted is most likely guess + 1: fetch it while t[guess] comes */
 	__builtin_prefetch(s->vbytes + (guess + 1) * tp_site__len(s));
-	__builtin_prefetch(s->vknown + (guess + 1) * tp_site__kbytes(s));
+	if (!s->all_known)
+		__builtin_prefetch(s->vknown + (guess + 1) * tp_site__kbytes(s));
+	return tp_site__version_search(s, time, guess);
+}
+
+/* Where t_first <= @time < t_last: the index in times[] to start the search at */
+size_t tp_site__time_guess(const struct textpoke_site *s, u64 time)
+{
+	size_t n = s->nr, guess = (size_t)((double)(time - s->t_first) /
+					   (double)(s->t_last - s->t_first) * (n - 1));
+
+	return guess >= n - 1 ? n - 2 : guess;
+}
+
+/* The version at @time, for t_first <= @time < t_last, searching from @guess */
+size_t tp_site__version_search(const struct textpoke_site *s, u64 time, size_t guess)
+{
+	const u64 *t = s->times;
+	size_t n = s->nr, lo, hi, step;
+
+	/* here t[0] <= time < t[n - 1]: the answer is in [1, n - 1] */
 	if (t[guess] <= time) {
 		lo = guess;
 		for (step = 1; guess + step < n && t[guess + step] <= time; step *= 2)
@@ -347,6 +378,25 @@ static bool tp_site__segment_value(const struct textpoke_image *img, const struc
 	return true;
 }
 
+/* Is every byte of every version known?  Then reads need not look at vknown. */
+static bool tp_site__versions_known(const struct textpoke_site *s)
+{
+	size_t len = tp_site__len(s), kb = tp_site__kbytes(s);
+	u8 last = len % 8 ? (1U << (len % 8)) - 1 : 0xff;
+
+	for (size_t v = 0; v <= s->nr; v++) {
+		const u8 *vk = s->vknown + v * kb;
+
+		for (size_t i = 0; i + 1 < kb; i++) {
+			if (vk[i] != 0xff)
+				return false;
+		}
+		if (vk[kb - 1] != last)
+			return false;
+	}
+	return true;
+}
+
 /*
  * Versions cost (len + len/8) x (pokes + 1) bytes.  Past max_site_bytes a
  * site keeps none ("huge") and each read computes the bytes it needs from
@@ -398,6 +448,7 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 		}
 	}
 	tp_free(img, cover, (n + 1) * sizeof(*cover));
+	s->all_known = tp_site__versions_known(s);
 	s->huge = false;
 	s->dirty = false;
 	return 0;
@@ -468,8 +519,12 @@ int tp_site__copy_version(struct textpoke_image *img, const struct textpoke_site
 		return tp_site__compute_version(img, s, v, lo, hi, buf + (lo - addr),
 						known + (lo - addr));
 	vb = s->vbytes + v * slen;
-	vk = s->vknown + v * tp_site__kbytes(s);
 	memcpy(buf + (lo - addr), vb + (lo - s->start), hi - lo);
+	if (s->all_known) {
+		memset(known + (lo - addr), 1, hi - lo);
+		return 0;
+	}
+	vk = s->vknown + v * tp_site__kbytes(s);
 	for (u64 a = lo; a < hi; a++) {
 		size_t b = a - s->start;
 

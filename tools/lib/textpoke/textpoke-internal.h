@@ -38,12 +38,14 @@ static inline u32 tp_poke__span(const struct tp_poke *p)
  * A site: the union of overlapping pokes' ranges, with its pokes in time
  * order and the materialised versions of the whole range:
  *
- *	times:  [ t1 ][ t2 ] ... [ t_nr ]        one block with .pokes
+ *	times:  [ t1 ][ t2 ] ... [ t_nr ]        one block with .pokes and .arena
  *	pokes:  [ p1 ][ p2 ] ... [ p_nr ]
  *	vbytes: [ version 0: len bytes ][ version 1 ] ... [ version nr ]
  *	vknown: [ version 0: (len+7)/8 bits ] ...   one block with .vbytes
  *
- * Version k is the range after the first k pokes.  A site is "dirty" when
+ * Version k is the range after the first k pokes.  .all_known (valid
+ * when the site is clean) spares reads the vknown miss in the common case
+ * of a site inside a base image.  A site is "dirty" when
  * its versions no longer match its pokes and bases (an out of order poke,
  * a merge, a base added later); the next query rebuilds them.  .gen
  * changes whenever poke indexes shift, so that views re-find their cursor.
@@ -59,7 +61,8 @@ struct textpoke_site {
 	u8 *vknown;
 	u32 nr;
 	bool dirty;
-	bool huge; /* no versions kept: computed per read */
+	bool huge;	/* no versions kept: computed per read */
+	bool all_known; /* every byte of every version known: vknown need not be read */
 	/* the rest */
 	struct textpoke_image *img;
 	u32 id;
@@ -129,6 +132,11 @@ struct tp_pidx {
 
 #define TP_PIDX_EMPTY UINT64_MAX
 
+static inline size_t tp_pidx__hash(u64 page, size_t size)
+{
+	return (size_t)((page * 0x9e3779b97f4a7c15ULL) >> 32) & (size - 1);
+}
+
 #define TP_MAX_SITE_BYTES_DEFAULT (64UL << 20)
 
 struct textpoke_image {
@@ -179,6 +187,7 @@ void tp_image__read_bases(const struct textpoke_image *img, u64 addr, u64 end, u
 /* index.c */
 size_t tp_slots__first_end_after(const struct tp_slot *slots, size_t nr, u64 addr);
 size_t tp_image__sites_find(struct textpoke_image *img, u64 addr, u64 end);
+int tp_image__sites_prepare(struct textpoke_image *img, size_t n);
 size_t tp_image__overlaps(struct textpoke_image *img, u64 start, u64 end,
 			  struct textpoke_site **out, size_t max);
 int tp_image__reserve_insert(struct textpoke_image *img, u64 start, bool merging);
@@ -202,6 +211,8 @@ int tp_site__absorb(struct textpoke_image *img, struct textpoke_site *dst,
 		    struct textpoke_site *src);
 int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s);
 size_t tp_site__version_at(const struct textpoke_site *s, u64 time);
+size_t tp_site__time_guess(const struct textpoke_site *s, u64 time);
+size_t tp_site__version_search(const struct textpoke_site *s, u64 time, size_t guess);
 size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover);
 const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t *fi, u64 abs);
 const struct tp_base *tp_frag__base_between(const struct textpoke_image *img,

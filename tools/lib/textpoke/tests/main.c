@@ -15,6 +15,7 @@ static bool tp_verbose;
 #include "test-verdict.c"
 #include "test-random.c"
 #include "test-limits.c"
+#include "test-batch.c"
 
 static const struct {
 	const char *name;
@@ -24,6 +25,7 @@ static const struct {
     {"verdict", tp_tests__verdict},
     {"random", tp_tests__random},
     {"limits", tp_tests__limits},
+    {"batch", tp_tests__batch},
 };
 
 int main(int argc, char **argv)

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define LIBTEXTPOKE_MAJOR_VERSION 0
-#define LIBTEXTPOKE_MINOR_VERSION 1
+#define LIBTEXTPOKE_MINOR_VERSION 2
 
 struct textpoke_image;
 struct textpoke_view;
@@ -132,6 +132,31 @@ LIBTEXTPOKE_API int textpoke_image__add_poke(struct textpoke_image *img, uint64_
  */
 LIBTEXTPOKE_API int textpoke_image__read(struct textpoke_image *img, uint64_t addr, size_t len,
 					 uint64_t time, void *buf, uint8_t *known);
+
+/*
+ * One read of a batch: as textpoke_image__read(img, addr, len, time, buf,
+ * known), whose return value goes to .ret.
+ */
+struct textpoke_query {
+	uint64_t addr;
+	uint64_t time;
+	size_t len;
+	void *buf;
+	uint8_t *known; /* may be NULL */
+	int ret;	/* out */
+};
+
+/*
+ * @n reads at once, in any order of address and time: each @q[i] gets
+ * exactly what textpoke_image__read() would give it.  Random reads over a
+ * large image wait for a chain of cache misses each (site index, site,
+ * times, versions, base bytes); a batch overlaps the misses of many
+ * reads, several times the rate of single reads.  Reads of more than 64
+ * bytes or over several sites are done one by one, at the single rate.
+ * Returns 0, or -EINVAL if @img or @q is NULL (then no .ret is set).
+ */
+LIBTEXTPOKE_API int textpoke_image__read_batch(struct textpoke_image *img, struct textpoke_query *q,
+					       size_t n);
 
 LIBTEXTPOKE_API size_t textpoke_image__nr_pokes(const struct textpoke_image *img);
 LIBTEXTPOKE_API size_t textpoke_image__nr_sites(const struct textpoke_image *img);
