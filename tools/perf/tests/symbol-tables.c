@@ -122,6 +122,12 @@ static int check_demangle(struct test_suite *t)
 		{ "_ZN11__sanitizer17AddModuleSegmentsEPKcPNS_24InternalMmapVectorNoCtorINS_"
 		  "12LoadedModuleEEE.part.0", "__sanitizer::AddModuleSegments" },
 		{ "_Z3barv.cold", "bar" },
+		/* a lambda in a const member: as perf 6.1 printed it from libasan */
+		{ "_ZZNK11__sanitizer25SuspendedThreadsListLinux17GetRegistersAndSPEmPNS_18"
+		  "InternalMmapVectorImEEPmENKUlmE_clEm",
+		  "__sanitizer::SuspendedThreadsListLinux::GetRegistersAndSP(unsigned long, "
+		  "__sanitizer::InternalMmapVector<unsigned long>*, unsigned long*) "
+		  "const::{lambda(unsigned long)#1}::operator()" },
 		/* Rust legacy names, as stock perf 6.1 printed them (libiberty's rules) */
 		{ "_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h5c5a8e0e2b9f4d13E",
 		  "std::rt::lang_start::{{closure}}" },

@@ -6,6 +6,7 @@
  * libstdc++'s __cxa_demangle, looked up at run time so that the tool does
  * not link C++; the parameters are then cut off the full form.
  */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,23 @@ static size_t find_operator(const char *s, size_t len)
  * parameters libiberty does not even read clone suffixes (".part.0",
  * ".cold", ".constprop.0"), so perf prints the name without them.
  */
+/*
+ * A cv/ref qualifier after an enclosing function's parameters, as in
+ * "f(int) const::{lambda(long)#1}::operator()": not a return type's end.
+ */
+static bool is_qualifier(const char *p)
+{
+	static const char *const quals[] = { "const", "volatile", "&&", "&", "noexcept" };
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(quals); i++) {
+		n = strlen(quals[i]);
+		if (!strncmp(p, quals[i], n) && !isalnum((unsigned char)p[n]) && p[n] != '_')
+			return true;
+	}
+	return false;
+}
+
 static void strip_signature(char *s)
 {
 	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
@@ -108,7 +126,7 @@ static void strip_signature(char *s)
 			depth++;
 		else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
-		else if (c == ' ' && !depth)
+		else if (c == ' ' && !depth && !is_qualifier(s + i + 1))
 			start = i + 1;
 	}
 	if (start)
