@@ -18,15 +18,27 @@ gcc -O1 -o "$tmp/bpf" "$libdir/bpf-sockfilter.c" 2>"$tmp/gcc.err" || fail "gcc: 
 bpf_ok=1
 "$tmp/bpf" 1 >/dev/null 2>&1 || bpf_ok=0
 
-"$tmp/w64" 400000000 &
-wl=$!
-[ $bpf_ok = 1 ] && { "$tmp/bpf" 30 >/dev/null 2>&1 & }
-perf_record "$tmp/a.data" -a -e cpu-clock sleep 1
-kill $wl 2>/dev/null
-wait
-
-same_output system "$tmp/a.data"
-same_output system-task-mmap "$tmp/a.data" --show-task-events --show-mmap-events -F comm,tid,cpu,time,event,ip,sym,dso
+# A system-wide recording holds whatever else the machine ran: a foreign
+# process in an object perf itself resolves oddly (perf 6.1's PLT lookups
+# depend on its rb-tree's shape) can make one recording differ.  A second
+# recording must then agree; a real difference shows in both.
+equal=0
+for attempt in 1 2; do
+	"$tmp/w64" 400000000 &
+	wl=$!
+	[ $bpf_ok = 1 ] && { "$tmp/bpf" 30 >/dev/null 2>&1 & }
+	perf_record "$tmp/a.data" -a -e cpu-clock sleep 1
+	kill $wl 2>/dev/null
+	wait
+	if outputs_equal system "$tmp/a.data" &&
+	   outputs_equal system-task-mmap "$tmp/a.data" --show-task-events --show-mmap-events \
+		-F comm,tid,cpu,time,event,ip,sym,dso; then
+		equal=1
+		break
+	fi
+	echo "note: recording $attempt differs from stock perf, recording again"
+done
+[ $equal = 1 ] || fail "system: two system-wide recordings differ from stock perf script"
 
 if [ $bpf_ok = 1 ]; then
 	perf script -i "$tmp/a.data" --show-bpf-events -F comm,tid,cpu,time |

@@ -44,6 +44,22 @@ perf_record() {
 }
 
 # same_output NAME FILE SCRIPT-ARGS...: stock perf script and ours agree
+# like same_output, but says so and returns 1 instead of failing the test
+outputs_equal() {
+	local name=$1 file=$2
+	shift 2
+	perf script -i "$file" "$@" >"$tmp/$name.perf" 2>/dev/null || return 1
+	"$TEXTPOKE" script -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
+		fail "$name: perf textpoke script failed: $(head -3 "$tmp/$name.ours.err")"
+	[ -s "$tmp/$name.perf" ] || return 1
+	if ! cmp -s "$tmp/$name.perf" "$tmp/$name.ours"; then
+		diff -u "$tmp/$name.perf" "$tmp/$name.ours" | head -40
+		echo "note: $name: output differs from stock perf script $*"
+		return 1
+	fi
+	echo "ok: $name ($(wc -l <"$tmp/$name.ours") lines equal to perf script $*)"
+}
+
 same_output() {
 	local name=$1 file=$2
 	shift 2
