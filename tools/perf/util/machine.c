@@ -803,12 +803,14 @@ static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
 	if (!kallsyms__type_is_symbol(type) || name[0] == '$')
 		return 0;
 	/* "[module]" stays in the name until symbols__fixup() has seen it */
-	if (module)
+	if (module) {
 		snprintf(buf, sizeof(buf), "%s\t[%s]", name, module);
-	else
-		snprintf(buf, sizeof(buf), "%s", name);
-	return symbols__add(&load->all, symbol__new(start, 0, kallsyms__binding(type),
-						    kallsyms__elf_type(type), buf));
+		name = buf;
+	}
+	/* names are cut where a copy into buf would cut them */
+	return symbols__add(&load->all, symbol__new_len(start, 0, kallsyms__binding(type),
+							kallsyms__elf_type(type), name,
+							strnlen(name, sizeof(buf) - 1)));
 }
 
 static const char *machine__kallsyms_path(struct machine *machine, char **to_free, bool *live)

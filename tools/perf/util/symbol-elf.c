@@ -191,7 +191,6 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 		Elf_Scn *sec;
 		Elf *sec_elf = elf;
 		const char *name, *secname;
-		char *demangled;
 		bool label;
 		u64 value;
 
@@ -232,10 +231,9 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 		if (!elf__vaddr_to_offset(runtime_ss->elf, value, &value))
 			value -= shdr.sh_addr - shdr.sh_offset;
 
-		demangled = symbol__demangle(name);
-		err = symbols__add(out, symbol__new(value, sym.st_size, GELF_ST_BIND(sym.st_info),
-						    GELF_ST_TYPE(sym.st_info), demangled ?: name));
-		free(demangled);
+		err = symbols__add(out, symbol__new_mangled(value, sym.st_size,
+							    GELF_ST_BIND(sym.st_info),
+							    GELF_ST_TYPE(sym.st_info), name));
 		if (err)
 			return err;
 	}

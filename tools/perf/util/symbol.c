@@ -13,24 +13,57 @@
 
 #define PAGE_SIZE_4K 4096ULL
 
-struct symbol *symbol__new(u64 start, u64 len, u8 binding, u8 type, const char *name)
+struct symbol *symbol__new_len(u64 start, u64 len, u8 binding, u8 type, const char *name,
+			       size_t namelen)
 {
-	size_t namelen = strlen(name) + 1;
-	struct symbol *sym = malloc(sizeof(*sym) + namelen);
+	char *mem = malloc(SYMBOL_PREFIX + sizeof(struct symbol) + namelen + 1);
+	struct symbol *sym;
 
-	if (!sym)
+	if (!mem)
 		return NULL;
+	sym = (struct symbol *)(mem + SYMBOL_PREFIX);
+	*symbol__demangled_slot(sym) = NULL;
 	sym->start = start;
 	sym->end = start + len;
 	sym->binding = binding;
 	sym->type = type;
 	memcpy(sym->name, name, namelen);
+	sym->name[namelen] = '\0';
 	return sym;
+}
+
+struct symbol *symbol__new(u64 start, u64 len, u8 binding, u8 type, const char *name)
+{
+	return symbol__new_len(start, len, binding, type, name, strlen(name));
+}
+
+struct symbol *symbol__new_mangled(u64 start, u64 len, u8 binding, u8 type, const char *name)
+{
+	struct symbol *sym = symbol__new(start, len, binding, type, name);
+
+	if (sym && name[0] == '_' && name[1] == 'Z')
+		*symbol__demangled_slot(sym) = SYMBOL_DEMANGLE_PENDING;
+	return sym;
+}
+
+const char *__symbol__name(struct symbol *sym)
+{
+	const char **slot = symbol__demangled_slot(sym);
+
+	*slot = symbol__demangle(sym->name);
+	return *slot ?: sym->name;
 }
 
 void symbol__delete(struct symbol *sym)
 {
-	free(sym);
+	const char *demangled;
+
+	if (!sym)
+		return;
+	demangled = *symbol__demangled_slot(sym);
+	if (demangled != SYMBOL_DEMANGLE_PENDING)
+		free((char *)demangled);
+	free((char *)sym - SYMBOL_PREFIX);
 }
 
 /*
@@ -126,8 +159,9 @@ static int leading_underscores(const char *name)
 }
 
 /* true when @a should be kept over @b (both start at the same address) */
-static bool symbol__better(const struct symbol *a, const struct symbol *b)
+static bool symbol__better(struct symbol *a, struct symbol *b)
 {
+	const char *a_name, *b_name;
 	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
 	bool a_weak = a->binding == STB_WEAK, b_weak = b->binding == STB_WEAK;
 	bool a_global = a->binding == STB_GLOBAL, b_global = b->binding == STB_GLOBAL;
@@ -140,16 +174,18 @@ static bool symbol__better(const struct symbol *a, const struct symbol *b)
 		return !a_weak;
 	if (a_global != b_global)
 		return a_global;
-	a_us = leading_underscores(a->name);
-	b_us = leading_underscores(b->name);
+	a_name = symbol__name(a);
+	b_name = symbol__name(b);
+	a_us = leading_underscores(a_name);
+	b_us = leading_underscores(b_name);
 	if (a_us != b_us)
 		return a_us < b_us;
-	a_len = strlen(a->name);
-	b_len = strlen(b->name);
+	a_len = strlen(a_name);
+	b_len = strlen(b_name);
 	if (a_len != b_len)
 		return a_len > b_len;
 	/* perf's x86 tie-break avoids the "SyS" syscall aliases */
-	if (!strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10))
+	if (!strncmp(a_name, "SyS", 3) || !strncmp(a_name, "compat_SyS", 10))
 		return false;
 	return true;
 }
@@ -167,6 +203,12 @@ void symbols__sort(struct symbols *syms)
 	if (syms->nr < 2)
 		return;
 	symbols__cache_drop(syms);
+	/* kallsyms and most symbol tables come sorted already */
+	for (i = 1; i < syms->nr; i++)
+		if (syms->entries[i - 1]->start > syms->entries[i]->start)
+			break;
+	if (i == syms->nr)
+		return;
 	tmp = malloc(syms->nr * sizeof(*tmp));
 	if (tmp) {
 		for (i = 0; i < syms->nr; i++) {

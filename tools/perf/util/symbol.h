@@ -29,7 +29,41 @@ struct symbols {
 };
 
 struct symbol *symbol__new(u64 start, u64 len, u8 binding, u8 type, const char *name);
+/* @name need not be NUL-terminated: @namelen bytes of it are copied */
+struct symbol *symbol__new_len(u64 start, u64 len, u8 binding, u8 type, const char *name,
+			       size_t namelen);
 void symbol__delete(struct symbol *sym);
+
+/*
+ * A C++ symbol keeps its mangled name in sym->name and is demangled on
+ * first use: most symbols of a library are never printed, and demangling
+ * them all made up an eighth of perf textpoke script's time.  Read names
+ * with symbol__name(), never sym->name.
+ */
+struct symbol *symbol__new_mangled(u64 start, u64 len, u8 binding, u8 type, const char *name);
+
+/* each symbol is preceded by the slot for its demangled name */
+#define SYMBOL_PREFIX sizeof(const char *)
+#define SYMBOL_DEMANGLE_PENDING ((const char *)1)
+
+static inline const char **symbol__demangled_slot(struct symbol *sym)
+{
+	return (const char **)((char *)sym - SYMBOL_PREFIX);
+}
+
+const char *__symbol__name(struct symbol *sym);
+
+/* the name perf prints: demangled when it is a C++ name that demangles */
+static inline const char *symbol__name(struct symbol *sym)
+{
+	const char *demangled = *symbol__demangled_slot(sym);
+
+	if (!demangled)
+		return sym->name;
+	if (demangled == SYMBOL_DEMANGLE_PENDING)
+		return __symbol__name(sym);
+	return demangled;
+}
 
 void symbols__init(struct symbols *syms);
 void symbols__exit(struct symbols *syms);
