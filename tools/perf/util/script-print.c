@@ -50,7 +50,7 @@ int script_buf__flush(struct script_buf *b)
  * Room for @n more bytes.  A single line longer than the buffer (a huge
  * callchain, a long tracepoint) grows it; otherwise we flush.
  */
-static char *reserve(struct script_buf *b, size_t n)
+static char *reserve_slow(struct script_buf *b, size_t n)
 {
 	if (b->len + n > b->cap)
 		script_buf__flush(b);
@@ -67,7 +67,18 @@ static char *reserve(struct script_buf *b, size_t n)
 	return b->data + b->len;
 }
 
-void __script_buf__putc(struct script_buf *b, char c)
+/*
+ * The helpers below run a few dozen times per sample line: inline, with
+ * the room check as the only branch in the common case.
+ */
+static inline char *reserve(struct script_buf *b, size_t n)
+{
+	if (__builtin_expect(b->len + n <= b->cap, 1))
+		return b->data + b->len;
+	return reserve_slow(b, n);
+}
+
+static inline void buf_putc(struct script_buf *b, char c)
 {
 	char *p = reserve(b, 1);
 
@@ -77,7 +88,7 @@ void __script_buf__putc(struct script_buf *b, char c)
 	}
 }
 
-void script_buf__write(struct script_buf *b, const void *s, size_t n)
+static inline void buf_write(struct script_buf *b, const void *s, size_t n)
 {
 	char *p = reserve(b, n);
 
@@ -87,12 +98,12 @@ void script_buf__write(struct script_buf *b, const void *s, size_t n)
 	}
 }
 
-void script_buf__puts(struct script_buf *b, const char *s)
+static inline void buf_puts(struct script_buf *b, const char *s)
 {
-	script_buf__write(b, s, strlen(s));
+	buf_write(b, s, strlen(s));
 }
 
-static void pad(struct script_buf *b, int n)
+static inline void pad(struct script_buf *b, int n)
 {
 	char *p;
 
@@ -105,13 +116,13 @@ static void pad(struct script_buf *b, int n)
 	}
 }
 
-void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool left)
+static inline void buf_pad_str(struct script_buf *b, const char *s, int width, bool left)
 {
 	int n = strlen(s);
 
 	if (!left)
 		pad(b, width - n);
-	script_buf__write(b, s, n);
+	buf_write(b, s, n);
 	if (left)
 		pad(b, width - n);
 }
@@ -120,7 +131,7 @@ void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool le
  * Digits right to left into the end of @end; hex by shifts, decimal by a
  * constant divisor (a multiply): most of a line is numbers.
  */
-static int hex_digits(char *end, u64 v)
+static inline int hex_digits(char *end, u64 v)
 {
 	static const char hexd[] = "0123456789abcdef";
 	char *p = end;
@@ -132,7 +143,7 @@ static int hex_digits(char *end, u64 v)
 	return end - p;
 }
 
-static int dec_digits(char *end, u64 v)
+static inline int dec_digits(char *end, u64 v)
 {
 	char *p = end;
 
@@ -143,7 +154,8 @@ static int dec_digits(char *end, u64 v)
 	return end - p;
 }
 
-static void put_digits(struct script_buf *b, const char *digits, int n, bool neg, int width)
+static inline void put_digits(struct script_buf *b, const char *digits, int n, bool neg,
+			      int width)
 {
 	int len = n + neg;
 	bool left = width < 0;
@@ -169,7 +181,7 @@ static void put_digits(struct script_buf *b, const char *digits, int n, bool neg
 	b->len = p - b->data;
 }
 
-void script_buf__hex(struct script_buf *b, u64 v, int width)
+static inline void buf_hex(struct script_buf *b, u64 v, int width)
 {
 	char tmp[24];
 	int n = hex_digits(tmp + sizeof(tmp), v);
@@ -177,7 +189,7 @@ void script_buf__hex(struct script_buf *b, u64 v, int width)
 	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
-void script_buf__udec(struct script_buf *b, u64 v, int width)
+static inline void buf_udec(struct script_buf *b, u64 v, int width)
 {
 	char tmp[24];
 	int n = dec_digits(tmp + sizeof(tmp), v);
@@ -185,13 +197,48 @@ void script_buf__udec(struct script_buf *b, u64 v, int width)
 	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
-void script_buf__sdec(struct script_buf *b, s64 v, int width)
+static inline void buf_sdec(struct script_buf *b, s64 v, int width)
 {
 	char tmp[24];
 	u64 u = v < 0 ? -(u64)v : (u64)v;
 	int n = dec_digits(tmp + sizeof(tmp), u);
 
 	put_digits(b, tmp + sizeof(tmp) - n, n, v < 0, width);
+}
+
+void __script_buf__putc(struct script_buf *b, char c)
+{
+	buf_putc(b, c);
+}
+
+void script_buf__write(struct script_buf *b, const void *s, size_t n)
+{
+	buf_write(b, s, n);
+}
+
+void script_buf__puts(struct script_buf *b, const char *s)
+{
+	buf_puts(b, s);
+}
+
+void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool left)
+{
+	buf_pad_str(b, s, width, left);
+}
+
+void script_buf__hex(struct script_buf *b, u64 v, int width)
+{
+	buf_hex(b, v, width);
+}
+
+void script_buf__udec(struct script_buf *b, u64 v, int width)
+{
+	buf_udec(b, v, width);
+}
+
+void script_buf__sdec(struct script_buf *b, s64 v, int width)
+{
+	buf_sdec(b, v, width);
 }
 
 /* @v as exactly @n digits, zero padded (the fraction of a timestamp) */
@@ -257,33 +304,33 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 			comm = ":-1";
 		/* with callchains perf stops aligning the comm */
 		if (script_printer__callchain(p, evsel)) {
-			script_buf__puts(b, comm);
-			script_buf__putc(b, ' ');
+			buf_puts(b, comm);
+			buf_putc(b, ' ');
 		} else {
-			script_buf__pad_str(b, comm, 16, false);
-			script_buf__putc(b, ' ');
+			buf_pad_str(b, comm, 16, false);
+			buf_putc(b, ' ');
 		}
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		script_buf__sdec(b, (s32)sample->pid, 5);
-		script_buf__putc(b, '/');
-		script_buf__sdec(b, (s32)sample->tid, -5);
-		script_buf__putc(b, ' ');
+		buf_sdec(b, (s32)sample->pid, 5);
+		buf_putc(b, '/');
+		buf_sdec(b, (s32)sample->tid, -5);
+		buf_putc(b, ' ');
 	} else if (f & SF_PID) {
-		script_buf__sdec(b, (s32)sample->pid, 5);
-		script_buf__putc(b, ' ');
+		buf_sdec(b, (s32)sample->pid, 5);
+		buf_putc(b, ' ');
 	} else if (f & SF_TID) {
-		script_buf__sdec(b, (s32)sample->tid, 5);
-		script_buf__putc(b, ' ');
+		buf_sdec(b, (s32)sample->tid, 5);
+		buf_putc(b, ' ');
 	}
 	if (f & SF_CPU) {
 		/* "[%03d] " */
-		script_buf__putc(b, '[');
+		buf_putc(b, '[');
 		if ((s32)sample->cpu >= 0 && sample->cpu < 1000)
 			zero_padded(b, sample->cpu, 3);
 		else
-			script_buf__sdec(b, (s32)sample->cpu, 0);
-		script_buf__puts(b, "] ");
+			buf_sdec(b, (s32)sample->cpu, 0);
+		buf_puts(b, "] ");
 	}
 	if (f & SF_MISC) {
 		u16 misc = sample->misc, cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -308,20 +355,20 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 			m[n++] = 'M';
 		if (type == PERF_RECORD_COMM && (misc & PERF_RECORD_MISC_COMM_EXEC))
 			m[n++] = 'E';
-		script_buf__write(b, m, n);
+		buf_write(b, m, n);
 		pad(b, 6 - n);
 	}
 	if (f & SF_TIME) {
 		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
-		script_buf__udec(b, secs, 5);
-		script_buf__putc(b, '.');
+		buf_udec(b, secs, 5);
+		buf_putc(b, '.');
 		if (p->nanosecs)
 			zero_padded(b, ns, 9);
 		else
 			zero_padded(b, ns / 1000, 6);
-		script_buf__puts(b, ": ");
+		buf_puts(b, ": ");
 	}
 }
 
@@ -329,28 +376,28 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 static void print_symname(struct script_buf *b, const struct script_loc *loc, bool offs)
 {
 	if (!loc->sym) {
-		script_buf__puts(b, "[unknown]");
+		buf_puts(b, "[unknown]");
 		return;
 	}
-	script_buf__puts(b, loc->sym);
+	buf_puts(b, loc->sym);
 	if (offs) {
-		script_buf__puts(b, "+0x");
-		script_buf__hex(b, loc->addr - loc->sym_start, 0);
+		buf_puts(b, "+0x");
+		buf_hex(b, loc->addr - loc->sym_start, 0);
 	}
 }
 
 static void print_loc(struct script_buf *b, const struct script_loc *loc, u64 ip, u64 f)
 {
 	if (f & SF_IP)
-		script_buf__hex(b, ip, 16);
+		buf_hex(b, ip, 16);
 	if (f & SF_SYM) {
-		script_buf__putc(b, ' ');
+		buf_putc(b, ' ');
 		print_symname(b, loc, f & SF_SYMOFFSET);
 	}
 	if (f & SF_DSO) {
-		script_buf__puts(b, " (");
-		script_buf__puts(b, loc->dso ? loc->dso : "[unknown]");
-		script_buf__putc(b, ')');
+		buf_puts(b, " (");
+		buf_puts(b, loc->dso ? loc->dso : "[unknown]");
+		buf_putc(b, ')');
 	}
 }
 
@@ -366,18 +413,18 @@ static void print_regs(struct script_buf *b, const struct regs_dump *regs)
 
 	if (!regs->regs)
 		return;
-	script_buf__puts(b, " ABI:");
-	script_buf__udec(b, regs->abi, 0);
-	script_buf__putc(b, ' ');
+	buf_puts(b, " ABI:");
+	buf_udec(b, regs->abi, 0);
+	buf_putc(b, ' ');
 	while (mask) {
 		unsigned int bit = __builtin_ctzll(mask);
 		const char *name = perf_reg_name(bit, kind);
 
 		mask &= mask - 1;
-		script_buf__pad_str(b, name ? name : "unknown", 5, false);
-		script_buf__puts(b, ":0x");
-		script_buf__hex(b, perf_reg_value(regs->regs[i++], kind), 0);
-		script_buf__putc(b, ' ');
+		buf_pad_str(b, name ? name : "unknown", 5, false);
+		buf_puts(b, ":0x");
+		buf_hex(b, perf_reg_value(regs->regs[i++], kind), 0);
+		buf_putc(b, ' ');
 	}
 }
 
@@ -385,11 +432,11 @@ static void print_abi(struct script_buf *b, const struct perf_sample *sample)
 {
 	const char *name = perf_regs__abi_name(sample->user_regs.abi);
 
-	script_buf__puts(b, " abi:");
+	buf_puts(b, " abi:");
 	if (name)
-		script_buf__puts(b, name);
+		buf_puts(b, name);
 	else
-		script_buf__udec(b, sample->user_regs.abi, 0);
+		buf_udec(b, sample->user_regs.abi, 0);
 }
 
 /*
@@ -407,7 +454,7 @@ static void print_data_src(struct script_printer *p, u64 data_src)
 		len = sizeof(out) - 1;
 	if (p->data_src_width < len)
 		p->data_src_width = len;
-	script_buf__pad_str(&p->out, out, p->data_src_width, true);
+	buf_pad_str(&p->out, out, p->data_src_width, true);
 }
 
 bool script_print__sample_head(struct script_printer *p, const struct perf_sample *sample,
@@ -420,29 +467,29 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 		return false;
 	print_start(p, sample, evsel, info->comm, PERF_RECORD_SAMPLE);
 	if (f & SF_PERIOD) {
-		script_buf__udec(b, sample->period, 10);
-		script_buf__putc(b, ' ');
+		buf_udec(b, sample->period, 10);
+		buf_putc(b, ' ');
 	}
 	if (f & SF_EVNAME) {
-		script_buf__pad_str(b, evsel->name ? evsel->name : "[unknown]", p->name_width,
+		buf_pad_str(b, evsel->name ? evsel->name : "[unknown]", p->name_width,
 				    false);
-		script_buf__puts(b, ": ");
+		buf_puts(b, ": ");
 	}
 	if ((f & SF_TRACE) && info->trace)
-		script_buf__puts(b, info->trace);
+		buf_puts(b, info->trace);
 	if (f & SF_ADDR)
-		script_buf__hex(b, sample->addr, 16);
+		buf_hex(b, sample->addr, 16);
 	if (f & SF_DATA_SRC)
 		print_data_src(p, sample->data_src);
 	if (f & SF_WEIGHT)
-		script_buf__udec(b, sample->weight, 16);
+		buf_udec(b, sample->weight, 16);
 	if (f & SF_INS_LAT)
-		script_buf__udec(b, sample->ins_lat, 16);
+		buf_udec(b, sample->ins_lat, 16);
 	if (f & SF_IP) {
 		if (info->has_chain && script_printer__callchain(p, evsel)) {
-			script_buf__putc(b, '\n');
+			buf_putc(b, '\n');
 		} else {
-			script_buf__putc(b, ' ');
+			buf_putc(b, ' ');
 			print_loc(b, &info->loc, sample->ip, f);
 		}
 	}
@@ -455,9 +502,9 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 	struct script_buf *b = &p->out;
 
 	/* perf shows frames in objects object-relative, the kernel's absolute */
-	script_buf__putc(b, '\t');
+	buf_putc(b, '\t');
 	print_loc(b, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
-	script_buf__putc(b, '\n');
+	buf_putc(b, '\n');
 }
 
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
@@ -473,8 +520,8 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 	if (f & SF_UREGS)
 		print_regs(b, &sample->user_regs);
 	if (f & SF_PHYS_ADDR)
-		script_buf__hex(b, sample->phys_addr, 16);
-	script_buf__putc(b, '\n');
+		buf_hex(b, sample->phys_addr, 16);
+	buf_putc(b, '\n');
 }
 
 void script_print__sample(struct script_printer *p, const struct perf_sample *sample,
@@ -497,29 +544,29 @@ static void put_bounded(struct script_buf *b, const union perf_event *event, con
 	const char *end = (const char *)event + event->header.size;
 	size_t n = s < end ? strnlen(s, end - s) : 0;
 
-	script_buf__write(b, s, n);
+	buf_write(b, s, n);
 }
 
 static void print_hex_prefixed(struct script_buf *b, u64 v)
 {
 	/* %#llx: "0" for zero, "0x..." otherwise */
 	if (v)
-		script_buf__puts(b, "0x");
-	script_buf__hex(b, v, 0);
+		buf_puts(b, "0x");
+	buf_hex(b, v, 0);
 }
 
 static void print_mmap(struct script_buf *b, const union perf_event *event, u32 pid, u32 tid,
 		       u64 start, u64 len, u64 pgoff)
 {
-	script_buf__putc(b, ' ');
-	script_buf__sdec(b, (s32)pid, 0);
-	script_buf__putc(b, '/');
-	script_buf__sdec(b, (s32)tid, 0);
-	script_buf__puts(b, ": [");
+	buf_putc(b, ' ');
+	buf_sdec(b, (s32)pid, 0);
+	buf_putc(b, '/');
+	buf_sdec(b, (s32)tid, 0);
+	buf_puts(b, ": [");
 	print_hex_prefixed(b, start);
-	script_buf__putc(b, '(');
+	buf_putc(b, '(');
 	print_hex_prefixed(b, len);
-	script_buf__puts(b, ") @ ");
+	buf_puts(b, ") @ ");
 	print_hex_prefixed(b, pgoff);
 }
 
@@ -530,13 +577,13 @@ static void print_bytes(struct script_buf *b, const u8 *bytes, unsigned int len,
 	/* perf's binary__fprintf() with 16 bytes per line */
 	for (i = 0; i < len; i++) {
 		if (!(i & 15)) {
-			script_buf__puts(b, "            ");
-			script_buf__puts(b, what);
-			script_buf__puts(b, " bytes:");
+			buf_puts(b, "            ");
+			buf_puts(b, what);
+			buf_puts(b, " bytes:");
 		}
 		script_buf__printf(b, " %02x", bytes[i]);
 		if ((i & 15) == 15 || i == len - 1)
-			script_buf__putc(b, '\n');
+			buf_putc(b, '\n');
 	}
 }
 
@@ -548,9 +595,9 @@ static void print_text_poke(struct script_buf *b, const union perf_event *event,
 	size_t room = event->header.size - off;
 	unsigned int old_len = tp->old_len, new_len = tp->new_len;
 
-	script_buf__putc(b, ' ');
-	script_buf__hex(b, tp->addr, 0);
-	script_buf__putc(b, ' ');
+	buf_putc(b, ' ');
+	buf_hex(b, tp->addr, 0);
+	buf_putc(b, ' ');
 	if (sym && sym->sym)
 		print_symname(b, sym, true);
 	script_buf__printf(b, " old len %u new len %u\n", old_len, new_len);
@@ -599,8 +646,8 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 
 	if (evsel)
 		print_start(p, sample, evsel, comm, type);
-	script_buf__puts(b, "PERF_RECORD_");
-	script_buf__puts(b, perf_event__name(type));
+	buf_puts(b, "PERF_RECORD_");
+	buf_puts(b, perf_event__name(type));
 	if (event->header.size < record_min_size(type)) {
 		script_buf__printf(b, " (record of %u bytes, too short to decode)\n",
 				   event->header.size);
@@ -609,7 +656,7 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 
 	switch (type) {
 	case PERF_RECORD_COMM:
-		script_buf__puts(b, misc & PERF_RECORD_MISC_COMM_EXEC ? " exec: " : ": ");
+		buf_puts(b, misc & PERF_RECORD_MISC_COMM_EXEC ? " exec: " : ": ");
 		put_bounded(b, event, event->comm.comm);
 		script_buf__printf(b, ":%d/%d\n", (s32)event->comm.pid, (s32)event->comm.tid);
 		break;
@@ -622,11 +669,11 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 	case PERF_RECORD_MMAP:
 		print_mmap(b, event, event->mmap.pid, event->mmap.tid, event->mmap.start,
 			   event->mmap.len, event->mmap.pgoff);
-		script_buf__puts(b, "]: ");
-		script_buf__putc(b, misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
-		script_buf__putc(b, ' ');
+		buf_puts(b, "]: ");
+		buf_putc(b, misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
+		buf_putc(b, ' ');
 		put_bounded(b, event, event->mmap.filename);
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	case PERF_RECORD_MMAP2: {
 		const struct perf_record_mmap2 *m = &event->mmap2;
@@ -635,31 +682,31 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 		if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) {
 			unsigned int i, n = m->build_id_size < 20 ? m->build_id_size : 20;
 
-			script_buf__puts(b, " <");
+			buf_puts(b, " <");
 			for (i = 0; i < n; i++)
 				script_buf__printf(b, "%02x", m->build_id[i]);
-			script_buf__putc(b, '>');
+			buf_putc(b, '>');
 		} else {
 			script_buf__printf(b, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
 					   (u64)m->ino, (u64)m->ino_generation);
 		}
-		script_buf__puts(b, "]: ");
-		script_buf__putc(b, m->prot & 1 ? 'r' : '-'); /* PROT_READ */
-		script_buf__putc(b, m->prot & 2 ? 'w' : '-'); /* PROT_WRITE */
-		script_buf__putc(b, m->prot & 4 ? 'x' : '-'); /* PROT_EXEC */
-		script_buf__putc(b, m->flags & 1 ? 's' : 'p'); /* MAP_SHARED */
-		script_buf__putc(b, ' ');
+		buf_puts(b, "]: ");
+		buf_putc(b, m->prot & 1 ? 'r' : '-'); /* PROT_READ */
+		buf_putc(b, m->prot & 2 ? 'w' : '-'); /* PROT_WRITE */
+		buf_putc(b, m->prot & 4 ? 'x' : '-'); /* PROT_EXEC */
+		buf_putc(b, m->flags & 1 ? 's' : 'p'); /* MAP_SHARED */
+		buf_putc(b, ' ');
 		put_bounded(b, event, m->filename);
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	}
 	case PERF_RECORD_KSYMBOL:
-		script_buf__puts(b, " addr ");
-		script_buf__hex(b, event->ksymbol.addr, 0);
+		buf_puts(b, " addr ");
+		buf_hex(b, event->ksymbol.addr, 0);
 		script_buf__printf(b, " len %u type %u flags 0x%x name ", event->ksymbol.len,
 				   event->ksymbol.ksym_type, event->ksymbol.flags);
 		put_bounded(b, event, event->ksymbol.name);
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	case PERF_RECORD_BPF_EVENT:
 		script_buf__printf(b, " type %u, flags %u, id %u\n", event->bpf.type,
@@ -672,7 +719,7 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 		script_buf__printf(b, " lost %" PRIu64 "\n", (u64)event->lost.lost);
 		break;
 	default:
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	}
 }
