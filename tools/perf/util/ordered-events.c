@@ -101,7 +101,7 @@ void ordered_events__exit(struct ordered_events *oe)
 
 	/* chunks are freed with their last record; the current one may be empty */
 	for (i = 0; i < oe->nr; i++)
-		oe_chunk__put_record(oe, oe->heap[i].chunk);
+		oe_chunk__put_record(oe, oe->heap[i].oe->chunk);
 	if (oe->cur_chunk) {
 		struct oe_chunk *c = oe->cur_chunk;
 
@@ -116,16 +116,17 @@ void ordered_events__exit(struct ordered_events *oe)
 	oe->cur_bytes = 0;
 }
 
-static bool oe_less(const struct ordered_event *a, const struct ordered_event *b)
+static inline bool oe_less(const struct ordered_event_key *a,
+			   const struct ordered_event_key *b)
 {
 	if (a->timestamp != b->timestamp)
 		return a->timestamp < b->timestamp;
 	return a->seq < b->seq;
 }
 
-static void heap_up(struct ordered_event *h, u64 i)
+static void heap_up(struct ordered_event_key *h, u64 i)
 {
-	struct ordered_event e = h[i];
+	struct ordered_event_key e = h[i];
 
 	while (i) {
 		u64 parent = (i - 1) / 2;
@@ -138,9 +139,9 @@ static void heap_up(struct ordered_event *h, u64 i)
 	h[i] = e;
 }
 
-static void heap_down(struct ordered_event *h, u64 n, u64 i)
+static void heap_down(struct ordered_event_key *h, u64 n, u64 i)
 {
-	struct ordered_event e = h[i];
+	struct ordered_event_key e = h[i];
 
 	for (;;) {
 		u64 c = 2 * i + 1;
@@ -160,7 +161,8 @@ static void heap_down(struct ordered_event *h, u64 n, u64 i)
 /* pops the oldest record and hands it over; the queue frees it */
 static int ordered_events__pop(struct ordered_events *oe)
 {
-	struct ordered_event top = oe->heap[0];
+	struct ordered_event_key top = oe->heap[0];
+	struct ordered_event *e = top.oe;
 	int err;
 
 	oe->nr--;
@@ -168,12 +170,12 @@ static int ordered_events__pop(struct ordered_events *oe)
 		oe->heap[0] = oe->heap[oe->nr];
 		heap_down(oe->heap, oe->nr, 0);
 	}
-	oe->cur_bytes -= top.event->header.size;
+	oe->cur_bytes -= e->event->header.size;
 	if (!oe->delivered_any || top.timestamp > oe->last_flush)
 		oe->last_flush = top.timestamp;
 	oe->delivered_any = true;
-	err = oe->deliver(oe->arg, &top);
-	oe_chunk__put_record(oe, top.chunk);
+	err = oe->deliver(oe->arg, e);
+	oe_chunk__put_record(oe, e->chunk);
 	return err;
 }
 
@@ -192,27 +194,34 @@ static int ordered_events__flush_upto(struct ordered_events *oe, u64 limit)
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event,
 			  u64 timestamp, u64 file_offset, const char *path)
 {
+	struct ordered_event_key *key;
 	struct ordered_event *e;
+	struct oe_chunk *chunk;
 	u32 size = event->header.size;
 
 	if (oe->nr == oe->alloc) {
 		u64 n = oe->alloc ? oe->alloc * 2 : 1024;
 
-		e = realloc(oe->heap, n * sizeof(*e));
-		if (!e)
+		key = realloc(oe->heap, n * sizeof(*key));
+		if (!key)
 			return -ENOMEM;
-		oe->heap = e;
+		oe->heap = key;
 		oe->alloc = n;
 	}
-	e = &oe->heap[oe->nr];
-	e->event = oe__alloc_record(oe, size, &e->chunk);
-	if (!e->event)
+	e = oe__alloc_record(oe, sizeof(*e) + size, &chunk);
+	if (!e)
 		return -ENOMEM;
+	e->event = (union perf_event *)(e + 1);
+	e->chunk = chunk;
 	memcpy(e->event, event, size);
 	e->timestamp = timestamp;
 	e->seq = oe->seq++;
 	e->file_offset = file_offset;
 	e->path = path;
+	key = &oe->heap[oe->nr];
+	key->timestamp = timestamp;
+	key->seq = e->seq;
+	key->oe = e;
 	heap_up(oe->heap, oe->nr);
 	oe->nr++;
 	oe->cur_bytes += size;

@@ -24,10 +24,20 @@ struct ordered_event {
 	struct oe_chunk *chunk;	/* where the copy of the record lives */
 };
 
+/*
+ * What the heap moves around: the sort key and the record, whose details
+ * sit in its chunk just before the copy of the record.
+ */
+struct ordered_event_key {
+	u64 timestamp;
+	u64 seq;
+	struct ordered_event *oe;
+};
+
 typedef int (*ordered_events__deliver_t)(void *arg, struct ordered_event *oe);
 
 struct ordered_events {
-	struct ordered_event *heap;
+	struct ordered_event_key *heap;
 	u64 nr, alloc;
 	u64 seq;
 	u64 cur_bytes;

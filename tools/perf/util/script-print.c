@@ -71,14 +71,14 @@ static char *reserve_slow(struct script_buf *b, size_t n)
  * The helpers below run a few dozen times per sample line: inline, with
  * the room check as the only branch in the common case.
  */
-static inline char *reserve(struct script_buf *b, size_t n)
+static __always_inline char *reserve(struct script_buf *b, size_t n)
 {
 	if (__builtin_expect(b->len + n <= b->cap, 1))
 		return b->data + b->len;
 	return reserve_slow(b, n);
 }
 
-static inline void buf_putc(struct script_buf *b, char c)
+static __always_inline void buf_putc(struct script_buf *b, char c)
 {
 	char *p = reserve(b, 1);
 
@@ -88,7 +88,7 @@ static inline void buf_putc(struct script_buf *b, char c)
 	}
 }
 
-static inline void buf_write(struct script_buf *b, const void *s, size_t n)
+static __always_inline void buf_write(struct script_buf *b, const void *s, size_t n)
 {
 	char *p = reserve(b, n);
 
@@ -98,12 +98,12 @@ static inline void buf_write(struct script_buf *b, const void *s, size_t n)
 	}
 }
 
-static inline void buf_puts(struct script_buf *b, const char *s)
+static __always_inline void buf_puts(struct script_buf *b, const char *s)
 {
 	buf_write(b, s, strlen(s));
 }
 
-static inline void pad(struct script_buf *b, int n)
+static __always_inline void pad(struct script_buf *b, int n)
 {
 	char *p;
 
@@ -116,7 +116,7 @@ static inline void pad(struct script_buf *b, int n)
 	}
 }
 
-static inline void buf_pad_str(struct script_buf *b, const char *s, int width, bool left)
+static __always_inline void buf_pad_str(struct script_buf *b, const char *s, int width, bool left)
 {
 	int n = strlen(s);
 
@@ -131,11 +131,18 @@ static inline void buf_pad_str(struct script_buf *b, const char *s, int width, b
  * Digits right to left into the end of @end; hex by shifts, decimal by a
  * constant divisor (a multiply): most of a line is numbers.
  */
-static inline int hex_digits(char *end, u64 v)
+static __always_inline int hex_digits(char *end, u64 v)
 {
 	static const char hexd[] = "0123456789abcdef";
 	char *p = end;
 
+	/* two at a time while there are two, as addresses have many */
+	while (v > 0xff) {
+		p -= 2;
+		p[1] = hexd[v & 15];
+		p[0] = hexd[(v >> 4) & 15];
+		v >>= 8;
+	}
 	do {
 		*--p = hexd[v & 15];
 		v >>= 4;
@@ -143,18 +150,33 @@ static inline int hex_digits(char *end, u64 v)
 	return end - p;
 }
 
-static inline int dec_digits(char *end, u64 v)
+/* "00" .. "99": two digits per division */
+static const char dec_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static __always_inline int dec_digits(char *end, u64 v)
 {
 	char *p = end;
 
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, dec_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, dec_pairs + 2 * v, 2);
+	} else {
+		*--p = '0' + v;
+	}
 	return end - p;
 }
 
-static inline void put_digits(struct script_buf *b, const char *digits, int n, bool neg,
+static __always_inline void put_digits(struct script_buf *b, const char *digits, int n, bool neg,
 			      int width)
 {
 	int len = n + neg;
@@ -181,7 +203,7 @@ static inline void put_digits(struct script_buf *b, const char *digits, int n, b
 	b->len = p - b->data;
 }
 
-static inline void buf_hex(struct script_buf *b, u64 v, int width)
+static __always_inline void buf_hex(struct script_buf *b, u64 v, int width)
 {
 	char tmp[24];
 	int n = hex_digits(tmp + sizeof(tmp), v);
@@ -189,7 +211,7 @@ static inline void buf_hex(struct script_buf *b, u64 v, int width)
 	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
-static inline void buf_udec(struct script_buf *b, u64 v, int width)
+static __always_inline void buf_udec(struct script_buf *b, u64 v, int width)
 {
 	char tmp[24];
 	int n = dec_digits(tmp + sizeof(tmp), v);
@@ -197,7 +219,7 @@ static inline void buf_udec(struct script_buf *b, u64 v, int width)
 	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
-static inline void buf_sdec(struct script_buf *b, s64 v, int width)
+static __always_inline void buf_sdec(struct script_buf *b, s64 v, int width)
 {
 	char tmp[24];
 	u64 u = v < 0 ? -(u64)v : (u64)v;
@@ -242,17 +264,22 @@ void script_buf__sdec(struct script_buf *b, s64 v, int width)
 }
 
 /* @v as exactly @n digits, zero padded (the fraction of a timestamp) */
-static void zero_padded(struct script_buf *b, u64 v, int n)
+static __always_inline void zero_padded(struct script_buf *b, u64 v, int n)
 {
 	char *p = reserve(b, n);
-	int i;
+	int i = n;
 
 	if (!p)
 		return;
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = '0' + v % 10;
-		v /= 10;
+	while (i >= 2) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		i -= 2;
+		memcpy(p + i, dec_pairs + 2 * r, 2);
 	}
+	if (i)
+		p[0] = '0' + v % 10;
 	b->len += n;
 }
 

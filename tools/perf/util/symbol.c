@@ -135,18 +135,41 @@ int symbols__add(struct symbols *syms, struct symbol *sym)
 }
 
 struct sort_entry {
+	u64 start;
 	struct symbol *sym;
-	size_t order;
 };
 
-/* stable by start: equal starts keep the order they were added in */
-static int sort_entry__cmp(const void *a, const void *b)
+/*
+ * Stable by start (equal starts keep the order they were added in): an
+ * LSD radix sort, one pass per byte of start that is not the same in
+ * every symbol, several times faster than qsort() with a tie-break.
+ */
+static void sort_entries__radix(struct sort_entry *a, struct sort_entry *tmp, size_t n)
 {
-	const struct sort_entry *ea = a, *eb = b;
+	struct sort_entry *src = a, *dst = tmp, *swap;
+	unsigned int shift;
+	size_t i;
 
-	if (ea->sym->start != eb->sym->start)
-		return ea->sym->start < eb->sym->start ? -1 : 1;
-	return ea->order < eb->order ? -1 : (ea->order > eb->order);
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0, c;
+
+		for (i = 0; i < n; i++)
+			count[(src[i].start >> shift) & 0xff]++;
+		if (count[(src[0].start >> shift) & 0xff] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].start >> shift) & 0xff]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
 }
 
 static int leading_underscores(const char *name)
@@ -209,13 +232,13 @@ void symbols__sort(struct symbols *syms)
 			break;
 	if (i == syms->nr)
 		return;
-	tmp = malloc(syms->nr * sizeof(*tmp));
+	tmp = malloc(2 * syms->nr * sizeof(*tmp));
 	if (tmp) {
 		for (i = 0; i < syms->nr; i++) {
+			tmp[i].start = syms->entries[i]->start;
 			tmp[i].sym = syms->entries[i];
-			tmp[i].order = i;
 		}
-		qsort(tmp, syms->nr, sizeof(*tmp), sort_entry__cmp);
+		sort_entries__radix(tmp, tmp + syms->nr, syms->nr);
 		for (i = 0; i < syms->nr; i++)
 			syms->entries[i] = tmp[i].sym;
 		free(tmp);
