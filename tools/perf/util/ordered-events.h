@@ -36,9 +36,25 @@ struct ordered_event_key {
 
 typedef int (*ordered_events__deliver_t)(void *arg, struct ordered_event *oe);
 
+/*
+ * A run: keys queued in increasing order, kept as a FIFO (a ring of
+ * mask + 1 slots).  Each CPU's buffer arrives in time order, so nearly
+ * every record extends a run and costs no heap work at all.
+ */
+struct ordered_events_run {
+	struct ordered_event_key *keys;
+	u64 head, count, mask;
+	struct ordered_event_key last;	/* the newest key appended */
+};
+
+#define ORDERED_EVENTS_RUNS 8
+
 struct ordered_events {
+	/* records that extend no run */
 	struct ordered_event_key *heap;
-	u64 nr, alloc;
+	u64 heap_nr, alloc;
+	u64 nr;			/* queued in all: runs and heap */
+	struct ordered_events_run runs[ORDERED_EVENTS_RUNS];
 	u64 seq;
 	u64 cur_bytes;
 	u64 max_bytes;
