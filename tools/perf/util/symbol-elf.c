@@ -327,6 +327,7 @@ static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
 		GElf_Rel rel;
 		GElf_Sym sym;
 		const char *symname = NULL;
+		struct symbol *plt_sym;
 		char *demangled;
 		u64 info;
 
@@ -341,11 +342,15 @@ static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
 		}
 		if (gelf_getsym(sym_data, GELF_R_SYM(info), &sym))
 			symname = elf_strptr(ss->elf, dynsym_shdr.sh_link, sym.st_name);
-		demangled = symname ? symbol__demangle(symname) : NULL;
-		snprintf(name, sizeof(name), "%s@plt", demangled ?: symname ?: "");
-		free(demangled);
-		err = symbols__add_late(&dso->symbols, symbol__new(offset, entry, STB_GLOBAL,
-								   STT_FUNC, name));
+		/* demangled on first use, unless too long to put off */
+		plt_sym = symname ? symbol__new_plt(offset, entry, symname) : NULL;
+		if (!plt_sym) {
+			demangled = symname ? symbol__demangle(symname) : NULL;
+			snprintf(name, sizeof(name), "%s@plt", demangled ?: symname ?: "");
+			free(demangled);
+			plt_sym = symbol__new(offset, entry, STB_GLOBAL, STT_FUNC, name);
+		}
+		err = symbols__add_late(&dso->symbols, plt_sym);
 		if (err)
 			break;
 		offset += entry;

@@ -6,6 +6,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,11 +47,55 @@ struct symbol *symbol__new_mangled(u64 start, u64 len, u8 binding, u8 type, cons
 	return sym;
 }
 
+/* PLT names were cut at 1 KB, "name@plt" included, when made eagerly */
+#define SYMBOL_PLT_NAME_MAX 1024
+
+struct symbol *symbol__new_plt(u64 start, u64 len, const char *name)
+{
+	size_t n = strlen(name);
+	struct symbol *sym;
+	char *mem;
+
+	if (n + sizeof("@plt") > SYMBOL_PLT_NAME_MAX)
+		return NULL;
+	mem = malloc(SYMBOL_PREFIX + sizeof(struct symbol) + n + sizeof("@plt"));
+	if (!mem)
+		return NULL;
+	sym = (struct symbol *)(mem + SYMBOL_PREFIX);
+	sym->start = start;
+	sym->end = start + len;
+	sym->binding = STB_GLOBAL;
+	sym->type = STT_FUNC;
+	memcpy(sym->name, name, n);
+	memcpy(sym->name + n, "@plt", sizeof("@plt"));
+	*symbol__demangled_slot(sym) = name[0] == '_' && name[1] == 'Z' ?
+					       SYMBOL_DEMANGLE_PLT : NULL;
+	return sym;
+}
+
 const char *__symbol__name(struct symbol *sym)
 {
 	const char **slot = symbol__demangled_slot(sym);
+	char *demangled, *plt;
+	size_t n;
 
-	*slot = symbol__demangle(sym->name);
+	if (*slot != SYMBOL_DEMANGLE_PLT) {
+		*slot = symbol__demangle(sym->name);
+		return *slot ?: sym->name;
+	}
+	/* the name without "@plt", demangled, then "@plt" again */
+	n = strlen(sym->name) - strlen("@plt");
+	plt = strndup(sym->name, n);
+	demangled = plt ? symbol__demangle(plt) : NULL;
+	free(plt);
+	*slot = NULL;
+	if (demangled) {
+		plt = malloc(SYMBOL_PLT_NAME_MAX);
+		if (plt)
+			snprintf(plt, SYMBOL_PLT_NAME_MAX, "%s@plt", demangled);
+		*slot = plt;
+		free(demangled);
+	}
 	return *slot ?: sym->name;
 }
 
@@ -61,7 +106,7 @@ void symbol__delete(struct symbol *sym)
 	if (!sym)
 		return;
 	demangled = *symbol__demangled_slot(sym);
-	if (demangled != SYMBOL_DEMANGLE_PENDING)
+	if (demangled != SYMBOL_DEMANGLE_PENDING && demangled != SYMBOL_DEMANGLE_PLT)
 		free((char *)demangled);
 	free((char *)sym - SYMBOL_PREFIX);
 }

@@ -41,10 +41,14 @@ void symbol__delete(struct symbol *sym);
  * with symbol__name(), never sym->name.
  */
 struct symbol *symbol__new_mangled(u64 start, u64 len, u8 binding, u8 type, const char *name);
+/* "@name@plt" for a PLT entry; NULL when it is too long for the 1 KB perf allows */
+struct symbol *symbol__new_plt(u64 start, u64 len, const char *name);
 
 /* each symbol is preceded by the slot for its demangled name */
 #define SYMBOL_PREFIX sizeof(const char *)
 #define SYMBOL_DEMANGLE_PENDING ((const char *)1)
+/* a PLT entry, "<mangled>@plt": demangled as "<demangled>@plt" */
+#define SYMBOL_DEMANGLE_PLT ((const char *)2)
 
 static inline const char **symbol__demangled_slot(struct symbol *sym)
 {
@@ -60,7 +64,7 @@ static inline const char *symbol__name(struct symbol *sym)
 
 	if (!demangled)
 		return sym->name;
-	if (demangled == SYMBOL_DEMANGLE_PENDING)
+	if (demangled == SYMBOL_DEMANGLE_PENDING || demangled == SYMBOL_DEMANGLE_PLT)
 		return __symbol__name(sym);
 	return demangled;
 }
