@@ -283,6 +283,147 @@ static __always_inline void zero_padded(struct script_buf *b, u64 v, int n)
 	b->len += n;
 }
 
+/*
+ * Writers for a section of a line whose room was reserved at once (see
+ * SECTION_SLACK): each takes the write position and returns the new one.
+ */
+#define SECTION_SLACK 64	/* room for any one number or pad of up to 32 */
+
+static const char spaces32[] = "                                ";
+
+static __always_inline char *w_spaces(char *p, int n)
+{
+	if (n <= 0)
+		return p;
+	if (n <= 32)
+		memcpy(p, spaces32, 32);
+	else
+		memset(p, ' ', n);
+	return p + n;
+}
+
+static __always_inline char *w_mem(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static __always_inline int dec_len(u64 v)
+{
+	u64 t = 10;
+	int n = 1;
+
+	while (n < 20 && v >= t) {
+		n++;
+		t *= 10;
+	}
+	return n;
+}
+
+/* @v in exactly @n digits, ending at p + n */
+static __always_inline void w_dec_exact(char *p, u64 v, int n)
+{
+	/* 32-bit divisions are cheaper, and most numbers here fit */
+	if (v <= 0xffffffffULL) {
+		u32 v32 = v;
+
+		while (n >= 2) {
+			u32 r = v32 % 100;
+
+			v32 /= 100;
+			n -= 2;
+			memcpy(p + n, dec_pairs + 2 * r, 2);
+		}
+		if (n)
+			p[0] = '0' + v32 % 10;
+		return;
+	}
+	while (n >= 2) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		n -= 2;
+		memcpy(p + n, dec_pairs + 2 * r, 2);
+	}
+	if (n)
+		p[0] = '0' + v % 10;
+}
+
+/* %*llu / %*lld / %-*lld: negative width left aligns */
+static __always_inline char *w_dec(char *p, u64 v, bool neg, int width)
+{
+	int n = dec_len(v), len = n + neg;
+
+	if (width > len)
+		p = w_spaces(p, width - len);
+	if (neg)
+		*p++ = '-';
+	w_dec_exact(p, v, n);
+	p += n;
+	if (-width > len)
+		p = w_spaces(p, -width - len);
+	return p;
+}
+
+static __always_inline char *w_udec(char *p, u64 v, int width)
+{
+	return w_dec(p, v, false, width);
+}
+
+static __always_inline char *w_sdec(char *p, s64 v, int width)
+{
+	return w_dec(p, v < 0 ? -(u64)v : (u64)v, v < 0, width);
+}
+
+static const char hex_pairs[] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/* %*llx */
+static __always_inline char *w_hex(char *p, u64 v, int width)
+{
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1, i = n;
+
+	if (width > n)
+		p = w_spaces(p, width - n);
+	while (i >= 2) {
+		i -= 2;
+		memcpy(p + i, hex_pairs + 2 * (v & 0xff), 2);
+		v >>= 8;
+	}
+	if (i)
+		p[0] = hex_pairs[2 * (v & 0xf) + 1];
+	return p + n;
+}
+
+/* %*s / %-*s of a string of known length */
+static __always_inline char *w_pad_str(char *p, const char *s, size_t n, int width, bool left)
+{
+	if (!left && width > (int)n)
+		p = w_spaces(p, width - n);
+	p = w_mem(p, s, n);
+	if (left && width > (int)n)
+		p = w_spaces(p, width - n);
+	return p;
+}
+
+/* room for @n bytes plus the slack; NULL on error (the buffer keeps it) */
+static __always_inline char *section_begin(struct script_buf *b, size_t n)
+{
+	return reserve(b, n + SECTION_SLACK);
+}
+
+static __always_inline void section_end(struct script_buf *b, char *p)
+{
+	b->len = p - b->data;
+}
+
 void script_buf__printf(struct script_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -325,107 +466,133 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 {
 	struct script_buf *b = &p->out;
 	u64 f = script_printer__fields(p, evsel);
+	size_t comm_len = 0;
+	char *w;
 
 	if (f & SF_COMM) {
 		if (!comm)
 			comm = ":-1";
+		comm_len = strlen(comm);
+	}
+	/* the comm, then at most ~100 bytes of numbers */
+	w = section_begin(b, comm_len + 128);
+	if (!w)
+		return;
+	if (f & SF_COMM) {
 		/* with callchains perf stops aligning the comm */
-		if (script_printer__callchain(p, evsel)) {
-			buf_puts(b, comm);
-			buf_putc(b, ' ');
-		} else {
-			buf_pad_str(b, comm, 16, false);
-			buf_putc(b, ' ');
-		}
+		if (script_printer__callchain(p, evsel))
+			w = w_mem(w, comm, comm_len);
+		else
+			w = w_pad_str(w, comm, comm_len, 16, false);
+		*w++ = ' ';
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		buf_sdec(b, (s32)sample->pid, 5);
-		buf_putc(b, '/');
-		buf_sdec(b, (s32)sample->tid, -5);
-		buf_putc(b, ' ');
+		w = w_sdec(w, (s32)sample->pid, 5);
+		*w++ = '/';
+		w = w_sdec(w, (s32)sample->tid, -5);
+		*w++ = ' ';
 	} else if (f & SF_PID) {
-		buf_sdec(b, (s32)sample->pid, 5);
-		buf_putc(b, ' ');
+		w = w_sdec(w, (s32)sample->pid, 5);
+		*w++ = ' ';
 	} else if (f & SF_TID) {
-		buf_sdec(b, (s32)sample->tid, 5);
-		buf_putc(b, ' ');
+		w = w_sdec(w, (s32)sample->tid, 5);
+		*w++ = ' ';
 	}
 	if (f & SF_CPU) {
 		/* "[%03d] " */
-		buf_putc(b, '[');
-		if ((s32)sample->cpu >= 0 && sample->cpu < 1000)
-			zero_padded(b, sample->cpu, 3);
-		else
-			buf_sdec(b, (s32)sample->cpu, 0);
-		buf_puts(b, "] ");
+		*w++ = '[';
+		if ((s32)sample->cpu >= 0 && sample->cpu < 1000) {
+			w_dec_exact(w, sample->cpu, 3);
+			w += 3;
+		} else {
+			w = w_sdec(w, (s32)sample->cpu, 0);
+		}
+		w = w_mem(w, "] ", 2);
 	}
 	if (f & SF_MISC) {
 		u16 misc = sample->misc, cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		char m[8];
 		int n = 0;
 
 		/* perf tests each mode as a bit pattern, so GUEST_KERNEL shows KU */
 #define HAS(x) ((cpumode & (x)) == (x))
 		if (HAS(PERF_RECORD_MISC_KERNEL))
-			m[n++] = 'K';
+			w[n++] = 'K';
 		if (HAS(PERF_RECORD_MISC_USER))
-			m[n++] = 'U';
+			w[n++] = 'U';
 		if (HAS(PERF_RECORD_MISC_HYPERVISOR))
-			m[n++] = 'H';
+			w[n++] = 'H';
 		if (HAS(PERF_RECORD_MISC_GUEST_KERNEL))
-			m[n++] = 'G';
+			w[n++] = 'G';
 		if (HAS(PERF_RECORD_MISC_GUEST_USER))
-			m[n++] = 'g';
+			w[n++] = 'g';
 #undef HAS
 		if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) &&
 		    (misc & PERF_RECORD_MISC_MMAP_DATA))
-			m[n++] = 'M';
+			w[n++] = 'M';
 		if (type == PERF_RECORD_COMM && (misc & PERF_RECORD_MISC_COMM_EXEC))
-			m[n++] = 'E';
-		buf_write(b, m, n);
-		pad(b, 6 - n);
+			w[n++] = 'E';
+		w = w_spaces(w + n, 6 - n);
 	}
 	if (f & SF_TIME) {
 		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
-		buf_udec(b, secs, 5);
-		buf_putc(b, '.');
-		if (p->nanosecs)
-			zero_padded(b, ns, 9);
-		else
-			zero_padded(b, ns / 1000, 6);
-		buf_puts(b, ": ");
+		w = w_udec(w, secs, 5);
+		*w++ = '.';
+		if (p->nanosecs) {
+			w_dec_exact(w, ns, 9);
+			w += 9;
+		} else {
+			w_dec_exact(w, ns / 1000, 6);
+			w += 6;
+		}
+		w = w_mem(w, ": ", 2);
 	}
+	section_end(b, w);
 }
 
 /* perf's __symbol__fprintf_symname_offs(): name, +0x offset, or [unknown] */
 static void print_symname(struct script_buf *b, const struct script_loc *loc, bool offs)
 {
-	if (!loc->sym) {
-		buf_puts(b, "[unknown]");
+	const char *name = loc->sym ?: "[unknown]";
+	size_t n = strlen(name);
+	char *w = section_begin(b, n + 32);
+
+	if (!w)
 		return;
+	w = w_mem(w, name, n);
+	if (loc->sym && offs) {
+		w = w_mem(w, "+0x", 3);
+		w = w_hex(w, loc->addr - loc->sym_start, 0);
 	}
-	buf_puts(b, loc->sym);
-	if (offs) {
-		buf_puts(b, "+0x");
-		buf_hex(b, loc->addr - loc->sym_start, 0);
-	}
+	section_end(b, w);
 }
 
 static void print_loc(struct script_buf *b, const struct script_loc *loc, u64 ip, u64 f)
 {
+	const char *sym = loc->sym ?: "[unknown]", *dso = loc->dso ?: "[unknown]";
+	size_t sym_len = (f & SF_SYM) ? strlen(sym) : 0;
+	size_t dso_len = (f & SF_DSO) ? strlen(dso) : 0;
+	char *w = section_begin(b, sym_len + dso_len + 64);
+
+	if (!w)
+		return;
 	if (f & SF_IP)
-		buf_hex(b, ip, 16);
+		w = w_hex(w, ip, 16);
 	if (f & SF_SYM) {
-		buf_putc(b, ' ');
-		print_symname(b, loc, f & SF_SYMOFFSET);
+		*w++ = ' ';
+		w = w_mem(w, sym, sym_len);
+		if (loc->sym && (f & SF_SYMOFFSET)) {
+			w = w_mem(w, "+0x", 3);
+			w = w_hex(w, loc->addr - loc->sym_start, 0);
+		}
 	}
 	if (f & SF_DSO) {
-		buf_puts(b, " (");
-		buf_puts(b, loc->dso ? loc->dso : "[unknown]");
-		buf_putc(b, ')');
+		w = w_mem(w, " (", 2);
+		w = w_mem(w, dso, dso_len);
+		*w++ = ')';
 	}
+	section_end(b, w);
 }
 
 /*
@@ -493,14 +660,22 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 	if (!f)
 		return false;
 	print_start(p, sample, evsel, info->comm, PERF_RECORD_SAMPLE);
-	if (f & SF_PERIOD) {
-		buf_udec(b, sample->period, 10);
-		buf_putc(b, ' ');
-	}
-	if (f & SF_EVNAME) {
-		buf_pad_str(b, evsel->name ? evsel->name : "[unknown]", p->name_width,
-				    false);
-		buf_puts(b, ": ");
+	if (f & (SF_PERIOD | SF_EVNAME)) {
+		const char *name = evsel->name ? evsel->name : "[unknown]";
+		size_t name_len = (f & SF_EVNAME) ? strlen(name) : 0;
+		int width = p->name_width > 0 ? p->name_width : 0;
+		char *w = section_begin(b, name_len + width + 32);
+
+		if (w && (f & SF_PERIOD)) {
+			w = w_udec(w, sample->period, 10);
+			*w++ = ' ';
+		}
+		if (w && (f & SF_EVNAME)) {
+			w = w_pad_str(w, name, name_len, p->name_width, false);
+			w = w_mem(w, ": ", 2);
+		}
+		if (w)
+			section_end(b, w);
 	}
 	if ((f & SF_TRACE) && info->trace)
 		buf_puts(b, info->trace);
