@@ -35,6 +35,7 @@ void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t d
 	oe->deliver = deliver;
 	oe->arg = arg;
 	oe->max_bytes = max_bytes ?: ORDERED_EVENTS_DEFAULT_MAX_BYTES;
+	oe->last_run = -1;
 }
 
 #define OE_CHUNK_SIZE (1U << 20)
@@ -111,6 +112,8 @@ void ordered_events__exit(struct ordered_events *oe)
 		zfree(&run->keys);
 		run->head = run->count = run->mask = 0;
 	}
+	oe->runs_used = 0;
+	oe->last_run = -1;
 	if (oe->cur_chunk) {
 		struct oe_chunk *c = oe->cur_chunk;
 
@@ -176,13 +179,14 @@ static int ordered_events__oldest(const struct ordered_events *oe,
 {
 	const struct ordered_event_key *best = oe->heap_nr ? &oe->heap[0] : NULL;
 	int r, where = ORDERED_EVENTS_RUNS;
+	u32 used;
 
-	for (r = 0; r < ORDERED_EVENTS_RUNS; r++) {
-		const struct ordered_events_run *run = &oe->runs[r];
+	for (used = oe->runs_used; used; used &= used - 1) {
+		const struct ordered_events_run *run;
 		const struct ordered_event_key *k;
 
-		if (!run->count)
-			continue;
+		r = __builtin_ctz(used);
+		run = &oe->runs[r];
 		k = &run->keys[run->head];
 		if (!best || oe_less(k, best)) {
 			best = k;
@@ -210,7 +214,8 @@ static int __ordered_events__pop(struct ordered_events *oe, int where,
 		struct ordered_events_run *run = &oe->runs[where];
 
 		run->head = (run->head + 1) & run->mask;
-		run->count--;
+		if (!--run->count)
+			oe->runs_used &= ~(1U << where);
 	}
 	oe->nr--;
 	oe->cur_bytes -= e->event->header.size;
@@ -278,6 +283,17 @@ static struct ordered_events_run *ordered_events__run_for(struct ordered_events 
 	struct ordered_events_run *best = NULL, *empty = NULL;
 	int r;
 
+	/*
+	 * The common case first: the record extends the run the previous one
+	 * did.  Take that one without looking further: best fit only helps
+	 * keep runs long, any run the record extends keeps the order right.
+	 */
+	if (oe->last_run >= 0) {
+		best = &oe->runs[oe->last_run];
+		if (best->count && !oe_less(key, &best->last))
+			return best;
+		best = NULL;
+	}
 	for (r = 0; r < ORDERED_EVENTS_RUNS; r++) {
 		struct ordered_events_run *run = &oe->runs[r];
 
@@ -302,6 +318,8 @@ static int ordered_events__push(struct ordered_events *oe, const struct ordered_
 		run->keys[(run->head + run->count) & run->mask] = *key;
 		run->count++;
 		run->last = *key;
+		oe->last_run = run - oe->runs;
+		oe->runs_used |= 1U << oe->last_run;
 		return 0;
 	}
 	if (oe->heap_nr == oe->alloc) {

@@ -55,6 +55,8 @@ struct ordered_events {
 	u64 heap_nr, alloc;
 	u64 nr;			/* queued in all: runs and heap */
 	struct ordered_events_run runs[ORDERED_EVENTS_RUNS];
+	u32 runs_used;		/* bit r: runs[r] holds records */
+	int last_run;		/* the run the previous record extended, or -1 */
 	u64 seq;
 	u64 cur_bytes;
 	u64 max_bytes;
