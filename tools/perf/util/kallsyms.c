@@ -64,15 +64,29 @@ out_free:
 	return err;
 }
 
+/* hex digit values, 0xff for anything else: one load per character */
+static unsigned char hex_value[256];
+
+static void hex_value__init(void)
+{
+	static bool done;
+	int i;
+
+	if (done)
+		return;
+	done = true;
+	memset(hex_value, 0xff, sizeof(hex_value));
+	for (i = 0; i < 10; i++)
+		hex_value['0' + i] = i;
+	for (i = 0; i < 6; i++)
+		hex_value['a' + i] = hex_value['A' + i] = 10 + i;
+}
+
 static int hex_digit(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned char v = hex_value[(unsigned char)c];
+
+	return v == 0xff ? -1 : v;
 }
 
 /*
@@ -107,6 +121,7 @@ int kallsyms__parse(const char *path, void *arg,
 	size_t size = 0;
 	int nr = 0, err;
 
+	hex_value__init();
 	err = kallsyms__read(path, &buf, &size);
 	if (err)
 		return err;

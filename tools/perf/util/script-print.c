@@ -308,16 +308,21 @@ static __always_inline char *w_mem(char *p, const void *s, size_t n)
 	return p + n;
 }
 
+static const u64 pow10_table[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+/* decimal digits of @v: from its bit length (log10(2) ~ 1233 / 4096), then one compare */
 static __always_inline int dec_len(u64 v)
 {
-	u64 t = 10;
-	int n = 1;
+	/* v | 1 has as many digits as v, and at least one */
+	u64 u = v | 1;
+	int n = ((64 - __builtin_clzll(u)) * 1233) >> 12;
 
-	while (n < 20 && v >= t) {
-		n++;
-		t *= 10;
-	}
-	return n;
+	return n + (u >= pow10_table[n]);
 }
 
 /* @v in exactly @n digits, ending at p + n */
