@@ -99,6 +99,59 @@ const char *__symbol__name(struct symbol *sym)
 	return *slot ?: sym->name;
 }
 
+#define SYMBOL_BLOCK_SIZE (256 * 1024)
+
+struct symbol_block {
+	size_t live;	/* symbols carved and not deleted, + 1 while current */
+	size_t used, size;
+	char data[];
+};
+
+static void symbol_block__put(struct symbol_block *block)
+{
+	if (!--block->live)
+		free(block);
+}
+
+struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 len,
+				     u8 binding, u8 type, const char *name, size_t namelen)
+{
+	size_t need = PERF_ALIGN(SYMBOL_PREFIX + sizeof(struct symbol) + namelen + 1, 8);
+	struct symbol_block *block = arena->cur;
+	struct symbol *sym;
+
+	if (need > SYMBOL_BLOCK_SIZE / 16)
+		return symbol__new_len(start, len, binding, type, name, namelen);
+	if (!block || block->used + need > block->size) {
+		block = malloc(sizeof(*block) + SYMBOL_BLOCK_SIZE);
+		if (!block)
+			return NULL;
+		block->live = 1;
+		block->used = 0;
+		block->size = SYMBOL_BLOCK_SIZE;
+		symbol_arena__exit(arena);
+		arena->cur = block;
+	}
+	sym = (struct symbol *)(block->data + block->used + SYMBOL_PREFIX);
+	block->used += need;
+	block->live++;
+	*symbol__demangled_slot(sym) = (const char *)((uintptr_t)block | 1);
+	sym->start = start;
+	sym->end = start + len;
+	sym->binding = binding;
+	sym->type = type;
+	memcpy(sym->name, name, namelen);
+	sym->name[namelen] = '\0';
+	return sym;
+}
+
+void symbol_arena__exit(struct symbol_arena *arena)
+{
+	if (arena->cur)
+		symbol_block__put(arena->cur);
+	arena->cur = NULL;
+}
+
 void symbol__delete(struct symbol *sym)
 {
 	const char *demangled;
@@ -106,6 +159,10 @@ void symbol__delete(struct symbol *sym)
 	if (!sym)
 		return;
 	demangled = *symbol__demangled_slot(sym);
+	if (symbol__slot_is_block(demangled)) {
+		symbol_block__put((struct symbol_block *)((uintptr_t)demangled & ~(uintptr_t)1));
+		return;
+	}
 	if (demangled != SYMBOL_DEMANGLE_PENDING && demangled != SYMBOL_DEMANGLE_PLT)
 		free((char *)demangled);
 	free((char *)sym - SYMBOL_PREFIX);
