@@ -390,6 +390,37 @@ static const char hex_pairs[] =
 	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
 	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
+/*
+ * w_sdec() through a cache of the text for one place of the line (the
+ * width is the same at every call for a given cache).
+ */
+static __always_inline char *w_sdec_cached(char *p, struct script_num_cache *c, s64 v,
+					   int width)
+{
+	unsigned int i = (u64)v & (SCRIPT_NUM_CACHE_SLOTS - 1);
+
+	if (__builtin_expect(!c->len[i] || c->v[i] != (u64)v, 0)) {
+		c->v[i] = v;
+		c->len[i] = w_sdec(c->text[i], v, width) - c->text[i];
+	}
+	/* the text is at most 21 + 11 bytes; the section has the slack */
+	memcpy(p, c->text[i], 32);
+	return p + c->len[i];
+}
+
+static __always_inline char *w_udec_cached(char *p, struct script_num_cache *c, u64 v,
+					   int width)
+{
+	unsigned int i = v & (SCRIPT_NUM_CACHE_SLOTS - 1);
+
+	if (__builtin_expect(!c->len[i] || c->v[i] != v, 0)) {
+		c->v[i] = v;
+		c->len[i] = w_udec(c->text[i], v, width) - c->text[i];
+	}
+	memcpy(p, c->text[i], 32);
+	return p + c->len[i];
+}
+
 /* %*llx */
 static __always_inline char *w_hex(char *p, u64 v, int width)
 {
@@ -492,15 +523,15 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		*w++ = ' ';
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		w = w_sdec(w, (s32)sample->pid, 5);
+		w = w_sdec_cached(w, &p->pid5, (s32)sample->pid, 5);
 		*w++ = '/';
-		w = w_sdec(w, (s32)sample->tid, -5);
+		w = w_sdec_cached(w, &p->tid_left5, (s32)sample->tid, -5);
 		*w++ = ' ';
 	} else if (f & SF_PID) {
-		w = w_sdec(w, (s32)sample->pid, 5);
+		w = w_sdec_cached(w, &p->pid5, (s32)sample->pid, 5);
 		*w++ = ' ';
 	} else if (f & SF_TID) {
-		w = w_sdec(w, (s32)sample->tid, 5);
+		w = w_sdec_cached(w, &p->tid5, (s32)sample->tid, 5);
 		*w++ = ' ';
 	}
 	if (f & SF_CPU) {
@@ -542,7 +573,7 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
-		w = w_udec(w, secs, 5);
+		w = w_udec_cached(w, &p->secs5, secs, 5);
 		*w++ = '.';
 		if (p->nanosecs) {
 			w_dec_exact(w, ns, 9);
@@ -672,7 +703,7 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 		char *w = section_begin(b, name_len + width + 32);
 
 		if (w && (f & SF_PERIOD)) {
-			w = w_udec(w, sample->period, 10);
+			w = w_udec_cached(w, &p->period10, sample->period, 10);
 			*w++ = ' ';
 		}
 		if (w && (f & SF_EVNAME)) {

@@ -75,6 +75,19 @@ struct script_sample_info {
 	const char *trace;
 };
 
+/*
+ * The text of recently printed numbers at one place of the line (pid,
+ * tid, seconds, period repeat from sample to sample): a few slots chosen
+ * by the value's low bits.  Zeroed means empty.
+ */
+#define SCRIPT_NUM_CACHE_SLOTS 16
+
+struct script_num_cache {
+	u64 v[SCRIPT_NUM_CACHE_SLOTS];
+	u8 len[SCRIPT_NUM_CACHE_SLOTS];
+	char text[SCRIPT_NUM_CACHE_SLOTS][64];
+};
+
 struct script_printer {
 	struct script_buf out;
 	struct script_fields *fields;
@@ -82,6 +95,8 @@ struct script_printer {
 	bool nanosecs;	    /* --ns */
 	bool use_callchain; /* not -G, and some event has callchains */
 	int data_src_width; /* widest data_src column so far */
+	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu" */
+	struct script_num_cache pid5, tid_left5, tid5, secs5, period10;
 };
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */
