@@ -12,6 +12,7 @@
 #include "debug.h"
 #include "event.h"
 #include "evsel.h"
+#include "evsel-time.h"
 
 #ifndef PERF_SAMPLE_BRANCH_COUNTERS
 /* Linux 6.8: a u64 of counters per branch entry follows the entries */
@@ -517,15 +518,22 @@ static int parse_read(const struct evsel *evsel, struct sample_cursor *c, struct
 	return 0;
 }
 
-int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event,
-			struct perf_sample *s)
+/*
+ * With !@zero the fields the record does not set are left as they were:
+ * the parse itself reads no field before writing it, so its verdict and
+ * the fields it sets do not depend on that.
+ */
+static __always_inline int __evsel__parse_sample(const struct evsel *evsel,
+						 const union perf_event *event,
+						 struct perf_sample *s, bool zero)
 {
 	u64 st = evsel->attr.sample_type;
 	struct sample_cursor c;
 	u32 res;
 	u64 v;
 
-	memset(s, 0, sizeof(*s));
+	if (zero)
+		memset(s, 0, sizeof(*s));
 	s->pid = s->tid = (u32)-1;
 	s->cpu = (u32)-1;
 	s->id = s->stream_id = s->time = (u64)-1;
@@ -655,4 +663,20 @@ int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event
 		c.p += s->aux_size;
 	}
 	return 0;
+}
+
+int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event,
+			struct perf_sample *s)
+{
+	return __evsel__parse_sample(evsel, event, s, true);
+}
+
+int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event,
+			     u64 *time)
+{
+	struct perf_sample s;
+	int err = __evsel__parse_sample(evsel, event, &s, false);
+
+	*time = s.time;
+	return err;
 }

@@ -22,6 +22,7 @@
 #include "dump.h"
 #include "event.h"
 #include "evsel.h"
+#include "evsel-time.h"
 #include "header.h"
 #include "machine.h"
 #include "ordered-events.h"
@@ -139,12 +140,12 @@ static int deliver_ordered(void *arg, struct ordered_event *oe)
 /* the record's time, if it has one (kernel records only) */
 static u64 perf_session__event_time(struct perf_session *session, union perf_event *event)
 {
-	struct perf_sample sample;
 	struct evsel *evsel = evlist__event2evsel(session->evlist, event);
+	u64 time;
 
-	if (!evsel || evsel__parse_sample(evsel, event, &sample))
+	if (!evsel || evsel__parse_sample_time(evsel, event, &time))
 		return 0; /* delivered at once; the error comes from deliver */
-	return sample.time;
+	return time;
 }
 
 static int perf_session__queue_kernel(struct perf_session *session, union perf_event *event,
