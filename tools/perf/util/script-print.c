@@ -438,6 +438,19 @@ static __always_inline char *w_hex(char *p, u64 v, int width)
 	return p + n;
 }
 
+/* w_hex() through a cache, as w_udec_cached() */
+static __always_inline char *w_hex_cached(char *p, struct script_num_cache *c, u64 v, int width)
+{
+	unsigned int i = v & (SCRIPT_NUM_CACHE_SLOTS - 1);
+
+	if (__builtin_expect(!c->len[i] || c->v[i] != v, 0)) {
+		c->v[i] = v;
+		c->len[i] = w_hex(c->text[i], v, width) - c->text[i];
+	}
+	memcpy(p, c->text[i], 32);
+	return p + c->len[i];
+}
+
 /* %*s / %-*s of a string of known length */
 static __always_inline char *w_pad_str(char *p, const char *s, size_t n, int width, bool left)
 {
@@ -604,8 +617,9 @@ static void print_symname(struct script_buf *b, const struct script_loc *loc, bo
 	section_end(b, w);
 }
 
-static void print_loc(struct script_buf *b, const struct script_loc *loc, u64 ip, u64 f)
+static void print_loc(struct script_printer *pr, const struct script_loc *loc, u64 ip, u64 f)
 {
+	struct script_buf *b = &pr->out;
 	const char *sym = loc->sym ?: "[unknown]", *dso = loc->dso ?: "[unknown]";
 	size_t sym_len = (f & SF_SYM) ? strlen(sym) : 0;
 	size_t dso_len = (f & SF_DSO) ? strlen(dso) : 0;
@@ -614,7 +628,7 @@ static void print_loc(struct script_buf *b, const struct script_loc *loc, u64 ip
 	if (!w)
 		return;
 	if (f & SF_IP)
-		w = w_hex(w, ip, 16);
+		w = w_hex_cached(w, &pr->ip16, ip, 16);
 	if (f & SF_SYM) {
 		*w++ = ' ';
 		w = w_mem(w, sym, sym_len);
@@ -728,7 +742,7 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 			buf_putc(b, '\n');
 		} else {
 			buf_putc(b, ' ');
-			print_loc(b, &info->loc, sample->ip, f);
+			print_loc(p, &info->loc, sample->ip, f);
 		}
 	}
 	return true;
@@ -741,7 +755,7 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 
 	/* perf shows frames in objects object-relative, the kernel's absolute */
 	buf_putc(b, '\t');
-	print_loc(b, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
+	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
 	buf_putc(b, '\n');
 }
 

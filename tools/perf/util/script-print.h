@@ -95,8 +95,8 @@ struct script_printer {
 	bool nanosecs;	    /* --ns */
 	bool use_callchain; /* not -G, and some event has callchains */
 	int data_src_width; /* widest data_src column so far */
-	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu" */
-	struct script_num_cache pid5, tid_left5, tid5, secs5, period10;
+	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu", ip "%16llx" */
+	struct script_num_cache pid5, tid_left5, tid5, secs5, period10, ip16;
 };
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */
