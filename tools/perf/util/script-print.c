@@ -438,10 +438,10 @@ static __always_inline char *w_hex(char *p, u64 v, int width)
 	return p + n;
 }
 
-/* w_hex() through a cache, as w_udec_cached() */
-static __always_inline char *w_hex_cached(char *p, struct script_num_cache *c, u64 v, int width)
+/* w_hex() through a cache, as w_udec_cached(), with slots by a hash of @v */
+static __always_inline char *w_hex_cached(char *p, struct script_ip_cache *c, u64 v, int width)
 {
-	unsigned int i = v & (SCRIPT_NUM_CACHE_SLOTS - 1);
+	unsigned int i = (v * 0x9e3779b97f4a7c15ULL) >> (64 - SCRIPT_IP_CACHE_BITS);
 
 	if (__builtin_expect(!c->len[i] || c->v[i] != v, 0)) {
 		c->v[i] = v;

@@ -88,6 +88,16 @@ struct script_num_cache {
 	char text[SCRIPT_NUM_CACHE_SLOTS][64];
 };
 
+/* the same for ips, which are many more: callchain frames */
+#define SCRIPT_IP_CACHE_BITS 9
+#define SCRIPT_IP_CACHE_SLOTS (1U << SCRIPT_IP_CACHE_BITS)
+
+struct script_ip_cache {
+	u64 v[SCRIPT_IP_CACHE_SLOTS];
+	u8 len[SCRIPT_IP_CACHE_SLOTS];
+	char text[SCRIPT_IP_CACHE_SLOTS][48];
+};
+
 struct script_printer {
 	struct script_buf out;
 	struct script_fields *fields;
@@ -96,7 +106,8 @@ struct script_printer {
 	bool use_callchain; /* not -G, and some event has callchains */
 	int data_src_width; /* widest data_src column so far */
 	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu", ip "%16llx" */
-	struct script_num_cache pid5, tid_left5, tid5, secs5, period10, ip16;
+	struct script_num_cache pid5, tid_left5, tid5, secs5, period10;
+	struct script_ip_cache ip16;
 };
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */
