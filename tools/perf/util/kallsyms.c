@@ -176,22 +176,3 @@ int kallsyms__parse(const char *path, void *arg,
 	free(buf);
 	return err ? err : nr;
 }
-
-bool kallsyms__type_is_symbol(char type)
-{
-	type = toupper((unsigned char)type);
-	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
-}
-
-u8 kallsyms__binding(char type)
-{
-	if (type == 'W')
-		return STB_WEAK;
-	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-}
-
-u8 kallsyms__elf_type(char type)
-{
-	type = toupper((unsigned char)type);
-	return type == 'T' || type == 'W' ? STT_FUNC : STT_OBJECT;
-}
