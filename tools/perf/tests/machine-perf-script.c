@@ -21,6 +21,7 @@
 
 #include "tests.h"
 #include "../util/machine.h"
+#include "../util/symbol.h"
 #include "../util/session.h"
 
 struct lines {
@@ -61,7 +62,7 @@ static int format_line(struct lines *out, u64 addr, const struct addr_location *
 
 	if (al->sym)
 		snprintf(line, sizeof(line), "%" PRIx64 " %s+0x%" PRIx64 " (%s)", addr,
-			 al->sym->name, al->addr - al->sym->start, map__dso_name(al->map));
+			 symbol__name(al->sym), al->addr - al->sym->start, map__dso_name(al->map));
 	else
 		snprintf(line, sizeof(line), "%" PRIx64 " [unknown] (%s)", addr,
 			 al->map ? map__dso_name(al->map) : "[unknown]");

@@ -17,6 +17,7 @@
 #include "../util/build-id.h"
 #include "../util/header.h"
 #include "../util/machine.h"
+#include "../util/symbol.h"
 
 struct mapping {
 	u64 start, end, pgoff;
@@ -76,7 +77,7 @@ static int resolve(struct perf_env *env, const struct mapping *mp, const u8 *bid
 	s.cpumode = PERF_RECORD_MISC_USER;
 	machine__resolve(m, &al, &s);
 	found = al.sym != NULL;
-	snprintf(sym, size, "%s", al.sym ? al.sym->name : "[unknown]");
+	snprintf(sym, size, "%s", al.sym ? symbol__name(al.sym) : "[unknown]");
 	*addr = al.addr;
 	*sym_start = al.sym ? al.sym->start : 0;
 	if (al.map && map__unmap_ip(al.map, al.addr) != ip)

@@ -14,6 +14,7 @@
 #include "machine-records.h"
 #include "tests.h"
 #include "../util/header.h"
+#include "../util/symbol.h"
 #include "../util/machine.h"
 
 static const char kallsyms_text[] =
@@ -46,7 +47,7 @@ static void resolve(struct machine *m, u64 ip, struct found *f)
 
 	addr_location__init(&al);
 	thread__find_symbol(t, PERF_RECORD_MISC_KERNEL, ip, 1, &al);
-	snprintf(f->sym, sizeof(f->sym), "%s", al.sym ? al.sym->name : "[unknown]");
+	snprintf(f->sym, sizeof(f->sym), "%s", al.sym ? symbol__name(al.sym) : "[unknown]");
 	snprintf(f->dso, sizeof(f->dso), "%s", al.map ? map__dso_name(al.map) : "[unknown]");
 	f->addr = al.addr;
 	f->start = al.sym ? al.sym->start : 0;

@@ -224,7 +224,7 @@ s64 perf_data__skip(struct perf_data *data, u64 len)
 const void *perf_data__window_get(struct perf_data *data, struct perf_data_window *win,
 				  u64 offset, u64 len)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page;
 	u64 start, map_len;
 	void *base;
 
@@ -232,6 +232,8 @@ const void *perf_data__window_get(struct perf_data *data, struct perf_data_windo
 		return NULL;
 	if (win->base && offset >= win->start && offset + len <= win->start + win->len)
 		return (const char *)win->base + (offset - win->start);
+	/* not before: this runs once per record, sysconf() is no cheap call */
+	page = sysconf(_SC_PAGESIZE);
 	perf_data__window_put(win);
 	start = offset & ~((u64)page - 1);
 	map_len = data->window_size ? PERF_ALIGN(data->window_size, page) : PERF_DATA_WINDOW_SIZE;

@@ -12,6 +12,7 @@
 #include "debug.h"
 #include "event.h"
 #include "evsel.h"
+#include "evsel-time.h"
 
 #ifndef PERF_SAMPLE_BRANCH_COUNTERS
 /* Linux 6.8: a u64 of counters per branch entry follows the entries */
@@ -517,15 +518,22 @@ static int parse_read(const struct evsel *evsel, struct sample_cursor *c, struct
 	return 0;
 }
 
-int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event,
-			struct perf_sample *s)
+/*
+ * With !@zero the fields the record does not set are left as they were:
+ * the parse itself reads no field before writing it, so its verdict and
+ * the fields it sets do not depend on that.
+ */
+static __always_inline int __evsel__parse_sample(const struct evsel *evsel,
+						 const union perf_event *event,
+						 struct perf_sample *s, bool zero)
 {
 	u64 st = evsel->attr.sample_type;
 	struct sample_cursor c;
 	u32 res;
 	u64 v;
 
-	memset(s, 0, sizeof(*s));
+	if (zero)
+		memset(s, 0, sizeof(*s));
 	s->pid = s->tid = (u32)-1;
 	s->cpu = (u32)-1;
 	s->id = s->stream_id = s->time = (u64)-1;
@@ -655,4 +663,66 @@ int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event
 		c.p += s->aux_size;
 	}
 	return 0;
+}
+
+int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event,
+			struct perf_sample *s)
+{
+	return __evsel__parse_sample(evsel, event, s, true);
+}
+
+/* u64 fields before PERF_SAMPLE_READ, and after the callchain, in parse order */
+#define SAMPLE_FIXED_HEAD (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |      \
+			   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define SAMPLE_FIXED_TAIL (PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |                \
+			   PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |                     \
+			   PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+
+/*
+ * A sample of only u64 fields and a callchain: the checks the parse would
+ * make are a few size comparisons, and the time sits at a fixed offset.
+ */
+static int sample_time__fast(u64 st, const union perf_event *event, u64 *time)
+{
+	const u8 *body = (const u8 *)event + sizeof(event->header);
+	u64 left = event->header.size - sizeof(event->header);
+	u64 head = 8 * (u64)__builtin_popcountll(st & SAMPLE_FIXED_HEAD), nr;
+
+	if (left < head)
+		return -EFAULT;
+	left -= head;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (left < 8)
+			return -EFAULT;
+		memcpy(&nr, body + head, 8);
+		left -= 8;
+		if (nr > left / 8)
+			return -EFAULT;
+		left -= nr * 8;
+	}
+	if (left < 8 * (u64)__builtin_popcountll(st & SAMPLE_FIXED_TAIL))
+		return -EFAULT;
+	*time = (u64)-1;
+	if (st & PERF_SAMPLE_TIME)
+		memcpy(time, body + 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
+								    PERF_SAMPLE_IP |
+								    PERF_SAMPLE_TID)), 8);
+	return 0;
+}
+
+int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event,
+			     u64 *time)
+{
+	u64 st = evsel->attr.sample_type;
+	struct perf_sample s;
+	int err;
+
+	if (event->header.type == PERF_RECORD_SAMPLE &&
+	    event->header.size >= sizeof(event->header) &&
+	    !(st & ~(SAMPLE_FIXED_HEAD | SAMPLE_FIXED_TAIL | PERF_SAMPLE_CALLCHAIN)))
+		return sample_time__fast(st, event, time);
+	err = __evsel__parse_sample(evsel, event, &s, false);
+	*time = s.time;
+	return err;
 }

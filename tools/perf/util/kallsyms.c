@@ -3,33 +3,142 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kallsyms.h"
+
+/*
+ * The whole file at once: /proc/kallsyms reports a size of 0, so read
+ * until EOF into a growing buffer, NUL-terminated.
+ */
+static int kallsyms__read(const char *path, char **bufp, size_t *lenp)
+{
+	size_t len = 0, alloc = 1 << 20;
+	char *buf = malloc(alloc), *tmp;
+	int fd, err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto out_free;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (alloc - len < 2) {
+			tmp = realloc(buf, alloc * 2);
+			if (!tmp) {
+				err = -ENOMEM;
+				goto out_close;
+			}
+			buf = tmp;
+			alloc *= 2;
+		}
+		n = read(fd, buf + len, alloc - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -EIO;
+			goto out_close;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+
+out_close:
+	close(fd);
+out_free:
+	free(buf);
+	return err;
+}
+
+/* hex digit values, 0xff for anything else: one load per character */
+static unsigned char hex_value[256];
+
+static void hex_value__init(void)
+{
+	static bool done;
+	int i;
+
+	if (done)
+		return;
+	done = true;
+	memset(hex_value, 0xff, sizeof(hex_value));
+	for (i = 0; i < 10; i++)
+		hex_value['0' + i] = i;
+	for (i = 0; i < 6; i++)
+		hex_value['a' + i] = hex_value['A' + i] = 10 + i;
+}
+
+static int hex_digit(char c)
+{
+	unsigned char v = hex_value[(unsigned char)c];
+
+	return v == 0xff ? -1 : v;
+}
+
+/*
+ * strtoull(p, &end, 16) for what kallsyms holds (up to 16 plain hex
+ * digits); anything else (a sign, spaces, "0x", more digits) goes to
+ * strtoull itself so that odd files parse exactly as before.
+ */
+static u64 kallsyms__hex(char *p, char **end)
+{
+	u64 v = 0;
+	int i, d;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return strtoull(p, end, 16);
+	for (i = 0; i < 16; i++) {
+		d = hex_digit(p[i]);
+		if (d < 0)
+			break;
+		v = v << 4 | d;
+	}
+	if (!i || hex_digit(p[i]) >= 0)
+		return strtoull(p, end, 16);
+	*end = p + i;
+	return v;
+}
 
 int kallsyms__parse(const char *path, void *arg,
 		    int (*cb)(void *arg, const char *name, char type, u64 start,
 			      const char *module))
 {
-	char *line = NULL;
-	size_t n = 0;
-	ssize_t len;
-	FILE *fp;
-	int nr = 0, err = 0;
+	char *buf = NULL, *line, *next, *eof;
+	size_t size = 0;
+	int nr = 0, err;
 
-	fp = fopen(path, "r");
-	if (!fp)
-		return -errno;
-	while ((len = getline(&line, &n, fp)) > 0) {
+	hex_value__init();
+	err = kallsyms__read(path, &buf, &size);
+	if (err)
+		return err;
+	eof = buf + size;
+	for (line = buf; line < eof; line = next) {
 		char *p = line, *end, *name, *module = NULL;
 		u64 start;
 		char type;
 
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		start = strtoull(p, &end, 16);
+		end = memchr(line, '\n', eof - line);
+		if (end) {
+			*end = '\0';
+			next = end + 1;
+		} else {
+			next = eof;
+		}
+		start = kallsyms__hex(p, &end);
 		if (end == p || !isspace((unsigned char)*end))
 			continue;
 		p = end;
@@ -64,28 +173,6 @@ int kallsyms__parse(const char *path, void *arg,
 			break;
 		nr++;
 	}
-	free(line);
-	if (!err && ferror(fp))
-		err = -EIO;
-	fclose(fp);
+	free(buf);
 	return err ? err : nr;
-}
-
-bool kallsyms__type_is_symbol(char type)
-{
-	type = toupper((unsigned char)type);
-	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
-}
-
-u8 kallsyms__binding(char type)
-{
-	if (type == 'W')
-		return STB_WEAK;
-	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-}
-
-u8 kallsyms__elf_type(char type)
-{
-	type = toupper((unsigned char)type);
-	return type == 'T' || type == 'W' ? STT_FUNC : STT_OBJECT;
 }

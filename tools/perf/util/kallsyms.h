@@ -2,6 +2,8 @@
 #ifndef __PERF_TEXTPOKE_KALLSYMS_H
 #define __PERF_TEXTPOKE_KALLSYMS_H
 
+#include <elf.h>
+
 #include "types.h"
 
 /*
@@ -14,9 +16,34 @@ int kallsyms__parse(const char *path, void *arg,
 		    int (*cb)(void *arg, const char *name, char type, u64 start,
 			      const char *module));
 
+/*
+ * Inline, as they run for each of 100k+ lines; letters as the C locale's
+ * toupper() and isupper() see them.
+ */
+
 /* 'T', 't', 'W', 'w' (text), 'D', 'B' (data): the types perf keeps */
-bool kallsyms__type_is_symbol(char type);
-u8 kallsyms__binding(char type); /* STB_* */
-u8 kallsyms__elf_type(char type); /* STT_FUNC or STT_OBJECT */
+static inline bool kallsyms__type_is_symbol(char type)
+{
+	switch (type) {
+	case 'T': case 't': case 'W': case 'w': case 'D': case 'd': case 'B': case 'b':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* STB_* */
+static inline u8 kallsyms__binding(char type)
+{
+	if (type == 'W')
+		return STB_WEAK;
+	return type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
+}
+
+/* STT_FUNC or STT_OBJECT */
+static inline u8 kallsyms__elf_type(char type)
+{
+	return type == 'T' || type == 't' || type == 'W' || type == 'w' ? STT_FUNC : STT_OBJECT;
+}
 
 #endif /* __PERF_TEXTPOKE_KALLSYMS_H */

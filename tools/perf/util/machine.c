@@ -786,6 +786,7 @@ static void machine__check_env(struct machine *machine)
 
 struct kallsyms_load {
 	struct symbols all;
+	struct symbol_arena arena;
 	u64 text;	/* address of _text in the file */
 	bool nonzero;	/* kptr_restrict zeroes every address */
 };
@@ -803,12 +804,15 @@ static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
 	if (!kallsyms__type_is_symbol(type) || name[0] == '$')
 		return 0;
 	/* "[module]" stays in the name until symbols__fixup() has seen it */
-	if (module)
+	if (module) {
 		snprintf(buf, sizeof(buf), "%s\t[%s]", name, module);
-	else
-		snprintf(buf, sizeof(buf), "%s", name);
-	return symbols__add(&load->all, symbol__new(start, 0, kallsyms__binding(type),
-						    kallsyms__elf_type(type), buf));
+		name = buf;
+	}
+	/* names are cut where a copy into buf would cut them */
+	return symbols__add(&load->all,
+			    symbol_arena__new_len(&load->arena, start, 0, kallsyms__binding(type),
+						  kallsyms__elf_type(type), name,
+						  strnlen(name, sizeof(buf) - 1)));
 }
 
 static const char *machine__kallsyms_path(struct machine *machine, char **to_free, bool *live)
@@ -969,6 +973,7 @@ static void machine__load_kernel_symbols(struct machine *machine)
 	pr_debug("kernel symbols: %zu from %s\n", machine->kernel_dso->symbols.nr, path);
 out:
 	symbols__exit(&load.all);
+	symbol_arena__exit(&load.arena);
 	free(to_free);
 }
 

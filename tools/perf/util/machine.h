@@ -41,6 +41,7 @@ const char *thread__comm_str(const struct thread *thread);
 s32 thread__pid(const struct thread *thread);
 s32 thread__tid(const struct thread *thread);
 
+/* read the name with symbol__name() (symbol.h): C++ names are demangled on first use */
 struct symbol {
 	u64 start;	/* object-relative: same space as addr_location.addr */
 	u64 end;	/* exclusive */

@@ -35,6 +35,7 @@ void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t d
 	oe->deliver = deliver;
 	oe->arg = arg;
 	oe->max_bytes = max_bytes ?: ORDERED_EVENTS_DEFAULT_MAX_BYTES;
+	oe->last_run = -1;
 }
 
 #define OE_CHUNK_SIZE (1U << 20)
@@ -98,10 +99,21 @@ static void *oe__alloc_record(struct ordered_events *oe, u32 size, struct oe_chu
 void ordered_events__exit(struct ordered_events *oe)
 {
 	u64 i;
+	int r;
 
 	/* chunks are freed with their last record; the current one may be empty */
-	for (i = 0; i < oe->nr; i++)
-		oe_chunk__put_record(oe, oe->heap[i].chunk);
+	for (i = 0; i < oe->heap_nr; i++)
+		oe_chunk__put_record(oe, oe->heap[i].oe->chunk);
+	for (r = 0; r < ORDERED_EVENTS_RUNS; r++) {
+		struct ordered_events_run *run = &oe->runs[r];
+
+		for (i = 0; i < run->count; i++)
+			oe_chunk__put_record(oe, run->keys[(run->head + i) & run->mask].oe->chunk);
+		zfree(&run->keys);
+		run->head = run->count = run->mask = 0;
+	}
+	oe->runs_used = 0;
+	oe->last_run = -1;
 	if (oe->cur_chunk) {
 		struct oe_chunk *c = oe->cur_chunk;
 
@@ -112,20 +124,21 @@ void ordered_events__exit(struct ordered_events *oe)
 	zfree(&oe->spare_chunk);
 	free(oe->heap);
 	oe->heap = NULL;
-	oe->nr = oe->alloc = 0;
+	oe->nr = oe->heap_nr = oe->alloc = 0;
 	oe->cur_bytes = 0;
 }
 
-static bool oe_less(const struct ordered_event *a, const struct ordered_event *b)
+static inline bool oe_less(const struct ordered_event_key *a,
+			   const struct ordered_event_key *b)
 {
 	if (a->timestamp != b->timestamp)
 		return a->timestamp < b->timestamp;
 	return a->seq < b->seq;
 }
 
-static void heap_up(struct ordered_event *h, u64 i)
+static void heap_up(struct ordered_event_key *h, u64 i)
 {
-	struct ordered_event e = h[i];
+	struct ordered_event_key e = h[i];
 
 	while (i) {
 		u64 parent = (i - 1) / 2;
@@ -138,9 +151,9 @@ static void heap_up(struct ordered_event *h, u64 i)
 	h[i] = e;
 }
 
-static void heap_down(struct ordered_event *h, u64 n, u64 i)
+static void heap_down(struct ordered_event_key *h, u64 n, u64 i)
 {
-	struct ordered_event e = h[i];
+	struct ordered_event_key e = h[i];
 
 	for (;;) {
 		u64 c = 2 * i + 1;
@@ -157,63 +170,199 @@ static void heap_down(struct ordered_event *h, u64 n, u64 i)
 	h[i] = e;
 }
 
-/* pops the oldest record and hands it over; the queue frees it */
-static int ordered_events__pop(struct ordered_events *oe)
+/*
+ * Where the oldest record is: a run's index, or ORDERED_EVENTS_RUNS for
+ * the heap.  Call with oe->nr > 0.
+ */
+static int ordered_events__oldest(const struct ordered_events *oe,
+				  const struct ordered_event_key **keyp)
 {
-	struct ordered_event top = oe->heap[0];
+	const struct ordered_event_key *best = oe->heap_nr ? &oe->heap[0] : NULL;
+	int r, where = ORDERED_EVENTS_RUNS;
+	u32 used;
+
+	for (used = oe->runs_used; used; used &= used - 1) {
+		const struct ordered_events_run *run;
+		const struct ordered_event_key *k;
+
+		r = __builtin_ctz(used);
+		run = &oe->runs[r];
+		k = &run->keys[run->head];
+		if (!best || oe_less(k, best)) {
+			best = k;
+			where = r;
+		}
+	}
+	*keyp = best;
+	return where;
+}
+
+/* pops the oldest record, found at @where, and hands it over; the queue frees it */
+static int __ordered_events__pop(struct ordered_events *oe, int where,
+				 const struct ordered_event_key *key)
+{
+	struct ordered_event *e = key->oe;
 	int err;
 
-	oe->nr--;
-	if (oe->nr) {
-		oe->heap[0] = oe->heap[oe->nr];
-		heap_down(oe->heap, oe->nr, 0);
+	if (where == ORDERED_EVENTS_RUNS) {
+		oe->heap_nr--;
+		if (oe->heap_nr) {
+			oe->heap[0] = oe->heap[oe->heap_nr];
+			heap_down(oe->heap, oe->heap_nr, 0);
+		}
+	} else {
+		struct ordered_events_run *run = &oe->runs[where];
+
+		run->head = (run->head + 1) & run->mask;
+		if (!--run->count)
+			oe->runs_used &= ~(1U << where);
 	}
-	oe->cur_bytes -= top.event->header.size;
-	if (!oe->delivered_any || top.timestamp > oe->last_flush)
-		oe->last_flush = top.timestamp;
+	oe->nr--;
+	oe->cur_bytes -= e->event->header.size;
+	if (!oe->delivered_any || e->timestamp > oe->last_flush)
+		oe->last_flush = e->timestamp;
 	oe->delivered_any = true;
-	err = oe->deliver(oe->arg, &top);
-	oe_chunk__put_record(oe, top.chunk);
+	err = oe->deliver(oe->arg, e);
+	oe_chunk__put_record(oe, e->chunk);
 	return err;
+}
+
+static int ordered_events__pop(struct ordered_events *oe)
+{
+	const struct ordered_event_key *key;
+	int where = ordered_events__oldest(oe, &key);
+
+	return __ordered_events__pop(oe, where, key);
 }
 
 static int ordered_events__flush_upto(struct ordered_events *oe, u64 limit)
 {
-	int err;
+	const struct ordered_event_key *key;
+	int where, err;
 
-	while (oe->nr && oe->heap[0].timestamp <= limit) {
-		err = ordered_events__pop(oe);
+	while (oe->nr) {
+		where = ordered_events__oldest(oe, &key);
+		if (key->timestamp > limit)
+			break;
+		err = __ordered_events__pop(oe, where, key);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
+/* room for one more key at the tail of @run, growing its ring */
+static int oe_run__reserve(struct ordered_events_run *run)
+{
+	struct ordered_event_key *keys;
+	u64 n, i;
+
+	if (run->keys && run->count <= run->mask)
+		return 0;
+	n = run->keys ? 2 * (run->mask + 1) : 256;
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < run->count; i++)
+		keys[i] = run->keys[(run->head + i) & run->mask];
+	free(run->keys);
+	run->keys = keys;
+	run->head = 0;
+	run->mask = n - 1;
+	return 0;
+}
+
+/*
+ * The run @key extends: the one whose newest key is the latest still
+ * older than @key (so runs stay long), else an empty one; NULL when it
+ * extends none and every run is in use.
+ */
+static struct ordered_events_run *ordered_events__run_for(struct ordered_events *oe,
+							  const struct ordered_event_key *key)
+{
+	struct ordered_events_run *best = NULL, *empty = NULL;
+	int r;
+
+	/*
+	 * The common case first: the record extends the run the previous one
+	 * did.  Take that one without looking further: best fit only helps
+	 * keep runs long, any run the record extends keeps the order right.
+	 */
+	if (oe->last_run >= 0) {
+		best = &oe->runs[oe->last_run];
+		if (best->count && !oe_less(key, &best->last))
+			return best;
+		best = NULL;
+	}
+	for (r = 0; r < ORDERED_EVENTS_RUNS; r++) {
+		struct ordered_events_run *run = &oe->runs[r];
+
+		if (!run->count) {
+			if (!empty)
+				empty = run;
+			continue;
+		}
+		if (oe_less(key, &run->last))
+			continue;
+		if (!best || oe_less(&best->last, &run->last))
+			best = run;
+	}
+	return best ?: empty;
+}
+
+static int ordered_events__push(struct ordered_events *oe, const struct ordered_event_key *key)
+{
+	struct ordered_events_run *run = ordered_events__run_for(oe, key);
+
+	if (run && !oe_run__reserve(run)) {
+		run->keys[(run->head + run->count) & run->mask] = *key;
+		run->count++;
+		run->last = *key;
+		oe->last_run = run - oe->runs;
+		oe->runs_used |= 1U << oe->last_run;
+		return 0;
+	}
+	if (oe->heap_nr == oe->alloc) {
+		u64 n = oe->alloc ? oe->alloc * 2 : 1024;
+		struct ordered_event_key *heap = realloc(oe->heap, n * sizeof(*heap));
+
+		if (!heap)
+			return -ENOMEM;
+		oe->heap = heap;
+		oe->alloc = n;
+	}
+	oe->heap[oe->heap_nr] = *key;
+	heap_up(oe->heap, oe->heap_nr);
+	oe->heap_nr++;
+	return 0;
+}
+
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event,
 			  u64 timestamp, u64 file_offset, const char *path)
 {
+	struct ordered_event_key key;
 	struct ordered_event *e;
+	struct oe_chunk *chunk;
 	u32 size = event->header.size;
 
-	if (oe->nr == oe->alloc) {
-		u64 n = oe->alloc ? oe->alloc * 2 : 1024;
-
-		e = realloc(oe->heap, n * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		oe->heap = e;
-		oe->alloc = n;
-	}
-	e = &oe->heap[oe->nr];
-	e->event = oe__alloc_record(oe, size, &e->chunk);
-	if (!e->event)
+	e = oe__alloc_record(oe, sizeof(*e) + size, &chunk);
+	if (!e)
 		return -ENOMEM;
+	e->event = (union perf_event *)(e + 1);
+	e->chunk = chunk;
 	memcpy(e->event, event, size);
 	e->timestamp = timestamp;
 	e->seq = oe->seq++;
 	e->file_offset = file_offset;
 	e->path = path;
-	heap_up(oe->heap, oe->nr);
+	key.timestamp = timestamp;
+	key.seq = e->seq;
+	key.oe = e;
+	if (ordered_events__push(oe, &key)) {
+		oe->seq--;
+		oe_chunk__put_record(oe, chunk);
+		return -ENOMEM;
+	}
 	oe->nr++;
 	oe->cur_bytes += size;
 

@@ -24,11 +24,39 @@ struct ordered_event {
 	struct oe_chunk *chunk;	/* where the copy of the record lives */
 };
 
+/*
+ * What the heap moves around: the sort key and the record, whose details
+ * sit in its chunk just before the copy of the record.
+ */
+struct ordered_event_key {
+	u64 timestamp;
+	u64 seq;
+	struct ordered_event *oe;
+};
+
 typedef int (*ordered_events__deliver_t)(void *arg, struct ordered_event *oe);
 
+/*
+ * A run: keys queued in increasing order, kept as a FIFO (a ring of
+ * mask + 1 slots).  Each CPU's buffer arrives in time order, so nearly
+ * every record extends a run and costs no heap work at all.
+ */
+struct ordered_events_run {
+	struct ordered_event_key *keys;
+	u64 head, count, mask;
+	struct ordered_event_key last;	/* the newest key appended */
+};
+
+#define ORDERED_EVENTS_RUNS 8
+
 struct ordered_events {
-	struct ordered_event *heap;
-	u64 nr, alloc;
+	/* records that extend no run */
+	struct ordered_event_key *heap;
+	u64 heap_nr, alloc;
+	u64 nr;			/* queued in all: runs and heap */
+	struct ordered_events_run runs[ORDERED_EVENTS_RUNS];
+	u32 runs_used;		/* bit r: runs[r] holds records */
+	int last_run;		/* the run the previous record extended, or -1 */
 	u64 seq;
 	u64 cur_bytes;
 	u64 max_bytes;

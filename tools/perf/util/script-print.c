@@ -50,7 +50,7 @@ int script_buf__flush(struct script_buf *b)
  * Room for @n more bytes.  A single line longer than the buffer (a huge
  * callchain, a long tracepoint) grows it; otherwise we flush.
  */
-static char *reserve(struct script_buf *b, size_t n)
+static char *reserve_slow(struct script_buf *b, size_t n)
 {
 	if (b->len + n > b->cap)
 		script_buf__flush(b);
@@ -67,7 +67,18 @@ static char *reserve(struct script_buf *b, size_t n)
 	return b->data + b->len;
 }
 
-void __script_buf__putc(struct script_buf *b, char c)
+/*
+ * The helpers below run a few dozen times per sample line: inline, with
+ * the room check as the only branch in the common case.
+ */
+static __always_inline char *reserve(struct script_buf *b, size_t n)
+{
+	if (__builtin_expect(b->len + n <= b->cap, 1))
+		return b->data + b->len;
+	return reserve_slow(b, n);
+}
+
+static __always_inline void buf_putc(struct script_buf *b, char c)
 {
 	char *p = reserve(b, 1);
 
@@ -77,7 +88,7 @@ void __script_buf__putc(struct script_buf *b, char c)
 	}
 }
 
-void script_buf__write(struct script_buf *b, const void *s, size_t n)
+static __always_inline void buf_write(struct script_buf *b, const void *s, size_t n)
 {
 	char *p = reserve(b, n);
 
@@ -87,12 +98,12 @@ void script_buf__write(struct script_buf *b, const void *s, size_t n)
 	}
 }
 
-void script_buf__puts(struct script_buf *b, const char *s)
+static __always_inline void buf_puts(struct script_buf *b, const char *s)
 {
-	script_buf__write(b, s, strlen(s));
+	buf_write(b, s, strlen(s));
 }
 
-static void pad(struct script_buf *b, int n)
+static __always_inline void pad(struct script_buf *b, int n)
 {
 	char *p;
 
@@ -105,13 +116,13 @@ static void pad(struct script_buf *b, int n)
 	}
 }
 
-void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool left)
+static __always_inline void buf_pad_str(struct script_buf *b, const char *s, int width, bool left)
 {
 	int n = strlen(s);
 
 	if (!left)
 		pad(b, width - n);
-	script_buf__write(b, s, n);
+	buf_write(b, s, n);
 	if (left)
 		pad(b, width - n);
 }
@@ -120,11 +131,18 @@ void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool le
  * Digits right to left into the end of @end; hex by shifts, decimal by a
  * constant divisor (a multiply): most of a line is numbers.
  */
-static int hex_digits(char *end, u64 v)
+static __always_inline int hex_digits(char *end, u64 v)
 {
 	static const char hexd[] = "0123456789abcdef";
 	char *p = end;
 
+	/* two at a time while there are two, as addresses have many */
+	while (v > 0xff) {
+		p -= 2;
+		p[1] = hexd[v & 15];
+		p[0] = hexd[(v >> 4) & 15];
+		v >>= 8;
+	}
 	do {
 		*--p = hexd[v & 15];
 		v >>= 4;
@@ -132,18 +150,34 @@ static int hex_digits(char *end, u64 v)
 	return end - p;
 }
 
-static int dec_digits(char *end, u64 v)
+/* "00" .. "99": two digits per division */
+static const char dec_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static __always_inline int dec_digits(char *end, u64 v)
 {
 	char *p = end;
 
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, dec_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, dec_pairs + 2 * v, 2);
+	} else {
+		*--p = '0' + v;
+	}
 	return end - p;
 }
 
-static void put_digits(struct script_buf *b, const char *digits, int n, bool neg, int width)
+static __always_inline void put_digits(struct script_buf *b, const char *digits, int n, bool neg,
+			      int width)
 {
 	int len = n + neg;
 	bool left = width < 0;
@@ -169,7 +203,7 @@ static void put_digits(struct script_buf *b, const char *digits, int n, bool neg
 	b->len = p - b->data;
 }
 
-void script_buf__hex(struct script_buf *b, u64 v, int width)
+static __always_inline void buf_hex(struct script_buf *b, u64 v, int width)
 {
 	char tmp[24];
 	int n = hex_digits(tmp + sizeof(tmp), v);
@@ -177,7 +211,7 @@ void script_buf__hex(struct script_buf *b, u64 v, int width)
 	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
-void script_buf__udec(struct script_buf *b, u64 v, int width)
+static __always_inline void buf_udec(struct script_buf *b, u64 v, int width)
 {
 	char tmp[24];
 	int n = dec_digits(tmp + sizeof(tmp), v);
@@ -185,7 +219,7 @@ void script_buf__udec(struct script_buf *b, u64 v, int width)
 	put_digits(b, tmp + sizeof(tmp) - n, n, false, width);
 }
 
-void script_buf__sdec(struct script_buf *b, s64 v, int width)
+static __always_inline void buf_sdec(struct script_buf *b, s64 v, int width)
 {
 	char tmp[24];
 	u64 u = v < 0 ? -(u64)v : (u64)v;
@@ -194,19 +228,249 @@ void script_buf__sdec(struct script_buf *b, s64 v, int width)
 	put_digits(b, tmp + sizeof(tmp) - n, n, v < 0, width);
 }
 
+void __script_buf__putc(struct script_buf *b, char c)
+{
+	buf_putc(b, c);
+}
+
+void script_buf__write(struct script_buf *b, const void *s, size_t n)
+{
+	buf_write(b, s, n);
+}
+
+void script_buf__puts(struct script_buf *b, const char *s)
+{
+	buf_puts(b, s);
+}
+
+void script_buf__pad_str(struct script_buf *b, const char *s, int width, bool left)
+{
+	buf_pad_str(b, s, width, left);
+}
+
+void script_buf__hex(struct script_buf *b, u64 v, int width)
+{
+	buf_hex(b, v, width);
+}
+
+void script_buf__udec(struct script_buf *b, u64 v, int width)
+{
+	buf_udec(b, v, width);
+}
+
+void script_buf__sdec(struct script_buf *b, s64 v, int width)
+{
+	buf_sdec(b, v, width);
+}
+
 /* @v as exactly @n digits, zero padded (the fraction of a timestamp) */
-static void zero_padded(struct script_buf *b, u64 v, int n)
+static __always_inline void zero_padded(struct script_buf *b, u64 v, int n)
 {
 	char *p = reserve(b, n);
-	int i;
+	int i = n;
 
 	if (!p)
 		return;
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = '0' + v % 10;
-		v /= 10;
+	while (i >= 2) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		i -= 2;
+		memcpy(p + i, dec_pairs + 2 * r, 2);
 	}
+	if (i)
+		p[0] = '0' + v % 10;
 	b->len += n;
+}
+
+/*
+ * Writers for a section of a line whose room was reserved at once (see
+ * SECTION_SLACK): each takes the write position and returns the new one.
+ */
+#define SECTION_SLACK 64	/* room for any one number or pad of up to 32 */
+
+static const char spaces32[] = "                                ";
+
+static __always_inline char *w_spaces(char *p, int n)
+{
+	if (n <= 0)
+		return p;
+	if (n <= 32)
+		memcpy(p, spaces32, 32);
+	else
+		memset(p, ' ', n);
+	return p + n;
+}
+
+static __always_inline char *w_mem(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static const u64 pow10_table[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+/* decimal digits of @v: from its bit length (log10(2) ~ 1233 / 4096), then one compare */
+static __always_inline int dec_len(u64 v)
+{
+	/* v | 1 has as many digits as v, and at least one */
+	u64 u = v | 1;
+	int n = ((64 - __builtin_clzll(u)) * 1233) >> 12;
+
+	return n + (u >= pow10_table[n]);
+}
+
+/* @v in exactly @n digits, ending at p + n */
+static __always_inline void w_dec_exact(char *p, u64 v, int n)
+{
+	/* 32-bit divisions are cheaper, and most numbers here fit */
+	if (v <= 0xffffffffULL) {
+		u32 v32 = v;
+
+		while (n >= 2) {
+			u32 r = v32 % 100;
+
+			v32 /= 100;
+			n -= 2;
+			memcpy(p + n, dec_pairs + 2 * r, 2);
+		}
+		if (n)
+			p[0] = '0' + v32 % 10;
+		return;
+	}
+	while (n >= 2) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		n -= 2;
+		memcpy(p + n, dec_pairs + 2 * r, 2);
+	}
+	if (n)
+		p[0] = '0' + v % 10;
+}
+
+/* %*llu / %*lld / %-*lld: negative width left aligns */
+static __always_inline char *w_dec(char *p, u64 v, bool neg, int width)
+{
+	int n = dec_len(v), len = n + neg;
+
+	if (width > len)
+		p = w_spaces(p, width - len);
+	if (neg)
+		*p++ = '-';
+	w_dec_exact(p, v, n);
+	p += n;
+	if (-width > len)
+		p = w_spaces(p, -width - len);
+	return p;
+}
+
+static __always_inline char *w_udec(char *p, u64 v, int width)
+{
+	return w_dec(p, v, false, width);
+}
+
+static __always_inline char *w_sdec(char *p, s64 v, int width)
+{
+	return w_dec(p, v < 0 ? -(u64)v : (u64)v, v < 0, width);
+}
+
+static const char hex_pairs[] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/*
+ * w_sdec() through a cache of the text for one place of the line (the
+ * width is the same at every call for a given cache).
+ */
+static __always_inline char *w_sdec_cached(char *p, struct script_num_cache *c, s64 v,
+					   int width)
+{
+	unsigned int i = (u64)v & (SCRIPT_NUM_CACHE_SLOTS - 1);
+
+	if (__builtin_expect(!c->len[i] || c->v[i] != (u64)v, 0)) {
+		c->v[i] = v;
+		c->len[i] = w_sdec(c->text[i], v, width) - c->text[i];
+	}
+	/* the text is at most 21 + 11 bytes; the section has the slack */
+	memcpy(p, c->text[i], 32);
+	return p + c->len[i];
+}
+
+static __always_inline char *w_udec_cached(char *p, struct script_num_cache *c, u64 v,
+					   int width)
+{
+	unsigned int i = v & (SCRIPT_NUM_CACHE_SLOTS - 1);
+
+	if (__builtin_expect(!c->len[i] || c->v[i] != v, 0)) {
+		c->v[i] = v;
+		c->len[i] = w_udec(c->text[i], v, width) - c->text[i];
+	}
+	memcpy(p, c->text[i], 32);
+	return p + c->len[i];
+}
+
+/* %*llx */
+static __always_inline char *w_hex(char *p, u64 v, int width)
+{
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1, i = n;
+
+	if (width > n)
+		p = w_spaces(p, width - n);
+	while (i >= 2) {
+		i -= 2;
+		memcpy(p + i, hex_pairs + 2 * (v & 0xff), 2);
+		v >>= 8;
+	}
+	if (i)
+		p[0] = hex_pairs[2 * (v & 0xf) + 1];
+	return p + n;
+}
+
+/* w_hex() through a cache, as w_udec_cached(), with slots by a hash of @v */
+static __always_inline char *w_hex_cached(char *p, struct script_ip_cache *c, u64 v, int width)
+{
+	unsigned int i = (v * 0x9e3779b97f4a7c15ULL) >> (64 - SCRIPT_IP_CACHE_BITS);
+
+	if (__builtin_expect(!c->len[i] || c->v[i] != v, 0)) {
+		c->v[i] = v;
+		c->len[i] = w_hex(c->text[i], v, width) - c->text[i];
+	}
+	memcpy(p, c->text[i], 32);
+	return p + c->len[i];
+}
+
+/* %*s / %-*s of a string of known length */
+static __always_inline char *w_pad_str(char *p, const char *s, size_t n, int width, bool left)
+{
+	if (!left && width > (int)n)
+		p = w_spaces(p, width - n);
+	p = w_mem(p, s, n);
+	if (left && width > (int)n)
+		p = w_spaces(p, width - n);
+	return p;
+}
+
+/* room for @n bytes plus the slack; NULL on error (the buffer keeps it) */
+static __always_inline char *section_begin(struct script_buf *b, size_t n)
+{
+	return reserve(b, n + SECTION_SLACK);
+}
+
+static __always_inline void section_end(struct script_buf *b, char *p)
+{
+	b->len = p - b->data;
 }
 
 void script_buf__printf(struct script_buf *b, const char *fmt, ...)
@@ -251,107 +515,134 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 {
 	struct script_buf *b = &p->out;
 	u64 f = script_printer__fields(p, evsel);
+	size_t comm_len = 0;
+	char *w;
 
 	if (f & SF_COMM) {
 		if (!comm)
 			comm = ":-1";
+		comm_len = strlen(comm);
+	}
+	/* the comm, then at most ~100 bytes of numbers */
+	w = section_begin(b, comm_len + 128);
+	if (!w)
+		return;
+	if (f & SF_COMM) {
 		/* with callchains perf stops aligning the comm */
-		if (script_printer__callchain(p, evsel)) {
-			script_buf__puts(b, comm);
-			script_buf__putc(b, ' ');
-		} else {
-			script_buf__pad_str(b, comm, 16, false);
-			script_buf__putc(b, ' ');
-		}
+		if (script_printer__callchain(p, evsel))
+			w = w_mem(w, comm, comm_len);
+		else
+			w = w_pad_str(w, comm, comm_len, 16, false);
+		*w++ = ' ';
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		script_buf__sdec(b, (s32)sample->pid, 5);
-		script_buf__putc(b, '/');
-		script_buf__sdec(b, (s32)sample->tid, -5);
-		script_buf__putc(b, ' ');
+		w = w_sdec_cached(w, &p->pid5, (s32)sample->pid, 5);
+		*w++ = '/';
+		w = w_sdec_cached(w, &p->tid_left5, (s32)sample->tid, -5);
+		*w++ = ' ';
 	} else if (f & SF_PID) {
-		script_buf__sdec(b, (s32)sample->pid, 5);
-		script_buf__putc(b, ' ');
+		w = w_sdec_cached(w, &p->pid5, (s32)sample->pid, 5);
+		*w++ = ' ';
 	} else if (f & SF_TID) {
-		script_buf__sdec(b, (s32)sample->tid, 5);
-		script_buf__putc(b, ' ');
+		w = w_sdec_cached(w, &p->tid5, (s32)sample->tid, 5);
+		*w++ = ' ';
 	}
 	if (f & SF_CPU) {
 		/* "[%03d] " */
-		script_buf__putc(b, '[');
-		if ((s32)sample->cpu >= 0 && sample->cpu < 1000)
-			zero_padded(b, sample->cpu, 3);
-		else
-			script_buf__sdec(b, (s32)sample->cpu, 0);
-		script_buf__puts(b, "] ");
+		*w++ = '[';
+		if ((s32)sample->cpu >= 0 && sample->cpu < 1000) {
+			w_dec_exact(w, sample->cpu, 3);
+			w += 3;
+		} else {
+			w = w_sdec(w, (s32)sample->cpu, 0);
+		}
+		w = w_mem(w, "] ", 2);
 	}
 	if (f & SF_MISC) {
 		u16 misc = sample->misc, cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		char m[8];
 		int n = 0;
 
 		/* perf tests each mode as a bit pattern, so GUEST_KERNEL shows KU */
 #define HAS(x) ((cpumode & (x)) == (x))
 		if (HAS(PERF_RECORD_MISC_KERNEL))
-			m[n++] = 'K';
+			w[n++] = 'K';
 		if (HAS(PERF_RECORD_MISC_USER))
-			m[n++] = 'U';
+			w[n++] = 'U';
 		if (HAS(PERF_RECORD_MISC_HYPERVISOR))
-			m[n++] = 'H';
+			w[n++] = 'H';
 		if (HAS(PERF_RECORD_MISC_GUEST_KERNEL))
-			m[n++] = 'G';
+			w[n++] = 'G';
 		if (HAS(PERF_RECORD_MISC_GUEST_USER))
-			m[n++] = 'g';
+			w[n++] = 'g';
 #undef HAS
 		if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) &&
 		    (misc & PERF_RECORD_MISC_MMAP_DATA))
-			m[n++] = 'M';
+			w[n++] = 'M';
 		if (type == PERF_RECORD_COMM && (misc & PERF_RECORD_MISC_COMM_EXEC))
-			m[n++] = 'E';
-		script_buf__write(b, m, n);
-		pad(b, 6 - n);
+			w[n++] = 'E';
+		w = w_spaces(w + n, 6 - n);
 	}
 	if (f & SF_TIME) {
 		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
-		script_buf__udec(b, secs, 5);
-		script_buf__putc(b, '.');
-		if (p->nanosecs)
-			zero_padded(b, ns, 9);
-		else
-			zero_padded(b, ns / 1000, 6);
-		script_buf__puts(b, ": ");
+		w = w_udec_cached(w, &p->secs5, secs, 5);
+		*w++ = '.';
+		if (p->nanosecs) {
+			w_dec_exact(w, ns, 9);
+			w += 9;
+		} else {
+			w_dec_exact(w, ns / 1000, 6);
+			w += 6;
+		}
+		w = w_mem(w, ": ", 2);
 	}
+	section_end(b, w);
 }
 
 /* perf's __symbol__fprintf_symname_offs(): name, +0x offset, or [unknown] */
 static void print_symname(struct script_buf *b, const struct script_loc *loc, bool offs)
 {
-	if (!loc->sym) {
-		script_buf__puts(b, "[unknown]");
+	const char *name = loc->sym ?: "[unknown]";
+	size_t n = strlen(name);
+	char *w = section_begin(b, n + 32);
+
+	if (!w)
 		return;
+	w = w_mem(w, name, n);
+	if (loc->sym && offs) {
+		w = w_mem(w, "+0x", 3);
+		w = w_hex(w, loc->addr - loc->sym_start, 0);
 	}
-	script_buf__puts(b, loc->sym);
-	if (offs) {
-		script_buf__puts(b, "+0x");
-		script_buf__hex(b, loc->addr - loc->sym_start, 0);
-	}
+	section_end(b, w);
 }
 
-static void print_loc(struct script_buf *b, const struct script_loc *loc, u64 ip, u64 f)
+static void print_loc(struct script_printer *pr, const struct script_loc *loc, u64 ip, u64 f)
 {
+	struct script_buf *b = &pr->out;
+	const char *sym = loc->sym ?: "[unknown]", *dso = loc->dso ?: "[unknown]";
+	size_t sym_len = (f & SF_SYM) ? strlen(sym) : 0;
+	size_t dso_len = (f & SF_DSO) ? strlen(dso) : 0;
+	char *w = section_begin(b, sym_len + dso_len + 64);
+
+	if (!w)
+		return;
 	if (f & SF_IP)
-		script_buf__hex(b, ip, 16);
+		w = w_hex_cached(w, &pr->ip16, ip, 16);
 	if (f & SF_SYM) {
-		script_buf__putc(b, ' ');
-		print_symname(b, loc, f & SF_SYMOFFSET);
+		*w++ = ' ';
+		w = w_mem(w, sym, sym_len);
+		if (loc->sym && (f & SF_SYMOFFSET)) {
+			w = w_mem(w, "+0x", 3);
+			w = w_hex(w, loc->addr - loc->sym_start, 0);
+		}
 	}
 	if (f & SF_DSO) {
-		script_buf__puts(b, " (");
-		script_buf__puts(b, loc->dso ? loc->dso : "[unknown]");
-		script_buf__putc(b, ')');
+		w = w_mem(w, " (", 2);
+		w = w_mem(w, dso, dso_len);
+		*w++ = ')';
 	}
+	section_end(b, w);
 }
 
 /*
@@ -366,18 +657,18 @@ static void print_regs(struct script_buf *b, const struct regs_dump *regs)
 
 	if (!regs->regs)
 		return;
-	script_buf__puts(b, " ABI:");
-	script_buf__udec(b, regs->abi, 0);
-	script_buf__putc(b, ' ');
+	buf_puts(b, " ABI:");
+	buf_udec(b, regs->abi, 0);
+	buf_putc(b, ' ');
 	while (mask) {
 		unsigned int bit = __builtin_ctzll(mask);
 		const char *name = perf_reg_name(bit, kind);
 
 		mask &= mask - 1;
-		script_buf__pad_str(b, name ? name : "unknown", 5, false);
-		script_buf__puts(b, ":0x");
-		script_buf__hex(b, perf_reg_value(regs->regs[i++], kind), 0);
-		script_buf__putc(b, ' ');
+		buf_pad_str(b, name ? name : "unknown", 5, false);
+		buf_puts(b, ":0x");
+		buf_hex(b, perf_reg_value(regs->regs[i++], kind), 0);
+		buf_putc(b, ' ');
 	}
 }
 
@@ -385,11 +676,11 @@ static void print_abi(struct script_buf *b, const struct perf_sample *sample)
 {
 	const char *name = perf_regs__abi_name(sample->user_regs.abi);
 
-	script_buf__puts(b, " abi:");
+	buf_puts(b, " abi:");
 	if (name)
-		script_buf__puts(b, name);
+		buf_puts(b, name);
 	else
-		script_buf__udec(b, sample->user_regs.abi, 0);
+		buf_udec(b, sample->user_regs.abi, 0);
 }
 
 /*
@@ -407,7 +698,7 @@ static void print_data_src(struct script_printer *p, u64 data_src)
 		len = sizeof(out) - 1;
 	if (p->data_src_width < len)
 		p->data_src_width = len;
-	script_buf__pad_str(&p->out, out, p->data_src_width, true);
+	buf_pad_str(&p->out, out, p->data_src_width, true);
 }
 
 bool script_print__sample_head(struct script_printer *p, const struct perf_sample *sample,
@@ -419,31 +710,39 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 	if (!f)
 		return false;
 	print_start(p, sample, evsel, info->comm, PERF_RECORD_SAMPLE);
-	if (f & SF_PERIOD) {
-		script_buf__udec(b, sample->period, 10);
-		script_buf__putc(b, ' ');
-	}
-	if (f & SF_EVNAME) {
-		script_buf__pad_str(b, evsel->name ? evsel->name : "[unknown]", p->name_width,
-				    false);
-		script_buf__puts(b, ": ");
+	if (f & (SF_PERIOD | SF_EVNAME)) {
+		const char *name = evsel->name ? evsel->name : "[unknown]";
+		size_t name_len = (f & SF_EVNAME) ? strlen(name) : 0;
+		int width = p->name_width > 0 ? p->name_width : 0;
+		char *w = section_begin(b, name_len + width + 32);
+
+		if (w && (f & SF_PERIOD)) {
+			w = w_udec_cached(w, &p->period10, sample->period, 10);
+			*w++ = ' ';
+		}
+		if (w && (f & SF_EVNAME)) {
+			w = w_pad_str(w, name, name_len, p->name_width, false);
+			w = w_mem(w, ": ", 2);
+		}
+		if (w)
+			section_end(b, w);
 	}
 	if ((f & SF_TRACE) && info->trace)
-		script_buf__puts(b, info->trace);
+		buf_puts(b, info->trace);
 	if (f & SF_ADDR)
-		script_buf__hex(b, sample->addr, 16);
+		buf_hex(b, sample->addr, 16);
 	if (f & SF_DATA_SRC)
 		print_data_src(p, sample->data_src);
 	if (f & SF_WEIGHT)
-		script_buf__udec(b, sample->weight, 16);
+		buf_udec(b, sample->weight, 16);
 	if (f & SF_INS_LAT)
-		script_buf__udec(b, sample->ins_lat, 16);
+		buf_udec(b, sample->ins_lat, 16);
 	if (f & SF_IP) {
 		if (info->has_chain && script_printer__callchain(p, evsel)) {
-			script_buf__putc(b, '\n');
+			buf_putc(b, '\n');
 		} else {
-			script_buf__putc(b, ' ');
-			print_loc(b, &info->loc, sample->ip, f);
+			buf_putc(b, ' ');
+			print_loc(p, &info->loc, sample->ip, f);
 		}
 	}
 	return true;
@@ -455,9 +754,9 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 	struct script_buf *b = &p->out;
 
 	/* perf shows frames in objects object-relative, the kernel's absolute */
-	script_buf__putc(b, '\t');
-	print_loc(b, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
-	script_buf__putc(b, '\n');
+	buf_putc(b, '\t');
+	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
+	buf_putc(b, '\n');
 }
 
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
@@ -473,10 +772,10 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 	if (f & SF_UREGS)
 		print_regs(b, &sample->user_regs);
 	if (f & SF_PHYS_ADDR)
-		script_buf__hex(b, sample->phys_addr, 16);
+		buf_hex(b, sample->phys_addr, 16);
 	if (p->tail_extra_len)
 		script_buf__write(b, p->tail_extra, p->tail_extra_len);
-	script_buf__putc(b, '\n');
+	buf_putc(b, '\n');
 }
 
 void script_print__sample(struct script_printer *p, const struct perf_sample *sample,
@@ -499,29 +798,29 @@ static void put_bounded(struct script_buf *b, const union perf_event *event, con
 	const char *end = (const char *)event + event->header.size;
 	size_t n = s < end ? strnlen(s, end - s) : 0;
 
-	script_buf__write(b, s, n);
+	buf_write(b, s, n);
 }
 
 static void print_hex_prefixed(struct script_buf *b, u64 v)
 {
 	/* %#llx: "0" for zero, "0x..." otherwise */
 	if (v)
-		script_buf__puts(b, "0x");
-	script_buf__hex(b, v, 0);
+		buf_puts(b, "0x");
+	buf_hex(b, v, 0);
 }
 
 static void print_mmap(struct script_buf *b, const union perf_event *event, u32 pid, u32 tid,
 		       u64 start, u64 len, u64 pgoff)
 {
-	script_buf__putc(b, ' ');
-	script_buf__sdec(b, (s32)pid, 0);
-	script_buf__putc(b, '/');
-	script_buf__sdec(b, (s32)tid, 0);
-	script_buf__puts(b, ": [");
+	buf_putc(b, ' ');
+	buf_sdec(b, (s32)pid, 0);
+	buf_putc(b, '/');
+	buf_sdec(b, (s32)tid, 0);
+	buf_puts(b, ": [");
 	print_hex_prefixed(b, start);
-	script_buf__putc(b, '(');
+	buf_putc(b, '(');
 	print_hex_prefixed(b, len);
-	script_buf__puts(b, ") @ ");
+	buf_puts(b, ") @ ");
 	print_hex_prefixed(b, pgoff);
 }
 
@@ -532,13 +831,13 @@ static void print_bytes(struct script_buf *b, const u8 *bytes, unsigned int len,
 	/* perf's binary__fprintf() with 16 bytes per line */
 	for (i = 0; i < len; i++) {
 		if (!(i & 15)) {
-			script_buf__puts(b, "            ");
-			script_buf__puts(b, what);
-			script_buf__puts(b, " bytes:");
+			buf_puts(b, "            ");
+			buf_puts(b, what);
+			buf_puts(b, " bytes:");
 		}
 		script_buf__printf(b, " %02x", bytes[i]);
 		if ((i & 15) == 15 || i == len - 1)
-			script_buf__putc(b, '\n');
+			buf_putc(b, '\n');
 	}
 }
 
@@ -550,9 +849,9 @@ static void print_text_poke(struct script_buf *b, const union perf_event *event,
 	size_t room = event->header.size - off;
 	unsigned int old_len = tp->old_len, new_len = tp->new_len;
 
-	script_buf__putc(b, ' ');
-	script_buf__hex(b, tp->addr, 0);
-	script_buf__putc(b, ' ');
+	buf_putc(b, ' ');
+	buf_hex(b, tp->addr, 0);
+	buf_putc(b, ' ');
 	if (sym && sym->sym)
 		print_symname(b, sym, true);
 	script_buf__printf(b, " old len %u new len %u\n", old_len, new_len);
@@ -601,8 +900,8 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 
 	if (evsel)
 		print_start(p, sample, evsel, comm, type);
-	script_buf__puts(b, "PERF_RECORD_");
-	script_buf__puts(b, perf_event__name(type));
+	buf_puts(b, "PERF_RECORD_");
+	buf_puts(b, perf_event__name(type));
 	if (event->header.size < record_min_size(type)) {
 		script_buf__printf(b, " (record of %u bytes, too short to decode)\n",
 				   event->header.size);
@@ -611,7 +910,7 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 
 	switch (type) {
 	case PERF_RECORD_COMM:
-		script_buf__puts(b, misc & PERF_RECORD_MISC_COMM_EXEC ? " exec: " : ": ");
+		buf_puts(b, misc & PERF_RECORD_MISC_COMM_EXEC ? " exec: " : ": ");
 		put_bounded(b, event, event->comm.comm);
 		script_buf__printf(b, ":%d/%d\n", (s32)event->comm.pid, (s32)event->comm.tid);
 		break;
@@ -624,11 +923,11 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 	case PERF_RECORD_MMAP:
 		print_mmap(b, event, event->mmap.pid, event->mmap.tid, event->mmap.start,
 			   event->mmap.len, event->mmap.pgoff);
-		script_buf__puts(b, "]: ");
-		script_buf__putc(b, misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
-		script_buf__putc(b, ' ');
+		buf_puts(b, "]: ");
+		buf_putc(b, misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
+		buf_putc(b, ' ');
 		put_bounded(b, event, event->mmap.filename);
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	case PERF_RECORD_MMAP2: {
 		const struct perf_record_mmap2 *m = &event->mmap2;
@@ -637,31 +936,31 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 		if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) {
 			unsigned int i, n = m->build_id_size < 20 ? m->build_id_size : 20;
 
-			script_buf__puts(b, " <");
+			buf_puts(b, " <");
 			for (i = 0; i < n; i++)
 				script_buf__printf(b, "%02x", m->build_id[i]);
-			script_buf__putc(b, '>');
+			buf_putc(b, '>');
 		} else {
 			script_buf__printf(b, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
 					   (u64)m->ino, (u64)m->ino_generation);
 		}
-		script_buf__puts(b, "]: ");
-		script_buf__putc(b, m->prot & 1 ? 'r' : '-'); /* PROT_READ */
-		script_buf__putc(b, m->prot & 2 ? 'w' : '-'); /* PROT_WRITE */
-		script_buf__putc(b, m->prot & 4 ? 'x' : '-'); /* PROT_EXEC */
-		script_buf__putc(b, m->flags & 1 ? 's' : 'p'); /* MAP_SHARED */
-		script_buf__putc(b, ' ');
+		buf_puts(b, "]: ");
+		buf_putc(b, m->prot & 1 ? 'r' : '-'); /* PROT_READ */
+		buf_putc(b, m->prot & 2 ? 'w' : '-'); /* PROT_WRITE */
+		buf_putc(b, m->prot & 4 ? 'x' : '-'); /* PROT_EXEC */
+		buf_putc(b, m->flags & 1 ? 's' : 'p'); /* MAP_SHARED */
+		buf_putc(b, ' ');
 		put_bounded(b, event, m->filename);
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	}
 	case PERF_RECORD_KSYMBOL:
-		script_buf__puts(b, " addr ");
-		script_buf__hex(b, event->ksymbol.addr, 0);
+		buf_puts(b, " addr ");
+		buf_hex(b, event->ksymbol.addr, 0);
 		script_buf__printf(b, " len %u type %u flags 0x%x name ", event->ksymbol.len,
 				   event->ksymbol.ksym_type, event->ksymbol.flags);
 		put_bounded(b, event, event->ksymbol.name);
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	case PERF_RECORD_BPF_EVENT:
 		script_buf__printf(b, " type %u, flags %u, id %u\n", event->bpf.type,
@@ -674,7 +973,7 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 		script_buf__printf(b, " lost %" PRIu64 "\n", (u64)event->lost.lost);
 		break;
 	default:
-		script_buf__putc(b, '\n');
+		buf_putc(b, '\n');
 		break;
 	}
 }

@@ -75,6 +75,29 @@ struct script_sample_info {
 	const char *trace;
 };
 
+/*
+ * The text of recently printed numbers at one place of the line (pid,
+ * tid, seconds, period repeat from sample to sample): a few slots chosen
+ * by the value's low bits.  Zeroed means empty.
+ */
+#define SCRIPT_NUM_CACHE_SLOTS 16
+
+struct script_num_cache {
+	u64 v[SCRIPT_NUM_CACHE_SLOTS];
+	u8 len[SCRIPT_NUM_CACHE_SLOTS];
+	char text[SCRIPT_NUM_CACHE_SLOTS][64];
+};
+
+/* the same for ips, which are many more: callchain frames */
+#define SCRIPT_IP_CACHE_BITS 9
+#define SCRIPT_IP_CACHE_SLOTS (1U << SCRIPT_IP_CACHE_BITS)
+
+struct script_ip_cache {
+	u64 v[SCRIPT_IP_CACHE_SLOTS];
+	u8 len[SCRIPT_IP_CACHE_SLOTS];
+	char text[SCRIPT_IP_CACHE_SLOTS][48];
+};
+
 struct script_printer {
 	struct script_buf out;
 	struct script_fields *fields;
@@ -85,6 +108,9 @@ struct script_printer {
 	/* printed at the end of the next sample line: insn, disasm, poked */
 	const char *tail_extra;
 	size_t tail_extra_len;
+	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu", ip "%16llx" */
+	struct script_num_cache pid5, tid_left5, tid5, secs5, period10;
+	struct script_ip_cache ip16;
 };
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */

@@ -17,6 +17,7 @@
 #include "debug.h"
 #include "disasm.h"
 #include "machine.h"
+#include "symbol.h"
 #include "script-fields.h"
 #include "script-text.h"
 #include "session.h"
@@ -99,9 +100,9 @@ static bool user_sym(u64 addr, char *buf, size_t size, void *arg)
 		u64 off = al.addr - al.sym->start;
 
 		if (off)
-			snprintf(buf, size, "%s+%#" PRIx64, al.sym->name, off);
+			snprintf(buf, size, "%s+%#" PRIx64, symbol__name(al.sym), off);
 		else
-			snprintf(buf, size, "%s", al.sym->name);
+			snprintf(buf, size, "%s", symbol__name(al.sym));
 		found = true;
 	}
 	addr_location__exit(&al);

@@ -15,6 +15,7 @@
 #include "script-text.h"
 #include "script.h"
 #include "session.h"
+#include "symbol.h"
 #include "trace-event.h"
 
 struct script {
@@ -126,7 +127,7 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 	loc->ip = ip;
 	loc->addr = al->map ? al->addr : ip;
 	loc->relative = al->map != NULL;
-	loc->sym = al->sym ? al->sym->name : NULL;
+	loc->sym = al->sym ? symbol__name(al->sym) : NULL;
 	loc->sym_start = al->sym ? al->sym->start : 0;
 	loc->sym_end = al->sym ? al->sym->end : 0;
 	loc->dso = al->map ? map__dso_name(al->map) : NULL;

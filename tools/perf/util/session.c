@@ -22,6 +22,7 @@
 #include "dump.h"
 #include "event.h"
 #include "evsel.h"
+#include "evsel-time.h"
 #include "header.h"
 #include "machine.h"
 #include "ordered-events.h"
@@ -139,12 +140,12 @@ static int deliver_ordered(void *arg, struct ordered_event *oe)
 /* the record's time, if it has one (kernel records only) */
 static u64 perf_session__event_time(struct perf_session *session, union perf_event *event)
 {
-	struct perf_sample sample;
 	struct evsel *evsel = evlist__event2evsel(session->evlist, event);
+	u64 time;
 
-	if (!evsel || evsel__parse_sample(evsel, event, &sample))
+	if (!evsel || evsel__parse_sample_time(evsel, event, &time))
 		return 0; /* delivered at once; the error comes from deliver */
-	return sample.time;
+	return time;
 }
 
 static int perf_session__queue_kernel(struct perf_session *session, union perf_event *event,
@@ -576,6 +577,19 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 /* --- the two readers --------------------------------------------------- */
 
 /* the records of [@off, @end) of @data, a file mapped through st->win */
+/*
+ * perf_data__window_get() for the record loop: the window nearly always
+ * holds the record already (a window lies within the file, so this skips
+ * no check that could fail).
+ */
+static inline const void *session__window_get(struct perf_data *data,
+					      struct perf_data_window *win, u64 off, u64 len)
+{
+	if (win->base && off >= win->start && off + len <= win->start + win->len)
+		return (const char *)win->base + (off - win->start);
+	return perf_data__window_get(data, win, off, len);
+}
+
 static int perf_session__process_range(struct perf_session *session, struct perf_data *data,
 				       u64 off, u64 end)
 {
@@ -596,7 +610,7 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			       session->path, off, data->size - off < sizeof(h) ? "file" : "data section");
 			return -EINVAL;
 		}
-		p = perf_data__window_get(data, &st->win, off, sizeof(h));
+		p = session__window_get(data, &st->win, off, sizeof(h));
 		if (!p) {
 			pr_err("%s: cannot map the record at %#" PRIx64 "\n", session->path, off);
 			return -EIO;
@@ -614,7 +628,7 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 				     "runs past the end of the data section");
 			return -EINVAL;
 		}
-		p = perf_data__window_get(data, &st->win, off, h.size);
+		p = session__window_get(data, &st->win, off, h.size);
 		if (!p) {
 			pr_err("%s: cannot map the record at %#" PRIx64 "\n", session->path, off);
 			return -EIO;

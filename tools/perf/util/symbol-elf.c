@@ -140,13 +140,28 @@ static bool elf_sym__is_label(const GElf_Sym *sym)
 	       vis != STV_HIDDEN && vis != STV_INTERNAL;
 }
 
-/* link-time address -> file offset, through the PT_LOAD segment holding it */
-static bool elf__vaddr_to_offset(Elf *elf, u64 vaddr, u64 *offset)
+/*
+ * The PT_LOAD segments of an object, read once per table rather than once
+ * per symbol: (vaddr, size, vaddr - offset), in program header order.
+ */
+struct elf_loads {
+	size_t nr;
+	struct {
+		u64 vaddr, size, bias;
+	} *seg;
+};
+
+static void elf_loads__init(struct elf_loads *loads, Elf *elf)
 {
 	size_t i, nr;
 
-	if (elf_getphdrnum(elf, &nr))
-		return false;
+	loads->nr = 0;
+	loads->seg = NULL;
+	if (elf_getphdrnum(elf, &nr) || !nr)
+		return;
+	loads->seg = calloc(nr, sizeof(*loads->seg));
+	if (!loads->seg)
+		return;
 	for (i = 0; i < nr; i++) {
 		GElf_Phdr phdr;
 		u64 size;
@@ -154,9 +169,30 @@ static bool elf__vaddr_to_offset(Elf *elf, u64 vaddr, u64 *offset)
 		if (!gelf_getphdr(elf, i, &phdr) || phdr.p_type != PT_LOAD)
 			continue;
 		size = phdr.p_memsz > phdr.p_filesz ? phdr.p_memsz : phdr.p_filesz;
-		if (!size || vaddr < phdr.p_vaddr || vaddr - phdr.p_vaddr >= size)
+		if (!size)
 			continue;
-		*offset = vaddr - (phdr.p_vaddr - phdr.p_offset);
+		loads->seg[loads->nr].vaddr = phdr.p_vaddr;
+		loads->seg[loads->nr].size = size;
+		loads->seg[loads->nr].bias = phdr.p_vaddr - phdr.p_offset;
+		loads->nr++;
+	}
+}
+
+static void elf_loads__exit(struct elf_loads *loads)
+{
+	zfree(&loads->seg);
+	loads->nr = 0;
+}
+
+/* link-time address -> file offset, through the first PT_LOAD segment holding it */
+static bool elf_loads__vaddr_to_offset(const struct elf_loads *loads, u64 vaddr, u64 *offset)
+{
+	size_t i;
+
+	for (i = 0; i < loads->nr; i++) {
+		if (vaddr < loads->seg[i].vaddr || vaddr - loads->seg[i].vaddr >= loads->seg[i].size)
+			continue;
+		*offset = vaddr - loads->seg[i].bias;
 		return true;
 	}
 	return false;
@@ -169,6 +205,7 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 	Elf_Scn *scn = NULL, *strscn;
 	Elf_Data *data;
 	GElf_Shdr symshdr;
+	struct elf_loads loads;
 	size_t shstrndx, i, nr;
 	int err = 0;
 
@@ -185,13 +222,13 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 		return -EINVAL;
 
 	nr = symshdr.sh_size / symshdr.sh_entsize;
+	elf_loads__init(&loads, runtime_ss->elf);
 	for (i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		GElf_Shdr shdr;
 		Elf_Scn *sec;
 		Elf *sec_elf = elf;
 		const char *name, *secname;
-		char *demangled;
 		bool label;
 		u64 value;
 
@@ -229,17 +266,17 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
 			continue;
 
 		value = sym.st_value;
-		if (!elf__vaddr_to_offset(runtime_ss->elf, value, &value))
+		if (!elf_loads__vaddr_to_offset(&loads, value, &value))
 			value -= shdr.sh_addr - shdr.sh_offset;
 
-		demangled = symbol__demangle(name);
-		err = symbols__add(out, symbol__new(value, sym.st_size, GELF_ST_BIND(sym.st_info),
-						    GELF_ST_TYPE(sym.st_info), demangled ?: name));
-		free(demangled);
+		err = symbols__add(out, symbol__new_mangled(value, sym.st_size,
+							    GELF_ST_BIND(sym.st_info),
+							    GELF_ST_TYPE(sym.st_info), name));
 		if (err)
-			return err;
+			break;
 	}
-	return 0;
+	elf_loads__exit(&loads);
+	return err;
 }
 
 static int dso__load_symsrc(struct dso *dso, struct symsrc *syms_ss, struct symsrc *runtime_ss)
@@ -329,6 +366,7 @@ static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
 		GElf_Rel rel;
 		GElf_Sym sym;
 		const char *symname = NULL;
+		struct symbol *plt_sym;
 		char *demangled;
 		u64 info;
 
@@ -343,11 +381,15 @@ static int dso__synthesize_plt(struct dso *dso, struct symsrc *ss)
 		}
 		if (gelf_getsym(sym_data, GELF_R_SYM(info), &sym))
 			symname = elf_strptr(ss->elf, dynsym_shdr.sh_link, sym.st_name);
-		demangled = symname ? symbol__demangle(symname) : NULL;
-		snprintf(name, sizeof(name), "%s@plt", demangled ?: symname ?: "");
-		free(demangled);
-		err = symbols__add_late(&dso->symbols, symbol__new(offset, entry, STB_GLOBAL,
-								   STT_FUNC, name));
+		/* demangled on first use, unless too long to put off */
+		plt_sym = symname ? symbol__new_plt(offset, entry, symname) : NULL;
+		if (!plt_sym) {
+			demangled = symname ? symbol__demangle(symname) : NULL;
+			snprintf(name, sizeof(name), "%s@plt", demangled ?: symname ?: "");
+			free(demangled);
+			plt_sym = symbol__new(offset, entry, STB_GLOBAL, STT_FUNC, name);
+		}
+		err = symbols__add_late(&dso->symbols, plt_sym);
 		if (err)
 			break;
 		offset += entry;

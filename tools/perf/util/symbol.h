@@ -2,6 +2,8 @@
 #ifndef __PERF_TEXTPOKE_SYMBOL_H
 #define __PERF_TEXTPOKE_SYMBOL_H
 
+#include <stdint.h>
+
 #include "machine.h"
 #include "types.h"
 
@@ -29,7 +31,72 @@ struct symbols {
 };
 
 struct symbol *symbol__new(u64 start, u64 len, u8 binding, u8 type, const char *name);
+/* @name need not be NUL-terminated: @namelen bytes of it are copied */
+struct symbol *symbol__new_len(u64 start, u64 len, u8 binding, u8 type, const char *name,
+			       size_t namelen);
 void symbol__delete(struct symbol *sym);
+
+/*
+ * A C++ symbol keeps its mangled name in sym->name and is demangled on
+ * first use: most symbols of a library are never printed, and demangling
+ * them all made up an eighth of perf textpoke script's time.  Read names
+ * with symbol__name(), never sym->name.
+ */
+struct symbol *symbol__new_mangled(u64 start, u64 len, u8 binding, u8 type, const char *name);
+/* "@name@plt" for a PLT entry; NULL when it is too long for the 1 KB perf allows */
+struct symbol *symbol__new_plt(u64 start, u64 len, const char *name);
+
+/* each symbol is preceded by the slot for its demangled name */
+#define SYMBOL_PREFIX sizeof(const char *)
+#define SYMBOL_DEMANGLE_PENDING ((const char *)1)
+/* a PLT entry, "<mangled>@plt": demangled as "<demangled>@plt" */
+#define SYMBOL_DEMANGLE_PLT ((const char *)2)
+
+static inline const char **symbol__demangled_slot(struct symbol *sym)
+{
+	return (const char **)((char *)sym - SYMBOL_PREFIX);
+}
+
+const char *__symbol__name(struct symbol *sym);
+
+/*
+ * Symbols carved from a symbol_arena have the slot hold their block,
+ * tagged with the low bit (never demangled: kallsyms names).
+ */
+static inline bool symbol__slot_is_block(const char *slot)
+{
+	return (uintptr_t)slot > 2 && ((uintptr_t)slot & 1);
+}
+
+/* the name perf prints: demangled when it is a C++ name that demangles */
+static inline const char *symbol__name(struct symbol *sym)
+{
+	const char *demangled = *symbol__demangled_slot(sym);
+
+	if (!demangled)
+		return sym->name;
+	if (demangled == SYMBOL_DEMANGLE_PENDING || demangled == SYMBOL_DEMANGLE_PLT)
+		return __symbol__name(sym);
+	if (symbol__slot_is_block(demangled))
+		return sym->name;
+	return demangled;
+}
+
+/*
+ * Many symbols at once (kallsyms: 100k+ of them): carved out of large
+ * blocks instead of one malloc each.  Each block counts its live symbols
+ * and goes with the last one; symbol__delete() works as for any symbol.
+ */
+struct symbol_block;
+
+struct symbol_arena {
+	struct symbol_block *cur;
+};
+
+struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 len,
+				     u8 binding, u8 type, const char *name, size_t namelen);
+/* drops the arena's hold on its current block; the symbols stay valid */
+void symbol_arena__exit(struct symbol_arena *arena);
 
 void symbols__init(struct symbols *syms);
 void symbols__exit(struct symbols *syms);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "symbol.h"
 #include "text-image.h"
 #include "text-poke-print.h"
 
@@ -124,9 +125,9 @@ bool text_poke__kernel_sym(u64 addr, char *buf, size_t size, void *arg)
 		u64 off = al.addr - al.sym->start;
 
 		if (off)
-			scnprintf(buf, size, "%s+%#llx", al.sym->name, (unsigned long long)off);
+			scnprintf(buf, size, "%s+%#llx", symbol__name(al.sym), (unsigned long long)off);
 		else
-			scnprintf(buf, size, "%s", al.sym->name);
+			scnprintf(buf, size, "%s", symbol__name(al.sym));
 		found = true;
 	}
 	addr_location__exit(&al);

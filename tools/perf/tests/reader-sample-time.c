@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * evsel__parse_sample_time() has a short cut for samples of u64 fields
+ * and a callchain: on random sample types, sizes, callchain lengths and
+ * contents its verdict and time must be those of evsel__parse_sample().
+ */
+#include <string.h>
+
+#include "tests.h"
+#include "../util/event.h"
+#include "../util/evsel.h"
+#include "../util/evsel-time.h"
+
+#define ROUNDS 20000
+
+static u64 next_rand(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int test__reader_sample_time(struct test_suite *t)
+{
+	static const u64 bits[] = {
+		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+		PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+		PERF_SAMPLE_PERIOD, PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_DATA_SRC,
+		PERF_SAMPLE_TRANSACTION, PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
+		PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
+		/* not in the short cut: the general parse must still be taken */
+		PERF_SAMPLE_READ, PERF_SAMPLE_RAW, PERF_SAMPLE_WEIGHT,
+	};
+	u64 seed = 0x2545f4914f6cdd1dULL, buf[64];
+	int round, fast = 0;
+
+	for (round = 0; round < ROUNDS; round++) {
+		struct perf_event_attr attr = { .size = sizeof(attr) };
+		struct evlist *evlist = evlist__new();
+		union perf_event *e = (union perf_event *)buf;
+		struct perf_sample s;
+		struct evsel *evsel;
+		u64 time = 0, r = next_rand(&seed), ids[] = { 7 };
+		int err_time, err_full;
+		size_t i;
+
+		TEST_ASSERT_VAL("evlist", evlist);
+		for (i = 0; i < ARRAY_SIZE(bits); i++)
+			if ((r >> i) & 1 && (i < 16 || !(r >> 40 & 7)))
+				attr.sample_type |= bits[i];
+		attr.sample_id_all = 1;
+		attr.read_format = PERF_FORMAT_ID;
+		evsel = evlist__add(evlist, &attr, sizeof(attr), ids, 1);
+		TEST_ASSERT_VAL("evsel", evsel);
+
+		for (i = 0; i < ARRAY_SIZE(buf); i++)
+			buf[i] = next_rand(&seed);
+		e->header.type = PERF_RECORD_SAMPLE;
+		e->header.misc = 0;
+		/* sizes around what the fields need, some cut short, some not 8-aligned */
+		e->header.size = (next_rand(&seed) % 30) * 8 + (next_rand(&seed) % 8 ? 0 : 4);
+		if (attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
+			/* the callchain nr sits after the u64 fields before it */
+			int at = 1 + __builtin_popcountll(attr.sample_type &
+							  (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+							   PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+							   PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+							   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+							   PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ));
+
+			if (at < (int)ARRAY_SIZE(buf))
+				buf[at] = next_rand(&seed) % 8 ? next_rand(&seed) % 12 : buf[at];
+		}
+		err_time = evsel__parse_sample_time(evsel, e, &time);
+		err_full = evsel__parse_sample(evsel, e, &s);
+		if (!(attr.sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)))
+			fast++;
+		if (err_time != err_full || (!err_full && time != s.time)) {
+			pr_debug("sample_type %#llx size %u: time parse %d %#llx, full parse %d %#llx\n",
+				 (unsigned long long)attr.sample_type, e->header.size, err_time,
+				 (unsigned long long)time, err_full, (unsigned long long)s.time);
+			evlist__delete(evlist);
+			return TEST_FAIL;
+		}
+		evlist__delete(evlist);
+	}
+	pr_debug("%d rounds, about %d through the short cut\n", ROUNDS, fast);
+	return TEST_OK;
+}
+
+struct test_suite suite__reader_sample_time = { .desc = "reader: a record's time for the queue as the full sample parse gives it", .func = test__reader_sample_time, };
