@@ -21,8 +21,8 @@
 #define CODE_DEFAULT_LEN 32
 
 static const char *const code_usage[] = {
-	"perf textpoke code [<options>] <addr> [<len>]",
-	NULL,
+    "perf textpoke code [<options>] <addr> [<len>]",
+    NULL,
 };
 
 struct code_opts {
@@ -35,7 +35,7 @@ struct code_opts {
 /* "start", "end", seconds with a '.' (as perf script prints them), or ns */
 static int parse_time(const char *str, u64 *time)
 {
-	struct text_image_opts tmp = { 0 };
+	struct text_image_opts tmp = {0};
 
 	if (!strcmp(str, "start")) {
 		*time = 0;
@@ -76,10 +76,14 @@ static void print_bytes(const u8 *bytes, const u8 *known, int len, int width)
 static const char *anchor_name(enum textpoke_anchor a)
 {
 	switch (a) {
-	case TEXTPOKE_ANCHOR_BEFORE: return "start";
-	case TEXTPOKE_ANCHOR_AFTER: return "end";
-	case TEXTPOKE_ANCHOR_AT: return "time";
-	default: return "?";
+	case TEXTPOKE_ANCHOR_BEFORE:
+		return "start";
+	case TEXTPOKE_ANCHOR_AFTER:
+		return "end";
+	case TEXTPOKE_ANCHOR_AT:
+		return "time";
+	default:
+		return "?";
 	}
 }
 
@@ -107,8 +111,7 @@ static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
 	       st->nr_unmapped);
 }
 
-static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr, u64 len,
-		       u64 time)
+static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr, u64 len, u64 time)
 {
 	/* room for an instruction that starts in the range and ends past it */
 	u8 *bytes = malloc(len + 16), *known = malloc(len + 16);
@@ -139,7 +142,8 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 			;
 		l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__kernel_sym, ks);
 		if (l <= 0) {
-			snprintf(insn.text, sizeof(insn.text), "%s", l == -EOPNOTSUPP ? "" : "(bad)");
+			snprintf(insn.text, sizeof(insn.text), "%s",
+				 l == -EOPNOTSUPP ? "" : "(bad)");
 			l = 1;
 		}
 		printf("%16llx:  ", (unsigned long long)(addr + off));
@@ -166,14 +170,14 @@ static int code__print_check(const struct textpoke_check *c, void *arg)
 	struct text_poke_sym ks = *pl->ks;
 	char old[192], new[192];
 
-	if (p->addr >= pl->end || p->addr + (p->old_len > p->new_len ? p->old_len : p->new_len) <=
-	    pl->addr)
+	if (p->addr >= pl->end ||
+	    p->addr + (p->old_len > p->new_len ? p->old_len : p->new_len) <= pl->addr)
 		return 0;
 	ks.time = p->time;
-	disasm__describe(p->old_bytes, p->old_len, p->addr, old, sizeof(old),
-			 text_poke__kernel_sym, &ks);
-	disasm__describe(p->new_bytes, p->new_len, p->addr, new, sizeof(new),
-			 text_poke__kernel_sym, &ks);
+	disasm__describe(p->old_bytes, p->old_len, p->addr, old, sizeof(old), text_poke__kernel_sym,
+			 &ks);
+	disasm__describe(p->new_bytes, p->new_len, p->addr, new, sizeof(new), text_poke__kernel_sym,
+			 &ks);
 	printf("# poke ");
 	print_time(p->time);
 	printf(" %#llx: %s -> %s (%s)", (unsigned long long)p->addr, old, new,
@@ -192,7 +196,7 @@ static int code__print_check(const struct textpoke_check *c, void *arg)
 static int code__run(struct code_opts *o, u64 addr, u64 len)
 {
 	struct text_image *ti = text_image__load(o->input, &o->ti);
-	struct text_poke_sym ks = { .time = o->time };
+	struct text_poke_sym ks = {.time = o->time};
 	struct machine *machine;
 	size_t i;
 
@@ -204,7 +208,7 @@ static int code__run(struct code_opts *o, u64 addr, u64 len)
 		ks.time = 0; /* symbols as of the last record */
 	code__header(ti, addr, len, o->time);
 	if (o->pokes) {
-		struct poke_list pl = { ti, &ks, addr, addr + len };
+		struct poke_list pl = {ti, &ks, addr, addr + len};
 		const struct text_image_stats *st = text_image__stats(ti);
 
 		textpoke_image__for_each_check(text_image__image(ti), code__print_check, &pl);
@@ -229,25 +233,24 @@ int cmd_textpoke_code(int argc, char **argv)
 {
 	enum { OPT_TIME = 256, OPT_KCORE, OPT_KCORE_TIME, OPT_NO_KCORE, OPT_VMLINUX, OPT_POKES };
 	static const struct popt opts[] = {
-		{ 'i', "input", required_argument, "file", "input file name (default perf.data)", 'i' },
-		{ 0, "time", required_argument, "time",
-		  "the moment: start, end (default), seconds as perf script prints them, or ns",
-		  OPT_TIME },
-		{ 0, "kcore", required_argument, "dir",
-		  "a kcore_dir to start from instead of the recording's", OPT_KCORE },
-		{ 0, "kcore-time", required_argument, "when",
-		  "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME },
-		{ 0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
-		  OPT_NO_KCORE },
-		{ 0, "vmlinux", required_argument, "file", "vmlinux with the code at boot",
-		  OPT_VMLINUX },
-		{ 0, "pokes", no_argument, NULL, "list the pokes in the range with their verdicts",
-		  OPT_POKES },
-		{ 'v', "verbose", no_argument, NULL, "be more verbose", 'v' },
-		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
-		{ 0 },
+	    {'i', "input", required_argument, "file", "input file name (default perf.data)", 'i'},
+	    {0, "time", required_argument, "time",
+	     "the moment: start, end (default), seconds as perf script prints them, or ns",
+	     OPT_TIME},
+	    {0, "kcore", required_argument, "dir",
+	     "a kcore_dir to start from instead of the recording's", OPT_KCORE},
+	    {0, "kcore-time", required_argument, "when",
+	     "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME},
+	    {0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
+	     OPT_NO_KCORE},
+	    {0, "vmlinux", required_argument, "file", "vmlinux with the code at boot", OPT_VMLINUX},
+	    {0, "pokes", no_argument, NULL, "list the pokes in the range with their verdicts",
+	     OPT_POKES},
+	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
 	};
-	struct code_opts o = { .input = "perf.data", .time = UINT64_MAX };
+	struct code_opts o = {.input = "perf.data", .time = UINT64_MAX};
 	struct popt_ctx ctx;
 	unsigned long long addr, len = CODE_DEFAULT_LEN;
 	char *end;
@@ -256,15 +259,20 @@ int cmd_textpoke_code(int argc, char **argv)
 	popt_ctx__init(&ctx, opts);
 	while ((c = popt__next(&ctx, argc, argv)) != -1) {
 		switch (c) {
-		case 'i': o.input = optarg; break;
+		case 'i':
+			o.input = optarg;
+			break;
 		case OPT_TIME:
 			if (parse_time(optarg, &o.time)) {
-				pr_err("--time %s: expected start, end, seconds (1.000002100) or ns\n",
-				       optarg);
+				pr_err(
+				    "--time %s: expected start, end, seconds (1.000002100) or ns\n",
+				    optarg);
 				return 129;
 			}
 			break;
-		case OPT_KCORE: o.ti.kcore_dir = optarg; break;
+		case OPT_KCORE:
+			o.ti.kcore_dir = optarg;
+			break;
 		case OPT_KCORE_TIME:
 			if (text_image_opts__parse_anchor(&o.ti, optarg)) {
 				pr_err("--kcore-time %s: expected start, end, fit or a time\n",
@@ -272,10 +280,18 @@ int cmd_textpoke_code(int argc, char **argv)
 				return 129;
 			}
 			break;
-		case OPT_NO_KCORE: o.ti.no_kcore = true; break;
-		case OPT_VMLINUX: o.ti.vmlinux = optarg; break;
-		case OPT_POKES: o.pokes = true; break;
-		case 'v': verbose++; break;
+		case OPT_NO_KCORE:
+			o.ti.no_kcore = true;
+			break;
+		case OPT_VMLINUX:
+			o.ti.vmlinux = optarg;
+			break;
+		case OPT_POKES:
+			o.pokes = true;
+			break;
+		case 'v':
+			verbose++;
+			break;
 		default:
 			popt__usage(code_usage, opts, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 129;

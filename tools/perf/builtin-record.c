@@ -14,9 +14,9 @@
 #include "util/record.h"
 
 static const char *const record_usage[] = {
-	"perf textpoke record [<options>] [<command>]",
-	"perf textpoke record [<options>] -- <command> [<options>]",
-	NULL,
+    "perf textpoke record [<options>] [<command>]",
+    "perf textpoke record [<options>] -- <command> [<options>]",
+    NULL,
 };
 
 static int parse_u64(const char *arg, u64 *v)
@@ -35,29 +35,41 @@ static int parse_u64(const char *arg, u64 *v)
 int cmd_textpoke_record(int argc, char **argv)
 {
 	enum {
-		OPT_USER_REGS = 256, OPT_INTR_REGS, OPT_CALL_GRAPH, OPT_NO_KCORE, OPT_NO_BPF,
+		OPT_USER_REGS = 256,
+		OPT_INTR_REGS,
+		OPT_CALL_GRAPH,
+		OPT_NO_KCORE,
+		OPT_NO_BPF,
 	};
 	static const struct popt opts[] = {
-		{ 'e', "event", required_argument, "event",
-		  "event to sample: cpu-clock, task-clock, cycles, sys:tracepoint, with :u :k :p :pp :ppp", 'e' },
-		{ 'c', "count", required_argument, "n", "sample every n events", 'c' },
-		{ 'F', "freq", required_argument, "n", "sample n times a second (default 4000)", 'F' },
-		{ 'a', "all-cpus", no_argument, NULL, "system-wide collection from all CPUs", 'a' },
-		{ 'C', "cpu", required_argument, "cpu", "list of cpus to monitor (0-1,3)", 'C' },
-		{ 'p', "pid", required_argument, "pid", "record events on existing process ids (comma list)", 'p' },
-		{ 0, "user-regs", optional_argument, "regs", "sample user registers (all, or ax,sp,ip,...)", OPT_USER_REGS },
-		{ 0, "intr-regs", optional_argument, "regs", "sample registers at the interrupt (all, or a list)", OPT_INTR_REGS },
-		{ 'g', NULL, no_argument, NULL, "record call graphs (frame pointers)", 'g' },
-		{ 0, "call-graph", required_argument, "mode", "fp, dwarf or dwarf,<stack bytes>", OPT_CALL_GRAPH },
-		{ 'o', "output", required_argument, "file", "output file name (- for a pipe)", 'o' },
-		{ 'z', "compression-level", optional_argument, "n", "compress records with zstd (level 1-22, default 1)", 'z' },
-		{ 'm', "mmap-pages", required_argument, "pages", "ring buffer pages per CPU (power of two, default 256)", 'm' },
-		{ 0, "no-kcore", no_argument, NULL, "write a plain file, without kcore_dir", OPT_NO_KCORE },
-		{ 0, "no-bpf-capture", no_argument, NULL, "do not capture BPF JIT images", OPT_NO_BPF },
-		{ 'q', "quiet", no_argument, NULL, "do not print any messages", 'q' },
-		{ 'v', "verbose", no_argument, NULL, "be more verbose", 'v' },
-		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
-		{ 0 },
+	    {'e', "event", required_argument, "event",
+	     "event to sample: cpu-clock, task-clock, cycles, sys:tracepoint, with :u :k :p :pp :ppp",
+	     'e'},
+	    {'c', "count", required_argument, "n", "sample every n events", 'c'},
+	    {'F', "freq", required_argument, "n", "sample n times a second (default 4000)", 'F'},
+	    {'a', "all-cpus", no_argument, NULL, "system-wide collection from all CPUs", 'a'},
+	    {'C', "cpu", required_argument, "cpu", "list of cpus to monitor (0-1,3)", 'C'},
+	    {'p', "pid", required_argument, "pid",
+	     "record events on existing process ids (comma list)", 'p'},
+	    {0, "user-regs", optional_argument, "regs",
+	     "sample user registers (all, or ax,sp,ip,...)", OPT_USER_REGS},
+	    {0, "intr-regs", optional_argument, "regs",
+	     "sample registers at the interrupt (all, or a list)", OPT_INTR_REGS},
+	    {'g', NULL, no_argument, NULL, "record call graphs (frame pointers)", 'g'},
+	    {0, "call-graph", required_argument, "mode", "fp, dwarf or dwarf,<stack bytes>",
+	     OPT_CALL_GRAPH},
+	    {'o', "output", required_argument, "file", "output file name (- for a pipe)", 'o'},
+	    {'z', "compression-level", optional_argument, "n",
+	     "compress records with zstd (level 1-22, default 1)", 'z'},
+	    {'m', "mmap-pages", required_argument, "pages",
+	     "ring buffer pages per CPU (power of two, default 256)", 'm'},
+	    {0, "no-kcore", no_argument, NULL, "write a plain file, without kcore_dir",
+	     OPT_NO_KCORE},
+	    {0, "no-bpf-capture", no_argument, NULL, "do not capture BPF JIT images", OPT_NO_BPF},
+	    {'q', "quiet", no_argument, NULL, "do not print any messages", 'q'},
+	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
 	};
 	struct record_opts ro;
 	struct popt_ctx ctx;
@@ -91,9 +103,15 @@ int cmd_textpoke_record(int argc, char **argv)
 				goto bad_value;
 			ro.period = 0;
 			break;
-		case 'a': ro.system_wide = true; break;
-		case 'C': ro.cpu_list = optarg; break;
-		case 'p': ro.pid_list = optarg; break;
+		case 'a':
+			ro.system_wide = true;
+			break;
+		case 'C':
+			ro.cpu_list = optarg;
+			break;
+		case 'p':
+			ro.pid_list = optarg;
+			break;
 		case OPT_USER_REGS:
 			if (record_opts__parse_regs(optarg, &ro.user_regs))
 				goto bad_value;
@@ -102,12 +120,16 @@ int cmd_textpoke_record(int argc, char **argv)
 			if (record_opts__parse_regs(optarg, &ro.intr_regs))
 				goto bad_value;
 			break;
-		case 'g': ro.call_graph = CALL_GRAPH_FP; break;
+		case 'g':
+			ro.call_graph = CALL_GRAPH_FP;
+			break;
 		case OPT_CALL_GRAPH:
 			if (record_opts__parse_call_graph(&ro, optarg))
 				goto bad_value;
 			break;
-		case 'o': ro.output = optarg; break;
+		case 'o':
+			ro.output = optarg;
+			break;
 		case 'z':
 			ro.zstd = true;
 			if (optarg) {
@@ -121,10 +143,19 @@ int cmd_textpoke_record(int argc, char **argv)
 				goto bad_value;
 			ro.mmap_pages = v;
 			break;
-		case OPT_NO_KCORE: ro.kcore = false; break;
-		case OPT_NO_BPF: ro.bpf_capture = false; break;
-		case 'q': ro.quiet = true; quiet = true; break;
-		case 'v': verbose++; break;
+		case OPT_NO_KCORE:
+			ro.kcore = false;
+			break;
+		case OPT_NO_BPF:
+			ro.bpf_capture = false;
+			break;
+		case 'q':
+			ro.quiet = true;
+			quiet = true;
+			break;
+		case 'v':
+			verbose++;
+			break;
 		default:
 			free(events);
 			popt__usage(record_usage, opts, c == 'h' ? stdout : stderr);

@@ -18,28 +18,26 @@ struct textpoke_cmd {
 };
 
 static const struct textpoke_cmd commands[] = {
-	{ "code", cmd_textpoke_code, "Print kernel code as it was at a moment of a recording" },
-	{ "record", cmd_textpoke_record,
-	  "Record samples and the side-band that text tracking needs" },
-	{ "script", cmd_textpoke_script,
-	  "Print a recording like perf script, with ABIs and text pokes" },
-	{ "test", cmd_textpoke_test, "Run the built-in tests" },
-	{ "version", cmd_textpoke_version, "Show the version and build options" },
+    {"code", cmd_textpoke_code, "Print kernel code as it was at a moment of a recording"},
+    {"record", cmd_textpoke_record, "Record samples and the side-band that text tracking needs"},
+    {"script", cmd_textpoke_script, "Print a recording like perf script, with ABIs and text pokes"},
+    {"test", cmd_textpoke_test, "Run the built-in tests"},
+    {"version", cmd_textpoke_version, "Show the version and build options"},
 };
 
 static const char *const version_usage[] = {
-	"perf textpoke version [--build-options]",
-	NULL,
+    "perf textpoke version [--build-options]",
+    NULL,
 };
 
 int cmd_textpoke_version(int argc, char **argv)
 {
 	enum { OPT_BUILD = 256 };
 	static const struct popt opts[] = {
-		{ 0, "build-options", no_argument, NULL,
-		  "list the optional libraries built in", OPT_BUILD },
-		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
-		{ 0 },
+	    {0, "build-options", no_argument, NULL, "list the optional libraries built in",
+	     OPT_BUILD},
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
 	};
 	struct popt_ctx ctx;
 	bool build_options = false;
@@ -74,50 +72,57 @@ int cmd_textpoke_version(int argc, char **argv)
 }
 
 static const char *const script_usage[] = {
-	"perf textpoke script [<options>]",
-	NULL,
+    "perf textpoke script [<options>]",
+    NULL,
 };
 
 int cmd_textpoke_script(int argc, char **argv)
 {
 	enum {
-		OPT_TASK = 256, OPT_MMAP, OPT_BPF, OPT_TEXT_POKE, OPT_LOST, OPT_NS,
-		OPT_KCORE, OPT_KCORE_TIME, OPT_NO_KCORE, OPT_VMLINUX, OPT_SYMFS,
+		OPT_TASK = 256,
+		OPT_MMAP,
+		OPT_BPF,
+		OPT_TEXT_POKE,
+		OPT_LOST,
+		OPT_NS,
+		OPT_KCORE,
+		OPT_KCORE_TIME,
+		OPT_NO_KCORE,
+		OPT_VMLINUX,
+		OPT_SYMFS,
 	};
 	static const struct popt opts[] = {
-		{ 'i', "input", required_argument, "file",
-		  "input file name (default perf.data, - for a pipe)", 'i' },
-		{ 'F', "fields", required_argument, "fields",
-		  "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
-		  "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc,insn,"
-		  "disasm,poked",
-		  'F' },
-		{ 0, "show-task-events", no_argument, NULL, "show the fork/comm/exit events",
-		  OPT_TASK },
-		{ 0, "show-mmap-events", no_argument, NULL, "show the mmap events", OPT_MMAP },
-		{ 0, "show-bpf-events", no_argument, NULL, "show the ksymbol/bpf events", OPT_BPF },
-		{ 0, "show-text-poke-events", no_argument, NULL, "show the text poke events",
-		  OPT_TEXT_POKE },
-		{ 0, "show-lost-events", no_argument, NULL, "show the lost events", OPT_LOST },
-		{ 'G', "hide-call-graph", no_argument, NULL,
-		  "when printing symbols do not display call chain", 'G' },
-		{ 0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS },
-		{ 0, "kcore", required_argument, "dir",
-		  "kernel code from this kcore_dir instead of the recording's", OPT_KCORE },
-		{ 0, "kcore-time", required_argument, "when",
-		  "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME },
-		{ 0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
-		  OPT_NO_KCORE },
-		{ 0, "vmlinux", required_argument, "file", "vmlinux with the kernel code at boot",
-		  OPT_VMLINUX },
-		{ 0, "symfs", required_argument, "directory",
-		  "look for the installed vmlinux relative to this directory", OPT_SYMFS },
-		{ 'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D' },
-		{ 'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)",
-		  'v' },
-		{ 'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q' },
-		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
-		{ 0 },
+	    {'i', "input", required_argument, "file",
+	     "input file name (default perf.data, - for a pipe)", 'i'},
+	    {'F', "fields", required_argument, "fields",
+	     "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
+	     "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc,insn,"
+	     "disasm,poked",
+	     'F'},
+	    {0, "show-task-events", no_argument, NULL, "show the fork/comm/exit events", OPT_TASK},
+	    {0, "show-mmap-events", no_argument, NULL, "show the mmap events", OPT_MMAP},
+	    {0, "show-bpf-events", no_argument, NULL, "show the ksymbol/bpf events", OPT_BPF},
+	    {0, "show-text-poke-events", no_argument, NULL, "show the text poke events",
+	     OPT_TEXT_POKE},
+	    {0, "show-lost-events", no_argument, NULL, "show the lost events", OPT_LOST},
+	    {'G', "hide-call-graph", no_argument, NULL,
+	     "when printing symbols do not display call chain", 'G'},
+	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
+	    {0, "kcore", required_argument, "dir",
+	     "kernel code from this kcore_dir instead of the recording's", OPT_KCORE},
+	    {0, "kcore-time", required_argument, "when",
+	     "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME},
+	    {0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
+	     OPT_NO_KCORE},
+	    {0, "vmlinux", required_argument, "file", "vmlinux with the kernel code at boot",
+	     OPT_VMLINUX},
+	    {0, "symfs", required_argument, "directory",
+	     "look for the installed vmlinux relative to this directory", OPT_SYMFS},
+	    {'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D'},
+	    {'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)", 'v'},
+	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
 	};
 	struct script_opts so;
 	struct popt_ctx ctx;
@@ -162,7 +167,8 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_KCORE_TIME:
 			if (text_image_opts__parse_anchor(&so.text, optarg)) {
-				pr_err("--kcore-time %s: expected start, end, fit or a time\n", optarg);
+				pr_err("--kcore-time %s: expected start, end, fit or a time\n",
+				       optarg);
 				return 129;
 			}
 			break;

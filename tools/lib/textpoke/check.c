@@ -116,9 +116,9 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 				} else {
 					continue;
 				}
-				status[pos] = !kn[pos]			  ? TP_NONE
-					      : val[pos] == s->arena[pos] ? TP_SAME
-									  : TP_DIFF;
+				status[pos] = !kn[pos]			? TP_NONE :
+					      val[pos] == s->arena[pos] ? TP_SAME :
+									  TP_DIFF;
 			}
 		}
 	}

@@ -96,8 +96,7 @@ void test_skip(struct test_suite *t, const char *fmt, ...)
 
 static int cmp_shell_test(const void *a, const void *b)
 {
-	return strcmp(((const struct shell_test *)a)->path,
-		      ((const struct shell_test *)b)->path);
+	return strcmp(((const struct shell_test *)a)->path, ((const struct shell_test *)b)->path);
 }
 
 static void load_shell_tests(void)
@@ -230,8 +229,8 @@ static int run_one(int i, char *reason, size_t reason_size, bool show_output)
 			ret = t->func(t);
 			fflush(stdout);
 			fflush(stderr);
-			if (ret == TEST_SKIP && write(rpipe[1], t->skip_reason,
-						      strlen(t->skip_reason)) < 0)
+			if (ret == TEST_SKIP &&
+			    write(rpipe[1], t->skip_reason, strlen(t->skip_reason)) < 0)
 				_exit(3);
 			_exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
 		}
@@ -254,8 +253,7 @@ static int run_one(int i, char *reason, size_t reason_size, bool show_output)
 	} else {
 		ret = TEST_FAIL;
 		if (WIFSIGNALED(status))
-			snprintf(reason, reason_size, "killed by signal %d%s",
-				 WTERMSIG(status),
+			snprintf(reason, reason_size, "killed by signal %d%s", WTERMSIG(status),
 				 WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
 	}
 	close(rpipe[0]);
@@ -284,17 +282,17 @@ static bool selected(int i, int argc, char **argv)
 }
 
 static const char *const test_usage[] = {
-	"perf textpoke test [<options>] [{list | <test-number> | <test-name>} ...]",
-	NULL,
+    "perf textpoke test [<options>] [{list | <test-number> | <test-name>} ...]",
+    NULL,
 };
 
 int cmd_textpoke_test(int argc, char **argv)
 {
 	static const struct popt opts[] = {
-		{ 'v', "verbose", no_argument, NULL, "show the output of each test", 'v' },
-		{ 'l', "list", no_argument, NULL, "list the tests, run none", 'l' },
-		{ 'h', "help", no_argument, NULL, "show this help", 'h' },
-		{ 0 },
+	    {'v', "verbose", no_argument, NULL, "show the output of each test", 'v'},
+	    {'l', "list", no_argument, NULL, "list the tests, run none", 'l'},
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
 	};
 	int passed = 0, failed = 0, skipped = 0, total, i, c;
 	struct popt_ctx ctx;

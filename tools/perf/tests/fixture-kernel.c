@@ -34,12 +34,12 @@ struct fk_ctx {
 	int clock, dummy;
 	int err;
 	struct fk_region r[R__MAX];
-	u8 *kcore;	/* the text as kcore_dir/kcore will hold it */
+	u8 *kcore; /* the text as kcore_dir/kcore will hold it */
 	int nr_alloc;
 };
 
-static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-static const u8 nop2[2] = { 0x66, 0x90 };
+static const u8 nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+static const u8 nop2[2] = {0x66, 0x90};
 
 static void rel32(u8 *insn, u8 opcode, u64 from, u64 to)
 {
@@ -57,7 +57,7 @@ static void fk__check(struct fk_ctx *c, int err)
 
 static struct perf_sample fk_id(u64 time)
 {
-	struct perf_sample s = { .time = time };
+	struct perf_sample s = {.time = time};
 
 	return s;
 }
@@ -109,8 +109,11 @@ static void fk__poke(struct fk_ctx *c, u64 time, u64 addr, const u8 *old, u16 ol
 static void fk__sample(struct fk_ctx *c, u64 time, u64 ip, u8 len, u8 site_len)
 {
 	struct perf_sample s = {
-		.ip = ip, .time = time, .cpu = 0, .period = 10000,
-		.cpumode = PERF_RECORD_MISC_KERNEL,
+	    .ip = ip,
+	    .time = time,
+	    .cpu = 0,
+	    .period = 10000,
+	    .cpumode = PERF_RECORD_MISC_KERNEL,
 	};
 	struct fixture_kernel *fk = c->fk;
 	struct fixture_kernel_sample *e;
@@ -149,14 +152,14 @@ static void fk__ksymbol(struct fk_ctx *c, u64 time, u64 addr, u32 len, u16 type,
 
 	fk__time_passes(c, time);
 	fk__check(c, perf_writer__synth_ksymbol(c->w, c->dummy, addr, len, type,
-						reg ? 0 : PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, name,
-						&id));
+						reg ? 0 : PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER,
+						name, &id));
 }
 
 static void fk__bpf(struct fk_ctx *c, u64 time, bool load, u32 id, u32 len, const char *name,
 		    const u8 *jit)
 {
-	u8 tag[8] = { 0xf0, 0x0d, 0, 0, 0, 0, 0, (u8)id };
+	u8 tag[8] = {0xf0, 0x0d, 0, 0, 0, 0, 0, (u8)id};
 	struct perf_sample sid = fk_id(time);
 	struct fk_region *r = &c->r[R_BPF];
 
@@ -179,9 +182,9 @@ static void fk__round(struct fk_ctx *c)
 /* the fake kernel's code before anything ran */
 static void fk__build_text(u8 *t)
 {
-	static const u8 prologue[4] = { 0x55, 0x48, 0x89, 0xe5 }; /* push %rbp; mov %rsp,%rbp */
-	static const u8 epilogue[2] = { 0x5d, 0xc3 };		 /* pop %rbp; ret */
-	u64 fns[] = { 0x100, 0x200, 0x300, 0x500, 0x1000, 0x1100, 0x1200 };
+	static const u8 prologue[4] = {0x55, 0x48, 0x89, 0xe5}; /* push %rbp; mov %rsp,%rbp */
+	static const u8 epilogue[2] = {0x5d, 0xc3};		/* pop %rbp; ret */
+	u64 fns[] = {0x100, 0x200, 0x300, 0x500, 0x1000, 0x1100, 0x1200};
 	size_t i;
 
 	memset(t, 0xcc, FK_TEXT_LEN);
@@ -220,11 +223,15 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 {
 	const u64 t0 = FK_T0;
 	bool drop = c->fk->flags & FK_DROP_POKE;
-	u8 jmp32[5], jmp8[2] = { 0xeb, 0x10 }, call_a[5], call_b[5], call_ftrace[5];
+	u8 jmp32[5], jmp8[2] = {0xeb, 0x10}, call_a[5], call_b[5], call_ftrace[5];
 	u8 kp_old = 0x48, kp_new = 0xcc, tramp[FK_TRAMP_BODY];
 	struct perf_record_mmap2 m = {
-		.header.misc = PERF_RECORD_MISC_KERNEL, .pid = -1, .tid = 0, .start = FK_TEXT,
-		.len = 0x1000000, .pgoff = FK_TEXT,
+	    .header.misc = PERF_RECORD_MISC_KERNEL,
+	    .pid = -1,
+	    .tid = 0,
+	    .start = FK_TEXT,
+	    .len = 0x1000000,
+	    .pgoff = FK_TEXT,
 	};
 	struct perf_sample id = fk_id(0);
 
@@ -266,8 +273,8 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 		c->r[R_STRAY].live = true;
 		fk__poke(c, FK_STRAY_TIME, FK_STRAY, nop2, 2, jmp8, 2, true);
 		fk__sample(c, FK_STRAY_TIME + 10, FK_STRAY, 2, 2);
-		fk__ksymbol(c, FK_STRAY_TIME + 300, FK_STRAY, 0x1000,
-			    PERF_RECORD_KSYMBOL_TYPE_OOL, true, "kprobe_insn_page");
+		fk__ksymbol(c, FK_STRAY_TIME + 300, FK_STRAY, 0x1000, PERF_RECORD_KSYMBOL_TYPE_OOL,
+			    true, "kprobe_insn_page");
 	}
 	fk__round(c);
 
@@ -311,15 +318,15 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 static int fk__attrs(struct fk_ctx *c)
 {
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = 10000,
-		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD,
-		.disabled = 1,
-		.sample_id_all = 1,
-		.exclude_guest = 1,
+	    .type = PERF_TYPE_SOFTWARE,
+	    .size = sizeof(attr),
+	    .config = PERF_COUNT_SW_CPU_CLOCK,
+	    .sample_period = 10000,
+	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_PERIOD,
+	    .disabled = 1,
+	    .sample_id_all = 1,
+	    .exclude_guest = 1,
 	};
 
 	c->clock = perf_writer__add_attr(c->w, &attr, NULL, 0, "cpu-clock");
@@ -336,9 +343,9 @@ static int fk__attrs(struct fk_ctx *c)
 /* HEADER_BPF_PROG_INFO as perf lays it out: arrays as offsets into the data */
 static int fk__bpf_prog_info(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 {
-	const u8 *jits[2] = { jit_a, jit_b };
-	const u32 ids[2] = { FK_BPF_A_ID, FK_BPF_B_ID }, lens[2] = { FK_BPF_A_LEN, FK_BPF_B_LEN };
-	const char *names[2] = { "fk_a", "fk_b" };
+	const u8 *jits[2] = {jit_a, jit_b};
+	const u32 ids[2] = {FK_BPF_A_ID, FK_BPF_B_ID}, lens[2] = {FK_BPF_A_LEN, FK_BPF_B_LEN};
+	const char *names[2] = {"fk_a", "fk_b"};
 	/* perf's bpil_array_types: JITED_INSNS 0, JITED_KSYMS 3, JITED_FUNC_LENS 4 */
 	const u64 arrays = (1 << 0) | (1 << 3) | (1 << 4);
 	size_t data_len = 0x40 + 16, per = 16 + sizeof(struct bpf_prog_info) + data_len;
@@ -350,7 +357,7 @@ static int fk__bpf_prog_info(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	*(u32 *)buf = 2;
 	p = buf + 4;
 	for (i = 0; i < 2; i++) {
-		struct bpf_prog_info info = { 0 };
+		struct bpf_prog_info info = {0};
 		u64 ksym = FK_BPF;
 		u8 *data;
 
@@ -381,8 +388,8 @@ static int fk__bpf_prog_info(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 
 static int fk__features(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 {
-	static const char *const argv[] = { "/usr/bin/perf", "record", "--kcore", "-e",
-					    "cpu-clock", "-a" };
+	static const char *const argv[] = {"/usr/bin/perf", "record", "--kcore", "-e",
+					   "cpu-clock",	    "-a"};
 	struct perf_writer *w = c->w;
 	int err = 0;
 
@@ -454,18 +461,17 @@ static int fk__write_kcore(const char *dir, const u8 *text)
 
 static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 {
-	static const char kallsyms[] =
-		"ffffffff81000000 T _text\n"
-		"ffffffff81000000 T _stext\n"
-		"ffffffff81000100 T fk_jl5_fn\n"
-		"ffffffff81000200 T fk_jl2_fn\n"
-		"ffffffff81000300 T fk_static_call_fn\n"
-		"ffffffff81000400 T fk_traced_fn\n"
-		"ffffffff81000500 T fk_kprobed_fn\n"
-		"ffffffff81001000 T fk_target_a\n"
-		"ffffffff81001100 T fk_target_b\n"
-		"ffffffff81001200 T ftrace_caller\n"
-		"ffffffff81004000 T _etext\n";
+	static const char kallsyms[] = "ffffffff81000000 T _text\n"
+				       "ffffffff81000000 T _stext\n"
+				       "ffffffff81000100 T fk_jl5_fn\n"
+				       "ffffffff81000200 T fk_jl2_fn\n"
+				       "ffffffff81000300 T fk_static_call_fn\n"
+				       "ffffffff81000400 T fk_traced_fn\n"
+				       "ffffffff81000500 T fk_kprobed_fn\n"
+				       "ffffffff81001000 T fk_target_a\n"
+				       "ffffffff81001100 T fk_target_b\n"
+				       "ffffffff81001200 T ftrace_caller\n"
+				       "ffffffff81004000 T _etext\n";
 	char *path;
 	int err;
 
@@ -503,7 +509,7 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 {
 	struct fixture_kernel *fk = calloc(1, sizeof(*fk));
 	u8 jit_a[FK_BPF_A_LEN], jit_b[FK_BPF_B_LEN];
-	struct fk_ctx c = { .fk = fk };
+	struct fk_ctx c = {.fk = fk};
 	int i, err = -ENOMEM;
 
 	if (!fk)
@@ -516,10 +522,10 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 	    asprintf(&fk->kcore_dir, "%s/kcore_dir", fk->path) < 0 ||
 	    asprintf(&fk->expected, "%s/expected.txt", fk->dir) < 0)
 		goto out_err;
-	c.r[R_TEXT] = (struct fk_region){ FK_TEXT, FK_TEXT_LEN, true, calloc(1, FK_TEXT_LEN) };
-	c.r[R_TRAMP] = (struct fk_region){ FK_TRAMP, FK_TRAMP_LEN, false, calloc(1, FK_TRAMP_LEN) };
-	c.r[R_BPF] = (struct fk_region){ FK_BPF, FK_BPF_A_LEN, false, calloc(1, FK_BPF_A_LEN) };
-	c.r[R_STRAY] = (struct fk_region){ FK_STRAY, 2, false, malloc(2) };
+	c.r[R_TEXT] = (struct fk_region){FK_TEXT, FK_TEXT_LEN, true, calloc(1, FK_TEXT_LEN)};
+	c.r[R_TRAMP] = (struct fk_region){FK_TRAMP, FK_TRAMP_LEN, false, calloc(1, FK_TRAMP_LEN)};
+	c.r[R_BPF] = (struct fk_region){FK_BPF, FK_BPF_A_LEN, false, calloc(1, FK_BPF_A_LEN)};
+	c.r[R_STRAY] = (struct fk_region){FK_STRAY, 2, false, malloc(2)};
 	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes || !c.r[R_STRAY].bytes)
 		goto out_free;
 	memcpy(c.r[R_STRAY].bytes, nop2, 2);
@@ -576,8 +582,7 @@ void fixture_kernel__delete(struct fixture_kernel *fk)
 	free(fk);
 }
 
-int fixture_kernel__check(const struct fixture_kernel *fk, struct text_image *ti,
-			  bool poked_only)
+int fixture_kernel__check(const struct fixture_kernel *fk, struct text_image *ti, bool poked_only)
 {
 	int i, j, bad = 0;
 

@@ -60,10 +60,10 @@
 #define FK_KCORE_AT_TIME (FK_T0 + 2500)
 
 enum fixture_kernel_flags {
-	FK_NO_KCORE = 1 << 0,	/* kcore_dir with kallsyms and modules only */
-	FK_KCORE_END = 1 << 1,	/* kcore holds the code as it was at the end */
-	FK_KCORE_AT = 1 << 2,	/* kcore copied at FK_KCORE_AT_TIME */
-	FK_DROP_POKE = 1 << 3,	/* the kernel made a poke the file lacks */
+	FK_NO_KCORE = 1 << 0,	 /* kcore_dir with kallsyms and modules only */
+	FK_KCORE_END = 1 << 1,	 /* kcore holds the code as it was at the end */
+	FK_KCORE_AT = 1 << 2,	 /* kcore copied at FK_KCORE_AT_TIME */
+	FK_DROP_POKE = 1 << 3,	 /* the kernel made a poke the file lacks */
 	FK_NO_BPF_INFO = 1 << 4, /* no HEADER_BPF_PROG_INFO */
 	/*
 	 * a poke at FK_STRAY at FK_STRAY_TIME where nothing is mapped; a
@@ -79,16 +79,16 @@ enum fixture_kernel_flags {
 struct fixture_kernel_sample {
 	u64 time;
 	u64 ip;
-	u8 len;		/* the instruction's length */
+	u8 len; /* the instruction's length */
 	u8 bytes[16];
-	u8 site_len;	/* leading bytes that pokes or a JIT image alone tell (0: none) */
+	u8 site_len; /* leading bytes that pokes or a JIT image alone tell (0: none) */
 };
 
 struct fixture_kernel {
-	char *dir;	/* temporary directory, removed by fixture_kernel__delete() */
-	char *path;	/* dir/perf.data, a directory */
+	char *dir;	 /* temporary directory, removed by fixture_kernel__delete() */
+	char *path;	 /* dir/perf.data, a directory */
 	char *kcore_dir; /* dir/perf.data/kcore_dir */
-	char *expected;	/* dir/expected.txt: "<time> <ip> <hex bytes>" per sample */
+	char *expected;	 /* dir/expected.txt: "<time> <ip> <hex bytes>" per sample */
 	unsigned int flags;
 	int nr_samples;
 	struct fixture_kernel_sample *samples;
@@ -106,7 +106,6 @@ struct text_image;
  * only (what pokes alone can tell).  Returns the number of samples that
  * differ (each shown with pr_debug), or -errno.
  */
-int fixture_kernel__check(const struct fixture_kernel *fk, struct text_image *ti,
-			  bool poked_only);
+int fixture_kernel__check(const struct fixture_kernel *fk, struct text_image *ti, bool poked_only);
 
 #endif /* __PERF_TEXTPOKE_TESTS_FIXTURE_KERNEL_H */

@@ -18,10 +18,10 @@
 #include "../util/debug.h"
 #include "../util/writer.h"
 
-const u8 fixture_nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-const u8 fixture_jmp32[5] = { 0xe9, 0x7b, 0x00, 0x00, 0x00 };
-const u8 fixture_nop2[2] = { 0x66, 0x90 };
-const u8 fixture_jmp8[2] = { 0xeb, 0x0e };
+const u8 fixture_nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+const u8 fixture_jmp32[5] = {0xe9, 0x7b, 0x00, 0x00, 0x00};
+const u8 fixture_nop2[2] = {0x66, 0x90};
+const u8 fixture_jmp8[2] = {0xeb, 0x0e};
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -143,8 +143,8 @@ int fixture__count(const char *hay, const char *needle)
 struct fixture_ctx {
 	struct perf_writer *w;
 	struct fixture *f;
-	int clock;	/* cpu-clock: samples */
-	int dummy;	/* side-band */
+	int clock; /* cpu-clock: samples */
+	int dummy; /* side-band */
 	bool no_text_events;
 	int err;
 };
@@ -159,7 +159,7 @@ static void ctx__check(struct fixture_ctx *c, int err, u32 type)
 
 static struct perf_sample id_at(u32 pid, u64 time)
 {
-	struct perf_sample s = { .pid = pid, .tid = pid, .time = time };
+	struct perf_sample s = {.pid = pid, .tid = pid, .time = time};
 
 	return s;
 }
@@ -168,8 +168,13 @@ static void ctx__sample(struct fixture_ctx *c, u32 pid, u64 time, u64 ip, u8 cpu
 {
 	u64 regs[24];
 	struct perf_sample s = {
-		.ip = ip, .pid = pid, .tid = pid, .time = time, .period = 10000,
-		.cpumode = cpumode, .cpu = pid & 1,
+	    .ip = ip,
+	    .pid = pid,
+	    .tid = pid,
+	    .time = time,
+	    .period = 10000,
+	    .cpumode = cpumode,
+	    .cpu = pid & 1,
 	};
 	int i;
 
@@ -180,7 +185,7 @@ static void ctx__sample(struct fixture_ctx *c, u32 pid, u64 time, u64 ip, u8 cpu
 	 */
 	for (i = 0; i < (int)ARRAY_SIZE(regs); i++)
 		regs[i] = abi == 1 ? (i < 12 ? 0x1000ULL + i : 0) : 0x7ffd00001000ULL + i;
-	regs[7] = abi == 1 ? 0xffffd000 : 0x7ffd0000f000ULL;	/* sp */
+	regs[7] = abi == 1 ? 0xffffd000 : 0x7ffd0000f000ULL; /* sp */
 	if (cpumode == PERF_RECORD_MISC_USER)
 		regs[8] = ip;
 	else
@@ -202,9 +207,17 @@ static void ctx__mmap2(struct fixture_ctx *c, u32 pid, u16 misc, u64 start, u64 
 		       const char *name, u64 time)
 {
 	struct perf_record_mmap2 m = {
-		.header.misc = misc, .pid = pid, .tid = pid, .start = start, .len = len,
-		.pgoff = pgoff, .maj = 8, .min = 1, .ino = 1000 + pid, .prot = PROT_READ | PROT_EXEC,
-		.flags = MAP_PRIVATE,
+	    .header.misc = misc,
+	    .pid = pid,
+	    .tid = pid,
+	    .start = start,
+	    .len = len,
+	    .pgoff = pgoff,
+	    .maj = 8,
+	    .min = 1,
+	    .ino = 1000 + pid,
+	    .prot = PROT_READ | PROT_EXEC,
+	    .flags = MAP_PRIVATE,
 	};
 	struct perf_sample id = id_at(pid, time);
 
@@ -223,37 +236,37 @@ static void ctx__poke(struct fixture_ctx *c, u64 addr, const u8 *old, const u8 *
 static void ctx__bpf(struct fixture_ctx *c, bool load, u64 len, const char *name, u32 prog_id,
 		     u64 time)
 {
-	u8 tag[8] = { 0xaa, 0xbb, 0xcc, 0xdd, 0, 0, 0, (u8)prog_id };
+	u8 tag[8] = {0xaa, 0xbb, 0xcc, 0xdd, 0, 0, 0, (u8)prog_id};
 	struct perf_sample id = id_at(0, time);
 
-	ctx__check(c, perf_writer__synth_ksymbol(c->w, c->dummy, FIXTURE_BPF_ADDR, len,
-						 PERF_RECORD_KSYMBOL_TYPE_BPF,
-						 load ? 0 : PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER,
-						 name, &id),
+	ctx__check(c,
+		   perf_writer__synth_ksymbol(
+		       c->w, c->dummy, FIXTURE_BPF_ADDR, len, PERF_RECORD_KSYMBOL_TYPE_BPF,
+		       load ? 0 : PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, name, &id),
 		   PERF_RECORD_KSYMBOL);
-	ctx__check(c, perf_writer__synth_bpf_event(c->w, c->dummy,
-						   load ? PERF_BPF_EVENT_PROG_LOAD :
-							  PERF_BPF_EVENT_PROG_UNLOAD,
-						   0, prog_id, tag, &id),
+	ctx__check(c,
+		   perf_writer__synth_bpf_event(
+		       c->w, c->dummy, load ? PERF_BPF_EVENT_PROG_LOAD : PERF_BPF_EVENT_PROG_UNLOAD,
+		       0, prog_id, tag, &id),
 		   PERF_RECORD_BPF_EVENT);
 }
 
 static int fixture__attrs(struct fixture_ctx *c)
 {
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = 10000,
-		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_REGS_USER,
-		.sample_regs_user = FIXTURE_REGS_MASK,
-		.disabled = 1,
-		.inherit = 1,
-		.sample_id_all = 1,
-		.exclude_guest = 1,
+	    .type = PERF_TYPE_SOFTWARE,
+	    .size = sizeof(attr),
+	    .config = PERF_COUNT_SW_CPU_CLOCK,
+	    .sample_period = 10000,
+	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_PERIOD | PERF_SAMPLE_REGS_USER,
+	    .sample_regs_user = FIXTURE_REGS_MASK,
+	    .disabled = 1,
+	    .inherit = 1,
+	    .sample_id_all = 1,
+	    .exclude_guest = 1,
 	};
-	u64 clock_ids[2] = { 101, 102 }, dummy_ids[2] = { 201, 202 };
+	u64 clock_ids[2] = {101, 102}, dummy_ids[2] = {201, 202};
 
 	c->clock = perf_writer__add_attr(c->w, &attr, clock_ids, 2, "cpu-clock");
 	if (c->clock < 0)
@@ -270,8 +283,8 @@ static int fixture__attrs(struct fixture_ctx *c)
 
 static int fixture__features(struct fixture_ctx *c)
 {
-	static const char *const argv[] = { "/usr/bin/perf", "record", "-e", "cpu-clock",
-					    "--kcore", "-o", "perf.data", "fixture" };
+	static const char *const argv[] = {"/usr/bin/perf", "record", "-e",	   "cpu-clock",
+					   "--kcore",	    "-o",     "perf.data", "fixture"};
 	struct perf_writer *w = c->w;
 	int err = 0;
 
@@ -298,20 +311,23 @@ static void fixture__records(struct fixture_ctx *c)
 	ctx__mmap2(c, -1, PERF_RECORD_MISC_KERNEL, FIXTURE_KERNEL_START, 0x1000000,
 		   FIXTURE_KERNEL_START, "[kernel.kallsyms]_text", 0);
 	id = id_at(FIXTURE_PID64, 0);
-	ctx__check(c, perf_writer__synth_comm(c->w, c->dummy, FIXTURE_PID64, FIXTURE_PID64,
-					      "fixture64", false, &id),
+	ctx__check(c,
+		   perf_writer__synth_comm(c->w, c->dummy, FIXTURE_PID64, FIXTURE_PID64,
+					   "fixture64", false, &id),
 		   PERF_RECORD_COMM);
 	ctx__mmap2(c, FIXTURE_PID64, PERF_RECORD_MISC_USER, FIXTURE_BIN64, 0x1000, 0,
 		   "/usr/bin/fixture64", 0);
 	ctx__round(c);
 
 	id = id_at(FIXTURE_PID64, t0 + 100);
-	ctx__check(c, perf_writer__synth_fork(c->w, c->dummy, FIXTURE_PID32, FIXTURE_PID64,
-					      FIXTURE_PID32, FIXTURE_PID64, t0 + 100, &id),
+	ctx__check(c,
+		   perf_writer__synth_fork(c->w, c->dummy, FIXTURE_PID32, FIXTURE_PID64,
+					   FIXTURE_PID32, FIXTURE_PID64, t0 + 100, &id),
 		   PERF_RECORD_FORK);
 	id = id_at(FIXTURE_PID32, t0 + 150);
-	ctx__check(c, perf_writer__synth_comm(c->w, c->dummy, FIXTURE_PID32, FIXTURE_PID32,
-					      "fixture32", true, &id),
+	ctx__check(c,
+		   perf_writer__synth_comm(c->w, c->dummy, FIXTURE_PID32, FIXTURE_PID32,
+					   "fixture32", true, &id),
 		   PERF_RECORD_COMM);
 	ctx__mmap2(c, FIXTURE_PID32, PERF_RECORD_MISC_USER, FIXTURE_BIN32, 0x1000, 0,
 		   "/usr/lib/fixture32", t0 + 200);
@@ -348,12 +364,14 @@ static void fixture__records(struct fixture_ctx *c)
 
 exit:
 	id = id_at(FIXTURE_PID32, t0 + 5000);
-	ctx__check(c, perf_writer__synth_exit(c->w, c->dummy, FIXTURE_PID32, FIXTURE_PID64,
-					      FIXTURE_PID32, FIXTURE_PID64, t0 + 5000, &id),
+	ctx__check(c,
+		   perf_writer__synth_exit(c->w, c->dummy, FIXTURE_PID32, FIXTURE_PID64,
+					   FIXTURE_PID32, FIXTURE_PID64, t0 + 5000, &id),
 		   PERF_RECORD_EXIT);
 	id = id_at(FIXTURE_PID64, t0 + 5001);
-	ctx__check(c, perf_writer__synth_exit(c->w, c->dummy, FIXTURE_PID64, 1, FIXTURE_PID64, 1,
-					      t0 + 5001, &id),
+	ctx__check(c,
+		   perf_writer__synth_exit(c->w, c->dummy, FIXTURE_PID64, 1, FIXTURE_PID64, 1,
+					   t0 + 5001, &id),
 		   PERF_RECORD_EXIT);
 	ctx__round(c);
 }
@@ -361,12 +379,11 @@ exit:
 /* what perf record --kcore copies from /proc: here just the fixture's sites */
 static int fixture__kcore_dir(const char *dir)
 {
-	static const char kallsyms[] =
-		"ffffffff81000000 T _text\n"
-		"ffffffff81000000 T _stext\n"
-		"ffffffff81001000 T " FIXTURE_JL5_SYM "\n"
-		"ffffffff81002000 T " FIXTURE_JL2_SYM "\n"
-		"ffffffff82000000 T _etext\n";
+	static const char kallsyms[] = "ffffffff81000000 T _text\n"
+				       "ffffffff81000000 T _stext\n"
+				       "ffffffff81001000 T " FIXTURE_JL5_SYM "\n"
+				       "ffffffff81002000 T " FIXTURE_JL2_SYM "\n"
+				       "ffffffff82000000 T _etext\n";
 	char *path;
 	FILE *f;
 	int err = 0;
@@ -395,7 +412,7 @@ static int fixture__kcore_dir(const char *dir)
 
 struct fixture *fixture__new(unsigned int flags)
 {
-	struct fixture_ctx c = { 0 };
+	struct fixture_ctx c = {0};
 	struct fixture *f = calloc(1, sizeof(*f));
 	bool dir_format;
 	int err = -ENOMEM;

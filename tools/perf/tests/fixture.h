@@ -57,13 +57,13 @@
 extern const u8 fixture_nop5[5];
 extern const u8 fixture_jmp32[5]; /* jmp to FIXTURE_JL5_ADDR + 0x80 */
 extern const u8 fixture_nop2[2];
-extern const u8 fixture_jmp8[2];  /* jmp to FIXTURE_JL2_ADDR + 0x10 */
+extern const u8 fixture_jmp8[2]; /* jmp to FIXTURE_JL2_ADDR + 0x10 */
 
 struct fixture {
-	char *dir;	/* temporary directory, removed by fixture__delete() */
-	char *path;	/* dir/perf.data (a directory in DIRECTORY mode) */
+	char *dir;  /* temporary directory, removed by fixture__delete() */
+	char *path; /* dir/perf.data (a directory in DIRECTORY mode) */
 	u64 nr_records[PERF_RECORD_HEADER_MAX]; /* kernel records written, by type */
-	int nr_samples_abi[3];	/* samples by REGS_USER abi */
+	int nr_samples_abi[3];			/* samples by REGS_USER abi */
 };
 
 /*

@@ -31,11 +31,11 @@ static int walk_cb(struct callchain_frame *frame, void *arg)
 
 static int test__machine_fuzz(struct test_suite *t)
 {
-	static const u32 types[] = { PERF_RECORD_MMAP, PERF_RECORD_MMAP2, PERF_RECORD_COMM,
-				     PERF_RECORD_FORK, PERF_RECORD_EXIT, PERF_RECORD_KSYMBOL,
-				     PERF_RECORD_BPF_EVENT, PERF_RECORD_TEXT_POKE,
-				     PERF_RECORD_LOST };
-	struct perf_env env = { .os_release = (char *)"0.0-not-this-kernel" };
+	static const u32 types[] = {
+	    PERF_RECORD_MMAP,	   PERF_RECORD_MMAP2,	  PERF_RECORD_COMM,
+	    PERF_RECORD_FORK,	   PERF_RECORD_EXIT,	  PERF_RECORD_KSYMBOL,
+	    PERF_RECORD_BPF_EVENT, PERF_RECORD_TEXT_POKE, PERF_RECORD_LOST};
+	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
 	struct machine *m = machine__new(&env, NULL);
 	union record_buf buf;
 	u64 state = 0x9e3779b97f4a7c15ULL, sum = 0;
@@ -66,16 +66,16 @@ static int test__machine_fuzz(struct test_suite *t)
 				u64 nr;
 				u64 ips[8];
 			} chain;
-			struct thread *th = machine__findnew_thread(m, rnd(&state) % 8,
-								    rnd(&state) % 8);
+			struct thread *th =
+			    machine__findnew_thread(m, rnd(&state) % 8, rnd(&state) % 8);
 			struct addr_location al;
 
 			TEST_ASSERT_VAL("findnew", th);
 			chain.nr = 8;
 			/* PERF_CONTEXT_KERNEL or _USER every third entry */
 			for (j = 0; j < 8; j++)
-				chain.ips[j] = j % 3 ? rnd(&state) :
-						       (u64)-128 - 384 * (rnd(&state) % 2);
+				chain.ips[j] =
+				    j % 3 ? rnd(&state) : (u64)-128 - 384 * (rnd(&state) % 2);
 			sample__at(&s, rnd(&state) % 1000);
 			s.callchain = (const struct ip_callchain *)&chain;
 			thread__walk_callchain(th, &s, walk_cb, &sum);
@@ -92,4 +92,7 @@ static int test__machine_fuzz(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__machine_fuzz = { .desc = "Machine model: random hostile side-band records", .func = test__machine_fuzz, };
+struct test_suite suite__machine_fuzz = {
+    .desc = "Machine model: random hostile side-band records",
+    .func = test__machine_fuzz,
+};

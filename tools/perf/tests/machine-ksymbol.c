@@ -38,7 +38,7 @@ static void resolve(struct machine *m, u64 ip, u64 time, struct found *f)
 
 static int test__machine_ksymbol(struct test_suite *t)
 {
-	struct perf_env env = { .os_release = (char *)"0.0-not-this-kernel" };
+	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
 	struct machine *m = machine__new(&env, NULL);
 	union record_buf buf;
 	struct perf_sample s;
@@ -46,9 +46,10 @@ static int test__machine_ksymbol(struct test_suite *t)
 	int ret = TEST_FAIL;
 
 	TEST_ASSERT_VAL("machine__new", m);
-	machine__process_event(m, record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,
-					       0xffffffff81000000ULL, 0x1000000,
-					       0xffffffff81000000ULL, "[kernel.kallsyms]_text"),
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,
+					    0xffffffff81000000ULL, 0x1000000, 0xffffffff81000000ULL,
+					    "[kernel.kallsyms]_text"),
 			       sample__at(&s, 0));
 	/* A at [X, X+0x100) from t=100 to t=200, B at [X, X+0x80) from t=300 */
 	machine__process_event(m, record__ksymbol(&buf, X, 0x100, 1, false, PROG_A),
@@ -58,8 +59,9 @@ static int test__machine_ksymbol(struct test_suite *t)
 	machine__process_event(m, record__ksymbol(&buf, X, 0x80, 1, false, PROG_B),
 			       sample__at(&s, 300));
 	/* an OOL trampoline elsewhere, still registered */
-	machine__process_event(m, record__ksymbol(&buf, X + 0x10000, 0x1000, 2, false,
-						  "ftrace_trampoline"), sample__at(&s, 50));
+	machine__process_event(
+	    m, record__ksymbol(&buf, X + 0x10000, 0x1000, 2, false, "ftrace_trampoline"),
+	    sample__at(&s, 50));
 
 	/* asked out of time order on purpose */
 	resolve(m, X + 0x10, 350, &f);
@@ -122,7 +124,8 @@ static int test__machine_ksymbol(struct test_suite *t)
 
 	/* TEXT_POKE records are kept for the text image: a jump label 5-byte NOP -> jmp */
 	{
-		static const u8 poke[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00, 0xe9, 0x10, 0x00, 0x00, 0x00 };
+		static const u8 poke[] = {0x0f, 0x1f, 0x44, 0x00, 0x00,
+					  0xe9, 0x10, 0x00, 0x00, 0x00};
 		const struct machine_text_poke *p;
 
 		memset(&buf, 0, sizeof(buf));
@@ -139,8 +142,8 @@ static int test__machine_ksymbol(struct test_suite *t)
 		TEST_ASSERT_EQUAL("pokes kept", machine__nr_text_pokes(m), 1);
 		p = machine__text_poke(m, 0);
 		TEST_ASSERT_VAL("poke", p && p->time == 600 && p->addr == 0xffffffff81000100ULL &&
-						p->old_len == 5 && p->new_len == 5 &&
-						!memcmp(p->bytes, poke, sizeof(poke)));
+					    p->old_len == 5 && p->new_len == 5 &&
+					    !memcmp(p->bytes, poke, sizeof(poke)));
 		TEST_ASSERT_EQUAL("dropped", machine__stats(m)->nr_text_poke_dropped, 1);
 	}
 
@@ -152,4 +155,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__machine_ksymbol = { .desc = "Machine model: KSYMBOL address reuse resolved by time, TEXT_POKE kept", .func = test__machine_ksymbol, };
+struct test_suite suite__machine_ksymbol = {
+    .desc = "Machine model: KSYMBOL address reuse resolved by time, TEXT_POKE kept",
+    .func = test__machine_ksymbol,
+};

@@ -17,8 +17,7 @@
 #define MISC_KERNEL PERF_RECORD_MISC_KERNEL
 
 /* user address @ip of @pid/@tid at @time: the dso name and object address */
-static const char *lookup(struct machine *machine, s32 pid, s32 tid, u64 ip, u64 time,
-			  u64 *addr)
+static const char *lookup(struct machine *machine, s32 pid, s32 tid, u64 ip, u64 time, u64 *addr)
 {
 	struct thread *thread = machine__findnew_thread(machine, pid, tid);
 	static char name[256];
@@ -57,19 +56,21 @@ static int check_threads(struct machine *m)
 			  machine__process_event(m, record__comm(&buf, 100, 100, "bash", false),
 						 sample__at(&s, 5)),
 			  0);
-	machine__process_event(m, record__mmap2(&buf, MISC_USER, 100, 100, 0x400000, 0x10000,
-						0x1000, "/nonexistent/bash", NULL),
+	machine__process_event(m,
+			       record__mmap2(&buf, MISC_USER, 100, 100, 0x400000, 0x10000, 0x1000,
+					     "/nonexistent/bash", NULL),
 			       sample__at(&s, 6));
 
 	/* a thread of 100 shares its maps: what it maps, 100 sees */
 	machine__process_event(m, record__task(&buf, PERF_RECORD_FORK, 100, 100, 102, 100, 8),
 			       sample__at(&s, 8));
-	machine__process_event(m, record__mmap2(&buf, MISC_USER, 100, 102, 0x7f0000000000, 0x2000,
-						0, "/nonexistent/libshared.so", NULL),
+	machine__process_event(m,
+			       record__mmap2(&buf, MISC_USER, 100, 102, 0x7f0000000000, 0x2000, 0,
+					     "/nonexistent/libshared.so", NULL),
 			       sample__at(&s, 9));
-	TEST_ASSERT_VAL("thread's mmap seen by its process",
-			!strcmp(lookup(m, 100, 100, 0x7f0000000010, 9, NULL),
-				"/nonexistent/libshared.so"));
+	TEST_ASSERT_VAL(
+	    "thread's mmap seen by its process",
+	    !strcmp(lookup(m, 100, 100, 0x7f0000000010, 9, NULL), "/nonexistent/libshared.so"));
 	t = machine__find_thread(m, 100, 102);
 	TEST_ASSERT_VAL("thread inherits the name", t && !strcmp(thread__comm_str(t), "bash"));
 	thread__put(t);
@@ -87,9 +88,10 @@ static int check_threads(struct machine *m)
 
 	/* exec in the child: a rename and a new image over the old one */
 	machine__process_event(m, record__comm(&buf, 101, 101, "ls", true), sample__at(&s, 20));
-	machine__process_event(m, record__mmap2(&buf, MISC_USER, 101, 101, 0x400000, 0x8000, 0,
-						"/nonexistent/ls", NULL),
-			       sample__at(&s, 21));
+	machine__process_event(
+	    m,
+	    record__mmap2(&buf, MISC_USER, 101, 101, 0x400000, 0x8000, 0, "/nonexistent/ls", NULL),
+	    sample__at(&s, 21));
 	t = machine__find_thread(m, 101, 101);
 	TEST_ASSERT_VAL("exec renames", !strcmp(thread__comm_str(t), "ls"));
 	TEST_ASSERT_VAL("name before the exec", !strcmp(thread__comm_at(t, 15), "bash"));
@@ -117,37 +119,42 @@ static int check_overlaps(struct machine *m)
 	struct perf_sample s;
 	u64 addr;
 
-	machine__process_event(m, record__mmap2(&buf, MISC_USER, 200, 200, 0x10000, 0x10000, 0,
-						"/x/a", NULL), sample__at(&s, 1));
-	machine__process_event(m, record__mmap2(&buf, MISC_USER, 200, 200, 0x14000, 0x2000, 0x3000,
-						"/x/b", NULL), sample__at(&s, 2));
-	TEST_ASSERT_VAL("head of the split map", !strcmp(lookup(m, 200, 200, 0x12000, 3, &addr),
-							 "/x/a"));
+	machine__process_event(
+	    m, record__mmap2(&buf, MISC_USER, 200, 200, 0x10000, 0x10000, 0, "/x/a", NULL),
+	    sample__at(&s, 1));
+	machine__process_event(
+	    m, record__mmap2(&buf, MISC_USER, 200, 200, 0x14000, 0x2000, 0x3000, "/x/b", NULL),
+	    sample__at(&s, 2));
+	TEST_ASSERT_VAL("head of the split map",
+			!strcmp(lookup(m, 200, 200, 0x12000, 3, &addr), "/x/a"));
 	TEST_ASSERT_EQUAL("head offset", addr, 0x2000);
-	TEST_ASSERT_VAL("new map in the middle", !strcmp(lookup(m, 200, 200, 0x15000, 3, &addr),
-							 "/x/b"));
+	TEST_ASSERT_VAL("new map in the middle",
+			!strcmp(lookup(m, 200, 200, 0x15000, 3, &addr), "/x/b"));
 	TEST_ASSERT_EQUAL("middle offset", addr, 0x4000);
-	TEST_ASSERT_VAL("tail of the split map", !strcmp(lookup(m, 200, 200, 0x17000, 3, &addr),
-							 "/x/a"));
+	TEST_ASSERT_VAL("tail of the split map",
+			!strcmp(lookup(m, 200, 200, 0x17000, 3, &addr), "/x/a"));
 	TEST_ASSERT_EQUAL("tail offset", addr, 0x7000);
 	TEST_ASSERT_VAL("past the end", !strcmp(lookup(m, 200, 200, 0x20000, 3, NULL), "(none)"));
 
 	/* one map covering several: all replaced */
-	machine__process_event(m, record__mmap2(&buf, MISC_USER, 200, 200, 0xf000, 0x20000, 0,
-						"/x/c", NULL), sample__at(&s, 4));
-	TEST_ASSERT_VAL("covering map wins", !strcmp(lookup(m, 200, 200, 0x15000, 5, NULL),
-						     "/x/c"));
+	machine__process_event(
+	    m, record__mmap2(&buf, MISC_USER, 200, 200, 0xf000, 0x20000, 0, "/x/c", NULL),
+	    sample__at(&s, 4));
+	TEST_ASSERT_VAL("covering map wins",
+			!strcmp(lookup(m, 200, 200, 0x15000, 5, NULL), "/x/c"));
 	TEST_ASSERT_VAL("covering map wins at the edge",
 			!strcmp(lookup(m, 200, 200, 0x1f000, 5, NULL), "/x/c"));
 
 	/* the MMAP (v1) form, anon code and the heap */
-	machine__process_event(m, record__mmap(&buf, MISC_USER, 200, 200, 0x50000, 0x1000, 0,
-					       "//anon"), sample__at(&s, 6));
-	TEST_ASSERT_VAL("anon is perf-PID.map", !strcmp(lookup(m, 200, 200, 0x50010, 7, &addr),
-							"/tmp/perf-200.map"));
+	machine__process_event(
+	    m, record__mmap(&buf, MISC_USER, 200, 200, 0x50000, 0x1000, 0, "//anon"),
+	    sample__at(&s, 6));
+	TEST_ASSERT_VAL("anon is perf-PID.map",
+			!strcmp(lookup(m, 200, 200, 0x50010, 7, &addr), "/tmp/perf-200.map"));
 	TEST_ASSERT_EQUAL("anon addresses are absolute", addr, 0x50010);
-	machine__process_event(m, record__mmap2(&buf, MISC_USER, 200, 200, 0x60000, 0x1000, 0,
-						"[heap]", NULL), sample__at(&s, 8));
+	machine__process_event(
+	    m, record__mmap2(&buf, MISC_USER, 200, 200, 0x60000, 0x1000, 0, "[heap]", NULL),
+	    sample__at(&s, 8));
 	TEST_ASSERT_VAL("heap", !strcmp(lookup(m, 200, 200, 0x60010, 9, &addr), "[heap]"));
 	TEST_ASSERT_EQUAL("heap addresses are absolute", addr, 0x60010);
 	return TEST_OK;
@@ -181,14 +188,17 @@ static int check_callchain(struct machine *m)
 	struct {
 		u64 nr;
 		u64 ips[6];
-	} chain = { 6, { PERF_CONTEXT_KERNEL, 0xffffffff81000100ULL, PERF_CONTEXT_USER,
-			 0x12000, 0x99999999, 0 } };
-	struct walked w = { .nr = 0 };
+	} chain = {6,
+		   {PERF_CONTEXT_KERNEL, 0xffffffff81000100ULL, PERF_CONTEXT_USER, 0x12000,
+		    0x99999999, 0}};
+	struct walked w = {.nr = 0};
 	struct thread *t;
 
-	machine__process_event(m, record__mmap(&buf, MISC_KERNEL, -1, 0, 0xffffffff81000000ULL,
-					       0x1000000, 0xffffffff81000000ULL,
-					       "[kernel.kallsyms]_text"), sample__at(&s, 0));
+	machine__process_event(m,
+			       record__mmap(&buf, MISC_KERNEL, -1, 0, 0xffffffff81000000ULL,
+					    0x1000000, 0xffffffff81000000ULL,
+					    "[kernel.kallsyms]_text"),
+			       sample__at(&s, 0));
 	sample__at(&s, 10);
 	s.callchain = (const struct ip_callchain *)&chain;
 	t = machine__findnew_thread(m, 200, 200);
@@ -213,7 +223,7 @@ static int check_callchain(struct machine *m)
 
 static int test__machine_model(struct test_suite *t)
 {
-	struct perf_env env = { .os_release = (char *)"0.0-not-this-kernel" };
+	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
 	struct machine *m = machine__new(&env, NULL);
 	int ret;
 
@@ -233,4 +243,7 @@ static int test__machine_model(struct test_suite *t)
 	return ret;
 }
 
-struct test_suite suite__machine_model = { .desc = "Machine model: threads, fork, exec, mmap splitting, callchain walk", .func = test__machine_model, };
+struct test_suite suite__machine_model = {
+    .desc = "Machine model: threads, fork, exec, mmap splitting, callchain walk",
+    .func = test__machine_model,
+};

@@ -79,8 +79,8 @@ static int e2e__frame(struct callchain_frame *frame, void *arg)
 	return format_line(arg, callchain_frame__addr(frame), &frame->al);
 }
 
-static int e2e__sample(struct perf_tool *tool, union perf_event *event,
-		       struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int e2e__sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+		       struct evsel *evsel, struct machine *machine)
 {
 	struct e2e_tool *e2e = (struct e2e_tool *)tool;
 	struct addr_location al;
@@ -101,8 +101,8 @@ static int e2e__sample(struct perf_tool *tool, union perf_event *event,
 static int ours(const char *path, struct lines *out)
 {
 	struct e2e_tool e2e = {
-		.tool = { .sample = e2e__sample, .ordered_events = true },
-		.out = out,
+	    .tool = {.sample = e2e__sample, .ordered_events = true},
+	    .out = out,
 	};
 	struct perf_session *session = perf_session__new(path, &e2e.tool);
 	int err;
@@ -140,7 +140,7 @@ static int theirs(const char *path, struct lines *out)
 
 static int compare(const char *path, size_t *nr_lines, const char *must_contain)
 {
-	struct lines a = { .nr = 0 }, b = { .nr = 0 };
+	struct lines a = {.nr = 0}, b = {.nr = 0};
 	size_t i, hits = 0;
 	int ret = TEST_FAIL;
 
@@ -214,8 +214,10 @@ static int test__machine_perf_script(struct test_suite *t)
 	}
 
 	/* samples without callchains: the IP of each */
-	snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -o %s/flat.data %s/loop 0.5 "
-		 ">/dev/null 2>&1", dir, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -e cpu-clock -o %s/flat.data %s/loop 0.5 "
+		 ">/dev/null 2>&1",
+		 dir, dir);
 	if (run(cmd)) {
 		ret = TEST_SKIP;
 		test_skip(t, "perf record -e cpu-clock failed (perf_event_paranoid?)");
@@ -227,29 +229,37 @@ static int test__machine_perf_script(struct test_suite *t)
 	pr_debug("%s: %zu lines equal\n", path, n);
 
 	/* frame-pointer callchains, user and kernel */
-	snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/fp.data %s/loop 0.5 "
-		 ">/dev/null 2>&1", dir, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -e cpu-clock -g -o %s/fp.data %s/loop 0.5 "
+		 ">/dev/null 2>&1",
+		 dir, dir);
 	snprintf(path, sizeof(path), "%s/fp.data", dir);
 	if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
 		goto out;
 	pr_debug("%s: %zu lines equal\n", path, n);
 
 	/* a 32-bit task: ELF32 objects and the compat vdso, "[vdso32]" */
-	snprintf(cmd, sizeof(cmd), "gcc -m32 -O1 -fno-omit-frame-pointer -o %s/loop32 "
-		 "%s/tools/perf/tests/workloads/loop.c >/dev/null 2>&1", dir, src);
+	snprintf(cmd, sizeof(cmd),
+		 "gcc -m32 -O1 -fno-omit-frame-pointer -o %s/loop32 "
+		 "%s/tools/perf/tests/workloads/loop.c >/dev/null 2>&1",
+		 dir, src);
 	if (run(cmd)) {
 		pr_debug("no gcc -m32: the 32-bit part is skipped\n");
 	} else {
-		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/m32.data "
-			 "%s/loop32 0.5 >/dev/null 2>&1", dir, dir);
+		snprintf(cmd, sizeof(cmd),
+			 "perf record -q -e cpu-clock -g -o %s/m32.data "
+			 "%s/loop32 0.5 >/dev/null 2>&1",
+			 dir, dir);
 		snprintf(path, sizeof(path), "%s/m32.data", dir);
 		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
 			goto out;
 		pr_debug("%s: %zu lines equal\n", path, n);
 
 		/* pipe mode: features as records, no build-id table */
-		snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o - %s/loop32 0.3 "
-			 "2>/dev/null >%s/m32.pipe.data", dir, dir);
+		snprintf(cmd, sizeof(cmd),
+			 "perf record -q -e cpu-clock -g -o - %s/loop32 0.3 "
+			 "2>/dev/null >%s/m32.pipe.data",
+			 dir, dir);
 		snprintf(path, sizeof(path), "%s/m32.pipe.data", dir);
 		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
 			goto out;
@@ -257,8 +267,10 @@ static int test__machine_perf_script(struct test_suite *t)
 	}
 
 	/* C++: demangled names, name@plt entries */
-	snprintf(cmd, sizeof(cmd), "g++ -O1 -fno-omit-frame-pointer -o %s/cxx "
-		 "%s/tools/perf/tests/workloads/machine-cxx.cc >/dev/null 2>&1", dir, src);
+	snprintf(cmd, sizeof(cmd),
+		 "g++ -O1 -fno-omit-frame-pointer -o %s/cxx "
+		 "%s/tools/perf/tests/workloads/machine-cxx.cc >/dev/null 2>&1",
+		 dir, src);
 	if (run(cmd)) {
 		pr_debug("no g++: the C++ part is skipped\n");
 	} else {
@@ -272,7 +284,8 @@ static int test__machine_perf_script(struct test_suite *t)
 	}
 
 	/* JIT code in anon memory, named by /tmp/perf-PID.map */
-	snprintf(cmd, sizeof(cmd), "gcc -O1 -o %s/jit %s/tools/perf/tests/workloads/machine-jit.c "
+	snprintf(cmd, sizeof(cmd),
+		 "gcc -O1 -o %s/jit %s/tools/perf/tests/workloads/machine-jit.c "
 		 "&& perf record -q -e cpu-clock -o %s/jit.data %s/jit %s/jit.pid >/dev/null 2>&1",
 		 dir, src, dir, dir, dir);
 	rc = run(cmd);
@@ -290,8 +303,10 @@ static int test__machine_perf_script(struct test_suite *t)
 	}
 
 	/* BPF programs coming and going at the same address */
-	snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -g -o %s/bpf.data %s/bpf-spin 3 "
-		 ">/dev/null 2>&1", dir, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -e cpu-clock -g -o %s/bpf.data %s/bpf-spin 3 "
+		 ">/dev/null 2>&1",
+		 dir, dir);
 	rc = run(cmd);
 	snprintf(path, sizeof(path), "%s/bpf.data", dir);
 	if (rc == 2) {
@@ -308,4 +323,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__machine_perf_script = { .desc = "Machine model: sym/dso of every sample and frame equal perf script's", .func = test__machine_perf_script, };
+struct test_suite suite__machine_perf_script = {
+    .desc = "Machine model: sym/dso of every sample and frame equal perf script's",
+    .func = test__machine_perf_script,
+};

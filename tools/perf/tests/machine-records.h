@@ -99,8 +99,8 @@ static inline union perf_event *record__task(union record_buf *buf, u32 type, u3
 	return &buf->event;
 }
 
-static inline union perf_event *record__ksymbol(union record_buf *buf, u64 addr, u32 len,
-						u16 type, bool unregister, const char *name)
+static inline union perf_event *record__ksymbol(union record_buf *buf, u64 addr, u32 len, u16 type,
+						bool unregister, const char *name)
 {
 	struct perf_record_ksymbol *e = &buf->event.ksymbol;
 	size_t n = strlen(name) + 1;

@@ -27,8 +27,8 @@ struct counting_tool {
 	u64 backwards;
 };
 
-static int count_sample(struct perf_tool *tool, union perf_event *event,
-			struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int count_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+			struct evsel *evsel, struct machine *machine)
 {
 	struct counting_tool *ct = (struct counting_tool *)tool;
 
@@ -48,8 +48,7 @@ static int count_side_band(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
-static int count_user(struct perf_tool *tool, union perf_event *event,
-		      struct perf_session *session)
+static int count_user(struct perf_tool *tool, union perf_event *event, struct perf_session *session)
 {
 	((struct counting_tool *)tool)->user++;
 	return 0;
@@ -145,7 +144,8 @@ static void add_counts(char *line, size_t len, const char *inner)
 			continue;
 		snprintf(pat, sizeof(pat), "%s ", name);
 		if (!strstr(line, pat))
-			o += snprintf(out + o, sizeof(out) - o, "%s%s %llu", o ? ", " : "", name, n);
+			o +=
+			    snprintf(out + o, sizeof(out) - o, "%s%s %llu", o ? ", " : "", name, n);
 	}
 	snprintf(line, len, "%s", out);
 }
@@ -267,11 +267,12 @@ static int test__reader_corpus(struct test_suite *t)
 			memset(&st, 0, sizeof(st));
 			ret = process_file(path, &ct, &st, err, sizeof(err));
 			files++;
-			pr_debug("%s: ret %d, %llu samples, %llu side-band, %llu user, %llu unknown, %llu unordered\n",
-				 rel, ret, (unsigned long long)ct.samples,
-				 (unsigned long long)ct.side_band, (unsigned long long)ct.user,
-				 (unsigned long long)st.nr_unknown_events,
-				 (unsigned long long)st.nr_unordered_events);
+			pr_debug(
+			    "%s: ret %d, %llu samples, %llu side-band, %llu user, %llu unknown, %llu unordered\n",
+			    rel, ret, (unsigned long long)ct.samples,
+			    (unsigned long long)ct.side_band, (unsigned long long)ct.user,
+			    (unsigned long long)st.nr_unknown_events,
+			    (unsigned long long)st.nr_unordered_events);
 			if (strstr(rel, "corrupted.zero_size_sample")) {
 				if (ret == 0 || !strstr(err, "0xbfd0")) {
 					pr_debug("%s: expected an error naming 0xbfd0\n", rel);
@@ -320,4 +321,7 @@ static int test__reader_corpus(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_corpus = { .desc = "reader: every corpus file, record counts as in INDEX.md", .func = test__reader_corpus, };
+struct test_suite suite__reader_corpus = {
+    .desc = "reader: every corpus file, record counts as in INDEX.md",
+    .func = test__reader_corpus,
+};

@@ -62,7 +62,7 @@ static FILE *filtered(const char *path, int *n)
 
 static int our_dump(const char *file, const char *out_path)
 {
-	struct perf_tool tool = { .ordered_events = true };
+	struct perf_tool tool = {.ordered_events = true};
 	struct perf_session *session;
 	int fd, saved, ret = -1;
 
@@ -133,34 +133,34 @@ static int compare_one(const char *dir, const char *base, const char *rel, int *
 static int test__reader_dump(struct test_suite *t)
 {
 	static const char *const files[] = {
-		"perf_data_converter/perf.data.lost_samples-4.4",
-		"perf_data_converter/perf.data.branch_stack_spec",
-		"perfparser/vector_static_gcc__perf.data",
-		"perf_data_converter/perf.data.hw_and_sw-3.4",
-		"linux-perf-file-reader/perf.data",
-		"perf_data_converter/perf.data.piped.lost_samples-4.4",
-		"perf_data_converter/perf.data.piped.header_features_aligned-6.12",
-		"perfparser/vector_static_gcc__perf.data.zstd",
-		"perf_data_converter/perf.data.weight_struct",
-		"perf_data_converter/perf.data.ctx_switch_namespaces-4.14",
-		"perf_data_converter/perf.data.hybrid_topology",
-		"perf_data_converter/perf.data.branch_stack_hw_index",
-		"perf_data_converter/perf.data.piped.header_features_aligned-6.12",
-		"perf_data_converter/perf.data.raw_callgraph_branch-3.4",
-		"perfparser/contentsize.data",
-		"perfparser/parallel_static_gcc__perf.data.zstd",
-		"linux-perf-data/sleep.compressed.pipe.data",
-		"platform_system_extras/perf_with_arm_regs.data",
-		"platform_system_extras/generated_by_linux_perf.data",
-		"autofdo/perf-kernel.data",
+	    "perf_data_converter/perf.data.lost_samples-4.4",
+	    "perf_data_converter/perf.data.branch_stack_spec",
+	    "perfparser/vector_static_gcc__perf.data",
+	    "perf_data_converter/perf.data.hw_and_sw-3.4",
+	    "linux-perf-file-reader/perf.data",
+	    "perf_data_converter/perf.data.piped.lost_samples-4.4",
+	    "perf_data_converter/perf.data.piped.header_features_aligned-6.12",
+	    "perfparser/vector_static_gcc__perf.data.zstd",
+	    "perf_data_converter/perf.data.weight_struct",
+	    "perf_data_converter/perf.data.ctx_switch_namespaces-4.14",
+	    "perf_data_converter/perf.data.hybrid_topology",
+	    "perf_data_converter/perf.data.branch_stack_hw_index",
+	    "perf_data_converter/perf.data.piped.header_features_aligned-6.12",
+	    "perf_data_converter/perf.data.raw_callgraph_branch-3.4",
+	    "perfparser/contentsize.data",
+	    "perfparser/parallel_static_gcc__perf.data.zstd",
+	    "linux-perf-data/sleep.compressed.pipe.data",
+	    "platform_system_extras/perf_with_arm_regs.data",
+	    "platform_system_extras/generated_by_linux_perf.data",
+	    "autofdo/perf-kernel.data",
 	};
 	static const struct {
 		const char *name, *opts, *out, *redirect;
 	} fresh[] = {
-		{ "fresh.data", "", "fresh.data", ">/dev/null" },
-		{ "fresh.pipe", "", "-", ">fresh.pipe" },
-		{ "fresh.zstd", "-z", "fresh.zstd", ">/dev/null" },
-		{ "fresh.dir", "--threads", "fresh.dir", ">/dev/null" },
+	    {"fresh.data", "", "fresh.data", ">/dev/null"},
+	    {"fresh.pipe", "", "-", ">fresh.pipe"},
+	    {"fresh.zstd", "-z", "fresh.zstd", ">/dev/null"},
+	    {"fresh.dir", "--threads", "fresh.dir", ">/dev/null"},
 	};
 	char dir[] = "/tmp/reader-dump-XXXXXX", cwd[PATH_MAX], cmd[PATH_MAX + 16];
 	int failures = 0, lines = 0, ran = 0;
@@ -192,9 +192,10 @@ static int test__reader_dump(struct test_suite *t)
 	for (i = 0; i < ARRAY_SIZE(fresh); i++) {
 		char rec[PATH_MAX * 2];
 
-		snprintf(rec, sizeof(rec), "cd %s && perf record -q %s -e cpu-clock -o %s -- "
-			 "dd if=/dev/zero of=/dev/null bs=1k count=100000 %s 2>/dev/null", dir,
-			 fresh[i].opts, fresh[i].out, fresh[i].redirect);
+		snprintf(rec, sizeof(rec),
+			 "cd %s && perf record -q %s -e cpu-clock -o %s -- "
+			 "dd if=/dev/zero of=/dev/null bs=1k count=100000 %s 2>/dev/null",
+			 dir, fresh[i].opts, fresh[i].out, fresh[i].redirect);
 		if (system(rec)) {
 			pr_debug("%s: perf record failed, not compared\n", fresh[i].name);
 			continue;
@@ -218,4 +219,7 @@ static int test__reader_dump(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_dump = { .desc = "reader: -D dump equals perf script -D", .func = test__reader_dump, };
+struct test_suite suite__reader_dump = {
+    .desc = "reader: -D dump equals perf script -D",
+    .func = test__reader_dump,
+};

@@ -71,7 +71,8 @@ static int check_bpf(const char *file, const char *line, struct perf_env *env, i
 		}
 		return 0;
 	}
-	if (sscanf(line, "# \tsub_prog %u: %255s addr %llx size %u", &sub, name, &addr, &size) == 4) {
+	if (sscanf(line, "# \tsub_prog %u: %255s addr %llx size %u", &sub, name, &addr, &size) ==
+	    4) {
 		if (!cur || sub >= cur->nr_jited_ksyms || cur->jited_ksyms[sub] != addr ||
 		    !cur->jited_func_lens || cur->jited_func_lens[sub] != size) {
 			pr_debug("%s: sub prog: %s", file, line);
@@ -83,7 +84,7 @@ static int check_bpf(const char *file, const char *line, struct perf_env *env, i
 
 static int compare_header(const char *rel, int *nr_checked)
 {
-	struct perf_tool tool = { .ordered_events = true };
+	struct perf_tool tool = {.ordered_events = true};
 	char cmd[PATH_MAX * 2], line[65536], cmdline[4096] = "", buf[128];
 	struct perf_session *session;
 	struct perf_env *env;
@@ -136,9 +137,11 @@ static int compare_header(const char *rel, int *nr_checked)
 			if (ev >= session->evlist->nr_entries ||
 			    strlen(evsel__name(session->evlist->entries[ev])) != n ||
 			    strncmp(evsel__name(session->evlist->entries[ev]), name, n)) {
-				pr_debug("%s: event %d: perf %.*s, ours %s\n", rel, ev, (int)n, name,
+				pr_debug("%s: event %d: perf %.*s, ours %s\n", rel, ev, (int)n,
+					 name,
 					 ev < session->evlist->nr_entries ?
-					 evsel__name(session->evlist->entries[ev]) : "(none)");
+					     evsel__name(session->evlist->entries[ev]) :
+					     "(none)");
 				bad++;
 			}
 			ev++;
@@ -169,8 +172,8 @@ struct be_tool {
 	u64 samples, bad_pid, backwards, last;
 };
 
-static int be_sample(struct perf_tool *tool, union perf_event *event,
-		     struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int be_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+		     struct evsel *evsel, struct machine *machine)
 {
 	struct be_tool *bt = (struct be_tool *)tool;
 
@@ -185,7 +188,7 @@ static int be_sample(struct perf_tool *tool, union perf_event *event,
 
 static int check_big_endian(void)
 {
-	struct be_tool bt = { .tool = { .sample = be_sample, .ordered_events = true } };
+	struct be_tool bt = {.tool = {.sample = be_sample, .ordered_events = true}};
 	char path[PATH_MAX];
 	struct perf_session *s;
 	int err;
@@ -198,12 +201,11 @@ static int check_big_endian(void)
 	TEST_ASSERT_EQUAL("powerpc processed", err, 0);
 	TEST_ASSERT_VAL("swapped", s->needs_swap);
 	TEST_ASSERT_VAL("legacy pipe detected", s->legacy_pipe);
-	TEST_ASSERT_VAL("arch from legacy record 72",
-			s->env.arch && !strcmp(s->env.arch, "ppc64"));
-	TEST_ASSERT_VAL("os release", s->env.os_release &&
-			!strcmp(s->env.os_release, "3.3.8-power7-600.25"));
-	TEST_ASSERT_VAL("perf version", s->env.version &&
-			!strcmp(s->env.version, "3.3.0-4-GOOGLE"));
+	TEST_ASSERT_VAL("arch from legacy record 72", s->env.arch && !strcmp(s->env.arch, "ppc64"));
+	TEST_ASSERT_VAL("os release",
+			s->env.os_release && !strcmp(s->env.os_release, "3.3.8-power7-600.25"));
+	TEST_ASSERT_VAL("perf version",
+			s->env.version && !strcmp(s->env.version, "3.3.0-4-GOOGLE"));
 	TEST_ASSERT_EQUAL("nr cpus", s->env.nr_cpus_online, 64);
 	TEST_ASSERT_EQUAL("samples", bt.samples, 9997);
 	TEST_ASSERT_EQUAL("sane pids", bt.bad_pid, 0);
@@ -219,9 +221,11 @@ static int check_big_endian(void)
 static int check_default_names(void)
 {
 	static const char *const want[] = {
-		"cycles:ppH", "instructions:ppH", "branch-instructions:ppH",
+	    "cycles:ppH",
+	    "instructions:ppH",
+	    "branch-instructions:ppH",
 	};
-	struct perf_tool tool = { .ordered_events = true };
+	struct perf_tool tool = {.ordered_events = true};
 	char path[PATH_MAX];
 	struct perf_session *s;
 	int i, ok = 1;
@@ -245,11 +249,15 @@ static int check_default_names(void)
 static int check_attr_136(void)
 {
 	static const char *const files[] = {
-		"frankentui/perf.data", "khronos/perf.data.old", "hotspot/perf.data.PerfFormatLost",
-		"perfparser/cpp-inlining.perf.data", "linux-perf-data/sleep.data",
-		"linux-perf-data/sleep.compressed.data", "linux-perf-data/sleep.compressed2.data",
+	    "frankentui/perf.data",
+	    "khronos/perf.data.old",
+	    "hotspot/perf.data.PerfFormatLost",
+	    "perfparser/cpp-inlining.perf.data",
+	    "linux-perf-data/sleep.data",
+	    "linux-perf-data/sleep.compressed.data",
+	    "linux-perf-data/sleep.compressed2.data",
 	};
-	struct perf_tool tool = { .ordered_events = true };
+	struct perf_tool tool = {.ordered_events = true};
 	char path[PATH_MAX];
 	size_t i;
 
@@ -274,14 +282,14 @@ static int check_attr_136(void)
 static int test__reader_header(struct test_suite *t)
 {
 	static const char *const files[] = {
-		"perf_data_converter/perf.data.branch_stack_spec",
-		"perf_data_converter/perf.data.lost_samples-4.4",
-		"perf_data_converter/perf.data.weight_struct",
-		"perf_data_converter/perf.data.hybrid_topology",
-		"perfparser/vector_static_gcc__perf.data.zstd",
-		"perfparser/parallel_static_gcc__perf.data.zstd",
-		"linux-perf-file-reader/perf.data",
-		"autofdo/test.lbr",
+	    "perf_data_converter/perf.data.branch_stack_spec",
+	    "perf_data_converter/perf.data.lost_samples-4.4",
+	    "perf_data_converter/perf.data.weight_struct",
+	    "perf_data_converter/perf.data.hybrid_topology",
+	    "perfparser/vector_static_gcc__perf.data.zstd",
+	    "perfparser/parallel_static_gcc__perf.data.zstd",
+	    "linux-perf-file-reader/perf.data",
+	    "autofdo/test.lbr",
 	};
 	char path[PATH_MAX];
 	int bad = 0, checked = 0;
@@ -305,4 +313,7 @@ static int test__reader_header(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_header = { .desc = "reader: header features as perf report --header-only shows them", .func = test__reader_header, };
+struct test_suite suite__reader_header = {
+    .desc = "reader: header features as perf report --header-only shows them",
+    .func = test__reader_header,
+};

@@ -59,7 +59,7 @@ static u64 next_rand(u64 *s)
  */
 static void make_arrivals(struct arrival *a, int streams, int block, u64 spread, u64 seed)
 {
-	u64 clock[64] = { 0 }, s = seed;
+	u64 clock[64] = {0}, s = seed;
 	int i;
 
 	for (i = 0; i < NR_RECORDS; i++) {
@@ -73,17 +73,17 @@ static void make_arrivals(struct arrival *a, int streams, int block, u64 spread,
 
 static int check_pattern(struct arrival *a, u64 *seq, const char *what)
 {
-	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 16 };
-	struct runs_log l = { .seq = seq, .n = 0 };
+	struct perf_event_header h = {.type = PERF_RECORD_SAMPLE, .size = 16};
+	struct runs_log l = {.seq = seq, .n = 0};
 	struct ordered_events oe;
-	u64 buf[2] = { 0 };
+	u64 buf[2] = {0};
 	int i, err = 0;
 
 	memcpy(buf, &h, sizeof(h));
 	ordered_events__init(&oe, runs_deliver, &l, 0);
 	for (i = 0; i < NR_RECORDS && !err; i++)
-		err = ordered_events__queue(&oe, (union perf_event *)buf, a[i].time, a[i].seq,
-					    NULL);
+		err =
+		    ordered_events__queue(&oe, (union perf_event *)buf, a[i].time, a[i].seq, NULL);
 	if (!err)
 		err = ordered_events__flush_all(&oe);
 	ordered_events__exit(&oe);
@@ -113,12 +113,12 @@ static int test__reader_ordered_runs(struct test_suite *t)
 		int streams, block;
 		u64 spread;
 	} patterns[] = {
-		{ "2 cpus in blocks", 2, 100, 7 },
-		{ "2 cpus alternating", 2, 1, 3 },
-		{ "8 streams", 8, 13, 5 },
-		{ "40 streams, more than the runs", 40, 7, 11 },
-		{ "ties", 5, 3, 0 },
-		{ "random times", 1, 1, 0 },
+	    {"2 cpus in blocks", 2, 100, 7},
+	    {"2 cpus alternating", 2, 1, 3},
+	    {"8 streams", 8, 13, 5},
+	    {"40 streams, more than the runs", 40, 7, 11},
+	    {"ties", 5, 3, 0},
+	    {"random times", 1, 1, 0},
 	};
 	struct arrival *a = calloc(NR_RECORDS, sizeof(*a));
 	u64 *seq = calloc(NR_RECORDS, sizeof(*seq));
@@ -143,4 +143,7 @@ static int test__reader_ordered_runs(struct test_suite *t)
 	return ret;
 }
 
-struct test_suite suite__reader_ordered_runs = { .desc = "reader: ordered events from runs and heap equal a stable sort by time", .func = test__reader_ordered_runs, };
+struct test_suite suite__reader_ordered_runs = {
+    .desc = "reader: ordered events from runs and heap equal a stable sort by time",
+    .func = test__reader_ordered_runs,
+};

@@ -33,8 +33,8 @@ static int log_deliver(void *arg, struct ordered_event *oe)
 
 static int queue(struct ordered_events *oe, u64 t, u64 off)
 {
-	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = 64 };
-	u64 buf[8] = { 0 };
+	struct perf_event_header h = {.type = PERF_RECORD_SAMPLE, .size = 64};
+	u64 buf[8] = {0};
 
 	memcpy(buf, &h, sizeof(h));
 	return ordered_events__queue(oe, (union perf_event *)buf, t, off, NULL);
@@ -87,7 +87,7 @@ static int test__reader_ordered(struct test_suite *t)
 {
 	struct order_tool ot;
 	struct ordered_events oe;
-	struct log l = { .n = 0 };
+	struct log l = {.n = 0};
 
 	ordered_events__init(&oe, log_deliver, &l, 0);
 	/* round 1: nothing may go out yet at its end */
@@ -149,4 +149,7 @@ static int test__reader_ordered(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_ordered = { .desc = "reader: ordered events, FINISHED_ROUND, late records, memory cap", .func = test__reader_ordered, };
+struct test_suite suite__reader_ordered = {
+    .desc = "reader: ordered events, FINISHED_ROUND, late records, memory cap",
+    .func = test__reader_ordered,
+};

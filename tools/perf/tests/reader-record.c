@@ -26,8 +26,8 @@ struct rec_tool {
 	u64 samples, last_time, backwards;
 };
 
-static int rec_sample(struct perf_tool *tool, union perf_event *event,
-		      struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int rec_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+		      struct evsel *evsel, struct machine *machine)
 {
 	struct rec_tool *rt = (struct rec_tool *)tool;
 
@@ -67,8 +67,8 @@ static int perf_counts(const char *path, u64 *counts)
 
 static int compare(const char *what, const char *path)
 {
-	u64 theirs[PERF_RECORD_HEADER_MAX] = { 0 };
-	struct rec_tool rt = { .tool = { .sample = rec_sample, .ordered_events = true } };
+	u64 theirs[PERF_RECORD_HEADER_MAX] = {0};
+	struct rec_tool rt = {.tool = {.sample = rec_sample, .ordered_events = true}};
 	struct perf_session *session;
 	int type, bad = 0, err;
 
@@ -104,8 +104,8 @@ static int compare(const char *what, const char *path)
 			 (unsigned long long)rt.backwards);
 		bad++;
 	}
-	pr_debug("%s: %llu samples, %d mismatches, err %d\n", what,
-		 (unsigned long long)rt.samples, bad, err);
+	pr_debug("%s: %llu samples, %d mismatches, err %d\n", what, (unsigned long long)rt.samples,
+		 bad, err);
 	perf_session__delete(session);
 	return bad || err;
 }
@@ -118,8 +118,8 @@ static int compare(const char *what, const char *path)
  */
 static int check_threads_dir(const char *dir)
 {
-	struct rec_tool one = { .tool = { .sample = rec_sample, .ordered_events = true } };
-	struct rec_tool three = { .tool = { .sample = rec_sample, .ordered_events = true } };
+	struct rec_tool one = {.tool = {.sample = rec_sample, .ordered_events = true}};
+	struct rec_tool three = {.tool = {.sample = rec_sample, .ordered_events = true}};
 	char path[PATH_MAX], cmd[PATH_MAX * 3];
 	struct perf_session *s;
 	u64 off, size;
@@ -134,11 +134,12 @@ static int check_threads_dir(const char *dir)
 	off = s->data_offset;
 	size = s->data_size;
 	perf_session__delete(s);
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p %s/threads.data && cp %s/file.data %s/threads.data/data && "
-		 "dd if=%s/file.data of=%s/threads.data/data.0 bs=1 skip=%llu count=%llu status=none && "
-		 "cp %s/threads.data/data.0 %s/threads.data/data.1", dir, dir, dir, dir, dir,
-		 (unsigned long long)off, (unsigned long long)size, dir, dir);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "mkdir -p %s/threads.data && cp %s/file.data %s/threads.data/data && "
+	    "dd if=%s/file.data of=%s/threads.data/data.0 bs=1 skip=%llu count=%llu status=none && "
+	    "cp %s/threads.data/data.0 %s/threads.data/data.1",
+	    dir, dir, dir, dir, dir, (unsigned long long)off, (unsigned long long)size, dir, dir);
 	if (system(cmd))
 		return 1;
 	snprintf(path, sizeof(path), "%s/threads.data", dir);
@@ -165,8 +166,9 @@ static int test__reader_record(struct test_suite *t)
 	}
 	if (!mkdtemp(dir))
 		return TEST_FAIL;
-	snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -o %s/file.data -- " WORKLOAD
-		 " >/dev/null 2>&1", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -e cpu-clock -o %s/file.data -- " WORKLOAD " >/dev/null 2>&1",
+		 dir);
 	if (system(cmd)) {
 		test_skip(t, "perf record -e cpu-clock failed (perf_event_paranoid?)");
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
@@ -177,8 +179,8 @@ static int test__reader_record(struct test_suite *t)
 	snprintf(path, sizeof(path), "%s/file.data", dir);
 	bad += compare("file mode", path);
 
-	snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -o - -- " WORKLOAD
-		 " >%s/pipe.data 2>/dev/null", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -e cpu-clock -o - -- " WORKLOAD " >%s/pipe.data 2>/dev/null", dir);
 	if (!system(cmd)) {
 		snprintf(path, sizeof(path), "%s/pipe.data", dir);
 		bad += compare("pipe mode", path);
@@ -189,7 +191,7 @@ static int test__reader_record(struct test_suite *t)
 	/* ... and as "-", from stdin */
 	snprintf(path, sizeof(path), "%s/pipe.data", dir);
 	{
-		struct rec_tool rt = { .tool = { .sample = rec_sample, .ordered_events = true } };
+		struct rec_tool rt = {.tool = {.sample = rec_sample, .ordered_events = true}};
 		int fd = open(path, O_RDONLY), saved = dup(0);
 		struct perf_session *s = NULL;
 
@@ -209,9 +211,10 @@ static int test__reader_record(struct test_suite *t)
 	}
 
 	/* the same stream through a real FIFO, read sequentially */
-	snprintf(cmd, sizeof(cmd), "mkfifo %s/fifo && (cat %s/pipe.data > %s/fifo &)", dir, dir, dir);
+	snprintf(cmd, sizeof(cmd), "mkfifo %s/fifo && (cat %s/pipe.data > %s/fifo &)", dir, dir,
+		 dir);
 	if (!system(cmd)) {
-		struct rec_tool rt = { .tool = { .sample = rec_sample, .ordered_events = true } };
+		struct rec_tool rt = {.tool = {.sample = rec_sample, .ordered_events = true}};
 		struct perf_session *s;
 
 		snprintf(path, sizeof(path), "%s/fifo", dir);
@@ -226,14 +229,18 @@ static int test__reader_record(struct test_suite *t)
 	}
 
 	if (zstd_data__available()) {
-		snprintf(cmd, sizeof(cmd), "perf record -q -z -e cpu-clock -o %s/z.data -- "
-			 WORKLOAD " >/dev/null 2>&1", dir);
+		snprintf(cmd, sizeof(cmd),
+			 "perf record -q -z -e cpu-clock -o %s/z.data -- " WORKLOAD
+			 " >/dev/null 2>&1",
+			 dir);
 		if (!system(cmd)) {
 			snprintf(path, sizeof(path), "%s/z.data", dir);
 			bad += compare("zstd (-z)", path);
 		}
-		snprintf(cmd, sizeof(cmd), "perf record -q -z -e cpu-clock -o - -- " WORKLOAD
-			 " >%s/zpipe.data 2>/dev/null", dir);
+		snprintf(cmd, sizeof(cmd),
+			 "perf record -q -z -e cpu-clock -o - -- " WORKLOAD
+			 " >%s/zpipe.data 2>/dev/null",
+			 dir);
 		if (!system(cmd)) {
 			snprintf(path, sizeof(path), "%s/zpipe.data", dir);
 			bad += compare("zstd pipe (-z -o -)", path);
@@ -241,10 +248,11 @@ static int test__reader_record(struct test_suite *t)
 	}
 
 	/* a perf.data/ directory as perf record --kcore writes it */
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/dir.data/kcore_dir && cp %s/file.data %s/dir.data/data",
-		 dir, dir, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/dir.data/kcore_dir && cp %s/file.data %s/dir.data/data", dir, dir,
+		 dir);
 	if (!system(cmd)) {
-		struct perf_tool tool = { .ordered_events = true };
+		struct perf_tool tool = {.ordered_events = true};
 		struct perf_session *s;
 
 		snprintf(path, sizeof(path), "%s/dir.data", dir);
@@ -261,8 +269,10 @@ static int test__reader_record(struct test_suite *t)
 	bad += check_threads_dir(dir);
 
 	/* the real thing, if this perf has --threads */
-	snprintf(cmd, sizeof(cmd), "perf record --threads -q -e cpu-clock -o %s/thr.data -- "
-		 WORKLOAD " >/dev/null 2>&1", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "perf record --threads -q -e cpu-clock -o %s/thr.data -- " WORKLOAD
+		 " >/dev/null 2>&1",
+		 dir);
 	if (!system(cmd)) {
 		snprintf(path, sizeof(path), "%s/thr.data", dir);
 		bad += compare("perf record --threads directory", path);
@@ -277,4 +287,7 @@ static int test__reader_record(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_record = { .desc = "reader: fresh perf recordings (file, -z, pipe, dir) count as perf report -D", .func = test__reader_record, };
+struct test_suite suite__reader_record = {
+    .desc = "reader: fresh perf recordings (file, -z, pipe, dir) count as perf report -D",
+    .func = test__reader_record,
+};

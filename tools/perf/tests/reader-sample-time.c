@@ -24,24 +24,37 @@ static u64 next_rand(u64 *s)
 static int test__reader_sample_time(struct test_suite *t)
 {
 	static const u64 bits[] = {
-		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
-		PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
-		PERF_SAMPLE_PERIOD, PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_DATA_SRC,
-		PERF_SAMPLE_TRANSACTION, PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
-		PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
-		/* not in the short cut: the general parse must still be taken */
-		PERF_SAMPLE_READ, PERF_SAMPLE_RAW, PERF_SAMPLE_WEIGHT,
+	    PERF_SAMPLE_IDENTIFIER,
+	    PERF_SAMPLE_IP,
+	    PERF_SAMPLE_TID,
+	    PERF_SAMPLE_TIME,
+	    PERF_SAMPLE_ADDR,
+	    PERF_SAMPLE_ID,
+	    PERF_SAMPLE_STREAM_ID,
+	    PERF_SAMPLE_CPU,
+	    PERF_SAMPLE_PERIOD,
+	    PERF_SAMPLE_CALLCHAIN,
+	    PERF_SAMPLE_DATA_SRC,
+	    PERF_SAMPLE_TRANSACTION,
+	    PERF_SAMPLE_PHYS_ADDR,
+	    PERF_SAMPLE_CGROUP,
+	    PERF_SAMPLE_DATA_PAGE_SIZE,
+	    PERF_SAMPLE_CODE_PAGE_SIZE,
+	    /* not in the short cut: the general parse must still be taken */
+	    PERF_SAMPLE_READ,
+	    PERF_SAMPLE_RAW,
+	    PERF_SAMPLE_WEIGHT,
 	};
 	u64 seed = 0x2545f4914f6cdd1dULL, buf[64];
 	int round, fast = 0;
 
 	for (round = 0; round < ROUNDS; round++) {
-		struct perf_event_attr attr = { .size = sizeof(attr) };
+		struct perf_event_attr attr = {.size = sizeof(attr)};
 		struct evlist *evlist = evlist__new();
 		union perf_event *e = (union perf_event *)buf;
 		struct perf_sample s;
 		struct evsel *evsel;
-		u64 time = 0, r = next_rand(&seed), ids[] = { 7 };
+		u64 time = 0, r = next_rand(&seed), ids[] = {7};
 		int err_time, err_full;
 		size_t i;
 
@@ -77,9 +90,10 @@ static int test__reader_sample_time(struct test_suite *t)
 		if (!(attr.sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)))
 			fast++;
 		if (err_time != err_full || (!err_full && time != s.time)) {
-			pr_debug("sample_type %#llx size %u: time parse %d %#llx, full parse %d %#llx\n",
-				 (unsigned long long)attr.sample_type, e->header.size, err_time,
-				 (unsigned long long)time, err_full, (unsigned long long)s.time);
+			pr_debug(
+			    "sample_type %#llx size %u: time parse %d %#llx, full parse %d %#llx\n",
+			    (unsigned long long)attr.sample_type, e->header.size, err_time,
+			    (unsigned long long)time, err_full, (unsigned long long)s.time);
 			evlist__delete(evlist);
 			return TEST_FAIL;
 		}
@@ -89,4 +103,7 @@ static int test__reader_sample_time(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_sample_time = { .desc = "reader: a record's time for the queue as the full sample parse gives it", .func = test__reader_sample_time, };
+struct test_suite suite__reader_sample_time = {
+    .desc = "reader: a record's time for the queue as the full sample parse gives it",
+    .func = test__reader_sample_time,
+};

@@ -35,7 +35,7 @@ static void put2(struct rec *r, u32 a, u32 b)
 /* an exact-size heap copy, so that ASan sees any read past its end */
 static union perf_event *finish(struct rec *r, u32 type, u16 misc, u32 size)
 {
-	struct perf_event_header h = { .type = type, .misc = misc, .size = size };
+	struct perf_event_header h = {.type = type, .misc = misc, .size = size};
 	void *e;
 
 	memcpy(r->w, &h, sizeof(h));
@@ -53,24 +53,23 @@ static void set_size(union perf_event *e, u16 size)
 
 static int test_all_fields(struct evlist *evlist)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct perf_event_attr attr = {.size = sizeof(attr)};
 	struct perf_sample s;
 	union perf_event *e;
 	struct evsel *evsel;
-	struct rec r = { .n = 1 };
-	u64 ids[] = { 42 };
+	struct rec r = {.n = 1};
+	u64 ids[] = {42};
 	u32 size, cut;
 	int err;
 
-	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
-			   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-			   PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
-			   PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
-			   PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT_STRUCT |
-			   PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
-			   PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
-			   PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
+	attr.sample_type =
+	    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+	    PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+	    PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+	    PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |
+	    PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
+	    PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
 	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST |
 			   PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
@@ -82,47 +81,56 @@ static int test_all_fields(struct evlist *evlist)
 	TEST_ASSERT_EQUAL("id_pos with IDENTIFIER", evsel->id_pos, 0);
 	TEST_ASSERT_EQUAL("is_pos with IDENTIFIER", evsel->is_pos, 1);
 
-	put(&r, 42);			 /* IDENTIFIER */
-	put(&r, 0xffffffff81000010ULL);	 /* IP */
-	put2(&r, 1234, 1235);		 /* TID */
-	put(&r, 1000000007ULL);		 /* TIME */
-	put(&r, 0xdead0000);		 /* ADDR */
-	put(&r, 42);			 /* ID */
-	put(&r, 43);			 /* STREAM_ID */
-	put2(&r, 3, 0);			 /* CPU */
-	put(&r, 4000);			 /* PERIOD */
-	put(&r, 2);			 /* READ: nr */
-	put(&r, 111);			 /* time_enabled */
-	put(&r, 99);			 /* time_running */
-	put(&r, 500); put(&r, 42); put(&r, 1); /* value, id, lost */
-	put(&r, 600); put(&r, 44); put(&r, 0);
-	put(&r, 3);			 /* CALLCHAIN nr */
+	put(&r, 42);			/* IDENTIFIER */
+	put(&r, 0xffffffff81000010ULL); /* IP */
+	put2(&r, 1234, 1235);		/* TID */
+	put(&r, 1000000007ULL);		/* TIME */
+	put(&r, 0xdead0000);		/* ADDR */
+	put(&r, 42);			/* ID */
+	put(&r, 43);			/* STREAM_ID */
+	put2(&r, 3, 0);			/* CPU */
+	put(&r, 4000);			/* PERIOD */
+	put(&r, 2);			/* READ: nr */
+	put(&r, 111);			/* time_enabled */
+	put(&r, 99);			/* time_running */
+	put(&r, 500);
+	put(&r, 42);
+	put(&r, 1); /* value, id, lost */
+	put(&r, 600);
+	put(&r, 44);
+	put(&r, 0);
+	put(&r, 3); /* CALLCHAIN nr */
 	put(&r, PERF_CONTEXT_KERNEL);
 	put(&r, 0xffffffff81000010ULL);
 	put(&r, 0xffffffff81000020ULL);
-	put2(&r, 12, 0x64636261);	 /* RAW: size 12, "abcd" */
-	put(&r, 0x6867666500000000ULL);	 /* ... "efgh" (after 4 zero bytes) */
-	put(&r, 2);			 /* BRANCH nr */
-	put(&r, 7);			 /* hw_idx */
-	put(&r, 0x1000); put(&r, 0x2000); put(&r, 1); /* from, to, flags: mispred */
-	put(&r, 0x3000); put(&r, 0x4000); put(&r, 2); /* predicted */
-	put(&r, 2);			 /* REGS_USER abi 64 */
+	put2(&r, 12, 0x64636261);	/* RAW: size 12, "abcd" */
+	put(&r, 0x6867666500000000ULL); /* ... "efgh" (after 4 zero bytes) */
+	put(&r, 2);			/* BRANCH nr */
+	put(&r, 7);			/* hw_idx */
+	put(&r, 0x1000);
+	put(&r, 0x2000);
+	put(&r, 1); /* from, to, flags: mispred */
+	put(&r, 0x3000);
+	put(&r, 0x4000);
+	put(&r, 2); /* predicted */
+	put(&r, 2); /* REGS_USER abi 64 */
 	for (int i = 0; i < 9; i++)
 		put(&r, 0x100 + i);
-	put(&r, 16);			 /* STACK_USER size */
+	put(&r, 16); /* STACK_USER size */
 	put(&r, 0x1111111111111111ULL);
 	put(&r, 0x2222222222222222ULL);
-	put(&r, 8);			 /* dyn_size */
+	put(&r, 8);				  /* dyn_size */
 	put(&r, (3ULL << 48) | (2ULL << 32) | 1); /* WEIGHT_STRUCT */
-	put(&r, 0x12345);		 /* DATA_SRC */
-	put(&r, 0x77);			 /* TRANSACTION */
-	put(&r, 1);			 /* REGS_INTR abi 32 */
-	put(&r, 0xa); put(&r, 0xb);
-	put(&r, 0x5000);		 /* PHYS_ADDR */
-	put(&r, 9);			 /* CGROUP */
-	put(&r, 4096);			 /* DATA_PAGE_SIZE */
-	put(&r, 2097152);		 /* CODE_PAGE_SIZE */
-	put(&r, 8);			 /* AUX size */
+	put(&r, 0x12345);			  /* DATA_SRC */
+	put(&r, 0x77);				  /* TRANSACTION */
+	put(&r, 1);				  /* REGS_INTR abi 32 */
+	put(&r, 0xa);
+	put(&r, 0xb);
+	put(&r, 0x5000);  /* PHYS_ADDR */
+	put(&r, 9);	  /* CGROUP */
+	put(&r, 4096);	  /* DATA_PAGE_SIZE */
+	put(&r, 2097152); /* CODE_PAGE_SIZE */
+	put(&r, 8);	  /* AUX size */
 	put(&r, 0x0807060504030201ULL);
 	size = r.n * 8;
 
@@ -198,15 +206,15 @@ static int test_all_fields(struct evlist *evlist)
 
 static int test_minimal_forms(struct evlist *evlist)
 {
-	struct perf_event_attr attr = { .size = PERF_ATTR_SIZE_VER5 };
+	struct perf_event_attr attr = {.size = PERF_ATTR_SIZE_VER5};
 	struct perf_sample s;
 	union perf_event *e;
 	struct evsel *evsel;
-	struct rec r = { .n = 1 };
+	struct rec r = {.n = 1};
 
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID |
-			   PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK |
-			   PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_READ |
+			   PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+			   PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT;
 	attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED;
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 	attr.sample_regs_user = 0xff0fff;
@@ -214,17 +222,19 @@ static int test_minimal_forms(struct evlist *evlist)
 	TEST_ASSERT_VAL("evsel", evsel);
 	TEST_ASSERT_EQUAL("id_pos", evsel->id_pos, 2);
 
-	put(&r, 0x400000);  /* IP */
-	put2(&r, 7, 8);	    /* TID */
-	put(&r, 5);	    /* ID */
-	put(&r, 77);	    /* READ value */
-	put(&r, 1000);	    /* enabled */
-	put(&r, 5);	    /* id */
-	put(&r, 1);	    /* BRANCH nr, no hw_idx */
-	put(&r, 1); put(&r, 2); put(&r, 0);
-	put(&r, 0);	    /* REGS_USER abi none: no regs follow */
-	put(&r, 0);	    /* STACK_USER size 0: no data, no dyn_size */
-	put(&r, 1234);	    /* WEIGHT */
+	put(&r, 0x400000); /* IP */
+	put2(&r, 7, 8);	   /* TID */
+	put(&r, 5);	   /* ID */
+	put(&r, 77);	   /* READ value */
+	put(&r, 1000);	   /* enabled */
+	put(&r, 5);	   /* id */
+	put(&r, 1);	   /* BRANCH nr, no hw_idx */
+	put(&r, 1);
+	put(&r, 2);
+	put(&r, 0);
+	put(&r, 0);    /* REGS_USER abi none: no regs follow */
+	put(&r, 0);    /* STACK_USER size 0: no data, no dyn_size */
+	put(&r, 1234); /* WEIGHT */
 	e = finish(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, r.n * 8);
 	TEST_ASSERT_VAL("alloc", e);
 	TEST_ASSERT_EQUAL("parse", evsel__parse_sample(evsel, e, &s), 0);
@@ -245,13 +255,18 @@ static int test_minimal_forms(struct evlist *evlist)
 
 	/* ABI 1 (32-bit task) with regs; an unknown future ABI value is kept */
 	r.n = 1;
-	put(&r, 0x8048000); put2(&r, 7, 8); put(&r, 5);
-	put(&r, 77); put(&r, 1000); put(&r, 5);
-	put(&r, 0);	     /* BRANCH nr 0 */
-	put(&r, 1);	     /* abi 32: 20 regs for mask 0xff0fff */
+	put(&r, 0x8048000);
+	put2(&r, 7, 8);
+	put(&r, 5);
+	put(&r, 77);
+	put(&r, 1000);
+	put(&r, 5);
+	put(&r, 0); /* BRANCH nr 0 */
+	put(&r, 1); /* abi 32: 20 regs for mask 0xff0fff */
 	for (int i = 0; i < 20; i++)
 		put(&r, i);
-	put(&r, 0); put(&r, 1);
+	put(&r, 0);
+	put(&r, 1);
 	e = finish(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, r.n * 8);
 	TEST_ASSERT_EQUAL("parse abi 1", evsel__parse_sample(evsel, e, &s), 0);
 	TEST_ASSERT_EQUAL("abi 1", s.user_regs.abi, 1);
@@ -265,11 +280,11 @@ static int test_minimal_forms(struct evlist *evlist)
 
 static int test_hostile_counts(struct evlist *evlist)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct perf_event_attr attr = {.size = sizeof(attr)};
 	struct perf_sample s;
 	union perf_event *e;
 	struct evsel *evsel;
-	struct rec r = { .n = 1 };
+	struct rec r = {.n = 1};
 
 	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
 	evsel = evlist__add(evlist, &attr, sizeof(attr), NULL, 0);
@@ -285,7 +300,8 @@ static int test_hostile_counts(struct evlist *evlist)
 	evsel = evlist__add(evlist, &attr, sizeof(attr), NULL, 0);
 	r.n = 1;
 	put(&r, 0x1000000000000001ULL); /* nr * 16 wraps */
-	put(&r, 1); put(&r, 2);
+	put(&r, 1);
+	put(&r, 2);
 	e = finish(&r, PERF_RECORD_SAMPLE, 0, r.n * 8);
 	TEST_ASSERT_EQUAL("read nr overflow", evsel__parse_sample(evsel, e, &s), -EFAULT);
 	free(e);
@@ -302,26 +318,25 @@ static int test_hostile_counts(struct evlist *evlist)
 
 static int test_id_trailer(struct evlist *evlist)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct perf_event_attr attr = {.size = sizeof(attr)};
 	struct perf_sample s;
 	union perf_event *e;
 	struct evsel *evsel;
-	struct rec r = { .n = 1 };
+	struct rec r = {.n = 1};
 
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			   PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-			   PERF_SAMPLE_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	attr.sample_id_all = 1;
 	evsel = evlist__add(evlist, &attr, sizeof(attr), NULL, 0);
 	TEST_ASSERT_VAL("evsel", evsel);
 	TEST_ASSERT_EQUAL("is_pos", evsel->is_pos, 3);
-	put2(&r, 10, 11);		/* COMM pid, tid */
-	put(&r, 0x6f6f66);		/* "foo" */
-	put2(&r, 10, 11);		/* trailer: TID */
-	put(&r, 123456789);		/* TIME */
-	put(&r, 77);			/* ID */
-	put(&r, 78);			/* STREAM_ID */
-	put2(&r, 1, 0);			/* CPU */
+	put2(&r, 10, 11);   /* COMM pid, tid */
+	put(&r, 0x6f6f66);  /* "foo" */
+	put2(&r, 10, 11);   /* trailer: TID */
+	put(&r, 123456789); /* TIME */
+	put(&r, 77);	    /* ID */
+	put(&r, 78);	    /* STREAM_ID */
+	put2(&r, 1, 0);	    /* CPU */
 	e = finish(&r, PERF_RECORD_COMM, 0, r.n * 8);
 	TEST_ASSERT_EQUAL("parse trailer", evsel__parse_sample(evsel, e, &s), 0);
 	TEST_ASSERT_EQUAL("trailer pid", s.pid, 10);
@@ -330,7 +345,7 @@ static int test_id_trailer(struct evlist *evlist)
 	TEST_ASSERT_EQUAL("trailer id", s.id, 77);
 	TEST_ASSERT_EQUAL("trailer stream", s.stream_id, 78);
 	TEST_ASSERT_EQUAL("trailer cpu", s.cpu, 1);
-	set_size(e, 8 + 24);	/* trailer longer than the body */
+	set_size(e, 8 + 24); /* trailer longer than the body */
 	TEST_ASSERT_EQUAL("short trailer", evsel__parse_sample(evsel, e, &s), -EFAULT);
 	free(e);
 	return TEST_OK;
@@ -338,11 +353,11 @@ static int test_id_trailer(struct evlist *evlist)
 
 static int test_id_lookup(void)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct perf_event_attr attr = {.size = sizeof(attr)};
 	struct evlist *evlist = evlist__new();
 	struct evsel *a, *b;
-	u64 ida[] = { 100, 101 }, idb[] = { 200 };
-	struct rec r = { .n = 1 };
+	u64 ida[] = {100, 101}, idb[] = {200};
+	struct rec r = {.n = 1};
 	union perf_event *e;
 	int ret = TEST_FAIL;
 
@@ -355,20 +370,24 @@ static int test_id_lookup(void)
 		goto out;
 	if (evlist__check_consistency(evlist))
 		goto out;
-	put(&r, 200); put(&r, 1); put(&r, 2);
+	put(&r, 200);
+	put(&r, 1);
+	put(&r, 2);
 	e = finish(&r, PERF_RECORD_SAMPLE, 0, r.n * 8);
 	if (evlist__event2evsel(evlist, e) != b)
 		goto out_free;
 	/* a non-sample record: IDENTIFIER is the last u64 */
 	r.n = 1;
-	put(&r, 0); put(&r, 5); put(&r, 101);
+	put(&r, 0);
+	put(&r, 5);
+	put(&r, 101);
 	free(e);
 	e = finish(&r, PERF_RECORD_LOST_SAMPLES, 0, r.n * 8);
 	if (evlist__event2evsel(evlist, e) != a)
 		goto out_free;
 	/* perf 6.1 shows host and guest counting as :HG when exclude_guest is clear */
 	TEST_ASSERT_VAL("names", !strcmp(evsel__name(a), "cycles:HG") &&
-			!strcmp(evsel__name(b), "instructions:HG"));
+				     !strcmp(evsel__name(b), "instructions:HG"));
 	/* sample_id_all disagreeing is refused, as by perf */
 	attr.sample_id_all = 0;
 	if (!evlist__add(evlist, &attr, sizeof(attr), NULL, 0))
@@ -391,18 +410,18 @@ static int test_names(void)
 		u8 precise, excl_kernel;
 		const char *name;
 	} cases[] = {
-		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 0, "cpu-clock" },
-		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 0, "task-clock" },
-		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, "dummy" },
-		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 2, 0, "cycles:ppH" },
-		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1, "instructions:uH" },
-		{ PERF_TYPE_HW_CACHE, 0x10000, 0, 0, "L1-dcache-load-misses" },
-		{ PERF_TYPE_HW_CACHE, 0x3, 0, 0, "dTLB-loads" },
+	    {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 0, "cpu-clock"},
+	    {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 0, "task-clock"},
+	    {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, "dummy"},
+	    {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 2, 0, "cycles:ppH"},
+	    {PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1, "instructions:uH"},
+	    {PERF_TYPE_HW_CACHE, 0x10000, 0, 0, "L1-dcache-load-misses"},
+	    {PERF_TYPE_HW_CACHE, 0x3, 0, 0, "dTLB-loads"},
 	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct perf_event_attr attr = { .size = sizeof(attr) };
+		struct perf_event_attr attr = {.size = sizeof(attr)};
 		struct evlist *evlist = evlist__new();
 		struct evsel *evsel;
 		bool ok;
@@ -447,4 +466,7 @@ static int test__reader_sample(struct test_suite *t)
 	return ret;
 }
 
-struct test_suite suite__reader_sample = { .desc = "reader: sample parsing of every PERF_SAMPLE_* field", .func = test__reader_sample, };
+struct test_suite suite__reader_sample = {
+    .desc = "reader: sample parsing of every PERF_SAMPLE_* field",
+    .func = test__reader_sample,
+};

@@ -84,16 +84,16 @@ static void b_flags(struct bld *b, u64 flags)
 static void b_string(struct bld *b, const char *s)
 {
 	u32 len = PERF_ALIGN(strlen(s) + 1, 64);
-	u8 zero[64] = { 0 };
+	u8 zero[64] = {0};
 
 	b_u32(b, len);
 	b_bytes(b, s, strlen(s));
 	b_bytes(b, zero, len - strlen(s));
 }
 
-#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
-		     PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER)
+#define SAMPLE_TYPE                                                                     \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER)
 #define ID 7
 
 static void b_attr(struct bld *b)
@@ -108,15 +108,15 @@ static void b_attr(struct bld *b)
 	b_u64(b, 0);
 	/* disabled, mmap, comm, sample_id_all, exclude_guest, ksymbol (29), text_poke (33) */
 	b_flags(b, 1ULL << 0 | 1ULL << 8 | 1ULL << 9 | 1ULL << 18 | 1ULL << 20 | 1ULL << 29 |
-		   1ULL << 33);
-	b_u32(b, 0);	/* wakeup_events */
-	b_u32(b, 0);	/* bp_type */
-	b_u64(b, 0);	/* config1 */
-	b_u64(b, 0);	/* config2 */
-	b_u64(b, 0);	/* branch_sample_type */
-	b_u64(b, 0x3);	/* sample_regs_user: AX, BX */
-	b_u32(b, 0);	/* sample_stack_user */
-	b_u32(b, 0);	/* clockid */
+		       1ULL << 33);
+	b_u32(b, 0);   /* wakeup_events */
+	b_u32(b, 0);   /* bp_type */
+	b_u64(b, 0);   /* config1 */
+	b_u64(b, 0);   /* config2 */
+	b_u64(b, 0);   /* branch_sample_type */
+	b_u64(b, 0x3); /* sample_regs_user: AX, BX */
+	b_u32(b, 0);   /* sample_stack_user */
+	b_u32(b, 0);   /* clockid */
 	while (b->len < start + 128)
 		b_u8(b, 0);
 }
@@ -163,7 +163,7 @@ static void b_sample(struct bld *b, u64 ip, u64 time, u64 abi)
 	b_u32(b, 1);
 	b_u32(b, 0);
 	b_u64(b, 250000);
-	b_u64(b, 2);		/* callchain */
+	b_u64(b, 2); /* callchain */
 	b_u64(b, PERF_CONTEXT_USER);
 	b_u64(b, ip);
 	b_u64(b, abi);
@@ -172,8 +172,8 @@ static void b_sample(struct bld *b, u64 ip, u64 time, u64 abi)
 	b_end(b, at);
 }
 
-static const u8 old_code[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-static const u8 new_code[5] = { 0xe9, 0x10, 0x20, 0x00, 0x00 };
+static const u8 old_code[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+static const u8 new_code[5] = {0xe9, 0x10, 0x20, 0x00, 0x00};
 
 static void b_records(struct bld *b)
 {
@@ -217,10 +217,10 @@ static void b_bpf_prog_info(struct bld *b)
 	size_t start;
 	u32 i;
 
-	b_u32(b, 1);				/* one program */
-	b_u32(b, sizeof(info));			/* info_len */
-	b_u32(b, 24);				/* data_len */
-	b_u64(b, 0);				/* arrays */
+	b_u32(b, 1);		/* one program */
+	b_u32(b, sizeof(info)); /* info_len */
+	b_u32(b, 24);		/* data_len */
+	b_u64(b, 0);		/* arrays */
 	start = b->len;
 	memset(b->buf + start, 0, sizeof(info));
 	b->len = start + offsetof(struct bpf_prog_info, id);
@@ -228,15 +228,15 @@ static void b_bpf_prog_info(struct bld *b)
 	b->len = start + offsetof(struct bpf_prog_info, jited_prog_len);
 	b_u32(b, 4);
 	b->len = start + offsetof(struct bpf_prog_info, jited_prog_insns);
-	b_u64(b, 0);				/* data offset 0 */
+	b_u64(b, 0); /* data offset 0 */
 	b->len = start + offsetof(struct bpf_prog_info, nr_jited_ksyms);
 	b_u32(b, 1);
-	b_u32(b, 1);				/* nr_jited_func_lens */
-	b_u64(b, 8);				/* jited_ksyms at data + 8 */
-	b_u64(b, 16);				/* jited_func_lens at data + 16 */
+	b_u32(b, 1);  /* nr_jited_func_lens */
+	b_u64(b, 8);  /* jited_ksyms at data + 8 */
+	b_u64(b, 16); /* jited_func_lens at data + 16 */
 	b->len = start + sizeof(info);
 	for (i = 0; i < 4; i++)
-		b_u8(b, 0xc0 + i);		/* JIT bytes */
+		b_u8(b, 0xc0 + i); /* JIT bytes */
 	b_u32(b, 0);
 	b_u64(b, 0xffffffffc0001000ULL);
 	b_u32(b, 64);
@@ -246,8 +246,8 @@ static void b_bpf_prog_info(struct bld *b)
 static void b_file(struct bld *b)
 {
 	static const int feats[] = {
-		HEADER_HOSTNAME, HEADER_ARCH, HEADER_NRCPUS, HEADER_EVENT_DESC,
-		HEADER_SAMPLE_TIME, HEADER_BPF_PROG_INFO,
+	    HEADER_HOSTNAME,   HEADER_ARCH,	   HEADER_NRCPUS,
+	    HEADER_EVENT_DESC, HEADER_SAMPLE_TIME, HEADER_BPF_PROG_INFO,
 	};
 	size_t attrs, ids, data, table, i;
 	u64 bits = 0;
@@ -258,10 +258,16 @@ static void b_file(struct bld *b)
 	b_u64(b, PERF_MAGIC2);
 	b_u64(b, 104);
 	b_u64(b, 128 + 16);
-	b_u64(b, 0); b_u64(b, 0);	/* attrs: patched */
-	b_u64(b, 0); b_u64(b, 0);	/* data: patched */
-	b_u64(b, 0); b_u64(b, 0);	/* event_types */
-	b_u64(b, bits); b_u64(b, 0); b_u64(b, 0); b_u64(b, 0);
+	b_u64(b, 0);
+	b_u64(b, 0); /* attrs: patched */
+	b_u64(b, 0);
+	b_u64(b, 0); /* data: patched */
+	b_u64(b, 0);
+	b_u64(b, 0); /* event_types */
+	b_u64(b, bits);
+	b_u64(b, 0);
+	b_u64(b, 0);
+	b_u64(b, 0);
 
 	ids = b->len;
 	b_u64(b, ID);
@@ -324,8 +330,8 @@ struct synth_tool {
 	u8 poke_bytes[10];
 };
 
-static int synth_sample(struct perf_tool *tool, union perf_event *event,
-			struct perf_sample *s, struct evsel *evsel, struct machine *machine)
+static int synth_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *s,
+			struct evsel *evsel, struct machine *machine)
 {
 	struct synth_tool *st = (struct synth_tool *)tool;
 	int i = st->samples++;
@@ -343,8 +349,8 @@ static int synth_sample(struct perf_tool *tool, union perf_event *event,
 	return 0;
 }
 
-static int synth_side(struct perf_tool *tool, union perf_event *event,
-		      struct perf_sample *s, struct evsel *evsel, struct machine *machine)
+static int synth_side(struct perf_tool *tool, union perf_event *event, struct perf_sample *s,
+		      struct evsel *evsel, struct machine *machine)
 {
 	struct synth_tool *st = (struct synth_tool *)tool;
 
@@ -477,10 +483,10 @@ static char *filter_file(const char *path)
 static int check_dump(const char *path, const char *dir, char **lines)
 {
 	static const char *const want =
-		"1 3000 0x180 [0x40]: PERF_RECORD_TEXT_POKE ffffffff81000010  old len 5 new len 5\n"
-		"            Old bytes: 0f 1f 44 00 00\n"
-		"            New bytes: e9 10 20 00 00\n";
-	struct perf_tool tool = { .ordered_events = true };
+	    "1 3000 0x180 [0x40]: PERF_RECORD_TEXT_POKE ffffffff81000010  old len 5 new len 5\n"
+	    "            Old bytes: 0f 1f 44 00 00\n"
+	    "            New bytes: e9 10 20 00 00\n";
+	struct perf_tool tool = {.ordered_events = true};
 	char out[128];
 	struct perf_session *s;
 	int fd, saved;
@@ -587,4 +593,7 @@ out_keep:
 	return ret;
 }
 
-struct test_suite suite__reader_synth = { .desc = "reader: a built recording reads the same little- and big-endian", .func = test__reader_synth, };
+struct test_suite suite__reader_synth = {
+    .desc = "reader: a built recording reads the same little- and big-endian",
+    .func = test__reader_synth,
+};

@@ -57,8 +57,8 @@ static int write_file(const char *path, const void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
-static int nop_sample(struct perf_tool *tool, union perf_event *event,
-		      struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int nop_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+		      struct evsel *evsel, struct machine *machine)
 {
 	return 0;
 }
@@ -66,7 +66,7 @@ static int nop_sample(struct perf_tool *tool, union perf_event *event,
 /* 0 ok, <0 error; the error output lands in @err */
 static int run(const char *path, char *err, size_t err_len)
 {
-	struct perf_tool tool = { .sample = nop_sample, .ordered_events = true };
+	struct perf_tool tool = {.sample = nop_sample, .ordered_events = true};
 	char tmpl[] = "/tmp/reader-trunc-err-XXXXXX";
 	struct perf_session *session;
 	int fd, saved, ret;
@@ -178,8 +178,8 @@ static int truncate_file(const char *dir, const char *rel, int *cases)
 			(*cases)++;
 			snprintf(want, sizeof(want), "%#" PRIx64, offs[i]);
 			if (!run(dst, err, sizeof(err)) || !strstr(err, want)) {
-				pr_debug("%s cut at %#" PRIx64 " inside the record at %s: %s\n", rel,
-					 cut, want, err[0] ? err : "no error\n");
+				pr_debug("%s cut at %#" PRIx64 " inside the record at %s: %s\n",
+					 rel, cut, want, err[0] ? err : "no error\n");
 				bad++;
 			}
 		}
@@ -264,8 +264,8 @@ static void put_u16(struct blob *b, size_t off, u16 v)
 
 /* one hostile edit of a file-mode file: must fail, or succeed, naming @want */
 static int hostile(const char *dir, const struct blob *orig, const char *what,
-		   void (*edit)(struct blob *b, const struct perf_file_header *h),
-		   bool must_fail, const char *want)
+		   void (*edit)(struct blob *b, const struct perf_file_header *h), bool must_fail,
+		   const char *want)
 {
 	char dst[PATH_MAX + 32], err[16384];
 	struct perf_file_header h;
@@ -385,15 +385,15 @@ static void edit_magic(struct blob *b, const struct perf_file_header *h)
 static int test__reader_truncate(struct test_suite *t)
 {
 	static const char *const files[] = {
-		"perf_data_converter/perf.data.lost_samples-4.4",
-		"perf_data_converter/perf.data.piped.lost_samples-4.4",
-		"perfparser/vector_static_gcc__perf.data.zstd",
-		"linux-perf-data/sleep.compressed.pipe.data",
-		"linux-perf-data/sleep.compressed2.data",
-		"perf_data_converter/perf.data.intel_pt-4.14",
-		"perf_data_converter/perf.data.piped.intel_pt-4.14",
-		"platform2-sommelier/perf.data.piped.powerpc",
-		"frankentui/perf.data",
+	    "perf_data_converter/perf.data.lost_samples-4.4",
+	    "perf_data_converter/perf.data.piped.lost_samples-4.4",
+	    "perfparser/vector_static_gcc__perf.data.zstd",
+	    "linux-perf-data/sleep.compressed.pipe.data",
+	    "linux-perf-data/sleep.compressed2.data",
+	    "perf_data_converter/perf.data.intel_pt-4.14",
+	    "perf_data_converter/perf.data.piped.intel_pt-4.14",
+	    "platform2-sommelier/perf.data.piped.powerpc",
+	    "frankentui/perf.data",
 	};
 	char dir[] = "/tmp/reader-trunc-XXXXXX", path[PATH_MAX * 2], cmd[64];
 	int bad = 0, cases = 0;
@@ -426,7 +426,8 @@ static int test__reader_truncate(struct test_suite *t)
 		memcpy(&h, orig.buf, sizeof(h));
 		snprintf(want, sizeof(want), "%#" PRIx64, h.data.offset);
 		bad += hostile(dir, &orig, "record size 0", edit_size0, true, want);
-		bad += hostile(dir, &orig, "record size not a multiple of 8", edit_size_odd, true, want);
+		bad += hostile(dir, &orig, "record size not a multiple of 8", edit_size_odd, true,
+			       want);
 		bad += hostile(dir, &orig, "record size past the data", edit_size_huge, true, want);
 		bad += hostile(dir, &orig, "MMAP filename without NUL", edit_unterminated, true,
 			       "unterminated");
@@ -437,8 +438,10 @@ static int test__reader_truncate(struct test_suite *t)
 		bad += hostile(dir, &orig, "ids size 2^62", edit_ids_size, true, "id array");
 		bad += hostile(dir, &orig, "data offset 2^50", edit_data_off, true, "data");
 		bad += hostile(dir, &orig, "feature sizes 2^60", edit_feat_sizes, true, "feature");
-		bad += hostile(dir, &orig, "features pointing at records", edit_feat_garbage, false, NULL);
-		bad += hostile(dir, &orig, "data size 0", edit_data_size0, false, "not properly terminated");
+		bad += hostile(dir, &orig, "features pointing at records", edit_feat_garbage, false,
+			       NULL);
+		bad += hostile(dir, &orig, "data size 0", edit_data_size0, false,
+			       "not properly terminated");
 		bad += hostile(dir, &orig, "bad magic", edit_magic, true, "magic");
 		free(orig.buf);
 	}
@@ -450,4 +453,7 @@ static int test__reader_truncate(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_truncate = { .desc = "reader: truncated and hostile files give errors naming the offset", .func = test__reader_truncate, };
+struct test_suite suite__reader_truncate = {
+    .desc = "reader: truncated and hostile files give errors naming the offset",
+    .func = test__reader_truncate,
+};

@@ -32,8 +32,8 @@ static void mix(struct sum_tool *st, const union perf_event *event)
 	st->n++;
 }
 
-static int sum_sample(struct perf_tool *tool, union perf_event *event,
-		      struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int sum_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+		      struct evsel *evsel, struct machine *machine)
 {
 	mix((struct sum_tool *)tool, event);
 	return 0;
@@ -113,11 +113,11 @@ out:
 static int test__reader_window(struct test_suite *t)
 {
 	static const char *const files[] = {
-		"perf_data_converter/perf.data.weight_struct",
-		"perfparser/vector_static_gcc__perf.data",
-		"perfparser/parallel_static_gcc__perf.data.zstd",
-		"frankentui/perf.data",
-		"perf_data_converter/perf.data.intel_pt-4.14",
+	    "perf_data_converter/perf.data.weight_struct",
+	    "perfparser/vector_static_gcc__perf.data",
+	    "perfparser/parallel_static_gcc__perf.data.zstd",
+	    "frankentui/perf.data",
+	    "perf_data_converter/perf.data.intel_pt-4.14",
 	};
 	char path[PATH_MAX];
 	size_t i;
@@ -150,4 +150,7 @@ static int test__reader_window(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__reader_window = { .desc = "reader: a one-page mmap window reads the same records", .func = test__reader_window, };
+struct test_suite suite__reader_window = {
+    .desc = "reader: a one-page mmap window reads the same records",
+    .func = test__reader_window,
+};

@@ -121,8 +121,9 @@ static int test__record_bpf_capture(struct test_suite *t)
 	w = perf_writer__new(path, 0);
 	TEST_ASSERT_VAL("writer", w);
 	{
-		struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-						.config = PERF_COUNT_SW_DUMMY };
+		struct perf_event_attr attr = {.type = PERF_TYPE_SOFTWARE,
+					       .size = sizeof(attr),
+					       .config = PERF_COUNT_SW_DUMMY};
 
 		TEST_ASSERT_VAL("attr", perf_writer__add_attr(w, &attr, NULL, 0, "dummy") >= 0);
 	}
@@ -158,4 +159,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__record_bpf_capture = { .desc = "record: BPF JIT images of programs that live microseconds", .func = test__record_bpf_capture, };
+struct test_suite suite__record_bpf_capture = {
+    .desc = "record: BPF JIT images of programs that live microseconds",
+    .func = test__record_bpf_capture,
+};

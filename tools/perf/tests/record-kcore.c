@@ -38,8 +38,10 @@ static int write_file(const char *path, const char *s)
 
 static int make_core(const char *path)
 {
-	struct { u64 vaddr, size; } segs[] = { { TEXT, 0x10000 }, { MODS, 0x4000 }, { DMAP, 0x1000 } };
-	Elf64_Ehdr eh = { 0 };
+	struct {
+		u64 vaddr, size;
+	} segs[] = {{TEXT, 0x10000}, {MODS, 0x4000}, {DMAP, 0x1000}};
+	Elf64_Ehdr eh = {0};
 	u64 off = 0x1000;
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
@@ -59,9 +61,13 @@ static int make_core(const char *path)
 	if (pwrite(fd, &eh, sizeof(eh), 0) != sizeof(eh))
 		goto fail;
 	for (int i = 0; i < 3; i++) {
-		Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_W | PF_X, .p_offset = off,
-				  .p_vaddr = segs[i].vaddr, .p_filesz = segs[i].size,
-				  .p_memsz = segs[i].size, .p_align = 0x1000 };
+		Elf64_Phdr ph = {.p_type = PT_LOAD,
+				 .p_flags = PF_R | PF_W | PF_X,
+				 .p_offset = off,
+				 .p_vaddr = segs[i].vaddr,
+				 .p_filesz = segs[i].size,
+				 .p_memsz = segs[i].size,
+				 .p_align = 0x1000};
 		u8 *buf = malloc(segs[i].size);
 
 		if (!buf)
@@ -88,7 +94,8 @@ static int check_piece(int fd, const Elf64_Ehdr *eh, int i, u64 vaddr, u64 size)
 	Elf64_Phdr ph;
 	u8 *buf;
 
-	TEST_ASSERT_VAL("phdr", pread(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph)) == sizeof(ph));
+	TEST_ASSERT_VAL("phdr",
+			pread(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph)) == sizeof(ph));
 	TEST_ASSERT_EQUAL("PT_LOAD", ph.p_type, PT_LOAD);
 	TEST_ASSERT_EQUAL("vaddr", ph.p_vaddr, vaddr);
 	TEST_ASSERT_EQUAL("size", ph.p_filesz, size);
@@ -148,7 +155,8 @@ static int test__record_kcore(struct test_suite *t __maybe_unused)
 		goto out;
 	}
 	/* _etext 0x...8123 rounds up to 0x9000; modules 0x...1000 to the end of mod_b, 0x4000 */
-	if (check_piece(fd, &eh, 0, TEXT, 0x9000) || check_piece(fd, &eh, 1, MODS + 0x1000, 0x3000)) {
+	if (check_piece(fd, &eh, 0, TEXT, 0x9000) ||
+	    check_piece(fd, &eh, 1, MODS + 0x1000, 0x3000)) {
 		close(fd);
 		goto out;
 	}
@@ -180,4 +188,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__record_kcore = { .desc = "record: kcore copy of kernel text and modules from an ELF core", .func = test__record_kcore, };
+struct test_suite suite__record_kcore = {
+    .desc = "record: kcore copy of kernel text and modules from an ELF core",
+    .func = test__record_kcore,
+};

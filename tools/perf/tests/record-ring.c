@@ -46,7 +46,7 @@ static int collect(void *ctx, struct perf_ring *ring __maybe_unused, const union
 static void put(u8 *data, u64 pos, u32 type, u16 size, u8 fill)
 {
 	u8 rec[DATA_SIZE];
-	struct perf_event_header h = { .type = type, .size = size };
+	struct perf_event_header h = {.type = type, .size = size};
 
 	memset(rec, fill, size);
 	memcpy(rec, &h, sizeof(h));
@@ -59,7 +59,7 @@ static int test_ring(void)
 	long page = sysconf(_SC_PAGESIZE);
 	struct perf_event_mmap_page *pc = calloc(1, page + DATA_SIZE);
 	struct perf_ring ring;
-	struct seen s = { .stop_at = -1 };
+	struct seen s = {.stop_at = -1};
 	u64 pos;
 
 	TEST_ASSERT_VAL("alloc", pc);
@@ -74,14 +74,14 @@ static int test_ring(void)
 	pc->data_tail = pos;
 	put(ring.data, pos, PERF_RECORD_COMM, 32, 0x11);
 	pos += 32;
-	put(ring.data, pos, PERF_RECORD_SAMPLE, 48, 0x22);	/* 232..280: wraps */
+	put(ring.data, pos, PERF_RECORD_SAMPLE, 48, 0x22); /* 232..280: wraps */
 	pos += 48;
 	put(ring.data, pos, PERF_RECORD_MMAP2, 16, 0x33);
 	pos += 16;
 	/* LOST: u64 id, u64 lost = 5 */
 	{
-		u8 rec[24] = { 0 };
-		struct perf_event_header h = { .type = PERF_RECORD_LOST, .size = 24 };
+		u8 rec[24] = {0};
+		struct perf_event_header h = {.type = PERF_RECORD_LOST, .size = 24};
 		u64 lost = 5;
 
 		memcpy(rec, &h, 8);
@@ -154,7 +154,8 @@ static int test_events(void)
 	record_event__exit(&ev);
 
 	TEST_ASSERT_EQUAL("task-clock:u", record_event__parse(&ev, "task-clock:u"), 0);
-	TEST_ASSERT_VAL(":u", !ev.attr.exclude_user && ev.attr.exclude_kernel && ev.attr.exclude_hv);
+	TEST_ASSERT_VAL(":u",
+			!ev.attr.exclude_user && ev.attr.exclude_kernel && ev.attr.exclude_hv);
 	TEST_ASSERT_VAL("name", !strcmp(ev.name, "task-clock:u"));
 	record_event__exit(&ev);
 
@@ -179,7 +180,8 @@ static int test_events(void)
 	/* perf's x86_64 mask: AX..R15 without DS, ES, FS, GS */
 	TEST_ASSERT_EQUAL("regs mask", mask, 0xff0fffULL);
 	TEST_ASSERT_EQUAL("regs list", record_opts__parse_regs("ax,sp,ip,r15", &mask), 0);
-	TEST_ASSERT_EQUAL("regs list mask", mask, (1ULL << 0) | (1ULL << 7) | (1ULL << 8) | (1ULL << 23));
+	TEST_ASSERT_EQUAL("regs list mask", mask,
+			  (1ULL << 0) | (1ULL << 7) | (1ULL << 8) | (1ULL << 23));
 	quiet = true;
 	TEST_ASSERT_EQUAL("bad reg", record_opts__parse_regs("ax,zz", &mask), -EINVAL);
 	quiet = false;
@@ -193,7 +195,8 @@ static int test_events(void)
 		TEST_ASSERT_EQUAL("fp", record_opts__parse_call_graph(&o, "fp"), 0);
 		TEST_ASSERT_EQUAL("fp mode", o.call_graph, CALL_GRAPH_FP);
 		TEST_ASSERT_EQUAL("bad", record_opts__parse_call_graph(&o, "lbr"), -EINVAL);
-		TEST_ASSERT_EQUAL("too big", record_opts__parse_call_graph(&o, "dwarf,100000"), -EINVAL);
+		TEST_ASSERT_EQUAL("too big", record_opts__parse_call_graph(&o, "dwarf,100000"),
+				  -EINVAL);
 	}
 	return TEST_OK;
 }
@@ -205,4 +208,7 @@ static int test__record_ring(struct test_suite *t __maybe_unused)
 	return err ? err : test_events();
 }
 
-struct test_suite suite__record_ring = { .desc = "record: ring buffer reader (wrap, split header, bad sizes) and -e parsing", .func = test__record_ring, };
+struct test_suite suite__record_ring = {
+    .desc = "record: ring buffer reader (wrap, split header, bad sizes) and -e parsing",
+    .func = test__record_ring,
+};

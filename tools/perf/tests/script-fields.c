@@ -11,13 +11,13 @@
 
 static int test__script_fields(struct test_suite *t)
 {
-	struct evsel evsel = { .name = (char *)"cpu-clock" };
+	struct evsel evsel = {.name = (char *)"cpu-clock"};
 	struct script_fields sf;
 	u64 sw;
 
 	evsel.attr.type = PERF_TYPE_SOFTWARE;
-	evsel.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				 PERF_SAMPLE_PERIOD;
+	evsel.attr.sample_type =
+	    PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 
 	/* defaults: perf 6.1's software set, cpu dropped for want of PERF_SAMPLE_CPU */
 	script_fields__init(&sf);
@@ -25,7 +25,7 @@ static int test__script_fields(struct test_suite *t)
 	sw = script_fields__get(&sf, PERF_TYPE_SOFTWARE);
 	TEST_ASSERT_EQUAL("sw defaults", sw,
 			  SF_COMM | SF_TID | SF_TIME | SF_EVNAME | SF_IP | SF_SYM | SF_SYMOFFSET |
-				  SF_DSO | SF_PERIOD | SF_BPF_OUTPUT);
+			      SF_DSO | SF_PERIOD | SF_BPF_OUTPUT);
 	TEST_ASSERT_EQUAL("tracepoint defaults", script_fields__get(&sf, PERF_TYPE_TRACEPOINT),
 			  SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_TRACE);
 
@@ -78,4 +78,7 @@ static int test__script_fields(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__script_fields = { .desc = "script: -F field lists, defaults and errors as perf script's", .func = test__script_fields, };
+struct test_suite suite__script_fields = {
+    .desc = "script: -F field lists, defaults and errors as perf script's",
+    .func = test__script_fields,
+};

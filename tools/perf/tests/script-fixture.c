@@ -23,24 +23,24 @@
 #include "../util/writer.h"
 
 static const char *const option_sets[] = {
-	"",
-	"--show-task-events --show-mmap-events --show-bpf-events --show-text-poke-events",
-	"--show-text-poke-events --show-bpf-events -F comm,tid,cpu,time,event,ip,sym,dso",
-	"-F tid,time,ip,period --ns",
+    "",
+    "--show-task-events --show-mmap-events --show-bpf-events --show-text-poke-events",
+    "--show-text-poke-events --show-bpf-events -F comm,tid,cpu,time,event,ip,sym,dso",
+    "-F tid,time,ip,period --ns",
 };
 
 /* drop what follows a kernel address up to its dso, and a TEXT_POKE's symbol */
 static char *normalize(const char *text)
 {
 	static const char *const patterns[] = {
-		" [^ \n]+ \\(\\[kernel\\.kallsyms\\]\\)",
-		"POKE [0-9a-f]+ [^ \n]* ?old len",
-		/* our decoded poke, a line perf does not print */
-		"\n {12}Decoded: [^\n]*",
+	    " [^ \n]+ \\(\\[kernel\\.kallsyms\\]\\)",
+	    "POKE [0-9a-f]+ [^ \n]* ?old len",
+	    /* our decoded poke, a line perf does not print */
+	    "\n {12}Decoded: [^\n]*",
 	};
-	static const char *const repl[] = { " K", " old len", "" };
+	static const char *const repl[] = {" K", " old len", ""};
 	/* the TEXT_POKE pattern keeps "POKE <addr>" */
-	static const bool keep_first_word[] = { false, true, false };
+	static const bool keep_first_word[] = {false, true, false};
 	char *cur = strdup(text);
 	size_t i;
 
@@ -152,9 +152,9 @@ static int test__script_fixture(struct test_suite *t)
 		unsigned int flags;
 		const char *what;
 	} modes[] = {
-		{ 0, "file" },
-		{ PERF_WRITER_PIPE, "pipe" },
-		{ PERF_WRITER_ZSTD, "zstd" },
+	    {0, "file"},
+	    {PERF_WRITER_PIPE, "pipe"},
+	    {PERF_WRITER_ZSTD, "zstd"},
 	};
 	size_t m, i;
 
@@ -184,4 +184,7 @@ static int test__script_fixture(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__script_fixture = { .desc = "script: the fixture recording as perf script prints it, plus ABIs", .func = test__script_fixture, };
+struct test_suite suite__script_fixture = {
+    .desc = "script: the fixture recording as perf script prints it, plus ABIs",
+    .func = test__script_fixture,
+};

@@ -58,49 +58,48 @@ static void capture__exit(struct capture *c)
 	free(c->text);
 }
 
-#define CHECK_TEXT(c, expected)                                                        \
-	do {                                                                           \
-		const char *__t = capture__text(c);                                    \
-		if (!__t || strcmp(__t, expected)) {                                   \
-			pr_debug("got:\n%s\nexpected:\n%s\n", __t ? __t : "(null)",      \
-				 expected);                                            \
-			ret = TEST_FAIL;                                               \
-			goto out;                                                      \
-		}                                                                      \
-		capture__reset(c);                                                     \
+#define CHECK_TEXT(c, expected)                                                                \
+	do {                                                                                   \
+		const char *__t = capture__text(c);                                            \
+		if (!__t || strcmp(__t, expected)) {                                           \
+			pr_debug("got:\n%s\nexpected:\n%s\n", __t ? __t : "(null)", expected); \
+			ret = TEST_FAIL;                                                       \
+			goto out;                                                              \
+		}                                                                              \
+		capture__reset(c);                                                             \
 	} while (0)
 
 static const u64 regs64[] = {
-	0xff60ff40, 0xff60ff40, 0x300c0140, 0x20080140, 0xbb, 0x0,
-	0x7ffeacd88be8, 0x7ffeacd88b50, 0x7faabdea869e, 0x216,
+    0xff60ff40, 0xff60ff40,	0x300c0140,	0x20080140,	0xbb,
+    0x0,	0x7ffeacd88be8, 0x7ffeacd88b50, 0x7faabdea869e, 0x216,
 };
 
 /* a 32-bit task in a system call: eax holds -ENOSYS sign-extended to 64 bits */
 static const u64 regs32[] = {
-	0xffffffffffffffda, 0xf7d48000, 0x179000, 0x5, 0x812, 0x3,
-	0x22, 0xffebc230, 0xf7f86aed, 0x216,
+    0xffffffffffffffda, 0xf7d48000, 0x179000, 0x5, 0x812, 0x3, 0x22, 0xffebc230, 0xf7f86aed, 0x216,
 };
 
 static int test__script_print(struct test_suite *t)
 {
-	struct evsel evsel = { .name = (char *)"cpu-clock" };
+	struct evsel evsel = {.name = (char *)"cpu-clock"};
 	struct perf_sample sample = {
-		.ip = 0x7faabdea869e,
-		.pid = 6138,
-		.tid = 6138,
-		.time = 331447084977ULL,
-		.period = 250000,
-		.cpumode = PERF_RECORD_MISC_USER,
+	    .ip = 0x7faabdea869e,
+	    .pid = 6138,
+	    .tid = 6138,
+	    .time = 331447084977ULL,
+	    .period = 250000,
+	    .cpumode = PERF_RECORD_MISC_USER,
 	};
 	struct script_sample_info info = {
-		.comm = "loop64",
-		.loc = {
-			.ip = 0x7faabdea869e,
-			.addr = 0x1e69e,
-			.relative = true,
-			.sym = "handle_amd",
-			.sym_start = 0x1e620,
-			.dso = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+	    .comm = "loop64",
+	    .loc =
+		{
+		    .ip = 0x7faabdea869e,
+		    .addr = 0x1e69e,
+		    .relative = true,
+		    .sym = "handle_amd",
+		    .sym_start = 0x1e620,
+		    .dso = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
 		},
 	};
 	struct capture c;
@@ -121,14 +120,17 @@ static int test__script_print(struct test_suite *t)
 		goto out;
 	}
 	script_print__sample(&c.p, &sample, &evsel, &info);
-	CHECK_TEXT(&c, "          loop64  6138   331.447084:     250000 cpu-clock:      "
-		       "7faabdea869e handle_amd+0x7e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n");
+	CHECK_TEXT(
+	    &c, "          loop64  6138   331.447084:     250000 cpu-clock:      "
+		"7faabdea869e handle_amd+0x7e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n");
 
 	c.p.nanosecs = true;
 	script_fields__init(&c.fields);
 	TEST_ASSERT_VAL("-F", !script_fields__parse(&c.fields, "time,ip,dso"));
 	script_print__sample(&c.p, &sample, &evsel, &info);
-	CHECK_TEXT(&c, "  331.447084977:      7faabdea869e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n");
+	CHECK_TEXT(
+	    &c,
+	    "  331.447084977:      7faabdea869e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n");
 	c.p.nanosecs = false;
 
 	/* stock perf: -F comm,tid,time,ip,sym,uregs */
@@ -171,27 +173,36 @@ static int test__script_print(struct test_suite *t)
 	TEST_ASSERT_VAL("+pid", !script_fields__parse(&c.fields, "+pid,+abi"));
 	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel));
 	script_print__sample(&c.p, &sample, &evsel, &info);
-	CHECK_TEXT(&c, "          loop64  6138/6138    331.447084:     250000 cpu-clock:      "
-		       "7faabdea869e handle_amd+0x7e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2) abi:64\n");
+	CHECK_TEXT(
+	    &c,
+	    "          loop64  6138/6138    331.447084:     250000 cpu-clock:      "
+	    "7faabdea869e handle_amd+0x7e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2) abi:64\n");
 
 	script_fields__init(&c.fields);
 	TEST_ASSERT_VAL("-period", !script_fields__parse(&c.fields, "-period"));
 	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel));
 	script_print__sample(&c.p, &sample, &evsel, &info);
-	CHECK_TEXT(&c, "          loop64  6138   331.447084: cpu-clock:      "
-		       "7faabdea869e handle_amd+0x7e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n");
+	CHECK_TEXT(
+	    &c, "          loop64  6138   331.447084: cpu-clock:      "
+		"7faabdea869e handle_amd+0x7e (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n");
 
 	/* callchains: comm unaligned, one tab-led line per frame, a blank line after */
 	{
 		static const struct script_loc frames[] = {
-			{ .ip = 0xffffffff816267f4, .sym = "unlink_file_vma_batch_process",
-			  .sym_start = 0xffffffff81626780, .addr = 0xffffffff816267f4,
-			  .relative = true, .dso = "[kernel.kallsyms]" },
-			{ .ip = 0x7f2011e8aca3, .addr = 0x20ca3, .relative = true, .sym = "mmap64",
-			  .sym_start = 0x20c90,
-			  .dso = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" },
-			{ .ip = 0x7f2011e988a8 },
-			{ .ip = 0 },
+		    {.ip = 0xffffffff816267f4,
+		     .sym = "unlink_file_vma_batch_process",
+		     .sym_start = 0xffffffff81626780,
+		     .addr = 0xffffffff816267f4,
+		     .relative = true,
+		     .dso = "[kernel.kallsyms]"},
+		    {.ip = 0x7f2011e8aca3,
+		     .addr = 0x20ca3,
+		     .relative = true,
+		     .sym = "mmap64",
+		     .sym_start = 0x20c90,
+		     .dso = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"},
+		    {.ip = 0x7f2011e988a8},
+		    {.ip = 0},
 		};
 
 		evsel.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -202,17 +213,20 @@ static int test__script_print(struct test_suite *t)
 		script_fields__init(&c.fields);
 		TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel));
 		script_print__sample(&c.p, &sample, &evsel, &info);
-		CHECK_TEXT(&c, "loop64  6138   331.447084:     250000 cpu-clock: \n"
-			       "\tffffffff816267f4 unlink_file_vma_batch_process+0x74 ([kernel.kallsyms])\n"
-			       "\t           20ca3 mmap64+0x13 (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n"
-			       "\t    7f2011e988a8 [unknown] ([unknown])\n"
-			       "\t               0 [unknown] ([unknown])\n"
-			       "\n");
+		CHECK_TEXT(
+		    &c,
+		    "loop64  6138   331.447084:     250000 cpu-clock: \n"
+		    "\tffffffff816267f4 unlink_file_vma_batch_process+0x74 ([kernel.kallsyms])\n"
+		    "\t           20ca3 mmap64+0x13 (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n"
+		    "\t    7f2011e988a8 [unknown] ([unknown])\n"
+		    "\t               0 [unknown] ([unknown])\n"
+		    "\n");
 		script_fields__init(&c.fields);
 		TEST_ASSERT_VAL("-F", !script_fields__parse(&c.fields, "comm,tid,ip,sym"));
 		info.nr_frames = 1;
 		script_print__sample(&c.p, &sample, &evsel, &info);
-		CHECK_TEXT(&c, "loop64  6138 \n\tffffffff816267f4 unlink_file_vma_batch_process\n\n");
+		CHECK_TEXT(&c,
+			   "loop64  6138 \n\tffffffff816267f4 unlink_file_vma_batch_process\n\n");
 		/* -G: one line as without callchains */
 		c.p.use_callchain = false;
 		script_print__sample(&c.p, &sample, &evsel, &info);
@@ -223,4 +237,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__script_print = { .desc = "script: sample lines as perf 6.1 prints them", .func = test__script_print, };
+struct test_suite suite__script_print = {
+    .desc = "script: sample lines as perf 6.1 prints them",
+    .func = test__script_print,
+};

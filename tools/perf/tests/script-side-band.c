@@ -29,26 +29,25 @@ static char *print_one(struct script_printer *p, const void *rec, const struct p
 	return text;
 }
 
-#define CHECK_LINE(rec, comm, sym, expected)                                          \
-	do {                                                                          \
-		char *__t = print_one(&p, rec, &sample, &evsel, comm, sym);           \
-		bool __ok = __t && !strcmp(__t, expected);                            \
-		if (!__ok)                                                            \
-			pr_debug("got:\n%s\nexpected:\n%s\n", __t ? __t : "(null)",     \
-				 expected);                                           \
-		free(__t);                                                            \
-		if (!__ok) {                                                          \
-			ret = TEST_FAIL;                                              \
-			goto out;                                                     \
-		}                                                                     \
+#define CHECK_LINE(rec, comm, sym, expected)                                                   \
+	do {                                                                                   \
+		char *__t = print_one(&p, rec, &sample, &evsel, comm, sym);                    \
+		bool __ok = __t && !strcmp(__t, expected);                                     \
+		if (!__ok)                                                                     \
+			pr_debug("got:\n%s\nexpected:\n%s\n", __t ? __t : "(null)", expected); \
+		free(__t);                                                                     \
+		if (!__ok) {                                                                   \
+			ret = TEST_FAIL;                                                       \
+			goto out;                                                              \
+		}                                                                              \
 	} while (0)
 
 static int test__script_side_band(struct test_suite *t)
 {
-	struct evsel evsel = { .name = (char *)"cpu-clock" };
-	struct perf_sample sample = { .pid = 6547, .tid = 6547, .time = 364037553000ULL };
+	struct evsel evsel = {.name = (char *)"cpu-clock"};
+	struct perf_sample sample = {.pid = 6547, .tid = 6547, .time = 364037553000ULL};
 	struct script_fields fields;
-	struct script_printer p = { .fields = &fields, .name_width = 9 };
+	struct script_printer p = {.fields = &fields, .name_width = 9};
 	u64 rec[32];
 	int ret = TEST_OK;
 
@@ -83,9 +82,10 @@ static int test__script_side_band(struct test_suite *t)
 		b->type = 1;
 		b->id = 104;
 		sample.time = 364037570000ULL;
-		CHECK_LINE(rec, "bpfload", NULL,
-			   "         bpfload  6547 [000]   364.037570: PERF_RECORD_BPF_EVENT type 1, "
-			   "flags 0, id 104\n");
+		CHECK_LINE(
+		    rec, "bpfload", NULL,
+		    "         bpfload  6547 [000]   364.037570: PERF_RECORD_BPF_EVENT type 1, "
+		    "flags 0, id 104\n");
 	}
 	{
 		struct perf_record_fork *f = (void *)rec;
@@ -131,9 +131,10 @@ static int test__script_side_band(struct test_suite *t)
 		m->flags = 2; /* MAP_PRIVATE */
 		strcpy(m->filename, "/usr/bin/sleep");
 		sample.time = 364071625000ULL;
-		CHECK_LINE(rec, "sleep", NULL,
-			   "           sleep  6551 [000]   364.071625: PERF_RECORD_MMAP2 6551/6551: "
-			   "[0x5627386ba000(0x5000) @ 0x2000 fe:00 248056 0]: r-xp /usr/bin/sleep\n");
+		CHECK_LINE(
+		    rec, "sleep", NULL,
+		    "           sleep  6551 [000]   364.071625: PERF_RECORD_MMAP2 6551/6551: "
+		    "[0x5627386ba000(0x5000) @ 0x2000 fe:00 248056 0]: r-xp /usr/bin/sleep\n");
 		m->pgoff = 0;
 		m->maj = 0;
 		m->ino = 0;
@@ -141,9 +142,10 @@ static int test__script_side_band(struct test_suite *t)
 		m->len = 0x2000;
 		strcpy(m->filename, "[vdso]");
 		sample.time = 364071659000ULL;
-		CHECK_LINE(rec, "sleep", NULL,
-			   "           sleep  6551 [000]   364.071659: PERF_RECORD_MMAP2 6551/6551: "
-			   "[0x7fe86f604000(0x2000) @ 0 00:00 0 0]: r-xp [vdso]\n");
+		CHECK_LINE(
+		    rec, "sleep", NULL,
+		    "           sleep  6551 [000]   364.071659: PERF_RECORD_MMAP2 6551/6551: "
+		    "[0x7fe86f604000(0x2000) @ 0 00:00 0 0]: r-xp [vdso]\n");
 	}
 	{
 		struct perf_record_mmap *m = (void *)rec;
@@ -166,13 +168,16 @@ static int test__script_side_band(struct test_suite *t)
 	}
 	{
 		/* a jump label flip, and an ftrace trampoline body (old_len 0, 19 bytes) */
-		static const u8 nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-		static const u8 jmp5[] = { 0xe9, 0x10, 0x20, 0x00, 0x00 };
+		static const u8 nop5[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+		static const u8 jmp5[] = {0xe9, 0x10, 0x20, 0x00, 0x00};
 		struct perf_record_text_poke *tp = (void *)rec;
 		struct script_loc sym = {
-			.ip = 0xffffffff81234574ULL, .addr = 0xffffffff81234574ULL, .relative = true,
-			.sym = "schedule", .sym_start = 0xffffffff81234560ULL,
-			.dso = "[kernel.kallsyms]",
+		    .ip = 0xffffffff81234574ULL,
+		    .addr = 0xffffffff81234574ULL,
+		    .relative = true,
+		    .sym = "schedule",
+		    .sym_start = 0xffffffff81234560ULL,
+		    .dso = "[kernel.kallsyms]",
 		};
 		unsigned int i;
 
@@ -195,11 +200,12 @@ static int test__script_side_band(struct test_suite *t)
 		for (i = 0; i < 19; i++)
 			tp->bytes[i] = i;
 		tp->header.size = 48;
-		CHECK_LINE(rec, "swapper", NULL,
-			   "         swapper     0 [000]   364.000001: PERF_RECORD_TEXT_POKE "
-			   "ffffffff81234574  old len 0 new len 19\n"
-			   "            New bytes: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
-			   "            New bytes: 10 11 12\n");
+		CHECK_LINE(
+		    rec, "swapper", NULL,
+		    "         swapper     0 [000]   364.000001: PERF_RECORD_TEXT_POKE "
+		    "ffffffff81234574  old len 0 new len 19\n"
+		    "            New bytes: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
+		    "            New bytes: 10 11 12\n");
 		/* lengths beyond the record are clipped to what it holds */
 		tp->new_len = 400;
 		tp->header.size = 24;
@@ -214,4 +220,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__script_side_band = { .desc = "script: side-band lines as perf 6.1 prints them", .func = test__script_side_band, };
+struct test_suite suite__script_side_band = {
+    .desc = "script: side-band lines as perf 6.1 prints them",
+    .func = test__script_side_band,
+};

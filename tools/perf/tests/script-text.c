@@ -87,7 +87,8 @@ static int check_insn_lines(const struct fixture_kernel *fk, const char *out, bo
 				int used = 0;
 
 				if (sscanf(p, " %2x%n", &byte, &used) != 1 || byte != s->bytes[k]) {
-					pr_debug("line %d (ip %#llx, t %" PRIu64 "): byte %d differs\n",
+					pr_debug("line %d (ip %#llx, t %" PRIu64
+						 "): byte %d differs\n",
 						 i, ip, s->time, k);
 					bad++;
 					break;
@@ -108,8 +109,8 @@ static char *script(const struct fixture_kernel *fk, const char *args)
 {
 	char cmd[4096];
 
-	snprintf(cmd, sizeof(cmd), "'%s' script -i '%s' %s 2>/dev/null", test_self_exe(),
-		 fk->path, args);
+	snprintf(cmd, sizeof(cmd), "'%s' script -i '%s' %s 2>/dev/null", test_self_exe(), fk->path,
+		 args);
 	return run(cmd);
 }
 
@@ -188,6 +189,6 @@ static int test__script_text(struct test_suite *t)
 }
 
 struct test_suite suite__script_text = {
-	.desc = "script: insn, disasm, poked and text poke events as of each sample's time",
-	.func = test__script_text,
+    .desc = "script: insn, disasm, poked and text poke events as of each sample's time",
+    .func = test__script_text,
 };

@@ -10,25 +10,24 @@
 #include "tests.h"
 #include "../util/trace-event.h"
 
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+static const char header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+				  "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+				  "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+				  "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
 
 static const char format[] =
-	"name: tp_test\n"
-	"ID: 42\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:char name[8];\toffset:12;\tsize:8;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"value=%d name=%s\", REC->value, REC->name\n";
+    "name: tp_test\n"
+    "ID: 42\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
+    "\tfield:char name[8];\toffset:12;\tsize:8;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"value=%d name=%s\", REC->value, REC->name\n";
 
 struct blob {
 	u8 buf[4096];
@@ -59,8 +58,8 @@ static void put64(struct blob *b, u64 v)
 
 static void build(struct blob *b, bool big_endian)
 {
-	static const u8 magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	u8 endian[2] = { big_endian, 8 };
+	static const u8 magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+	u8 endian[2] = {big_endian, 8};
 
 	b->len = 0;
 	b->swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
@@ -73,21 +72,21 @@ static void build(struct blob *b, bool big_endian)
 	put(b, header_page, strlen(header_page));
 	put(b, "header_event", 13);
 	put64(b, 0);
-	put32(b, 0);			/* ftrace formats */
-	put32(b, 1);			/* systems */
+	put32(b, 0); /* ftrace formats */
+	put32(b, 1); /* systems */
 	put(b, "tpsys", 6);
 	put32(b, 1);
 	put64(b, strlen(format));
 	put(b, format, strlen(format));
 	b->formats_end = b->len;
-	put32(b, 0);			/* kallsyms */
-	put32(b, 0);			/* printk formats */
-	put64(b, 0);			/* saved cmdlines */
+	put32(b, 0); /* kallsyms */
+	put32(b, 0); /* printk formats */
+	put64(b, 0); /* saved cmdlines */
 }
 
 static int test__script_trace_event(struct test_suite *t)
 {
-	u8 raw[20] = { 42, 0 };
+	u8 raw[20] = {42, 0};
 	struct trace_events *te;
 	struct blob *b;
 	char name[64];
@@ -142,4 +141,7 @@ static int test__script_trace_event(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__script_trace_event = { .desc = "script: tracing data container and tracepoint fields", .func = test__script_trace_event, };
+struct test_suite suite__script_trace_event = {
+    .desc = "script: tracing data container and tracepoint fields",
+    .func = test__script_trace_event,
+};

@@ -55,8 +55,8 @@ static int find_mapping(u64 addr, struct mapping *mp)
 	return ret;
 }
 
-static int resolve(struct perf_env *env, const struct mapping *mp, const u8 *bid, u64 ip,
-		   char *sym, size_t size, u64 *addr, u64 *sym_start)
+static int resolve(struct perf_env *env, const struct mapping *mp, const u8 *bid, u64 ip, char *sym,
+		   size_t size, u64 *addr, u64 *sym_start)
 {
 	struct machine *m = machine__new(env, NULL);
 	union record_buf buf;
@@ -67,8 +67,9 @@ static int resolve(struct perf_env *env, const struct mapping *mp, const u8 *bid
 
 	if (!m)
 		return -1;
-	machine__process_event(m, record__mmap2(&buf, PERF_RECORD_MISC_USER, pid, pid, mp->start,
-						mp->end - mp->start, mp->pgoff, mp->path, bid),
+	machine__process_event(m,
+			       record__mmap2(&buf, PERF_RECORD_MISC_USER, pid, pid, mp->start,
+					     mp->end - mp->start, mp->pgoff, mp->path, bid),
 			       sample__at(&s, 1));
 	addr_location__init(&al);
 	sample__at(&s, 2);
@@ -90,9 +91,9 @@ static int resolve(struct perf_env *env, const struct mapping *mp, const u8 *bid
 /* the function whose address is looked up */
 static int __attribute__((noinline)) test__symbol_elf(struct test_suite *t)
 {
-	struct perf_env env = { .os_release = (char *)"0.0-not-this-kernel" };
+	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
 	u64 fn = (u64)(uintptr_t)test__symbol_elf, addr, start;
-	struct build_id bid = { .size = 0 };
+	struct build_id bid = {.size = 0};
 	struct build_id_entry entry;
 	struct mapping mp;
 	u8 wrong[20];
@@ -103,8 +104,8 @@ static int __attribute__((noinline)) test__symbol_elf(struct test_suite *t)
 		 mp.path, mp.start, mp.end, mp.pgoff, fn);
 
 	/* no build-id known: the file is taken as it is */
-	TEST_ASSERT_EQUAL("resolves", resolve(&env, &mp, NULL, fn + 1, sym, sizeof(sym), &addr,
-					      &start), 1);
+	TEST_ASSERT_EQUAL("resolves",
+			  resolve(&env, &mp, NULL, fn + 1, sym, sizeof(sym), &addr, &start), 1);
 	TEST_ASSERT_VAL("function name", !strcmp(sym, "test__symbol_elf"));
 	TEST_ASSERT_EQUAL("object address is a file offset", addr, fn + 1 - mp.start + mp.pgoff);
 	TEST_ASSERT_EQUAL("symbol offset", addr - start, 1);
@@ -114,8 +115,8 @@ static int __attribute__((noinline)) test__symbol_elf(struct test_suite *t)
 		return TEST_SKIP;
 	}
 	/* the right build-id in MMAP2 */
-	TEST_ASSERT_EQUAL("matching build-id", resolve(&env, &mp, bid.data, fn, sym, sizeof(sym),
-						       &addr, &start), 1);
+	TEST_ASSERT_EQUAL("matching build-id",
+			  resolve(&env, &mp, bid.data, fn, sym, sizeof(sym), &addr, &start), 1);
 	/* a wrong one: refused */
 	memcpy(wrong, bid.data, sizeof(wrong));
 	wrong[0] ^= 0xff;
@@ -138,4 +139,7 @@ static int __attribute__((noinline)) test__symbol_elf(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__symbol_elf = { .desc = "ELF symbols: a function of this binary, build-id checks", .func = test__symbol_elf, };
+struct test_suite suite__symbol_elf = {
+    .desc = "ELF symbols: a function of this binary, build-id checks",
+    .func = test__symbol_elf,
+};

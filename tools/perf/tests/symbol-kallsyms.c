@@ -17,22 +17,21 @@
 #include "../util/symbol.h"
 #include "../util/machine.h"
 
-static const char kallsyms_text[] =
-	"ffffffff81000000 T _stext\n"
-	"ffffffff81000000 T _text\n"
-	"ffffffff81000000 t srso_alias_untrain_ret\n"
-	"ffffffff81000100 T func_a\n"
-	"ffffffff81000180 T strong_b\n"
-	"ffffffff81000180 W weak_b\n"
-	"ffffffff81000200 t local_c\n"
-	"ffffffff81000300 d some_data\n"
-	"ffffffff81000400 r rodata_skipped\n"
-	"ffffffff81000400 A abs_skipped\n"
-	"ffffffff81000500 T _etext\n"
-	"ffffffffc0001000 t mod_fn1\t[my_mod]\n"
-	"ffffffffc0001040 T mod_fn2\t[my_mod]\n"
-	"ffffffffc0002000 t bpf_prog_x\t[bpf]\n"
-	"garbage line\n";
+static const char kallsyms_text[] = "ffffffff81000000 T _stext\n"
+				    "ffffffff81000000 T _text\n"
+				    "ffffffff81000000 t srso_alias_untrain_ret\n"
+				    "ffffffff81000100 T func_a\n"
+				    "ffffffff81000180 T strong_b\n"
+				    "ffffffff81000180 W weak_b\n"
+				    "ffffffff81000200 t local_c\n"
+				    "ffffffff81000300 d some_data\n"
+				    "ffffffff81000400 r rodata_skipped\n"
+				    "ffffffff81000400 A abs_skipped\n"
+				    "ffffffff81000500 T _etext\n"
+				    "ffffffffc0001000 t mod_fn1\t[my_mod]\n"
+				    "ffffffffc0001040 T mod_fn2\t[my_mod]\n"
+				    "ffffffffc0002000 t bpf_prog_x\t[bpf]\n"
+				    "garbage line\n";
 
 struct found {
 	char sym[64];
@@ -56,19 +55,19 @@ static void resolve(struct machine *m, u64 ip, struct found *f)
 	thread__put(t);
 }
 
-#define EXPECT(ip, name, dso_name)                                                     \
-	do {                                                                           \
-		resolve(m, ip, &f);                                                    \
-		if (strcmp(f.sym, name) || strcmp(f.dso, dso_name)) {                  \
-			pr_debug("%#llx: %s (%s), expected %s (%s)\n",                 \
-				 (unsigned long long)(ip), f.sym, f.dso, name, dso_name); \
-			goto out;                                                      \
-		}                                                                      \
+#define EXPECT(ip, name, dso_name)                                                               \
+	do {                                                                                     \
+		resolve(m, ip, &f);                                                              \
+		if (strcmp(f.sym, name) || strcmp(f.dso, dso_name)) {                            \
+			pr_debug("%#llx: %s (%s), expected %s (%s)\n", (unsigned long long)(ip), \
+				 f.sym, f.dso, name, dso_name);                                  \
+			goto out;                                                                \
+		}                                                                                \
 	} while (0)
 
 static int check_made_up(const char *dir)
 {
-	struct perf_env env = { .os_release = (char *)"0.0-not-this-kernel" };
+	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
 	struct machine *m = machine__new(&env, dir);
 	union record_buf buf;
 	struct perf_sample s;
@@ -76,13 +75,15 @@ static int check_made_up(const char *dir)
 	int ret = TEST_FAIL;
 
 	TEST_ASSERT_VAL("machine__new", m);
-	machine__process_event(m, record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,
-					       0xffffffff81000000ULL, 0x600,
-					       0xffffffff81000000ULL, "[kernel.kallsyms]_text"),
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,
+					    0xffffffff81000000ULL, 0x600, 0xffffffff81000000ULL,
+					    "[kernel.kallsyms]_text"),
 			       sample__at(&s, 0));
-	machine__process_event(m, record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,
-					       0xffffffffc0001000ULL, 0x1000, 0,
-					       "/lib/modules/6.1.0/kernel/my-mod.ko"),
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,
+					    0xffffffffc0001000ULL, 0x1000, 0,
+					    "/lib/modules/6.1.0/kernel/my-mod.ko"),
 			       sample__at(&s, 0));
 
 	/* of aliases, kallsyms' last one is the one with a size: it wins */
@@ -132,7 +133,7 @@ out:
 static int check_running_kernel(struct test_suite *t)
 {
 	struct utsname uts;
-	struct perf_env env = { .os_release = NULL };
+	struct perf_env env = {.os_release = NULL};
 	struct machine *m;
 	union record_buf buf;
 	struct perf_sample s;
@@ -168,8 +169,9 @@ static int check_running_kernel(struct test_suite *t)
 	env.os_release = uts.release;
 	m = machine__new(&env, NULL);
 	TEST_ASSERT_VAL("machine__new", m);
-	machine__process_event(m, record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, text,
-					       0x4000000, text, "[kernel.kallsyms]_text"),
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, text, 0x4000000,
+					    text, "[kernel.kallsyms]_text"),
 			       sample__at(&s, 0));
 	EXPECT(addr + 1, "schedule", "[kernel.kallsyms]");
 	ret = TEST_OK;
@@ -198,4 +200,7 @@ static int test__symbol_kallsyms(struct test_suite *t)
 	return check_running_kernel(t);
 }
 
-struct test_suite suite__symbol_kallsyms = { .desc = "Kernel symbols: kallsyms types, ends, aliases, modules", .func = test__symbol_kallsyms, };
+struct test_suite suite__symbol_kallsyms = {
+    .desc = "Kernel symbols: kallsyms types, ends, aliases, modules",
+    .func = test__symbol_kallsyms,
+};

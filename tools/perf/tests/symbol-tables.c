@@ -101,38 +101,39 @@ out:
 static int check_demangle(struct test_suite *t)
 {
 	static const char *const cases[][2] = {
-		{ "_ZNK2ns1A3barEi", "ns::A::bar" },
-		{ "_Z3fooIlET_S0_", "foo<long>" },
-		{ "_Z5plainlPKc", "plain" },
-		{ "_ZNSt18__moneypunct_cacheIwLb0EED0Ev",
-		  "std::__moneypunct_cache<wchar_t, false>::~__moneypunct_cache" },
-		{ "_ZNSt8numpunctIcE22_M_initialize_numpunctEP15__locale_struct",
-		  "std::numpunct<char>::_M_initialize_numpunct" },
-		{ "_ZTv0_n24_NSoD1Ev", "virtual thunk to std::basic_ostream<char, "
-				       "std::char_traits<char> >::~basic_ostream()" },
-		{ "_ZdlPv", "operator delete" },
-		{ "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc",
-		  "std::operator<< <std::char_traits<char> >" },
-		{ "_ZN9__gnu_cxxmiIPiEEiT_S2_", "__gnu_cxx::operator-<int*>" },
-		{ "_Z24ix86_comparison_operatorii", "ix86_comparison_operator" },
-		{ "_ZN1AclEi", "A::operator()" },
-		{ "_ZNK1AcviEv", "A::operator int" },
-		{ "_ZTV1S", "vtable for S" },
-		/* as perf 6.1 printed __sanitizer::AddModuleSegments(...) [clone .part.0] */
-		{ "_ZN11__sanitizer17AddModuleSegmentsEPKcPNS_24InternalMmapVectorNoCtorINS_"
-		  "12LoadedModuleEEE.part.0", "__sanitizer::AddModuleSegments" },
-		{ "_Z3barv.cold", "bar" },
-		/* a lambda in a const member: as perf 6.1 printed it from libasan */
-		{ "_ZZNK11__sanitizer25SuspendedThreadsListLinux17GetRegistersAndSPEmPNS_18"
-		  "InternalMmapVectorImEEPmENKUlmE_clEm",
-		  "__sanitizer::SuspendedThreadsListLinux::GetRegistersAndSP(unsigned long, "
-		  "__sanitizer::InternalMmapVector<unsigned long>*, unsigned long*) "
-		  "const::{lambda(unsigned long)#1}::operator()" },
-		/* Rust legacy names, as stock perf 6.1 printed them (libiberty's rules) */
-		{ "_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h5c5a8e0e2b9f4d13E",
-		  "std::rt::lang_start::{{closure}}" },
-		{ "_ZN58_$LT$std..sys..fd..FileDesc$u20$as$u20$core..ops..Drop$GT$4drop17hc68340e1baa4987aE",
-		  "<std::sys::fd::FileDesc as core::ops::Drop>::drop" },
+	    {"_ZNK2ns1A3barEi", "ns::A::bar"},
+	    {"_Z3fooIlET_S0_", "foo<long>"},
+	    {"_Z5plainlPKc", "plain"},
+	    {"_ZNSt18__moneypunct_cacheIwLb0EED0Ev",
+	     "std::__moneypunct_cache<wchar_t, false>::~__moneypunct_cache"},
+	    {"_ZNSt8numpunctIcE22_M_initialize_numpunctEP15__locale_struct",
+	     "std::numpunct<char>::_M_initialize_numpunct"},
+	    {"_ZTv0_n24_NSoD1Ev", "virtual thunk to std::basic_ostream<char, "
+				  "std::char_traits<char> >::~basic_ostream()"},
+	    {"_ZdlPv", "operator delete"},
+	    {"_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc",
+	     "std::operator<< <std::char_traits<char> >"},
+	    {"_ZN9__gnu_cxxmiIPiEEiT_S2_", "__gnu_cxx::operator-<int*>"},
+	    {"_Z24ix86_comparison_operatorii", "ix86_comparison_operator"},
+	    {"_ZN1AclEi", "A::operator()"},
+	    {"_ZNK1AcviEv", "A::operator int"},
+	    {"_ZTV1S", "vtable for S"},
+	    /* as perf 6.1 printed __sanitizer::AddModuleSegments(...) [clone .part.0] */
+	    {"_ZN11__sanitizer17AddModuleSegmentsEPKcPNS_24InternalMmapVectorNoCtorINS_"
+	     "12LoadedModuleEEE.part.0",
+	     "__sanitizer::AddModuleSegments"},
+	    {"_Z3barv.cold", "bar"},
+	    /* a lambda in a const member: as perf 6.1 printed it from libasan */
+	    {"_ZZNK11__sanitizer25SuspendedThreadsListLinux17GetRegistersAndSPEmPNS_18"
+	     "InternalMmapVectorImEEPmENKUlmE_clEm",
+	     "__sanitizer::SuspendedThreadsListLinux::GetRegistersAndSP(unsigned long, "
+	     "__sanitizer::InternalMmapVector<unsigned long>*, unsigned long*) "
+	     "const::{lambda(unsigned long)#1}::operator()"},
+	    /* Rust legacy names, as stock perf 6.1 printed them (libiberty's rules) */
+	    {"_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h5c5a8e0e2b9f4d13E",
+	     "std::rt::lang_start::{{closure}}"},
+	    {"_ZN58_$LT$std..sys..fd..FileDesc$u20$as$u20$core..ops..Drop$GT$4drop17hc68340e1baa4987aE",
+	     "<std::sys::fd::FileDesc as core::ops::Drop>::drop"},
 	};
 	char *probe = symbol__demangle("_Z1fv");
 	size_t i;
@@ -168,4 +169,7 @@ static int test__symbol_tables(struct test_suite *t)
 	return ret;
 }
 
-struct test_suite suite__symbol_tables = { .desc = "Symbol tables: perf's rb-tree shape, overlaps, C++ names", .func = test__symbol_tables, };
+struct test_suite suite__symbol_tables = {
+    .desc = "Symbol tables: perf's rb-tree shape, overlaps, C++ names",
+    .func = test__symbol_tables,
+};

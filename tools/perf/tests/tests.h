@@ -41,22 +41,22 @@ const char *test_self_exe(void);
 
 void test_skip(struct test_suite *t, const char *fmt, ...) __printf(2, 3);
 
-#define TEST_ASSERT_VAL(text, cond)                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
+#define TEST_ASSERT_VAL(text, cond)                                              \
+	do {                                                                     \
+		if (!(cond)) {                                                   \
 			pr_debug("FAILED %s:%d %s\n", __FILE__, __LINE__, text); \
-			return TEST_FAIL;                                    \
-		}                                                            \
+			return TEST_FAIL;                                        \
+		}                                                                \
 	} while (0)
 
-#define TEST_ASSERT_EQUAL(text, val, expected)                               \
-	do {                                                                 \
-		long long __v = (long long)(val), __e = (long long)(expected);     \
-		if (__v != __e) {                                            \
-			pr_debug("FAILED %s:%d %s (%lld != %lld)\n", __FILE__, \
-				 __LINE__, text, __v, __e);                    \
-			return TEST_FAIL;                                    \
-		}                                                            \
+#define TEST_ASSERT_EQUAL(text, val, expected)                                                 \
+	do {                                                                                   \
+		long long __v = (long long)(val), __e = (long long)(expected);                 \
+		if (__v != __e) {                                                              \
+			pr_debug("FAILED %s:%d %s (%lld != %lld)\n", __FILE__, __LINE__, text, \
+				 __v, __e);                                                    \
+			return TEST_FAIL;                                                      \
+		}                                                                              \
 	} while (0)
 
 #endif /* __PERF_TEXTPOKE_TESTS_H */

@@ -99,8 +99,8 @@ static int check_loads(struct text_image *ti)
 		free(known);
 		with_bytes++;
 	}
-	pr_debug("%zu BPF loads, %d with JIT bytes checked, %d addresses reused\n", nr,
-		 with_bytes, reused);
+	pr_debug("%zu BPF loads, %d with JIT bytes checked, %d addresses reused\n", nr, with_bytes,
+		 reused);
 	return with_bytes;
 }
 
@@ -117,8 +117,10 @@ static int test__textimage_bpf_live(struct test_suite *t)
 	dir = fixture__tmpdir();
 	if (!dir || asprintf(&path, "%s/perf.data", dir) < 0)
 		goto out;
-	if (asprintf(&cmd, "cd %s && gcc -O1 -o bpf %s/tools/perf/tests/shell/lib/bpf-sockfilter.c"
-		     " && ./bpf 1 >/dev/null 2>&1", dir, test_srcdir()) < 0)
+	if (asprintf(&cmd,
+		     "cd %s && gcc -O1 -o bpf %s/tools/perf/tests/shell/lib/bpf-sockfilter.c"
+		     " && ./bpf 1 >/dev/null 2>&1",
+		     dir, test_srcdir()) < 0)
 		goto out;
 	if (fixture__run(cmd, NULL, NULL) != 0) {
 		test_skip(t, "cannot build or load a BPF socket filter here");
@@ -126,8 +128,10 @@ static int test__textimage_bpf_live(struct test_suite *t)
 		goto out;
 	}
 	free(cmd);
-	if (asprintf(&cmd, "cd %s && (./bpf 30 >/dev/null 2>&1 &) && "
-		     "perf record -q -o %s -a -e cpu-clock sleep 1 >/dev/null 2>&1", dir, path) < 0 ||
+	if (asprintf(&cmd,
+		     "cd %s && (./bpf 30 >/dev/null 2>&1 &) && "
+		     "perf record -q -o %s -a -e cpu-clock sleep 1 >/dev/null 2>&1",
+		     dir, path) < 0 ||
 	    fixture__run(cmd, NULL, NULL) != 0)
 		goto out;
 	ti = text_image__load(path, NULL);
@@ -151,4 +155,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_bpf_live = { .desc = "textimage: BPF programs recorded here hold their JIT bytes from load to unload", .func = test__textimage_bpf_live, };
+struct test_suite suite__textimage_bpf_live = {
+    .desc = "textimage: BPF programs recorded here hold their JIT bytes from load to unload",
+    .func = test__textimage_bpf_live,
+};

@@ -44,7 +44,7 @@ static char *run_code(const char *args, int *status)
 	 * into the previous run's (freed) argv: optind 0 makes glibc start over.
 	 */
 	{
-		char *dummy[] = { (char *)"code", NULL };
+		char *dummy[] = {(char *)"code", NULL};
 
 		optind = 0;
 		getopt(1, dummy, "");
@@ -152,38 +152,43 @@ out_close:
 static int test__textimage_code(struct test_suite *t)
 {
 	static const char *const jl5_on[] = {
-		"ffffffff81000104:  e9 3b 00 00 00        jmp fk_jl5_fn+0x44 [poked 1.000002000]",
-		"ffffffff81000100 <fk_jl5_fn>:",
-		"# poke 1.000002000 0xffffffff81000104: nop5 -> jmp fk_jl5_fn+0x44 (verified)",
-		"# poke 1.000005000 0xffffffff81000104: jmp fk_jl5_fn+0x44 -> nop5 (verified)",
-		NULL,
+	    "ffffffff81000104:  e9 3b 00 00 00        jmp fk_jl5_fn+0x44 [poked 1.000002000]",
+	    "ffffffff81000100 <fk_jl5_fn>:",
+	    "# poke 1.000002000 0xffffffff81000104: nop5 -> jmp fk_jl5_fn+0x44 (verified)",
+	    "# poke 1.000005000 0xffffffff81000104: jmp fk_jl5_fn+0x44 -> nop5 (verified)",
+	    NULL,
 	};
 	static const char *const jl5_off[] = {
-		"ffffffff81000104:  0f 1f 44 00 00        nopl (%rax,%rax)", NULL,
+	    "ffffffff81000104:  0f 1f 44 00 00        nopl (%rax,%rax)",
+	    NULL,
 	};
-	static const char *const poked[] = { "[poked", NULL };
+	static const char *const poked[] = {"[poked", NULL};
 	static const char *const tramp[] = {
-		"ffffffffa0001000 <ftrace_trampoline>:",
-		"ffffffffa0001004:  e8 f7 ff ff e0        call fk_target_a [poked 1.000003001]",
-		NULL,
+	    "ffffffffa0001000 <ftrace_trampoline>:",
+	    "ffffffffa0001004:  e8 f7 ff ff e0        call fk_target_a [poked 1.000003001]",
+	    NULL,
 	};
-	static const char *const tramp_gone[] = { "ffffffffa0001000:  ?? x 16 (unknown)", NULL };
+	static const char *const tramp_gone[] = {"ffffffffa0001000:  ?? x 16 (unknown)", NULL};
 	static const char *const bpf_a[] = {
-		"ffffffffc0002000 <bpf_prog_a1a1a1a1a1a1a1a1_fk_a>:",
-		"ffffffffc0002005:  55                    push %rbp", NULL,
+	    "ffffffffc0002000 <bpf_prog_a1a1a1a1a1a1a1a1_fk_a>:",
+	    "ffffffffc0002005:  55                    push %rbp",
+	    NULL,
 	};
 	static const char *const bpf_b[] = {
-		"ffffffffc0002000 <bpf_prog_b2b2b2b2b2b2b2b2_fk_b>:",
-		"ffffffffc0002005:  66 90                 nop", NULL,
+	    "ffffffffc0002000 <bpf_prog_b2b2b2b2b2b2b2b2_fk_b>:",
+	    "ffffffffc0002005:  66 90                 nop",
+	    NULL,
 	};
 	static const char *const no_base[] = {
-		"# base: none", "ffffffff81000100:  ?? x 4 (unknown)",
-		"ffffffff81000104:  0f 1f 44 00 00        nopl (%rax,%rax)", NULL,
+	    "# base: none",
+	    "ffffffff81000100:  ?? x 4 (unknown)",
+	    "ffffffff81000104:  0f 1f 44 00 00        nopl (%rax,%rax)",
+	    NULL,
 	};
 	static const char *const dropped[] = {
-		"# poke 1.000006010 0xffffffff81000204: nop2 -> jmp fk_jl2_fn+0x16 (mismatch), "
-		"the image held eb 10",
-		NULL,
+	    "# poke 1.000006010 0xffffffff81000204: nop2 -> jmp fk_jl2_fn+0x16 (mismatch), "
+	    "the image held eb 10",
+	    NULL,
 	};
 	struct fixture_kernel *fk = fixture_kernel__new(0);
 	int ret = TEST_FAIL;
@@ -213,4 +218,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_code = { .desc = "textimage: perf textpoke code lists a range as it was at a time", .func = test__textimage_code, };
+struct test_suite suite__textimage_code = {
+    .desc = "textimage: perf textpoke code lists a range as it was at a time",
+    .func = test__textimage_code,
+};

@@ -17,13 +17,13 @@
 #include "../util/text-image.h"
 
 static const char *const files[] = {
-	"perf_data_converter/perf.data.branch_stack_spec",
-	"linux-perf-data/fibo.compressed2.pipe.data",
-	"linux-perf-data/sleep.compressed.data",
-	"linux-perf-data/sleep.compressed.pipe.data",
-	"perfparser/cpp-inlining.perf.data",
-	"hotspot/perf.data.PerfFormatLost",
-	"khronos/perf.data.old",
+    "perf_data_converter/perf.data.branch_stack_spec",
+    "linux-perf-data/fibo.compressed2.pipe.data",
+    "linux-perf-data/sleep.compressed.data",
+    "linux-perf-data/sleep.compressed.pipe.data",
+    "perfparser/cpp-inlining.perf.data",
+    "hotspot/perf.data.PerfFormatLost",
+    "khronos/perf.data.old",
 };
 
 /*
@@ -78,7 +78,8 @@ static int test__textimage_corpus(struct test_suite *t)
 		}
 		st = text_image__stats(ti);
 		pr_debug("%s: %llu pokes, %llu BPF programs with JIT bytes, %llu without, "
-			 "%zu unmapped\n", files[i], (unsigned long long)st->nr_pokes,
+			 "%zu unmapped\n",
+			 files[i], (unsigned long long)st->nr_pokes,
 			 (unsigned long long)st->nr_bpf_loaded,
 			 (unsigned long long)st->nr_bpf_no_bytes, st->nr_unmapped);
 		bpf += st->nr_bpf_loaded + st->nr_bpf_no_bytes;
@@ -104,4 +105,7 @@ static int test__textimage_corpus(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__textimage_corpus = { .desc = "textimage: public recordings with BPF programs build a text image", .func = test__textimage_corpus, };
+struct test_suite suite__textimage_corpus = {
+    .desc = "textimage: public recordings with BPF programs build a text image",
+    .func = test__textimage_corpus,
+};

@@ -36,7 +36,7 @@ static int on_check(const struct textpoke_check *c, void *arg)
 static int test__textimage_dropped(struct test_suite *t)
 {
 	struct fixture_kernel *fk = fixture_kernel__new(FK_DROP_POKE);
-	struct dropped d = { 0 };
+	struct dropped d = {0};
 	struct text_image *ti;
 	int ret = TEST_FAIL;
 
@@ -59,4 +59,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_dropped = { .desc = "textimage: a dropped poke is reported as a mismatch with address and time", .func = test__textimage_dropped, };
+struct test_suite suite__textimage_dropped = {
+    .desc = "textimage: a dropped poke is reported as a mismatch with address and time",
+    .func = test__textimage_dropped,
+};

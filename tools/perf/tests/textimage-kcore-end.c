@@ -10,7 +10,7 @@
 
 static int test__textimage_kcore_end(struct test_suite *t)
 {
-	struct text_image_opts opts = { 0 };
+	struct text_image_opts opts = {0};
 	struct fixture_kernel *fk = fixture_kernel__new(FK_KCORE_END);
 	size_t counts[TEXTPOKE_VERDICT__MAX];
 	struct text_image *ti;
@@ -43,4 +43,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_kcore_end = { .desc = "textimage: kcore copied at the end, earlier bytes by backward application", .func = test__textimage_kcore_end, };
+struct test_suite suite__textimage_kcore_end = {
+    .desc = "textimage: kcore copied at the end, earlier bytes by backward application",
+    .func = test__textimage_kcore_end,
+};

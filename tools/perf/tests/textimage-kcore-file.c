@@ -49,7 +49,6 @@ out:
 	return err;
 }
 
-
 static int test__textimage_kcore_file(struct test_suite *t)
 {
 	struct fixture_kernel *fk = fixture_kernel__new(0);
@@ -119,4 +118,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_kcore_file = { .desc = "textimage: kcore and vmlinux files read, damaged ones refused", .func = test__textimage_kcore_file, };
+struct test_suite suite__textimage_kcore_file = {
+    .desc = "textimage: kcore and vmlinux files read, damaged ones refused",
+    .func = test__textimage_kcore_file,
+};

@@ -9,7 +9,7 @@
 
 static int test__textimage_kcore_start(struct test_suite *t)
 {
-	struct text_image_opts opts = { .anchor = TEXT_IMAGE_ANCHOR_START };
+	struct text_image_opts opts = {.anchor = TEXT_IMAGE_ANCHOR_START};
 	struct fixture_kernel *fk = fixture_kernel__new(0);
 	const struct text_image_stats *st;
 	struct text_image *ti;
@@ -42,4 +42,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_kcore_start = { .desc = "textimage: kcore copied at the start, every sample's bytes", .func = test__textimage_kcore_start, };
+struct test_suite suite__textimage_kcore_start = {
+    .desc = "textimage: kcore copied at the start, every sample's bytes",
+    .func = test__textimage_kcore_start,
+};

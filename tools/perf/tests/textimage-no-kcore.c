@@ -18,7 +18,7 @@
 
 static int test__textimage_no_kcore(struct test_suite *t)
 {
-	struct text_image_opts no_kcore = { .no_kcore = true };
+	struct text_image_opts no_kcore = {.no_kcore = true};
 	struct fixture_kernel *fk = fixture_kernel__new(FK_NO_KCORE);
 	struct text_image *ti = NULL;
 	int ret = TEST_FAIL, known;
@@ -58,4 +58,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_no_kcore = { .desc = "textimage: no kcore, the poked bytes and JIT images are still known", .func = test__textimage_no_kcore, };
+struct test_suite suite__textimage_no_kcore = {
+    .desc = "textimage: no kcore, the poked bytes and JIT images are still known",
+    .func = test__textimage_no_kcore,
+};

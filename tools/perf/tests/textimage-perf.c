@@ -57,8 +57,8 @@ static int check_one(unsigned int flags, int expect_perf_wrong)
 			goto out;
 		}
 		if (strcmp(ours, model)) {
-			pr_debug("time %llu: ours '%s', model '%s'\n",
-				 (unsigned long long)e->time, ours, model);
+			pr_debug("time %llu: ours '%s', model '%s'\n", (unsigned long long)e->time,
+				 ours, model);
 			goto out;
 		}
 		if (strcmp(line, model)) {
@@ -103,4 +103,7 @@ static int test__textimage_perf(struct test_suite *t)
 	return TEST_OK;
 }
 
-struct test_suite suite__textimage_perf = { .desc = "textimage: insn equals stock perf's -F insn where perf is right", .func = test__textimage_perf, };
+struct test_suite suite__textimage_perf = {
+    .desc = "textimage: insn equals stock perf's -F insn where perf is right",
+    .func = test__textimage_perf,
+};

@@ -13,8 +13,8 @@
 
 static int check(struct fixture_kernel *fk, const struct text_image_opts *opts)
 {
-	static const u64 sites[] = { FK_JL5_SITE, FK_JL2_SITE, FK_SCALL_SITE, FK_FTRACE_SITE,
-				     FK_KPROBE_SITE };
+	static const u64 sites[] = {FK_JL5_SITE, FK_JL2_SITE, FK_SCALL_SITE, FK_FTRACE_SITE,
+				    FK_KPROBE_SITE};
 	size_t counts[TEXTPOKE_VERDICT__MAX], i;
 	struct text_image *ti = text_image__load(fk->path, opts);
 	int ret = TEST_FAIL;
@@ -43,7 +43,7 @@ out:
 
 static int test__textimage_pre_applied(struct test_suite *t)
 {
-	struct text_image_opts at = { 0 };
+	struct text_image_opts at = {0};
 	struct fixture_kernel *fk = fixture_kernel__new(FK_KCORE_AT);
 	char when[32];
 	int ret;
@@ -61,4 +61,7 @@ static int test__textimage_pre_applied(struct test_suite *t)
 	return ret;
 }
 
-struct test_suite suite__textimage_pre_applied = { .desc = "textimage: pokes taken before the kcore copy are pre-applied, not mismatches", .func = test__textimage_pre_applied, };
+struct test_suite suite__textimage_pre_applied = {
+    .desc = "textimage: pokes taken before the kcore copy are pre-applied, not mismatches",
+    .func = test__textimage_pre_applied,
+};

@@ -18,16 +18,16 @@ struct want_event {
 };
 
 static const struct want_event want_events[] = {
-	{ 2000, "  nop5 -> jmp fk_jl5_fn+0x44 (verified)" },
-	{ 2010, "  nop2 -> jmp fk_jl2_fn+0x16 (verified)" },
-	{ 2020, "  call fk_target_a -> call fk_target_b (verified)" },
-	{ 2030, "  nop5 -> call ftrace_caller (verified)" },
-	{ 2040, "  48 -> int3 (verified)" },
-	/* new code has no old bytes to check: unknown (capstone 4 spells movq) */
-	{ 3001, "  (none) -> push %rbp; movq %rsp,%rbp; call fk_target_a; ... (32 bytes) (unknown)" },
-	{ 3200, "  push %rbp; movq %rsp,%rbp; call fk_target_a; ... (32 bytes) -> (none) (verified)" },
-	{ 5000, "  jmp fk_jl5_fn+0x44 -> nop5 (verified)" },
-	{ 5040, "  int3 -> 48 (verified)" },
+    {2000, "  nop5 -> jmp fk_jl5_fn+0x44 (verified)"},
+    {2010, "  nop2 -> jmp fk_jl2_fn+0x16 (verified)"},
+    {2020, "  call fk_target_a -> call fk_target_b (verified)"},
+    {2030, "  nop5 -> call ftrace_caller (verified)"},
+    {2040, "  48 -> int3 (verified)"},
+    /* new code has no old bytes to check: unknown (capstone 4 spells movq) */
+    {3001, "  (none) -> push %rbp; movq %rsp,%rbp; call fk_target_a; ... (32 bytes) (unknown)"},
+    {3200, "  push %rbp; movq %rsp,%rbp; call fk_target_a; ... (32 bytes) -> (none) (verified)"},
+    {5000, "  jmp fk_jl5_fn+0x44 -> nop5 (verified)"},
+    {5040, "  int3 -> 48 (verified)"},
 };
 
 struct events_ctx {
@@ -62,8 +62,8 @@ static int on_check(const struct textpoke_check *c, void *arg)
 		if (FK_T0 + want_events[i].time != p->time)
 			continue;
 		if (strcmp(buf, want_events[i].text)) {
-			pr_debug("poke at %llu: '%s', expected '%s'\n",
-				 (unsigned long long)p->time, buf, want_events[i].text);
+			pr_debug("poke at %llu: '%s', expected '%s'\n", (unsigned long long)p->time,
+				 buf, want_events[i].text);
 			ctx->nr_bad++;
 		} else {
 			ctx->nr_ok++;
@@ -83,7 +83,7 @@ static int expect_str(const char *what, const char *got, const char *want)
 static int test__textimage_print(struct test_suite *t)
 {
 	struct fixture_kernel *fk = fixture_kernel__new(0);
-	struct events_ctx ctx = { 0 };
+	struct events_ctx ctx = {0};
 	struct text_image *ti = NULL;
 	int ret = TEST_FAIL, err = 0;
 	char buf[256];
@@ -134,4 +134,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_print = { .desc = "textimage: insn, disasm, poked marker and decoded text poke events", .func = test__textimage_print, };
+struct test_suite suite__textimage_print = {
+    .desc = "textimage: insn, disasm, poked marker and decoded text poke events",
+    .func = test__textimage_print,
+};

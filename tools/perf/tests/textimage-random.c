@@ -16,10 +16,26 @@
 #define RD 16
 
 static const u64 addrs[] = {
-	FK_JL5_SITE - 3, FK_JL5_SITE, FK_JL5_SITE + 2, FK_JL2_SITE - 1, FK_JL2_SITE,
-	FK_SCALL_SITE, FK_SCALL_SITE + 4, FK_FTRACE_SITE - 8, FK_FTRACE_SITE, FK_KPROBE_SITE,
-	FK_KPROBE_SITE - 15, FK_TRAMP, FK_TRAMP + 4, FK_TRAMP + 0x18, FK_BPF, FK_BPF + 5,
-	FK_BPF + 0x28, FK_TEXT, FK_TEXT + FK_TEXT_LEN - 8, 0xffffffff80000000ULL,
+    FK_JL5_SITE - 3,
+    FK_JL5_SITE,
+    FK_JL5_SITE + 2,
+    FK_JL2_SITE - 1,
+    FK_JL2_SITE,
+    FK_SCALL_SITE,
+    FK_SCALL_SITE + 4,
+    FK_FTRACE_SITE - 8,
+    FK_FTRACE_SITE,
+    FK_KPROBE_SITE,
+    FK_KPROBE_SITE - 15,
+    FK_TRAMP,
+    FK_TRAMP + 4,
+    FK_TRAMP + 0x18,
+    FK_BPF,
+    FK_BPF + 5,
+    FK_BPF + 0x28,
+    FK_TEXT,
+    FK_TEXT + FK_TEXT_LEN - 8,
+    0xffffffff80000000ULL,
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -31,12 +47,12 @@ static int cmp_u64(const void *a, const void *b)
 
 static int test__textimage_random(struct test_suite *t)
 {
-	static const u64 base[] = { 0, 1000, 2000, 2010, 2020, 2030, 2040, 3000, 3001, 3100,
-				    3200, 3201, 4000, 4200, 4300, 5000, 5010, 5020, 5030, 5040,
-				    6000, 6010, 9000 };
+	static const u64 base[] = {0,	 1000, 2000, 2010, 2020, 2030, 2040, 3000,
+				   3001, 3100, 3200, 3201, 4000, 4200, 4300, 5000,
+				   5010, 5020, 5030, 5040, 6000, 6010, 9000};
 	enum { NT = 3 * ARRAY_SIZE(base), NA = ARRAY_SIZE(addrs) };
 	struct fixture_kernel *fk = fixture_kernel__new(0);
-	u8 (*want)[2][RD] = NULL, buf[RD], known[RD];
+	u8(*want)[2][RD] = NULL, buf[RD], known[RD];
 	struct textpoke_view *view = NULL;
 	struct text_image *ti = NULL;
 	unsigned int seed = 42;
@@ -78,7 +94,8 @@ static int test__textimage_random(struct test_suite *t)
 			if (memcmp(buf, want[i * NA + j][0], RD) ||
 			    memcmp(known, want[i * NA + j][1], RD)) {
 				pr_debug("view differs at %#llx time %llu\n",
-					 (unsigned long long)addrs[j], (unsigned long long)times[i]);
+					 (unsigned long long)addrs[j],
+					 (unsigned long long)times[i]);
 				goto out;
 			}
 		}
@@ -113,4 +130,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_random = { .desc = "textimage: queries in random time order equal the in-order answers", .func = test__textimage_random, };
+struct test_suite suite__textimage_random = {
+    .desc = "textimage: queries in random time order equal the in-order answers",
+    .func = test__textimage_random,
+};

@@ -63,8 +63,8 @@ static int stream__side_band(struct perf_tool *tool, union perf_event *event,
 		return err;
 	if (event->header.type != PERF_RECORD_TEXT_POKE)
 		return 0;
-	text_poke__scnprintf_event(buf, sizeof(buf), s->ti, &event->text_poke, sample->time,
-				   NULL, NULL);
+	text_poke__scnprintf_event(buf, sizeof(buf), s->ti, &event->text_poke, sample->time, NULL,
+				   NULL);
 	pr_debug("%llu %#llx%s\n", (unsigned long long)sample->time,
 		 (unsigned long long)event->text_poke.addr, buf);
 	if (strstr(buf, "(verified)"))
@@ -81,10 +81,11 @@ static int stream__side_band(struct perf_tool *tool, union perf_event *event,
 
 static int test__textimage_stream(struct test_suite *t)
 {
-	struct text_image_opts opts = { .anchor = TEXT_IMAGE_ANCHOR_START };
+	struct text_image_opts opts = {.anchor = TEXT_IMAGE_ANCHOR_START};
 	struct stream s = {
-		.tool = { .sample = stream__sample, .side_band = stream__side_band,
-			  .ordered_events = true },
+	    .tool = {.sample = stream__sample,
+		     .side_band = stream__side_band,
+		     .ordered_events = true},
 	};
 	struct perf_session *session = NULL;
 	int ret = TEST_FAIL;
@@ -115,4 +116,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_stream = { .desc = "textimage: one pass, as for a pipe: bytes and poke verdicts as records come", .func = test__textimage_stream, };
+struct test_suite suite__textimage_stream = {
+    .desc = "textimage: one pass, as for a pipe: bytes and poke verdicts as records come",
+    .func = test__textimage_stream,
+};

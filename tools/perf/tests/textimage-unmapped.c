@@ -36,4 +36,7 @@ out:
 	return ret;
 }
 
-struct test_suite suite__textimage_unmapped = { .desc = "textimage: a poke no map covers is kept and reported", .func = test__textimage_unmapped, };
+struct test_suite suite__textimage_unmapped = {
+    .desc = "textimage: a poke no map covers is kept and reported",
+    .func = test__textimage_unmapped,
+};

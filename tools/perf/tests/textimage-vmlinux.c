@@ -23,10 +23,10 @@
 
 static int test__textimage_vmlinux(struct test_suite *t)
 {
-	struct build_id bid = { .size = 0 };
-	struct build_id_entry entry = { .misc = PERF_RECORD_MISC_KERNEL, .pid = -1 };
-	struct perf_env env = { .os_release = (char *)"9.9.9-textpoke-test" };
-	struct text_image_opts opts = { 0 };
+	struct build_id bid = {.size = 0};
+	struct build_id_entry entry = {.misc = PERF_RECORD_MISC_KERNEL, .pid = -1};
+	struct perf_env env = {.os_release = (char *)"9.9.9-textpoke-test"};
+	struct text_image_opts opts = {0};
 	char *root = NULL, *found, boot[PATH_MAX], link_path[PATH_MAX + 64];
 	const struct kcore_segment *seg;
 	struct text_image *ti;
@@ -74,7 +74,8 @@ static int test__textimage_vmlinux(struct test_suite *t)
 	if (text_image__read(ti, seg->addr, sizeof(bytes), 1, bytes, known) < 0 ||
 	    memchr(known, 0, sizeof(known)) ||
 	    memcmp(bytes, seg->bytes, seg->len < sizeof(bytes) ? seg->len : sizeof(bytes))) {
-		pr_debug("bytes at %#llx not those of the vmlinux\n", (unsigned long long)seg->addr);
+		pr_debug("bytes at %#llx not those of the vmlinux\n",
+			 (unsigned long long)seg->addr);
 		text_image__delete(ti);
 		kcore__delete(k);
 		goto out;
@@ -102,6 +103,6 @@ out:
 }
 
 struct test_suite suite__textimage_vmlinux = {
-	.desc = "textimage: the installed vmlinux of the recorded kernel, found by build-id",
-	.func = test__textimage_vmlinux,
+    .desc = "textimage: the installed vmlinux of the recorded kernel, found by build-id",
+    .func = test__textimage_vmlinux,
 };

@@ -52,11 +52,11 @@ static int nr_dir_entries(const char *dir)
 static struct perf_event_attr plain_attr(u64 sample_type)
 {
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = 1,
-		.sample_type = sample_type,
+	    .type = PERF_TYPE_SOFTWARE,
+	    .size = sizeof(attr),
+	    .config = PERF_COUNT_SW_CPU_CLOCK,
+	    .sample_period = 1,
+	    .sample_type = sample_type,
 	};
 
 	return attr;
@@ -74,7 +74,7 @@ static const struct perf_event_header *first_record(const u8 *buf, size_t size)
 
 static int test__writer_layout(struct test_suite *t)
 {
-	static const u8 old_b[1] = { 0xcc }, new_b[2] = { 0x66, 0x90 };
+	static const u8 old_b[1] = {0xcc}, new_b[2] = {0x66, 0x90};
 	const struct perf_file_section *feat;
 	const struct perf_event_header *rec;
 	const struct perf_file_header *h;
@@ -82,7 +82,7 @@ static int test__writer_layout(struct test_suite *t)
 	struct perf_writer *w;
 	char *dir = fixture__tmpdir(), *path = NULL;
 	const u8 *text;
-	u64 ids[3] = { 7, 8, 9 };
+	u64 ids[3] = {7, 8, 9};
 	size_t size;
 	u8 *buf = NULL;
 	int ret = TEST_FAIL;
@@ -139,8 +139,8 @@ static int test__writer_layout(struct test_suite *t)
 		goto out;
 	}
 	/* features: HOSTNAME (3) then NRCPUS (7), table right after the data */
-	if (h->adds_features[0] != ((1ULL << HEADER_HOSTNAME) | (1ULL << HEADER_NRCPUS) |
-				    (1ULL << HEADER_EVENT_DESC))) {
+	if (h->adds_features[0] !=
+	    ((1ULL << HEADER_HOSTNAME) | (1ULL << HEADER_NRCPUS) | (1ULL << HEADER_EVENT_DESC))) {
 		pr_debug("feature bits %llx\n", (unsigned long long)h->adds_features[0]);
 		goto out;
 	}
@@ -164,16 +164,25 @@ out:
 static int perf_parses_sample(const char *path)
 {
 	static const char *const expect[] = {
-		"PERF_RECORD_SAMPLE(IP, 0x2): 5/6: 0x1111 period: 21845 addr: 0x3333\n",
-		"... FP chain: nr:2\n", ".....  1: 0000000000400000\n",
-		"... branch stack: nr:1\n", ".....  0: 000000000000000a -> 000000000000000b",
-		"... user regs: mask 0x3 ABI 64-bit\n", ".... AX    0x0000000000000077\n",
-		".... BX    0x0000000000000088\n", "... ustack: size 8, offset 0xc8\n",
-		/* x86 perf reads ins_lat from WEIGHT_STRUCT, p_stage_cyc only on powerpc */
-		"... weight: 1,0x2,", " . data_src: 0xdada\n", "... transaction: 7a7a\n",
-		" .. phys_addr: 0xbeef\n", " .. data page size: 4K\n", " .. code page size: 8K\n",
-		"...... time enabled 000000000000000a\n", "...... time running 0000000000000014\n",
-		"..... id 000000000000004d, value 0000000000006666\n",
+	    "PERF_RECORD_SAMPLE(IP, 0x2): 5/6: 0x1111 period: 21845 addr: 0x3333\n",
+	    "... FP chain: nr:2\n",
+	    ".....  1: 0000000000400000\n",
+	    "... branch stack: nr:1\n",
+	    ".....  0: 000000000000000a -> 000000000000000b",
+	    "... user regs: mask 0x3 ABI 64-bit\n",
+	    ".... AX    0x0000000000000077\n",
+	    ".... BX    0x0000000000000088\n",
+	    "... ustack: size 8, offset 0xc8\n",
+	    /* x86 perf reads ins_lat from WEIGHT_STRUCT, p_stage_cyc only on powerpc */
+	    "... weight: 1,0x2,",
+	    " . data_src: 0xdada\n",
+	    "... transaction: 7a7a\n",
+	    " .. phys_addr: 0xbeef\n",
+	    " .. data page size: 4K\n",
+	    " .. code page size: 8K\n",
+	    "...... time enabled 000000000000000a\n",
+	    "...... time running 0000000000000014\n",
+	    "..... id 000000000000004d, value 0000000000006666\n",
 	};
 	char *cmd = NULL, *out = NULL, *err = NULL;
 	int ret = TEST_FAIL, status;
@@ -208,58 +217,87 @@ out:
 static int test__writer_sample_fields(struct test_suite *t)
 {
 	static const u64 expect[] = {
-		77,			/* IDENTIFIER */
-		0x1111,			/* IP */
-		0x0000000600000005ULL,	/* TID: pid 5, tid 6 */
-		0x2222,			/* TIME */
-		0x3333,			/* ADDR */
-		77,			/* ID */
-		0x4444,			/* STREAM_ID */
-		1,			/* CPU 1, res 0 */
-		0x5555,			/* PERIOD */
-		0x6666, 10, 20, 77,	/* READ: value, enabled, running, id */
-		2, (u64)PERF_CONTEXT_USER, 0x400000,	/* CALLCHAIN */
-		0x0000cdab00000004ULL,	/* RAW: size 4, abcd + pad */
-		1, 0xa, 0xb, 0,		/* BRANCH_STACK: nr, from, to, flags */
-		2, 0x77, 0x88,		/* REGS_USER abi 2, two regs */
-		8, 0x9999, 8,		/* STACK_USER size, data, dyn_size */
-		0x0003000200000001ULL,	/* WEIGHT_STRUCT 1, ins_lat 2, p_stage 3 */
-		0xdada,			/* DATA_SRC */
-		0x7a7a,			/* TRANSACTION */
-		0,			/* REGS_INTR abi 0 */
-		0xbeef,			/* PHYS_ADDR */
-		0xc6,			/* CGROUP */
-		4096, 8192,		/* DATA_PAGE_SIZE, CODE_PAGE_SIZE */
-		8, 0x0102030405060708ULL, /* AUX size, data */
+	    77,			   /* IDENTIFIER */
+	    0x1111,		   /* IP */
+	    0x0000000600000005ULL, /* TID: pid 5, tid 6 */
+	    0x2222,		   /* TIME */
+	    0x3333,		   /* ADDR */
+	    77,			   /* ID */
+	    0x4444,		   /* STREAM_ID */
+	    1,			   /* CPU 1, res 0 */
+	    0x5555,		   /* PERIOD */
+	    0x6666,
+	    10,
+	    20,
+	    77, /* READ: value, enabled, running, id */
+	    2,
+	    (u64)PERF_CONTEXT_USER,
+	    0x400000,		   /* CALLCHAIN */
+	    0x0000cdab00000004ULL, /* RAW: size 4, abcd + pad */
+	    1,
+	    0xa,
+	    0xb,
+	    0, /* BRANCH_STACK: nr, from, to, flags */
+	    2,
+	    0x77,
+	    0x88, /* REGS_USER abi 2, two regs */
+	    8,
+	    0x9999,
+	    8,			   /* STACK_USER size, data, dyn_size */
+	    0x0003000200000001ULL, /* WEIGHT_STRUCT 1, ins_lat 2, p_stage 3 */
+	    0xdada,		   /* DATA_SRC */
+	    0x7a7a,		   /* TRANSACTION */
+	    0,			   /* REGS_INTR abi 0 */
+	    0xbeef,		   /* PHYS_ADDR */
+	    0xc6,		   /* CGROUP */
+	    4096,
+	    8192, /* DATA_PAGE_SIZE, CODE_PAGE_SIZE */
+	    8,
+	    0x0102030405060708ULL, /* AUX size, data */
 	};
-	u64 sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			  PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-			  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
-			  PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK |
-			  PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-			  PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |
-			  PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
-			  PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
-			  PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE |
-			  PERF_SAMPLE_AUX;
+	u64 sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			  PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+			  PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN |
+			  PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+			  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT_STRUCT |
+			  PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
+			  PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
+			  PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
 	struct perf_event_attr attr = plain_attr(sample_type);
-	u64 chain[3] = { 2, (u64)PERF_CONTEXT_USER, 0x400000 };
-	struct branch_entry br = { .from = 0xa, .to = 0xb };
-	u64 uregs[2] = { 0x77, 0x88 }, stack = 0x9999, aux = 0x0102030405060708ULL;
+	u64 chain[3] = {2, (u64)PERF_CONTEXT_USER, 0x400000};
+	struct branch_entry br = {.from = 0xa, .to = 0xb};
+	u64 uregs[2] = {0x77, 0x88}, stack = 0x9999, aux = 0x0102030405060708ULL;
 	u64 id = 77;
 	struct perf_sample s = {
-		.ip = 0x1111, .pid = 5, .tid = 6, .time = 0x2222, .addr = 0x3333,
-		.stream_id = 0x4444, .cpu = 1, .period = 0x5555, .weight = 1, .ins_lat = 2,
-		.p_stage_cyc = 3, .data_src = 0xdada, .transaction = 0x7a7a, .phys_addr = 0xbeef,
-		.cgroup = 0xc6, .data_page_size = 4096, .code_page_size = 8192,
-		.raw_size = 2, .raw_data = "\xab\xcd", .branch_nr = 1, .branch_entries = &br,
-		.callchain = (const struct ip_callchain *)chain,
-		.user_regs = { .abi = 2, .regs = uregs },
-		.intr_regs = { .abi = 0 },
-		.user_stack = { .size = 8, .dyn_size = 8, .data = (const char *)&stack },
-		.read = { .time_enabled = 10, .time_running = 20, .one_value = 0x6666,
-			  .one_id = 77 },
-		.aux_size = 8, .aux_data = &aux, .cpumode = PERF_RECORD_MISC_USER,
+	    .ip = 0x1111,
+	    .pid = 5,
+	    .tid = 6,
+	    .time = 0x2222,
+	    .addr = 0x3333,
+	    .stream_id = 0x4444,
+	    .cpu = 1,
+	    .period = 0x5555,
+	    .weight = 1,
+	    .ins_lat = 2,
+	    .p_stage_cyc = 3,
+	    .data_src = 0xdada,
+	    .transaction = 0x7a7a,
+	    .phys_addr = 0xbeef,
+	    .cgroup = 0xc6,
+	    .data_page_size = 4096,
+	    .code_page_size = 8192,
+	    .raw_size = 2,
+	    .raw_data = "\xab\xcd",
+	    .branch_nr = 1,
+	    .branch_entries = &br,
+	    .callchain = (const struct ip_callchain *)chain,
+	    .user_regs = {.abi = 2, .regs = uregs},
+	    .intr_regs = {.abi = 0},
+	    .user_stack = {.size = 8, .dyn_size = 8, .data = (const char *)&stack},
+	    .read = {.time_enabled = 10, .time_running = 20, .one_value = 0x6666, .one_id = 77},
+	    .aux_size = 8,
+	    .aux_data = &aux,
+	    .cpumode = PERF_RECORD_MISC_USER,
 	};
 	const struct perf_event_header *rec;
 	struct perf_writer *w;
@@ -269,8 +307,8 @@ static int test__writer_sample_fields(struct test_suite *t)
 	int ret = TEST_FAIL;
 
 	TEST_ASSERT_VAL("tmpdir", dir);
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
-			   PERF_FORMAT_ID;
+	attr.read_format =
+	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
 	attr.sample_regs_user = 0x3;
 	attr.sample_regs_intr = 0xff;
 	attr.sample_stack_user = 8;
@@ -395,8 +433,8 @@ static int test__writer_atomic(struct test_suite *t)
 		perf_writer__abort(w);
 		goto out;
 	}
-	if (perf_writer__close(w) || stat(path, &st) || !S_ISDIR(st.st_mode) ||
-	    stat(old, &st) || !S_ISREG(st.st_mode))
+	if (perf_writer__close(w) || stat(path, &st) || !S_ISDIR(st.st_mode) || stat(old, &st) ||
+	    !S_ISREG(st.st_mode))
 		goto out;
 	ret = TEST_OK;
 out:
@@ -411,9 +449,9 @@ static int test__writer_hostile(struct test_suite *t)
 {
 	static u8 big[40000];
 	struct perf_event_attr attr = plain_attr(PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
-	u64 chain[2] = { 1ULL << 62, 0 };
+	u64 chain[2] = {1ULL << 62, 0};
 	union perf_event ev;
-	struct perf_sample s = { .callchain = (const struct ip_callchain *)chain };
+	struct perf_sample s = {.callchain = (const struct ip_callchain *)chain};
 	char *dir = fixture__tmpdir(), *path = NULL, *name;
 	struct perf_writer *w;
 	int ret = TEST_FAIL;
@@ -424,8 +462,8 @@ static int test__writer_hostile(struct test_suite *t)
 	w = perf_writer__new(path, PERF_WRITER_PIPE);
 	if (!w)
 		goto out_free;
-	TEST_ASSERT_EQUAL("too many ids", perf_writer__add_attr(w, &attr, (const u64 *)big, 1U << 30,
-							    NULL),
+	TEST_ASSERT_EQUAL("too many ids",
+			  perf_writer__add_attr(w, &attr, (const u64 *)big, 1U << 30, NULL),
 			  -EINVAL);
 	TEST_ASSERT_EQUAL("ids without array", perf_writer__add_attr(w, &attr, NULL, 3, NULL),
 			  -EINVAL);
@@ -446,8 +484,8 @@ static int test__writer_hostile(struct test_suite *t)
 	TEST_ASSERT_EQUAL("pipe feature past a record",
 			  perf_writer__set_bpf_prog_info(w, name, 70000), -E2BIG);
 	free(name);
-	TEST_ASSERT_EQUAL("null text", perf_writer__synth_text_poke(w, 0, 0, NULL, 3, NULL, 0,
-								    NULL), -EINVAL);
+	TEST_ASSERT_EQUAL("null text",
+			  perf_writer__synth_text_poke(w, 0, 0, NULL, 3, NULL, 0, NULL), -EINVAL);
 	memset(&ev, 0, sizeof(ev));
 	ev.header.type = PERF_RECORD_COMM;
 	TEST_ASSERT_EQUAL("record size 0", perf_writer__write_event(w, &ev), -EINVAL);
@@ -461,8 +499,7 @@ static int test__writer_hostile(struct test_suite *t)
 	TEST_ASSERT_EQUAL("good record", perf_writer__synth_comm(w, 0, 1, 1, "ok", 0, NULL), 0);
 	TEST_ASSERT_EQUAL("attr after data", perf_writer__add_attr(w, &attr, NULL, 0, NULL),
 			  -EBUSY);
-	TEST_ASSERT_EQUAL("pipe feature after data", perf_writer__set_hostname(w, "late"),
-			  -EBUSY);
+	TEST_ASSERT_EQUAL("pipe feature after data", perf_writer__set_hostname(w, "late"), -EBUSY);
 	TEST_ASSERT_EQUAL("unknown feature", perf_writer__set_feature(w, 300, "", 0), -EINVAL);
 	TEST_ASSERT_EQUAL("close", perf_writer__close(w), 0);
 	ret = TEST_OK;
@@ -473,7 +510,19 @@ out_free:
 	return ret;
 }
 
-struct test_suite suite__writer_layout = { .desc = "writer: file layout, padding, feature table", .func = test__writer_layout, };
-struct test_suite suite__writer_sample_fields = { .desc = "writer: every sample field in kernel order", .func = test__writer_sample_fields, };
-struct test_suite suite__writer_atomic = { .desc = "writer: atomic output, .old, abort", .func = test__writer_atomic, };
-struct test_suite suite__writer_hostile = { .desc = "writer: hostile sizes refused", .func = test__writer_hostile, };
+struct test_suite suite__writer_layout = {
+    .desc = "writer: file layout, padding, feature table",
+    .func = test__writer_layout,
+};
+struct test_suite suite__writer_sample_fields = {
+    .desc = "writer: every sample field in kernel order",
+    .func = test__writer_sample_fields,
+};
+struct test_suite suite__writer_atomic = {
+    .desc = "writer: atomic output, .old, abort",
+    .func = test__writer_atomic,
+};
+struct test_suite suite__writer_hostile = {
+    .desc = "writer: hostile sizes refused",
+    .func = test__writer_hostile,
+};

@@ -75,11 +75,15 @@ struct record_name {
 };
 
 static const struct record_name record_names[] = {
-	{ PERF_RECORD_MMAP2, "MMAP2" },	  { PERF_RECORD_COMM, "COMM" },
-	{ PERF_RECORD_FORK, "FORK" },	  { PERF_RECORD_EXIT, "EXIT" },
-	{ PERF_RECORD_SAMPLE, "SAMPLE" }, { PERF_RECORD_KSYMBOL, "KSYMBOL" },
-	{ PERF_RECORD_BPF_EVENT, "BPF_EVENT" }, { PERF_RECORD_TEXT_POKE, "TEXT_POKE" },
-	{ PERF_RECORD_FINISHED_ROUND, "FINISHED_ROUND" },
+    {PERF_RECORD_MMAP2, "MMAP2"},
+    {PERF_RECORD_COMM, "COMM"},
+    {PERF_RECORD_FORK, "FORK"},
+    {PERF_RECORD_EXIT, "EXIT"},
+    {PERF_RECORD_SAMPLE, "SAMPLE"},
+    {PERF_RECORD_KSYMBOL, "KSYMBOL"},
+    {PERF_RECORD_BPF_EVENT, "BPF_EVENT"},
+    {PERF_RECORD_TEXT_POKE, "TEXT_POKE"},
+    {PERF_RECORD_FINISHED_ROUND, "FINISHED_ROUND"},
 };
 
 /*
@@ -106,9 +110,9 @@ static int check_fixture(struct fixture *f, const char *input, bool pipe, bool t
 {
 	static const char *const report = "perf report -D -i %s";
 	static const char *const script =
-		"perf script -i %s --show-task-events --show-mmap-events --show-bpf-events "
-		"--show-text-poke-events";
-	struct perf_out o = { 0 };
+	    "perf script -i %s --show-task-events --show-mmap-events --show-bpf-events "
+	    "--show-text-poke-events";
+	struct perf_out o = {0};
 	size_t i;
 	int ret = TEST_FAIL;
 
@@ -132,21 +136,25 @@ static int check_fixture(struct fixture *f, const char *input, bool pipe, bool t
 		goto no_text_events;
 	/* perf names the site from this machine's kallsyms: check around it */
 	TEST_ASSERT_VAL("jump label nop5 -> jmp rel32",
-			poke_printed(o.out, FIXTURE_JL5_ADDR, "old len 5 new len 5\n"
-			"            Old bytes: 0f 1f 44 00 00\n"
-			"            New bytes: e9 7b 00 00 00\n"));
+			poke_printed(o.out, FIXTURE_JL5_ADDR,
+				     "old len 5 new len 5\n"
+				     "            Old bytes: 0f 1f 44 00 00\n"
+				     "            New bytes: e9 7b 00 00 00\n"));
 	TEST_ASSERT_VAL("jump label jmp rel32 -> nop5",
-			poke_printed(o.out, FIXTURE_JL5_ADDR, "old len 5 new len 5\n"
-			"            Old bytes: e9 7b 00 00 00\n"
-			"            New bytes: 0f 1f 44 00 00\n"));
+			poke_printed(o.out, FIXTURE_JL5_ADDR,
+				     "old len 5 new len 5\n"
+				     "            Old bytes: e9 7b 00 00 00\n"
+				     "            New bytes: 0f 1f 44 00 00\n"));
 	TEST_ASSERT_VAL("jump label nop2 -> jmp rel8",
-			poke_printed(o.out, FIXTURE_JL2_ADDR, "old len 2 new len 2\n"
-			"            Old bytes: 66 90\n"
-			"            New bytes: eb 0e\n"));
+			poke_printed(o.out, FIXTURE_JL2_ADDR,
+				     "old len 2 new len 2\n"
+				     "            Old bytes: 66 90\n"
+				     "            New bytes: eb 0e\n"));
 	TEST_ASSERT_VAL("jump label jmp rel8 -> nop2",
-			poke_printed(o.out, FIXTURE_JL2_ADDR, "old len 2 new len 2\n"
-			"            Old bytes: eb 0e\n"
-			"            New bytes: 66 90\n"));
+			poke_printed(o.out, FIXTURE_JL2_ADDR,
+				     "old len 2 new len 2\n"
+				     "            Old bytes: eb 0e\n"
+				     "            New bytes: 66 90\n"));
 	TEST_ASSERT_EQUAL("text pokes printed", fixture__count(o.out, "PERF_RECORD_TEXT_POKE"),
 			  f->nr_records[PERF_RECORD_TEXT_POKE]);
 	TEST_ASSERT_VAL("ksymbol of prog A",
@@ -184,9 +192,12 @@ no_text_events:
 			goto out;
 		TEST_ASSERT_VAL("perf evlist exits 0 without a warning", perf_out__clean(&o));
 		pr_debug("%s", o.out);
-		TEST_ASSERT_VAL("cpu-clock attr", strstr(o.out, "cpu-clock: type: 1, size: 128, "
-					"{ sample_period, sample_freq }: 10000, sample_type: IP|TID|TIME|CPU|"
-					"PERIOD|REGS_USER|IDENTIFIER"));
+		TEST_ASSERT_VAL(
+		    "cpu-clock attr",
+		    strstr(o.out,
+			   "cpu-clock: type: 1, size: 128, "
+			   "{ sample_period, sample_freq }: 10000, sample_type: IP|TID|TIME|CPU|"
+			   "PERIOD|REGS_USER|IDENTIFIER"));
 		TEST_ASSERT_VAL("identifier", strstr(o.out, "IDENTIFIER"));
 		TEST_ASSERT_VAL("dummy attr with text_poke",
 				strstr(o.out, "dummy:HG") && strstr(o.out, "text_poke: 1"));
@@ -195,22 +206,21 @@ no_text_events:
 
 	if (perf_out__run(&o, "perf report --header-only -I -i %s", input))
 		goto out;
-	TEST_ASSERT_VAL("perf report --header-only exits 0 without a warning",
-			perf_out__clean(&o));
+	TEST_ASSERT_VAL("perf report --header-only exits 0 without a warning", perf_out__clean(&o));
 	pr_debug("%s", o.out);
 	TEST_ASSERT_VAL("hostname", strstr(o.out, "# hostname : fixture-host"));
 	TEST_ASSERT_VAL("os release", strstr(o.out, "# os release : 6.1.0-fixture"));
 	TEST_ASSERT_VAL("perf version", strstr(o.out, "# perf version : 6.1.fixture"));
 	TEST_ASSERT_VAL("arch", strstr(o.out, "# arch : x86_64"));
 	TEST_ASSERT_VAL("nrcpus", strstr(o.out, "# nrcpus online : 2") &&
-					  strstr(o.out, "# nrcpus avail : 2"));
+				      strstr(o.out, "# nrcpus avail : 2"));
 	TEST_ASSERT_VAL("cpudesc", strstr(o.out, "# cpudesc : Fixture CPU @ 2.00GHz"));
 	TEST_ASSERT_VAL("cpuid", strstr(o.out, "# cpuid : GenuineIntel,6,85,4"));
 	TEST_ASSERT_VAL("total memory", strstr(o.out, "# total memory : 4194304 kB"));
 	TEST_ASSERT_VAL("cmdline", strstr(o.out, "# cmdline : /usr/bin/perf record -e cpu-clock "
 						 "--kcore -o perf.data fixture"));
 	TEST_ASSERT_VAL("event desc", strstr(o.out, "# event : name = cpu-clock") &&
-					      strstr(o.out, "# event : name = dummy:HG"));
+					  strstr(o.out, "# event : name = dummy:HG"));
 	ret = TEST_OK;
 out:
 	perf_out__exit(&o);
@@ -236,7 +246,8 @@ static int run_mode(struct test_suite *t, unsigned int flags)
 		input = strdup(f->path);
 	}
 	ret = input ? check_fixture(f, input, flags & PERF_WRITER_PIPE,
-						!(flags & FIXTURE_NO_TEXT_EVENTS)) : TEST_FAIL;
+				    !(flags & FIXTURE_NO_TEXT_EVENTS)) :
+		      TEST_FAIL;
 	free(input);
 	fixture__delete(f);
 	return ret;
@@ -268,9 +279,8 @@ static int test__writer_zstd_pipe(struct test_suite *t)
  */
 static int test__writer_directory(struct test_suite *t)
 {
-	unsigned int flags[] = { PERF_WRITER_DIRECTORY,
-				 PERF_WRITER_DIRECTORY | FIXTURE_DIR_FORMAT };
-	struct perf_out o = { 0 };
+	unsigned int flags[] = {PERF_WRITER_DIRECTORY, PERF_WRITER_DIRECTORY | FIXTURE_DIR_FORMAT};
+	struct perf_out o = {0};
 	size_t i;
 	int ret = TEST_OK;
 
@@ -311,12 +321,30 @@ static int test__writer_swapped(struct test_suite *t)
 	return ret;
 }
 
-struct test_suite suite__writer_file = { .desc = "writer: file read by stock perf", .func = test__writer_file, };
-struct test_suite suite__writer_pipe = { .desc = "writer: pipe mode through perf script -i -", .func = test__writer_pipe, };
-struct test_suite suite__writer_zstd = { .desc = "writer: zstd file read by stock perf", .func = test__writer_zstd, };
-struct test_suite suite__writer_zstd_pipe = { .desc = "writer: zstd pipe read by stock perf", .func = test__writer_zstd_pipe, };
-struct test_suite suite__writer_directory = { .desc = "writer: perf.data directory with kcore_dir read by stock perf", .func = test__writer_directory, };
-struct test_suite suite__writer_swapped = { .desc = "writer: other-endian file and zstd read by stock perf", .func = test__writer_swapped, };
+struct test_suite suite__writer_file = {
+    .desc = "writer: file read by stock perf",
+    .func = test__writer_file,
+};
+struct test_suite suite__writer_pipe = {
+    .desc = "writer: pipe mode through perf script -i -",
+    .func = test__writer_pipe,
+};
+struct test_suite suite__writer_zstd = {
+    .desc = "writer: zstd file read by stock perf",
+    .func = test__writer_zstd,
+};
+struct test_suite suite__writer_zstd_pipe = {
+    .desc = "writer: zstd pipe read by stock perf",
+    .func = test__writer_zstd_pipe,
+};
+struct test_suite suite__writer_directory = {
+    .desc = "writer: perf.data directory with kcore_dir read by stock perf",
+    .func = test__writer_directory,
+};
+struct test_suite suite__writer_swapped = {
+    .desc = "writer: other-endian file and zstd read by stock perf",
+    .func = test__writer_swapped,
+};
 
 /* the payload of feature @feat of a little-endian file-mode corpus file */
 static void *corpus_feature(const char *name, int feat, size_t *size)
@@ -383,13 +411,15 @@ static int test__writer_raw_features(struct test_suite *t)
 	static const char *const bpf_src = "perf_data_converter/perf.data.branch_stack_spec";
 	static const char *const tp_src = "perfparser/probe.data.file";
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr), .config = 0x531,
-		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	    .type = PERF_TYPE_TRACEPOINT,
+	    .size = sizeof(attr),
+	    .config = 0x531,
+	    .sample_period = 1,
+	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
 	};
-	struct perf_sample s = { .ip = 0x400500, .pid = 77, .tid = 77, .time = 1000,
-				 .cpumode = PERF_RECORD_MISC_USER };
-	struct perf_out o = { 0 };
+	struct perf_sample s = {
+	    .ip = 0x400500, .pid = 77, .tid = 77, .time = 1000, .cpumode = PERF_RECORD_MISC_USER};
+	struct perf_out o = {0};
 	size_t bpf_size = 0, tp_size = 0, btf_size = 0;
 	void *bpf = NULL, *tp = NULL, *btf = NULL;
 	char *dir = NULL, *path = NULL, *orig_lines = NULL, *cmd = NULL;
@@ -487,7 +517,10 @@ out:
 	return ret;
 }
 
-struct test_suite suite__writer_raw_features = { .desc = "writer: BPF_PROG_INFO and TRACING_DATA copied raw", .func = test__writer_raw_features, };
+struct test_suite suite__writer_raw_features = {
+    .desc = "writer: BPF_PROG_INFO and TRACING_DATA copied raw",
+    .func = test__writer_raw_features,
+};
 
 /*
  * Many records of varied sizes: the output buffer, zstd batches split
@@ -496,17 +529,19 @@ struct test_suite suite__writer_raw_features = { .desc = "writer: BPF_PROG_INFO 
  */
 static int test__writer_many(struct test_suite *t)
 {
-	static const unsigned int modes[] = { 0, PERF_WRITER_ZSTD,
-					      PERF_WRITER_ZSTD | PERF_WRITER_PIPE };
+	static const unsigned int modes[] = {0, PERF_WRITER_ZSTD,
+					     PERF_WRITER_ZSTD | PERF_WRITER_PIPE};
 	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000,
-		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			       PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD,
-		.exclude_kernel = 1,
+	    .type = PERF_TYPE_SOFTWARE,
+	    .size = sizeof(attr),
+	    .config = PERF_COUNT_SW_CPU_CLOCK,
+	    .sample_period = 1000,
+	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			   PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD,
+	    .exclude_kernel = 1,
 	};
 	const int nr = 40000;
-	struct perf_out o = { 0 };
+	struct perf_out o = {0};
 	char *dir = fixture__tmpdir(), *path = NULL, *input = NULL;
 	u64 chain[66];
 	size_t m;
@@ -530,9 +565,13 @@ static int test__writer_many(struct test_suite *t)
 		err = err ?: perf_writer__synth_comm(w, 0, 10, 10, "many", false, NULL);
 		for (i = 0; !err && i < nr; i++) {
 			struct perf_sample s = {
-				.ip = 0x400000 + i, .pid = 10, .tid = 10, .time = 1000 + i,
-				.period = 1000, .cpumode = PERF_RECORD_MISC_USER,
-				.callchain = (const struct ip_callchain *)chain,
+			    .ip = 0x400000 + i,
+			    .pid = 10,
+			    .tid = 10,
+			    .time = 1000 + i,
+			    .period = 1000,
+			    .cpumode = PERF_RECORD_MISC_USER,
+			    .callchain = (const struct ip_callchain *)chain,
 			};
 
 			/* 0..64 entries, pseudo-random so zstd has some work */
@@ -580,7 +619,7 @@ out:
 /* "-" in pipe mode is stdout: what `record -o -` and `inject -o -` use */
 static int test__writer_stdout(struct test_suite *t)
 {
-	struct perf_out o = { 0 };
+	struct perf_out o = {0};
 	char *dir = fixture__tmpdir(), *path = NULL;
 	int ret = TEST_FAIL, status, fd;
 	pid_t pid;
@@ -600,11 +639,13 @@ static int test__writer_stdout(struct test_suite *t)
 	pid = fork();
 	if (!pid) {
 		struct perf_event_attr attr = {
-			.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID, .exclude_kernel = 1,
+		    .type = PERF_TYPE_SOFTWARE,
+		    .size = sizeof(attr),
+		    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+		    .exclude_kernel = 1,
 		};
-		struct perf_sample s = { .ip = 0x1234, .pid = 3, .tid = 3,
-					 .cpumode = PERF_RECORD_MISC_USER };
+		struct perf_sample s = {
+		    .ip = 0x1234, .pid = 3, .tid = 3, .cpumode = PERF_RECORD_MISC_USER};
 		struct perf_writer *w;
 
 		dup2(fd, STDOUT_FILENO);
@@ -617,8 +658,7 @@ static int test__writer_stdout(struct test_suite *t)
 		_exit(perf_writer__close(w) ? 1 : 0);
 	}
 	close(fd);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		goto out;
 	if (perf_out__run(&o, "perf script --header -i - < %s", path))
 		goto out;
@@ -638,10 +678,10 @@ out:
 /* BUILD_ID entries: a section in file mode, HEADER_BUILD_ID records in a pipe */
 static int test__writer_build_id(struct test_suite *t)
 {
-	static const u8 kbid[20] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
-				     0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, 0x01, 0x02, 0x03, 0x04 };
-	static const u8 ubid[8] = { 0xde, 0xad, 0xbe, 0xef, 0x00, 0x11, 0x22, 0x33 };
-	struct perf_out o = { 0 };
+	static const u8 kbid[20] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
+				    0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, 0x01, 0x02, 0x03, 0x04};
+	static const u8 ubid[8] = {0xde, 0xad, 0xbe, 0xef, 0x00, 0x11, 0x22, 0x33};
+	struct perf_out o = {0};
 	struct fixture *f;
 	int ret = TEST_FAIL;
 
@@ -653,8 +693,9 @@ static int test__writer_build_id(struct test_suite *t)
 	TEST_ASSERT_VAL("fixture", f);
 	{
 		struct perf_event_attr attr = {
-			.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+		    .type = PERF_TYPE_SOFTWARE,
+		    .size = sizeof(attr),
+		    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
 		};
 		struct perf_writer *w = perf_writer__new(f->path, 0);
 		int err;
@@ -662,10 +703,12 @@ static int test__writer_build_id(struct test_suite *t)
 		if (!w)
 			goto out;
 		err = perf_writer__add_attr(w, &attr, NULL, 0, "cpu-clock");
-		err = err ?: perf_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, kbid, 20,
-						       "[kernel.kallsyms]");
-		err = err ?: perf_writer__add_build_id(w, PERF_RECORD_MISC_USER, 4242, ubid, 8,
-						       "/usr/bin/fixture64");
+		err = err ?:
+			    perf_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, kbid, 20,
+						      "[kernel.kallsyms]");
+		err = err ?:
+			    perf_writer__add_build_id(w, PERF_RECORD_MISC_USER, 4242, ubid, 8,
+						      "/usr/bin/fixture64");
 		if (err) {
 			perf_writer__abort(w);
 			goto out;
@@ -677,11 +720,13 @@ static int test__writer_build_id(struct test_suite *t)
 		goto out;
 	pr_debug("%s", o.out);
 	TEST_ASSERT_VAL("perf buildid-list clean", perf_out__clean(&o));
-	TEST_ASSERT_VAL("kernel build id",
-			strstr(o.out, "112233445566778899aabbccddeeff0001020304 [kernel.kallsyms]\n"));
+	TEST_ASSERT_VAL(
+	    "kernel build id",
+	    strstr(o.out, "112233445566778899aabbccddeeff0001020304 [kernel.kallsyms]\n"));
 	/* perf pads short build ids to 40 columns */
-	TEST_ASSERT_VAL("8-byte user build id",
-			strstr(o.out, "deadbeef00112233                         /usr/bin/fixture64\n"));
+	TEST_ASSERT_VAL(
+	    "8-byte user build id",
+	    strstr(o.out, "deadbeef00112233                         /usr/bin/fixture64\n"));
 	ret = TEST_OK;
 out:
 	perf_out__exit(&o);
@@ -689,6 +734,15 @@ out:
 	return ret;
 }
 
-struct test_suite suite__writer_many = { .desc = "writer: 40000 samples, plain and zstd, counted by stock perf", .func = test__writer_many, };
-struct test_suite suite__writer_stdout = { .desc = "writer: pipe mode to stdout", .func = test__writer_stdout, };
-struct test_suite suite__writer_build_id = { .desc = "writer: BUILD_ID section read by perf buildid-list", .func = test__writer_build_id, };
+struct test_suite suite__writer_many = {
+    .desc = "writer: 40000 samples, plain and zstd, counted by stock perf",
+    .func = test__writer_many,
+};
+struct test_suite suite__writer_stdout = {
+    .desc = "writer: pipe mode to stdout",
+    .func = test__writer_stdout,
+};
+struct test_suite suite__writer_build_id = {
+    .desc = "writer: BUILD_ID section read by perf buildid-list",
+    .func = test__writer_build_id,
+};

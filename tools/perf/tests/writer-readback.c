@@ -21,9 +21,12 @@ static char *script_output(struct fixture *f, bool pipe)
 	char *cmd, *out = NULL, *err = NULL;
 	int status;
 
-	if (asprintf(&cmd, "'%s' script --show-task-events --show-mmap-events "
-		     "--show-bpf-events --show-text-poke-events -F comm,tid,time,event,ip,sym,uregs "
-		     "-i %s%s", test_self_exe(), pipe ? "- < " : "", f->path) < 0)
+	if (asprintf(
+		&cmd,
+		"'%s' script --show-task-events --show-mmap-events "
+		"--show-bpf-events --show-text-poke-events -F comm,tid,time,event,ip,sym,uregs "
+		"-i %s%s",
+		test_self_exe(), pipe ? "- < " : "", f->path) < 0)
 		return NULL;
 	status = fixture__run(cmd, &out, &err);
 	pr_debug("$ %s -> %d\n%s", cmd, status, err ? err : "");
@@ -39,12 +42,12 @@ static char *script_output(struct fixture *f, bool pipe)
 static int test__writer_readback(struct test_suite *t)
 {
 	static const unsigned int modes[] = {
-		PERF_WRITER_PIPE,
-		PERF_WRITER_ZSTD,
-		PERF_WRITER_ZSTD | PERF_WRITER_PIPE,
-		PERF_WRITER_SWAPPED,
-		PERF_WRITER_SWAPPED | PERF_WRITER_PIPE,
-		PERF_WRITER_SWAPPED | PERF_WRITER_ZSTD | PERF_WRITER_PIPE,
+	    PERF_WRITER_PIPE,
+	    PERF_WRITER_ZSTD,
+	    PERF_WRITER_ZSTD | PERF_WRITER_PIPE,
+	    PERF_WRITER_SWAPPED,
+	    PERF_WRITER_SWAPPED | PERF_WRITER_PIPE,
+	    PERF_WRITER_SWAPPED | PERF_WRITER_ZSTD | PERF_WRITER_PIPE,
 	};
 	struct fixture *f;
 	char *want, *got;
@@ -86,4 +89,7 @@ static int test__writer_readback(struct test_suite *t)
 	return ret;
 }
 
-struct test_suite suite__writer_readback = { .desc = "writer: every mode reads back identically through script", .func = test__writer_readback, };
+struct test_suite suite__writer_readback = {
+    .desc = "writer: every mode reads back identically through script",
+    .func = test__writer_readback,
+};

@@ -32,8 +32,8 @@ struct bpf_capture {
 	struct bpf_capture_thread *threads;
 	int stop_fd;
 	bool running;
-	pthread_mutex_t lock;		/* progs, nr_progs, stats */
-	pthread_cond_t ready_cond;	/* readers signal they are polling */
+	pthread_mutex_t lock;	   /* progs, nr_progs, stats */
+	pthread_cond_t ready_cond; /* readers signal they are polling */
 	int nr_ready;
 	struct bpf_prog_capture **progs;
 	size_t nr_progs, alloc_progs;
@@ -130,8 +130,8 @@ static struct bpf_prog_capture *bpf_prog_capture__read(int fd, int *errp)
 	if (err)
 		goto out_err;
 	/* the program cannot change under our fd: the counts are those we gave */
-	info.jited_prog_len = sizes.jited_prog_len < info.jited_prog_len ? sizes.jited_prog_len :
-									    info.jited_prog_len;
+	info.jited_prog_len =
+	    sizes.jited_prog_len < info.jited_prog_len ? sizes.jited_prog_len : info.jited_prog_len;
 	if (info.nr_jited_ksyms > sizes.nr_jited_ksyms)
 		info.nr_jited_ksyms = sizes.nr_jited_ksyms;
 	if (info.nr_jited_func_lens > sizes.nr_jited_func_lens)
@@ -160,7 +160,8 @@ static struct bpf_prog_capture *bpf_capture__lookup(struct bpf_capture *cap, u32
 {
 	if (!cap->nr_slots)
 		return NULL;
-	for (size_t i = id_hash(id, cap->nr_slots); cap->slots[i]; i = (i + 1) & (cap->nr_slots - 1)) {
+	for (size_t i = id_hash(id, cap->nr_slots); cap->slots[i];
+	     i = (i + 1) & (cap->nr_slots - 1)) {
 		if (cap->progs[cap->slots[i] - 1]->id == id)
 			return cap->progs[cap->slots[i] - 1];
 	}
@@ -286,10 +287,10 @@ static void *bpf_capture__thread(void *arg)
 {
 	struct bpf_capture_thread *th = arg;
 	struct bpf_capture *cap = th->cap;
-	struct sched_param sp = { .sched_priority = 1 };
+	struct sched_param sp = {.sched_priority = 1};
 	struct pollfd pfd[2] = {
-		{ .fd = th->ring->fd, .events = POLLIN },
-		{ .fd = cap->stop_fd, .events = POLLIN },
+	    {.fd = th->ring->fd, .events = POLLIN},
+	    {.fd = cap->stop_fd, .events = POLLIN},
 	};
 	cpu_set_t set;
 

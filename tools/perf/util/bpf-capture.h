@@ -25,11 +25,11 @@ struct bpf_capture;
 
 struct bpf_prog_capture {
 	u32 id;
-	struct bpf_prog_info info;	/* array pointers cleared */
-	u8 *insns;			/* info.jited_prog_len bytes */
-	u64 *ksyms;			/* info.nr_jited_ksyms */
-	u32 *func_lens;			/* info.nr_jited_func_lens */
-	u8 *tags;			/* info.nr_prog_tags * BPF_TAG_SIZE */
+	struct bpf_prog_info info; /* array pointers cleared */
+	u8 *insns;		   /* info.jited_prog_len bytes */
+	u64 *ksyms;		   /* info.nr_jited_ksyms */
+	u32 *func_lens;		   /* info.nr_jited_func_lens */
+	u8 *tags;		   /* info.nr_prog_tags * BPF_TAG_SIZE */
 };
 
 /*
@@ -48,10 +48,10 @@ int bpf_capture__write(struct bpf_capture *cap, struct perf_writer *w);
 void bpf_capture__delete(struct bpf_capture *cap);
 
 struct bpf_capture_stats {
-	u64 loads;	/* PROG_LOAD events seen */
-	u64 captured;	/* programs whose code we hold */
-	u64 missed;	/* gone before we got to them */
-	u64 lost;	/* side-band records the kernel dropped */
+	u64 loads;    /* PROG_LOAD events seen */
+	u64 captured; /* programs whose code we hold */
+	u64 missed;   /* gone before we got to them */
+	u64 lost;     /* side-band records the kernel dropped */
 };
 void bpf_capture__stats(struct bpf_capture *cap, struct bpf_capture_stats *st);
 

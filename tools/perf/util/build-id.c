@@ -84,8 +84,7 @@ int elf__read_build_id(struct Elf *elf, struct build_id *bid)
 
 	if (!gelf_getehdr(elf, &ehdr))
 		return -EINVAL;
-	swap = (ehdr.e_ident[EI_DATA] == ELFDATA2MSB) !=
-	       (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	swap = (ehdr.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr shdr;
@@ -144,8 +143,7 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 }
 #endif
 
-int perf_env__find_build_id(const struct perf_env *env, const char *filename,
-			    struct build_id *bid)
+int perf_env__find_build_id(const struct perf_env *env, const char *filename, struct build_id *bid)
 {
 	int i;
 

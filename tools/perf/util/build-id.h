@@ -29,8 +29,7 @@ int filename__read_build_id(const char *path, struct build_id *bid);
  * feature entries, matched by name (and by cpumode kernel for the
  * "[kernel.kallsyms]" entry).  0 when found.
  */
-int perf_env__find_build_id(const struct perf_env *env, const char *filename,
-			    struct build_id *bid);
+int perf_env__find_build_id(const struct perf_env *env, const char *filename, struct build_id *bid);
 
 /*
  * Directory of @bid in perf's build-id cache ($HOME/.debug/.build-id/xx/yyy,

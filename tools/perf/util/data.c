@@ -101,13 +101,12 @@ int perf_data__open(struct perf_data *data, const char *path)
 		goto out_err;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		data->is_stream = true;	/* a FIFO or character device */
+		data->is_stream = true; /* a FIFO or character device */
 		goto stream;
 	}
 	data->size = st.st_size;
 	/* a regular file that holds what perf record -o - wrote */
-	if (data->size >= 16 && !perf_data__pread(data, hdr, 16, 0) &&
-	    is_pipe_header(hdr, 16))
+	if (data->size >= 16 && !perf_data__pread(data, hdr, 16, 0) && is_pipe_header(hdr, 16))
 		data->is_stream = true;
 	if (!data->is_stream)
 		return 0;
@@ -221,8 +220,8 @@ s64 perf_data__skip(struct perf_data *data, u64 len)
 	return done;
 }
 
-const void *perf_data__window_get(struct perf_data *data, struct perf_data_window *win,
-				  u64 offset, u64 len)
+const void *perf_data__window_get(struct perf_data *data, struct perf_data_window *win, u64 offset,
+				  u64 len)
 {
 	long page;
 	u64 start, map_len;

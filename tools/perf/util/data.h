@@ -14,19 +14,19 @@
  * pipe header) read sequentially through a small bounded buffer.
  */
 struct perf_data {
-	char *path;	  /* as the user named it, for messages */
-	char *file_path;  /* the file actually read */
-	char *kcore_dir;  /* <dir>/kcore_dir when present, else NULL */
+	char *path;	 /* as the user named it, for messages */
+	char *file_path; /* the file actually read */
+	char *kcore_dir; /* <dir>/kcore_dir when present, else NULL */
 	int fd;
 	bool is_dir;
-	bool is_stream;	  /* read sequentially, never mapped */
+	bool is_stream; /* read sequentially, never mapped */
 	bool own_fd;
-	u64 size;	  /* file size; 0 for a stream */
-	u64 window_size;  /* mmap window, 0: PERF_DATA_WINDOW_SIZE (tests use tiny ones) */
+	u64 size;	 /* file size; 0 for a stream */
+	u64 window_size; /* mmap window, 0: PERF_DATA_WINDOW_SIZE (tests use tiny ones) */
 	/* stream state */
 	u8 *sbuf;
 	size_t sbuf_len, sbuf_pos;
-	u64 stream_pos;	  /* bytes consumed so far */
+	u64 stream_pos; /* bytes consumed so far */
 	bool eof;
 };
 
@@ -48,14 +48,14 @@ s64 perf_data__skip(struct perf_data *data, u64 len);
  */
 struct perf_data_window {
 	void *base;
-	u64 start;	/* file offset of base (page aligned) */
+	u64 start; /* file offset of base (page aligned) */
 	u64 len;
 };
 
 #define PERF_DATA_WINDOW_SIZE (64ULL << 20)
 
-const void *perf_data__window_get(struct perf_data *data, struct perf_data_window *win,
-				  u64 offset, u64 len);
+const void *perf_data__window_get(struct perf_data *data, struct perf_data_window *win, u64 offset,
+				  u64 len);
 void perf_data__window_put(struct perf_data_window *win);
 
 #endif /* __PERF_TEXTPOKE_DATA_H */

@@ -73,9 +73,8 @@ static void copy_operands(char *dst, size_t size, const char *src)
 static const char *mnemonic(const char *m)
 {
 	static const char *const q[][2] = {
-		{ "callq", "call" }, { "retq", "ret" }, { "pushq", "push" }, { "popq", "pop" },
-		{ "jmpq", "jmp" }, { "leaveq", "leave" }, { "pushfq", "pushf" },
-		{ "popfq", "popf" },
+	    {"callq", "call"}, {"retq", "ret"},	    {"pushq", "push"},	 {"popq", "pop"},
+	    {"jmpq", "jmp"},   {"leaveq", "leave"}, {"pushfq", "pushf"}, {"popfq", "popf"},
 	};
 	size_t i;
 
@@ -92,8 +91,8 @@ static bool insn__is_branch(const cs_insn *insn)
 	       cs_insn_group(disasm_handle, insn, CS_GRP_CALL);
 }
 
-int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
-		disasm_sym_fn sym, void *arg)
+int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out, disasm_sym_fn sym,
+		void *arg)
 {
 	const uint8_t *code = bytes;
 	uint64_t pc = addr;
@@ -143,8 +142,8 @@ void disasm__exit(void)
 {
 }
 
-int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
-		disasm_sym_fn sym, void *arg)
+int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out, disasm_sym_fn sym,
+		void *arg)
 {
 	return -EOPNOTSUPP;
 }

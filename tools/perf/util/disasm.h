@@ -32,8 +32,8 @@ bool disasm__available(void);
  * Returns its length, -EINVAL when the bytes are not a whole instruction,
  * -EOPNOTSUPP without capstone.  @sym may be NULL.
  */
-int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *insn,
-		disasm_sym_fn sym, void *arg);
+int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *insn, disasm_sym_fn sym,
+		void *arg);
 
 /*
  * A poke's bytes in a few words, for "old -> new": "nop5" (a run of nops

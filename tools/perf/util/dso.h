@@ -8,13 +8,13 @@
 
 /* What an object is decides where its symbols come from */
 enum dso_kind {
-	DSO_KIND__USER,		/* a file mapped by a process: ELF symbols */
-	DSO_KIND__VDSO,		/* [vdso]: build-id cache, or this kernel's vdso */
-	DSO_KIND__ANON,		/* //anon (JIT code): /tmp/perf-PID.map if present */
-	DSO_KIND__NO_DSO,	/* [heap], [stack], SysV shm: no symbols */
-	DSO_KIND__KERNEL,	/* [kernel.kallsyms]: kallsyms, loaded by the machine */
-	DSO_KIND__MODULE,	/* [module]: kallsyms "[module]" entries */
-	DSO_KIND__KSYMBOL,	/* a KSYMBOL (BPF program, trampoline): one symbol */
+	DSO_KIND__USER,	   /* a file mapped by a process: ELF symbols */
+	DSO_KIND__VDSO,	   /* [vdso]: build-id cache, or this kernel's vdso */
+	DSO_KIND__ANON,	   /* //anon (JIT code): /tmp/perf-PID.map if present */
+	DSO_KIND__NO_DSO,  /* [heap], [stack], SysV shm: no symbols */
+	DSO_KIND__KERNEL,  /* [kernel.kallsyms]: kallsyms, loaded by the machine */
+	DSO_KIND__MODULE,  /* [module]: kallsyms "[module]" entries */
+	DSO_KIND__KSYMBOL, /* a KSYMBOL (BPF program, trampoline): one symbol */
 };
 
 /*
@@ -28,13 +28,13 @@ struct dso {
 	enum dso_kind kind;
 	char *name;		/* what perf script prints as dso */
 	char *long_name;	/* the file: a module's path; else == name */
-	const char *short_name;	/* basename of name */
+	const char *short_name; /* basename of name */
 	struct build_id bid;	/* as recorded; size 0 when unknown */
 	bool loaded;		/* symbols were looked for (found or not) */
 	bool print_long_name;	/* a module perf names by its path (see map__dso_name()) */
 	struct symbols symbols;
-	char *symsrc;		/* the file the symbols came from */
-	struct dso *next;	/* dsos hash chain */
+	char *symsrc;	  /* the file the symbols came from */
+	struct dso *next; /* dsos hash chain */
 };
 
 struct dso *dso__new(const char *name, enum dso_kind kind);

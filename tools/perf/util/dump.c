@@ -52,14 +52,14 @@ void perf_event__dump_raw(const union perf_event *event, u64 offset, const char 
 }
 
 static const char *const x86_regs[] = {
-	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
-	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+    "AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS",  "SS",
+    "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15",
 };
 
 static const char *const arm64_regs[] = {
-	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
-	"x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22",
-	"x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr", "sp", "pc",
+    "x0",  "x1",  "x2",	 "x3",	"x4",  "x5",  "x6",  "x7",  "x8",  "x9",  "x10",
+    "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21",
+    "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr",  "sp",  "pc",
 };
 
 static void dump_regs(const char *what, const struct regs_dump *r, const char *arch)
@@ -72,7 +72,10 @@ static void dump_regs(const char *what, const struct regs_dump *r, const char *a
 		return; /* ABI none (a kernel thread): perf prints nothing */
 
 	printf("... %s regs: mask %#" PRIx64 " ABI %s\n", what, mask,
-	       r->abi == 2 ? "64-bit" : r->abi == 1 ? "32-bit" : r->abi ? "unknown" : "none");
+	       r->abi == 2 ? "64-bit" :
+	       r->abi == 1 ? "32-bit" :
+	       r->abi	   ? "unknown" :
+			     "none");
 	for (bit = 0; bit < 64; bit++) {
 		char name[16];
 		u64 v;
@@ -117,7 +120,8 @@ static void dump_sample(const struct evsel *evsel, const union perf_event *event
 			struct branch_entry e;
 
 			memcpy(&e, &s->branch_entries[i], sizeof(e));
-			printf("..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
+			printf("..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64
+			       " %hu cycles %s%s%s%s %x %s\n",
 			       i, e.from, e.to, (u16)e.flags.cycles, e.flags.mispred ? "M" : " ",
 			       e.flags.predicted ? "P" : " ", e.flags.abort ? "A" : " ",
 			       e.flags.in_tx ? "T" : " ", (unsigned)e.flags.reserved, "");
@@ -179,11 +183,11 @@ static void dump_mmap2(const union perf_event *event)
 		return;
 	}
 	printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " %02x:%02x %" PRIu64 " %" PRIu64
-	       "]: %c%c%c%c %.*s\n", m->pid, m->tid, m->start, m->len, m->pgoff, m->maj, m->min,
-	       m->ino, m->ino_generation, m->prot & PROT_READ ? 'r' : '-',
-	       m->prot & PROT_WRITE ? 'w' : '-', m->prot & PROT_EXEC ? 'x' : '-',
-	       m->flags & MAP_SHARED ? 's' : 'p', (int)(event->header.size - sizeof(*m)),
-	       m->filename);
+	       "]: %c%c%c%c %.*s\n",
+	       m->pid, m->tid, m->start, m->len, m->pgoff, m->maj, m->min, m->ino,
+	       m->ino_generation, m->prot & PROT_READ ? 'r' : '-', m->prot & PROT_WRITE ? 'w' : '-',
+	       m->prot & PROT_EXEC ? 'x' : '-', m->flags & MAP_SHARED ? 's' : 'p',
+	       (int)(event->header.size - sizeof(*m)), m->filename);
 }
 
 /* 16 bytes a line, as perf's binary__fprintf with its text_poke printer */
@@ -269,8 +273,7 @@ static void dump_body(const union perf_event *event, const struct perf_sample *s
 	case PERF_RECORD_TEXT_POKE: {
 		const struct perf_record_text_poke *tp = &event->text_poke;
 
-		if (!HAS(sizeof(*tp)) ||
-		    (u32)tp->old_len + tp->new_len > size - sizeof(*tp))
+		if (!HAS(sizeof(*tp)) || (u32)tp->old_len + tp->new_len > size - sizeof(*tp))
 			break;
 		/* perf 6.1 puts the symbol between the spaces; the dump has no symbols */
 		printf(" %" PRIx64 "  old len %u new len %u\n", tp->addr, tp->old_len, tp->new_len);
@@ -282,7 +285,9 @@ static void dump_body(const union perf_event *event, const struct perf_sample *s
 	case PERF_RECORD_SWITCH_CPU_WIDE: {
 		bool out = event->header.misc & PERF_RECORD_MISC_SWITCH_OUT;
 		bool preempt = event->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
-		const char *in_out = !out ? "IN         " : !preempt ? "OUT        " : "OUT preempt";
+		const char *in_out = !out     ? "IN         " :
+				     !preempt ? "OUT        " :
+						"OUT preempt";
 
 		if (type == PERF_RECORD_SWITCH || !HAS(sizeof(event->context_switch))) {
 			printf(" %s\n", in_out);
@@ -314,7 +319,7 @@ static void dump_body(const union perf_event *event, const struct perf_sample *s
 		return;
 	case PERF_RECORD_NAMESPACES: {
 		static const char *const ns[] = {
-			"net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
+		    "net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
 		};
 		u64 i, nr = event->namespaces.nr_namespaces;
 
@@ -325,8 +330,8 @@ static void dump_body(const union perf_event *event, const struct perf_sample *s
 				printf("\n\t\t ");
 			printf("%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
 			       i < ARRAY_SIZE(ns) ? ns[i] : "unknown",
-			       event->namespaces.link_info[i].dev, event->namespaces.link_info[i].ino,
-			       i + 1 != nr ? ", " : "]\n");
+			       event->namespaces.link_info[i].dev,
+			       event->namespaces.link_info[i].ino, i + 1 != nr ? ", " : "]\n");
 		}
 		if (!nr)
 			printf("]\n");
@@ -379,14 +384,14 @@ static void print_cpu_map_data(const u8 *d, u32 len)
 	if (len < 8)
 		return;
 	memcpy(&type, d, 2);
-	if (type == 0) {		/* u16 nr, u16 cpu[] */
+	if (type == 0) { /* u16 nr, u16 cpu[] */
 		memcpy(&nr, d + 2, 2);
 		for (i = 0; i < nr && 4 + 2 * i + 2 <= len; i++) {
 			memcpy(&a, d + 4 + 2 * i, 2);
 			if (a < MAX_DUMP_CPUS)
 				bits[a / 8] |= 1 << (a % 8);
 		}
-	} else if (type == 1) {		/* u16 nr, u16 long_size, masks (packed) */
+	} else if (type == 1) { /* u16 nr, u16 long_size, masks (packed) */
 		memcpy(&nr, d + 2, 2);
 		memcpy(&lsize, d + 4, 2);
 		if (lsize != 4 && lsize != 8)
@@ -400,9 +405,10 @@ static void print_cpu_map_data(const u8 *d, u32 len)
 			memcpy(&m, d + off, lsize);
 			for (k = 0; k < lsize * 8u; k++)
 				if ((m >> k) & 1 && i * lsize * 8 + k < MAX_DUMP_CPUS)
-					bits[(i * lsize * 8 + k) / 8] |= 1 << ((i * lsize * 8 + k) % 8);
+					bits[(i * lsize * 8 + k) / 8] |=
+					    1 << ((i * lsize * 8 + k) % 8);
 		}
-	} else if (type == 2) {		/* u8 any_cpu, pad, u16 start, end */
+	} else if (type == 2) { /* u8 any_cpu, pad, u16 start, end */
 		memcpy(&a, d + 4, 2);
 		memcpy(&b, d + 6, 2);
 		for (i = a; i <= b && i < MAX_DUMP_CPUS; i++)
@@ -444,8 +450,9 @@ static void dump_user_body(const union perf_event *event)
 		printf(" nr: %" PRIu64 "\n", nr);
 		for (i = 0; i < nr && 8 + 32 * (u64)i + 32 <= len; i++) {
 			memcpy(e, p + 8 + 32 * i, 32);
-			printf(" ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64
-			       "\n", e[0], e[1], (s64)e[2], (s64)e[3]);
+			printf(" ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64
+			       "  tid: %" PRId64 "\n",
+			       e[0], e[1], (s64)e[2], (s64)e[3]);
 		}
 		return;
 	}
@@ -505,9 +512,9 @@ static void dump_user_body(const union perf_event *event)
 		if (len < sizeof(struct perf_record_auxtrace) - 8)
 			break;
 		printf(" size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
-		       "  idx: %u  tid: %d  cpu: %d\n", event->auxtrace.size, event->auxtrace.offset,
-		       event->auxtrace.reference, event->auxtrace.idx, (s32)event->auxtrace.tid,
-		       (s32)event->auxtrace.cpu);
+		       "  idx: %u  tid: %d  cpu: %d\n",
+		       event->auxtrace.size, event->auxtrace.offset, event->auxtrace.reference,
+		       event->auxtrace.idx, (s32)event->auxtrace.tid, (s32)event->auxtrace.cpu);
 		return;
 	case PERF_RECORD_FINISHED_INIT:
 		printf(": unhandled!\n");
@@ -523,8 +530,7 @@ static void dump_user_body(const union perf_event *event)
 }
 
 void perf_event__dump_decoded(struct perf_session *session, const union perf_event *event,
-			      const struct perf_sample *sample, struct evsel *evsel,
-			      u64 offset)
+			      const struct perf_sample *sample, struct evsel *evsel, u64 offset)
 {
 	struct evlist *evlist = session->evlist;
 	u64 st = evsel ? evsel->attr.sample_type : 0;

@@ -278,8 +278,8 @@ enum perf_regs_abi {
 };
 
 struct regs_dump {
-	u64 abi;	/* as recorded; may carry unknown future values */
-	u64 mask;	/* attr.sample_regs_user / _intr */
+	u64 abi;	 /* as recorded; may carry unknown future values */
+	u64 mask;	 /* attr.sample_regs_user / _intr */
 	const u64 *regs; /* popcount(mask) values, NULL when abi == 0 */
 };
 
@@ -287,7 +287,7 @@ struct stack_dump {
 	u64 size;
 	u64 dyn_size;
 	const char *data;
-	u32 offset;	/* of the size word in the record, as perf's user_stack.offset */
+	u32 offset; /* of the size word in the record, as perf's user_stack.offset */
 };
 
 struct sample_read_value {
@@ -299,7 +299,7 @@ struct sample_read_value {
 struct sample_read {
 	u64 time_enabled;
 	u64 time_running;
-	u64 nr;		/* 1 when not a group */
+	u64 nr;		   /* 1 when not a group */
 	const u64 *values; /* raw array as recorded */
 	u64 one_value;
 	u64 one_id;
@@ -330,7 +330,7 @@ struct perf_sample {
 	u32 cpu;
 	u32 raw_size;
 	u16 misc;
-	u8 cpumode; /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	u8 cpumode;	/* misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	bool no_hw_idx; /* branch stack recorded without hw_idx */
 	const void *raw_data;
 	const struct ip_callchain *callchain;

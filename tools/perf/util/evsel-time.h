@@ -12,7 +12,6 @@ union perf_event;
  * give (-1 when the record has none), without filling a whole perf_sample:
  * the ordered-events queue needs only that, once per record.
  */
-int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event,
-			     u64 *time);
+int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event, u64 *time);
 
 #endif /* __PERF_TEXTPOKE_EVSEL_TIME_H */

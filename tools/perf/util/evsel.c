@@ -144,10 +144,10 @@ static void evsel__calc_id_pos(struct evsel *evsel)
 
 static int evsel__calc_sample_size(const struct evsel *evsel)
 {
-	u64 st = evsel->attr.sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
-					    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-					    PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER);
+	u64 st = evsel->attr.sample_type &
+		 (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		  PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+		  PERF_SAMPLE_IDENTIFIER);
 
 	return __builtin_popcountll(st) * 8;
 }
@@ -246,9 +246,10 @@ int evlist__check_consistency(struct evlist *evlist)
 		}
 		if (e->id_pos != first->id_pos ||
 		    (first->attr.sample_id_all && e->is_pos != first->is_pos)) {
-			pr_err("attrs disagree on where the sample id sits (event %d: sample_type %#" PRIx64
-			       " vs %#" PRIx64 ")\n", i, (u64)e->attr.sample_type,
-			       (u64)first->attr.sample_type);
+			pr_err(
+			    "attrs disagree on where the sample id sits (event %d: sample_type %#" PRIx64
+			    " vs %#" PRIx64 ")\n",
+			    i, (u64)e->attr.sample_type, (u64)first->attr.sample_type);
 			return -EINVAL;
 		}
 	}
@@ -258,23 +259,32 @@ int evlist__check_consistency(struct evlist *evlist)
 /* --- names ------------------------------------------------------------- */
 
 static const char *const hw_names[] = {
-	"cycles", "instructions", "cache-references", "cache-misses",
-	"branch-instructions", "branch-misses", "bus-cycles",
-	"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+    "cycles",
+    "instructions",
+    "cache-references",
+    "cache-misses",
+    "branch-instructions",
+    "branch-misses",
+    "bus-cycles",
+    "stalled-cycles-frontend",
+    "stalled-cycles-backend",
+    "ref-cycles",
 };
 
 static const char *const sw_names[] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches",
-	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+    "cpu-clock",	"task-clock",	"page-faults",	"context-switches",
+    "cpu-migrations",	"minor-faults", "major-faults", "alignment-faults",
+    "emulation-faults", "dummy",	"bpf-output",	"cgroup-switches",
 };
 
 static const char *const cache_names[] = {
-	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+    "L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
 };
 
 static const char *const cache_op[][2] = {
-	{ "load", "loads" }, { "store", "stores" }, { "prefetch", "prefetches" },
+    {"load", "loads"},
+    {"store", "stores"},
+    {"prefetch", "prefetches"},
 };
 
 /*
@@ -426,12 +436,12 @@ static int parse_id_trailer(const struct evsel *evsel, const union perf_event *e
 	const u8 *p = (const u8 *)event + event->header.size;
 	u32 dummy;
 
-#define TRAILER_U64(v)                     \
-	do {                               \
-		if (p - 8 < start)         \
-			return -EFAULT;    \
-		p -= 8;                    \
-		memcpy(&(v), p, 8);        \
+#define TRAILER_U64(v)                  \
+	do {                            \
+		if (p - 8 < start)      \
+			return -EFAULT; \
+		p -= 8;                 \
+		memcpy(&(v), p, 8);     \
 	} while (0)
 
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -619,8 +629,7 @@ static __always_inline int __evsel__parse_sample(const struct evsel *evsel,
 		if (cur_u64(&c, &s->user_stack.size))
 			return -EFAULT;
 		if (s->user_stack.size) {
-			if (s->user_stack.size > (u64)(c.end - c.p) ||
-			    s->user_stack.size % 8)
+			if (s->user_stack.size > (u64)(c.end - c.p) || s->user_stack.size % 8)
 				return -EFAULT;
 			s->user_stack.data = (const char *)c.p;
 			c.p += s->user_stack.size;
@@ -672,12 +681,13 @@ int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event
 }
 
 /* u64 fields before PERF_SAMPLE_READ, and after the callchain, in parse order */
-#define SAMPLE_FIXED_HEAD (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-			   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |      \
-			   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
-#define SAMPLE_FIXED_TAIL (PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |                \
-			   PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |                     \
-			   PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+#define SAMPLE_FIXED_HEAD                                                               \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |  \
+	 PERF_SAMPLE_PERIOD)
+#define SAMPLE_FIXED_TAIL                                                         \
+	(PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | \
+	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
 /*
  * A sample of only u64 fields and a callchain: the checks the parse would
@@ -705,14 +715,14 @@ static int sample_time__fast(u64 st, const union perf_event *event, u64 *time)
 		return -EFAULT;
 	*time = (u64)-1;
 	if (st & PERF_SAMPLE_TIME)
-		memcpy(time, body + 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
-								    PERF_SAMPLE_IP |
-								    PERF_SAMPLE_TID)), 8);
+		memcpy(time,
+		       body + 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
+							     PERF_SAMPLE_IP | PERF_SAMPLE_TID)),
+		       8);
 	return 0;
 }
 
-int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event,
-			     u64 *time)
+int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event, u64 *time)
 {
 	u64 st = evsel->attr.sample_type;
 	struct perf_sample s;

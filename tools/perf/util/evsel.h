@@ -16,16 +16,16 @@ struct perf_sample;
  */
 struct evsel {
 	struct perf_event_attr attr;
-	u32 attr_size;	/* attr.size as recorded (0 on disk means 64) */
-	int idx;	/* position in the file, from 0 */
-	char *name;	/* "cpu-clock", "sched:sched_switch", "cycles:pp" */
+	u32 attr_size; /* attr.size as recorded (0 on disk means 64) */
+	int idx;       /* position in the file, from 0 */
+	char *name;    /* "cpu-clock", "sched:sched_switch", "cycles:pp" */
 	u64 *ids;
 	u32 nr_ids;
-	int sample_size;  /* bytes of the fixed part of a sample */
-	int id_pos;	  /* u64 index of the id in a sample, -1 if none */
-	int is_pos;	  /* u64 index of the id from the end of a trailer */
-	void *tp_format;  /* struct tep_event * for tracepoints, if known */
-	void *priv;	  /* owned by the tool */
+	int sample_size; /* bytes of the fixed part of a sample */
+	int id_pos;	 /* u64 index of the id in a sample, -1 if none */
+	int is_pos;	 /* u64 index of the id from the end of a trailer */
+	void *tp_format; /* struct tep_event * for tracepoints, if known */
+	void *priv;	 /* owned by the tool */
 };
 
 struct evlist {
@@ -41,14 +41,12 @@ struct evlist {
 struct evlist *evlist__new(void);
 void evlist__delete(struct evlist *evlist);
 /* copies attr (size bytes as on disk) and ids; returns the new evsel */
-struct evsel *evlist__add(struct evlist *evlist, const void *attr, u32 size,
-			  const u64 *ids, u32 nr_ids);
-int evlist__add_ids(struct evlist *evlist, struct evsel *evsel, const u64 *ids,
-		    u32 nr_ids);
+struct evsel *evlist__add(struct evlist *evlist, const void *attr, u32 size, const u64 *ids,
+			  u32 nr_ids);
+int evlist__add_ids(struct evlist *evlist, struct evsel *evsel, const u64 *ids, u32 nr_ids);
 struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id);
 /* the evsel a record belongs to: by its id, or the only/first one */
-struct evsel *evlist__event2evsel(struct evlist *evlist,
-				  const union perf_event *event);
+struct evsel *evlist__event2evsel(struct evlist *evlist, const union perf_event *event);
 /* all attrs agree on sample_id_all and where ids sit; -EINVAL otherwise */
 int evlist__check_consistency(struct evlist *evlist);
 

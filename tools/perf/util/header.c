@@ -26,37 +26,37 @@
 #define ATTR_SIZE_MAX 4096
 
 static const char *const feat_names[HEADER_LAST_FEATURE] = {
-	[HEADER_TRACING_DATA] = "trace_info",
-	[HEADER_BUILD_ID] = "build_id",
-	[HEADER_HOSTNAME] = "hostname",
-	[HEADER_OSRELEASE] = "osrelease",
-	[HEADER_VERSION] = "version",
-	[HEADER_ARCH] = "arch",
-	[HEADER_NRCPUS] = "nrcpus",
-	[HEADER_CPUDESC] = "cpudesc",
-	[HEADER_CPUID] = "cpuid",
-	[HEADER_TOTAL_MEM] = "total_mem",
-	[HEADER_CMDLINE] = "cmdline",
-	[HEADER_EVENT_DESC] = "event_desc",
-	[HEADER_CPU_TOPOLOGY] = "cpu_topology",
-	[HEADER_NUMA_TOPOLOGY] = "numa_topology",
-	[HEADER_BRANCH_STACK] = "branch_stack",
-	[HEADER_PMU_MAPPINGS] = "pmu_mappings",
-	[HEADER_GROUP_DESC] = "group_desc",
-	[HEADER_AUXTRACE] = "auxtrace",
-	[HEADER_STAT] = "stat",
-	[HEADER_CACHE] = "cache",
-	[HEADER_SAMPLE_TIME] = "sample_time",
-	[HEADER_MEM_TOPOLOGY] = "mem_topology",
-	[HEADER_CLOCKID] = "clockid",
-	[HEADER_DIR_FORMAT] = "dir_format",
-	[HEADER_BPF_PROG_INFO] = "bpf_prog_info",
-	[HEADER_BPF_BTF] = "bpf_btf",
-	[HEADER_COMPRESSED] = "compressed",
-	[HEADER_CPU_PMU_CAPS] = "cpu_pmu_caps",
-	[HEADER_CLOCK_DATA] = "clock_data",
-	[HEADER_HYBRID_TOPOLOGY] = "hybrid_topology",
-	[HEADER_PMU_CAPS] = "pmu_caps",
+    [HEADER_TRACING_DATA] = "trace_info",
+    [HEADER_BUILD_ID] = "build_id",
+    [HEADER_HOSTNAME] = "hostname",
+    [HEADER_OSRELEASE] = "osrelease",
+    [HEADER_VERSION] = "version",
+    [HEADER_ARCH] = "arch",
+    [HEADER_NRCPUS] = "nrcpus",
+    [HEADER_CPUDESC] = "cpudesc",
+    [HEADER_CPUID] = "cpuid",
+    [HEADER_TOTAL_MEM] = "total_mem",
+    [HEADER_CMDLINE] = "cmdline",
+    [HEADER_EVENT_DESC] = "event_desc",
+    [HEADER_CPU_TOPOLOGY] = "cpu_topology",
+    [HEADER_NUMA_TOPOLOGY] = "numa_topology",
+    [HEADER_BRANCH_STACK] = "branch_stack",
+    [HEADER_PMU_MAPPINGS] = "pmu_mappings",
+    [HEADER_GROUP_DESC] = "group_desc",
+    [HEADER_AUXTRACE] = "auxtrace",
+    [HEADER_STAT] = "stat",
+    [HEADER_CACHE] = "cache",
+    [HEADER_SAMPLE_TIME] = "sample_time",
+    [HEADER_MEM_TOPOLOGY] = "mem_topology",
+    [HEADER_CLOCKID] = "clockid",
+    [HEADER_DIR_FORMAT] = "dir_format",
+    [HEADER_BPF_PROG_INFO] = "bpf_prog_info",
+    [HEADER_BPF_BTF] = "bpf_btf",
+    [HEADER_COMPRESSED] = "compressed",
+    [HEADER_CPU_PMU_CAPS] = "cpu_pmu_caps",
+    [HEADER_CLOCK_DATA] = "clock_data",
+    [HEADER_HYBRID_TOPOLOGY] = "hybrid_topology",
+    [HEADER_PMU_CAPS] = "pmu_caps",
 };
 
 const char *perf_feature__name(int feat)
@@ -189,8 +189,7 @@ static int process_event_desc(struct feat_reader *r, struct perf_env *env)
 
 	if (fr_u32(r, &nre) || fr_u32(r, &sz))
 		return -EINVAL;
-	if (sz < PERF_ATTR_SIZE_VER0 || sz > ATTR_SIZE_MAX ||
-	    nre > (r->size - r->pos) / (sz + 8))
+	if (sz < PERF_ATTR_SIZE_VER0 || sz > ATTR_SIZE_MAX || nre > (r->size - r->pos) / (sz + 8))
 		return -EINVAL;
 	event_desc__free(env);
 	d = calloc(nre ?: 1, sizeof(*d));
@@ -360,8 +359,8 @@ static int process_bpf_prog_info(struct feat_reader *r, struct perf_env *env)
 		memcpy(e->tag, info.tag, sizeof(e->tag));
 		memcpy(e->name, info.name, sizeof(e->name));
 		e->name[sizeof(e->name) - 1] = '\0';
-		e->jited_ksyms = bpf_array_dup(data, data_len, info.jited_ksyms,
-					       info.nr_jited_ksyms, 8);
+		e->jited_ksyms =
+		    bpf_array_dup(data, data_len, info.jited_ksyms, info.nr_jited_ksyms, 8);
 		if (e->jited_ksyms) {
 			e->nr_jited_ksyms = info.nr_jited_ksyms;
 			if (r->swap)
@@ -373,18 +372,18 @@ static int process_bpf_prog_info(struct feat_reader *r, struct perf_env *env)
 			if (e->jited_func_lens && r->swap)
 				bswap_u32_array(e->jited_func_lens, e->nr_jited_ksyms);
 		}
-		e->jited_prog_insns = bpf_array_dup(data, data_len, info.jited_prog_insns,
-						    info.jited_prog_len, 1);
+		e->jited_prog_insns =
+		    bpf_array_dup(data, data_len, info.jited_prog_insns, info.jited_prog_len, 1);
 		if (e->jited_prog_insns)
 			e->jited_prog_len = info.jited_prog_len;
 	}
 	return 0;
 }
 
-int perf_header__process_feature(struct perf_session *session, int feat, const void *buf,
-				 u64 size, bool swap)
+int perf_header__process_feature(struct perf_session *session, int feat, const void *buf, u64 size,
+				 bool swap)
 {
-	struct feat_reader r = { .buf = buf, .size = size, .swap = swap };
+	struct feat_reader r = {.buf = buf, .size = size, .swap = swap};
 	struct perf_env *env = &session->env;
 	u32 a, b;
 	int err = 0;
@@ -449,9 +448,11 @@ int perf_header__process_feature(struct perf_session *session, int feat, const v
 		err = fr_u64(&r, &env->dir_format_version);
 		break;
 	case HEADER_COMPRESSED:
-		err = fr_u32(&r, &env->comp.version) ?: fr_u32(&r, &env->comp.type) ?:
-		      fr_u32(&r, &env->comp.level) ?: fr_u32(&r, &env->comp.ratio) ?:
-		      fr_u32(&r, &env->comp.mmap_len);
+		err = fr_u32(&r, &env->comp.version)   ?:
+			  fr_u32(&r, &env->comp.type)  ?:
+			  fr_u32(&r, &env->comp.level) ?:
+			  fr_u32(&r, &env->comp.ratio) ?:
+							 fr_u32(&r, &env->comp.mmap_len);
 		break;
 	case HEADER_BPF_PROG_INFO:
 		err = process_bpf_prog_info(&r, env);
@@ -559,9 +560,10 @@ static int perf_header__read_attrs(struct perf_session *session)
 		}
 		size = attr.size ?: PERF_ATTR_SIZE_VER0;
 		if (size < PERF_ATTR_SIZE_VER0 || size > disk_attr) {
-			pr_err("%s: attr %" PRIu64 " at %#" PRIx64 ": attr.size %u does not fit the %" PRIu64
-			       " bytes of an attr in this file (corrupt header?)\n", session->path, i,
-			       off, size, disk_attr);
+			pr_err("%s: attr %" PRIu64 " at %#" PRIx64
+			       ": attr.size %u does not fit the %" PRIu64
+			       " bytes of an attr in this file (corrupt header?)\n",
+			       session->path, i, off, size, disk_attr);
 			err = -EINVAL;
 			break;
 		}
@@ -611,7 +613,8 @@ static int perf_header__read_features(struct perf_session *session)
 		if (!(h->adds_features[feat / 64] & (1ULL << (feat % 64))))
 			continue;
 		if (perf_data__pread(data, &sec, sizeof(sec), table + idx * sizeof(sec))) {
-			pr_err("%s: the feature table at %#" PRIx64 " is cut off by the end of the file (truncated file?)\n",
+			pr_err("%s: the feature table at %#" PRIx64
+			       " is cut off by the end of the file (truncated file?)\n",
 			       session->path, table);
 			return -EINVAL;
 		}
@@ -621,8 +624,10 @@ static int perf_header__read_features(struct perf_session *session)
 			sec.size = __builtin_bswap64(sec.size);
 		}
 		if (!section_ok(&sec, data->size)) {
-			pr_err("%s: feature %s section [%#" PRIx64 ", +%#" PRIx64 ") in the table at %#"
-			       PRIx64 " is past the end of the file (%#" PRIx64 " bytes; truncated file?)\n",
+			pr_err("%s: feature %s section [%#" PRIx64 ", +%#" PRIx64
+			       ") in the table at %#" PRIx64
+			       " is past the end of the file (%#" PRIx64
+			       " bytes; truncated file?)\n",
 			       session->path, perf_feature__name(feat), sec.offset, sec.size,
 			       table + (idx - 1) * sizeof(sec), data->size);
 			return -EINVAL;
@@ -651,13 +656,15 @@ int perf_header__read(struct perf_session *session)
 
 	memset(h, 0, sizeof(*h));
 	if (perf_data__pread(data, &magic, 8, 0)) {
-		pr_err("%s: the perf.data header at 0x0 is cut off at %#" PRIx64 " (file too short)\n",
+		pr_err("%s: the perf.data header at 0x0 is cut off at %#" PRIx64
+		       " (file too short)\n",
 		       session->path, data->size);
 		return -EINVAL;
 	}
 	if (magic == PERF_MAGIC1 || magic == __builtin_bswap64(PERF_MAGIC1)) {
-		pr_err("%s: legacy v1 'PERFFILE' format is not supported (re-record with a perf newer than 2010)\n",
-		       session->path);
+		pr_err(
+		    "%s: legacy v1 'PERFFILE' format is not supported (re-record with a perf newer than 2010)\n",
+		    session->path);
 		return -EINVAL;
 	}
 	if (magic == __builtin_bswap64(PERF_MAGIC2)) {
@@ -668,7 +675,8 @@ int perf_header__read(struct perf_session *session)
 		return -EINVAL;
 	}
 	if (data->size < min_size || perf_data__pread(data, h, min_size, 0)) {
-		pr_err("%s: the perf.data header at 0x0 is cut off at %#" PRIx64 " (truncated file?)\n",
+		pr_err("%s: the perf.data header at 0x0 is cut off at %#" PRIx64
+		       " (truncated file?)\n",
 		       session->path, data->size);
 		return -EINVAL;
 	}
@@ -696,25 +704,29 @@ int perf_header__read(struct perf_session *session)
 		return -EINVAL;
 	}
 	if (h->attrs.size % h->attr_size) {
-		pr_err("%s: attrs section size %#" PRIx64 " at 0x20 is not a multiple of attr_size %"
-		       PRIu64 " (corrupt header?)\n", session->path, h->attrs.size, h->attr_size);
+		pr_err("%s: attrs section size %#" PRIx64
+		       " at 0x20 is not a multiple of attr_size %" PRIu64 " (corrupt header?)\n",
+		       session->path, h->attrs.size, h->attr_size);
 		return -EINVAL;
 	}
 	if (!section_ok(&h->attrs, data->size)) {
-		pr_err("%s: attrs section [%#" PRIx64 ", +%#" PRIx64 ") at 0x18 is past the end of the file\n",
+		pr_err("%s: attrs section [%#" PRIx64 ", +%#" PRIx64
+		       ") at 0x18 is past the end of the file\n",
 		       session->path, h->attrs.offset, h->attrs.size);
 		return -EINVAL;
 	}
 	if (h->data.offset > data->size) {
-		pr_err("%s: data section offset %#" PRIx64 " at 0x28 is past the end of the file (%#" PRIx64 ")\n",
+		pr_err("%s: data section offset %#" PRIx64
+		       " at 0x28 is past the end of the file (%#" PRIx64 ")\n",
 		       session->path, h->data.offset, data->size);
 		return -EINVAL;
 	}
 	session->data_offset = h->data.offset;
 	session->data_size = h->data.size;
 	if (!h->data.size) {
-		pr_warning("%s: the data size is 0: the file was not properly terminated (perf record killed?), reading to the end of the file\n",
-			   session->path);
+		pr_warning(
+		    "%s: the data size is 0: the file was not properly terminated (perf record killed?), reading to the end of the file\n",
+		    session->path);
 		session->data_size = data->size - h->data.offset;
 	}
 	err = perf_header__read_attrs(session);
@@ -725,8 +737,9 @@ int perf_header__read(struct perf_session *session)
 		if (err)
 			return err;
 	} else if (h->data.size) {
-		pr_warning("%s: the data section ends past the end of the file (truncated?), features ignored\n",
-			   session->path);
+		pr_warning(
+		    "%s: the data section ends past the end of the file (truncated?), features ignored\n",
+		    session->path);
 	}
 	perf_header__apply_event_desc(session);
 	return evlist__check_consistency(session->evlist);

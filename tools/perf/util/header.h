@@ -66,10 +66,10 @@ struct perf_pipe_file_header {
 };
 
 struct build_id_entry {
-	u16 misc;	/* cpumode of the object */
+	u16 misc; /* cpumode of the object */
 	s32 pid;
 	u8 build_id[20];
-	u8 size;	/* 0 in old files: then 20 */
+	u8 size; /* 0 in old files: then 20 */
 	char *filename;
 };
 
@@ -148,8 +148,8 @@ int perf_header__read(struct perf_session *session);
  * or a legacy pipe record.  @swap: the payload is of the other endianness.
  * Unknown features are accepted and ignored.
  */
-int perf_header__process_feature(struct perf_session *session, int feat, const void *buf,
-				 u64 size, bool swap);
+int perf_header__process_feature(struct perf_session *session, int feat, const void *buf, u64 size,
+				 bool swap);
 
 /* names evsels from HEADER_EVENT_DESC (matched by id, else by position) */
 void perf_header__apply_event_desc(struct perf_session *session);

@@ -25,7 +25,14 @@ int kallsyms__parse(const char *path, void *arg,
 static inline bool kallsyms__type_is_symbol(char type)
 {
 	switch (type) {
-	case 'T': case 't': case 'W': case 'w': case 'D': case 'd': case 'B': case 'b':
+	case 'T':
+	case 't':
+	case 'W':
+	case 'w':
+	case 'D':
+	case 'd':
+	case 'B':
+	case 'b':
 		return true;
 	default:
 		return false;

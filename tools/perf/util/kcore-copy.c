@@ -86,8 +86,8 @@ static void modules__range(const char *path, struct addr_range *r)
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, " 0x");
 
-		if (sscanf(line, "%*s %llu", &size) != 1 || !p || sscanf(p + 1, "%llx", &addr) != 1 ||
-		    !addr)
+		if (sscanf(line, "%*s %llu", &size) != 1 || !p ||
+		    sscanf(p + 1, "%llx", &addr) != 1 || !addr)
 			continue;
 		if (!r->start || addr < r->start)
 			r->start = addr;
@@ -125,8 +125,7 @@ static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
 	return 0;
 }
 
-int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
-		     const char *out)
+int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out)
 {
 	struct kcore_piece pieces[2 * 64];
 	struct addr_range want[2];
@@ -156,7 +155,8 @@ int kcore__copy_text(const char *kcore, const char *kallsyms, const char *module
 	if (!ph)
 		goto out_close;
 	err = -EINVAL;
-	if (pread(in, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) != (ssize_t)(eh.e_phnum * sizeof(*ph))) {
+	if (pread(in, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(*ph))) {
 		pr_err("%s: program headers at 0x%llx truncated\n", kcore,
 		       (unsigned long long)eh.e_phoff);
 		goto out_close;
@@ -167,11 +167,13 @@ int kcore__copy_text(const char *kcore, const char *kallsyms, const char *module
 		for (int i = 0; i < eh.e_phnum && nr < (int)ARRAY_SIZE(pieces); i++) {
 			u64 lo, hi;
 
-			if (ph[i].p_type != PT_LOAD || ph[i].p_vaddr + ph[i].p_filesz < ph[i].p_vaddr)
+			if (ph[i].p_type != PT_LOAD ||
+			    ph[i].p_vaddr + ph[i].p_filesz < ph[i].p_vaddr)
 				continue;
 			lo = ph[i].p_vaddr > want[w].start ? ph[i].p_vaddr : want[w].start;
 			hi = ph[i].p_vaddr + ph[i].p_filesz < want[w].end ?
-				     ph[i].p_vaddr + ph[i].p_filesz : want[w].end;
+				 ph[i].p_vaddr + ph[i].p_filesz :
+				 want[w].end;
 			if (lo >= hi)
 				continue;
 			pieces[nr].vaddr = lo;
@@ -214,9 +216,13 @@ int kcore__copy_text(const char *kcore, const char *kallsyms, const char *module
 	off = (sizeof(oh) + nr * sizeof(Elf64_Phdr) + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
 	for (int i = 0; i < nr; i++) {
 		Elf64_Phdr p = {
-			.p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = off,
-			.p_vaddr = pieces[i].vaddr, .p_filesz = pieces[i].size,
-			.p_memsz = pieces[i].size, .p_align = KCORE_PAGE,
+		    .p_type = PT_LOAD,
+		    .p_flags = PF_R | PF_X,
+		    .p_offset = off,
+		    .p_vaddr = pieces[i].vaddr,
+		    .p_filesz = pieces[i].size,
+		    .p_memsz = pieces[i].size,
+		    .p_align = KCORE_PAGE,
 		};
 
 		if (pwrite(fd, &p, sizeof(p), sizeof(oh) + i * sizeof(p)) != sizeof(p))
@@ -256,15 +262,18 @@ int kcore_dir__write(const char *dir, bool quiet)
 		return err;
 	if (access("/proc/kcore", R_OK)) {
 		if (!quiet)
-			fprintf(stderr, "perf textpoke record: no /proc/kcore: kcore_dir holds kallsyms "
-					"and modules only, kernel text comes from the text pokes\n");
+			fprintf(stderr,
+				"perf textpoke record: no /proc/kcore: kcore_dir holds kallsyms "
+				"and modules only, kernel text comes from the text pokes\n");
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/kcore_dir/kcore", dir);
 	/* the copies of kallsyms and modules say where the text was when we copied it */
 	err = kcore__copy_text("/proc/kcore", kallsyms, modules, path);
 	if (err && !quiet)
-		fprintf(stderr, "perf textpoke record: kernel text not copied from /proc/kcore (%s): "
-				"kcore_dir holds kallsyms and modules only\n", strerror(-err));
+		fprintf(stderr,
+			"perf textpoke record: kernel text not copied from /proc/kcore (%s): "
+			"kcore_dir holds kallsyms and modules only\n",
+			strerror(-err));
 	return 0;
 }

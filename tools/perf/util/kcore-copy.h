@@ -27,7 +27,6 @@ int kcore_dir__write(const char *dir, bool quiet);
  * _stext/_etext, -EINVAL for a core that is not a 64-bit little-endian
  * ELF, -ENODATA when no segment covers the text.
  */
-int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
-		     const char *out);
+int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out);
 
 #endif /* __PERF_TEXTPOKE_KCORE_COPY_H */

@@ -210,9 +210,9 @@ static struct kcore *__kcore__open(const char *path, bool vmlinux)
 			/* perf maps only the executable segments of kcore too */
 			if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 				continue;
-			err = kcore__add(kcore, ph.p_vaddr, ph.p_offset,
-					 ph.p_filesz < ph.p_memsz ? ph.p_filesz : ph.p_memsz,
-					 &alloc);
+			err =
+			    kcore__add(kcore, ph.p_vaddr, ph.p_offset,
+				       ph.p_filesz < ph.p_memsz ? ph.p_filesz : ph.p_memsz, &alloc);
 		}
 	} else {
 		Elf_Scn *scn = NULL;
@@ -227,7 +227,8 @@ static struct kcore *__kcore__open(const char *path, bool vmlinux)
 				break;
 			}
 			if (sh.sh_type != SHT_PROGBITS ||
-			    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
+			    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+				(SHF_ALLOC | SHF_EXECINSTR))
 				continue;
 			err = kcore__add(kcore, sh.sh_addr, sh.sh_offset, sh.sh_size, &alloc);
 		}

@@ -63,15 +63,15 @@ struct machine {
 	size_t nr_threads;
 	struct dsos dsos;
 	struct maps *kmaps;	/* the kernel and its modules */
-	struct map *kernel_map;	/* in kmaps once the kernel MMAP is seen */
+	struct map *kernel_map; /* in kmaps once the kernel MMAP is seen */
 	struct dso *kernel_dso;
 	struct ksym_span *ksyms;
 	size_t nr_ksyms;
 	size_t alloc_ksyms;
-	u64 ksym_lo, ksym_hi;	/* bounds of all spans: most IPs miss them */
+	u64 ksym_lo, ksym_hi; /* bounds of all spans: most IPs miss them */
 	bool kernel_loaded;
-	bool running_kernel;	/* recorded on the kernel we run on */
-	bool env_checked;	/* running_kernel and the kernel build-id are set */
+	bool running_kernel; /* recorded on the kernel we run on */
+	bool env_checked;    /* running_kernel and the kernel build-id are set */
 	struct machine_text_poke *pokes;
 	size_t nr_pokes, alloc_pokes;
 	struct machine_stats stats;
@@ -362,11 +362,10 @@ static void module_name(const char *path, char *buf, size_t size)
 			buf[i] = '_';
 }
 
-static int machine__process_kernel_mmap(struct machine *machine, const char *filename,
-					u64 start, u64 len, u64 pgoff,
-					const struct build_id *bid)
+static int machine__process_kernel_mmap(struct machine *machine, const char *filename, u64 start,
+					u64 len, u64 pgoff, const struct build_id *bid)
 {
-	struct build_id env_bid = { .size = 0 };
+	struct build_id env_bid = {.size = 0};
 	struct map *map;
 	struct dso *dso;
 	char name[256];
@@ -462,7 +461,7 @@ static struct map *machine__new_user_map(struct machine *machine, struct thread 
 	char anon_name[64];
 	const char *name = filename;
 	bool identity = false;
-	struct build_id env_bid = { .size = 0 };
+	struct build_id env_bid = {.size = 0};
 	struct dso *dso;
 	struct map *map;
 
@@ -504,10 +503,10 @@ static bool cpumode_is_kernel(u16 misc)
 	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
-static int machine__process_mmap_common(struct machine *machine, union perf_event *event,
-					u32 pid, u32 tid, u64 start, u64 len, u64 pgoff,
-					u32 prot, u32 flags, const char *filename_in,
-					size_t max_name, const struct build_id *bid)
+static int machine__process_mmap_common(struct machine *machine, union perf_event *event, u32 pid,
+					u32 tid, u64 start, u64 len, u64 pgoff, u32 prot, u32 flags,
+					const char *filename_in, size_t max_name,
+					const struct build_id *bid)
 {
 	char filename[4096];
 	struct thread *thread;
@@ -515,8 +514,7 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 	int err;
 
 	snprintf(filename, sizeof(filename), "%.*s",
-		 (int)(max_name < sizeof(filename) ? max_name : sizeof(filename) - 1),
-		 filename_in);
+		 (int)(max_name < sizeof(filename) ? max_name : sizeof(filename) - 1), filename_in);
 	machine->stats.nr_mmap++;
 
 	if (cpumode_is_kernel(event->header.misc)) {
@@ -558,7 +556,7 @@ static int machine__process_mmap(struct machine *machine, union perf_event *even
 static int machine__process_mmap2(struct machine *machine, union perf_event *event)
 {
 	struct perf_record_mmap2 *e = &event->mmap2;
-	struct build_id bid = { .size = 0 };
+	struct build_id bid = {.size = 0};
 
 	if (event->header.size < sizeof(*e))
 		return -EINVAL;
@@ -772,7 +770,7 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 /* what the features say, once they have all been read */
 static void machine__check_env(struct machine *machine)
 {
-	struct build_id bid = { .size = 0 };
+	struct build_id bid = {.size = 0};
 
 	if (machine->env_checked)
 		return;
@@ -783,16 +781,14 @@ static void machine__check_env(struct machine *machine)
 		dso__set_build_id(machine->kernel_dso, &bid);
 }
 
-
 struct kallsyms_load {
 	struct symbols all;
 	struct symbol_arena arena;
-	u64 text;	/* address of _text in the file */
-	bool nonzero;	/* kptr_restrict zeroes every address */
+	u64 text;     /* address of _text in the file */
+	bool nonzero; /* kptr_restrict zeroes every address */
 };
 
-static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
-			      const char *module)
+static int kallsyms_load__add(void *arg, const char *name, char type, u64 start, const char *module)
 {
 	struct kallsyms_load *load = arg;
 	char buf[512];
@@ -868,7 +864,8 @@ static void machine__split_kallsyms(struct machine *machine, struct kallsyms_loa
 			*tab = '\0';
 			dso = dsos__find(&machine->dsos, tab + 1);
 			map = dso && dso->kind == DSO_KIND__MODULE ?
-				      maps__find(machine->kmaps, sym->start) : NULL;
+				  maps__find(machine->kmaps, sym->start) :
+				  NULL;
 			if (!map || map->dso != dso) {
 				symbol__delete(sym);
 				continue;
@@ -927,7 +924,7 @@ static void machine__fit_kernel_map(struct machine *machine)
 
 static void machine__load_kernel_symbols(struct machine *machine)
 {
-	struct kallsyms_load load = { .text = 0 };
+	struct kallsyms_load load = {.text = 0};
 	char *to_free;
 	const char *path;
 	bool live;
@@ -988,8 +985,7 @@ static void machine__load_dso(struct machine *machine, struct dso *dso)
 			dso->loaded = true;
 		else
 			machine__load_kernel_symbols(machine);
-	}
-	else
+	} else
 		dso__load(dso, machine->running_kernel);
 }
 
@@ -1059,8 +1055,7 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 	return al->sym != NULL;
 }
 
-int machine__resolve(struct machine *machine, struct addr_location *al,
-		     struct perf_sample *sample)
+int machine__resolve(struct machine *machine, struct addr_location *al, struct perf_sample *sample)
 {
 	struct thread *thread = machine__findnew_thread(machine, sample->pid, sample->tid);
 

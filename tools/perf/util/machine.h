@@ -43,10 +43,10 @@ s32 thread__tid(const struct thread *thread);
 
 /* read the name with symbol__name() (symbol.h): C++ names are demangled on first use */
 struct symbol {
-	u64 start;	/* object-relative: same space as addr_location.addr */
-	u64 end;	/* exclusive */
-	u8 binding;	/* STB_* */
-	u8 type;	/* STT_* */
+	u64 start;  /* object-relative: same space as addr_location.addr */
+	u64 end;    /* exclusive */
+	u8 binding; /* STB_* */
+	u8 type;    /* STT_* */
 	char name[];
 };
 
@@ -59,7 +59,7 @@ struct addr_location {
 	struct thread *thread;
 	struct map *map;
 	struct symbol *sym;
-	u64 addr;	/* relative to the object (what perf prints for dsos) */
+	u64 addr; /* relative to the object (what perf prints for dsos) */
 	u8 cpumode;
 	u8 filtered;
 	s32 cpu;
@@ -73,8 +73,7 @@ void addr_location__exit(struct addr_location *al);
  * and map, at the sample's time.  al->thread is always set; al->map and
  * al->sym when found.  0, or -ENOMEM.
  */
-int machine__resolve(struct machine *machine, struct addr_location *al,
-		     struct perf_sample *sample);
+int machine__resolve(struct machine *machine, struct addr_location *al, struct perf_sample *sample);
 
 /*
  * Resolve one address of @thread as seen in @cpumode at @time (time 0: as
@@ -87,8 +86,8 @@ int machine__resolve(struct machine *machine, struct addr_location *al,
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 			 struct addr_location *al);
 
-const char *map__dso_name(const struct map *map);   /* long name, as perf's dso */
-const char *map__dso_short(const struct map *map);  /* basename */
+const char *map__dso_name(const struct map *map);  /* long name, as perf's dso */
+const char *map__dso_short(const struct map *map); /* basename */
 u64 map__start(const struct map *map);
 u64 map__end(const struct map *map);
 /* object address -> runtime address, for printing symoff and callchains */
@@ -100,7 +99,7 @@ u64 map__map_ip(const struct map *map, u64 ip);
  * PERF_CONTEXT_* markers are consumed (they switch cpumode), not reported.
  */
 struct callchain_frame {
-	u64 ip;		/* as recorded */
+	u64 ip; /* as recorded */
 	u8 cpumode;
 	struct addr_location al; /* borrowed: valid during the callback */
 };
@@ -123,16 +122,16 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 
 /* What the side-band records said, counted by machine__process_event() */
 struct machine_stats {
-	u64 nr_mmap;		/* MMAP and MMAP2 */
+	u64 nr_mmap; /* MMAP and MMAP2 */
 	u64 nr_comm;
 	u64 nr_fork;
 	u64 nr_exit;
-	u64 nr_ksymbol;		/* registrations */
+	u64 nr_ksymbol; /* registrations */
 	u64 nr_ksymbol_unregister;
 	u64 nr_bpf_event;
 	u64 nr_text_poke;
 	u64 nr_text_poke_dropped; /* malformed, or past MACHINE_TEXT_POKES_MAX */
-	u64 nr_ignored;		/* record types the model has no use for */
+	u64 nr_ignored;		  /* record types the model has no use for */
 };
 
 const struct machine_stats *machine__stats(const struct machine *machine);

@@ -16,7 +16,7 @@ struct dso;
 struct map {
 	int refcnt;
 	u64 start;
-	u64 end;	/* exclusive */
+	u64 end; /* exclusive */
 	u64 pgoff;
 	bool identity;
 	u32 prot;

@@ -28,8 +28,8 @@
 #include "event.h"
 #include "ordered-events.h"
 
-void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t deliver,
-			  void *arg, u64 max_bytes)
+void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t deliver, void *arg,
+			  u64 max_bytes)
 {
 	memset(oe, 0, sizeof(*oe));
 	oe->deliver = deliver;
@@ -41,9 +41,9 @@ void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t d
 #define OE_CHUNK_SIZE (1U << 20)
 
 struct oe_chunk {
-	u64 size;	/* bytes of data[] */
+	u64 size; /* bytes of data[] */
 	u64 used;
-	u64 live;	/* records carved from it still queued */
+	u64 live; /* records carved from it still queued */
 	u8 data[];
 };
 
@@ -128,8 +128,7 @@ void ordered_events__exit(struct ordered_events *oe)
 	oe->cur_bytes = 0;
 }
 
-static inline bool oe_less(const struct ordered_event_key *a,
-			   const struct ordered_event_key *b)
+static inline bool oe_less(const struct ordered_event_key *a, const struct ordered_event_key *b)
 {
 	if (a->timestamp != b->timestamp)
 		return a->timestamp < b->timestamp;
@@ -337,8 +336,8 @@ static int ordered_events__push(struct ordered_events *oe, const struct ordered_
 	return 0;
 }
 
-int ordered_events__queue(struct ordered_events *oe, const union perf_event *event,
-			  u64 timestamp, u64 file_offset, const char *path)
+int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 timestamp,
+			  u64 file_offset, const char *path)
 {
 	struct ordered_event_key key;
 	struct ordered_event *e;

@@ -17,11 +17,11 @@ struct oe_chunk;
  */
 struct ordered_event {
 	u64 timestamp;
-	u64 seq;	/* arrival order: ties keep file order */
+	u64 seq; /* arrival order: ties keep file order */
 	u64 file_offset;
-	const char *path;	/* the file it came from (perf.data/data.N), for messages */
+	const char *path; /* the file it came from (perf.data/data.N), for messages */
 	union perf_event *event;
-	struct oe_chunk *chunk;	/* where the copy of the record lives */
+	struct oe_chunk *chunk; /* where the copy of the record lives */
 };
 
 /*
@@ -44,7 +44,7 @@ typedef int (*ordered_events__deliver_t)(void *arg, struct ordered_event *oe);
 struct ordered_events_run {
 	struct ordered_event_key *keys;
 	u64 head, count, mask;
-	struct ordered_event_key last;	/* the newest key appended */
+	struct ordered_event_key last; /* the newest key appended */
 };
 
 #define ORDERED_EVENTS_RUNS 8
@@ -53,21 +53,21 @@ struct ordered_events {
 	/* records that extend no run */
 	struct ordered_event_key *heap;
 	u64 heap_nr, alloc;
-	u64 nr;			/* queued in all: runs and heap */
+	u64 nr; /* queued in all: runs and heap */
 	struct ordered_events_run runs[ORDERED_EVENTS_RUNS];
-	u32 runs_used;		/* bit r: runs[r] holds records */
-	int last_run;		/* the run the previous record extended, or -1 */
+	u32 runs_used; /* bit r: runs[r] holds records */
+	int last_run;  /* the run the previous record extended, or -1 */
 	u64 seq;
 	u64 cur_bytes;
 	u64 max_bytes;
-	u64 last_flush;		/* timestamp of the newest record delivered */
-	u64 round_max;		/* newest timestamp queued in this round */
-	u64 prev_round_max;	/* ... and in the previous one */
-	u64 nr_unordered;	/* queued older than something already delivered */
+	u64 last_flush;	    /* timestamp of the newest record delivered */
+	u64 round_max;	    /* newest timestamp queued in this round */
+	u64 prev_round_max; /* ... and in the previous one */
+	u64 nr_unordered;   /* queued older than something already delivered */
 	u64 nr_forced_flushes;
 	bool delivered_any;
-	struct oe_chunk *cur_chunk;	/* copies are carved from here */
-	struct oe_chunk *spare_chunk;	/* one emptied chunk kept for reuse */
+	struct oe_chunk *cur_chunk;   /* copies are carved from here */
+	struct oe_chunk *spare_chunk; /* one emptied chunk kept for reuse */
 	ordered_events__deliver_t deliver;
 	void *arg;
 };
@@ -75,12 +75,12 @@ struct ordered_events {
 /* 512 MB: far above what one round of a busy 64-cpu recording holds */
 #define ORDERED_EVENTS_DEFAULT_MAX_BYTES (512ULL << 20)
 
-void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t deliver,
-			  void *arg, u64 max_bytes);
+void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t deliver, void *arg,
+			  u64 max_bytes);
 void ordered_events__exit(struct ordered_events *oe);
 /* copies @event; may deliver the oldest half when over the cap */
-int ordered_events__queue(struct ordered_events *oe, const union perf_event *event,
-			  u64 timestamp, u64 file_offset, const char *path);
+int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 timestamp,
+			  u64 file_offset, const char *path);
 /* FINISHED_ROUND: deliver up to the previous round's newest timestamp */
 int ordered_events__round(struct ordered_events *oe);
 /* deliver everything (end of the data) */

@@ -15,7 +15,7 @@ struct popt {
 	int has_arg;	       /* no_argument, required_argument, optional_argument */
 	const char *argh;      /* "file": shown as --input <file> */
 	const char *help;
-	int id;		       /* returned by popt__next(); unique per table */
+	int id; /* returned by popt__next(); unique per table */
 };
 
 #define POPT_MAX 96

@@ -27,8 +27,8 @@ int perf_ring__mmap(struct perf_ring *ring, int fd, int cpu, unsigned int pages)
 
 	if (!pages || (pages & (pages - 1)))
 		return -EINVAL;
-	base = mmap(NULL, (size_t)(pages + 1) * page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		    fd, 0);
+	base =
+	    mmap(NULL, (size_t)(pages + 1) * page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return -errno;
 	ring->fd = fd;

@@ -29,14 +29,14 @@ int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gr
 
 struct perf_ring {
 	int fd;
-	int cpu;		/* -1 for a per-thread ring */
-	void *base;		/* control page */
-	u8 *data;		/* data area */
-	u64 size;		/* data area size, a power of two */
-	u64 lost;		/* records the kernel reported lost (PERF_RECORD_LOST) */
-	u64 lost_samples;	/* PERF_RECORD_LOST_SAMPLES */
-	u64 bytes;		/* bytes read so far */
-	u8 bounce[65536];	/* a record wrapping the end, copied whole */
+	int cpu;	  /* -1 for a per-thread ring */
+	void *base;	  /* control page */
+	u8 *data;	  /* data area */
+	u64 size;	  /* data area size, a power of two */
+	u64 lost;	  /* records the kernel reported lost (PERF_RECORD_LOST) */
+	u64 lost_samples; /* PERF_RECORD_LOST_SAMPLES */
+	u64 bytes;	  /* bytes read so far */
+	u8 bounce[65536]; /* a record wrapping the end, copied whole */
 };
 
 /* map @pages data pages (a power of two) of @fd; 0 or -errno */

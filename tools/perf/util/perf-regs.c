@@ -11,26 +11,24 @@
 #include "perf-regs.h"
 
 static const char *const regs64[24] = {
-	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP",
-	"IP", "FLAGS", "CS", "SS", "DS", "ES", "FS", "GS",
-	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+    "AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS",  "SS",
+    "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15",
 };
 
 /* what a compat task's registers are called on i386 */
 static const char *const regs32[24] = {
-	"eax", "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp",
-	"eip", "eflags", "cs", "ss", "ds", "es", "fs", "gs",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "eax", "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp", "eip", "eflags", "cs",  "ss",
+    "ds",  "es",  "fs",	 "gs",	"r8",  "r9",  "r10", "r11", "r12", "r13",    "r14", "r15",
 };
 
 static const char *const xmm64[16] = {
-	"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7",
-	"XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
+    "XMM0", "XMM1", "XMM2",  "XMM3",  "XMM4",  "XMM5",	"XMM6",	 "XMM7",
+    "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
 };
 
 static const char *const xmm32[16] = {
-	"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-	"xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+    "xmm0", "xmm1", "xmm2",  "xmm3",  "xmm4",  "xmm5",	"xmm6",	 "xmm7",
+    "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
 };
 
 enum perf_regs_kind perf_regs__kind(u64 abi)

@@ -12,9 +12,9 @@
  * with perf's modifiers :u :k :h :p :pp :ppp.
  */
 struct record_event {
-	char *name;			/* as the user spelled it, for EVENT_DESC */
-	struct perf_event_attr attr;	/* type, config, exclude_*, precise_ip */
-	char *tp_system;		/* tracepoints only */
+	char *name;		     /* as the user spelled it, for EVENT_DESC */
+	struct perf_event_attr attr; /* type, config, exclude_*, precise_ip */
+	char *tp_system;	     /* tracepoints only */
 	char *tp_name;
 };
 

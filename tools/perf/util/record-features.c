@@ -85,7 +85,8 @@ void record_hits__sample(struct record_hits *h, u8 cpumode, u32 pid __maybe_unus
 	/* keep the table at most half full */
 	if ((h->nr_pages + 1) * 2 > h->alloc_pages && hits__grow(h))
 		return;
-	for (j = page_hash(key, h->alloc_pages - 1); h->pages[j]; j = (j + 1) & (h->alloc_pages - 1))
+	for (j = page_hash(key, h->alloc_pages - 1); h->pages[j];
+	     j = (j + 1) & (h->alloc_pages - 1))
 		;
 	h->pages[j] = key;
 	h->nr_pages++;
@@ -229,8 +230,7 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	h->nr_pages = h->alloc_pages = 0;
 }
 
-void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first,
-				u64 last)
+void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first, u64 last)
 {
 	record_features__build_ids(w, h);
 	if (last)
@@ -344,8 +344,9 @@ int record_features__write_start(struct perf_writer *w, const struct record_opts
 		err = err ?: perf_writer__set_arch(w, u.machine);
 	}
 	err = err ?: perf_writer__set_version(w, TEXTPOKE_VERSION);
-	err = err ?: perf_writer__set_nrcpus(w, sysconf(_SC_NPROCESSORS_CONF),
-					     sysconf(_SC_NPROCESSORS_ONLN));
+	err = err ?:
+		    perf_writer__set_nrcpus(w, sysconf(_SC_NPROCESSORS_CONF),
+					    sysconf(_SC_NPROCESSORS_ONLN));
 	if (!err && !cpuinfo__field("model name", buf, sizeof(buf)))
 		err = perf_writer__set_cpudesc(w, buf);
 	if (!err) {

@@ -28,7 +28,7 @@ struct record_map {
 };
 
 struct record_hits {
-	u64 *pages;		/* open addressing, 0 = empty, page | 1 */
+	u64 *pages; /* open addressing, 0 = empty, page | 1 */
 	u32 nr_pages, alloc_pages;
 	struct record_map *maps;
 	size_t nr_maps, alloc_maps;
@@ -46,7 +46,6 @@ void record_hits__synth_mmap(void *arg, const struct perf_record_mmap2 *m, const
 int record_features__write_start(struct perf_writer *w, const struct record_opts *opts,
 				 const struct record_event *const *tracepoints, int nr_tracepoints);
 /* BUILD_ID for the kernel and the objects hit, SAMPLE_TIME; errors are warnings */
-void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first,
-				u64 last);
+void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first, u64 last);
 
 #endif /* __PERF_TEXTPOKE_RECORD_FEATURES_H */

@@ -31,8 +31,8 @@
  * Sample layout of every event we open.  Fixed, so the main loop can read
  * the time, pid and ip of a sample without a full parser.
  */
-#define RECORD_SAMPLE_TYPE                                                                \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |   \
+#define RECORD_SAMPLE_TYPE                                                              \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 /* offsets in a sample record: header, id, ip, pid/tid, time */
 #define SAMPLE_OFF_IP 16
@@ -44,10 +44,10 @@
 
 struct record_evsel {
 	struct record_event ev;
-	bool sideband;		/* the dummy events */
-	bool system_wide;	/* opened with pid -1 even in task mode */
-	bool user_given;	/* from -e: no silent fallback */
-	int idx;		/* writer attr index */
+	bool sideband;	  /* the dummy events */
+	bool system_wide; /* opened with pid -1 even in task mode */
+	bool user_given;  /* from -e: no silent fallback */
+	int idx;	  /* writer attr index */
 	int nr_fds;
 	int *fds;
 	u64 *ids;
@@ -58,15 +58,15 @@ struct record {
 	struct perf_writer *w;
 	int *cpus;
 	int nr_cpus;
-	pid_t *tids;		/* -1 alone when system-wide */
+	pid_t *tids; /* -1 alone when system-wide */
 	int nr_tids;
 	bool task_mode;
 	pid_t child;
-	int go_fd;		/* the workload execs when this is written */
-	int exec_fd;		/* its exec's errno, or EOF once it ran */
+	int go_fd;   /* the workload execs when this is written */
+	int exec_fd; /* its exec's errno, or EOF once it ran */
 	struct record_evsel *evsels;
 	int nr_evsels;
-	int sb_idx;		/* attr for synthesized records */
+	int sb_idx; /* attr for synthesized records */
 	struct perf_ring *rings;
 	struct bpf_capture *bpf;
 	struct record_hits hits;
@@ -123,8 +123,8 @@ int record_opts__parse_call_graph(struct record_opts *opts, const char *arg)
 int record_opts__parse_regs(const char *arg, u64 *mask)
 {
 	static const char *const names[] = {
-		"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "ip", "flags", "cs", "ss",
-		"ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	    "ax", "bx", "cx", "dx", "si", "di", "bp",  "sp",  "ip",  "flags", "cs",  "ss",
+	    "ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13",   "r14", "r15",
 	};
 	char *copy, *tok, *save;
 	int err = 0;
@@ -145,8 +145,9 @@ int record_opts__parse_regs(const char *arg, u64 *mask)
 				break;
 		}
 		if (i == ARRAY_SIZE(names)) {
-			pr_err("unknown register '%s' (ax bx cx dx si di bp sp ip flags cs ss ds es fs gs r8-r15)\n",
-			       tok);
+			pr_err(
+			    "unknown register '%s' (ax bx cx dx si di bp sp ip flags cs ss ds es fs gs r8-r15)\n",
+			    tok);
 			err = -EINVAL;
 			break;
 		}
@@ -369,7 +370,7 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 static int record__setup_evsels(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
-	static const char *const default_event[] = { "cycles" };
+	static const char *const default_event[] = {"cycles"};
 	const char *const *names = o->nr_events ? (const char *const *)o->events : default_event;
 	int nr = o->nr_events ? o->nr_events : 1;
 	struct record_evsel *e;
@@ -489,10 +490,12 @@ static int record__open_evsel(struct record *rec, struct record_evsel *e)
 			if (err)
 				return err;
 			if (!ring->base) {
-				err = perf_ring__mmap(ring, fd, rec->cpus[c], rec->opts->mmap_pages);
+				err =
+				    perf_ring__mmap(ring, fd, rec->cpus[c], rec->opts->mmap_pages);
 				if (err) {
-					pr_err("cannot mmap %u pages per CPU: %s (try a smaller -m)\n",
-					       rec->opts->mmap_pages, strerror(-err));
+					pr_err(
+					    "cannot mmap %u pages per CPU: %s (try a smaller -m)\n",
+					    rec->opts->mmap_pages, strerror(-err));
 					return err;
 				}
 			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd)) {
@@ -543,8 +546,9 @@ static int record__open(struct record *rec)
 				static bool warned;
 
 				if (!warned)
-					pr_warning("not permitted to observe the kernel: recording user space "
-						   "only (see /proc/sys/kernel/perf_event_paranoid)\n");
+					pr_warning(
+					    "not permitted to observe the kernel: recording user space "
+					    "only (see /proc/sys/kernel/perf_event_paranoid)\n");
 				warned = true;
 				record__close_evsel(e);
 				e->ev.attr.exclude_kernel = 1;
@@ -552,9 +556,10 @@ static int record__open(struct record *rec)
 				err = record__open_evsel(rec, e);
 			}
 			if (err && e->system_wide && (err == -EACCES || err == -EPERM)) {
-				pr_warning("no system-wide side-band (%s): text pokes, ksymbols and BPF "
-					   "events of other tasks are not recorded; run as root\n",
-					   strerror(-err));
+				pr_warning(
+				    "no system-wide side-band (%s): text pokes, ksymbols and BPF "
+				    "events of other tasks are not recorded; run as root\n",
+				    strerror(-err));
 				record__close_evsel(e);
 				e->nr_fds = 0;
 				continue;
@@ -687,8 +692,9 @@ static int record__mmap_read_all(struct record *rec)
 		int n = perf_ring__drain(&rec->rings[c], record__event, rec);
 
 		if (n == -EBADMSG) {
-			pr_warning("cpu %d: corrupt record in the ring buffer, dropped what was left\n",
-				   rec->cpus[c]);
+			pr_warning(
+			    "cpu %d: corrupt record in the ring buffer, dropped what was left\n",
+			    rec->cpus[c]);
 			continue;
 		}
 		if (n < 0)
@@ -802,9 +808,11 @@ static int record__write_features(struct record *rec)
 
 static int record__synthesize(struct record *rec)
 {
-	struct synth s = { .w = rec->w, .idx = rec->sb_idx, .on_mmap = record_hits__synth_mmap,
-			   .arg = &rec->hits,
-			   .data_mmaps = rec->opts->call_graph == CALL_GRAPH_DWARF };
+	struct synth s = {.w = rec->w,
+			  .idx = rec->sb_idx,
+			  .on_mmap = record_hits__synth_mmap,
+			  .arg = &rec->hits,
+			  .data_mmaps = rec->opts->call_graph == CALL_GRAPH_DWARF};
 	int err;
 
 	err = synthesize__kernel_mmap(&s);
@@ -853,15 +861,17 @@ static void record__report(struct record *rec)
 		if (st.missed || st.lost)
 			fprintf(stderr,
 				"perf textpoke record: BPF programs: %" PRIu64 " loaded, %" PRIu64
-				" captured, %" PRIu64 " gone before capture, %" PRIu64 " events lost\n",
+				" captured, %" PRIu64 " gone before capture, %" PRIu64
+				" events lost\n",
 				st.loads, st.captured, st.missed, st.lost);
 		else
 			pr_debug("BPF programs: %" PRIu64 " loaded, %" PRIu64 " captured\n",
 				 st.loads, st.captured);
 	}
 	if (!rec->opts->quiet)
-		fprintf(stderr, "[ perf textpoke record: Captured and wrote %.3f MB %s (%" PRIu64
-				" samples) ]\n",
+		fprintf(stderr,
+			"[ perf textpoke record: Captured and wrote %.3f MB %s (%" PRIu64
+			" samples) ]\n",
 			rec->bytes / 1024.0 / 1024.0,
 			strcmp(rec->opts->output, "-") ? rec->opts->output : "<stdout>",
 			rec->nr_samples);
@@ -912,8 +922,8 @@ static void record__cap_freq(struct record_opts *opts)
 
 int record__run(struct record_opts *opts)
 {
-	struct record rec = { .opts = opts, .go_fd = -1, .exec_fd = -1, .child = -1 };
-	struct sigaction sa = { .sa_handler = record__sig };
+	struct record rec = {.opts = opts, .go_fd = -1, .exec_fd = -1, .child = -1};
+	struct sigaction sa = {.sa_handler = record__sig};
 	int err;
 
 	if (opts->mmap_pages & (opts->mmap_pages - 1) || !opts->mmap_pages) {

@@ -27,27 +27,27 @@ enum record_call_graph {
 };
 
 struct record_opts {
-	const char *output;		/* "-": pipe to stdout */
+	const char *output; /* "-": pipe to stdout */
 	const char **events;
 	int nr_events;
-	u64 period;			/* -c */
-	u64 freq;			/* -F */
+	u64 period; /* -c */
+	u64 freq;   /* -F */
 	bool system_wide;
 	const char *cpu_list;
 	const char *pid_list;
-	u64 user_regs;			/* register mask, 0 = none */
+	u64 user_regs; /* register mask, 0 = none */
 	u64 intr_regs;
 	enum record_call_graph call_graph;
-	u32 stack_size;			/* dwarf: user stack bytes per sample */
+	u32 stack_size; /* dwarf: user stack bytes per sample */
 	bool zstd;
 	int zstd_level;
-	bool kcore;			/* write kcore_dir (output is a directory) */
+	bool kcore; /* write kcore_dir (output is a directory) */
 	bool bpf_capture;
-	unsigned int mmap_pages;	/* per CPU ring, power of two */
+	unsigned int mmap_pages; /* per CPU ring, power of two */
 	bool quiet;
-	int argc;			/* the workload */
+	int argc; /* the workload */
 	char **argv;
-	int cmdline_argc;		/* for HEADER_CMDLINE */
+	int cmdline_argc; /* for HEADER_CMDLINE */
 	const char *const *cmdline_argv;
 };
 

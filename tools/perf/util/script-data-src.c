@@ -25,23 +25,34 @@
 #define DS_HOPS(v) DS_FIELD(v, 43, 3)
 
 static const char *const mem_lvl[] = {
-	"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM",
-	"Remote RAM (1 hop)", "Remote RAM (2 hops)", "Remote Cache (1 hop)",
-	"Remote Cache (2 hops)", "I/O", "Uncached",
+    "N/A",
+    "HIT",
+    "MISS",
+    "L1",
+    "LFB/MAB",
+    "L2",
+    "L3",
+    "Local RAM",
+    "Remote RAM (1 hop)",
+    "Remote RAM (2 hops)",
+    "Remote Cache (1 hop)",
+    "Remote Cache (2 hops)",
+    "I/O",
+    "Uncached",
 };
 
 static const char *const mem_lvlnum[16] = {
-	[0x09] = "CXL", [0x0a] = "I/O", [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
-	[0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A",
+    [0x09] = "CXL", [0x0a] = "I/O",  [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
+    [0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A",
 };
 
 static const char *const mem_hops[8] = {
-	"N/A", "core, same chip", "node, same socket", "socket, same board", "board",
+    "N/A", "core, same chip", "node, same socket", "socket, same board", "board",
 };
 
-static const char *const tlb_access[] = { "N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault" };
-static const char *const snoop_access[] = { "N/A", "None", "Hit", "Miss", "HitM" };
-static const char *const snoopx_access[] = { "Fwd", "Peer" };
+static const char *const tlb_access[] = {"N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault"};
+static const char *const snoop_access[] = {"N/A", "None", "Hit", "Miss", "HitM"};
+static const char *const snoopx_access[] = {"Fwd", "Peer"};
 
 struct sbuf {
 	char *p;
@@ -170,7 +181,7 @@ static void put_blk(struct sbuf *b, u64 blk)
 
 int data_src__scnprintf(u64 ds, char *out, size_t size)
 {
-	struct sbuf b = { out, size, 0 };
+	struct sbuf b = {out, size, 0};
 
 	if (!size)
 		return 0;

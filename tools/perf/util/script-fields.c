@@ -17,15 +17,19 @@ static const struct {
 	const char *name;
 	u64 field;
 } field_names[] = {
-	{ "comm", SF_COMM },	   { "tid", SF_TID },	      { "pid", SF_PID },
-	{ "time", SF_TIME },	   { "cpu", SF_CPU },	      { "event", SF_EVNAME },
-	{ "trace", SF_TRACE },	   { "ip", SF_IP },	      { "sym", SF_SYM },
-	{ "dso", SF_DSO },	   { "addr", SF_ADDR },	      { "symoff", SF_SYMOFFSET },
-	{ "period", SF_PERIOD },   { "iregs", SF_IREGS },     { "uregs", SF_UREGS },
-	{ "weight", SF_WEIGHT },   { "data_src", SF_DATA_SRC }, { "bpf-output", SF_BPF_OUTPUT },
-	{ "misc", SF_MISC },	   { "phys_addr", SF_PHYS_ADDR }, { "ins_lat", SF_INS_LAT },
-	{ "abi", SF_ABI },	   { "insn", SF_INSN },	      { "disasm", SF_DISASM },
-	{ "poked", SF_POKED },
+    {"comm", SF_COMM},	       {"tid", SF_TID},
+    {"pid", SF_PID},	       {"time", SF_TIME},
+    {"cpu", SF_CPU},	       {"event", SF_EVNAME},
+    {"trace", SF_TRACE},       {"ip", SF_IP},
+    {"sym", SF_SYM},	       {"dso", SF_DSO},
+    {"addr", SF_ADDR},	       {"symoff", SF_SYMOFFSET},
+    {"period", SF_PERIOD},     {"iregs", SF_IREGS},
+    {"uregs", SF_UREGS},       {"weight", SF_WEIGHT},
+    {"data_src", SF_DATA_SRC}, {"bpf-output", SF_BPF_OUTPUT},
+    {"misc", SF_MISC},	       {"phys_addr", SF_PHYS_ADDR},
+    {"ins_lat", SF_INS_LAT},   {"abi", SF_ABI},
+    {"insn", SF_INSN},	       {"disasm", SF_DISASM},
+    {"poked", SF_POKED},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -33,18 +37,18 @@ static const struct {
 
 /* perf 6.1's defaults and invalid fields per output type */
 static const struct script_output defaults[SCRIPT_OUT_MAX] = {
-	[SCRIPT_OUT_HARDWARE] = { SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT },
-	[SCRIPT_OUT_SOFTWARE] = { SF_BASE | SF_CODE | SF_BPF_OUTPUT, SF_TRACE },
-	[SCRIPT_OUT_TRACEPOINT] = { SF_BASE | SF_TRACE, 0 },
-	[SCRIPT_OUT_HW_CACHE] = { SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT },
-	[SCRIPT_OUT_RAW] = { SF_BASE | SF_CODE | SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT,
-			     SF_TRACE | SF_BPF_OUTPUT },
-	[SCRIPT_OUT_BREAKPOINT] = { SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT },
-	[SCRIPT_OUT_OTHER] = { SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT },
+    [SCRIPT_OUT_HARDWARE] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
+    [SCRIPT_OUT_SOFTWARE] = {SF_BASE | SF_CODE | SF_BPF_OUTPUT, SF_TRACE},
+    [SCRIPT_OUT_TRACEPOINT] = {SF_BASE | SF_TRACE, 0},
+    [SCRIPT_OUT_HW_CACHE] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
+    [SCRIPT_OUT_RAW] = {SF_BASE | SF_CODE | SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT,
+			SF_TRACE | SF_BPF_OUTPUT},
+    [SCRIPT_OUT_BREAKPOINT] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
+    [SCRIPT_OUT_OTHER] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
 };
 
 static const char *const type_names[SCRIPT_OUT_MAX] = {
-	"hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint", "unknown",
+    "hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint", "unknown",
 };
 
 void script_fields__init(struct script_fields *sf)
@@ -91,9 +95,9 @@ static int type_lookup(const char *name)
 		const char *name;
 		int type;
 	} prefixes[] = {
-		{ "hw", SCRIPT_OUT_HARDWARE }, { "sw", SCRIPT_OUT_SOFTWARE },
-		{ "trace", SCRIPT_OUT_TRACEPOINT }, { "raw", SCRIPT_OUT_RAW },
-		{ "break", SCRIPT_OUT_BREAKPOINT },
+	    {"hw", SCRIPT_OUT_HARDWARE},      {"sw", SCRIPT_OUT_SOFTWARE},
+	    {"trace", SCRIPT_OUT_TRACEPOINT}, {"raw", SCRIPT_OUT_RAW},
+	    {"break", SCRIPT_OUT_BREAKPOINT},
 	};
 	size_t i;
 
@@ -131,8 +135,9 @@ int script_fields__parse(struct script_fields *sf, const char *arg)
 		*list++ = '\0';
 		type = type_lookup(str);
 		if (type < 0) {
-			pr_err("invalid event type '%s' in field string (hw, sw, trace, raw, break)\n",
-			       str);
+			pr_err(
+			    "invalid event type '%s' in field string (hw, sw, trace, raw, break)\n",
+			    str);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -210,16 +215,17 @@ out:
  * perf's evsel__do_check_stype(): a field the samples cannot supply is
  * dropped when it came from the defaults, an error when asked for.
  */
-static int check_stype(struct script_output *o, const struct evsel *evsel,
-		       u64 sample_bits, const char *what, u64 field, bool allow_user_set)
+static int check_stype(struct script_output *o, const struct evsel *evsel, u64 sample_bits,
+		       const char *what, u64 field, bool allow_user_set)
 {
 	if (evsel->attr.sample_type & sample_bits)
 		return 0;
 	if (o->user_fields & field) {
 		if (allow_user_set)
 			return 0;
-		pr_err("samples for '%s' event do not have %s attribute set, cannot print '%s' field\n",
-		       evsel->name ? evsel->name : "?", what, script_field__name(field));
+		pr_err(
+		    "samples for '%s' event do not have %s attribute set, cannot print '%s' field\n",
+		    evsel->name ? evsel->name : "?", what, script_field__name(field));
 		return -EINVAL;
 	}
 	o->fields &= ~field;
@@ -246,7 +252,8 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	CHECK(SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", false);
 	CHECK(SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", false);
 	if ((o->fields & SF_SYM) && !(o->fields & (SF_IP | SF_ADDR))) {
-		pr_err("display of symbols requested but neither sample IP nor sample address available\n");
+		pr_err(
+		    "display of symbols requested but neither sample IP nor sample address available\n");
 		return -EINVAL;
 	}
 	if ((o->fields & SF_SYMOFFSET) && !(o->fields & SF_SYM)) {
@@ -257,11 +264,11 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 		pr_err("display of DSO requested but no address to convert\n");
 		return -EINVAL;
 	}
-	if ((o->fields & (SF_PID | SF_TID)) &&
-	    !(evsel->attr.sample_type & PERF_SAMPLE_TID)) {
+	if ((o->fields & (SF_PID | SF_TID)) && !(evsel->attr.sample_type & PERF_SAMPLE_TID)) {
 		if (o->user_fields & (SF_PID | SF_TID)) {
-			pr_err("samples for '%s' event do not have TID attribute set, cannot print 'tid' field\n",
-			       evsel->name ? evsel->name : "?");
+			pr_err(
+			    "samples for '%s' event do not have TID attribute set, cannot print 'tid' field\n",
+			    evsel->name ? evsel->name : "?");
 			return -EINVAL;
 		}
 		o->fields &= ~(SF_PID | SF_TID);

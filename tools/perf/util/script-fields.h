@@ -32,22 +32,22 @@ enum script_field {
 	SF_MISC = 1ULL << 18,
 	SF_PHYS_ADDR = 1ULL << 19,
 	SF_INS_LAT = 1ULL << 20,
-	SF_ABI = 1ULL << 21, /* new: the REGS_USER ABI word, abi:64 abi:32 abi:none */
+	SF_ABI = 1ULL << 21,	/* new: the REGS_USER ABI word, abi:64 abi:32 abi:none */
 	SF_INSN = 1ULL << 22,	/* the instruction bytes at ip, as of the sample's time */
-	SF_DISASM = 1ULL << 23,	/* new: that instruction disassembled */
+	SF_DISASM = 1ULL << 23, /* new: that instruction disassembled */
 	SF_POKED = 1ULL << 24,	/* new: "[poked T]" when a poke changed them before */
 };
 
 #define SF_TEXT (SF_INSN | SF_DISASM | SF_POKED)
 
 enum script_output_type {
-	SCRIPT_OUT_HARDWARE,	/* PERF_TYPE_HARDWARE .. PERF_TYPE_BREAKPOINT, in uapi order */
+	SCRIPT_OUT_HARDWARE, /* PERF_TYPE_HARDWARE .. PERF_TYPE_BREAKPOINT, in uapi order */
 	SCRIPT_OUT_SOFTWARE,
 	SCRIPT_OUT_TRACEPOINT,
 	SCRIPT_OUT_HW_CACHE,
 	SCRIPT_OUT_RAW,
 	SCRIPT_OUT_BREAKPOINT,
-	SCRIPT_OUT_OTHER,	/* dynamic PMUs */
+	SCRIPT_OUT_OTHER, /* dynamic PMUs */
 	SCRIPT_OUT_MAX,
 };
 

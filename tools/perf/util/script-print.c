@@ -152,9 +152,9 @@ static __always_inline int hex_digits(char *end, u64 v)
 
 /* "00" .. "99": two digits per division */
 static const char dec_pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 static __always_inline int dec_digits(char *end, u64 v)
 {
@@ -177,7 +177,7 @@ static __always_inline int dec_digits(char *end, u64 v)
 }
 
 static __always_inline void put_digits(struct script_buf *b, const char *digits, int n, bool neg,
-			      int width)
+				       int width)
 {
 	int len = n + neg;
 	bool left = width < 0;
@@ -287,7 +287,7 @@ static __always_inline void zero_padded(struct script_buf *b, u64 v, int n)
  * Writers for a section of a line whose room was reserved at once (see
  * SECTION_SLACK): each takes the write position and returns the new one.
  */
-#define SECTION_SLACK 64	/* room for any one number or pad of up to 32 */
+#define SECTION_SLACK 64 /* room for any one number or pad of up to 32 */
 
 static const char spaces32[] = "                                ";
 
@@ -309,10 +309,26 @@ static __always_inline char *w_mem(char *p, const void *s, size_t n)
 }
 
 static const u64 pow10_table[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+    1ULL,
+    10ULL,
+    100ULL,
+    1000ULL,
+    10000ULL,
+    100000ULL,
+    1000000ULL,
+    10000000ULL,
+    100000000ULL,
+    1000000000ULL,
+    10000000000ULL,
+    100000000000ULL,
+    1000000000000ULL,
+    10000000000000ULL,
+    100000000000000ULL,
+    1000000000000000ULL,
+    10000000000000000ULL,
+    100000000000000000ULL,
+    1000000000000000000ULL,
+    10000000000000000000ULL,
 };
 
 /* decimal digits of @v: from its bit length (log10(2) ~ 1233 / 4096), then one compare */
@@ -380,22 +396,20 @@ static __always_inline char *w_sdec(char *p, s64 v, int width)
 	return w_dec(p, v < 0 ? -(u64)v : (u64)v, v < 0, width);
 }
 
-static const char hex_pairs[] =
-	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+static const char hex_pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+				"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+				"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+				"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+				"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+				"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+				"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+				"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
 /*
  * w_sdec() through a cache of the text for one place of the line (the
  * width is the same at every call for a given cache).
  */
-static __always_inline char *w_sdec_cached(char *p, struct script_num_cache *c, s64 v,
-					   int width)
+static __always_inline char *w_sdec_cached(char *p, struct script_num_cache *c, s64 v, int width)
 {
 	unsigned int i = (u64)v & (SCRIPT_NUM_CACHE_SLOTS - 1);
 
@@ -408,8 +422,7 @@ static __always_inline char *w_sdec_cached(char *p, struct script_num_cache *c, 
 	return p + c->len[i];
 }
 
-static __always_inline char *w_udec_cached(char *p, struct script_num_cache *c, u64 v,
-					   int width)
+static __always_inline char *w_udec_cached(char *p, struct script_num_cache *c, u64 v, int width)
 {
 	unsigned int i = v & (SCRIPT_NUM_CACHE_SLOTS - 1);
 
@@ -945,9 +958,9 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 					   (u64)m->ino, (u64)m->ino_generation);
 		}
 		buf_puts(b, "]: ");
-		buf_putc(b, m->prot & 1 ? 'r' : '-'); /* PROT_READ */
-		buf_putc(b, m->prot & 2 ? 'w' : '-'); /* PROT_WRITE */
-		buf_putc(b, m->prot & 4 ? 'x' : '-'); /* PROT_EXEC */
+		buf_putc(b, m->prot & 1 ? 'r' : '-');  /* PROT_READ */
+		buf_putc(b, m->prot & 2 ? 'w' : '-');  /* PROT_WRITE */
+		buf_putc(b, m->prot & 4 ? 'x' : '-');  /* PROT_EXEC */
 		buf_putc(b, m->flags & 1 ? 's' : 'p'); /* MAP_SHARED */
 		buf_putc(b, ' ');
 		put_bounded(b, event, m->filename);

@@ -143,5 +143,4 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 			     const struct perf_sample *sample, const struct evsel *evsel,
 			     const char *comm, const struct script_loc *poke_sym);
 
-
 #endif /* __PERF_TEXTPOKE_SCRIPT_PRINT_H */

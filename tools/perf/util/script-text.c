@@ -58,8 +58,8 @@ void script_text__delete(struct script_text *st)
 	free(st);
 }
 
-int script_text__side_band(struct script_text *st, struct machine *machine,
-			   union perf_event *event, struct perf_sample *sample)
+int script_text__side_band(struct script_text *st, struct machine *machine, union perf_event *event,
+			   struct perf_sample *sample)
 {
 	if (!st || !st->one_pass)
 		return 0;
@@ -110,8 +110,7 @@ static bool user_sym(u64 addr, char *buf, size_t size, void *arg)
 }
 
 /* snprintf at @pos that never moves past the end of @buf */
-static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...)
-	__printf(4, 5);
+static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...) __printf(4, 5);
 
 static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...)
 {
@@ -131,7 +130,7 @@ static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...)
 static size_t user_sample(char *buf, size_t size, u64 fields, const struct perf_sample *sample,
 			  const struct addr_location *al)
 {
-	struct user_sym_arg ua = { al->thread, sample->time };
+	struct user_sym_arg ua = {al->thread, sample->time};
 	struct disasm_insn insn;
 	u8 bytes[INSN_MAX];
 	size_t pos = 0;
@@ -156,7 +155,7 @@ static size_t user_sample(char *buf, size_t size, u64 fields, const struct perf_
 size_t script_text__sample(struct script_text *st, char *buf, size_t size, u64 fields,
 			   const struct perf_sample *sample, const struct addr_location *al)
 {
-	struct text_poke_sym ks = { al->thread, sample->time };
+	struct text_poke_sym ks = {al->thread, sample->time};
 	size_t pos = 0;
 
 	if (!size)
@@ -185,7 +184,7 @@ size_t script_text__poke_event(struct script_text *st, char *buf, size_t size,
 			       const union perf_event *event, const struct perf_sample *sample,
 			       struct thread *thread)
 {
-	struct text_poke_sym ks = { thread, sample->time };
+	struct text_poke_sym ks = {thread, sample->time};
 
 	if (!st || !size)
 		return 0;

@@ -32,8 +32,8 @@ struct script_text *script_text__new(const char *input, struct perf_session *ses
 void script_text__delete(struct script_text *st);
 
 /* A pipe's side-band record, after the machine has it */
-int script_text__side_band(struct script_text *st, struct machine *machine,
-			   union perf_event *event, struct perf_sample *sample);
+int script_text__side_band(struct script_text *st, struct machine *machine, union perf_event *event,
+			   struct perf_sample *sample);
 
 /*
  * " insn: 0f 1f 44 00 00", " disasm", " [poked T]" as @fields (SF_INSN,

@@ -68,7 +68,7 @@ static int script__prepare(struct script *s)
 {
 	struct evlist *evlist = s->session->evlist;
 	struct perf_env *env = &s->session->env;
-	bool seen[SCRIPT_OUT_MAX] = { false };
+	bool seen[SCRIPT_OUT_MAX] = {false};
 	bool has_callchain = false;
 	int i, width = 0;
 
@@ -79,8 +79,8 @@ static int script__prepare(struct script *s)
 		return 0;
 	if (new_trace) {
 		s->trace_tried = true;
-		s->trace = trace_events__new(env->tracing_data, env->tracing_data_size,
-					     s->session->path);
+		s->trace =
+		    trace_events__new(env->tracing_data, env->tracing_data_size, s->session->path);
 	}
 	for (i = 0; evlist && i < evlist->nr_entries; i++) {
 		struct evsel *evsel = evlist->entries[i];
@@ -111,7 +111,7 @@ static int script__prepare(struct script *s)
 			if (evsel->attr.type == PERF_TYPE_TRACEPOINT &&
 			    (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 				s->opts->fields.out[SCRIPT_OUT_TRACEPOINT].fields |=
-					SF_IP | SF_SYM | SF_SYMOFFSET | SF_DSO;
+				    SF_IP | SF_SYM | SF_SYMOFFSET | SF_DSO;
 				break;
 			}
 		}
@@ -154,7 +154,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
 	struct script *s = tool_to_script(tool);
-	struct script_sample_info info = { .comm = NULL };
+	struct script_sample_info info = {.comm = NULL};
 	struct addr_location al;
 	char text[512]; /* insn, disasm, poked: printed by the tail */
 	int err;
@@ -183,15 +183,15 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 
 	script_print__sample_head(&s->printer, sample, evsel, &info);
 	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel)) {
-		struct frame_arg fa = { s, evsel };
+		struct frame_arg fa = {s, evsel};
 
 		thread__walk_callchain(al.thread, sample, print_frame, &fa);
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
 		s->printer.tail_extra = text;
 		s->printer.tail_extra_len =
-			script_text__sample(s->text, text, sizeof(text),
-					    script_printer__fields(&s->printer, evsel), sample, &al);
+		    script_text__sample(s->text, text, sizeof(text),
+					script_printer__fields(&s->printer, evsel), sample, &al);
 	}
 	script_print__sample_tail(&s->printer, sample, evsel);
 	s->printer.tail_extra_len = 0;
@@ -231,8 +231,8 @@ static bool script__shows(const struct script *s, u32 type)
  * pid/tid for COMM, MMAP, FORK (the child) and EXIT, the sample id's for
  * the others.
  */
-static void side_band_ids(const union perf_event *event, const struct perf_sample *sample,
-			  s32 *pid, s32 *tid)
+static void side_band_ids(const union perf_event *event, const struct perf_sample *sample, s32 *pid,
+			  s32 *tid)
 {
 	switch (event->header.type) {
 	case PERF_RECORD_COMM:
@@ -272,7 +272,8 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 	if (evsel && !evsel->attr.sample_id_all) {
 		sample->cpu = 0;
 		sample->time = 0;
-		if (event->header.type == PERF_RECORD_FORK || event->header.type == PERF_RECORD_EXIT)
+		if (event->header.type == PERF_RECORD_FORK ||
+		    event->header.type == PERF_RECORD_EXIT)
 			sample->time = event->fork.time;
 		sample->pid = pid;
 		sample->tid = tid;
@@ -284,13 +285,14 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 
 		addr_location__init(&al);
 		if (thread__find_symbol(thread, PERF_RECORD_MISC_KERNEL, event->text_poke.addr,
-					sample->time, &al) && al.sym) {
+					sample->time, &al) &&
+		    al.sym) {
 			loc_from_al(s, &poke, event->text_poke.addr, &al);
 			poke_sym = &poke;
 			/* the name outlives al: symbols belong to the dso */
 		}
-		script_print__side_band(&s->printer, event, sample, evsel,
-					thread__comm_str(thread), poke_sym);
+		script_print__side_band(&s->printer, event, sample, evsel, thread__comm_str(thread),
+					poke_sym);
 		addr_location__exit(&al);
 		if (s->text) {
 			char text[512];
@@ -338,8 +340,8 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 			 s->session->path, perf_event__name(event->header.type),
 			 (unsigned long long)s->session->cur_offset, err);
 	if (s->text && script_text__side_band(s->text, machine, event, sample))
-		pr_debug("%s: %s record at %#llx not applied to the text image\n",
-			 s->session->path, perf_event__name(event->header.type),
+		pr_debug("%s: %s record at %#llx not applied to the text image\n", s->session->path,
+			 perf_event__name(event->header.type),
 			 (unsigned long long)s->session->cur_offset);
 	if (show && event->header.type != PERF_RECORD_EXIT)
 		script__print_side_band(s, event, sample, evsel, machine);
@@ -366,12 +368,13 @@ static bool script__wants_text(const struct script_opts *opts)
 int script__run(struct script_opts *opts)
 {
 	struct script s = {
-		.tool = {
-			.sample = script__sample,
-			.side_band = script__side_band,
-			.ordered_events = true,
+	    .tool =
+		{
+		    .sample = script__sample,
+		    .side_band = script__side_band,
+		    .ordered_events = true,
 		},
-		.opts = opts,
+	    .opts = opts,
 	};
 	int err;
 

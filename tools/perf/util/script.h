@@ -8,11 +8,11 @@
 
 /* What perf textpoke script was asked to do (its command line) */
 struct script_opts {
-	const char *input;	/* file, perf.data/ directory, or "-" */
+	const char *input; /* file, perf.data/ directory, or "-" */
 	struct script_fields fields;
-	bool show_task_events;	/* COMM, FORK, EXIT */
-	bool show_mmap_events;	/* MMAP, MMAP2 */
-	bool show_bpf_events;	/* KSYMBOL, BPF_EVENT */
+	bool show_task_events; /* COMM, FORK, EXIT */
+	bool show_mmap_events; /* MMAP, MMAP2 */
+	bool show_bpf_events;  /* KSYMBOL, BPF_EVENT */
 	bool show_text_poke_events;
 	bool show_lost_events;
 	bool nanosecs;

@@ -53,8 +53,8 @@ struct perf_session_state {
 	int nr_dir_paths;
 };
 
-static int perf_session__process_raw(struct perf_session *session, const void *raw,
-				     u64 offset, int depth, u64 *skip);
+static int perf_session__process_raw(struct perf_session *session, const void *raw, u64 offset,
+				     int depth, u64 *skip);
 
 bool perf_session__has_feat(const struct perf_session *session, int feat)
 {
@@ -81,8 +81,7 @@ static void record_error(struct perf_session *session, u64 offset, int depth,
 
 /* --- delivery ---------------------------------------------------------- */
 
-static int perf_session__deliver(struct perf_session *session, union perf_event *event,
-				 u64 offset)
+static int perf_session__deliver(struct perf_session *session, union perf_event *event, u64 offset)
 {
 	struct perf_tool *tool = session->tool;
 	struct perf_sample sample;
@@ -109,7 +108,8 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
-		return tool->sample ? tool->sample(tool, event, &sample, evsel, session->machine) : 0;
+		return tool->sample ? tool->sample(tool, event, &sample, evsel, session->machine) :
+				      0;
 	case PERF_RECORD_LOST:
 		session->stats.nr_lost_events += event->lost.lost;
 		break;
@@ -181,8 +181,9 @@ static int perf_session__process_attr(struct perf_session *session, union perf_e
 	asz = asz ?: PERF_ATTR_SIZE_VER0;
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > payload) {
 		record_error(session, offset, 0, &event->header,
-			     asz > payload ? "has an attr larger than itself" :
-			     "has an attr.size smaller than the first attr ABI (64)");
+			     asz > payload ?
+				 "has an attr larger than itself" :
+				 "has an attr.size smaller than the first attr ABI (64)");
 		return -EINVAL;
 	}
 	memset(&attr, 0, sizeof(attr));
@@ -231,8 +232,7 @@ static void perf_session__process_event_update(struct perf_session *session,
 }
 
 /* {u64 nr; {u64 id, idx, cpu, tid}[nr]}: ids an attr record did not carry */
-static void perf_session__process_id_index(struct perf_session *session,
-					   union perf_event *event)
+static void perf_session__process_id_index(struct perf_session *session, union perf_event *event)
 {
 	u64 nr, i, e[4];
 	const u8 *p = (const u8 *)event + 16;
@@ -268,8 +268,8 @@ static int perf_session__process_feature_record(struct perf_session *session,
 	}
 	if (feat >= HEADER_FEAT_BITS)
 		return 0;
-	err = perf_header__process_feature(session, feat, (u8 *)event + 16,
-					   event->header.size - 16, session->needs_swap);
+	err = perf_header__process_feature(session, feat, (u8 *)event + 16, event->header.size - 16,
+					   session->needs_swap);
 	if (!err && feat == HEADER_EVENT_DESC)
 		perf_header__apply_event_desc(session);
 	return err;
@@ -303,8 +303,8 @@ static void perf_session__add_build_id(struct perf_session *session, union perf_
 
 /* --- compressed data --------------------------------------------------- */
 
-static int perf_session__decompress(struct perf_session *session, const void *src,
-				    size_t len, u64 offset)
+static int perf_session__decompress(struct perf_session *session, const void *src, size_t len,
+				    u64 offset)
 {
 	struct perf_session_state *st = session->state;
 	size_t used = 0;
@@ -315,7 +315,7 @@ static int perf_session__decompress(struct perf_session *session, const void *sr
 			pr_err("%s: record at %#" PRIx64 " is zstd compressed, but %s\n",
 			       session->path, offset,
 			       zstd_data__available() ? "the decompressor could not be set up" :
-			       "zstd support is not built in");
+							"zstd support is not built in");
 			return -ENOTSUP;
 		}
 	}
@@ -446,7 +446,8 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		}
 		if (type == PERF_RECORD_COMPRESSED2) {
 			if (len < 8) {
-				record_error(session, offset, depth, &event->header, "is too short");
+				record_error(session, offset, depth, &event->header,
+					     "is too short");
 				return -EINVAL;
 			}
 			memcpy(&v, p, 8);
@@ -507,8 +508,8 @@ static bool perf_session__modern_id_index(struct perf_session *session, const vo
  * @raw: a record as stored (any alignment, file endianness).  *@skip gets
  * the size of a payload that follows the record outside header.size.
  */
-static int perf_session__process_raw(struct perf_session *session, const void *raw,
-				     u64 offset, int depth, u64 *skip)
+static int perf_session__process_raw(struct perf_session *session, const void *raw, u64 offset,
+				     int depth, u64 *skip)
 {
 	struct perf_event_header h;
 	union perf_event *event;
@@ -541,11 +542,11 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 	if (type < PERF_RECORD_HEADER_MAX)
 		session->stats.nr_events[type]++;
 	/* like perf, show what is inside compressed data, not the container */
-	if (dump_trace && type >= PERF_RECORD_USER_TYPE_START &&
-	    type != PERF_RECORD_COMPRESSED && type != PERF_RECORD_COMPRESSED2)
-		perf_event__dump_decoded(session, event, NULL,
-					 session->evlist->nr_entries ?
-					 session->evlist->entries[0] : NULL, offset);
+	if (dump_trace && type >= PERF_RECORD_USER_TYPE_START && type != PERF_RECORD_COMPRESSED &&
+	    type != PERF_RECORD_COMPRESSED2)
+		perf_event__dump_decoded(
+		    session, event, NULL,
+		    session->evlist->nr_entries ? session->evlist->entries[0] : NULL, offset);
 
 	if (type < PERF_RECORD_USER_TYPE_START) {
 		if (type == PERF_RECORD_SAMPLE || type < PERF_RECORD_MAX || type == 21) {
@@ -564,13 +565,12 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 			}
 			return perf_session__queue_kernel(session, event, offset);
 		}
-	} else if (type < PERF_RECORD_HEADER_MAX ||
-		   (session->legacy_pipe && type <= 80)) {
+	} else if (type < PERF_RECORD_HEADER_MAX || (session->legacy_pipe && type <= 80)) {
 		return perf_session__process_user(session, event, offset, depth, skip);
 	}
 	session->stats.nr_unknown_events++;
-	pr_debug("%s: record at %#" PRIx64 ": unknown type %u (size %u) skipped\n",
-		 session->path, offset, type, h.size);
+	pr_debug("%s: record at %#" PRIx64 ": unknown type %u (size %u) skipped\n", session->path,
+		 offset, type, h.size);
 	return 0;
 }
 
@@ -582,8 +582,8 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
  * holds the record already (a window lies within the file, so this skips
  * no check that could fail).
  */
-static inline const void *session__window_get(struct perf_data *data,
-					      struct perf_data_window *win, u64 off, u64 len)
+static inline const void *session__window_get(struct perf_data *data, struct perf_data_window *win,
+					      u64 off, u64 len)
 {
 	if (win->base && off >= win->start && off + len <= win->start + win->len)
 		return (const char *)win->base + (off - win->start);
@@ -606,8 +606,10 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		u64 skip = 0;
 
 		if (end - off < sizeof(h) || data->size - off < sizeof(h)) {
-			pr_err("%s: record at %#" PRIx64 ": header is cut off by the end of the %s (truncated file?)\n",
-			       session->path, off, data->size - off < sizeof(h) ? "file" : "data section");
+			pr_err("%s: record at %#" PRIx64
+			       ": header is cut off by the end of the %s (truncated file?)\n",
+			       session->path, off,
+			       data->size - off < sizeof(h) ? "file" : "data section");
 			return -EINVAL;
 		}
 		p = session__window_get(data, &st->win, off, sizeof(h));
@@ -623,9 +625,10 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			return -EINVAL;
 		}
 		if (h.size > end - off || h.size > data->size - off) {
-			record_error(session, off, 0, &h, h.size > data->size - off ?
-				     "is cut off by the end of the file (truncated file?)" :
-				     "runs past the end of the data section");
+			record_error(session, off, 0, &h,
+				     h.size > data->size - off ?
+					 "is cut off by the end of the file (truncated file?)" :
+					 "runs past the end of the data section");
 			return -EINVAL;
 		}
 		p = session__window_get(data, &st->win, off, h.size);
@@ -648,7 +651,8 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 	}
 	if (end > data->size) {
 		pr_err("%s: the data section ends at %#" PRIx64 " but the file ends at %#" PRIx64
-		       " (truncated file?)\n", session->path, end, data->size);
+		       " (truncated file?)\n",
+		       session->path, end, data->size);
 		return -EINVAL;
 	}
 	return 0;
@@ -741,7 +745,8 @@ static int perf_session__read_tracing_data(struct perf_session *session, u64 siz
 		r = perf_data__read(session->data, buf + got, step);
 		if (r < (ssize_t)step) {
 			free(buf);
-			pr_err("%s: TRACING_DATA at %#" PRIx64 " is cut off by the end of the stream\n",
+			pr_err("%s: TRACING_DATA at %#" PRIx64
+			       " is cut off by the end of the stream\n",
 			       session->path, offset);
 			return -EINVAL;
 		}
@@ -773,7 +778,8 @@ static int perf_session__process_pipe(struct perf_session *session)
 		if (n == 0)
 			break;
 		if (n < (ssize_t)sizeof(h)) {
-			pr_err("%s: record at %#" PRIx64 ": header is cut off by the end of the stream (truncated?)\n",
+			pr_err("%s: record at %#" PRIx64
+			       ": header is cut off by the end of the stream (truncated?)\n",
 			       session->path, off);
 			err = n < 0 ? n : -EINVAL;
 			goto out;
@@ -790,7 +796,8 @@ static int perf_session__process_pipe(struct perf_session *session)
 		if (n >= 0 && n < (ssize_t)(h.size - sizeof(h)) && data->eof &&
 		    h.type >= PERF_RECORD_HEADER_MAX && !session->legacy_pipe) {
 			/* perf record -o - 2>&1: its closing messages end the stream */
-			pr_warning("%s: %" PRIu64 " bytes of trailing garbage at %#" PRIx64 " ignored\n",
+			pr_warning("%s: %" PRIu64 " bytes of trailing garbage at %#" PRIx64
+				   " ignored\n",
 				   session->path, (u64)n + sizeof(h), off);
 			break;
 		}
@@ -831,28 +838,32 @@ static void perf_session__warn_stats(struct perf_session *session)
 	int n = 0;
 
 	if (s->nr_events[PERF_RECORD_LOST])
-		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " events lost in %" PRIu64
-			      " LOST records", n ? ", " : "", s->nr_lost_events,
-			      s->nr_events[PERF_RECORD_LOST]);
+		n += snprintf(line + n, sizeof(line) - n,
+			      "%s%" PRIu64 " events lost in %" PRIu64 " LOST records",
+			      n ? ", " : "", s->nr_lost_events, s->nr_events[PERF_RECORD_LOST]);
 	if (s->nr_lost_samples)
 		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " samples lost",
 			      n ? ", " : "", s->nr_lost_samples);
 	if (s->nr_unknown_events)
-		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64
-			      " records of unknown type skipped", n ? ", " : "",
+		n += snprintf(line + n, sizeof(line) - n,
+			      "%s%" PRIu64 " records of unknown type skipped", n ? ", " : "",
 			      s->nr_unknown_events);
 	if (s->nr_unordered_events)
 		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " out of order events",
 			      n ? ", " : "", s->nr_unordered_events);
 	if (s->nr_unknown_id)
-		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64
-			      " records with an unknown id", n ? ", " : "", s->nr_unknown_id);
+		n +=
+		    snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " records with an unknown id",
+			     n ? ", " : "", s->nr_unknown_id);
 	if (s->nr_auxtrace_bytes)
-		n += snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " bytes of hardware trace "
-			      "(AUXTRACE) not decoded", n ? ", " : "", s->nr_auxtrace_bytes);
+		n += snprintf(line + n, sizeof(line) - n,
+			      "%s%" PRIu64 " bytes of hardware trace "
+			      "(AUXTRACE) not decoded",
+			      n ? ", " : "", s->nr_auxtrace_bytes);
 	if (s->nr_forced_flushes)
-		n += snprintf(line + n, sizeof(line) - n, "%sordering window overflowed %" PRIu64
-			      " times", n ? ", " : "", s->nr_forced_flushes);
+		n += snprintf(line + n, sizeof(line) - n,
+			      "%sordering window overflowed %" PRIu64 " times", n ? ", " : "",
+			      s->nr_forced_flushes);
 	if (n)
 		pr_warning("%s: %s%s\n", session->path, line, verbose ? "" : " (-v for detail)");
 	if (verbose && n) {
@@ -907,13 +918,14 @@ static int perf_session__read_pipe_header(struct perf_session *session)
 		pr_err("%s: legacy v1 'PERFFILE' format is not supported\n", session->path);
 		return -EINVAL;
 	} else if (h.magic != PERF_MAGIC2) {
-		pr_err("%s: not a perf.data stream (bad magic %#" PRIx64 " at 0)\n",
-		       session->path, h.magic);
+		pr_err("%s: not a perf.data stream (bad magic %#" PRIx64 " at 0)\n", session->path,
+		       h.magic);
 		return -EINVAL;
 	}
 	if (h.size != sizeof(h)) {
 		pr_err("%s: a file-mode perf.data header (size %" PRIu64 ") on a pipe: "
-		       "use a regular file\n", session->path, h.size);
+		       "use a regular file\n",
+		       session->path, h.size);
 		return -EINVAL;
 	}
 	session->file_header.magic = PERF_MAGIC2;

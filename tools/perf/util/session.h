@@ -22,13 +22,11 @@ struct ordered_events;
  * prints an EXIT before the thread goes away, a COMM after the rename).
  */
 struct perf_tool {
-	int (*sample)(struct perf_tool *tool, union perf_event *event,
-		      struct perf_sample *sample, struct evsel *evsel,
-		      struct machine *machine);
+	int (*sample)(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+		      struct evsel *evsel, struct machine *machine);
 	/* every kernel record that is not a SAMPLE: MMAP*, COMM, FORK, ... */
 	int (*side_band)(struct perf_tool *tool, union perf_event *event,
-			 struct perf_sample *sample, struct evsel *evsel,
-			 struct machine *machine);
+			 struct perf_sample *sample, struct evsel *evsel, struct machine *machine);
 	/* user records (type >= 64) other than those the session consumes */
 	int (*user_event)(struct perf_tool *tool, union perf_event *event,
 			  struct perf_session *session);
@@ -51,7 +49,7 @@ struct events_stats {
 
 struct perf_session {
 	struct perf_data *data;
-	const char *path;	/* for messages: the file as the user named it */
+	const char *path;		     /* for messages: the file as the user named it */
 	struct perf_file_header file_header; /* host endian */
 	bool is_pipe;
 	bool needs_swap;
@@ -70,8 +68,8 @@ struct perf_session {
 	u64 data_size;
 	/* 2012 ChromeOS pipe: types 69..80 carry header features */
 	bool legacy_pipe;
-	bool seen_header_end; /* HEADER_LAST_FEATURE or FINISHED_INIT seen */
-	bool no_rounds;	      /* reading data.N of a directory: rounds are per file */
+	bool seen_header_end;		  /* HEADER_LAST_FEATURE or FINISHED_INIT seen */
+	bool no_rounds;			  /* reading data.N of a directory: rounds are per file */
 	struct perf_session_state *state; /* buffers private to session.c */
 	struct perf_tool null_tool;	  /* used when perf_session__new() gets no tool */
 };

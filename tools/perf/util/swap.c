@@ -83,29 +83,29 @@ void perf_event_attr__swap(void *attr, size_t size)
 		u16 off;
 		u8 width;
 	} fields[] = {
-		{ 0, 4 },   /* type */
-		{ 4, 4 },   /* size */
-		{ 8, 8 },   /* config */
-		{ 16, 8 },  /* sample_period */
-		{ 24, 8 },  /* sample_type */
-		{ 32, 8 },  /* read_format */
-		{ 40, 0 },  /* flag bits: see above */
-		{ 48, 4 },  /* wakeup_events */
-		{ 52, 4 },  /* bp_type */
-		{ 56, 8 },  /* config1 */
-		{ 64, 8 },  /* config2 */
-		{ 72, 8 },  /* branch_sample_type */
-		{ 80, 8 },  /* sample_regs_user */
-		{ 88, 4 },  /* sample_stack_user */
-		{ 92, 4 },  /* clockid */
-		{ 96, 8 },  /* sample_regs_intr */
-		{ 104, 4 }, /* aux_watermark */
-		{ 108, 2 }, /* sample_max_stack */
-		{ 110, 2 }, /* reserved */
-		{ 112, 4 }, /* aux_sample_size */
-		{ 116, 4 }, /* reserved */
-		{ 120, 8 }, /* sig_data */
-		{ 128, 8 }, /* config3 */
+	    {0, 4},   /* type */
+	    {4, 4},   /* size */
+	    {8, 8},   /* config */
+	    {16, 8},  /* sample_period */
+	    {24, 8},  /* sample_type */
+	    {32, 8},  /* read_format */
+	    {40, 0},  /* flag bits: see above */
+	    {48, 4},  /* wakeup_events */
+	    {52, 4},  /* bp_type */
+	    {56, 8},  /* config1 */
+	    {64, 8},  /* config2 */
+	    {72, 8},  /* branch_sample_type */
+	    {80, 8},  /* sample_regs_user */
+	    {88, 4},  /* sample_stack_user */
+	    {92, 4},  /* clockid */
+	    {96, 8},  /* sample_regs_intr */
+	    {104, 4}, /* aux_watermark */
+	    {108, 2}, /* sample_max_stack */
+	    {110, 2}, /* reserved */
+	    {112, 4}, /* aux_sample_size */
+	    {116, 4}, /* reserved */
+	    {120, 8}, /* sig_data */
+	    {128, 8}, /* config3 */
 	};
 	u8 *p = attr;
 	size_t i, j;
@@ -142,23 +142,23 @@ static int swap_sample(const struct evsel *evsel, u8 *p, u8 *end)
 	const struct perf_event_attr *a = &evsel->attr;
 	u64 st = a->sample_type, v, n;
 
-#define NEED(x)                                    \
-	do {                                       \
-		if ((u64)(end - p) < (u64)(x))     \
-			return -EFAULT;            \
+#define NEED(x)                                \
+	do {                                   \
+		if ((u64)(end - p) < (u64)(x)) \
+			return -EFAULT;        \
 	} while (0)
-#define U64()                                      \
-	do {                                       \
-		NEED(8);                           \
-		swap64(p);                         \
-		p += 8;                            \
+#define U64()              \
+	do {               \
+		NEED(8);   \
+		swap64(p); \
+		p += 8;    \
 	} while (0)
-#define PAIR()                                     \
-	do {                                       \
-		NEED(8);                           \
-		swap32(p);                         \
-		swap32(p + 4);                     \
-		p += 8;                            \
+#define PAIR()                 \
+	do {                   \
+		NEED(8);       \
+		swap32(p);     \
+		swap32(p + 4); \
+		p += 8;        \
 	} while (0)
 
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -180,7 +180,8 @@ static int swap_sample(const struct evsel *evsel, u8 *p, u8 *end)
 	if (st & PERF_SAMPLE_PERIOD)
 		U64();
 	if (st & PERF_SAMPLE_READ) {
-		u64 rf = a->read_format, per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+		u64 rf = a->read_format,
+		    per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 
 		if (rf & PERF_FORMAT_GROUP) {
 			NEED(8);
@@ -304,17 +305,17 @@ static int swap_trailer(const struct evsel *evsel, u8 *start, u8 *end)
 	u64 st = evsel->attr.sample_type;
 	u8 *p = end;
 
-#define BACK(pair)                                 \
-	do {                                       \
-		if (p - 8 < start)                 \
-			return -EFAULT;            \
-		p -= 8;                            \
-		if (pair) {                        \
-			swap32(p);                 \
-			swap32(p + 4);             \
-		} else {                           \
-			swap64(p);                 \
-		}                                  \
+#define BACK(pair)                      \
+	do {                            \
+		if (p - 8 < start)      \
+			return -EFAULT; \
+		p -= 8;                 \
+		if (pair) {             \
+			swap32(p);      \
+			swap32(p + 4);  \
+		} else {                \
+			swap64(p);      \
+		}                       \
 	} while (0)
 
 	if (!evsel->attr.sample_id_all)

@@ -73,7 +73,7 @@ static size_t find_operator(const char *s, size_t len)
  */
 static bool is_qualifier(const char *p)
 {
-	static const char *const quals[] = { "const", "volatile", "&&", "&", "noexcept" };
+	static const char *const quals[] = {"const", "volatile", "&&", "&", "noexcept"};
 	size_t i, n;
 
 	for (i = 0; i < ARRAY_SIZE(quals); i++) {
@@ -86,7 +86,7 @@ static bool is_qualifier(const char *p)
 
 static void strip_signature(char *s)
 {
-	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
+	static const char *const quals[] = {" const", " volatile", " &&", " &", " noexcept"};
 	char *p = strstr(s, " [clone ");
 	size_t len, i, start = 0, op;
 	int depth;
@@ -153,8 +153,8 @@ static char rust_escape(const char *e, size_t len, size_t *n)
 	static const struct {
 		const char *name;
 		char c;
-	} named[] = { { "C", ',' },  { "SP", '@' }, { "BP", '*' }, { "RF", '&' },
-		      { "LT", '<' }, { "GT", '>' }, { "LP", '(' }, { "RP", ')' } };
+	} named[] = {{"C", ','},  {"SP", '@'}, {"BP", '*'}, {"RF", '&'},
+		     {"LT", '<'}, {"GT", '>'}, {"LP", '('}, {"RP", ')'}};
 	size_t i, k;
 	int hi, lo;
 
@@ -268,11 +268,21 @@ static char *rust_legacy_demangle(const char *sym)
 static bool is_special(const char *s)
 {
 	static const char *const prefixes[] = {
-		"virtual thunk to ", "non-virtual thunk to ", "covariant return thunk to ",
-		"transaction clone for ", "non-transaction clone for ", "vtable for ",
-		"construction vtable for ", "VTT for ", "typeinfo for ", "typeinfo name for ",
-		"guard variable for ", "reference temporary ", "TLS init function for ",
-		"TLS wrapper function for ", "hidden alias for ",
+	    "virtual thunk to ",
+	    "non-virtual thunk to ",
+	    "covariant return thunk to ",
+	    "transaction clone for ",
+	    "non-transaction clone for ",
+	    "vtable for ",
+	    "construction vtable for ",
+	    "VTT for ",
+	    "typeinfo for ",
+	    "typeinfo name for ",
+	    "guard variable for ",
+	    "reference temporary ",
+	    "TLS init function for ",
+	    "TLS wrapper function for ",
+	    "hidden alias for ",
 	};
 	size_t i;
 

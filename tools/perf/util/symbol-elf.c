@@ -74,7 +74,7 @@ static void symsrc__scan(struct symsrc *ss)
  */
 static int symsrc__init(struct symsrc *ss, const char *path, const struct build_id *want)
 {
-	struct build_id have = { .size = 0 };
+	struct build_id have = {.size = 0};
 	char want_hex[BUILD_ID_HEX_SIZE], have_hex[BUILD_ID_HEX_SIZE];
 
 	memset(ss, 0, sizeof(*ss));
@@ -136,8 +136,8 @@ static bool elf_sym__is_label(const GElf_Sym *sym)
 	int vis = GELF_ST_VISIBILITY(sym->st_other);
 
 	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && sym->st_name &&
-	       sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS &&
-	       vis != STV_HIDDEN && vis != STV_INTERNAL;
+	       sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS && vis != STV_HIDDEN &&
+	       vis != STV_INTERNAL;
 }
 
 /*
@@ -148,7 +148,7 @@ struct elf_loads {
 	size_t nr;
 	struct {
 		u64 vaddr, size, bias;
-	} *seg;
+	} * seg;
 };
 
 static void elf_loads__init(struct elf_loads *loads, Elf *elf)
@@ -190,7 +190,8 @@ static bool elf_loads__vaddr_to_offset(const struct elf_loads *loads, u64 vaddr,
 	size_t i;
 
 	for (i = 0; i < loads->nr; i++) {
-		if (vaddr < loads->seg[i].vaddr || vaddr - loads->seg[i].vaddr >= loads->seg[i].size)
+		if (vaddr < loads->seg[i].vaddr ||
+		    vaddr - loads->seg[i].vaddr >= loads->seg[i].size)
 			continue;
 		*offset = vaddr - loads->seg[i].bias;
 		return true;
@@ -198,8 +199,8 @@ static bool elf_loads__vaddr_to_offset(const struct elf_loads *loads, u64 vaddr,
 	return false;
 }
 
-static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss,
-			     struct symsrc *runtime_ss, bool dynsym)
+static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss, struct symsrc *runtime_ss,
+			     bool dynsym)
 {
 	Elf *elf = syms_ss->elf;
 	Elf_Scn *scn = NULL, *strscn;
@@ -406,7 +407,7 @@ static char *symsrc__debuglink(struct symsrc *ss)
 	size_t shstrndx;
 	char dir[PATH_MAX], *slash, *path;
 	const char *name = NULL;
-	static const char *const fmts[] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
+	static const char *const fmts[] = {"%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s"};
 	size_t i;
 
 	if (elf_getshdrstrndx(ss->elf, &shstrndx))
@@ -422,8 +423,7 @@ static char *symsrc__debuglink(struct symsrc *ss)
 		if (!secname || strcmp(secname, ".gnu_debuglink"))
 			continue;
 		data = elf_getdata(scn, NULL);
-		if (data && data->d_buf && data->d_size &&
-		    memchr(data->d_buf, '\0', data->d_size))
+		if (data && data->d_buf && data->d_size && memchr(data->d_buf, '\0', data->d_size))
 			name = data->d_buf;
 		break;
 	}
@@ -446,10 +446,10 @@ static char *symsrc__debuglink(struct symsrc *ss)
 
 int dso__load_elf(struct dso *dso)
 {
-	struct symsrc runtime = { .fd = -1 }, syms = { .fd = -1 };
+	struct symsrc runtime = {.fd = -1}, syms = {.fd = -1};
 	struct build_id bid = dso->bid;
 	char *cache = build_id_cache__dir(&dso->bid), *path = NULL;
-	char *candidates[3] = { NULL, NULL, NULL };
+	char *candidates[3] = {NULL, NULL, NULL};
 	bool have_runtime = false, have_syms = false;
 	size_t i;
 	int err;
@@ -507,14 +507,14 @@ int dso__load_elf(struct dso *dso)
 
 static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const char *what)
 {
-	struct symsrc ss = { .fd = -1 };
+	struct symsrc ss = {.fd = -1};
 	int err;
 
 	err = symsrc__init_memory(&ss, image, size, what);
 	if (err)
 		return err;
 	if (dso->bid.size) {
-		struct build_id have = { .size = 0 };
+		struct build_id have = {.size = 0};
 
 		elf__read_build_id(ss.elf, &have);
 		if (!build_id__equal(&have, &dso->bid)) {
@@ -534,8 +534,8 @@ static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const
  */
 int dso__load_compat_vdso(struct dso *dso, const char *helper)
 {
-	static const char *const dirs[] = { "/usr/lib/perf-core", "/usr/libexec/perf-core",
-					    "/usr/local/libexec/perf-core" };
+	static const char *const dirs[] = {"/usr/lib/perf-core", "/usr/libexec/perf-core",
+					   "/usr/local/libexec/perf-core"};
 	char path[256];
 	size_t i, size = 0, alloc = 65536;
 	u8 *image = NULL;

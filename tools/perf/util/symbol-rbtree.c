@@ -108,8 +108,8 @@ int symtree__insert(struct symtree *t, struct symbol *sym)
 		p = cur;
 		cur = sym->start < n[cur].sym->start ? n[cur].left : n[cur].right;
 	}
-	n[z] = (struct symtree_node){ .sym = sym, .left = NIL, .right = NIL, .parent = p,
-				      .red = true };
+	n[z] =
+	    (struct symtree_node){.sym = sym, .left = NIL, .right = NIL, .parent = p, .red = true};
 	if (p == NIL)
 		t->root = z;
 	else if (sym->start < n[p].sym->start)

@@ -68,8 +68,8 @@ struct symbol *symbol__new_plt(u64 start, u64 len, const char *name)
 	sym->type = STT_FUNC;
 	memcpy(sym->name, name, n);
 	memcpy(sym->name + n, "@plt", sizeof("@plt"));
-	*symbol__demangled_slot(sym) = name[0] == '_' && name[1] == 'Z' ?
-					       SYMBOL_DEMANGLE_PLT : NULL;
+	*symbol__demangled_slot(sym) =
+	    name[0] == '_' && name[1] == 'Z' ? SYMBOL_DEMANGLE_PLT : NULL;
 	return sym;
 }
 
@@ -102,7 +102,7 @@ const char *__symbol__name(struct symbol *sym)
 #define SYMBOL_BLOCK_SIZE (256 * 1024)
 
 struct symbol_block {
-	size_t live;	/* symbols carved and not deleted, + 1 while current */
+	size_t live; /* symbols carved and not deleted, + 1 while current */
 	size_t used, size;
 	char data[];
 };
@@ -113,8 +113,8 @@ static void symbol_block__put(struct symbol_block *block)
 		free(block);
 }
 
-struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 len,
-				     u8 binding, u8 type, const char *name, size_t namelen)
+struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 len, u8 binding,
+				     u8 type, const char *name, size_t namelen)
 {
 	size_t need = PERF_ALIGN(SYMBOL_PREFIX + sizeof(struct symbol) + namelen + 1, 8);
 	struct symbol_block *block = arena->cur;
@@ -253,7 +253,7 @@ static void sort_entries__radix(struct sort_entry *a, struct sort_entry *tmp, si
 	size_t i;
 
 	for (shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = { 0 }, pos = 0, c;
+		size_t count[256] = {0}, pos = 0, c;
 
 		for (i = 0; i < n; i++)
 			count[(src[i].start >> shift) & 0xff]++;
@@ -408,16 +408,15 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 		if (prev->end != prev->start)
 			continue;
 		if (kallsyms && symbol__is_module(prev) != symbol__is_module(curr))
-			prev->end = ((prev->end + PAGE_SIZE_4K) + PAGE_SIZE_4K - 1) &
-				    ~(PAGE_SIZE_4K - 1);
+			prev->end =
+			    ((prev->end + PAGE_SIZE_4K) + PAGE_SIZE_4K - 1) & ~(PAGE_SIZE_4K - 1);
 		else
 			prev->end = curr->start;
 	}
 	if (syms->entries[syms->nr - 1]->end == syms->entries[syms->nr - 1]->start) {
 		struct symbol *last = syms->entries[syms->nr - 1];
 
-		last->end = ((last->start + PAGE_SIZE_4K - 1) & ~(PAGE_SIZE_4K - 1)) +
-			    PAGE_SIZE_4K;
+		last->end = ((last->start + PAGE_SIZE_4K - 1) & ~(PAGE_SIZE_4K - 1)) + PAGE_SIZE_4K;
 	}
 
 	/* of a run of aliases one survives; the tree loses the same nodes in the same order */

@@ -93,8 +93,8 @@ struct symbol_arena {
 	struct symbol_block *cur;
 };
 
-struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 len,
-				     u8 binding, u8 type, const char *name, size_t namelen);
+struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 len, u8 binding,
+				     u8 type, const char *name, size_t namelen);
 /* drops the arena's hold on its current block; the symbols stay valid */
 void symbol_arena__exit(struct symbol_arena *arena);
 

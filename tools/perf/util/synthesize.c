@@ -215,8 +215,8 @@ int synthesize__all_processes(struct synth *s)
 	return err;
 }
 
-void bpf_prog__ksym_name(char *buf, size_t size, const u8 tag[8], const char *name,
-			 u32 sub, u32 nr_subs)
+void bpf_prog__ksym_name(char *buf, size_t size, const u8 tag[8], const char *name, u32 sub,
+			 u32 nr_subs)
 {
 	int n = snprintf(buf, size, "bpf_prog_");
 
@@ -247,18 +247,19 @@ int synthesize__bpf_programs(struct synth *s, struct bpf_capture *cap)
 		if (!p)
 			continue;
 		for (u32 i = 0; !err && i < p->info.nr_jited_ksyms; i++) {
-			const u8 *tag = i < p->info.nr_prog_tags ? p->tags + i * BPF_TAG_SIZE :
-								    p->info.tag;
+			const u8 *tag =
+			    i < p->info.nr_prog_tags ? p->tags + i * BPF_TAG_SIZE : p->info.tag;
 			u32 len = i < p->info.nr_jited_func_lens ? p->func_lens[i] : 0;
 
 			bpf_prog__ksym_name(name, sizeof(name), tag, p->info.name, i,
 					    p->info.nr_jited_ksyms);
-			err = perf_writer__synth_ksymbol(s->w, s->idx, p->ksyms[i], len,
-							 PERF_RECORD_KSYMBOL_TYPE_BPF, 0, name, NULL);
+			err =
+			    perf_writer__synth_ksymbol(s->w, s->idx, p->ksyms[i], len,
+						       PERF_RECORD_KSYMBOL_TYPE_BPF, 0, name, NULL);
 		}
 		if (!err)
-			err = perf_writer__synth_bpf_event(s->w, s->idx, PERF_BPF_EVENT_PROG_LOAD, 0, id,
-							   p->info.tag, NULL);
+			err = perf_writer__synth_bpf_event(s->w, s->idx, PERF_BPF_EVENT_PROG_LOAD,
+							   0, id, p->info.tag, NULL);
 		nr++;
 	}
 	return err ? err : nr;

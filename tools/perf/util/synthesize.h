@@ -43,7 +43,7 @@ int synthesize__all_processes(struct synth *s);
 int synthesize__bpf_programs(struct synth *s, struct bpf_capture *cap);
 
 /* "bpf_prog_<tag>_<name>", the name the kernel gives a JITed program */
-void bpf_prog__ksym_name(char *buf, size_t size, const u8 tag[8], const char *name,
-			 u32 sub, u32 nr_subs);
+void bpf_prog__ksym_name(char *buf, size_t size, const u8 tag[8], const char *name, u32 sub,
+			 u32 nr_subs);
 
 #endif /* __PERF_TEXTPOKE_SYNTHESIZE_H */

@@ -61,7 +61,7 @@ struct text_image {
 	struct ti_key *jit_pokes;
 	size_t nr_jit_pokes, alloc_jit_pokes;
 	struct ti_verdict *verdicts;
-	struct ti_verdict live;	/* the last poke added, judged as it came */
+	struct ti_verdict live; /* the last poke added, judged as it came */
 	bool has_live;
 	size_t nr_verdicts;
 	struct text_image_unmapped *unmapped;
@@ -147,7 +147,10 @@ static int ti__add_base(struct text_image *ti, struct kcore *k, enum textpoke_an
 			u64 time)
 {
 	struct textpoke_base_opts bo = {
-		.sz = sizeof(bo), .anchor = anchor, .time = time, .flags = TEXTPOKE_BASE_BORROW,
+	    .sz = sizeof(bo),
+	    .anchor = anchor,
+	    .time = time,
+	    .flags = TEXTPOKE_BASE_BORROW,
 	};
 	int i, err;
 
@@ -169,7 +172,7 @@ static int ti__add_base(struct text_image *ti, struct kcore *k, enum textpoke_an
 
 static bool vmlinux__fits(const char *path, const struct build_id *bid)
 {
-	struct build_id file_bid = { .size = 0 };
+	struct build_id file_bid = {.size = 0};
 
 	if (access(path, R_OK) || filename__read_build_id(path, &file_bid) < 0)
 		return false;
@@ -183,12 +186,12 @@ static bool vmlinux__fits(const char *path, const struct build_id *bid)
 char *text_image__find_vmlinux(const struct perf_env *env, const char *symfs)
 {
 	static const char *const by_release[] = {
-		"%s/usr/lib/debug/boot/vmlinux-%s",
-		"%s/boot/vmlinux-%s",
-		"%s/usr/lib/debug/lib/modules/%s/vmlinux",
-		"%s/lib/modules/%s/build/vmlinux",
+	    "%s/usr/lib/debug/boot/vmlinux-%s",
+	    "%s/boot/vmlinux-%s",
+	    "%s/usr/lib/debug/lib/modules/%s/vmlinux",
+	    "%s/lib/modules/%s/build/vmlinux",
 	};
-	struct build_id bid = { .size = 0 };
+	struct build_id bid = {.size = 0};
 	char *path = NULL, *debug;
 	size_t i;
 
@@ -216,8 +219,8 @@ char *text_image__find_vmlinux(const struct perf_env *env, const char *symfs)
 struct text_image *text_image__new(const struct perf_env *env, const char *recording_kcore_dir,
 				   const struct text_image_opts *opts)
 {
-	struct text_image_opts none = { 0 };
-	struct textpoke_image_opts io = { .sz = sizeof(io), .print = ti_print };
+	struct text_image_opts none = {0};
+	struct textpoke_image_opts io = {.sz = sizeof(io), .print = ti_print};
 	struct text_image *ti = calloc(1, sizeof(*ti));
 	const char *dir;
 	int err = -ENOMEM;
@@ -326,7 +329,7 @@ static int ti__add_span(struct text_image *ti, u64 start, u64 len, u64 from)
 		return 0;
 	if (grow((void **)&ti->spans, ti->nr_spans, &ti->alloc_spans, sizeof(*ti->spans)))
 		return -ENOMEM;
-	ti->spans[ti->nr_spans++] = (struct ti_span){ start, start + len, from, UINT64_MAX };
+	ti->spans[ti->nr_spans++] = (struct ti_span){start, start + len, from, UINT64_MAX};
 	return 0;
 }
 
@@ -386,7 +389,7 @@ static void ti__live_verdict(struct text_image *ti, const struct perf_record_tex
 		if (v != TEXTPOKE_MISMATCH && nr_known == tp->old_len)
 			v = TEXTPOKE_VERIFIED;
 	}
-	ti->live = (struct ti_verdict){ tp->addr, time, v };
+	ti->live = (struct ti_verdict){tp->addr, time, v};
 	ti->has_live = true;
 }
 
@@ -408,8 +411,10 @@ static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp
 			 sizeof(*ti->unmapped)))
 			return -ENOMEM;
 		ti->unmapped[ti->stats.nr_unmapped++] = (struct text_image_unmapped){
-			.time = time, .addr = tp->addr, .old_len = tp->old_len,
-			.new_len = tp->new_len,
+		    .time = time,
+		    .addr = tp->addr,
+		    .old_len = tp->old_len,
+		    .new_len = tp->new_len,
 		};
 		ti->stats.unmapped = ti->unmapped;
 	}
@@ -426,7 +431,7 @@ static int ti__jit_poke(struct text_image *ti, u64 time, u64 addr, const u8 *old
 	if (grow((void **)&ti->jit_pokes, ti->nr_jit_pokes, &ti->alloc_jit_pokes,
 		 sizeof(*ti->jit_pokes)))
 		return -ENOMEM;
-	ti->jit_pokes[ti->nr_jit_pokes++] = (struct ti_key){ addr, time };
+	ti->jit_pokes[ti->nr_jit_pokes++] = (struct ti_key){addr, time};
 	return 0;
 }
 
@@ -435,7 +440,11 @@ static int ti__add_load(struct text_image *ti, u32 id, u64 addr, u32 len, u64 ti
 	if (grow((void **)&ti->loads, ti->nr_loads, &ti->alloc_loads, sizeof(*ti->loads)))
 		return -ENOMEM;
 	ti->loads[ti->nr_loads++] = (struct text_image_bpf_load){
-		.id = id, .addr = addr, .len = len, .load_time = time, .unload_time = UINT64_MAX,
+	    .id = id,
+	    .addr = addr,
+	    .len = len,
+	    .load_time = time,
+	    .unload_time = UINT64_MAX,
 	};
 	return 0;
 }
@@ -458,7 +467,7 @@ static int ti__bpf_load(struct text_image *ti, u32 id, u64 time)
 	}
 	for (j = 0; j < e->nr_jited_ksyms; j++) {
 		u32 len = e->jited_func_lens ? e->jited_func_lens[j] :
-			  (e->nr_jited_ksyms == 1 ? e->jited_prog_len : 0);
+					       (e->nr_jited_ksyms == 1 ? e->jited_prog_len : 0);
 
 		/* 65535: the most a poke carries, as in PERF_RECORD_TEXT_POKE */
 		if (!len || len > e->jited_prog_len - off || len > 65535)
@@ -469,8 +478,8 @@ static int ti__bpf_load(struct text_image *ti, u32 id, u64 time)
 			return err;
 		if (grow((void **)&ti->bpf, ti->nr_bpf, &ti->alloc_bpf, sizeof(*ti->bpf)))
 			return -ENOMEM;
-		ti->bpf[ti->nr_bpf++] = (struct ti_bpf){ e->jited_ksyms[j], len,
-							 e->jited_prog_insns + off };
+		ti->bpf[ti->nr_bpf++] =
+		    (struct ti_bpf){e->jited_ksyms[j], len, e->jited_prog_insns + off};
 		err = ti__add_load(ti, id, e->jited_ksyms[j], len, time);
 		if (err)
 			return err;
@@ -552,7 +561,9 @@ static int ti__keep_verdict(const struct textpoke_check *check, void *arg)
 	struct text_image *ti = arg;
 
 	ti->verdicts[ti->nr_verdicts++] = (struct ti_verdict){
-		check->poke.addr, check->poke.time, check->verdict,
+	    check->poke.addr,
+	    check->poke.time,
+	    check->verdict,
 	};
 	return 0;
 }
@@ -563,7 +574,7 @@ static int ti__keep_verdict(const struct textpoke_check *check, void *arg)
  */
 static int ti__fit(struct text_image *ti)
 {
-	struct textpoke_anchor_fit best = { 0 };
+	struct textpoke_anchor_fit best = {0};
 	int i, err;
 
 	for (i = 0; i < ti->kcore->nr_segments; i++) {
@@ -730,8 +741,8 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
 			      struct perf_sample *sample, struct evsel *evsel,
 			      struct machine *machine)
 {
-	struct text_image *ti = (struct text_image *)((char *)tool -
-						       offsetof(struct text_image, tool));
+	struct text_image *ti =
+	    (struct text_image *)((char *)tool - offsetof(struct text_image, tool));
 	int err;
 
 	machine__process_event(machine, event, sample);
@@ -748,7 +759,7 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
 
 struct text_image *text_image__load(const char *path, const struct text_image_opts *opts)
 {
-	struct perf_tool tool = { .side_band = ti__load_side_band, .ordered_events = true };
+	struct perf_tool tool = {.side_band = ti__load_side_band, .ordered_events = true};
 	struct perf_session *session;
 	struct text_image *ti;
 	int err;

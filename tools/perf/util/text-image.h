@@ -47,11 +47,11 @@ struct text_image_opts {
 	 * recording's own (perf.data/kcore_dir) when there is one.
 	 */
 	const char *kcore_dir;
-	bool no_kcore;		/* ignore every kcore */
-	const char *vmlinux;	/* code sections, anchored at the start */
+	bool no_kcore;	     /* ignore every kcore */
+	const char *vmlinux; /* code sections, anchored at the start */
 	enum text_image_anchor anchor;
 	u64 anchor_time;
-	size_t max_bytes;	/* the image's memory cap, 0: none */
+	size_t max_bytes; /* the image's memory cap, 0: none */
 	/*
 	 * Without a kcore or --vmlinux, a vmlinux whose build-id is the
 	 * recorded kernel's is looked for where distributions install it
@@ -105,8 +105,7 @@ struct machine *text_image__machine(struct text_image *ti);
 const struct perf_env *text_image__env(const struct text_image *ti);
 
 /* As textpoke_image__read(): @len bytes at @addr at @time, @known per byte */
-int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *buf,
-		     u8 *known);
+int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *buf, u8 *known);
 
 /*
  * The last poke at or before @time that wrote any of [@addr, @addr + @len)
@@ -140,11 +139,11 @@ struct text_image_unmapped {
 };
 
 struct text_image_stats {
-	u64 nr_pokes;		/* TEXT_POKE records applied */
-	u64 nr_pokes_failed;	/* refused by the image (memory cap) */
-	u64 nr_bpf_loaded;	/* BPF programs whose JIT bytes were known */
-	u64 nr_bpf_no_bytes;	/* loaded, but HEADER_BPF_PROG_INFO lacks their bytes */
-	u64 nr_ool;		/* KSYMBOL OOL registrations */
+	u64 nr_pokes;	     /* TEXT_POKE records applied */
+	u64 nr_pokes_failed; /* refused by the image (memory cap) */
+	u64 nr_bpf_loaded;   /* BPF programs whose JIT bytes were known */
+	u64 nr_bpf_no_bytes; /* loaded, but HEADER_BPF_PROG_INFO lacks their bytes */
+	u64 nr_ool;	     /* KSYMBOL OOL registrations */
 	size_t nr_unmapped;
 	const struct text_image_unmapped *unmapped;
 	/* the starting image: its file, anchor, and the fit when anchored by fit */
@@ -162,13 +161,12 @@ const struct text_image_stats *text_image__stats(const struct text_image *ti);
 struct text_image_bpf_load {
 	u32 id;
 	u64 addr;
-	u32 len;		/* 0 when bpf_prog_info lacks its JIT bytes */
+	u32 len; /* 0 when bpf_prog_info lacks its JIT bytes */
 	u64 load_time;
-	u64 unload_time;	/* UINT64_MAX: still loaded at the end */
+	u64 unload_time; /* UINT64_MAX: still loaded at the end */
 };
 
 /* every load in time order; valid until the image is deleted */
-const struct text_image_bpf_load *text_image__bpf_loads(const struct text_image *ti,
-							 size_t *nr);
+const struct text_image_bpf_load *text_image__bpf_loads(const struct text_image *ti, size_t *nr);
 
 #endif /* __PERF_TEXTPOKE_TEXT_IMAGE_H */

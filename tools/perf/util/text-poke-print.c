@@ -31,8 +31,8 @@ static int scnprintf(char *buf, size_t size, const char *fmt, ...)
 }
 
 /* the instruction at @ip at @time, decoded from its known leading bytes */
-static int insn_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes,
-		   struct disasm_insn *insn, disasm_sym_fn sym, void *arg)
+static int insn_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes, struct disasm_insn *insn,
+		   disasm_sym_fn sym, void *arg)
 {
 	u8 known[INSN_MAX];
 	int n, len;
@@ -94,8 +94,8 @@ int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u
 }
 
 int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
-			       const struct perf_record_text_poke *tp, u64 time,
-			       disasm_sym_fn sym, void *arg)
+			       const struct perf_record_text_poke *tp, u64 time, disasm_sym_fn sym,
+			       void *arg)
 {
 	char old[192], new[192];
 	enum textpoke_verdict v;
@@ -125,7 +125,8 @@ bool text_poke__kernel_sym(u64 addr, char *buf, size_t size, void *arg)
 		u64 off = al.addr - al.sym->start;
 
 		if (off)
-			scnprintf(buf, size, "%s+%#llx", symbol__name(al.sym), (unsigned long long)off);
+			scnprintf(buf, size, "%s+%#llx", symbol__name(al.sym),
+				  (unsigned long long)off);
 		else
 			scnprintf(buf, size, "%s", symbol__name(al.sym));
 		found = true;

@@ -44,8 +44,8 @@ int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u
  * text_image__process_event()) the verdict comes from the pokes so far.
  */
 int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
-			       const struct perf_record_text_poke *tp, u64 time,
-			       disasm_sym_fn sym, void *arg);
+			       const struct perf_record_text_poke *tp, u64 time, disasm_sym_fn sym,
+			       void *arg);
 
 /*
  * A disasm_sym_fn naming kernel addresses as the machine knew them at

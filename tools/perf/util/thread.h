@@ -23,8 +23,8 @@ struct thread {
 	s32 pid;
 	s32 tid;
 	s32 ppid;
-	bool dead;	/* EXIT seen: kept, late samples still resolve */
-	bool comm_set;	/* a COMM (or fork) named it, not just ":tid" */
+	bool dead;	    /* EXIT seen: kept, late samples still resolve */
+	bool comm_set;	    /* a COMM (or fork) named it, not just ":tid" */
 	struct comm *comms; /* in the order set; the last is current */
 	size_t nr_comms;
 	struct maps *maps;

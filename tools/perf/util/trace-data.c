@@ -92,9 +92,9 @@ static bool seen_event(const struct record_event *const *tps, int i)
 
 int trace_data__build(const struct record_event *const *tps, int nr, void **data, size_t *size)
 {
-	static const u8 magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	static const u8 magic[10] = {23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 	const char *tracefs = tracefs__path();
-	struct tbuf b = { 0 };
+	struct tbuf b = {0};
 	char path[512];
 	u32 u, nr_systems = 0;
 	u8 c;
@@ -129,8 +129,8 @@ int trace_data__build(const struct record_event *const *tps, int nr, void **data
 			continue;
 		tbuf__put(&b, tps[i]->tp_system, strlen(tps[i]->tp_system) + 1);
 		for (int j = i; j < nr; j++)
-			nr_events += !strcmp(tps[j]->tp_system, tps[i]->tp_system) &&
-				     !seen_event(tps, j);
+			nr_events +=
+			    !strcmp(tps[j]->tp_system, tps[i]->tp_system) && !seen_event(tps, j);
 		tbuf__put(&b, &nr_events, 4);
 		for (int j = i; j < nr; j++) {
 			if (strcmp(tps[j]->tp_system, tps[i]->tp_system) || seen_event(tps, j))

@@ -140,7 +140,7 @@ static int parse_formats(struct td_cursor *c, struct trace_events *te, const cha
 
 static int parse_container(struct td_cursor *c, struct trace_events *te)
 {
-	static const u8 magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	static const u8 magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 	const u8 *p = td_take(c, sizeof(magic), "magic");
 	const char *version, *s;
 	u8 big_endian, long_size;
@@ -166,8 +166,8 @@ static int parse_container(struct td_cursor *c, struct trace_events *te)
 	if (c->failed)
 		return -EINVAL;
 	tep_set_file_bigendian(te->tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(te->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
-						 TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(
+	    te->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(te->tep, long_size);
 	tep_set_page_size(te->tep, page_size);
 
@@ -237,7 +237,7 @@ static int parse_container(struct td_cursor *c, struct trace_events *te)
 
 struct trace_events *trace_events__new(const void *data, u64 size, const char *path)
 {
-	struct td_cursor c = { .data = data, .size = size, .path = path };
+	struct td_cursor c = {.data = data, .size = size, .path = path};
 	struct trace_events *te;
 
 	if (!data || !size)
@@ -281,8 +281,8 @@ int trace_events__name(void *format, char *buf, size_t size)
 	return snprintf(buf, size, "%s:%s", ev->system, ev->name);
 }
 
-const char *trace_events__format(struct trace_events *te, void *format, int cpu,
-				 const void *raw, u32 raw_size)
+const char *trace_events__format(struct trace_events *te, void *format, int cpu, const void *raw,
+				 u32 raw_size)
 {
 	struct tep_event *ev = format;
 	struct tep_format_field *field;
@@ -354,8 +354,8 @@ int trace_events__name(void *format, char *buf, size_t size)
 	return -1;
 }
 
-const char *trace_events__format(struct trace_events *te, void *format, int cpu,
-				 const void *raw, u32 raw_size)
+const char *trace_events__format(struct trace_events *te, void *format, int cpu, const void *raw,
+				 u32 raw_size)
 {
 	return "";
 }

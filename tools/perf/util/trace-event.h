@@ -28,8 +28,8 @@ int trace_events__name(void *format, char *buf, size_t size);
  * One tracepoint sample's fields as perf script prints them (libtrace-
  * event's TEP_PRINT_INFO).  The string lives until the next call.
  */
-const char *trace_events__format(struct trace_events *te, void *format, int cpu,
-				 const void *raw, u32 raw_size);
+const char *trace_events__format(struct trace_events *te, void *format, int cpu, const void *raw,
+				 u32 raw_size);
 
 bool trace_events__built_in(void);
 

@@ -16,7 +16,7 @@ typedef uint8_t u8;
 typedef int8_t s8;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define PERF_ALIGN(x, a) (((x) + (a) - 1) & ~((u64)(a) - 1))
+#define PERF_ALIGN(x, a) (((x) + (a)-1) & ~((u64)(a)-1))
 
 #ifndef __maybe_unused
 #define __maybe_unused __attribute__((unused))
@@ -26,10 +26,10 @@ typedef int8_t s8;
 #endif
 
 /* free() and clear the pointer, so a second put is harmless */
-#define zfree(pp)                  \
-	do {                       \
+#define zfree(pp)                    \
+	do {                         \
 		free((void *)*(pp)); \
-		*(pp) = NULL;      \
+		*(pp) = NULL;        \
 	} while (0)
 
 #endif /* __PERF_TEXTPOKE_TYPES_H */

@@ -166,8 +166,8 @@ static u8 revbits(u8 v)
  */
 void wbuf__attr(struct wbuf *b, const struct perf_event_attr *attr)
 {
-	static const u8 field_size[] = { 4, 4, 8, 8, 8, 8, 0, 4, 4, 8, 8, 8, 8,
-					 4, 4, 8, 4, 2, 2, 4, 4, 8 };
+	static const u8 field_size[] = {4, 4, 8, 8, 8, 8, 0, 4, 4, 8, 8,
+					8, 8, 4, 4, 8, 4, 2, 2, 4, 4, 8};
 	u8 raw[ATTR_FILE_SIZE];
 	size_t i, off = 0;
 

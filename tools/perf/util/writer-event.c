@@ -123,8 +123,8 @@ int perf_writer__synth_mmap2(struct perf_writer *w, int idx, const struct perf_r
 	return writer__finish(w, a, id, PERF_RECORD_MMAP2);
 }
 
-static int writer__synth_task(struct perf_writer *w, int idx, u32 type, u32 pid, u32 ppid,
-			      u32 tid, u32 ptid, u64 time, const struct perf_sample *id)
+static int writer__synth_task(struct perf_writer *w, int idx, u32 type, u32 pid, u32 ppid, u32 tid,
+			      u32 ptid, u64 time, const struct perf_sample *id)
 {
 	struct writer_attr *a = writer__begin(w, idx, type, 0);
 

@@ -117,7 +117,7 @@ int perf_writer__set_total_mem(struct perf_writer *w, u64 kb)
 
 int perf_writer__set_sample_time(struct perf_writer *w, u64 first, u64 last)
 {
-	u64 v[2] = { first, last };
+	u64 v[2] = {first, last};
 
 	return writer__set_u64s(w, HEADER_SAMPLE_TIME, v, 2);
 }
@@ -160,8 +160,8 @@ int perf_writer__set_cmdline(struct perf_writer *w, int argc, const char *const 
 	return writer__feat_end(w, HEADER_CMDLINE);
 }
 
-int perf_writer__add_build_id(struct perf_writer *w, u16 misc, s32 pid, const u8 *build_id,
-			      u8 size, const char *filename)
+int perf_writer__add_build_id(struct perf_writer *w, u16 misc, s32 pid, const u8 *build_id, u8 size,
+			      const char *filename)
 {
 	struct wbuf *b = &w->build_ids;
 	size_t start = b->len, n;

@@ -11,10 +11,10 @@
 #include "header.h"
 #include "writer.h"
 
-#define ATTR_FILE_SIZE 128	/* PERF_ATTR_SIZE_VER7: perf 6.1 refuses more */
-#define NAME_ALIGN 64		/* strings in feature sections */
-#define RECORD_MAX 65528	/* largest header.size that is a multiple of 8 */
-#define FEATURE_MAX (1ULL << 30)	/* sanity cap on one feature payload */
+#define ATTR_FILE_SIZE 128	 /* PERF_ATTR_SIZE_VER7: perf 6.1 refuses more */
+#define NAME_ALIGN 64		 /* strings in feature sections */
+#define RECORD_MAX 65528	 /* largest header.size that is a multiple of 8 */
+#define FEATURE_MAX (1ULL << 30) /* sanity cap on one feature payload */
 #define STRING_MAX (16U << 20)
 #define MAX_IDS (1U << 20)
 #define OUT_BUF_SIZE (256 * 1024)
@@ -64,19 +64,19 @@ struct perf_writer {
 	bool own_fd;
 	int err;
 	int fd;
-	char *path;	/* destination, NULL for a caller's fd */
-	char *tmp_path;	/* temporary file, or directory in DIRECTORY mode */
+	char *path;	 /* destination, NULL for a caller's fd */
+	char *tmp_path;	 /* temporary file, or directory in DIRECTORY mode */
 	char *data_path; /* the file written */
 	u8 *obuf;
 	size_t olen;
-	u64 off;	/* file offset of obuf[0] */
+	u64 off; /* file offset of obuf[0] */
 	u64 data_offset;
 	struct writer_attr *attrs;
 	int nr_attrs;
 	u64 next_id;
 	struct writer_feat feat[HEADER_LAST_FEATURE];
-	struct wbuf build_ids;	/* BUILD_ID entries */
-	struct wbuf rec;	/* record being assembled */
+	struct wbuf build_ids; /* BUILD_ID entries */
+	struct wbuf rec;       /* record being assembled */
 	u64 nr_records[PERF_RECORD_HEADER_MAX];
 	int zlevel;
 #ifdef HAVE_ZSTD

@@ -118,8 +118,8 @@ static int writer__emit_compressed(struct perf_writer *w, const u8 *p, size_t n)
 	while (n && !w->err) {
 		size_t chunk = n < COMP_PAYLOAD_MAX ? n : COMP_PAYLOAD_MAX;
 		struct perf_event_header h = {
-			.type = writer__u32(w, PERF_RECORD_COMPRESSED),
-			.size = writer__u16(w, chunk + sizeof(h)),
+		    .type = writer__u32(w, PERF_RECORD_COMPRESSED),
+		    .size = writer__u16(w, chunk + sizeof(h)),
 		};
 
 		writer__emit(w, &h, sizeof(h));
@@ -138,13 +138,13 @@ static int writer__emit_compressed(struct perf_writer *w, const u8 *p, size_t n)
  */
 static int writer__zstd_flush(struct perf_writer *w)
 {
-	ZSTD_inBuffer in = { w->zin, w->zin_len, 0 };
+	ZSTD_inBuffer in = {w->zin, w->zin_len, 0};
 	size_t left;
 
 	if (!w->zin_len || w->err)
 		return w->err;
 	do {
-		ZSTD_outBuffer out = { w->zout, w->zout_size, 0 };
+		ZSTD_outBuffer out = {w->zout, w->zout_size, 0};
 
 		left = ZSTD_compressStream2(w->zctx, &out, &in, ZSTD_e_flush);
 		if (ZSTD_isError(left)) {
@@ -225,8 +225,8 @@ static int writer__auto_features(struct perf_writer *w)
 	if (w->flags & PERF_WRITER_ZSTD) {
 		f = &w->feat[HEADER_COMPRESSED];
 		wbuf__reset(&f->buf);
-		wbuf__u32(&f->buf, 1);	/* version */
-		wbuf__u32(&f->buf, 1);	/* zstd */
+		wbuf__u32(&f->buf, 1); /* version */
+		wbuf__u32(&f->buf, 1); /* zstd */
 		wbuf__u32(&f->buf, w->zlevel);
 		wbuf__u32(&f->buf, writer__zstd_ratio(w));
 		wbuf__u32(&f->buf, COMP_MMAP_LEN);
@@ -248,7 +248,7 @@ static int writer__auto_features(struct perf_writer *w)
 static void writer__file_header(struct perf_writer *w, struct wbuf *b, u64 data_size)
 {
 	u64 attr_bytes = (u64)w->nr_attrs * (ATTR_FILE_SIZE + 16);
-	u64 features[HEADER_FEAT_BITS / 64] = { 0 };
+	u64 features[HEADER_FEAT_BITS / 64] = {0};
 	int i;
 
 	for (i = HEADER_FIRST_FEATURE; i < HEADER_LAST_FEATURE; i++)
@@ -434,8 +434,8 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 
 /* ---- attrs ---- */
 
-int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
-			  const u64 *ids, u32 nr_ids, const char *name)
+int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr, const u64 *ids,
+			  u32 nr_ids, const char *name)
 {
 	struct writer_attr *a, *tmp;
 
@@ -504,8 +504,8 @@ int perf_writer__set_zstd_level(struct perf_writer *w, int level)
 	if (w->started)
 		return -EBUSY;
 	w->zlevel = level;
-	if (w->zctx && ZSTD_isError(ZSTD_CCtx_setParameter(w->zctx, ZSTD_c_compressionLevel,
-							   level)))
+	if (w->zctx &&
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zctx, ZSTD_c_compressionLevel, level)))
 		return -EINVAL;
 	return 0;
 #else
@@ -697,8 +697,8 @@ static int writer__finish_file(struct perf_writer *w)
 	 */
 	if (writer__pos(w) == w->data_offset) {
 		struct perf_event_header round = {
-			.type = writer__u32(w, PERF_RECORD_FINISHED_ROUND),
-			.size = writer__u16(w, sizeof(round)),
+		    .type = writer__u32(w, PERF_RECORD_FINISHED_ROUND),
+		    .size = writer__u16(w, sizeof(round)),
 		};
 
 		err = writer__record(w, &round, sizeof(round), PERF_RECORD_FINISHED_ROUND);

@@ -70,8 +70,8 @@ const char *perf_writer__dir_path(const struct perf_writer *w);
  * (may be NULL) goes into EVENT_DESC.  Returns the attr index used by the
  * synthesis helpers, or -errno: -EBUSY after the first record.
  */
-int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
-			  const u64 *ids, u32 nr_ids, const char *name);
+int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr, const u64 *ids,
+			  u32 nr_ids, const char *name);
 /* the attr as it will be written (IDENTIFIER added, size 128) */
 const struct perf_event_attr *perf_writer__attr(const struct perf_writer *w, int idx);
 /* its first id, what trailers carry when the caller gives id 0 */
@@ -147,8 +147,8 @@ int perf_writer__set_dir_format(struct perf_writer *w, u64 version);
  * BUILD_ID: one entry per object; @misc is the cpumode of the object.
  * Entries accumulate.
  */
-int perf_writer__add_build_id(struct perf_writer *w, u16 misc, s32 pid, const u8 *build_id,
-			      u8 size, const char *filename);
+int perf_writer__add_build_id(struct perf_writer *w, u16 misc, s32 pid, const u8 *build_id, u8 size,
+			      const char *filename);
 /*
  * Raw payloads, in the file's byte order: BPF_PROG_INFO as perf lays it
  * out, TRACING_DATA as perf's tracing data (pipe mode: the

@@ -44,8 +44,8 @@ void zstd_data__delete(struct zstd_data *zd)
 ssize_t zstd_data__decompress(struct zstd_data *zd, const void *src, size_t src_len,
 			      size_t *consumed, void *dst, size_t dst_len)
 {
-	ZSTD_inBuffer in = { src, src_len, 0 };
-	ZSTD_outBuffer out = { dst, dst_len, 0 };
+	ZSTD_inBuffer in = {src, src_len, 0};
+	ZSTD_outBuffer out = {dst, dst_len, 0};
 
 	while (in.pos < in.size && out.pos < out.size) {
 		size_t ret = ZSTD_decompressStream(zd->dstream, &out, &in);

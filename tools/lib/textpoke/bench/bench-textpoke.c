@@ -110,8 +110,8 @@ static double bench_batch(struct bench *b, struct textpoke_image *img, uint64_t 
 		for (size_t k = 0; k < m; k++) {
 			uint64_t r = rnd(rs);
 
-			q[k].addr = any ? KTEXT + r % (KTEXT_LEN - 16)
-					: b->site_addr[r % b->nr_sites] - (r >> 32) % 12;
+			q[k].addr = any ? KTEXT + r % (KTEXT_LEN - 16) :
+					  b->site_addr[r % b->nr_sites] - (r >> 32) % 12;
 			q[k].time = 1000 + (r >> 20) % (time - 999);
 		}
 		if (textpoke_image__read_batch(img, q, m))

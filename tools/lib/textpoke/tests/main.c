@@ -21,11 +21,8 @@ static const struct {
 	const char *name;
 	int (*fn)(void);
 } groups[] = {
-    {"image", tp_tests__image},
-    {"verdict", tp_tests__verdict},
-    {"random", tp_tests__random},
-    {"limits", tp_tests__limits},
-    {"batch", tp_tests__batch},
+    {"image", tp_tests__image},	  {"verdict", tp_tests__verdict}, {"random", tp_tests__random},
+    {"limits", tp_tests__limits}, {"batch", tp_tests__batch},
 };
 
 int main(int argc, char **argv)

@@ -132,8 +132,8 @@ static int test_simulated_kernel(void)
 
 	sim_build(&sm, 0x5eed);
 	for (int i = 0; i < sm.nr; i++) {
-		unsigned int len = sm.pokes[i].old_len > sm.pokes[i].new_len ? sm.pokes[i].old_len
-									     : sm.pokes[i].new_len;
+		unsigned int len = sm.pokes[i].old_len > sm.pokes[i].new_len ? sm.pokes[i].old_len :
+									       sm.pokes[i].new_len;
 
 		memset(poked + (sm.pokes[i].addr - KADDR), 1, len);
 	}
@@ -578,8 +578,8 @@ static int il_read_check(struct textpoke_image *img, const struct model *md, uin
 			 size_t len, uint64_t time, struct textpoke_view *view)
 {
 	uint8_t buf[16], known[16], val = 0;
-	int n = view ? textpoke_view__read(view, addr, len, buf, known)
-		     : textpoke_image__read(img, addr, len, time, buf, known);
+	int n = view ? textpoke_view__read(view, addr, len, buf, known) :
+		       textpoke_image__read(img, addr, len, time, buf, known);
 
 	TP_CHECK(n >= 0);
 	for (size_t i = 0; i < len; i++) {

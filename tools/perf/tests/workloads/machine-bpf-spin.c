@@ -25,15 +25,15 @@ int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 3;
 	struct bpf_insn *insns = calloc(NR_INSNS + 2, sizeof(*insns));
-	char packet[64] = { 0 };
+	char packet[64] = {0};
 	int r, i;
 
 	if (!insns)
 		return 1;
-	insns[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 };
+	insns[0] = (struct bpf_insn){.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0};
 	for (i = 1; i <= NR_INSNS; i++)
-		insns[i] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .imm = i & 7 };
-	insns[NR_INSNS + 1] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+		insns[i] = (struct bpf_insn){.code = BPF_ALU64 | BPF_ADD | BPF_K, .imm = i & 7};
+	insns[NR_INSNS + 1] = (struct bpf_insn){.code = BPF_JMP | BPF_EXIT};
 
 	for (r = 0; r < rounds; r++) {
 		union bpf_attr load, run;

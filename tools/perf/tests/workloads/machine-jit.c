@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 /* mov ecx, 200000000; 1: dec ecx; jnz 1b; ret */
-static const unsigned char loop[] = { 0xb9, 0x00, 0xc2, 0xeb, 0x0b, 0xff, 0xc9, 0x75, 0xfc, 0xc3 };
+static const unsigned char loop[] = {0xb9, 0x00, 0xc2, 0xeb, 0x0b, 0xff, 0xc9, 0x75, 0xfc, 0xc3};
 
 int main(int argc, char **argv)
 {
@@ -25,8 +25,8 @@ int main(int argc, char **argv)
 #ifndef __x86_64__
 	return 2;
 #endif
-	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-		    -1, 0);
+	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		    0);
 	if (code == MAP_FAILED)
 		return 2;
 	memset(code, 0xcc, 4096);

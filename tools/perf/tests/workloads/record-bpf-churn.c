@@ -33,7 +33,10 @@
 #define SO_ATTACH_BPF 50
 #endif
 
-#define INSN(c, d, s, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) }
+#define INSN(c, d, s, o, i)                                                         \
+	{                                                                           \
+		.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) \
+	}
 
 static int prog_load(const struct bpf_insn *insns, unsigned int nr, const char *name)
 {
@@ -73,7 +76,8 @@ static void ping(int s, const struct sockaddr_in *addr, int n)
 	char buf[64] = "textpoke";
 
 	for (int i = 0; i < n; i++) {
-		if (sendto(s, buf, sizeof(buf), 0, (const struct sockaddr *)addr, sizeof(*addr)) < 0)
+		if (sendto(s, buf, sizeof(buf), 0, (const struct sockaddr *)addr, sizeof(*addr)) <
+		    0)
 			break;
 		if (recv(s, buf, sizeof(buf), MSG_DONTWAIT) < 0)
 			break;
@@ -87,8 +91,8 @@ static int churn(int rounds, bool attach)
 	for (int i = 0; i < rounds; i++) {
 		/* r0 = i | 0x10000 (bytes to keep; distinct code per round); exit */
 		struct bpf_insn insns[] = {
-			INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0x10000 | i),
-			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+		    INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0x10000 | i),
+		    INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 		};
 		struct sockaddr_in addr;
 		int prog = prog_load(insns, 2, "tp_churn");
@@ -125,11 +129,11 @@ static int busy(double seconds)
 {
 	/* r1 = 0; loop: r1 += 1; if r1 < 4000 goto loop; r0 = -1; exit */
 	struct bpf_insn insns[] = {
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),
-		INSN(BPF_JMP | BPF_JLT | BPF_K, 1, 0, -2, 4000),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, -1),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	    INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 0),
+	    INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),
+	    INSN(BPF_JMP | BPF_JLT | BPF_K, 1, 0, -2, 4000),
+	    INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, -1),
+	    INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	struct sockaddr_in addr;
 	int prog = prog_load(insns, 5, "tp_busy");

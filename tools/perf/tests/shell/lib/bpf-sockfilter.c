@@ -23,8 +23,8 @@ static int prog_load(void)
 {
 	/* r0 = -1 (accept the whole packet); exit */
 	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = -1 },
-		{ .code = BPF_JMP | BPF_EXIT },
+	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = -1},
+	    {.code = BPF_JMP | BPF_EXIT},
 	};
 	static char license[] = "GPL";
 	union bpf_attr attr;
@@ -41,7 +41,7 @@ static int prog_load(void)
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 5;
-	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct sockaddr_in sa = {.sin_family = AF_INET};
 	socklen_t len = sizeof(sa);
 	char buf[64] = "textpoke";
 	int i, k;
