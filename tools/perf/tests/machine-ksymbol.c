@@ -16,26 +16,6 @@
 #define PROG_A "bpf_prog_6deef7357e7b4530_prog_a"
 #define PROG_B "bpf_prog_0123456789abcdef_prog_b"
 
-struct found {
-	char sym[64];
-	char dso[64];
-	u64 addr;
-};
-
-static void resolve(struct machine *m, u64 ip, u64 time, struct found *f)
-{
-	struct thread *t = machine__findnew_thread(m, 0, 0);
-	struct addr_location al;
-
-	addr_location__init(&al);
-	thread__find_symbol(t, PERF_RECORD_MISC_KERNEL, ip, time, &al);
-	snprintf(f->sym, sizeof(f->sym), "%s", al.sym ? symbol__name(al.sym) : "[unknown]");
-	snprintf(f->dso, sizeof(f->dso), "%s", al.map ? map__dso_name(al.map) : "[unknown]");
-	f->addr = al.addr;
-	addr_location__exit(&al);
-	thread__put(t);
-}
-
 static int test__machine_ksymbol(struct test_suite *t)
 {
 	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
@@ -64,49 +44,49 @@ static int test__machine_ksymbol(struct test_suite *t)
 	    sample__at(&s, 50));
 
 	/* asked out of time order on purpose */
-	resolve(m, X + 0x10, 350, &f);
+	resolve_kernel(m, X + 0x10, 350, &f);
 	if (strcmp(f.sym, PROG_B) || strcmp(f.dso, PROG_B)) {
 		pr_debug("t3.5: %s (%s), expected %s\n", f.sym, f.dso, PROG_B);
 		goto out;
 	}
-	resolve(m, X + 0x10, 150, &f);
+	resolve_kernel(m, X + 0x10, 150, &f);
 	if (strcmp(f.sym, PROG_A) || strcmp(f.dso, PROG_A) || f.addr != 0x10) {
 		pr_debug("t1.5: %s (%s) +%#lx, expected %s +0x10\n", f.sym, f.dso,
 			 (unsigned long)f.addr, PROG_A);
 		goto out;
 	}
-	resolve(m, X + 0x10, 250, &f);
+	resolve_kernel(m, X + 0x10, 250, &f);
 	if (strcmp(f.dso, "[unknown]")) {
 		pr_debug("t2.5: %s (%s), expected nothing\n", f.sym, f.dso);
 		goto out;
 	}
-	resolve(m, X + 0x90, 350, &f);
+	resolve_kernel(m, X + 0x90, 350, &f);
 	if (strcmp(f.dso, "[unknown]")) {
 		pr_debug("past B's end: %s (%s), expected nothing\n", f.sym, f.dso);
 		goto out;
 	}
-	resolve(m, X + 0x90, 199, &f);
+	resolve_kernel(m, X + 0x90, 199, &f);
 	if (strcmp(f.sym, PROG_A)) {
 		pr_debug("A just before its unload: %s\n", f.sym);
 		goto out;
 	}
-	resolve(m, X + 0x10, 100, &f);
+	resolve_kernel(m, X + 0x10, 100, &f);
 	if (strcmp(f.sym, PROG_A)) {
 		pr_debug("A at its load time: %s\n", f.sym);
 		goto out;
 	}
-	resolve(m, X + 0x10, 99, &f);
+	resolve_kernel(m, X + 0x10, 99, &f);
 	if (strcmp(f.dso, "[unknown]")) {
 		pr_debug("before A: %s\n", f.sym);
 		goto out;
 	}
 	/* no time: what is registered now */
-	resolve(m, X + 0x10, 0, &f);
+	resolve_kernel(m, X + 0x10, 0, &f);
 	if (strcmp(f.sym, PROG_B)) {
 		pr_debug("now: %s, expected %s\n", f.sym, PROG_B);
 		goto out;
 	}
-	resolve(m, X + 0x10100, 400, &f);
+	resolve_kernel(m, X + 0x10100, 400, &f);
 	if (strcmp(f.sym, "ftrace_trampoline") || f.addr != 0x100) {
 		pr_debug("OOL: %s +%#lx\n", f.sym, (unsigned long)f.addr);
 		goto out;
@@ -115,10 +95,10 @@ static int test__machine_ksymbol(struct test_suite *t)
 	/* a register over a live object means its unregister was lost */
 	machine__process_event(m, record__ksymbol(&buf, X, 0x80, 1, false, PROG_A),
 			       sample__at(&s, 500));
-	resolve(m, X + 0x10, 450, &f);
+	resolve_kernel(m, X + 0x10, 450, &f);
 	if (strcmp(f.sym, PROG_B))
 		goto out;
-	resolve(m, X + 0x10, 550, &f);
+	resolve_kernel(m, X + 0x10, 550, &f);
 	if (strcmp(f.sym, PROG_A))
 		goto out;
 

@@ -5,10 +5,12 @@
  * Side-band records built in memory for the machine tests, laid out as the
  * kernel writes them (variable parts NUL terminated, padded to 8).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../util/event.h"
 #include "../util/machine.h"
+#include "../util/symbol.h"
 
 union record_buf {
 	union perf_event event;
@@ -123,6 +125,29 @@ static inline struct perf_sample *sample__at(struct perf_sample *sample, u64 tim
 	memset(sample, 0, sizeof(*sample));
 	sample->time = time;
 	return sample;
+}
+
+/* what a kernel address resolved to, as text to compare */
+struct found {
+	char sym[64];
+	char dso[64];
+	u64 addr, start, end;
+};
+
+static inline void resolve_kernel(struct machine *m, u64 ip, u64 time, struct found *f)
+{
+	struct thread *t = machine__findnew_thread(m, 0, 0);
+	struct addr_location al;
+
+	addr_location__init(&al);
+	thread__find_symbol(t, PERF_RECORD_MISC_KERNEL, ip, time, &al);
+	snprintf(f->sym, sizeof(f->sym), "%s", al.sym ? symbol__name(al.sym) : "[unknown]");
+	snprintf(f->dso, sizeof(f->dso), "%s", al.map ? map__dso_name(al.map) : "[unknown]");
+	f->addr = al.addr;
+	f->start = al.sym ? al.sym->start : 0;
+	f->end = al.sym ? al.sym->end : 0;
+	addr_location__exit(&al);
+	thread__put(t);
 }
 
 #endif /* __PERF_TEXTPOKE_TESTS_MACHINE_RECORDS_H */

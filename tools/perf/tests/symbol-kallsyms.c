@@ -33,31 +33,9 @@ static const char kallsyms_text[] = "ffffffff81000000 T _stext\n"
 				    "ffffffffc0002000 t bpf_prog_x\t[bpf]\n"
 				    "garbage line\n";
 
-struct found {
-	char sym[64];
-	char dso[64];
-	u64 addr, start, end;
-};
-
-static void resolve(struct machine *m, u64 ip, struct found *f)
-{
-	struct thread *t = machine__findnew_thread(m, 0, 0);
-	struct addr_location al;
-
-	addr_location__init(&al);
-	thread__find_symbol(t, PERF_RECORD_MISC_KERNEL, ip, 1, &al);
-	snprintf(f->sym, sizeof(f->sym), "%s", al.sym ? symbol__name(al.sym) : "[unknown]");
-	snprintf(f->dso, sizeof(f->dso), "%s", al.map ? map__dso_name(al.map) : "[unknown]");
-	f->addr = al.addr;
-	f->start = al.sym ? al.sym->start : 0;
-	f->end = al.sym ? al.sym->end : 0;
-	addr_location__exit(&al);
-	thread__put(t);
-}
-
 #define EXPECT(ip, name, dso_name)                                                               \
 	do {                                                                                     \
-		resolve(m, ip, &f);                                                              \
+		resolve_kernel(m, ip, 1, &f);                                                    \
 		if (strcmp(f.sym, name) || strcmp(f.dso, dso_name)) {                            \
 			pr_debug("%#llx: %s (%s), expected %s (%s)\n", (unsigned long long)(ip), \
 				 f.sym, f.dso, name, dso_name);                                  \
