@@ -642,37 +642,16 @@ bool text_image__finished(const struct text_image *ti)
 	return ti->finished;
 }
 
-/*
- * Before text_image__finish() (a pipe read in one pass), judge a poke by
- * what the image held just before it: pokes and bases seen so far only,
- * so pre-applied cannot be told yet.
- */
-enum textpoke_verdict text_image__verdict_live(struct text_image *ti, u64 addr, u64 time,
-					       const u8 *old_bytes, size_t old_len)
-{
-	u8 buf[256], known[256];
-	size_t i, nr_known = 0;
-
-	/* the poke just added: judged before it was (ti__live_verdict()) */
-	if (ti->has_live && ti->live.addr == addr && ti->live.time == time)
-		return ti->live.verdict;
-	if (!old_len || old_len > sizeof(buf) || !time)
-		return TEXTPOKE_UNKNOWN;
-	if (text_image__read(ti, addr, old_len, time - 1, buf, known) < 0)
-		return TEXTPOKE_UNKNOWN;
-	for (i = 0; i < old_len; i++) {
-		if (!known[i])
-			continue;
-		if (buf[i] != old_bytes[i])
-			return TEXTPOKE_MISMATCH;
-		nr_known++;
-	}
-	return nr_known == old_len ? TEXTPOKE_VERIFIED : TEXTPOKE_UNKNOWN;
-}
-
 enum textpoke_verdict text_image__verdict(struct text_image *ti, u64 addr, u64 time)
 {
 	size_t lo = 0, hi = ti->nr_verdicts;
+
+	/* one pass (a pipe): only the poke just added has a verdict yet */
+	if (!ti->finished) {
+		if (ti->has_live && ti->live.addr == addr && ti->live.time == time)
+			return ti->live.verdict;
+		return TEXTPOKE_UNKNOWN;
+	}
 
 	/* address order, then time order: the first at (addr, time) */
 	while (lo < hi) {

@@ -116,17 +116,12 @@ bool text_image__poked_before(struct text_image *ti, u64 addr, size_t len, u64 t
 
 /*
  * The verdict of the poke made at @addr at @time (TEXTPOKE_UNKNOWN if
- * none, or before text_image__finish())
+ * none).  Before text_image__finish(), reading a pipe in one pass, only
+ * the poke just added has one: judged against what the image knew just
+ * before it (pre-applied needs the whole recording).
  */
 enum textpoke_verdict text_image__verdict(struct text_image *ti, u64 addr, u64 time);
 bool text_image__finished(const struct text_image *ti);
-/*
- * For one-pass readers (pipes), before text_image__finish(): the poke's
- * @old_bytes against what the image held just before @time: verified,
- * mismatch or unknown (pre-applied needs the whole recording).
- */
-enum textpoke_verdict text_image__verdict_live(struct text_image *ti, u64 addr, u64 time,
-					       const u8 *old_bytes, size_t old_len);
 
 struct textpoke_image *text_image__image(struct text_image *ti);
 

@@ -100,10 +100,7 @@ int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
 	char old[192], new[192];
 	enum textpoke_verdict v;
 
-	if (text_image__finished(ti))
-		v = text_image__verdict(ti, tp->addr, time);
-	else
-		v = text_image__verdict_live(ti, tp->addr, time, tp->bytes, tp->old_len);
+	v = text_image__verdict(ti, tp->addr, time);
 
 	disasm__describe(tp->bytes, tp->old_len, tp->addr, old, sizeof(old), sym, arg);
 	disasm__describe(tp->bytes + tp->old_len, tp->new_len, tp->addr, new, sizeof(new), sym,
