@@ -128,7 +128,7 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 		u64 n, k;
 		int l;
 
-		if (text_poke__kernel_sym(addr + off, sym, sizeof(sym), ks) && !strchr(sym, '+'))
+		if (text_poke__sym(addr + off, sym, sizeof(sym), ks) && !strchr(sym, '+'))
 			printf("%016llx <%s>:\n", (unsigned long long)(addr + off), sym);
 		if (!known[off]) {
 			for (n = off; n < len && !known[n]; n++)
@@ -140,7 +140,7 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 		}
 		for (k = off; k < len + 16 && known[k] && k - off < 15; k++)
 			;
-		l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__kernel_sym, ks);
+		l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__sym, ks);
 		if (l <= 0) {
 			snprintf(insn.text, sizeof(insn.text), "%s",
 				 l == -EOPNOTSUPP ? "" : "(bad)");
@@ -174,10 +174,8 @@ static int code__print_check(const struct textpoke_check *c, void *arg)
 	    p->addr + (p->old_len > p->new_len ? p->old_len : p->new_len) <= pl->addr)
 		return 0;
 	ks.time = p->time;
-	disasm__describe(p->old_bytes, p->old_len, p->addr, old, sizeof(old), text_poke__kernel_sym,
-			 &ks);
-	disasm__describe(p->new_bytes, p->new_len, p->addr, new, sizeof(new), text_poke__kernel_sym,
-			 &ks);
+	disasm__describe(p->old_bytes, p->old_len, p->addr, old, sizeof(old), text_poke__sym, &ks);
+	disasm__describe(p->new_bytes, p->new_len, p->addr, new, sizeof(new), text_poke__sym, &ks);
 	printf("# poke ");
 	print_time(p->time);
 	printf(" %#llx: %s -> %s (%s)", (unsigned long long)p->addr, old, new,

@@ -56,8 +56,8 @@ static int on_check(const struct textpoke_check *c, void *arg)
 	memcpy(rec.tp.bytes, p->old_bytes, p->old_len);
 	memcpy(rec.tp.bytes + p->old_len, p->new_bytes, p->new_len);
 	ctx->ks.time = p->time;
-	text_poke__scnprintf_event(buf, sizeof(buf), ctx->ti, &rec.tp, p->time,
-				   text_poke__kernel_sym, &ctx->ks);
+	text_poke__scnprintf_event(buf, sizeof(buf), ctx->ti, &rec.tp, p->time, text_poke__sym,
+				   &ctx->ks);
 	for (i = 0; i < ARRAY_SIZE(want_events); i++) {
 		if (FK_T0 + want_events[i].time != p->time)
 			continue;
@@ -109,8 +109,8 @@ static int test__textimage_print(struct test_suite *t)
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_TRAMP, FK_T0 + 2000);
 	err |= expect_str("insn unknown", buf, "");
 	ctx.ks.time = FK_T0 + 2100;
-	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_JL5_SITE, FK_T0 + 2100,
-				    text_poke__kernel_sym, &ctx.ks);
+	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_JL5_SITE, FK_T0 + 2100, text_poke__sym,
+				    &ctx.ks);
 	err |= expect_str("disasm", buf, " jmp fk_jl5_fn+0x44");
 	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_JL5_SITE, FK_T0 + 1000, NULL, NULL);
 	err |= expect_str("disasm before", buf, " nopl (%rax,%rax)");

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,31 +83,6 @@ static int user_bytes(const struct addr_location *al, u8 *buf, size_t len)
 	return n < 0 ? -errno : (int)n;
 }
 
-struct user_sym_arg {
-	struct thread *thread;
-	u64 time;
-};
-
-static bool user_sym(u64 addr, char *buf, size_t size, void *arg)
-{
-	struct user_sym_arg *ua = arg;
-	struct addr_location al;
-	bool found = false;
-
-	addr_location__init(&al);
-	if (thread__find_symbol(ua->thread, PERF_RECORD_MISC_USER, addr, ua->time, &al) && al.sym) {
-		u64 off = al.addr - al.sym->start;
-
-		if (off)
-			snprintf(buf, size, "%s+%#" PRIx64, symbol__name(al.sym), off);
-		else
-			snprintf(buf, size, "%s", symbol__name(al.sym));
-		found = true;
-	}
-	addr_location__exit(&al);
-	return found;
-}
-
 /* snprintf at @pos that never moves past the end of @buf */
 static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...) __printf(4, 5);
 
@@ -130,7 +104,7 @@ static size_t append(char *buf, size_t size, size_t pos, const char *fmt, ...)
 static size_t user_sample(char *buf, size_t size, u64 fields, const struct perf_sample *sample,
 			  const struct addr_location *al)
 {
-	struct user_sym_arg ua = {al->thread, sample->time};
+	struct text_poke_sym us = {al->thread, sample->time, PERF_RECORD_MISC_USER};
 	struct disasm_insn insn;
 	u8 bytes[INSN_MAX];
 	size_t pos = 0;
@@ -139,7 +113,7 @@ static size_t user_sample(char *buf, size_t size, u64 fields, const struct perf_
 	n = user_bytes(al, bytes, sizeof(bytes));
 	if (n <= 0)
 		return 0;
-	len = disasm__one(bytes, n, sample->ip, &insn, user_sym, &ua);
+	len = disasm__one(bytes, n, sample->ip, &insn, text_poke__sym, &us);
 	if (len <= 0)
 		return 0;
 	if (fields & SF_INSN) {
@@ -173,7 +147,7 @@ size_t script_text__sample(struct script_text *st, char *buf, size_t size, u64 f
 						 sample->time);
 	if (fields & SF_DISASM)
 		pos += text_poke__scnprintf_disasm(buf + pos, size - pos, st->ti, sample->ip,
-						   sample->time, text_poke__kernel_sym, &ks);
+						   sample->time, text_poke__sym, &ks);
 	if (fields & SF_POKED)
 		pos += text_poke__scnprintf_marker(buf + pos, size - pos, st->ti, sample->ip,
 						   sample->time);
@@ -189,5 +163,5 @@ size_t script_text__poke_event(struct script_text *st, char *buf, size_t size,
 	if (!st || !size)
 		return 0;
 	return text_poke__scnprintf_event(buf, size, st->ti, &event->text_poke, sample->time,
-					  text_poke__kernel_sym, &ks);
+					  text_poke__sym, &ks);
 }

@@ -108,7 +108,7 @@ int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
 	return scnprintf(buf, size, "  %s -> %s (%s)", old, new, textpoke_verdict__str(v));
 }
 
-bool text_poke__kernel_sym(u64 addr, char *buf, size_t size, void *arg)
+bool text_poke__sym(u64 addr, char *buf, size_t size, void *arg)
 {
 	struct text_poke_sym *ks = arg;
 	struct addr_location al;
@@ -117,7 +117,8 @@ bool text_poke__kernel_sym(u64 addr, char *buf, size_t size, void *arg)
 	if (!ks || !ks->thread)
 		return false;
 	addr_location__init(&al);
-	if (thread__find_symbol(ks->thread, PERF_RECORD_MISC_KERNEL, addr, ks->time, &al) &&
+	if (thread__find_symbol(ks->thread, ks->cpumode ?: PERF_RECORD_MISC_KERNEL, addr, ks->time,
+				&al) &&
 	    al.sym) {
 		u64 off = al.addr - al.sym->start;
 

@@ -48,14 +48,16 @@ int text_poke__scnprintf_event(char *buf, size_t size, struct text_image *ti,
 			       void *arg);
 
 /*
- * A disasm_sym_fn naming kernel addresses as the machine knew them at
- * ->time (KSYMBOLs come and go): "fk_jl5_fn+0x44".
+ * A disasm_sym_fn naming addresses as the machine knew them at ->time
+ * (KSYMBOLs come and go, so do user maps): "fk_jl5_fn+0x44".  Kernel
+ * addresses unless ->cpumode says user.
  */
 struct text_poke_sym {
-	struct thread *thread; /* any thread of the machine (kernel lookups ignore it) */
+	struct thread *thread; /* any thread of the machine for kernel lookups */
 	u64 time;
+	u8 cpumode; /* 0: PERF_RECORD_MISC_KERNEL */
 };
 
-bool text_poke__kernel_sym(u64 addr, char *buf, size_t size, void *arg);
+bool text_poke__sym(u64 addr, char *buf, size_t size, void *arg);
 
 #endif /* __PERF_TEXTPOKE_TEXT_POKE_PRINT_H */
