@@ -15,36 +15,18 @@
 #include <unistd.h>
 
 #include "fixture-kernel.h"
+#include "fixture.h"
 #include "tests.h"
 
-/* runs a command, its stdout one string (caller frees); NULL on failure */
+/* a command's stdout (caller frees); NULL when it fails */
 static char *run(const char *cmd)
 {
-	size_t len = 0, cap = 0;
-	char *out = NULL, buf[4096];
-	size_t n;
-	FILE *f = popen(cmd, "r");
+	char *out = NULL;
 
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (len + n + 1 > cap) {
-			char *tmp;
-
-			cap = (len + n + 1) * 2;
-			tmp = realloc(out, cap);
-			if (!tmp)
-				break;
-			out = tmp;
-		}
-		memcpy(out + len, buf, n);
-		len += n;
-	}
-	if (pclose(f) != 0 || !out) {
+	if (fixture__run(cmd, &out, NULL)) {
 		free(out);
 		return NULL;
 	}
-	out[len] = '\0';
 	return out;
 }
 
@@ -109,8 +91,7 @@ static char *script(const struct fixture_kernel *fk, const char *args)
 {
 	char cmd[4096];
 
-	snprintf(cmd, sizeof(cmd), "'%s' script -i '%s' %s 2>/dev/null", test_self_exe(), fk->path,
-		 args);
+	snprintf(cmd, sizeof(cmd), "'%s' script -i '%s' %s", test_self_exe(), fk->path, args);
 	return run(cmd);
 }
 
@@ -119,7 +100,7 @@ static int test__script_text(struct test_suite *t)
 	struct fixture_kernel *fk;
 	char *ours, *theirs, *out;
 	int ret = TEST_FAIL;
-	bool have_perf = system("perf version >/dev/null 2>&1") == 0;
+	bool have_perf = fixture__have_perf();
 
 	/* kcore copied before the recording: the model, and stock perf agrees */
 	fk = fixture_kernel__new(0);
@@ -130,7 +111,7 @@ static int test__script_text(struct test_suite *t)
 	if (have_perf) {
 		char cmd[4096];
 
-		snprintf(cmd, sizeof(cmd), "perf script -i '%s' -F ip,insn 2>/dev/null", fk->path);
+		snprintf(cmd, sizeof(cmd), "perf script -i '%s' -F ip,insn", fk->path);
 		theirs = run(cmd);
 		TEST_ASSERT_VAL("stock perf script -F ip,insn", theirs);
 		if (strcmp(ours, theirs)) {
