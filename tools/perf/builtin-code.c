@@ -13,6 +13,7 @@
 #include "util/disasm.h"
 #include "util/machine.h"
 #include "util/parse-options.h"
+#include "util/text-image-options.h"
 #include "util/text-image.h"
 #include "util/text-poke-print.h"
 
@@ -229,19 +230,13 @@ static int code__run(struct code_opts *o, u64 addr, u64 len)
 
 int cmd_textpoke_code(int argc, char **argv)
 {
-	enum { OPT_TIME = 256, OPT_KCORE, OPT_KCORE_TIME, OPT_NO_KCORE, OPT_VMLINUX, OPT_POKES };
+	enum { OPT_TIME = 256, OPT_POKES };
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file", "input file name (default perf.data)", 'i'},
 	    {0, "time", required_argument, "time",
 	     "the moment: start, end (default), seconds as perf script prints them, or ns",
 	     OPT_TIME},
-	    {0, "kcore", required_argument, "dir",
-	     "a kcore_dir to start from instead of the recording's", OPT_KCORE},
-	    {0, "kcore-time", required_argument, "when",
-	     "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME},
-	    {0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
-	     OPT_NO_KCORE},
-	    {0, "vmlinux", required_argument, "file", "vmlinux with the code at boot", OPT_VMLINUX},
+	    TEXT_IMAGE_POPTS,
 	    {0, "pokes", no_argument, NULL, "list the pokes in the range with their verdicts",
 	     OPT_POKES},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
@@ -252,7 +247,7 @@ int cmd_textpoke_code(int argc, char **argv)
 	struct popt_ctx ctx;
 	unsigned long long addr, len = CODE_DEFAULT_LEN;
 	char *end;
-	int c;
+	int c, err;
 
 	popt_ctx__init(&ctx, opts);
 	while ((c = popt__next(&ctx, argc, argv)) != -1) {
@@ -268,22 +263,6 @@ int cmd_textpoke_code(int argc, char **argv)
 				return 129;
 			}
 			break;
-		case OPT_KCORE:
-			o.ti.kcore_dir = optarg;
-			break;
-		case OPT_KCORE_TIME:
-			if (text_image_opts__parse_anchor(&o.ti, optarg)) {
-				pr_err("--kcore-time %s: expected start, end, fit or a time\n",
-				       optarg);
-				return 129;
-			}
-			break;
-		case OPT_NO_KCORE:
-			o.ti.no_kcore = true;
-			break;
-		case OPT_VMLINUX:
-			o.ti.vmlinux = optarg;
-			break;
 		case OPT_POKES:
 			o.pokes = true;
 			break;
@@ -291,6 +270,11 @@ int cmd_textpoke_code(int argc, char **argv)
 			verbose++;
 			break;
 		default:
+			err = text_image_opts__parse_option(&o.ti, c, optarg);
+			if (err < 0)
+				return 129;
+			if (err)
+				break;
 			popt__usage(code_usage, opts, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 129;
 		}

@@ -10,6 +10,7 @@
 #include "util/debug.h"
 #include "util/parse-options.h"
 #include "util/script.h"
+#include "util/text-image-options.h"
 
 struct textpoke_cmd {
 	const char *name;
@@ -85,11 +86,6 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_TEXT_POKE,
 		OPT_LOST,
 		OPT_NS,
-		OPT_KCORE,
-		OPT_KCORE_TIME,
-		OPT_NO_KCORE,
-		OPT_VMLINUX,
-		OPT_SYMFS,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -108,16 +104,7 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {'G', "hide-call-graph", no_argument, NULL,
 	     "when printing symbols do not display call chain", 'G'},
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
-	    {0, "kcore", required_argument, "dir",
-	     "kernel code from this kcore_dir instead of the recording's", OPT_KCORE},
-	    {0, "kcore-time", required_argument, "when",
-	     "when the kcore was copied: start, end, fit (default) or a time", OPT_KCORE_TIME},
-	    {0, "no-kcore", no_argument, NULL, "use no kcore: only poked bytes are known",
-	     OPT_NO_KCORE},
-	    {0, "vmlinux", required_argument, "file", "vmlinux with the kernel code at boot",
-	     OPT_VMLINUX},
-	    {0, "symfs", required_argument, "directory",
-	     "look for the installed vmlinux relative to this directory", OPT_SYMFS},
+	    TEXT_IMAGE_POPTS,
 	    {'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
@@ -162,25 +149,6 @@ int cmd_textpoke_script(int argc, char **argv)
 		case OPT_NS:
 			so.nanosecs = true;
 			break;
-		case OPT_KCORE:
-			so.text.kcore_dir = optarg;
-			break;
-		case OPT_KCORE_TIME:
-			if (text_image_opts__parse_anchor(&so.text, optarg)) {
-				pr_err("--kcore-time %s: expected start, end, fit or a time\n",
-				       optarg);
-				return 129;
-			}
-			break;
-		case OPT_NO_KCORE:
-			so.text.no_kcore = true;
-			break;
-		case OPT_VMLINUX:
-			so.text.vmlinux = optarg;
-			break;
-		case OPT_SYMFS:
-			so.text.symfs = optarg;
-			break;
 		case 'D':
 			dump_trace = true;
 			break;
@@ -191,6 +159,11 @@ int cmd_textpoke_script(int argc, char **argv)
 			quiet = true;
 			break;
 		default:
+			err = text_image_opts__parse_option(&so.text, c, optarg);
+			if (err < 0)
+				return 129;
+			if (err)
+				break;
 			popt__usage(script_usage, opts, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : 129;
 		}
