@@ -118,8 +118,8 @@ static int test__textimage_bpf_live(struct test_suite *t)
 	if (!dir || asprintf(&path, "%s/perf.data", dir) < 0)
 		goto out;
 	if (asprintf(&cmd,
-		     "cd %s && gcc -O1 -o bpf %s/tools/perf/tests/shell/lib/bpf-sockfilter.c"
-		     " && ./bpf 1 >/dev/null 2>&1",
+		     "cd %s && gcc -O1 -o bpf %s/tools/perf/tests/workloads/record-bpf-churn.c"
+		     " && ./bpf churn 1 >/dev/null 2>&1",
 		     dir, test_srcdir()) < 0)
 		goto out;
 	if (fixture__run(cmd, NULL, NULL) != 0) {
@@ -129,7 +129,7 @@ static int test__textimage_bpf_live(struct test_suite *t)
 	}
 	free(cmd);
 	if (asprintf(&cmd,
-		     "cd %s && (./bpf 30 >/dev/null 2>&1 &) && "
+		     "cd %s && (./bpf churn 30 20 >/dev/null 2>&1 &) && "
 		     "perf record -q -o %s -a -e cpu-clock sleep 1 >/dev/null 2>&1",
 		     dir, path) < 0 ||
 	    fixture__run(cmd, NULL, NULL) != 0)

@@ -14,9 +14,9 @@ need_perf_root
 scratch
 
 build_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
-gcc -O1 -o "$tmp/bpf" "$libdir/bpf-sockfilter.c" 2>"$tmp/gcc.err" || fail "gcc: $(cat "$tmp/gcc.err")"
+gcc -O1 -o "$tmp/bpf" "$TEXTPOKE_SRCDIR/tools/perf/tests/workloads/record-bpf-churn.c" 2>"$tmp/gcc.err" || fail "gcc: $(cat "$tmp/gcc.err")"
 bpf_ok=1
-"$tmp/bpf" 1 >/dev/null 2>&1 || bpf_ok=0
+"$tmp/bpf" churn 1 >/dev/null 2>&1 || bpf_ok=0
 
 # A system-wide recording holds whatever else the machine ran: a foreign
 # process in an object perf itself resolves oddly (perf 6.1's PLT lookups
@@ -26,7 +26,7 @@ equal=0
 for attempt in 1 2; do
 	"$tmp/w64" 400000000 &
 	wl=$!
-	[ $bpf_ok = 1 ] && { "$tmp/bpf" 30 >/dev/null 2>&1 & }
+	[ $bpf_ok = 1 ] && { "$tmp/bpf" churn 30 20 >/dev/null 2>&1 & }
 	perf_record "$tmp/a.data" -a -e cpu-clock sleep 1
 	kill $wl 2>/dev/null
 	wait
@@ -45,7 +45,7 @@ if [ $bpf_ok = 1 ]; then
 		grep -E 'PERF_RECORD_(KSYMBOL|BPF_EVENT)' >"$tmp/bpf.perf"
 	"$TEXTPOKE" script -i "$tmp/a.data" --show-bpf-events -F comm,tid,cpu,time |
 		grep -E 'PERF_RECORD_(KSYMBOL|BPF_EVENT)' >"$tmp/bpf.ours"
-	grep -q 'PERF_RECORD_KSYMBOL.*tp_sockfilt' "$tmp/bpf.perf" ||
+	grep -q 'PERF_RECORD_KSYMBOL.*tp_churn' "$tmp/bpf.perf" ||
 		fail "bpf: stock perf shows no KSYMBOL of the test program"
 	cmp -s "$tmp/bpf.perf" "$tmp/bpf.ours" || {
 		diff -u "$tmp/bpf.perf" "$tmp/bpf.ours" | head -20

@@ -2,11 +2,13 @@
 /*
  * BPF churn for perf textpoke record's tests and benchmark.
  *
- *   record-bpf-churn churn [N]      N rounds of: load a socket filter
+ *   record-bpf-churn churn [N [MS]] N rounds of: load a socket filter
  *                                   (BPF_PROG_LOAD), attach it to a
  *                                   loopback UDP socket (SO_ATTACH_BPF),
  *                                   send a few packets, close; each
- *                                   program lives microseconds (default 200)
+ *                                   program lives microseconds (default
+ *                                   200), with MS milliseconds between
+ *                                   rounds (default 0) to spread them out
  *   record-bpf-churn flash [N]      N programs loaded and closed at once,
  *                                   never attached: they live as long as
  *                                   one close() takes
@@ -84,7 +86,7 @@ static void ping(int s, const struct sockaddr_in *addr, int n)
 	}
 }
 
-static int churn(int rounds, bool attach)
+static int churn(int rounds, bool attach, int pause_ms)
 {
 	int loaded = 0;
 
@@ -113,6 +115,8 @@ static int churn(int rounds, bool attach)
 		if (s >= 0)
 			close(s);
 		close(prog);
+		if (pause_ms > 0)
+			usleep(pause_ms * 1000);
 	}
 	return loaded;
 }
@@ -162,13 +166,14 @@ int main(int argc, char **argv)
 	int n;
 
 	if (!strcmp(mode, "churn"))
-		n = churn(argc > 2 ? atoi(argv[2]) : 200, true);
+		n = churn(argc > 2 ? atoi(argv[2]) : 200, true, argc > 3 ? atoi(argv[3]) : 0);
 	else if (!strcmp(mode, "flash"))
-		n = churn(argc > 2 ? atoi(argv[2]) : 200, false);
+		n = churn(argc > 2 ? atoi(argv[2]) : 200, false, 0);
 	else if (!strcmp(mode, "busy"))
 		n = busy(argc > 2 ? atof(argv[2]) : 1.0);
 	else {
-		fprintf(stderr, "usage: record-bpf-churn churn [N] | flash [N] | busy [SECONDS]\n");
+		fprintf(stderr,
+			"usage: record-bpf-churn churn [N [MS]] | flash [N] | busy [SECONDS]\n");
 		return 1;
 	}
 	if (n < 0)
