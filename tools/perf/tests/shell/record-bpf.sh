@@ -14,8 +14,8 @@
 # is synthesized (KSYMBOL + BPF_EVENT at time 0) and captured as well.
 
 . "$(dirname "$0")/lib/record-common.sh"
-need_record
-scratch
+need_perf_root
+scratch record
 
 build "$tmp/churn" record-bpf-churn.c || fail "gcc: $(cat "$tmp/gcc.err")"
 "$tmp/churn" churn 1 >/dev/null 2>"$tmp/churn.err" ||

@@ -10,8 +10,8 @@
 # -C 1 keeps the -g recording to CPU 1.
 
 . "$(dirname "$0")/lib/record-common.sh"
-need_record
-scratch
+need_perf_root
+scratch record
 
 build "$tmp/loop" loop.c || fail "gcc: $(cat "$tmp/gcc.err")"
 

@@ -19,8 +19,8 @@
 # - a command that cannot run: an error, and no output.
 
 . "$(dirname "$0")/lib/record-common.sh"
-need_record
-scratch
+need_perf_root
+scratch record
 
 build "$tmp/loop" loop.c || fail "gcc: $(cat "$tmp/gcc.err")"
 

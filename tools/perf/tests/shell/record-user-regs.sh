@@ -10,8 +10,8 @@
 # needs.
 
 . "$(dirname "$0")/lib/record-common.sh"
-need_record
-scratch
+need_perf_root
+scratch record
 
 check_abi() {
 	local name=$1 data=$2 abi=$3 n

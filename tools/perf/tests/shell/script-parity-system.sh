@@ -11,7 +11,7 @@
 
 . "$(dirname "$0")/lib/script-common.sh"
 need_perf_root
-scratch
+scratch script
 
 build_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
 gcc -O1 -o "$tmp/bpf" "$TEXTPOKE_SRCDIR/tools/perf/tests/workloads/record-bpf-churn.c" 2>"$tmp/gcc.err" || fail "gcc: $(cat "$tmp/gcc.err")"

@@ -11,7 +11,7 @@
 
 . "$(dirname "$0")/lib/script-common.sh"
 need_perf_root
-scratch
+scratch script
 
 regs=ax,bx,cx,dx,si,di,bp,sp,ip,flags
 build_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"

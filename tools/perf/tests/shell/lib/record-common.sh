@@ -2,27 +2,7 @@
 # Shared by the record-*.sh tests: skips, a scratch directory, workloads
 # built at test time, recording with perf textpoke record.  Sourced.
 
-skip() {
-	echo "$1"
-	exit 2
-}
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-need_record() {
-	[ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
-	[ "$(id -u)" = 0 ] || skip "needs root to record system-wide side-band events"
-	command -v perf >/dev/null 2>&1 || skip "stock perf is not installed"
-	command -v gcc >/dev/null 2>&1 || skip "gcc is not installed"
-}
-
-scratch() {
-	tmp=$(mktemp -d /tmp/textpoke-record.XXXXXX) || fail "mktemp"
-	trap 'rm -rf "$tmp"' EXIT
-}
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 workloads="$TEXTPOKE_SRCDIR/tools/perf/tests/workloads"
 

@@ -3,27 +3,7 @@
 # workloads built at test time, and a line-for-line comparison with stock
 # perf script.  Sourced, not run.
 
-skip() {
-	echo "$1"
-	exit 2
-}
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-need_perf_root() {
-	[ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
-	command -v perf >/dev/null 2>&1 || skip "stock perf is not installed"
-	[ "$(id -u)" = 0 ] || skip "needs root to record with stock perf"
-	command -v gcc >/dev/null 2>&1 || skip "gcc is not installed"
-}
-
-scratch() {
-	tmp=$(mktemp -d /tmp/textpoke-script.XXXXXX) || fail "mktemp"
-	trap 'rm -rf "$tmp"' EXIT
-}
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 libdir=$(dirname "${BASH_SOURCE[0]}")
 
