@@ -773,7 +773,7 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 }
 
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
-			       const struct evsel *evsel)
+			       const struct evsel *evsel, const struct script_sample_info *info)
 {
 	struct script_buf *b = &p->out;
 	u64 f = script_printer__fields(p, evsel);
@@ -786,8 +786,8 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 		print_regs(b, &sample->user_regs);
 	if (f & SF_PHYS_ADDR)
 		buf_hex(b, sample->phys_addr, 16);
-	if (p->tail_extra_len)
-		script_buf__write(b, p->tail_extra, p->tail_extra_len);
+	if (info->text_len)
+		script_buf__write(b, info->text, info->text_len);
 	buf_putc(b, '\n');
 }
 
@@ -802,7 +802,7 @@ void script_print__sample(struct script_printer *p, const struct perf_sample *sa
 		for (i = 0; i < info->nr_frames; i++)
 			script_print__frame(p, evsel, &info->frames[i]);
 	}
-	script_print__sample_tail(p, sample, evsel);
+	script_print__sample_tail(p, sample, evsel, info);
 }
 
 /* a string field of a record, bounded by the record's end */

@@ -73,6 +73,9 @@ struct script_sample_info {
 	u32 nr_frames;
 	/* trace field: the formatted tracepoint, or NULL */
 	const char *trace;
+	/* insn, disasm, poked: printed at the end of the line */
+	const char *text;
+	size_t text_len;
 };
 
 /*
@@ -105,9 +108,6 @@ struct script_printer {
 	bool nanosecs;	    /* --ns */
 	bool use_callchain; /* not -G, and some event has callchains */
 	int data_src_width; /* widest data_src column so far */
-	/* printed at the end of the next sample line: insn, disasm, poked */
-	const char *tail_extra;
-	size_t tail_extra_len;
 	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu", ip "%16llx" */
 	struct script_num_cache pid5, tid_left5, tid5, secs5, period10;
 	struct script_ip_cache ip16;
@@ -131,7 +131,7 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 			 const struct script_loc *frame);
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
-			       const struct evsel *evsel);
+			       const struct evsel *evsel, const struct script_sample_info *info);
 
 /*
  * A side-band record as perf script --show-*-events prints it: the start

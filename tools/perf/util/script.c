@@ -188,13 +188,12 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		thread__walk_callchain(al.thread, sample, print_frame, &fa);
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
-		s->printer.tail_extra = text;
-		s->printer.tail_extra_len =
+		info.text = text;
+		info.text_len =
 		    script_text__sample(s->text, text, sizeof(text),
 					script_printer__fields(&s->printer, evsel), sample, &al);
 	}
-	script_print__sample_tail(&s->printer, sample, evsel);
-	s->printer.tail_extra_len = 0;
+	script_print__sample_tail(&s->printer, sample, evsel, &info);
 out:
 	addr_location__exit(&al);
 	if (dump_trace)
