@@ -62,9 +62,7 @@ int textpoke_image__fit_anchor(struct textpoke_image *img, u64 addr, const void 
 		return -EINVAL;
 	memset(fit, 0, sizeof(*fit));
 	fit->to = UINT64_MAX;
-	err = tp_image__compact(img);
-	if (!err)
-		err = tp_image__frags_update(img);
+	err = tp_image__settle(img);
 	if (err)
 		return err;
 	for (size_t i = tp_slots__first_end_after(img->sites, img->nr_sites, addr);

@@ -168,9 +168,7 @@ int textpoke_image__for_each_check(struct textpoke_image *img,
 
 	if (!img || !fn)
 		return -EINVAL;
-	err = tp_image__compact(img);
-	if (!err)
-		err = tp_image__frags_update(img);
+	err = tp_image__settle(img);
 	for (size_t i = 0; !err && i < img->nr_sites; i++)
 		err = tp_site__checks(img, img->sites[i].site, fn, arg);
 	return err;

@@ -272,9 +272,7 @@ int textpoke_image__for_each_site(struct textpoke_image *img,
 
 	if (!img || !fn)
 		return -EINVAL;
-	err = tp_image__compact(img);
-	if (!err)
-		err = tp_image__frags_update(img);
+	err = tp_image__settle(img);
 	for (size_t i = 0; !err && i < img->nr_sites; i++) {
 		struct textpoke_site *s = img->sites[i].site;
 

@@ -262,3 +262,10 @@ void tp_image__remove_site(struct textpoke_image *img, struct textpoke_site *s)
 	else
 		tp_slots__remove_site(img->pending, &img->nr_pending, s);
 }
+
+int tp_image__settle(struct textpoke_image *img)
+{
+	int err = tp_image__compact(img);
+
+	return err ?: tp_image__frags_update(img);
+}

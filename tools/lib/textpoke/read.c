@@ -206,9 +206,7 @@ int textpoke_image__export(struct textpoke_image *img, u64 time,
 
 	if (!img || !fn)
 		return -EINVAL;
-	err = tp_image__compact(img);
-	if (!err)
-		err = tp_image__frags_update(img);
+	err = tp_image__settle(img);
 	if (err)
 		return err;
 	buf = malloc(2 * TP_EXPORT_CHUNK);

@@ -192,6 +192,8 @@ size_t tp_image__overlaps(struct textpoke_image *img, u64 start, u64 end,
 			  struct textpoke_site **out, size_t max);
 int tp_image__reserve_insert(struct textpoke_image *img, u64 start, bool merging);
 int tp_image__compact(struct textpoke_image *img);
+/* what a walk over all sites and bases needs first: compacted sites, current fragments */
+int tp_image__settle(struct textpoke_image *img);
 void tp_image__insert_site(struct textpoke_image *img, struct textpoke_site *s);
 void tp_image__remove_site(struct textpoke_image *img, struct textpoke_site *s);
 
