@@ -170,32 +170,8 @@ static int perf_data__fill(struct perf_data *data)
 	return n;
 }
 
-ssize_t perf_data__read(struct perf_data *data, void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		size_t avail = data->sbuf_len - data->sbuf_pos, n;
-
-		if (!avail) {
-			int err = perf_data__fill(data);
-
-			if (err < 0)
-				return err;
-			if (!err)
-				break;
-			continue;
-		}
-		n = avail < len - done ? avail : len - done;
-		memcpy((char *)buf + done, data->sbuf + data->sbuf_pos, n);
-		data->sbuf_pos += n;
-		done += n;
-	}
-	data->stream_pos += done;
-	return done;
-}
-
-s64 perf_data__skip(struct perf_data *data, u64 len)
+/* take @len bytes of the stream, into @buf or (NULL) nowhere */
+static s64 perf_data__consume(struct perf_data *data, void *buf, u64 len)
 {
 	u64 done = 0;
 
@@ -213,11 +189,23 @@ s64 perf_data__skip(struct perf_data *data, u64 len)
 			continue;
 		}
 		n = avail < len - done ? avail : len - done;
+		if (buf)
+			memcpy((char *)buf + done, data->sbuf + data->sbuf_pos, n);
 		data->sbuf_pos += n;
 		done += n;
 	}
 	data->stream_pos += done;
 	return done;
+}
+
+ssize_t perf_data__read(struct perf_data *data, void *buf, size_t len)
+{
+	return perf_data__consume(data, buf, len);
+}
+
+s64 perf_data__skip(struct perf_data *data, u64 len)
+{
+	return perf_data__consume(data, NULL, len);
 }
 
 const void *perf_data__window_get(struct perf_data *data, struct perf_data_window *win, u64 offset,
