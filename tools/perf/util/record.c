@@ -367,6 +367,26 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	}
 }
 
+/* a dummy event for side-band records, named as perf names it */
+static int record__add_sideband(struct record *rec, struct record_evsel **ep, const char *name)
+{
+	struct record_evsel *e;
+	int err = record__add_evsel(rec, ep);
+
+	if (err)
+		return err;
+	e = *ep;
+	err = record_event__parse(&e->ev, "dummy");
+	if (err)
+		return err;
+	free(e->ev.name);
+	e->ev.name = strdup(name);
+	if (!e->ev.name)
+		return -ENOMEM;
+	e->sideband = true;
+	return 0;
+}
+
 static int record__setup_evsels(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
@@ -387,17 +407,9 @@ static int record__setup_evsels(struct record *rec)
 		record__config_sample(rec, &e->ev.attr);
 	}
 	/* the side-band: enabled from the start, so nothing is missed while we synthesize */
-	err = record__add_evsel(rec, &e);
+	err = record__add_sideband(rec, &e, rec->task_mode ? "dummy:u" : "dummy:HG");
 	if (err)
 		return err;
-	err = record_event__parse(&e->ev, "dummy");
-	if (err)
-		return err;
-	free(e->ev.name);
-	e->ev.name = strdup(rec->task_mode ? "dummy:u" : "dummy:HG");
-	if (!e->ev.name)
-		return -ENOMEM;
-	e->sideband = true;
 	record__config_sample(rec, &e->ev.attr);
 	e->ev.attr.sample_period = 1;
 	e->ev.attr.freq = 0;
@@ -426,17 +438,9 @@ static int record__setup_evsels(struct record *rec)
 		return 0;
 	}
 	/* the kernel patches itself from any task: its side-band is per CPU */
-	err = record__add_evsel(rec, &e);
+	err = record__add_sideband(rec, &e, "dummy:k");
 	if (err)
 		return err;
-	err = record_event__parse(&e->ev, "dummy");
-	if (err)
-		return err;
-	free(e->ev.name);
-	e->ev.name = strdup("dummy:k");
-	if (!e->ev.name)
-		return -ENOMEM;
-	e->sideband = true;
 	e->system_wide = true;
 	e->ev.attr.sample_type = RECORD_SAMPLE_TYPE;
 	e->ev.attr.sample_id_all = 1;
