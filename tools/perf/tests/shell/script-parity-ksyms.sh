@@ -12,7 +12,8 @@
 # symbols there and prints names that were never there; we warn and
 # print [unknown].  Then --kallsyms with a made-up table (renamed and
 # moved by 16 MB) and -k with a vmlinux assembled from this kernel's
-# kallsyms: both as stock perf's --kallsyms and -k print them.
+# kallsyms: both as stock perf's --kallsyms and -k print them, and
+# perf textpoke code labels a sampled symbol's start by the same names.
 
 . "$(dirname "$0")/lib/script-common.sh"
 need_perf_root
@@ -172,6 +173,21 @@ if command -v as >/dev/null && command -v ld >/dev/null; then
 	grep -q "kernel symbols not resolved: $tmp/vmlinux is not the recorded kernel" \
 		"$tmp/vmlinux-bid.ours.err" ||
 		fail "vmlinux-bid: no warning: $(cat "$tmp/vmlinux-bid.ours.err")"
+	# code names addresses the same way: a sampled symbol's start, by both
+	set -- $(grep -m1 -o ' ffffffff[0-9a-f]* [A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]* (\[kernel\.kallsyms\])$' \
+		"$tmp/vmlinux-nobid-other.ours")
+	[ $# = 3 ] || fail "no kernel sample with a symbol to look at with code"
+	sym=${2%+*}
+	start=$(printf '%x' $((0x$1 - ${2##*+})))
+	for o in "-k $tmp/vmlinux" "-k $tmp/vmlinux --kallsyms $tmp/crafted"; do
+		want=$sym
+		case $o in *--kallsyms*) want=crafted_$sym ;; esac
+		"$TEXTPOKE" code -i "$tmp/nobid-other.data" $o "0x$start" 4 >"$tmp/code.out" \
+			2>"$tmp/code.err" || fail "code $o: $(head -3 "$tmp/code.err")"
+		grep -q "^0*$start <$want>:$" "$tmp/code.out" ||
+			fail "code $o: no <$want> at $start: $(head -5 "$tmp/code.out")"
+		echo "ok: code $o names $start <$want>"
+	done
 	rm -f "$tmp/vmlinux"
 else
 	echo "note: no as/ld: -k not checked"
