@@ -8,10 +8,12 @@
  * number and the 64-bit register names for the 32-bit task.
  *
  * Kernel symbols are left out of the comparison: the fixture says it was
- * recorded on kernel "6.1.0-fixture", and stock perf resolves its kernel
- * addresses against the running kernel's /proc/kallsyms anyway (printing
- * symbols that were never there, e.g. __entry_text_end+0x579), where we
- * print [unknown].
+ * recorded on kernel "6.1.0-fixture" without a kernel build-id, and stock
+ * perf resolves its kernel addresses against the running kernel's
+ * /proc/kallsyms, moved to the fixture's _text (0xffffffff81000000).  We
+ * do too where the running kernel's _text is there, and print [unknown]
+ * where it is not (KASLR): which one depends on the machine the test
+ * runs on (script-parity-ksyms.sh checks both).
  */
 #include <regex.h>
 #include <stdio.h>

@@ -2,8 +2,10 @@
 /*
  * Kernel symbols from a small made-up kallsyms in a kcore_dir: which types
  * are kept, where symbols end, which alias wins, module symbols relative to
- * the module's map, and nothing for addresses outside every map.  Then the
- * running kernel's /proc/kallsyms when the recording says it is this kernel.
+ * the module's map, and nothing for addresses outside every map; the same
+ * table named by the user and moved to the recorded _stext.  Then the
+ * running kernel's /proc/kallsyms when the recording says it is this kernel,
+ * or names no kernel build-id and had its _text where this kernel has it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +154,62 @@ static int check_running_kernel(struct test_suite *t)
 					    text, "[kernel.kallsyms]_text"),
 			       sample__at(&s, 0));
 	EXPECT(addr + 1, "schedule", "[kernel.kallsyms]");
+	machine__delete(m);
+
+	/*
+	 * Another release, no kernel build-id: this kernel's symbols only
+	 * where the recorded _text is this kernel's
+	 */
+	env.os_release = (char *)"0.0-not-this-kernel";
+	m = machine__new(&env, NULL);
+	TEST_ASSERT_VAL("machine__new", m);
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, text, 0x4000000,
+					    text, "[kernel.kallsyms]_text"),
+			       sample__at(&s, 0));
+	EXPECT(addr + 1, "schedule", "[kernel.kallsyms]");
+	machine__delete(m);
+	m = machine__new(&env, NULL);
+	TEST_ASSERT_VAL("machine__new", m);
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, text, 0x4000000,
+					    text + 0x200000, "[kernel.kallsyms]_text"),
+			       sample__at(&s, 0));
+	EXPECT(addr + 1, "[unknown]", "[kernel.kallsyms]");
+	ret = TEST_OK;
+out:
+	machine__delete(m);
+	return ret;
+}
+
+/*
+ * A kallsyms the user names (--kallsyms) is the only source, moved to
+ * where the recorded kernel had the symbol its MMAP names (_stext here)
+ */
+static int check_user_kallsyms(const char *path)
+{
+	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
+	struct machine *m = machine__new(&env, NULL);
+	union record_buf buf;
+	struct perf_sample s;
+	struct found f;
+	int ret = TEST_FAIL;
+
+	TEST_ASSERT_VAL("machine__new", m);
+	if (machine__set_kernel_symbols(m, path, "/nonexistent/vmlinux"))
+		goto out;
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,
+					    0xffffffff81200000ULL, 0x600, 0xffffffff81200000ULL,
+					    "[kernel.kallsyms]_stext"),
+			       sample__at(&s, 0));
+	EXPECT(0xffffffff81200100ULL, "func_a", "[kernel.kallsyms]");
+	if (f.addr != 0xffffffff81200100ULL || f.start != 0xffffffff81200100ULL) {
+		pr_debug("func_a: addr %#llx start %#llx\n", (unsigned long long)f.addr,
+			 (unsigned long long)f.start);
+		goto out;
+	}
+	EXPECT(0xffffffff81000100ULL, "[unknown]", "[unknown]");
 	ret = TEST_OK;
 out:
 	machine__delete(m);
@@ -171,6 +229,8 @@ static int test__symbol_kallsyms(struct test_suite *t)
 	fputs(kallsyms_text, fp);
 	fclose(fp);
 	ret = check_made_up(dir);
+	if (!ret)
+		ret = check_user_kallsyms(path);
 	unlink(path);
 	rmdir(dir);
 	if (ret)

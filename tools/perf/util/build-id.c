@@ -136,8 +136,29 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 	close(fd);
 	return err;
 }
+
+int kernel__read_running_build_id(struct build_id *bid)
+{
+	u8 buf[4096];
+	ssize_t n;
+	int fd, err;
+
+	/* a sysfs file of a few notes: one read takes it all */
+	fd = open("/sys/kernel/notes", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	err = n < 0 ? -errno : notes__find_build_id(buf, n, false, bid);
+	close(fd);
+	return err;
+}
 #else
 int filename__read_build_id(const char *path, struct build_id *bid)
+{
+	return -ENOTSUP;
+}
+
+int kernel__read_running_build_id(struct build_id *bid)
 {
 	return -ENOTSUP;
 }

@@ -60,6 +60,12 @@ int dso__load_elf(struct dso *dso);
 int dso__load_own_vdso(struct dso *dso);
 /* the 32-bit or x32 vdso of this kernel, through perf's helper program */
 int dso__load_compat_vdso(struct dso *dso, const char *helper);
+/*
+ * The .text symbols of a vmlinux (a regular file) at their link-time
+ * addresses, appended to @out unsorted.  -EILSEQ when its build-id is not
+ * @want (when that is known), -ENODATA without a symbol table, -errno.
+ */
+int vmlinux__load_symbols(const char *path, const struct build_id *want, struct symbols *out);
 
 /* The machine's objects by name */
 #define DSOS_HASH_BITS 8

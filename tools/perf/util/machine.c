@@ -72,6 +72,15 @@ struct machine {
 	bool kernel_loaded;
 	bool running_kernel; /* recorded on the kernel we run on */
 	bool env_checked;    /* running_kernel and the kernel build-id are set */
+	/* the user's choice of kernel symbols, the only source when set */
+	char *kallsyms_name;
+	char *vmlinux_name;
+	/*
+	 * The kernel MMAP's pgoff is the address this symbol had (perf's
+	 * ref_reloc_sym, named after "[kernel.kallsyms]"): it ties any
+	 * symbol table to where the recorded kernel sat.
+	 */
+	char kernel_ref[64];
 	struct machine_text_poke *pokes;
 	size_t nr_pokes, alloc_pokes;
 	struct machine_stats stats;
@@ -149,7 +158,25 @@ void machine__delete(struct machine *machine)
 	dso__put(machine->kernel_dso);
 	dsos__exit(&machine->dsos);
 	free(machine->kcore_dir);
+	free(machine->kallsyms_name);
+	free(machine->vmlinux_name);
 	free(machine);
+}
+
+int machine__set_kernel_symbols(struct machine *machine, const char *kallsyms, const char *vmlinux)
+{
+	char *k = kallsyms ? strdup(kallsyms) : NULL, *v = vmlinux ? strdup(vmlinux) : NULL;
+
+	if ((kallsyms && !k) || (vmlinux && !v)) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	free(machine->kallsyms_name);
+	free(machine->vmlinux_name);
+	machine->kallsyms_name = k;
+	machine->vmlinux_name = v;
+	return 0;
 }
 
 const struct machine_stats *machine__stats(const struct machine *machine)
@@ -369,6 +396,7 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 	struct map *map;
 	struct dso *dso;
 	char name[256];
+	size_t n;
 	int err;
 
 	if (!strncmp(filename, KERNEL_MMAP_NAME, strlen(KERNEL_MMAP_NAME))) {
@@ -377,6 +405,13 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 			return -ENOMEM;
 		/* kernel symbols are absolute: perf prints kernel IPs as they are */
 		map->identity = true;
+		/* old perfs wrote the bare name; _text is what they meant */
+		filename += strlen(KERNEL_MMAP_NAME);
+		if (!*filename)
+			filename = "_text";
+		n = strnlen(filename, sizeof(machine->kernel_ref) - 1);
+		memcpy(machine->kernel_ref, filename, n);
+		machine->kernel_ref[n] = '\0';
 		if (bid && bid->size)
 			dso__set_build_id(machine->kernel_dso, bid);
 		if (machine->kernel_map)
@@ -775,16 +810,22 @@ static void machine__check_env(struct machine *machine)
 	if (machine->env_checked)
 		return;
 	machine->env_checked = true;
-	machine->running_kernel = env__is_running_kernel(machine->env);
 	if (!machine->kernel_dso->bid.size &&
 	    !perf_env__find_build_id(machine->env, KERNEL_MMAP_NAME, &bid))
 		dso__set_build_id(machine->kernel_dso, &bid);
+	machine->running_kernel = env__is_running_kernel(machine->env);
+	/* perf's own test: the recorded kernel's build-id is this kernel's */
+	if (!machine->running_kernel && machine->kernel_dso->bid.size &&
+	    !kernel__read_running_build_id(&bid))
+		machine->running_kernel = build_id__equal(&machine->kernel_dso->bid, &bid);
 }
 
 struct kallsyms_load {
 	struct symbols all;
 	struct symbol_arena arena;
-	u64 text;     /* address of _text in the file */
+	const char *ref_name; /* machine->kernel_ref */
+	u64 ref;	      /* its address in the table, when has_ref */
+	bool has_ref;
 	bool nonzero; /* kptr_restrict zeroes every address */
 };
 
@@ -795,8 +836,10 @@ static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
 
 	if (start)
 		load->nonzero = true;
-	if (!strcmp(name, "_text") && !module)
-		load->text = start;
+	if (!module && !load->has_ref && !strcmp(name, load->ref_name)) {
+		load->ref = start;
+		load->has_ref = true;
+	}
 	if (!kallsyms__type_is_symbol(type) || name[0] == '$')
 		return 0;
 	/* "[module]" stays in the name until symbols__fixup() has seen it */
@@ -811,14 +854,44 @@ static int kallsyms_load__add(void *arg, const char *name, char type, u64 start,
 						  strnlen(name, sizeof(buf) - 1)));
 }
 
-static const char *machine__kallsyms_path(struct machine *machine, char **to_free, bool *live)
+/*
+ * Where kernel symbols come from, in the order of perf's
+ * dso__load_kernel_sym(): what the user named, the recording's own kallsyms
+ * (kcore_dir) or the build-id cache's copy of it, then /proc/kallsyms.
+ */
+enum ksym_source {
+	KSYM_FILE,    /* a table of the recorded kernel, or the one the user named */
+	KSYM_RUNNING, /* /proc/kallsyms: recorded on this kernel, maybe moved since (KASLR) */
+	/*
+	 * /proc/kallsyms of another kernel, for a recording that names no
+	 * kernel build-id: perf takes it blindly; it is used here only where
+	 * the recorded kernel's _text is this one's.
+	 */
+	KSYM_OTHER,
+};
+
+static const char *machine__recorded_release(const struct machine *machine)
 {
-	const char *recorded = "(unknown)";
+	return machine->env && machine->env->os_release ? machine->env->os_release : "(unknown)";
+}
+
+static const char *running_release(struct utsname *uts)
+{
+	if (uname(uts))
+		snprintf(uts->release, sizeof(uts->release), "?");
+	return uts->release;
+}
+
+static const char *machine__kallsyms_path(struct machine *machine, char **to_free,
+					  enum ksym_source *src)
+{
 	struct utsname uts;
 	char *path, *dir;
 
 	*to_free = NULL;
-	*live = false;
+	*src = KSYM_FILE;
+	if (machine->kallsyms_name)
+		return machine->kallsyms_name;
 	if (machine->kcore_dir) {
 		if (asprintf(&path, "%s/kallsyms", machine->kcore_dir) >= 0 && !access(path, R_OK))
 			return *to_free = path;
@@ -835,16 +908,52 @@ static const char *machine__kallsyms_path(struct machine *machine, char **to_fre
 		free(dir);
 	}
 	if (machine->running_kernel) {
-		*live = true;
+		*src = KSYM_RUNNING;
 		return "/proc/kallsyms";
 	}
-	if (uname(&uts))
-		snprintf(uts.release, sizeof(uts.release), "?");
-	if (machine->env && machine->env->os_release)
-		recorded = machine->env->os_release;
-	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n", recorded,
-		   uts.release);
+	if (!machine->kernel_dso->bid.size) {
+		*src = KSYM_OTHER;
+		return "/proc/kallsyms";
+	}
+	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n",
+		   machine__recorded_release(machine), running_release(&uts));
 	return NULL;
+}
+
+/*
+ * Another kernel's table fits a recording only where it puts the
+ * reference symbol where the recorded kernel had it: then the addresses
+ * of the recording are the running kernel's.  Says so, once per machine:
+ * the names are a guess no build-id backs.
+ */
+static bool machine__other_kernel_fits(struct machine *machine, const struct kallsyms_load *load)
+{
+	struct map *kmap = machine->kernel_map;
+	struct utsname uts;
+
+	if (kmap && kmap->pgoff && load->has_ref && kmap->pgoff == load->ref) {
+		pr_warning("kernel symbols from /proc/kallsyms of the running kernel %s: the "
+			   "recording (%s, no kernel build-id) has its %s at the same address\n",
+			   running_release(&uts), machine__recorded_release(machine),
+			   machine->kernel_ref);
+		return true;
+	}
+	if (!kmap || !kmap->pgoff)
+		pr_warning("kernel symbols not resolved: recorded on %s, running %s, and the "
+			   "recording does not say where its %s was\n",
+			   machine__recorded_release(machine), running_release(&uts),
+			   kmap ? machine->kernel_ref : "kernel");
+	else if (!load->has_ref)
+		pr_warning("kernel symbols not resolved: recorded on %s, running %s, which has no "
+			   "%s\n",
+			   machine__recorded_release(machine), running_release(&uts),
+			   machine->kernel_ref);
+	else
+		pr_warning("kernel symbols not resolved: recorded on %s (%s at %#" PRIx64
+			   "), running %s (%s at %#" PRIx64 ")\n",
+			   machine__recorded_release(machine), machine->kernel_ref, kmap->pgoff,
+			   running_release(&uts), machine->kernel_ref, load->ref);
+	return false;
 }
 
 /* move each symbol to the kernel or its module, in that object's space */
@@ -922,12 +1031,66 @@ static void machine__fit_kernel_map(struct machine *machine)
 	map__put(kmap);
 }
 
+/* -k/--vmlinux: its symbol table, the whole of the kernel's symbols */
+static int machine__read_vmlinux(struct machine *machine, struct kallsyms_load *load)
+{
+	const char *path = machine->vmlinux_name;
+	char have[BUILD_ID_HEX_SIZE];
+	size_t i;
+	int err;
+
+	err = vmlinux__load_symbols(path, &machine->kernel_dso->bid, &load->all);
+	if (err == -EILSEQ) {
+		pr_warning("kernel symbols not resolved: %s is not the recorded kernel "
+			   "(build-id %s)\n",
+			   path, build_id__sprintf(&machine->kernel_dso->bid, have));
+		return err;
+	}
+	if (err) {
+		pr_warning("kernel symbols not resolved: %s: %s\n", path,
+			   err == -ENODATA ? "no symbol table" : strerror(-err));
+		return err;
+	}
+	/* before symbols__fixup(), which keeps one name of those sharing an address */
+	for (i = 0; i < load->all.nr; i++) {
+		if (!strcmp(load->all.entries[i]->name, load->ref_name)) {
+			load->ref = load->all.entries[i]->start;
+			load->has_ref = true;
+			break;
+		}
+	}
+	symbols__fixup(&load->all, false);
+	return 0;
+}
+
+static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load *load,
+				  enum ksym_source *src, char **path)
+{
+	char *to_free;
+	const char *name = machine__kallsyms_path(machine, &to_free, src);
+	int err;
+
+	*path = NULL;
+	if (!name)
+		return -ENOENT;
+	err = kallsyms__parse(name, load, kallsyms_load__add);
+	if (err < 0 || !load->nonzero) {
+		pr_warning("kernel symbols not resolved: %s: %s\n", name,
+			   err < 0 ? strerror(-err) : "all addresses are zero (kptr_restrict?)");
+		free(to_free);
+		return err < 0 ? err : -EINVAL;
+	}
+	*path = to_free ?: strdup(name);
+	symbols__fixup(&load->all, true);
+	return 0;
+}
+
 static void machine__load_kernel_symbols(struct machine *machine)
 {
-	struct kallsyms_load load = {.text = 0};
-	char *to_free;
-	const char *path;
-	bool live;
+	struct kallsyms_load load = {.ref_name = machine->kernel_ref};
+	struct map *kmap = machine->kernel_map;
+	enum ksym_source src = KSYM_FILE;
+	char *path = NULL;
 	s64 delta = 0;
 	size_t i;
 	int err;
@@ -942,36 +1105,44 @@ static void machine__load_kernel_symbols(struct machine *machine)
 			if (dso->kind == DSO_KIND__MODULE)
 				dso->loaded = true;
 	}
+	if (!load.ref_name[0])
+		load.ref_name = "_text";
 
-	path = machine__kallsyms_path(machine, &to_free, &live);
-	if (!path)
-		return;
 	symbols__init(&load.all);
-	err = kallsyms__parse(path, &load, kallsyms_load__add);
-	if (err < 0 || !load.nonzero) {
-		pr_warning("kernel symbols not resolved: %s: %s\n", path,
-			   err < 0 ? strerror(-err) : "all addresses are zero (kptr_restrict?)");
-		goto out;
+	/* --kallsyms wins over -k, as in perf */
+	if (machine->vmlinux_name && !machine->kallsyms_name) {
+		err = machine__read_vmlinux(machine, &load);
+		if (!err)
+			path = strdup(machine->vmlinux_name);
+	} else {
+		err = machine__read_kallsyms(machine, &load, &src, &path);
 	}
-	symbols__fixup(&load.all, true);
+	if (err)
+		goto out;
+	if (src == KSYM_OTHER && !machine__other_kernel_fits(machine, &load))
+		goto out;
 	/*
-	 * The running kernel may sit elsewhere than the recorded one (KASLR
-	 * after a reboot): the kernel MMAP's pgoff is where _text was.
+	 * The table may sit elsewhere than the recorded kernel did (KASLR
+	 * after a reboot, a vmlinux at its link address): the kernel MMAP's
+	 * pgoff is where the reference symbol was.
 	 */
-	if (live && machine->kernel_map && load.text && machine->kernel_map->pgoff &&
-	    machine->kernel_map->pgoff != load.text) {
-		delta = machine->kernel_map->pgoff - load.text;
-		pr_debug("kernel relocated by %#" PRIx64 " since the recording\n", (u64)delta);
+	if (kmap && kmap->pgoff && load.has_ref && kmap->pgoff != load.ref) {
+		delta = kmap->pgoff - load.ref;
+		pr_debug("kernel symbols of %s moved by %#" PRIx64
+			 " to where the recording had them\n",
+			 path, (u64)delta);
 	}
 	machine__split_kallsyms(machine, &load, delta);
 	machine__fit_kernel_map(machine);
 	free(machine->kernel_dso->symsrc);
-	machine->kernel_dso->symsrc = strdup(path);
-	pr_debug("kernel symbols: %zu from %s\n", machine->kernel_dso->symbols.nr, path);
+	machine->kernel_dso->symsrc = path;
+	path = NULL;
+	pr_debug("kernel symbols: %zu from %s\n", machine->kernel_dso->symbols.nr,
+		 machine->kernel_dso->symsrc);
 out:
 	symbols__exit(&load.all);
 	symbol_arena__exit(&load.arena);
-	free(to_free);
+	free(path);
 }
 
 static void machine__load_dso(struct machine *machine, struct dso *dso)

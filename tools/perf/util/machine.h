@@ -23,6 +23,14 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir);
 void machine__delete(struct machine *machine);
 
 /*
+ * Kernel symbols from @kallsyms (perf's --kallsyms) or else from @vmlinux
+ * (-k): that file only, moved to where the recorded kernel sat, instead of
+ * the recording's kallsyms or the running kernel's.  NULL: not given.
+ * Before the first lookup; 0 or -ENOMEM.
+ */
+int machine__set_kernel_symbols(struct machine *machine, const char *kallsyms, const char *vmlinux);
+
+/*
  * Updates the model with one side-band record (MMAP, MMAP2, COMM, FORK,
  * EXIT, KSYMBOL, BPF_EVENT, TEXT_POKE; others are counted and ignored) at
  * @sample->time, the record's id trailer.  0, -EINVAL for a record too

@@ -388,6 +388,10 @@ int script__run(struct script_opts *opts)
 		err = -EINVAL;
 		goto out_buf;
 	}
+	err = machine__set_kernel_symbols(s.session->machine, opts->text.kallsyms,
+					  opts->text.vmlinux);
+	if (err)
+		goto out_delete;
 	/* a file's evlist is known now: report bad -F choices before any output */
 	err = script__prepare(&s);
 	if (err)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "debug.h"
@@ -505,6 +506,74 @@ int dso__load_elf(struct dso *dso)
 	return err;
 }
 
+/*
+ * A vmlinux is the kernel at its link-time addresses: its .text symbols
+ * are kept as they are (the machine moves them to where the recorded
+ * kernel sat).  Symbols of the other sections are not the kernel map's
+ * (perf gives each section a map of its own).
+ */
+int vmlinux__load_symbols(const char *path, const struct build_id *want, struct symbols *out)
+{
+	struct symsrc ss = {.fd = -1};
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr symshdr;
+	size_t shstrndx, i, nr;
+	struct stat st;
+	int err;
+
+	/* never wait on a FIFO nor read a device */
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	elf_version(EV_CURRENT);
+	err = symsrc__init(&ss, path, want);
+	if (err)
+		return err;
+	if (!ss.has_symtab || elf_getshdrstrndx(ss.elf, &shstrndx)) {
+		symsrc__exit(&ss);
+		return -ENODATA;
+	}
+	while ((scn = elf_nextscn(ss.elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &symshdr) && symshdr.sh_type == SHT_SYMTAB)
+			break;
+	data = scn && symshdr.sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	if (!data) {
+		symsrc__exit(&ss);
+		return -ENODATA;
+	}
+	nr = symshdr.sh_size / symshdr.sh_entsize;
+	for (i = 0; i < nr && !err; i++) {
+		const char *name, *secname;
+		GElf_Shdr shdr;
+		Elf_Scn *sec;
+		GElf_Sym sym;
+
+		if (!gelf_getsym(data, i, &sym))
+			break;
+		if (!elf_sym__is_label(&sym) && !elf_sym__is_function(&sym) &&
+		    !elf_sym__is_object(&sym))
+			continue;
+		if (sym.st_shndx == SHN_ABS || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		sec = elf_getscn(ss.elf, sym.st_shndx);
+		if (!sec || !gelf_getshdr(sec, &shdr))
+			continue;
+		secname = elf_strptr(ss.elf, shstrndx, shdr.sh_name);
+		if (!secname || strcmp(secname, ".text"))
+			continue;
+		name = elf_strptr(ss.elf, symshdr.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		err = symbols__add(out,
+				   symbol__new(sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info),
+					       GELF_ST_TYPE(sym.st_info), name));
+	}
+	symsrc__exit(&ss);
+	return err;
+}
+
 static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const char *what)
 {
 	struct symsrc ss = {.fd = -1};
@@ -613,6 +682,11 @@ int dso__load_own_vdso(struct dso *dso)
 }
 
 int dso__load_compat_vdso(struct dso *dso, const char *helper)
+{
+	return -ENOTSUP;
+}
+
+int vmlinux__load_symbols(const char *path, const struct build_id *want, struct symbols *out)
 {
 	return -ENOTSUP;
 }

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "debug.h"
 #include "text-image-options.h"
 
 int text_image_opts__parse_option(struct text_image_opts *opts, int id, const char *arg)
 {
+	struct stat st;
+
 	switch (id) {
 	case TEXT_IMAGE_OPT_KCORE:
 		opts->kcore_dir = arg;
@@ -24,6 +29,18 @@ int text_image_opts__parse_option(struct text_image_opts *opts, int id, const ch
 		return 1;
 	case TEXT_IMAGE_OPT_SYMFS:
 		opts->symfs = arg;
+		return 1;
+	case TEXT_IMAGE_OPT_KALLSYMS:
+		/* as perf checks it, and never a FIFO that would block the read */
+		if (stat(arg, &st) || access(arg, R_OK)) {
+			pr_err("--kallsyms %s: %s\n", arg, strerror(errno));
+			return -EINVAL;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			pr_err("--kallsyms %s: not a regular file\n", arg);
+			return -EINVAL;
+		}
+		opts->kallsyms = arg;
 		return 1;
 	default:
 		return 0;

@@ -16,6 +16,7 @@ enum {
 	TEXT_IMAGE_OPT_NO_KCORE,
 	TEXT_IMAGE_OPT_VMLINUX,
 	TEXT_IMAGE_OPT_SYMFS,
+	TEXT_IMAGE_OPT_KALLSYMS,
 };
 
 /* entries for a struct popt table */
@@ -38,12 +39,18 @@ enum {
 	     NULL,                                                               \
 	     "use no kcore: only poked bytes are known",                         \
 	     TEXT_IMAGE_OPT_NO_KCORE},                                           \
-	    {0,                                                                  \
+	    {'k',                                                                \
 	     "vmlinux",                                                          \
 	     required_argument,                                                  \
 	     "file",                                                             \
-	     "vmlinux with the kernel code at boot",                             \
+	     "vmlinux: the kernel symbols, and the kernel code at boot",         \
 	     TEXT_IMAGE_OPT_VMLINUX},                                            \
+	    {0,                                                                  \
+	     "kallsyms",                                                         \
+	     required_argument,                                                  \
+	     "file",                                                             \
+	     "kernel symbols from this kallsyms",                                \
+	     TEXT_IMAGE_OPT_KALLSYMS},                                           \
 	{                                                                        \
 		0, "symfs", required_argument, "directory",                      \
 		    "look for the installed vmlinux relative to this directory", \

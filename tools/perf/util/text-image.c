@@ -746,6 +746,12 @@ struct text_image *text_image__load(const char *path, const struct text_image_op
 	session = perf_session__new(path, &tool);
 	if (!session)
 		return NULL;
+	if (machine__set_kernel_symbols(session->machine, opts ? opts->kallsyms : NULL,
+					opts ? opts->vmlinux : NULL)) {
+		perf_session__delete(session);
+		errno = ENOMEM;
+		return NULL;
+	}
 	ti = text_image__new(&session->env, perf_session__kcore_dir(session), opts);
 	if (!ti) {
 		err = -errno;

@@ -47,8 +47,9 @@ struct text_image_opts {
 	 * recording's own (perf.data/kcore_dir) when there is one.
 	 */
 	const char *kcore_dir;
-	bool no_kcore;	     /* ignore every kcore */
-	const char *vmlinux; /* code sections, anchored at the start */
+	bool no_kcore;	      /* ignore every kcore */
+	const char *vmlinux;  /* code sections, anchored at the start; and the kernel symbols */
+	const char *kallsyms; /* the kernel symbols (over vmlinux's) */
 	enum text_image_anchor anchor;
 	u64 anchor_time;
 	size_t max_bytes; /* the image's memory cap, 0: none */
