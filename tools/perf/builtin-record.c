@@ -55,6 +55,51 @@ static int max_sample_rate(u64 *rate)
 	return err;
 }
 
+/* -p: "123" or "123,456" */
+static bool pid_list__valid(const char *list)
+{
+	const char *p = list;
+
+	do {
+		char *end;
+		long pid;
+
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || end == p || pid <= 0 || pid > INT32_MAX || (*end && *end != ','))
+			return false;
+		p = end + 1;
+	} while (p[-1] == ',');
+	return true;
+}
+
+/*
+ * The workload is found the way execvp() will find it, before anything
+ * is opened or written: a typo then costs one line and no output file.
+ */
+static bool command__exists(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	char buf[4096];
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, F_OK);
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path;; p++) {
+		const char *colon = strchrnul(p, ':');
+		int dir = colon - p;
+
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", dir, p, dir ? "/" : "", cmd) <
+			(int)sizeof(buf) &&
+		    !access(buf, X_OK))
+			return true;
+		if (!*colon)
+			return false;
+		p = colon;
+	}
+}
+
 /*
  * -m as perf takes it: a number of pages, or a size with B, K, M or G;
  * rounded up to a power of two pages, which the ring needs.
@@ -192,6 +237,10 @@ int cmd_textpoke_record(int argc, char **argv)
 			ro.cpu_list = optarg;
 			break;
 		case 'p':
+			if (!pid_list__valid(optarg)) {
+				popt__bad_value(&ctx, "expected a process id or a comma list of them");
+				goto out_usage;
+			}
 			ro.pid_list = optarg;
 			break;
 		case OPT_USER_REGS:
@@ -265,6 +314,11 @@ int cmd_textpoke_record(int argc, char **argv)
 	ro.events = events;
 	ro.argc = argc - optind;
 	ro.argv = argv + optind;
+	if (ro.argc && !command__exists(ro.argv[0])) {
+		pr_err("cannot run '%s': %s\n", ro.argv[0], strerror(ENOENT));
+		free(events);
+		return 1;
+	}
 	err = record__run(&ro);
 	free(events);
 	return err ? 1 : 0;
