@@ -60,9 +60,11 @@ static int parse_time(const char *str, struct code_opts *o)
 	if (*str < '0' || *str > '9')
 		return -EINVAL;
 	if (str[strlen(str) - 1] == '%') {
+		/* digits and a point only: strtod() would take hex and exponents too */
 		double pct = strtod(str, &end);
 
-		if (*end != '%' || end[1] || pct < 0 || pct > 100)
+		if (strspn(str, "0123456789.") != strlen(str) - 1 || *end != '%' || end[1] ||
+		    pct > 100)
 			return -EINVAL;
 		o->time_percent = pct;
 		return 0;

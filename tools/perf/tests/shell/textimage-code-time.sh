@@ -67,7 +67,7 @@ code "$after"
 warns "$after" after
 echo "ok: --time $after: $(cat "$tmp/err")"
 
-for bad in 12x -3 1.2.3 10%x 150% ""; do
+for bad in 12x -3 1.2.3 10%x 150% 0x10% 1e1% ""; do
 	"$TEXTPOKE" code -i "$tmp/perf.data" --no-kcore --time "$bad" "$addr" 4 >/dev/null 2>"$tmp/err" &&
 		fail "code --time '$bad' succeeded"
 	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "'$bad' for --time: expected" "$tmp/err" ||
