@@ -136,8 +136,18 @@ static int parse_mmap_pages(const char *arg, unsigned int *pages)
 		return -ERANGE;
 	for (p2 = 1; p2 < n; p2 <<= 1)
 		;
-	if (p2 != x || shift >= 0)
-		pr_info("rounding mmap pages size to %lluK (%llu pages)\n", p2 * page / 1024, p2);
+	if (p2 != n) {
+		unsigned long long size = p2 * page;
+		int unit = 0;
+
+		/* as perf says it: the largest unit that leaves more than one */
+		while (size / 1024 > 1 && unit < 3) {
+			size /= 1024;
+			unit++;
+		}
+		pr_info("rounding mmap pages size to %llu%c (%llu pages)\n", size, "BKMG"[unit],
+			p2);
+	}
 	*pages = p2;
 	return 0;
 }
@@ -156,7 +166,8 @@ int cmd_textpoke_record(int argc, char **argv)
 	     "event to sample: cpu-clock, task-clock, cycles, sys:tracepoint, with :u :k :p :pp :ppp",
 	     'e'},
 	    {'c', "count", required_argument, "n", "sample every n events", 'c'},
-	    {'F', "freq", required_argument, "n", "sample n times a second (default 4000), or max", 'F'},
+	    {'F', "freq", required_argument, "n", "sample n times a second (default 4000), or max",
+	     'F'},
 	    {'a', "all-cpus", no_argument, NULL, "system-wide collection from all CPUs", 'a'},
 	    {'C', "cpu", required_argument, "cpu", "list of cpus to monitor (0-1,3)", 'C'},
 	    {'p', "pid", required_argument, "pid",
@@ -238,7 +249,8 @@ int cmd_textpoke_record(int argc, char **argv)
 			break;
 		case 'p':
 			if (!pid_list__valid(optarg)) {
-				popt__bad_value(&ctx, "expected a process id or a comma list of them");
+				popt__bad_value(&ctx,
+						"expected a process id or a comma list of them");
 				goto out_usage;
 			}
 			ro.pid_list = optarg;

@@ -4,6 +4,7 @@
 #
 # - a bad value is one line that names the option as typed, the value and
 #   what is allowed; nothing is written;
+# - -m rounds up as perf does, with the same note;
 # - -F max samples at /proc/sys/kernel/perf_event_max_sample_rate, the
 #   attr stock perf reads says so;
 # - -z: the final line has perf 6.1's shape ("Captured and wrote <MB>
@@ -57,6 +58,19 @@ grep -q "sample_freq }: $max\b" "$tmp/max.evlist" ||
 grep -q "maximum frequency rate of $max Hz" "$tmp/record.err" ||
 	fail "-F max: no note of the rate: $(cat "$tmp/record.err")"
 echo "ok: -F max samples at perf_event_max_sample_rate, $max Hz"
+
+# -m rounds up to a power of two pages with perf's note; units as perf takes them
+for m in 3 12K 16M; do
+	perf record -m "$m" -e cpu-clock -o "$tmp/pm.data" -- true >/dev/null 2>"$tmp/pm.err" ||
+		fail "stock perf record -m $m: $(head -3 "$tmp/pm.err")"
+	record "$tmp/m.data" --no-kcore -m "$m" -e cpu-clock -- true
+	grep "rounding" "$tmp/pm.err" >"$tmp/pm.note"
+	grep "rounding" "$tmp/record.err" >"$tmp/m.note"
+	cmp -s "$tmp/pm.note" "$tmp/m.note" ||
+		fail "-m $m: our note '$(cat "$tmp/m.note")' is not perf's '$(cat "$tmp/pm.note")'"
+	note=$(cat "$tmp/m.note")
+	echo "ok: -m $m, as perf: ${note:-no note, a power of two pages already}"
+done
 
 # -z: the final line as perf 6.1 prints it
 build "$tmp/loop" loop.c || fail "gcc: $(cat "$tmp/gcc.err")"
