@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "util/debug.h"
 #include "util/disasm.h"
+#include "util/header.h"
 #include "util/machine.h"
 #include "util/parse-options.h"
 #include "util/text-image-options.h"
@@ -28,27 +29,63 @@ static const char *const code_usage[] = {
 
 struct code_opts {
 	const char *input;
+	const char *time_str; /* as given, for the messages */
 	u64 time;
+	double time_percent; /* >= 0: --time N%, resolved once the recording is open */
 	bool pokes;
 	struct text_image_opts ti;
 };
 
-/* "start", "end", seconds with a '.' (as perf script prints them), or ns */
-static int parse_time(const char *str, u64 *time)
+/*
+ * perf's time syntax for one moment: seconds as perf script prints them
+ * ("12345.678901", a bare "347" being seconds too), or "10%" of the way
+ * from the first sample to the last; and our "start" and "end".
+ */
+static int parse_time(const char *str, struct code_opts *o)
 {
-	struct text_image_opts tmp = {0};
+	unsigned long long sec, ns = 0;
+	const char *p;
+	char *end;
+	int digits = 0;
 
+	o->time_percent = -1;
 	if (!strcmp(str, "start")) {
-		*time = 0;
+		o->time = 0;
 		return 0;
 	}
 	if (!strcmp(str, "end")) {
-		*time = UINT64_MAX;
+		o->time = UINT64_MAX;
 		return 0;
 	}
-	if (text_image_opts__parse_anchor(&tmp, str) || tmp.anchor != TEXT_IMAGE_ANCHOR_TIME)
+	if (*str < '0' || *str > '9')
 		return -EINVAL;
-	*time = tmp.anchor_time;
+	if (str[strlen(str) - 1] == '%') {
+		/* digits and a point only: strtod() would take hex and exponents too */
+		double pct = strtod(str, &end);
+
+		if (strspn(str, "0123456789.") != strlen(str) - 1 || *end != '%' || end[1] ||
+		    pct > 100)
+			return -EINVAL;
+		o->time_percent = pct;
+		return 0;
+	}
+	errno = 0;
+	sec = strtoull(str, &end, 10);
+	if (errno || sec > UINT64_MAX / 1000000000ULL - 1)
+		return -EINVAL;
+	p = end;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			/* perf keeps nanoseconds: further digits do not count */
+			if (digits++ < 9)
+				ns = ns * 10 + (*p - '0');
+		}
+		for (; digits < 9; digits++)
+			ns *= 10;
+	}
+	if (*p)
+		return -EINVAL;
+	o->time = sec * 1000000000ULL + ns;
 	return 0;
 }
 
@@ -192,15 +229,56 @@ static int code__print_check(const struct textpoke_check *c, void *arg)
 	return 0;
 }
 
+/*
+ * A percentage becomes a time, and a moment outside the samples gets a
+ * warning: its listing is the code before the first or after the last,
+ * which is rarely what was meant (a time from another recording, or
+ * nanoseconds given as seconds).
+ */
+static int code__resolve_time(struct code_opts *o, struct text_image *ti)
+{
+	const struct perf_env *env = text_image__env(ti);
+	u64 first = env ? env->first_sample_time : 0, last = env ? env->last_sample_time : 0;
+	bool known = first && last >= first;
+
+	if (o->time_percent >= 0) {
+		if (!known) {
+			pr_err(
+			    "--time %s: %s has no sample time range (HEADER_SAMPLE_TIME) to take "
+			    "a percentage of; give seconds\n",
+			    o->time_str, o->input);
+			return -EINVAL;
+		}
+		o->time = first + (u64)((double)(last - first) * o->time_percent / 100.0);
+		return 0;
+	}
+	if (!known || o->time == 0 || o->time == UINT64_MAX)
+		return 0;
+	if (o->time < first || o->time > last)
+		pr_warning("--time %s is %s the recording, whose samples are from "
+			   "%llu.%09llu to %llu.%09llu\n",
+			   o->time_str, o->time < first ? "before" : "after",
+			   (unsigned long long)(first / 1000000000ULL),
+			   (unsigned long long)(first % 1000000000ULL),
+			   (unsigned long long)(last / 1000000000ULL),
+			   (unsigned long long)(last % 1000000000ULL));
+	return 0;
+}
+
 static int code__run(struct code_opts *o, u64 addr, u64 len)
 {
 	struct text_image *ti = text_image__load(o->input, &o->ti);
-	struct text_poke_sym ks = {.time = o->time};
+	struct text_poke_sym ks;
 	struct machine *machine;
 	size_t i;
 
 	if (!ti)
 		return -errno ?: -EINVAL;
+	if (code__resolve_time(o, ti)) {
+		text_image__delete(ti);
+		return -EINVAL;
+	}
+	ks = (struct text_poke_sym){.time = o->time};
 	machine = text_image__machine(ti);
 	ks.thread = machine ? machine__findnew_thread(machine, 0, 0) : NULL;
 	if (ks.time == UINT64_MAX)
@@ -234,7 +312,7 @@ int cmd_textpoke_code(int argc, char **argv)
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file", "input file name (default perf.data)", 'i'},
 	    {0, "time", required_argument, "time",
-	     "the moment: start, end (default), seconds as perf script prints them, or ns",
+	     "the moment: start, end (default), seconds as perf script prints them, or N%",
 	     OPT_TIME},
 	    TEXT_IMAGE_POPTS,
 	    {0, "pokes", no_argument, NULL, "list the pokes in the range with their verdicts",
@@ -243,7 +321,7 @@ int cmd_textpoke_code(int argc, char **argv)
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
 	    {0},
 	};
-	struct code_opts o = {.input = "perf.data", .time = UINT64_MAX};
+	struct code_opts o = {.input = "perf.data", .time = UINT64_MAX, .time_percent = -1};
 	struct popt_ctx ctx;
 	unsigned long long addr, len = CODE_DEFAULT_LEN;
 	char *end;
@@ -256,10 +334,11 @@ int cmd_textpoke_code(int argc, char **argv)
 			o.input = optarg;
 			break;
 		case OPT_TIME:
-			if (parse_time(optarg, &o.time)) {
-				pr_err(
-				    "--time %s: expected start, end, seconds (1.000002100) or ns\n",
-				    optarg);
+			o.time_str = optarg;
+			if (parse_time(optarg, &o)) {
+				popt__bad_value(&ctx, "expected start, end, seconds as perf script "
+						      "prints them (12345.678901) or a percentage "
+						      "of the recording (10%%)");
 				return 129;
 			}
 			break;
@@ -275,12 +354,18 @@ int cmd_textpoke_code(int argc, char **argv)
 				return 129;
 			if (err)
 				break;
-			popt__usage(code_usage, opts, c == 'h' ? stdout : stderr);
+			if (c == 'h')
+				popt__usage(code_usage, opts, stdout);
 			return c == 'h' ? 0 : 129;
 		}
 	}
-	if (optind >= argc || argc - optind > 2) {
-		popt__usage(code_usage, opts, stderr);
+	if (optind >= argc) {
+		popt__error(&ctx,
+			    "no address given: perf textpoke code [<options>] <addr> [<len>]");
+		return 129;
+	}
+	if (argc - optind > 2) {
+		popt__error(&ctx, "unexpected argument '%s' after <addr> <len>", argv[optind + 2]);
 		return 129;
 	}
 	errno = 0;

@@ -3,15 +3,20 @@
  * perf textpoke record: the option table and a thin entry point; the
  * recorder lives in util/record.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
 #include "util/record.h"
+
+/* 4 GiB of 4 KiB pages per CPU, as perf's UINT_MAX / page size */
+#define RECORD_MAX_MMAP_PAGES (1ULL << 20)
 
 static const char *const record_usage[] = {
     "perf textpoke record [<options>] [<command>]",
@@ -26,9 +31,124 @@ static int parse_u64(const char *arg, u64 *v)
 
 	errno = 0;
 	x = strtoull(arg, &end, 0);
-	if (errno || *end || !*arg || !x)
+	if (errno || *end || !*arg || !x || *arg == '-')
 		return -EINVAL;
 	*v = x;
+	return 0;
+}
+
+/* the kernel's limit, what -F max samples at */
+static int max_sample_rate(u64 *rate)
+{
+	static const char path[] = "/proc/sys/kernel/perf_event_max_sample_rate";
+	unsigned long long v;
+	FILE *f = fopen(path, "r");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%llu", &v) == 1 && v)
+		*rate = v;
+	else
+		err = -EINVAL;
+	fclose(f);
+	return err;
+}
+
+/* -p: "123" or "123,456" */
+static bool pid_list__valid(const char *list)
+{
+	const char *p = list;
+
+	do {
+		char *end;
+		long pid;
+
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || end == p || pid <= 0 || pid > INT32_MAX || (*end && *end != ','))
+			return false;
+		p = end + 1;
+	} while (p[-1] == ',');
+	return true;
+}
+
+/*
+ * The workload is found the way execvp() will find it, before anything
+ * is opened or written: a typo then costs one line and no output file.
+ */
+static bool command__exists(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	char buf[4096];
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, F_OK);
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path;; p++) {
+		const char *colon = strchrnul(p, ':');
+		int dir = colon - p;
+
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", dir, p, dir ? "/" : "", cmd) <
+			(int)sizeof(buf) &&
+		    !access(buf, X_OK))
+			return true;
+		if (!*colon)
+			return false;
+		p = colon;
+	}
+}
+
+/*
+ * -m as perf takes it: a number of pages, or a size with B, K, M or G;
+ * rounded up to a power of two pages, which the ring needs.
+ */
+static int parse_mmap_pages(const char *arg, unsigned int *pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long long x, n, p2;
+	char *end;
+	int shift = -1;
+
+	errno = 0;
+	x = strtoull(arg, &end, 0);
+	if (errno || end == arg || *arg == '-')
+		return -EINVAL;
+	if (*end) {
+		static const char units[] = "bkmg";
+		const char *u = strchr(units, tolower((unsigned char)*end));
+
+		if (!u || end[1])
+			return -EINVAL;
+		shift = 10 * (u - units);
+	}
+	if (page <= 0)
+		page = 4096;
+	if (shift >= 0) {
+		if (x > (RECORD_MAX_MMAP_PAGES * (unsigned long long)page) >> shift)
+			return -ERANGE;
+		n = ((x << shift) + page - 1) / page;
+	} else {
+		n = x;
+	}
+	if (!n || n > RECORD_MAX_MMAP_PAGES)
+		return -ERANGE;
+	for (p2 = 1; p2 < n; p2 <<= 1)
+		;
+	if (p2 != n) {
+		unsigned long long size = p2 * page;
+		int unit = 0;
+
+		/* as perf says it: the largest unit that leaves more than one */
+		while (size / 1024 > 1 && unit < 3) {
+			size /= 1024;
+			unit++;
+		}
+		pr_info("rounding mmap pages size to %llu%c (%llu pages)\n", size, "BKMG"[unit],
+			p2);
+	}
+	*pages = p2;
 	return 0;
 }
 
@@ -46,7 +166,8 @@ int cmd_textpoke_record(int argc, char **argv)
 	     "event to sample: cpu-clock, task-clock, cycles, sys:tracepoint, with :u :k :p :pp :ppp",
 	     'e'},
 	    {'c', "count", required_argument, "n", "sample every n events", 'c'},
-	    {'F', "freq", required_argument, "n", "sample n times a second (default 4000)", 'F'},
+	    {'F', "freq", required_argument, "n", "sample n times a second (default 4000), or max",
+	     'F'},
 	    {'a', "all-cpus", no_argument, NULL, "system-wide collection from all CPUs", 'a'},
 	    {'C', "cpu", required_argument, "cpu", "list of cpus to monitor (0-1,3)", 'C'},
 	    {'p', "pid", required_argument, "pid",
@@ -62,7 +183,7 @@ int cmd_textpoke_record(int argc, char **argv)
 	    {'z', "compression-level", optional_argument, "n",
 	     "compress records with zstd (level 1-22, default 1)", 'z'},
 	    {'m', "mmap-pages", required_argument, "pages",
-	     "ring buffer pages per CPU (power of two, default 256)", 'm'},
+	     "ring buffer pages per CPU, or a size with B/K/M/G (default 256)", 'm'},
 	    {0, "no-kcore", no_argument, NULL, "write a plain file, without kcore_dir",
 	     OPT_NO_KCORE},
 	    {0, "no-bpf-capture", no_argument, NULL, "do not capture BPF JIT images", OPT_NO_BPF},
@@ -95,12 +216,29 @@ int cmd_textpoke_record(int argc, char **argv)
 			break;
 		}
 		case 'c':
-			if (parse_u64(optarg, &ro.period))
-				goto bad_value;
+			if (parse_u64(optarg, &ro.period)) {
+				popt__bad_value(&ctx, "expected a period of 1 or more events");
+				goto out_usage;
+			}
 			break;
 		case 'F':
-			if (parse_u64(optarg, &ro.freq))
-				goto bad_value;
+			if (!strcmp(optarg, "max")) {
+				err = max_sample_rate(&ro.freq);
+				if (err) {
+					popt__bad_value(
+					    &ctx,
+					    "cannot read "
+					    "/proc/sys/kernel/perf_event_max_sample_rate: %s",
+					    strerror(-err));
+					goto out_usage;
+				}
+				pr_info("info: Using a maximum frequency rate of %llu Hz\n",
+					(unsigned long long)ro.freq);
+			} else if (parse_u64(optarg, &ro.freq)) {
+				popt__bad_value(&ctx,
+						"expected a frequency of 1 or more Hz, or max");
+				goto out_usage;
+			}
 			ro.period = 0;
 			break;
 		case 'a':
@@ -110,22 +248,36 @@ int cmd_textpoke_record(int argc, char **argv)
 			ro.cpu_list = optarg;
 			break;
 		case 'p':
+			if (!pid_list__valid(optarg)) {
+				popt__bad_value(&ctx,
+						"expected a process id or a comma list of them");
+				goto out_usage;
+			}
 			ro.pid_list = optarg;
 			break;
 		case OPT_USER_REGS:
-			if (record_opts__parse_regs(optarg, &ro.user_regs))
-				goto bad_value;
-			break;
 		case OPT_INTR_REGS:
-			if (record_opts__parse_regs(optarg, &ro.intr_regs))
-				goto bad_value;
+			if (record_opts__parse_regs(optarg, c == OPT_USER_REGS ? &ro.user_regs :
+										 &ro.intr_regs)) {
+				popt__bad_value(&ctx, "expected nothing (all), or a comma list of "
+						      "ax bx cx dx si di bp sp ip flags cs ss ds "
+						      "es fs gs r8-r15");
+				goto out_usage;
+			}
 			break;
 		case 'g':
 			ro.call_graph = CALL_GRAPH_FP;
 			break;
 		case OPT_CALL_GRAPH:
-			if (record_opts__parse_call_graph(&ro, optarg))
-				goto bad_value;
+			if (record_opts__parse_call_graph(&ro, optarg)) {
+				if (!strncmp(optarg, "dwarf,", 6))
+					popt__bad_value(&ctx, "the dwarf stack dump size must be "
+							      "1..65528 bytes (default 8192)");
+				else
+					popt__bad_value(
+					    &ctx, "expected fp, dwarf or dwarf,<stack bytes>");
+				goto out_usage;
+			}
 			break;
 		case 'o':
 			ro.output = optarg;
@@ -133,15 +285,22 @@ int cmd_textpoke_record(int argc, char **argv)
 		case 'z':
 			ro.zstd = true;
 			if (optarg) {
-				if (parse_u64(optarg, &v) || v > 22)
-					goto bad_value;
+				if (parse_u64(optarg, &v) || v > 22) {
+					popt__bad_value(&ctx, "expected a level of 1..22");
+					goto out_usage;
+				}
 				ro.zstd_level = v;
 			}
 			break;
 		case 'm':
-			if (parse_u64(optarg, &v) || v > (1U << 20))
-				goto bad_value;
-			ro.mmap_pages = v;
+			if (parse_mmap_pages(optarg, &ro.mmap_pages)) {
+				popt__bad_value(
+				    &ctx,
+				    "expected 1..%llu pages or a size with B, K, M or G "
+				    "(rounded up to a power of two pages)",
+				    RECORD_MAX_MMAP_PAGES);
+				goto out_usage;
+			}
 			break;
 		case OPT_NO_KCORE:
 			ro.kcore = false;
@@ -156,22 +315,26 @@ int cmd_textpoke_record(int argc, char **argv)
 		case 'v':
 			verbose++;
 			break;
-		default:
+		case 'h':
 			free(events);
-			popt__usage(record_usage, opts, c == 'h' ? stdout : stderr);
-			return c == 'h' ? 0 : 129;
+			popt__usage(record_usage, opts, stdout);
+			return 0;
+		default:
+			goto out_usage;
 		}
 	}
 	ro.events = events;
 	ro.argc = argc - optind;
 	ro.argv = argv + optind;
+	if (ro.argc && !command__exists(ro.argv[0])) {
+		pr_err("cannot run '%s': %s\n", ro.argv[0], strerror(ENOENT));
+		free(events);
+		return 1;
+	}
 	err = record__run(&ro);
 	free(events);
 	return err ? 1 : 0;
-bad_value:
-	fprintf(stderr, "perf textpoke record: bad value '%s' for option '%s'\n",
-		optarg ? optarg : "", argv[optind - 1]);
+out_usage:
 	free(events);
-	popt__usage(record_usage, opts, stderr);
 	return 129;
 }

@@ -49,9 +49,15 @@ int cmd_textpoke_version(int argc, char **argv)
 		if (c == OPT_BUILD) {
 			build_options = true;
 		} else {
-			popt__usage(version_usage, opts, c == 'h' ? stdout : stderr);
+			/* an error has been reported in one line */
+			if (c == 'h')
+				popt__usage(version_usage, opts, stdout);
 			return c == 'h' ? 0 : 129;
 		}
+	}
+	if (optind < argc) {
+		popt__error(&ctx, "unexpected argument '%s'", argv[optind]);
+		return 129;
 	}
 	printf("perf-textpoke version %s\n", TEXTPOKE_VERSION);
 	if (build_options) {
@@ -123,10 +129,9 @@ int cmd_textpoke_script(int argc, char **argv)
 			so.input = optarg;
 			break;
 		case 'F':
-			if (script_fields__parse(&so.fields, optarg)) {
-				popt__usage(script_usage, opts, stderr);
+			/* it names the bad field */
+			if (script_fields__parse(&so.fields, optarg))
 				return 129;
-			}
 			break;
 		case OPT_TASK:
 			so.show_task_events = true;
@@ -164,13 +169,13 @@ int cmd_textpoke_script(int argc, char **argv)
 				return 129;
 			if (err)
 				break;
-			popt__usage(script_usage, opts, c == 'h' ? stdout : stderr);
+			if (c == 'h')
+				popt__usage(script_usage, opts, stdout);
 			return c == 'h' ? 0 : 129;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "perf textpoke script: unexpected argument '%s'\n", argv[optind]);
-		popt__usage(script_usage, opts, stderr);
+		popt__error(&ctx, "unexpected argument '%s'", argv[optind]);
 		return 129;
 	}
 	err = script__run(&so);

@@ -294,7 +294,7 @@ int cmd_textpoke_test(int argc, char **argv)
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
 	    {0},
 	};
-	int passed = 0, failed = 0, skipped = 0, total, i, c;
+	int passed = 0, failed = 0, skipped = 0, total, i, c, failed_nr[16];
 	struct popt_ctx ctx;
 	bool list = false;
 
@@ -311,7 +311,7 @@ int cmd_textpoke_test(int argc, char **argv)
 			popt__usage(test_usage, opts, stdout);
 			return 0;
 		default:
-			popt__usage(test_usage, opts, stderr);
+			/* reported in one line */
 			return 129;
 		}
 	}
@@ -329,6 +329,16 @@ int cmd_textpoke_test(int argc, char **argv)
 	setenv("TEXTPOKE_CORPUS", test_corpus_dir(), 0);
 	load_shell_tests();
 	total = nr_c_tests() + nr_shell_tests;
+	/* a number or name that selects nothing is a typo, not a pass */
+	for (int k = 0; k < argc; k++) {
+		for (i = 0; i < total && !selected(i, 1, argv + k); i++)
+			;
+		if (i == total) {
+			popt__error(&ctx, "no test matches '%s' (see 'perf textpoke test -l')",
+				    argv[k]);
+			return 129;
+		}
+	}
 	for (i = 0; i < total; i++) {
 		char reason[512];
 		int ret;
@@ -357,6 +367,8 @@ int cmd_textpoke_test(int argc, char **argv)
 			break;
 		default:
 			printf(" FAILED!%s%s\n", reason[0] ? " " : "", reason);
+			if (failed < (int)ARRAY_SIZE(failed_nr))
+				failed_nr[failed] = i + 1;
 			failed++;
 			break;
 		}
@@ -364,5 +376,15 @@ int cmd_textpoke_test(int argc, char **argv)
 	}
 	if (!list)
 		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	if (failed) {
+		char which[128];
+		int n = 0;
+
+		for (i = 0; i < failed && i < (int)ARRAY_SIZE(failed_nr); i++)
+			n += snprintf(which + n, sizeof(which) - n, "%s%d", i ? " " : "",
+				      failed_nr[i]);
+		popt__error(&ctx, "%d of %d tests failed: %s%s", failed, passed + failed + skipped,
+			    which, failed > (int)ARRAY_SIZE(failed_nr) ? " ..." : "");
+	}
 	return failed ? 1 : 0;
 }

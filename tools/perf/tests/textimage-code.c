@@ -198,7 +198,7 @@ static int test__textimage_code(struct test_suite *t)
 	    expect(fk, 0, "--time 1.000002100 --pokes ffffffff81000100 16", jl5_on, NULL) ||
 	    expect(fk, 0, "--time 1.000001000 ffffffff81000100 16", jl5_off, poked) ||
 	    expect(fk, 129, "--time 1000001000ns ffffffff81000104 5", NULL, NULL) ||
-	    expect(fk, 0, "--time 1000001000 ffffffff81000104 5", jl5_off, poked) ||
+	    expect(fk, 0, "--time 1 ffffffff81000104 5", jl5_off, poked) ||
 	    expect(fk, 0, "--time 1.000003100 ffffffffa0001000 16", tramp, NULL) ||
 	    expect(fk, 0, "--time 1.000003300 ffffffffa0001000 16", tramp_gone, NULL) ||
 	    expect(fk, 0, "--no-kcore --time 1.000004100 ffffffffc0002000 16", bpf_a, NULL) ||

@@ -5,6 +5,8 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "types.h"
+
 /*
  * One option table per subcommand: getopt_long does the parsing, the
  * table also carries what -h prints, so the two never drift apart.
@@ -22,14 +24,27 @@ struct popt {
 
 struct popt_ctx {
 	const struct popt *opts;
+	const char *cmd; /* the subcommand, argv[0]: "record" */
+	char typed[64];	 /* the last option as the user spelled it: "-F", "--freq" */
 	struct option longs[POPT_MAX + 1];
-	char shorts[3 * POPT_MAX + 2];
+	char shorts[3 * POPT_MAX + 3];
 };
 
 void popt_ctx__init(struct popt_ctx *ctx, const struct popt *opts);
-/* the id of the next option (optarg set), -1 at the end, '?' on error */
+/*
+ * The id of the next option (optarg set), -1 at the end, '?' on an
+ * unknown option or a missing value, which it has reported in one line.
+ */
 int popt__next(struct popt_ctx *ctx, int argc, char **argv);
 /* "usage: <line>\n   or: <line>\n\n" then one line per option */
 void popt__usage(const char *const *usage, const struct popt *opts, FILE *fp);
+
+/* "perf textpoke <cmd>: <message>\n" on stderr: a usage error in one line */
+void popt__error(const struct popt_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+/*
+ * "perf textpoke <cmd>: bad value '<optarg>' for <option as typed>:
+ * <what is allowed>\n"
+ */
+void popt__bad_value(const struct popt_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 
 #endif /* __PERF_TEXTPOKE_PARSE_OPTIONS_H */

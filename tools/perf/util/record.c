@@ -19,6 +19,7 @@
 #include "debug.h"
 #include "event.h"
 #include "header.h"
+#include "kallsyms.h"
 #include "kcore-copy.h"
 #include "perf-event-open.h"
 #include "record-events.h"
@@ -144,10 +145,8 @@ int record_opts__parse_regs(const char *arg, u64 *mask)
 			if (!strcasecmp(tok, names[i]))
 				break;
 		}
+		/* the caller names the option and what it allows */
 		if (i == ARRAY_SIZE(names)) {
-			pr_err(
-			    "unknown register '%s' (ax bx cx dx si di bp sp ip flags cs ss ds es fs gs r8-r15)\n",
-			    tok);
 			err = -EINVAL;
 			break;
 		}
@@ -510,6 +509,16 @@ static int record__open_evsel(struct record *rec, struct record_evsel *e)
 	return 0;
 }
 
+/* no event looks at the kernel (cpu-clock:u): what only the kernel gives is not missed */
+static bool record__user_only(const struct record *rec)
+{
+	for (int i = 0; i < rec->nr_evsels; i++) {
+		if (!rec->evsels[i].sideband && !rec->evsels[i].ev.attr.exclude_kernel)
+			return false;
+	}
+	return true;
+}
+
 static int record__open(struct record *rec)
 {
 	char msg[256];
@@ -549,21 +558,27 @@ static int record__open(struct record *rec)
 				/* as perf: a user may still record user space (perf_event_paranoid 2) */
 				static bool warned;
 
-				if (!warned)
+				/*
+				 * the side-band follows the events: it is user-only too
+				 * when they are (cpu-clock:u), which is no news
+				 */
+				if (!warned && !e->sideband) {
 					pr_warning(
 					    "not permitted to observe the kernel: recording user space "
 					    "only (see /proc/sys/kernel/perf_event_paranoid)\n");
-				warned = true;
+					warned = true;
+				}
 				record__close_evsel(e);
 				e->ev.attr.exclude_kernel = 1;
 				e->ev.attr.exclude_hv = 1;
 				err = record__open_evsel(rec, e);
 			}
 			if (err && e->system_wide && (err == -EACCES || err == -EPERM)) {
-				pr_warning(
-				    "no system-wide side-band (%s): text pokes, ksymbols and BPF "
-				    "events of other tasks are not recorded; run as root\n",
-				    strerror(-err));
+				if (!record__user_only(rec))
+					pr_warning(
+					    "no system-wide side-band (%s): text pokes, ksymbols and BPF "
+					    "events of other tasks are not recorded; run as root\n",
+					    strerror(-err));
 				record__close_evsel(e);
 				e->nr_fds = 0;
 				continue;
@@ -872,13 +887,22 @@ static void record__report(struct record *rec)
 			pr_debug("BPF programs: %" PRIu64 " loaded, %" PRIu64 " captured\n",
 				 st.loads, st.captured);
 	}
-	if (!rec->opts->quiet)
+	if (!rec->opts->quiet) {
+		u64 zin, zout;
+
+		perf_writer__zstd_bytes(rec->w, &zin, &zout);
+		/* -z: what went to the file, then perf's "original" size and ratio */
 		fprintf(stderr,
 			"[ perf textpoke record: Captured and wrote %.3f MB %s (%" PRIu64
-			" samples) ]\n",
-			rec->bytes / 1024.0 / 1024.0,
+			" samples)",
+			(zout ? zout : rec->bytes) / 1024.0 / 1024.0,
 			strcmp(rec->opts->output, "-") ? rec->opts->output : "<stdout>",
 			rec->nr_samples);
+		if (zout)
+			fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
+				zin / 1024.0 / 1024.0, (double)zin / zout);
+		fprintf(stderr, " ]\n");
+	}
 }
 
 static void record__exit(struct record *rec)
@@ -903,6 +927,39 @@ static void record__exit(struct record *rec)
 		kill(rec->child, SIGTERM);
 		waitpid(rec->child, NULL, 0);
 	}
+}
+
+static int kallsyms__nonzero(void *arg, const char *name, char type, u64 start, const char *module)
+{
+	(void)name;
+	(void)type;
+	(void)module;
+	if (!start)
+		return 0;
+	*(bool *)arg = true;
+	return 1;
+}
+
+/*
+ * Where kptr_restrict (or perf_event_paranoid without CAP_SYSLOG) hides
+ * kernel addresses, /proc/kallsyms and /proc/modules read as zeros: a
+ * kcore_dir of those would only look useful.  Store none, and say why
+ * kernel samples will lack symbols, as perf record warns.
+ */
+static void record__check_kallsyms(struct record *rec)
+{
+	struct record_opts *o = rec->opts;
+	bool nonzero = false;
+
+	if (!o->kcore || !strcmp(o->output, "-"))
+		return;
+	if (kallsyms__parse("/proc/kallsyms", &nonzero, kallsyms__nonzero) <= 0 || nonzero)
+		return;
+	o->kcore = false;
+	if (!record__user_only(rec))
+		pr_warning("kernel address maps (/proc/{kallsyms,modules}) are restricted, see "
+			   "/proc/sys/kernel/kptr_restrict and perf_event_paranoid: no kcore_dir "
+			   "written, kernel samples may lack symbols\n");
 }
 
 /* the kernel refuses a frequency above its limit: lower it, as perf does */
@@ -982,9 +1039,10 @@ int record__run(struct record_opts *opts)
 		goto out;
 	if (opts->bpf_capture) {
 		rec.bpf = bpf_capture__new(NULL, 0);
-		if (!rec.bpf)
+		if (!rec.bpf && !record__user_only(&rec))
 			pr_warning("no BPF JIT capture: %s (needs root)\n", strerror(errno));
 	}
+	record__check_kallsyms(&rec);
 	err = record__writer_open(&rec);
 	if (err)
 		goto out_discard;

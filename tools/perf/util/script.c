@@ -27,6 +27,7 @@ struct script {
 	struct script_text *text; /* kernel code over time, when asked for */
 	bool prepared;
 	bool trace_tried;
+	bool dwarf_warned;
 	int nr_prepared; /* evsels set up so far */
 };
 
@@ -182,6 +183,18 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 						  sample->raw_data, sample->raw_size);
 
 	script_print__sample_head(&s->printer, sample, evsel, &info);
+	/*
+	 * --call-graph dwarf: the kernel records only the kernel part of the
+	 * callchain and leaves the user part to be unwound from the stack
+	 * dump, as perf script does.  Until we do, the chains are short.
+	 */
+	if (sample->user_stack.size && !s->dwarf_warned &&
+	    script_printer__callchain(&s->printer, evsel)) {
+		s->dwarf_warned = true;
+		pr_warning("%s: user stack dumps (--call-graph dwarf) are not unwound: "
+			   "callchains show the kernel frames only\n",
+			   s->session->path);
+	}
 	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel)) {
 		struct frame_arg fa = {s, evsel};
 

@@ -496,6 +496,16 @@ u64 perf_writer__nr_records(const struct perf_writer *w, u32 type)
 	return type < PERF_RECORD_HEADER_MAX ? w->nr_records[type] : 0;
 }
 
+void perf_writer__zstd_bytes(const struct perf_writer *w, u64 *in, u64 *out)
+{
+	*in = 0;
+	*out = 0;
+#ifdef HAVE_ZSTD
+	*in = w->zbytes_in;
+	*out = w->zbytes_out;
+#endif
+}
+
 int perf_writer__set_zstd_level(struct perf_writer *w, int level)
 {
 #ifdef HAVE_ZSTD

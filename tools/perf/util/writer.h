@@ -170,5 +170,11 @@ int perf_writer__set_zstd_level(struct perf_writer *w, int level);
 
 /* records written so far, per type (decompressed view), for tests */
 u64 perf_writer__nr_records(const struct perf_writer *w, u32 type);
+/*
+ * A ZSTD writer's bytes so far: records handed to zstd and the compressed
+ * bytes it made of them (perf record's "original" size and ratio); 0 and
+ * 0 otherwise.  A batch not flushed yet counts in neither.
+ */
+void perf_writer__zstd_bytes(const struct perf_writer *w, u64 *in, u64 *out);
 
 #endif /* __PERF_TEXTPOKE_WRITER_H */

@@ -23,7 +23,7 @@ record() {
 
 # the sample count our recorder reported
 recorded_samples() {
-	sed -n 's/.*(\([0-9]*\) samples) ]$/\1/p' "$tmp/record.err"
+	sed -n 's/.*Captured and wrote .* (\([0-9]*\) samples).*/\1/p' "$tmp/record.err"
 }
 
 # stock_script NAME FILE ARGS...: stock perf script, which must not warn
