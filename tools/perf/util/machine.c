@@ -28,6 +28,7 @@
 #include "debug.h"
 #include "dso.h"
 #include "header.h"
+#include "input-file.h"
 #include "kallsyms.h"
 #include "machine.h"
 #include "map.h"
@@ -950,7 +951,8 @@ static void machine__load_kernel_symbols(struct machine *machine)
 	err = kallsyms__parse(path, &load, kallsyms_load__add);
 	if (err < 0 || !load.nonzero) {
 		pr_warning("kernel symbols not resolved: %s: %s\n", path,
-			   err < 0 ? strerror(-err) : "all addresses are zero (kptr_restrict?)");
+			   err < 0 ? input_file__strerror(err) :
+				     "all addresses are zero (kptr_restrict?)");
 		goto out;
 	}
 	symbols__fixup(&load.all, true);
