@@ -173,6 +173,8 @@ int cmd_textpoke_script(int argc, char **argv)
 		popt__usage(script_usage, opts, stderr);
 		return 129;
 	}
+	if (text_image_opts__check(&so.text))
+		return 1;
 	err = script__run(&so);
 	return err ? 1 : 0;
 }

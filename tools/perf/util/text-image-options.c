@@ -10,7 +10,7 @@
 #include "text-image-options.h"
 
 /*
- * Files the user names are looked at as the options are read, as perf
+ * Files the user names are looked at once the options are read, as perf
  * looks at -k and --kallsyms up front: a command that builds no text
  * image (script without insn) must not take a missing file silently
  * either.  What is in them, and whether it is the recorded kernel, is
@@ -58,8 +58,6 @@ int text_image_opts__parse_option(struct text_image_opts *opts, int id, const ch
 {
 	switch (id) {
 	case TEXT_IMAGE_OPT_KCORE:
-		if (check_kcore_dir(arg))
-			return -EINVAL;
 		opts->kcore_dir = arg;
 		return 1;
 	case TEXT_IMAGE_OPT_KCORE_TIME:
@@ -72,8 +70,6 @@ int text_image_opts__parse_option(struct text_image_opts *opts, int id, const ch
 		opts->no_kcore = true;
 		return 1;
 	case TEXT_IMAGE_OPT_VMLINUX:
-		if (check_vmlinux(arg))
-			return -EINVAL;
 		opts->vmlinux = arg;
 		return 1;
 	case TEXT_IMAGE_OPT_SYMFS:
@@ -82,4 +78,13 @@ int text_image_opts__parse_option(struct text_image_opts *opts, int id, const ch
 	default:
 		return 0;
 	}
+}
+
+int text_image_opts__check(const struct text_image_opts *opts)
+{
+	if (opts->kcore_dir && !opts->no_kcore && check_kcore_dir(opts->kcore_dir))
+		return -EINVAL;
+	if (opts->vmlinux && check_vmlinux(opts->vmlinux))
+		return -EINVAL;
+	return 0;
 }

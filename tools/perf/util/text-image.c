@@ -267,8 +267,10 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 	ti->env = env;
 	io.max_bytes = opts->max_bytes;
 	ti->img = textpoke_image__new(&io);
-	if (!ti->img)
+	if (!ti->img) {
+		pr_err("text image: %s\n", strerror(ENOMEM));
 		goto out_delete;
+	}
 	ti->anchor = opts->anchor;
 	ti->anchor_time = opts->anchor_time;
 	if (opts->vmlinux) {
@@ -767,8 +769,13 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
 	machine__process_event(machine, event, sample);
 	err = text_image__process_event(ti, machine, event, sample);
 	/* past the memory cap: keep reading, the image says what it lacks */
-	if (err && err != -ENOMEM)
+	if (err && err != -ENOMEM) {
+		/* the session passes a tool's error on without a word */
+		pr_err("%s: %s record at time %llu: not added to the text image: %s\n",
+		       ti->session->path, perf_event__name(event->header.type),
+		       (unsigned long long)(sample ? sample->time : 0), strerror(-err));
 		return err;
+	}
 	if (err && !ti->load_err) {
 		pr_warning("text image: memory cap reached, later pokes are missing\n");
 		ti->load_err = err;
@@ -798,8 +805,12 @@ struct text_image *text_image__load(const char *path, const struct text_image_op
 	ti->tool = tool;
 	session->tool = &ti->tool;
 	err = perf_session__process_events(session);
-	if (!err)
+	if (!err) {
 		err = text_image__finish(ti);
+		if (err)
+			pr_err("%s: the text image cannot be completed: %s\n", path,
+			       strerror(-err));
+	}
 	if (err) {
 		text_image__delete(ti);
 		errno = -err;

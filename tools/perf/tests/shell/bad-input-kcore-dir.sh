@@ -16,8 +16,8 @@
 #     not the recorded kernel (build-id), and one that is accepted
 # `perf textpoke code` and `script -F ip,insn` run on each under timeout
 # (a hang fails) and, but in a sanitizer build, under ulimit -v of 1 GiB.
-# A refusal is a non-zero exit that is not a signal, with a message that
-# names the file; the recording's own kcore_dir may instead lose the bad
+# A refusal is exit status 1 (not a signal, no sanitizer report) with a
+# message that names the file; the recording's own kcore_dir may instead lose the bad
 # member with a warning naming it.  The inputs are never changed.
 . "$(dirname "$0")"/lib/common.sh
 . "$(dirname "$0")"/lib/bad-input.sh
@@ -122,7 +122,7 @@ run() {
 	return 0
 }
 
-# refused WHAT NAME ARGS...: non-zero exit, and stderr names NAME
+# refused WHAT NAME ARGS...: exit 1, and stderr names NAME
 refused() {
 	local what=$1 name=$2
 
@@ -130,6 +130,8 @@ refused() {
 	run "$what" "$@" || return
 	if [ "$status" = 0 ]; then
 		bad "$what: accepted (exit 0), expected a refusal"
+	elif [ "$status" != 1 ]; then
+		bad "$what: exit $status, expected 1: ${err:0:300}"
 	elif [[ $err != *"$name"* ]]; then
 		bad "$what: exit $status, but stderr does not name $name: ${err:0:300}"
 	elif [ "$(wc -l <"$tmp/err")" -gt 2 ]; then
@@ -175,8 +177,9 @@ run "code --kcore good" code -i "$rec" --kcore "$tmp/good" "$stext" 16
 run "script --kcore good" script -i "$rec" -F ip,insn --kcore "$tmp/good"
 [ "$status" = 0 ] || fail "script -F ip,insn --kcore good: exit $status: ${err:0:300}"
 
-# --kcore: what is not there
+# --kcore: what is not there; checked before the input is (no perf.data here)
 both "--kcore /nonexistent" /nonexistent refused --kcore /nonexistent
+refused "code --kcore /nonexistent, no input" /nonexistent code --kcore /nonexistent "$stext"
 mkdir "$tmp/nokcore"
 cp "$kdir/kallsyms" "$tmp/nokcore/"
 both "--kcore without kcore" "$tmp/nokcore" refused --kcore "$tmp/nokcore"
