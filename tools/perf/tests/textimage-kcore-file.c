@@ -122,13 +122,14 @@ static int test__textimage_kcore_file(struct test_suite *t)
 			goto out;
 		k = kcore__open(bad);
 		if (k || errno != ENOEXEC) {
-			pr_debug("kcore cut at %d: %s\n", cuts[i], k ? "accepted" : strerror(errno));
+			pr_debug("kcore cut at %d: %s\n", cuts[i],
+				 k ? "accepted" : strerror(errno));
 			goto out;
 		}
 	}
 	/* a program header table far past the end */
-	if (copy_truncated(kcore, bad, 0x1000 + FK_TEXT_LEN, offsetof(Elf64_Ehdr, e_phoff),
-			   &big, 8))
+	if (copy_truncated(kcore, bad, 0x1000 + FK_TEXT_LEN, offsetof(Elf64_Ehdr, e_phoff), &big,
+			   8))
 		goto out;
 	k = kcore__open(bad);
 	if (k || errno != ENOEXEC)

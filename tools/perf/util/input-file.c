@@ -14,6 +14,9 @@ static int not_regular(mode_t mode)
 		return -EISDIR;
 	if (S_ISCHR(mode) || S_ISBLK(mode))
 		return -ENODEV;
+	/* what open() says of a socket */
+	if (S_ISSOCK(mode))
+		return -ENXIO;
 	return -ESPIPE;
 }
 
@@ -21,6 +24,15 @@ int input_file__open(const char *path, struct stat *st)
 {
 	int fd, flags, err;
 
+	/*
+	 * Opening some devices does something (a watchdog starts, a tape
+	 * rewinds): look before opening, then check what was opened, in
+	 * case the path changed in between.
+	 */
+	if (stat(path, st))
+		return -errno;
+	if (!S_ISREG(st->st_mode))
+		return not_regular(st->st_mode);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

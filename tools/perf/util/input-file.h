@@ -8,13 +8,15 @@
  * Files named by a path, by the user or by a recording (a kcore, a
  * vmlinux, a kallsyms), are read only when they are regular files: open()
  * of a FIFO blocks until some writer comes, and a device such as
- * /dev/zero never ends.  The file is opened with O_NONBLOCK and what was
- * opened is looked at with fstat(), so that nothing blocks and nothing
+ * /dev/zero never ends.  The path is looked at with stat() first, so that
+ * no device is even opened, then opened with O_NONBLOCK and what was
+ * opened looked at with fstat(), so that nothing blocks and nothing
  * changes between the look and the read.
  *
  * Returns a blocking, O_CLOEXEC, read-only fd and fills @st, or -errno:
- * what open() said, or for a file that is not regular -ESPIPE (a FIFO or
- * a socket), -ENODEV (a device) or -EISDIR (a directory).
+ * what stat() or open() said, or for a file that is not regular -ESPIPE
+ * (a FIFO), -ENODEV (a device), -EISDIR (a directory) or -ENXIO (a
+ * socket).
  */
 int input_file__open(const char *path, struct stat *st);
 
