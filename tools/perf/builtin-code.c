@@ -368,6 +368,8 @@ int cmd_textpoke_code(int argc, char **argv)
 		popt__error(&ctx, "unexpected argument '%s' after <addr> <len>", argv[optind + 2]);
 		return 129;
 	}
+	if (text_image_opts__check(&o.ti))
+		return 1;
 	errno = 0;
 	addr = strtoull(argv[optind], &end, 16);
 	if (errno || end == argv[optind] || *end) {

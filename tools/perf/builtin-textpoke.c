@@ -178,6 +178,8 @@ int cmd_textpoke_script(int argc, char **argv)
 		popt__error(&ctx, "unexpected argument '%s'", argv[optind]);
 		return 129;
 	}
+	if (text_image_opts__check(&so.text))
+		return 1;
 	err = script__run(&so);
 	return err ? 1 : 0;
 }

@@ -57,12 +57,15 @@ static int test__textimage_kcore_file(struct test_suite *t)
 	char *kcore = NULL, *bad = NULL;
 	int ret = TEST_FAIL;
 	u64 big = 0xfffffffffffff000ULL;
+	static const int cuts[] = {16, 63, 100, 119};
+	u32 flags = PF_R;
+	size_t i;
 
 	TEST_ASSERT_VAL("fixture", fk);
 	if (asprintf(&kcore, "%s/kcore", fk->kcore_dir) < 0 ||
 	    asprintf(&bad, "%s/bad-kcore", fk->dir) < 0)
 		goto out;
-	k = kcore__open_dir(fk->kcore_dir);
+	k = kcore__open_dir(fk->kcore_dir, false);
 	if (!k || k->nr_segments != 1 || k->segments[0].addr != FK_TEXT ||
 	    k->segments[0].len != FK_TEXT_LEN)
 		goto out;
@@ -108,6 +111,52 @@ static int test__textimage_kcore_file(struct test_suite *t)
 		goto out;
 	k = kcore__open("/nonexistent/kcore");
 	if (k || errno != ENOENT)
+		goto out;
+
+	/*
+	 * Cut inside the program headers (one of 56 bytes at 64): libelf
+	 * alone sees no segment there, which once reached qsort(NULL, 0).
+	 */
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
+		if (copy_truncated(kcore, bad, cuts[i], 0, NULL, 0))
+			goto out;
+		k = kcore__open(bad);
+		if (k || errno != ENOEXEC) {
+			pr_debug("kcore cut at %d: %s\n", cuts[i],
+				 k ? "accepted" : strerror(errno));
+			goto out;
+		}
+	}
+	/* a program header table far past the end */
+	if (copy_truncated(kcore, bad, 0x1000 + FK_TEXT_LEN, offsetof(Elf64_Ehdr, e_phoff), &big,
+			   8))
+		goto out;
+	k = kcore__open(bad);
+	if (k || errno != ENOEXEC)
+		goto out;
+	/* a damaged identification: class, data encoding, version */
+	for (i = EI_CLASS; i <= EI_VERSION; i++) {
+		u8 flipped = 0xfd;
+
+		if (copy_truncated(kcore, bad, 0x1000 + FK_TEXT_LEN, i, &flipped, 1))
+			goto out;
+		k = kcore__open(bad);
+		if (k || errno != ENOEXEC)
+			goto out;
+	}
+	/* no executable segment: no code, refused rather than an empty image */
+	if (copy_truncated(kcore, bad, 0x1000 + FK_TEXT_LEN,
+			   sizeof(Elf64_Ehdr) + offsetof(Elf64_Phdr, p_flags), &flags, 4))
+		goto out;
+	k = kcore__open(bad);
+	if (k || errno != ENOEXEC)
+		goto out;
+	/* not a regular file: refused before a byte is read */
+	unlink(bad);
+	if (symlink("/dev/zero", bad))
+		goto out;
+	k = kcore__open(bad);
+	if (k || errno != ENODEV)
 		goto out;
 	ret = TEST_OK;
 out:

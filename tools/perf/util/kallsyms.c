@@ -7,35 +7,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "kallsyms.h"
 
 /*
  * The whole file at once: /proc/kallsyms reports a size of 0, so read
- * until EOF into a growing buffer, NUL-terminated.
+ * until EOF into a growing buffer, NUL-terminated, and never as much as
+ * KALLSYMS_MAX_SIZE: a kallsyms that is /dev/zero or a huge file must not
+ * take all memory.
  */
 static int kallsyms__read(const char *path, char **bufp, size_t *lenp)
 {
 	size_t len = 0, alloc = 1 << 20;
-	char *buf = malloc(alloc), *tmp;
+	char *buf, *tmp;
+	struct stat st;
 	int fd, err = 0;
 
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		goto out_free;
+	fd = input_file__open(path, &st);
+	if (fd < 0)
+		return fd;
+	if (st.st_size >= KALLSYMS_MAX_SIZE) {
+		err = -EFBIG;
+		goto out_close;
+	}
+	buf = malloc(alloc);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out_close;
 	}
 	for (;;) {
 		ssize_t n;
 
 		if (alloc - len < 2) {
+			if (alloc >= KALLSYMS_MAX_SIZE) {
+				err = -EFBIG;
+				goto out_free;
+			}
 			tmp = realloc(buf, alloc * 2);
 			if (!tmp) {
 				err = -ENOMEM;
-				goto out_close;
+				goto out_free;
 			}
 			buf = tmp;
 			alloc *= 2;
@@ -44,8 +58,8 @@ static int kallsyms__read(const char *path, char **bufp, size_t *lenp)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			err = -EIO;
-			goto out_close;
+			err = -errno;
+			goto out_free;
 		}
 		if (!n)
 			break;
@@ -57,10 +71,10 @@ static int kallsyms__read(const char *path, char **bufp, size_t *lenp)
 	*lenp = len;
 	return 0;
 
-out_close:
-	close(fd);
 out_free:
 	free(buf);
+out_close:
+	close(fd);
 	return err;
 }
 

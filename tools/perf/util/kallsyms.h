@@ -7,10 +7,21 @@
 #include "types.h"
 
 /*
+ * What a kallsyms file may hold.  /proc/kallsyms is about 6 MB with a
+ * distribution kernel and its modules, and some 20 MB (400k symbols) for
+ * an allyesconfig one: 64 MiB leaves room for any real kernel while a
+ * hostile file (a huge sparse one) cannot take more memory than that.
+ */
+#define KALLSYMS_MAX_SIZE (64 << 20)
+
+/*
  * Calls @cb for each line of a kallsyms file ("ffffffff81000000 T _text",
  * module symbols followed by "\t[module]").  @module is NULL for the
  * kernel's own symbols.  Returns the number of lines handed to @cb, or
  * -errno (the first non-zero return of @cb stops the walk and is returned).
+ * Only a regular file is read (see input_file__open(), whose
+ * input_file__strerror() says why one is refused), -EFBIG when it holds
+ * KALLSYMS_MAX_SIZE bytes or more.
  */
 int kallsyms__parse(const char *path, void *arg,
 		    int (*cb)(void *arg, const char *name, char type, u64 start,

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,31 @@
 #include <libelf.h>
 #endif
 
+#include "build-id.h"
 #include "debug.h"
+#include "input-file.h"
 #include "kcore.h"
 
 /* a kcore has a handful of segments; more means a damaged or hostile file */
 #define KCORE_MAX_SEGMENTS 4096
+
+/*
+ * "<file>: <what is wrong>": an error, or with @kcore->optional a warning,
+ * since the caller goes on without the file.
+ */
+static void __printf(2, 3) kcore__refuse(const struct kcore *kcore, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (kcore->optional)
+		pr_warning("%s: %s: not used\n", kcore->path, buf);
+	else
+		pr_err("%s: %s\n", kcore->path, buf);
+}
 
 void kcore__delete(struct kcore *kcore)
 {
@@ -60,7 +81,7 @@ static int segment__cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static struct kcore *kcore__map(const char *path)
+static struct kcore *kcore__map(const char *path, bool optional)
 {
 	struct kcore *kcore = calloc(1, sizeof(*kcore));
 	struct stat st;
@@ -70,15 +91,16 @@ static struct kcore *kcore__map(const char *path)
 		err = ENOMEM;
 		goto out_delete;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	kcore->optional = optional;
+	fd = input_file__open(path, &st);
 	if (fd < 0) {
-		err = errno;
-		pr_err("%s: %s\n", path, strerror(err));
+		err = -fd;
+		kcore__refuse(kcore, "%s", input_file__strerror(fd));
 		goto out_delete;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+	if (st.st_size == 0) {
 		err = ENOEXEC;
-		pr_err("%s: not a regular, non-empty file\n", path);
+		kcore__refuse(kcore, "empty file");
 		close(fd);
 		goto out_delete;
 	}
@@ -87,7 +109,7 @@ static struct kcore *kcore__map(const char *path)
 	err = errno;
 	close(fd);
 	if (kcore->map == MAP_FAILED) {
-		pr_err("%s: cannot map: %s\n", path, strerror(err));
+		kcore__refuse(kcore, "cannot map: %s", strerror(err));
 		goto out_delete;
 	}
 	return kcore;
@@ -105,19 +127,21 @@ static int kcore__add(struct kcore *kcore, u64 addr, u64 offset, u64 len, int *a
 	if (!len)
 		return 0;
 	if (offset > kcore->map_len || len > kcore->map_len - offset) {
-		pr_err("%s: segment at %#llx: %#llx bytes at offset %#llx pass the end of the file "
-		       "(%#zx bytes, truncated?)\n",
-		       kcore->path, (unsigned long long)addr, (unsigned long long)len,
-		       (unsigned long long)offset, kcore->map_len);
+		kcore__refuse(
+		    kcore,
+		    "segment at %#llx: %#llx bytes at offset %#llx pass the end of the file "
+		    "(%#zx bytes, truncated?)",
+		    (unsigned long long)addr, (unsigned long long)len, (unsigned long long)offset,
+		    kcore->map_len);
 		return -EINVAL;
 	}
 	if (addr + len < addr) {
-		pr_err("%s: segment at %#llx of %#llx bytes wraps around\n", kcore->path,
-		       (unsigned long long)addr, (unsigned long long)len);
+		kcore__refuse(kcore, "segment at %#llx of %#llx bytes wraps around",
+			      (unsigned long long)addr, (unsigned long long)len);
 		return -EINVAL;
 	}
 	if (kcore->nr_segments >= KCORE_MAX_SEGMENTS) {
-		pr_err("%s: more than %d code segments\n", kcore->path, KCORE_MAX_SEGMENTS);
+		kcore__refuse(kcore, "more than %d code segments", KCORE_MAX_SEGMENTS);
 		return -E2BIG;
 	}
 	if (kcore->nr_segments == *alloc) {
@@ -136,18 +160,29 @@ static int kcore__add(struct kcore *kcore, u64 addr, u64 offset, u64 len, int *a
 	return 0;
 }
 
-/* overlapping segments would make "which bytes" ambiguous: refuse them */
-static int kcore__finish(struct kcore *kcore)
+/*
+ * A file without code is no starting image; overlapping segments would
+ * make "which bytes" ambiguous: refuse both.
+ */
+static int kcore__finish(struct kcore *kcore, bool class64)
 {
+	u64 upper = class64 ? 1ULL << 63 : 1ULL << 31;
 	int i;
 
+	if (!kcore->nr_segments) {
+		kcore__refuse(kcore, "no kernel code in it: %s",
+			      kcore->vmlinux ? "no allocated, executable section with bytes" :
+					       "no executable PT_LOAD segment with bytes");
+		return -ENOEXEC;
+	}
 	qsort(kcore->segments, kcore->nr_segments, sizeof(*kcore->segments), segment__cmp);
+	kcore->upper_half = kcore->segments[0].addr >= upper;
 	for (i = 1; i < kcore->nr_segments; i++) {
 		const struct kcore_segment *a = &kcore->segments[i - 1], *b = &kcore->segments[i];
 
 		if (b->addr < a->addr + a->len) {
-			pr_err("%s: code segments at %#llx and %#llx overlap\n", kcore->path,
-			       (unsigned long long)a->addr, (unsigned long long)b->addr);
+			kcore__refuse(kcore, "code segments at %#llx and %#llx overlap",
+				      (unsigned long long)a->addr, (unsigned long long)b->addr);
 			return -EINVAL;
 		}
 	}
@@ -155,14 +190,76 @@ static int kcore__finish(struct kcore *kcore)
 }
 
 #ifdef HAVE_LIBELF
+/*
+ * What libelf takes on trust: it reads a program header table past the
+ * end of the file as no segments at all, and a damaged identification as
+ * another file's layout.  Say what is wrong, and where, before it does.
+ */
+static int kcore__check_ident(struct kcore *kcore)
+{
+	const unsigned char *id = kcore->map;
+	size_t ehsize;
+
+	if (kcore->map_len < EI_NIDENT || memcmp(id, ELFMAG, SELFMAG)) {
+		kcore__refuse(kcore, "not an ELF file (no ELF magic at offset 0)");
+		return -ENOEXEC;
+	}
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64) {
+		kcore__refuse(kcore, "ELF class %u at offset %#x: neither 32- nor 64-bit",
+			      id[EI_CLASS], EI_CLASS);
+		return -ENOEXEC;
+	}
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB) {
+		kcore__refuse(kcore,
+			      "ELF data encoding %u at offset %#x: neither little nor big endian",
+			      id[EI_DATA], EI_DATA);
+		return -ENOEXEC;
+	}
+	if (id[EI_VERSION] != EV_CURRENT) {
+		kcore__refuse(kcore, "ELF version %u at offset %#x, expected %u", id[EI_VERSION],
+			      EI_VERSION, EV_CURRENT);
+		return -ENOEXEC;
+	}
+	ehsize = id[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (kcore->map_len < ehsize) {
+		kcore__refuse(kcore, "truncated at %#zx, inside the %zu-byte ELF header",
+			      kcore->map_len, ehsize);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/* the @what table, @nr entries of @size bytes (@want each) at @off, inside the file */
+static int kcore__check_table(struct kcore *kcore, const char *what, u64 off, size_t nr,
+			      unsigned int size, size_t want)
+{
+	if (!nr)
+		return 0;
+	if (!want || size != want) {
+		kcore__refuse(kcore, "%s table entries of %u bytes, expected %zu", what, size,
+			      want);
+		return -ENOEXEC;
+	}
+	if (off > kcore->map_len || nr > (kcore->map_len - off) / size) {
+		kcore__refuse(kcore,
+			      "the %s table (%zu x %u bytes at offset %#llx) passes the end of "
+			      "the file at %#zx (truncated?)",
+			      what, nr, size, (unsigned long long)off, kcore->map_len);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
 static Elf *kcore__elf(struct kcore *kcore, Elf_Kind kind)
 {
 	Elf *elf;
 
+	if (kcore__check_ident(kcore))
+		return NULL;
 	elf_version(EV_CURRENT);
 	elf = elf_memory(kcore->map, kcore->map_len);
 	if (!elf || elf_kind(elf) != kind) {
-		pr_err("%s: not an ELF file\n", kcore->path);
+		kcore__refuse(kcore, "not an ELF file");
 		if (elf)
 			elf_end(elf);
 		return NULL;
@@ -170,71 +267,113 @@ static Elf *kcore__elf(struct kcore *kcore, Elf_Kind kind)
 	return elf;
 }
 
-static struct kcore *__kcore__open(const char *path, bool vmlinux)
+/* the executable PT_LOAD segments of an ELF core */
+static int kcore__add_segments(struct kcore *kcore, Elf *elf, const GElf_Ehdr *ehdr)
 {
-	struct kcore *kcore = kcore__map(path);
-	int alloc = 0, err = -ENOEXEC;
+	int alloc = 0, err;
+	size_t i, n;
+
+	if (ehdr->e_type != ET_CORE) {
+		kcore__refuse(kcore, "ELF type %d, not a core file (a vmlinux? use --vmlinux)",
+			      ehdr->e_type);
+		return -ENOEXEC;
+	}
+	/* libelf counts a table that passes the end of the file as none: look first */
+	if (ehdr->e_phnum != PN_XNUM &&
+	    kcore__check_table(kcore, "program header", ehdr->e_phoff, ehdr->e_phnum,
+			       ehdr->e_phentsize, gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT)))
+		return -ENOEXEC;
+	if (elf_getphdrnum(elf, &n)) {
+		kcore__refuse(kcore, "bad program headers: %s", elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	/* PN_XNUM: the count is in section 0, known only now */
+	err = ehdr->e_phnum != PN_XNUM ?
+		  0 :
+		  kcore__check_table(kcore, "program header", ehdr->e_phoff, n, ehdr->e_phentsize,
+				     gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT));
+	for (i = 0; i < n && !err; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph)) {
+			kcore__refuse(kcore, "program header %zu: %s", i, elf_errmsg(-1));
+			return -ENOEXEC;
+		}
+		/* perf maps only the executable segments of kcore too */
+		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		err = kcore__add(kcore, ph.p_vaddr, ph.p_offset,
+				 ph.p_filesz < ph.p_memsz ? ph.p_filesz : ph.p_memsz, &alloc);
+	}
+	return err;
+}
+
+/* the allocated code sections of an ELF executable, and its build-id */
+static int kcore__add_sections(struct kcore *kcore, Elf *elf, const GElf_Ehdr *ehdr)
+{
+	Elf_Scn *scn = NULL;
+	int alloc = 0, err;
+	size_t n;
+
+	if (ehdr->e_type != ET_EXEC && ehdr->e_type != ET_DYN) {
+		kcore__refuse(kcore, "ELF type %d, not an executable such as a vmlinux%s",
+			      ehdr->e_type,
+			      ehdr->e_type == ET_CORE ? " (a kcore? use --kcore)" : "");
+		return -ENOEXEC;
+	}
+	/* as for a core's program headers; e_shnum 0: the count is in section 0 */
+	if (ehdr->e_shnum &&
+	    kcore__check_table(kcore, "section header", ehdr->e_shoff, ehdr->e_shnum,
+			       ehdr->e_shentsize, gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT)))
+		return -ENOEXEC;
+	if (elf_getshdrnum(elf, &n)) {
+		kcore__refuse(kcore, "bad section headers: %s", elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	err = ehdr->e_shnum ?
+		  0 :
+		  kcore__check_table(kcore, "section header", ehdr->e_shoff, n, ehdr->e_shentsize,
+				     gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT));
+	while (!err && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			kcore__refuse(kcore, "bad section header: %s", elf_errmsg(-1));
+			return -ENOEXEC;
+		}
+		if (sh.sh_type != SHT_PROGBITS ||
+		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
+			continue;
+		err = kcore__add(kcore, sh.sh_addr, sh.sh_offset, sh.sh_size, &alloc);
+	}
+	if (!err)
+		elf__read_build_id(elf, &kcore->bid);
+	return err;
+}
+
+static struct kcore *__kcore__open(const char *path, bool vmlinux, bool optional)
+{
+	struct kcore *kcore = kcore__map(path, optional);
+	int err = -ENOEXEC;
 	GElf_Ehdr ehdr;
 	Elf *elf;
 
 	if (!kcore)
 		return NULL;
+	kcore->vmlinux = vmlinux;
 	elf = kcore__elf(kcore, ELF_K_ELF);
 	if (!elf)
 		goto out_delete;
 	if (!gelf_getehdr(elf, &ehdr)) {
-		pr_err("%s: bad ELF header: %s\n", path, elf_errmsg(-1));
+		kcore__refuse(kcore, "bad ELF header: %s", elf_errmsg(-1));
 		goto out_end;
 	}
-	if (!vmlinux) {
-		size_t i, n;
-
-		if (ehdr.e_type != ET_CORE) {
-			pr_err("%s: ELF type %d, not a core file (a vmlinux? use --vmlinux)\n",
-			       path, ehdr.e_type);
-			goto out_end;
-		}
-		if (elf_getphdrnum(elf, &n)) {
-			pr_err("%s: bad program headers: %s\n", path, elf_errmsg(-1));
-			goto out_end;
-		}
-		err = 0;
-		for (i = 0; i < n && !err; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, i, &ph)) {
-				pr_err("%s: program header %zu: %s\n", path, i, elf_errmsg(-1));
-				err = -ENOEXEC;
-				break;
-			}
-			/* perf maps only the executable segments of kcore too */
-			if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
-				continue;
-			err =
-			    kcore__add(kcore, ph.p_vaddr, ph.p_offset,
-				       ph.p_filesz < ph.p_memsz ? ph.p_filesz : ph.p_memsz, &alloc);
-		}
-	} else {
-		Elf_Scn *scn = NULL;
-
-		err = 0;
-		while (!err && (scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-
-			if (!gelf_getshdr(scn, &sh)) {
-				pr_err("%s: bad section header: %s\n", path, elf_errmsg(-1));
-				err = -ENOEXEC;
-				break;
-			}
-			if (sh.sh_type != SHT_PROGBITS ||
-			    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
-				(SHF_ALLOC | SHF_EXECINSTR))
-				continue;
-			err = kcore__add(kcore, sh.sh_addr, sh.sh_offset, sh.sh_size, &alloc);
-		}
-	}
+	if (vmlinux)
+		err = kcore__add_sections(kcore, elf, &ehdr);
+	else
+		err = kcore__add_segments(kcore, elf, &ehdr);
 	if (!err)
-		err = kcore__finish(kcore);
+		err = kcore__finish(kcore, gelf_getclass(elf) == ELFCLASS64);
 out_end:
 	elf_end(elf);
 	if (!err)
@@ -245,7 +384,7 @@ out_delete:
 	return NULL;
 }
 #else
-static struct kcore *__kcore__open(const char *path, bool vmlinux)
+static struct kcore *__kcore__open(const char *path, bool vmlinux, bool optional)
 {
 	pr_err("%s: reading ELF files needs libelf, not built in\n", path);
 	errno = EOPNOTSUPP;
@@ -255,15 +394,15 @@ static struct kcore *__kcore__open(const char *path, bool vmlinux)
 
 struct kcore *kcore__open(const char *path)
 {
-	return __kcore__open(path, false);
+	return __kcore__open(path, false, false);
 }
 
 struct kcore *kcore__open_vmlinux(const char *path)
 {
-	return __kcore__open(path, true);
+	return __kcore__open(path, true, false);
 }
 
-struct kcore *kcore__open_dir(const char *dir)
+struct kcore *kcore__open_dir(const char *dir, bool optional)
 {
 	struct kcore *kcore;
 	char *path;
@@ -278,7 +417,31 @@ struct kcore *kcore__open_dir(const char *dir)
 		errno = ENOENT;
 		return NULL;
 	}
-	kcore = kcore__open(path);
+	kcore = __kcore__open(path, false, optional);
 	free(path);
 	return kcore;
 }
+
+#ifdef HAVE_LIBELF
+int kcore__read_build_id(const char *path, struct build_id *bid)
+{
+	struct stat st;
+	int fd = input_file__open(path, &st), err;
+	Elf *elf;
+
+	if (fd < 0)
+		return fd;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	err = elf && elf_kind(elf) == ELF_K_ELF ? elf__read_build_id(elf, bid) : -ENOEXEC;
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+#else
+int kcore__read_build_id(const char *path, struct build_id *bid)
+{
+	return -EOPNOTSUPP;
+}
+#endif

@@ -2,6 +2,7 @@
 #ifndef __PERF_TEXTPOKE_KCORE_H
 #define __PERF_TEXTPOKE_KCORE_H
 
+#include "build-id.h"
 #include "types.h"
 
 /*
@@ -24,19 +25,38 @@ struct kcore {
 	size_t map_len;
 	int nr_segments;
 	struct kcore_segment *segments; /* address order */
+	bool vmlinux;			/* read as an executable, not as a core */
+	bool optional;			/* the caller does without it: what is wrong is a warning */
+	/* all code in the upper half of the address space, where kernels keep it */
+	bool upper_half;
+	struct build_id bid; /* a vmlinux's NT_GNU_BUILD_ID, size 0 when it has none */
 };
 
 /*
  * An ELF core: its executable PT_LOAD segments.  NULL + errno, with an
- * error naming the file (and the segment) printed: ENOENT, ENOEXEC for a
- * file that is not an ELF core, EINVAL for a segment past the end of the
- * file, EOPNOTSUPP without libelf.
+ * error naming the file (and the offset or the segment) printed: what
+ * open() said (ENOENT...), what input_file__open() says of a file that is
+ * not regular, ENOEXEC for a file that is not an ELF core (a damaged
+ * identification, program headers past the end of the file, no code),
+ * EINVAL for a segment past the end of the file, EOPNOTSUPP without
+ * libelf.  Never blocks: a FIFO is refused, not opened for reading.
  */
 struct kcore *kcore__open(const char *path);
-/* @dir/kcore, as in a kcore_dir; ENOENT, silently, when there is none */
-struct kcore *kcore__open_dir(const char *dir);
-/* an ELF executable (vmlinux): SHF_ALLOC | SHF_EXECINSTR sections with bytes */
+/*
+ * @dir/kcore, as in a kcore_dir; ENOENT, silently, when there is none.
+ * @optional for a kcore_dir the caller can do without (a recording's
+ * own): what is wrong with its kcore is then a warning saying it is not
+ * used.
+ */
+struct kcore *kcore__open_dir(const char *dir, bool optional);
+/*
+ * An ELF executable (vmlinux): SHF_ALLOC | SHF_EXECINSTR sections with
+ * bytes, and its build-id; errors as kcore__open().  Whether it is the
+ * recorded kernel is for the caller to say (text-image.c).
+ */
 struct kcore *kcore__open_vmlinux(const char *path);
+/* the build-id of a regular ELF file, quietly: 0 or -errno (-ENOENT: none) */
+int kcore__read_build_id(const char *path, struct build_id *bid);
 void kcore__delete(struct kcore *kcore);
 
 /* the segment holding @addr, or NULL */

@@ -28,6 +28,7 @@
 #include "debug.h"
 #include "dso.h"
 #include "header.h"
+#include "input-file.h"
 #include "kallsyms.h"
 #include "machine.h"
 #include "map.h"
@@ -1076,7 +1077,7 @@ static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load 
 	err = kallsyms__parse(name, load, kallsyms_load__add);
 	if (err < 0 || !load->nonzero) {
 		pr_warning("kernel symbols not resolved: %s: %s\n", name,
-			   err < 0 ? strerror(-err) : "all addresses are zero (kptr_restrict?)");
+			   err < 0 ? input_file__strerror(err) : "all addresses are zero (kptr_restrict?)");
 		free(to_free);
 		return err < 0 ? err : -EINVAL;
 	}

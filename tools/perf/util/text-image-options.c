@@ -1,11 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "debug.h"
+#include "input-file.h"
 #include "text-image-options.h"
+
+/*
+ * Files the user names are looked at once the options are read, as perf
+ * looks at -k and --kallsyms up front: a command that builds no text
+ * image (script without insn) must not take a missing file silently
+ * either.  What is in them, and whether it is the recorded kernel, is
+ * checked when the image is built (kcore.c, text-image.c).
+ */
+static int check_kcore_dir(const char *dir)
+{
+	struct stat st;
+	char *path;
+	int fd;
+
+	if (stat(dir, &st)) {
+		pr_err("--kcore %s: %s\n", dir, input_file__strerror(-errno));
+		return -EINVAL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pr_err("--kcore %s: not a directory (a kcore_dir holding kcore)\n", dir);
+		return -EINVAL;
+	}
+	if (asprintf(&path, "%s/kcore", dir) < 0)
+		return -ENOMEM;
+	fd = input_file__open(path, &st);
+	if (fd < 0)
+		pr_err("--kcore %s: %s: %s\n", dir, path, input_file__strerror(fd));
+	else
+		close(fd);
+	free(path);
+	return fd < 0 ? -EINVAL : 0;
+}
+
+static int check_vmlinux(const char *path)
+{
+	struct stat st;
+	int fd = input_file__open(path, &st);
+
+	if (fd < 0) {
+		pr_err("--vmlinux %s: %s\n", path, input_file__strerror(fd));
+		return -EINVAL;
+	}
+	close(fd);
+	return 0;
+}
 
 int text_image_opts__parse_option(struct text_image_opts *opts, int id, const char *arg)
 {
@@ -45,4 +93,13 @@ int text_image_opts__parse_option(struct text_image_opts *opts, int id, const ch
 	default:
 		return 0;
 	}
+}
+
+int text_image_opts__check(const struct text_image_opts *opts)
+{
+	if (opts->kcore_dir && !opts->no_kcore && check_kcore_dir(opts->kcore_dir))
+		return -EINVAL;
+	if (opts->vmlinux && check_vmlinux(opts->vmlinux))
+		return -EINVAL;
+	return 0;
 }

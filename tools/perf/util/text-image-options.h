@@ -63,4 +63,11 @@ enum {
  */
 int text_image_opts__parse_option(struct text_image_opts *opts, int id, const char *arg);
 
+/*
+ * Once the options are read: the files they name exist and are regular
+ * (a kcore_dir holding a kcore, a vmlinux), never blocking on a FIFO.
+ * 0, or -EINVAL with an error naming the option and the file printed.
+ */
+int text_image_opts__check(const struct text_image_opts *opts);
+
 #endif /* __PERF_TEXTPOKE_TEXT_IMAGE_OPTIONS_H */

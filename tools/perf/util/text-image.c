@@ -174,13 +174,48 @@ static bool vmlinux__fits(const char *path, const struct build_id *bid)
 {
 	struct build_id file_bid = {.size = 0};
 
-	if (access(path, R_OK) || filename__read_build_id(path, &file_bid) < 0)
+	/* a FIFO or a device under --symfs is passed over, never waited on */
+	if (kcore__read_build_id(path, &file_bid) < 0)
 		return false;
 	if (!build_id__equal(&file_bid, bid)) {
 		pr_debug("%s: not the recorded kernel's build-id\n", path);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * A vmlinux the user names must be the recorded kernel, or the code it
+ * gives is some other kernel's.  As perf's -k, it must carry the build-id
+ * the recording names for [kernel.kallsyms], when it names one (perf
+ * passes over a mismatch with a debug message and goes on without the
+ * file: a refusal that says why is better); when it names none, the code
+ * must at least lie where a kernel's does, in the upper half of the
+ * address space (so that /bin/ls is not taken for one).
+ */
+static int ti__check_vmlinux(const struct perf_env *env, const struct kcore *k)
+{
+	char have[BUILD_ID_HEX_SIZE], want[BUILD_ID_HEX_SIZE];
+	struct build_id bid = {.size = 0};
+
+	if (env && !perf_env__find_build_id(env, "[kernel.kallsyms]", &bid) && bid.size) {
+		if (build_id__equal(&bid, &k->bid))
+			return 0;
+		build_id__sprintf(&bid, want);
+		if (k->bid.size)
+			pr_err("%s: build-id %s, not the recorded kernel's %s\n", k->path,
+			       build_id__sprintf(&k->bid, have), want);
+		else
+			pr_err("%s: no build-id, so not the recorded kernel (build-id %s)\n",
+			       k->path, want);
+		return -EINVAL;
+	}
+	if (!k->upper_half) {
+		pr_err("%s: not a vmlinux: code at %#llx, not at kernel addresses\n", k->path,
+		       (unsigned long long)k->segments[0].addr);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 char *text_image__find_vmlinux(const struct perf_env *env, const char *symfs)
@@ -232,30 +267,37 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 	ti->env = env;
 	io.max_bytes = opts->max_bytes;
 	ti->img = textpoke_image__new(&io);
-	if (!ti->img)
+	if (!ti->img) {
+		pr_err("text image: %s\n", strerror(ENOMEM));
 		goto out_delete;
+	}
 	ti->anchor = opts->anchor;
 	ti->anchor_time = opts->anchor_time;
 	if (opts->vmlinux) {
 		ti->vmlinux = kcore__open_vmlinux(opts->vmlinux);
 		if (!ti->vmlinux)
 			goto out_errno;
+		err = ti__check_vmlinux(env, ti->vmlinux);
+		if (err)
+			goto out_delete;
 		err = ti__add_base(ti, ti->vmlinux, TEXTPOKE_ANCHOR_BEFORE, 0);
 		if (err)
 			goto out_delete;
 	}
 	dir = opts->kcore_dir ?: recording_kcore_dir;
 	if (dir && !opts->no_kcore) {
-		ti->kcore = kcore__open_dir(dir);
 		/*
 		 * The recording's own kcore_dir may hold kallsyms alone (no
 		 * /proc/kcore when recording), or a damaged kcore: the pokes
 		 * still tell what they touched.  One the user named must work.
 		 */
-		if (!ti->kcore && opts->kcore_dir)
-			goto out_errno;
-		if (!ti->kcore && errno != ENOENT)
-			pr_warning("%s: kcore not used, only poked bytes are known\n", dir);
+		ti->kcore = kcore__open_dir(dir, !opts->kcore_dir);
+		if (!ti->kcore && opts->kcore_dir) {
+			err = -errno;
+			if (err == -ENOENT)
+				pr_err("%s: no kcore in this kcore_dir\n", dir);
+			goto out_delete;
+		}
 	}
 	if (ti->kcore) {
 		switch (ti->anchor) {
@@ -727,8 +769,13 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
 	machine__process_event(machine, event, sample);
 	err = text_image__process_event(ti, machine, event, sample);
 	/* past the memory cap: keep reading, the image says what it lacks */
-	if (err && err != -ENOMEM)
+	if (err && err != -ENOMEM) {
+		/* the session passes a tool's error on without a word */
+		pr_err("%s: %s record at time %llu: not added to the text image: %s\n",
+		       ti->session->path, perf_event__name(event->header.type),
+		       (unsigned long long)(sample ? sample->time : 0), strerror(-err));
 		return err;
+	}
 	if (err && !ti->load_err) {
 		pr_warning("text image: memory cap reached, later pokes are missing\n");
 		ti->load_err = err;
@@ -764,8 +811,12 @@ struct text_image *text_image__load(const char *path, const struct text_image_op
 	ti->tool = tool;
 	session->tool = &ti->tool;
 	err = perf_session__process_events(session);
-	if (!err)
+	if (!err) {
 		err = text_image__finish(ti);
+		if (err)
+			pr_err("%s: the text image cannot be completed: %s\n", path,
+			       strerror(-err));
+	}
 	if (err) {
 		text_image__delete(ti);
 		errno = -err;
