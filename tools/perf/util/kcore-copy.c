@@ -297,28 +297,32 @@ int kcore__copy_text(const char *kcore, const char *kallsyms, const char *module
 	return __kcore__copy_text(kcore, kallsyms, modules, out, &out_failed);
 }
 
-int kcore_dir__write(const char *dir, bool quiet)
+int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
 {
-	char path[4096], kallsyms[4096], modules[4096];
+	char path[4096], from[4096], kallsyms[4096], modules[4096];
 	bool out_failed = false;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/kcore_dir", dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
+	snprintf(from, sizeof(from), "%s/kallsyms", proc);
 	snprintf(kallsyms, sizeof(kallsyms), "%s/kcore_dir/kallsyms", dir);
-	err = copy_proc_file("/proc/kallsyms", kallsyms, false);
+	err = copy_proc_file(from, kallsyms, false);
 	if (err)
 		return err;
+	snprintf(from, sizeof(from), "%s/modules", proc);
 	snprintf(modules, sizeof(modules), "%s/kcore_dir/modules", dir);
-	err = copy_proc_file("/proc/modules", modules, true);
+	err = copy_proc_file(from, modules, true);
 	if (err)
 		return err;
-	if (access("/proc/kcore", R_OK)) {
+	snprintf(from, sizeof(from), "%s/kcore", proc);
+	if (access(from, R_OK)) {
 		if (!quiet)
 			fprintf(stderr,
-				"perf textpoke record: no /proc/kcore: kcore_dir holds kallsyms "
-				"and modules only, kernel text comes from the text pokes\n");
+				"perf textpoke record: no %s: kcore_dir holds kallsyms "
+				"and modules only, kernel text comes from the text pokes\n",
+				from);
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/kcore_dir/kcore", dir);
@@ -329,13 +333,18 @@ int kcore_dir__write(const char *dir, bool quiet)
 	 * one we cannot write (ENOSPC, EFBIG) means the recording cannot be
 	 * written either.
 	 */
-	err = __kcore__copy_text("/proc/kcore", kallsyms, modules, path, &out_failed);
+	err = __kcore__copy_text(from, kallsyms, modules, path, &out_failed);
 	if (err && out_failed)
 		return err;
 	if (err && !quiet)
 		fprintf(stderr,
-			"perf textpoke record: kernel text not copied from /proc/kcore (%s): "
+			"perf textpoke record: kernel text not copied from %s (%s): "
 			"kcore_dir holds kallsyms and modules only\n",
-			strerror(-err));
+			from, strerror(-err));
 	return 0;
+}
+
+int kcore_dir__write(const char *dir, bool quiet)
+{
+	return kcore_dir__write_from(dir, "/proc", quiet);
 }

@@ -17,6 +17,8 @@
  * returned as -errno: the recording cannot be whole without it.
  */
 int kcore_dir__write(const char *dir, bool quiet);
+/* the same from @proc/{kallsyms,modules,kcore}: tests give a directory of their own */
+int kcore_dir__write_from(const char *dir, const char *proc, bool quiet);
 
 /* the most kernel text and module code copied; more is refused (-EFBIG) */
 #define KCORE_COPY_MAX (1ULL << 30)
