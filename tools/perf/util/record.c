@@ -252,6 +252,16 @@ static int add_tids_of(struct record *rec, pid_t pid)
  * at exec, as perf record does.  A failed exec comes back as an errno
  * through a close-on-exec pipe; a successful one closes it.
  */
+static bool record__output_is_stdout(const char *output)
+{
+	struct stat o, out;
+
+	if (!strcmp(output, "-"))
+		return true;
+	return !stat(output, &o) && !fstat(STDOUT_FILENO, &out) && o.st_dev == out.st_dev &&
+	       o.st_ino == out.st_ino;
+}
+
 static int record__fork_workload(struct record *rec)
 {
 	int go[2], fail[2], e;
@@ -273,8 +283,8 @@ static int record__fork_workload(struct record *rec)
 	if (!rec->child) {
 		close(go[1]);
 		close(fail[0]);
-		/* stdout may be the pipe-mode output: the workload gets stderr */
-		if (!strcmp(rec->opts->output, "-"))
+		/* stdout may be the output (-, /dev/stdout): the workload gets stderr */
+		if (record__output_is_stdout(rec->opts->output))
 			dup2(2, 1);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);

@@ -237,6 +237,7 @@ static int open_tmp(struct perf_writer *w, unsigned int flags)
 int writer_output__open(struct perf_writer *w, const char *path, unsigned int flags)
 {
 	size_t len = strlen(path);
+	struct stat st;
 	char *name;
 	mode_t mode;
 	int err;
@@ -246,6 +247,14 @@ int writer_output__open(struct perf_writer *w, const char *path, unsigned int fl
 	name = strndup(path, len);
 	if (!name)
 		return -ENOMEM;
+	/*
+	 * What open() would reach is what counts: /dev/stdout and other
+	 * /proc magic links to a pipe read back as "pipe:[n]", no path.
+	 */
+	if (!stat(name, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		w->path = name;
+		return open_through(w, flags);
+	}
 	err = follow_links(name, &w->path, &mode);
 	free(name);
 	if (err)

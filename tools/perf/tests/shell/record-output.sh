@@ -15,6 +15,7 @@
 #   as <target>.old; a symlink to the null node writes through it;
 # - -o a FIFO nobody reads: a clear error at once, no hang; with a reader
 #   the recording streams in pipe mode, read by stock perf script -i -;
+#   so does -o /dev/stdout to a pipe (a /proc link that names no path);
 # - -o a directory that holds more than a recording: refused, untouched.
 
 . "$(dirname "$0")/lib/record-common.sh"
@@ -107,6 +108,19 @@ perf script -i - -F comm,tid,time,ip <"$tmp/fifo.data" >"$tmp/fifo.perf" 2>"$tmp
 [ "$(wc -l <"$tmp/fifo.perf")" = "$n" ] ||
 	fail "-o a FIFO: perf script shows $(wc -l <"$tmp/fifo.perf") samples, we wrote $n"
 echo "ok: -o a FIFO: no reader is an error at once; a reader gets pipe mode, $n samples"
+
+# /dev/stdout as a pipe: a /proc magic link, pipe mode; the workload's own
+# stdout goes to stderr so that it does not mix with the stream
+"$TEXTPOKE" record -e cpu-clock -o /dev/stdout -- sh -c "echo workload-says-hi; exec $tmp/loop 0.2" \
+	2>"$tmp/record.err" | cat >"$tmp/stdout.data"
+[ "${PIPESTATUS[0]}" = 0 ] || fail "-o /dev/stdout: $(cat "$tmp/record.err")"
+n=$(recorded_samples)
+grep -q workload-says-hi "$tmp/record.err" || fail "-o /dev/stdout: the workload's output is not on stderr"
+perf script -i - -F comm,tid,time,ip <"$tmp/stdout.data" >"$tmp/stdout.perf" 2>"$tmp/stdout.perr" ||
+	fail "stock perf script -i - on -o /dev/stdout: $(head -3 "$tmp/stdout.perr")"
+[ "$(wc -l <"$tmp/stdout.perf")" = "$n" ] ||
+	fail "-o /dev/stdout: perf script shows $(wc -l <"$tmp/stdout.perf") samples, we wrote $n"
+echo "ok: -o /dev/stdout to a pipe streams pipe mode, $n samples, the workload's stdout apart"
 
 # a directory that is not a recording is not renamed away
 mkdir "$tmp/mine"
