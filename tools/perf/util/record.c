@@ -247,10 +247,9 @@ static int add_tids_of(struct record *rec, pid_t pid)
 }
 
 /*
- * Fork the workload now, let it exec only once every event is open: the
- * events are opened on its pid with enable_on_exec, so counting starts
- * at exec, as perf record does.  A failed exec comes back as an errno
- * through a close-on-exec pipe; a successful one closes it.
+ * "-", or another name for what stdout is (/dev/stdout to a pipe), where
+ * the workload's output would corrupt ours; a device such as /dev/null
+ * on both takes no harm from it.
  */
 static bool record__output_is_stdout(const char *output)
 {
@@ -258,10 +257,16 @@ static bool record__output_is_stdout(const char *output)
 
 	if (!strcmp(output, "-"))
 		return true;
-	return !stat(output, &o) && !fstat(STDOUT_FILENO, &out) && o.st_dev == out.st_dev &&
-	       o.st_ino == out.st_ino;
+	return !stat(output, &o) && !fstat(STDOUT_FILENO, &out) && !S_ISCHR(o.st_mode) &&
+	       o.st_dev == out.st_dev && o.st_ino == out.st_ino;
 }
 
+/*
+ * Fork the workload now, let it exec only once every event is open: the
+ * events are opened on its pid with enable_on_exec, so counting starts
+ * at exec, as perf record does.  A failed exec comes back as an errno
+ * through a close-on-exec pipe; a successful one closes it.
+ */
 static int record__fork_workload(struct record *rec)
 {
 	int go[2], fail[2], e;
@@ -650,7 +655,7 @@ static void record__writer_open_error(const char *output, unsigned int flags, in
 	else if (err == -EEXIST)
 		pr_err("%s.old: a device or FIFO: not replacing it\n", output);
 	else if (err == -ESPIPE)
-		pr_err("%s: cannot seek on it, which perf.data needs (a FIFO gets pipe mode)\n",
+		pr_err("%s: cannot seek on it, which perf.data needs (-o - streams pipe mode)\n",
 		       output);
 	else
 		pr_err("%s: cannot create: %s\n", output, strerror(-err));
