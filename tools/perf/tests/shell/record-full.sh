@@ -8,7 +8,7 @@
 # previous recording and its .old byte for byte as they were:
 # - ulimit -f with --no-kcore, where the data file passes the limit;
 # - ulimit -f with the kcore_dir, where the kallsyms copy passes it;
-# - a 64 KiB tmpfs, both ways (skipped where it cannot be mounted);
+# - a full tmpfs, both ways (skipped where it cannot be mounted);
 # - the workload itself gets SIGXFSZ back (the recorder ignores it).
 
 . "$(dirname "$0")/lib/record-common.sh"
@@ -55,8 +55,9 @@ record "$tmp/out/d.data" -- true
 record "$tmp/out/d.data" -- "$tmp/loop" 0.05
 snapshot "$tmp/out" before
 
-# ulimit -f with --no-kcore: ~1000 samples of 0.3 s are well past 8 KiB
-(ulimit -f 8; failing fsize-file "$tmp/out/f.data: File too large" -- \
+# ulimit -f with --no-kcore: even an empty recording is past 2 KiB (the
+# header, attrs, kernel map, features), whatever the machine's load
+(ulimit -f 2; failing fsize-file "$tmp/out/f.data: File too large" -- \
 	--no-kcore -o "$tmp/out/f.data" -- "$tmp/loop" 0.3) || exit 1
 no_temp "$tmp/out" "ulimit -f, --no-kcore"
 same "$tmp/out" before
@@ -82,13 +83,16 @@ echo "ok: the workload still gets SIGXFSZ"
 
 # a full file system
 mkdir "$tmp/small"
-if mount -t tmpfs -o size=64k,mode=0755 textpoke-test "$tmp/small" 2>/dev/null; then
-	# a kcore_dir (~MBs of kallsyms) would not fit: the previous ones are files
+if mount -t tmpfs -o size=256k,mode=0755 textpoke-test "$tmp/small" 2>/dev/null; then
+	# a kcore_dir (~MBs of kallsyms) would not fit: the previous ones are
+	# files; then a filler takes every block left
 	cp "$tmp/out/f.data" "$tmp/out/f.data.old" "$tmp/small/" &&
 		cp "$tmp/out/f.data" "$tmp/small/d.data" || fail "cannot fill $tmp/small"
+	dd if=/dev/zero of="$tmp/small/filler" bs=4k 2>/dev/null
+	[ "$(df --output=avail -B1 "$tmp/small" | tail -1 | tr -d " ")" = 0 ] || fail "$tmp/small is not full"
 	snapshot "$tmp/small" small
 	failing enospc-file "$tmp/small/f.data: No space left on device" -- \
-		--no-kcore -o "$tmp/small/f.data" -- "$tmp/loop" 0.5
+		--no-kcore -o "$tmp/small/f.data" -- "$tmp/loop" 0.3
 	no_temp "$tmp/small" "full disk, --no-kcore"
 	same "$tmp/small" small
 	failing enospc-dir "$tmp/small/d.data: cannot write kcore_dir: No space left on device" -- \
