@@ -12,9 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests.h"
+#include "fixture.h"
 #include "../util/kcore-copy.h"
 
 #define TEXT 0xffffffff81000000ULL
@@ -191,4 +196,132 @@ out:
 struct test_suite suite__record_kcore = {
     .desc = "record: kcore copy of kernel text and modules from an ELF core",
     .func = test__record_kcore,
+};
+
+/* kcore_dir__write_from() in a child under a file-size limit; its -errno */
+static int write_kcore_dir_limited(const char *dir, const char *proc, rlim_t limit)
+{
+	struct rlimit rl = {limit, limit};
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		/* the recorder ignores it too: write() then says EFBIG */
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(255);
+		_exit(-kcore_dir__write_from(dir, proc, true) & 0xff);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+/*
+ * kcore_dir under failure: a kallsyms that cannot be opened is an error,
+ * not an empty copy; no modules file is an empty one; a write that hits
+ * the file-size limit says EFBIG (not EIO), in the kallsyms copy and in
+ * the kcore copy, which fails the whole kcore_dir instead of a warning.
+ */
+static int test__record_kcore_errors(struct test_suite *t __maybe_unused)
+{
+	char dir[] = "/tmp/textpoke-kcore-err.XXXXXX";
+	char proc[64], big[64], out[64], path[128];
+	int ret = TEST_FAIL, err;
+	struct stat st;
+	FILE *f;
+
+	TEST_ASSERT_VAL("mkdtemp", mkdtemp(dir));
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	snprintf(big, sizeof(big), "%s/big", dir);
+	if (mkdir(proc, 0755) || mkdir(big, 0755))
+		goto out;
+
+	/* an empty "proc": no kallsyms */
+	snprintf(out, sizeof(out), "%s/o1", dir);
+	if (mkdir(out, 0755))
+		goto out;
+	quiet = true;
+	err = kcore_dir__write_from(out, proc, true);
+	quiet = false;
+	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", out);
+	if (err != -ENOENT || !access(path, F_OK)) {
+		pr_debug("no kallsyms: %d (%s), expected -ENOENT and no copy\n", err,
+			 strerror(-err));
+		goto out;
+	}
+
+	/* kallsyms only: no modules is an empty file, no kcore a notice */
+	snprintf(path, sizeof(path), "%s/kallsyms", proc);
+	if (write_file(path, "ffffffff81000000 T _text\n"
+			     "ffffffff81000000 T _stext\n"
+			     "ffffffff81008123 T _etext\n"))
+		goto out;
+	snprintf(out, sizeof(out), "%s/o2", dir);
+	if (mkdir(out, 0755))
+		goto out;
+	err = kcore_dir__write_from(out, proc, true);
+	snprintf(path, sizeof(path), "%s/kcore_dir/modules", out);
+	if (err || stat(path, &st) || st.st_size) {
+		pr_debug("no modules: %d (%s), expected 0 and an empty copy\n", err,
+			 strerror(-err));
+		goto out;
+	}
+
+	/* the 48 KiB kcore copy past a 16 KiB limit */
+	snprintf(path, sizeof(path), "%s/modules", proc);
+	if (write_file(path, "mod_a 8192 0 - Live 0xffffffffc0001000\n"))
+		goto out;
+	snprintf(path, sizeof(path), "%s/kcore", proc);
+	if (make_core(path))
+		goto out;
+	snprintf(out, sizeof(out), "%s/o3", dir);
+	if (mkdir(out, 0755))
+		goto out;
+	err = write_kcore_dir_limited(out, proc, 16384);
+	snprintf(path, sizeof(path), "%s/kcore_dir/kcore", out);
+	if (err != -EFBIG || !access(path, F_OK)) {
+		pr_debug("kcore past the limit: %d (%s), expected -EFBIG and no kcore\n", err,
+			 strerror(-err));
+		goto out;
+	}
+	/* and without a limit the same copy works */
+	snprintf(out, sizeof(out), "%s/o4", dir);
+	snprintf(path, sizeof(path), "%s/kcore_dir/kcore", out);
+	if (mkdir(out, 0755) || kcore_dir__write_from(out, proc, true) || stat(path, &st) ||
+	    st.st_size < 0x9000) {
+		pr_debug("the unlimited copy failed\n");
+		goto out;
+	}
+
+	/* a kallsyms larger than the limit */
+	snprintf(path, sizeof(path), "%s/kallsyms", big);
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	for (int i = 0; i < 2000; i++)
+		fprintf(f, "ffffffff81%06x t filler_%d\n", i * 16, i);
+	if (fclose(f))
+		goto out;
+	snprintf(out, sizeof(out), "%s/o5", dir);
+	if (mkdir(out, 0755))
+		goto out;
+	err = write_kcore_dir_limited(out, big, 16384);
+	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", out);
+	if (err != -EFBIG || !access(path, F_OK)) {
+		pr_debug("kallsyms past the limit: %d (%s), expected -EFBIG and no copy\n", err,
+			 strerror(-err));
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	fixture__rm_rf(dir);
+	return ret;
+}
+
+struct test_suite suite__record_kcore_errors = {
+    .desc = "record: kcore_dir copy: a missing kallsyms, EFBIG kept, kcore write failures",
+    .func = test__record_kcore_errors,
 };

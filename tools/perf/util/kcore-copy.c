@@ -16,31 +16,72 @@
 /* /proc/kcore has a few dozen segments; a core with more is not one */
 #define KCORE_MAX_PHDRS 4096
 
-/* /proc files report size 0: copy until EOF; a missing @from gives an empty file */
-static int copy_proc_file(const char *from, const char *to)
+/*
+ * pwrite() all of @n bytes: a short write is retried, so that the next one
+ * gives the reason (ENOSPC, EFBIG) instead of a guess.
+ */
+static int write_all(int fd, const void *buf, size_t n, off_t off)
+{
+	const u8 *p = buf;
+
+	while (n) {
+		ssize_t r = pwrite(fd, p, n, off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		p += r;
+		n -= r;
+		off += r;
+	}
+	return 0;
+}
+
+/*
+ * /proc files report size 0: copy until EOF.  @to is created, never
+ * truncated: it is a fresh name in the recording's kcore_dir, so that a
+ * failure may remove it.  A missing @from is an error unless @optional
+ * (no /proc/modules: a kernel built without modules has none).
+ */
+static int copy_proc_file(const char *from, const char *to, bool optional)
 {
 	char buf[65536];
 	int in, out, err = 0;
+	off_t off = 0;
 	ssize_t n;
 
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		return -errno;
 	in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
+	if (in < 0 && !(optional && errno == ENOENT)) {
+		err = -errno;
+		pr_err("%s: %s\n", from, strerror(-err));
+		return err;
+	}
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0) {
+		err = -errno;
 		goto out_close;
-	while ((n = read(in, buf, sizeof(buf))) > 0) {
-		if (write(out, buf, n) != n) {
-			err = -EIO;
+	}
+	while (in >= 0 && (n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			pr_err("%s: %s\n", from, strerror(-err));
 			break;
 		}
+		err = write_all(out, buf, n, off);
+		if (err)
+			break;
+		off += n;
 	}
-	if (n < 0)
-		err = -errno;
-	close(in);
-out_close:
 	if (close(out) && !err)
 		err = -errno;
+	if (err)
+		unlink(to);
+out_close:
+	if (in >= 0)
+		close(in);
 	return err;
 }
 
@@ -110,14 +151,16 @@ static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
 	while (size) {
 		size_t n = size < sizeof(buf) ? size : sizeof(buf);
 		ssize_t r = pread(in, buf, n, in_off);
+		int err;
 
 		/* kcore reads of holes fail or come back short: keep zeros there */
 		if (r <= 0) {
 			memset(buf, 0, n);
 			r = n;
 		}
-		if (pwrite(out, buf, r, out_off) != r)
-			return errno ? -errno : -EIO;
+		err = write_all(out, buf, r, out_off);
+		if (err)
+			return err;
 		in_off += r;
 		out_off += r;
 		size -= r;
@@ -125,7 +168,9 @@ static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
 	return 0;
 }
 
-int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out)
+/* as kcore__copy_text(); *@out_failed says the error was in writing @out */
+static int __kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
+			      const char *out, bool *out_failed)
 {
 	struct kcore_piece pieces[2 * 64];
 	struct addr_range want[2];
@@ -195,7 +240,9 @@ int kcore__copy_text(const char *kcore, const char *kallsyms, const char *module
 		       (unsigned long long)total, (unsigned long long)KCORE_COPY_MAX);
 		goto out_close;
 	}
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0400);
+	/* from here on every failure is one of writing @out */
+	*out_failed = true;
+	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0400);
 	if (fd < 0) {
 		err = -errno;
 		goto out_close;
@@ -209,8 +256,8 @@ int kcore__copy_text(const char *kcore, const char *kallsyms, const char *module
 	oh.e_ehsize = sizeof(oh);
 	oh.e_phentsize = sizeof(Elf64_Phdr);
 	oh.e_phnum = nr;
-	err = -EIO;
-	if (pwrite(fd, &oh, sizeof(oh), 0) != sizeof(oh))
+	err = write_all(fd, &oh, sizeof(oh), 0);
+	if (err)
 		goto out_close;
 	/* segment data page aligned after the headers, as perf's copy lays it out */
 	off = (sizeof(oh) + nr * sizeof(Elf64_Phdr) + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
@@ -225,12 +272,11 @@ int kcore__copy_text(const char *kcore, const char *kallsyms, const char *module
 		    .p_align = KCORE_PAGE,
 		};
 
-		if (pwrite(fd, &p, sizeof(p), sizeof(oh) + i * sizeof(p)) != sizeof(p))
-			goto out_close;
-		err = copy_bytes(in, pieces[i].src_off, fd, off, pieces[i].size);
+		err = write_all(fd, &p, sizeof(p), sizeof(oh) + i * sizeof(p));
+		if (!err)
+			err = copy_bytes(in, pieces[i].src_off, fd, off, pieces[i].size);
 		if (err)
 			goto out_close;
-		err = -EIO;
 		off = (off + pieces[i].size + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
 	}
 	err = 0;
@@ -244,36 +290,61 @@ out_close:
 	return err;
 }
 
-int kcore_dir__write(const char *dir, bool quiet)
+int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out)
 {
-	char path[4096], kallsyms[4096], modules[4096];
+	bool out_failed = false;
+
+	return __kcore__copy_text(kcore, kallsyms, modules, out, &out_failed);
+}
+
+int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
+{
+	char path[4096], from[4096], kallsyms[4096], modules[4096];
+	bool out_failed = false;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/kcore_dir", dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
+	snprintf(from, sizeof(from), "%s/kallsyms", proc);
 	snprintf(kallsyms, sizeof(kallsyms), "%s/kcore_dir/kallsyms", dir);
-	err = copy_proc_file("/proc/kallsyms", kallsyms);
+	err = copy_proc_file(from, kallsyms, false);
 	if (err)
 		return err;
+	snprintf(from, sizeof(from), "%s/modules", proc);
 	snprintf(modules, sizeof(modules), "%s/kcore_dir/modules", dir);
-	err = copy_proc_file("/proc/modules", modules);
+	err = copy_proc_file(from, modules, true);
 	if (err)
 		return err;
-	if (access("/proc/kcore", R_OK)) {
+	snprintf(from, sizeof(from), "%s/kcore", proc);
+	if (access(from, R_OK)) {
 		if (!quiet)
 			fprintf(stderr,
-				"perf textpoke record: no /proc/kcore: kcore_dir holds kallsyms "
-				"and modules only, kernel text comes from the text pokes\n");
+				"perf textpoke record: no %s: kcore_dir holds kallsyms "
+				"and modules only, kernel text comes from the text pokes\n",
+				from);
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/kcore_dir/kcore", dir);
-	/* the copies of kallsyms and modules say where the text was when we copied it */
-	err = kcore__copy_text("/proc/kcore", kallsyms, modules, path);
+	/*
+	 * The copies of kallsyms and modules say where the text was when we
+	 * copied it.  A kcore we cannot read costs the starting image only,
+	 * as perf record goes on without kcore unless --kcore asked for it;
+	 * one we cannot write (ENOSPC, EFBIG) means the recording cannot be
+	 * written either.
+	 */
+	err = __kcore__copy_text(from, kallsyms, modules, path, &out_failed);
+	if (err && out_failed)
+		return err;
 	if (err && !quiet)
 		fprintf(stderr,
-			"perf textpoke record: kernel text not copied from /proc/kcore (%s): "
+			"perf textpoke record: kernel text not copied from %s (%s): "
 			"kcore_dir holds kallsyms and modules only\n",
-			strerror(-err));
+			from, strerror(-err));
 	return 0;
+}
+
+int kcore_dir__write(const char *dir, bool quiet)
+{
+	return kcore_dir__write_from(dir, "/proc", quiet);
 }

@@ -11,10 +11,14 @@
  * the module area, as perf record --kcore writes it.  Taken after the
  * side-band is enabled, so a poke already present in the copy shows as
  * pre-applied.  Stock perf reads kcore_dir for kernel symbols and code.
- * Without /proc/kcore a one-line notice says the text will come from the
- * text pokes alone.
+ * Without /proc/kcore, or with one that cannot be read, a one-line notice
+ * says the text will come from the text pokes alone.  A /proc/kallsyms
+ * that cannot be read, or any failure to write (ENOSPC, EFBIG), is
+ * returned as -errno: the recording cannot be whole without it.
  */
 int kcore_dir__write(const char *dir, bool quiet);
+/* the same from @proc/{kallsyms,modules,kcore}: tests give a directory of their own */
+int kcore_dir__write_from(const char *dir, const char *proc, bool quiet);
 
 /* the most kernel text and module code copied; more is refused (-EFBIG) */
 #define KCORE_COPY_MAX (1ULL << 30)
@@ -25,7 +29,9 @@ int kcore_dir__write(const char *dir, bool quiet);
  * module end) into a new ELF core @out, one PT_LOAD per piece.  0, or
  * -errno with a message naming the file: -ENOENT when @kallsyms names no
  * _stext/_etext, -EINVAL for a core that is not a 64-bit little-endian
- * ELF, -ENODATA when no segment covers the text.
+ * ELF, -ENODATA when no segment covers the text.  @out must not exist:
+ * it is created, and removed on failure; errors writing it come back as
+ * they are (-ENOSPC, -EFBIG), with no message.
  */
 int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out);
 

@@ -246,6 +246,21 @@ static int add_tids_of(struct record *rec, pid_t pid)
 }
 
 /*
+ * "-", or another name for what stdout is (/dev/stdout to a pipe), where
+ * the workload's output would corrupt ours; a device such as /dev/null
+ * on both takes no harm from it.
+ */
+static bool record__output_is_stdout(const char *output)
+{
+	struct stat o, out;
+
+	if (!strcmp(output, "-"))
+		return true;
+	return !stat(output, &o) && !fstat(STDOUT_FILENO, &out) && !S_ISCHR(o.st_mode) &&
+	       o.st_dev == out.st_dev && o.st_ino == out.st_ino;
+}
+
+/*
  * Fork the workload now, let it exec only once every event is open: the
  * events are opened on its pid with enable_on_exec, so counting starts
  * at exec, as perf record does.  A failed exec comes back as an errno
@@ -272,11 +287,14 @@ static int record__fork_workload(struct record *rec)
 	if (!rec->child) {
 		close(go[1]);
 		close(fail[0]);
-		/* stdout may be the pipe-mode output: the workload gets stderr */
-		if (!strcmp(rec->opts->output, "-"))
+		/* stdout may be the output (-, /dev/stdout): the workload gets stderr */
+		if (record__output_is_stdout(rec->opts->output))
 			dup2(2, 1);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
+		/* ignored signals stay ignored across exec: the workload gets its defaults */
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		execvp(rec->opts->argv[0], rec->opts->argv);
 		e = errno;
 		if (write(fail[1], &e, sizeof(e)) != sizeof(e))
@@ -618,23 +636,58 @@ static void record__disable(struct record *rec)
 	}
 }
 
+/*
+ * The format follows what -o names, symlinks followed: "-" or a FIFO gets
+ * pipe mode, as perf record gives a pipe on stdout; a device (/dev/null)
+ * gets a plain file written through, since it cannot hold kcore_dir.
+ */
+static unsigned int record__output_flags(struct record_opts *o)
+{
+	struct stat st;
+
+	if (!strcmp(o->output, "-"))
+		return PERF_WRITER_PIPE;
+	if (stat(o->output, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		return o->kcore ? PERF_WRITER_DIRECTORY : 0;
+	if (S_ISFIFO(st.st_mode))
+		return PERF_WRITER_PIPE;
+	if (o->kcore && !o->quiet)
+		pr_info("perf textpoke record: %s is not a directory: writing a plain file, "
+			"without kcore_dir\n",
+			o->output);
+	return 0;
+}
+
+static void record__writer_open_error(const char *output, unsigned int flags, int err)
+{
+	if (err == -ENXIO && (flags & PERF_WRITER_PIPE))
+		pr_err("%s: no process has the FIFO open for reading (start the reader first)\n",
+		       output);
+	else if (err == -ENOTEMPTY)
+		pr_err("%s: it or %s.old is a directory that holds more than a recording: "
+		       "not replacing it\n",
+		       output, output);
+	else if (err == -EEXIST)
+		pr_err("%s.old: a device or FIFO: not replacing it\n", output);
+	else if (err == -ESPIPE)
+		pr_err("%s: cannot seek on it, which perf.data needs (-o - streams pipe mode)\n",
+		       output);
+	else
+		pr_err("%s: cannot create: %s\n", output, strerror(-err));
+}
+
 static int record__writer_open(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
-	unsigned int flags = 0;
-	bool pipe = !strcmp(o->output, "-");
+	unsigned int flags = record__output_flags(o);
 
-	if (pipe)
-		flags |= PERF_WRITER_PIPE;
-	else if (o->kcore)
-		flags |= PERF_WRITER_DIRECTORY;
 	if (o->zstd)
 		flags |= PERF_WRITER_ZSTD;
 	rec->w = perf_writer__new(o->output, flags);
 	if (!rec->w) {
 		int err = -errno;
 
-		pr_err("%s: cannot create: %s\n", o->output, strerror(-err));
+		record__writer_open_error(o->output, flags, err);
 		return err;
 	}
 	if (o->zstd && perf_writer__set_zstd_level(rec->w, o->zstd_level)) {
@@ -657,7 +710,7 @@ static int record__writer_open(struct record *rec)
 		if (e->sideband && !e->system_wide)
 			rec->sb_idx = idx;
 	}
-	if (!pipe && o->kcore)
+	if (flags & PERF_WRITER_DIRECTORY)
 		perf_writer__set_dir_format(rec->w, 0);
 	return 0;
 }
@@ -1002,6 +1055,12 @@ int record__run(struct record_opts *opts)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ, which
+	 * kills us with the temporary output left behind; ignored, the write
+	 * fails with EFBIG and we clean up and say so.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 
 	record_hits__init(&rec.hits);
 	err = parse_cpu_list(opts->cpu_list, &rec.cpus);
@@ -1049,10 +1108,15 @@ int record__run(struct record_opts *opts)
 	err = record__write_features(&rec);
 	if (!err)
 		err = record__synthesize(&rec);
-	if (!err && perf_writer__dir_path(rec.w))
-		err = kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet);
 	if (err)
 		goto out_abort;
+	if (perf_writer__dir_path(rec.w)) {
+		err = kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet);
+		if (err) {
+			pr_err("%s: cannot write kcore_dir: %s\n", opts->output, strerror(-err));
+			goto out_discard;
+		}
+	}
 	if (!rec.task_mode || rec.child <= 0) {
 		err = record__enable(&rec);
 		if (err)
@@ -1077,14 +1141,17 @@ int record__run(struct record_opts *opts)
 			goto out_abort;
 	}
 	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time);
-	record__report(&rec);
 	err = perf_writer__close(rec.w);
 	rec.w = NULL;
 	if (err)
 		pr_err("%s: %s\n", opts->output, strerror(-err));
+	else
+		record__report(&rec);
 	goto out;
 out_abort:
-	if (err && err != -EINTR)
+	if (perf_writer__error(rec.w))
+		pr_err("%s: %s\n", opts->output, strerror(-perf_writer__error(rec.w)));
+	else if (err && err != -EINTR)
 		pr_err("recording failed: %s\n", strerror(-err));
 out_discard:
 	perf_writer__abort(rec.w);

@@ -62,10 +62,11 @@ struct perf_writer {
 	bool started;
 	bool event_desc;
 	bool own_fd;
+	bool through; /* a device or FIFO: written in place, never renamed */
 	int err;
 	int fd;
-	char *path;	 /* destination, NULL for a caller's fd */
-	char *tmp_path;	 /* temporary file, or directory in DIRECTORY mode */
+	char *path;	 /* destination, symlinks followed; NULL for a caller's fd */
+	char *tmp_path;	 /* temporary file or DIRECTORY mode directory; NULL when through */
 	char *data_path; /* the file written */
 	u8 *obuf;
 	size_t olen;
@@ -89,6 +90,11 @@ struct perf_writer {
 	u64 zbytes_out;
 #endif
 };
+
+/* writer-output.c: the destination, atomic or written through */
+int writer_output__open(struct perf_writer *w, const char *path, unsigned int flags);
+int writer_output__commit(struct perf_writer *w);
+void writer_output__discard(struct perf_writer *w);
 
 void wbuf__init(struct wbuf *b, bool swap, size_t limit);
 void wbuf__exit(struct wbuf *b);

@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +46,25 @@ static int writer__flush(struct perf_writer *w)
 	}
 	w->off += w->olen;
 	w->olen = 0;
+	return 0;
+}
+
+/* a short write is retried, so that the next one says why (ENOSPC, EFBIG) */
+static int writer__pwrite_all(int fd, const void *data, size_t n, off_t off)
+{
+	const u8 *p = data;
+
+	while (n) {
+		ssize_t r = pwrite(fd, p, n, off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		p += r;
+		n -= r;
+		off += r;
+	}
 	return 0;
 }
 
@@ -525,22 +543,6 @@ int perf_writer__set_zstd_level(struct perf_writer *w, int level)
 
 /* ---- create, close, abort ---- */
 
-static int rm_rf_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path) ? -1 : 0;
-}
-
-static int rm_rf(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path) ? -errno : 0;
-	return nftw(path, rm_rf_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
-}
-
 static struct perf_writer *writer__alloc(unsigned int flags)
 {
 	struct perf_writer *w = calloc(1, sizeof(*w));
@@ -600,24 +602,10 @@ static void writer__free(struct perf_writer *w)
 	free(w);
 }
 
-/* "<dir>/.<base>.XXXXXX" next to @path, so that rename() stays in one fs */
-static char *writer__tmp_template(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dir_len = slash ? (int)(slash - path + 1) : 0;
-	char *tmpl;
-
-	if (asprintf(&tmpl, "%.*s.%s.XXXXXX", dir_len, path, base) < 0)
-		return NULL;
-	return tmpl;
-}
-
 struct perf_writer *perf_writer__new(const char *path, unsigned int flags)
 {
 	struct perf_writer *w;
-	size_t len;
-	int err = -ENOMEM;
+	int err;
 
 	if (!path || !*path || ((flags & PERF_WRITER_PIPE) && (flags & PERF_WRITER_DIRECTORY))) {
 		errno = EINVAL;
@@ -625,51 +613,17 @@ struct perf_writer *perf_writer__new(const char *path, unsigned int flags)
 	}
 	if ((flags & PERF_WRITER_PIPE) && !strcmp(path, "-"))
 		return perf_writer__new_fd(STDOUT_FILENO, flags);
-	len = strlen(path);
-	while (len > 1 && path[len - 1] == '/')
-		len--;
 	w = writer__alloc(flags);
 	if (!w)
 		return NULL;
-	w->path = strndup(path, len);
-	if (!w->path)
-		goto out_free;
-	w->tmp_path = writer__tmp_template(w->path);
-	if (!w->tmp_path)
-		goto out_free;
-	if (flags & PERF_WRITER_DIRECTORY) {
-		if (!mkdtemp(w->tmp_path)) {
-			err = -errno;
-			goto out_free;
-		}
-		if (asprintf(&w->data_path, "%s/data", w->tmp_path) < 0) {
-			w->data_path = NULL;
-			goto out_rmdir;
-		}
-		w->fd = open(w->data_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (w->fd < 0) {
-			err = -errno;
-			goto out_rmdir;
-		}
-	} else {
-		w->fd = mkostemp(w->tmp_path, O_CLOEXEC);
-		if (w->fd < 0) {
-			err = -errno;
-			goto out_free;
-		}
-		w->data_path = strdup(w->tmp_path);
-		if (!w->data_path)
-			goto out_rmdir;
+	err = writer_output__open(w, path, flags);
+	if (err) {
+		writer_output__discard(w);
+		writer__free(w);
+		errno = -err;
+		return NULL;
 	}
-	w->own_fd = true;
 	return w;
-
-out_rmdir:
-	rm_rf(w->tmp_path);
-out_free:
-	writer__free(w);
-	errno = -err;
-	return NULL;
 }
 
 struct perf_writer *perf_writer__new_fd(int fd, unsigned int flags)
@@ -743,27 +697,9 @@ static int writer__finish_file(struct perf_writer *w)
 		writer__file_header(w, &b, data_size);
 		err = b.err;
 	}
-	if (!err && pwrite(w->fd, b.p, b.len, 0) != (ssize_t)b.len)
-		err = errno ? -errno : -EIO;
+	if (!err)
+		err = writer__pwrite_all(w->fd, b.p, b.len, 0);
 	wbuf__exit(&b);
-	return err;
-}
-
-/* keep an existing destination as <path>.old, as perf record does */
-static int writer__keep_old(struct perf_writer *w)
-{
-	struct stat st;
-	char *old;
-	int err = 0;
-
-	if (lstat(w->path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (asprintf(&old, "%s.old", w->path) < 0)
-		return -ENOMEM;
-	err = rm_rf(old);
-	if (!err && rename(w->path, old))
-		err = -errno;
-	free(old);
 	return err;
 }
 
@@ -782,22 +718,25 @@ int perf_writer__close(struct perf_writer *w)
 		else
 			err = writer__finish_file(w);
 	}
-	if (!err && w->own_fd && fsync(w->fd))
+	/* a device or FIFO written through has nothing to sync (EINVAL) */
+	if (!err && w->own_fd && fsync(w->fd) && !(w->through && errno == EINVAL))
 		err = -errno;
 	if (w->own_fd) {
 		if (close(w->fd) && !err)
 			err = -errno;
 		w->fd = -1;
 	}
-	if (!err && w->path) {
-		err = writer__keep_old(w);
-		if (!err && rename(w->tmp_path, w->path))
-			err = -errno;
-	}
-	if (err && w->tmp_path)
-		rm_rf(w->tmp_path);
+	if (!err)
+		err = writer_output__commit(w);
+	if (err)
+		writer_output__discard(w);
 	writer__free(w);
 	return err;
+}
+
+int perf_writer__error(const struct perf_writer *w)
+{
+	return w ? w->err : 0;
 }
 
 void perf_writer__abort(struct perf_writer *w)
@@ -808,7 +747,6 @@ void perf_writer__abort(struct perf_writer *w)
 		close(w->fd);
 		w->fd = -1;
 	}
-	if (w->tmp_path)
-		rm_rf(w->tmp_path);
+	writer_output__discard(w);
 	writer__free(w);
 }

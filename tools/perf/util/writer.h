@@ -28,9 +28,14 @@
  * ordering: every non-sample record carries the id trailer.  Attrs are
  * stored with attr.size = 128: perf 6.1 refuses larger ones.
  *
- * Output is atomic: records go to a temporary name in the destination's
- * directory, renamed into place by close, removed by abort.  An existing
- * destination is kept as "<path>.old", as perf record does.
+ * Output to a regular file or directory is atomic: records go to a
+ * temporary name in the destination's directory, renamed into place by
+ * close, removed by abort or a failed close.  An existing destination is
+ * kept as "<path>.old", as perf record does; a directory that holds more
+ * than a recording is not replaced (-ENOTEMPTY).  A device or FIFO is
+ * written through, never renamed: a FIFO without a reader is -ENXIO, not
+ * a wait, and the file format (not PIPE) needs one that seeks (-ESPIPE);
+ * a DIRECTORY writer needs a directory (-ENOTDIR).  Symlinks are followed.
  *
  * Functions return 0 (or an index) on success and a negative errno on
  * failure; after a failed write the writer is unusable except for abort.
@@ -58,6 +63,8 @@ struct perf_writer *perf_writer__new_fd(int fd, unsigned int flags);
 int perf_writer__close(struct perf_writer *w);
 /* discard everything written; frees @w */
 void perf_writer__abort(struct perf_writer *w);
+/* the error that made the writer unusable (ENOSPC, EFBIG, ...), or 0 */
+int perf_writer__error(const struct perf_writer *w);
 
 /*
  * The temporary directory of a PERF_WRITER_DIRECTORY writer, where the
