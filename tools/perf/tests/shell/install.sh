@@ -35,6 +35,9 @@ fail() {
 	exit 1
 }
 
+# run from make check: not the outer make's jobserver nor its variables
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 # no converter: -W makes one page out of date so that it must be converted
 make -C "$src" -s install $san DESTDIR="$tmp/noconv" prefix=/usr ASCIIDOCTOR="$tmp/no-asciidoctor" \
 	-W tools/perf/Documentation/perf-textpoke.txt >"$tmp/noconv.log" 2>&1 &&
