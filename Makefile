@@ -8,7 +8,8 @@
 #   make check-san     the same suite built with ASan + UBSan
 #   make demo          record a workload on this machine and show it
 #   make bench         throughput and memory against stock perf
-#   make install       prefix=/usr/local DESTDIR=
+#   make doc           the man pages (asciidoctor), in build/Documentation/
+#   make install       prefix=/usr/local DESTDIR=: binary, man pages, test data
 #
 # V=1 shows the commands.
 
@@ -16,6 +17,8 @@ CC ?= gcc
 prefix ?= /usr/local
 bindir ?= $(prefix)/bin
 mandir ?= $(prefix)/share/man
+# the tests and their data; the binary finds them at ../share/perf-textpoke
+pkgdatadir = $(prefix)/share/perf-textpoke
 DESTDIR ?=
 
 SANITIZE ?=
@@ -39,9 +42,13 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 DEB_PACKAGES := gcc make pkg-config bc time libelf-dev libdw-dev libtraceevent-dev \
 		libunwind-dev libcapstone-dev libzstd-dev libbpf-dev
+# the man pages; without its recommends, which pull in a browser and a
+# PDF toolchain
+DOC_PACKAGES := asciidoctor
+ASCIIDOCTOR ?= asciidoctor
 
 FEATURE_MK := $(OUTPUT)features.mk
-ifeq ($(filter deps test-deps check check-san demo bench clean help,$(MAKECMDGOALS)),)
+ifeq ($(filter deps test-deps check check-san demo bench doc clean help,$(MAKECMDGOALS)),)
 -include $(FEATURE_MK)
 endif
 
@@ -106,6 +113,14 @@ deps:
 		echo "deps: installing$$missing"; \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
 	else echo "deps: missing$$missing; run: sudo apt-get install$$missing"; exit 1; fi
+	@missing=""; for p in $(DOC_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		echo "deps: installing$$missing"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	else echo "deps: missing$$missing; run: sudo apt-get install --no-install-recommends$$missing"; exit 1; fi
 
 # Optional test-time packages: stock perf (the oracle), a 32-bit
 # toolchain, bpftool.  Missing ones make their tests skip, not fail.
@@ -134,18 +149,49 @@ bench: deps test-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash scripts/bench.sh $(PROG)
 
-install: all
+DOC_DIR := tools/perf/Documentation
+DOC_EXT := $(DOC_DIR)/asciidoctor-extensions.rb
+MAN_PAGES := $(patsubst $(DOC_DIR)/%.txt,$(OUTPUT)Documentation/%.1, \
+	       $(sort $(wildcard $(DOC_DIR)/perf-textpoke*.txt)))
+
+doc: $(MAN_PAGES)
+
+# never a raw copy of the asciidoc source in man1: no converter, no install
+doc-converter:
+	@command -v $(ASCIIDOCTOR) >/dev/null 2>&1 || { \
+		echo "make: $(ASCIIDOCTOR) not found: the man pages are built with it;" \
+		     "run make deps, or apt-get install --no-install-recommends asciidoctor" >&2; \
+		exit 1; }
+
+# compat-mode: the pages are in perf's asciidoc dialect ('emphasis', [verse])
+$(OUTPUT)Documentation/%.1: $(DOC_DIR)/%.txt $(DOC_EXT) | doc-converter
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  DOC     $@')
+	$(Q)$(ASCIIDOCTOR) -b manpage -d manpage -a compat-mode -r ./$(DOC_EXT) \
+		--failure-level WARN -a mansource='perf-textpoke $(VERSION)' \
+		-a manmanual='perf Manual' -o $@.tmp $< && mv $@.tmp $@
+
+# what perf-textpoke test needs beside the binary: the shell tests, their
+# lib, the workloads built at test time, the man page sources (the
+# SYNOPSIS tests), laid out as in the tree
+TEST_DATA := $(wildcard tools/perf/tests/shell/*.sh tools/perf/tests/shell/lib/* \
+			tools/perf/tests/workloads/*) $(wildcard $(DOC_DIR)/perf-textpoke*.txt)
+
+install: all doc
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
 	install -m 755 $(PROG) $(DESTDIR)$(bindir)/perf-textpoke
-	@for f in tools/perf/Documentation/perf-textpoke*.txt; do \
-		install -m 644 $$f $(DESTDIR)$(mandir)/man1/; done
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
+	$(Q)for f in $(TEST_DATA); do \
+		install -d $(DESTDIR)$(pkgdatadir)/$${f%/*} && \
+		install -m 644 $$f $(DESTDIR)$(pkgdatadir)/$$f || exit 1; \
+	done
 
 clean:
 	rm -rf build/ build-san/ tools/perf/perf-textpoke
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 FORCE:
 
-.PHONY: FORCE all deps test-deps check check-san demo bench install clean help
+.PHONY: FORCE all deps test-deps check check-san demo bench doc doc-converter install clean help

@@ -8,6 +8,7 @@
 
 #include "builtin.h"
 #include "util/debug.h"
+#include "util/help-man.h"
 #include "util/parse-options.h"
 #include "util/script.h"
 #include "util/text-image-options.h"
@@ -18,8 +19,11 @@ struct textpoke_cmd {
 	const char *help;
 };
 
+static int cmd_textpoke_help(int argc, char **argv);
+
 static const struct textpoke_cmd commands[] = {
     {"code", cmd_textpoke_code, "Print kernel code as it was at a moment of a recording"},
+    {"help", cmd_textpoke_help, "List the commands, or show a command's man page"},
     {"record", cmd_textpoke_record, "Record samples and the side-band that text tracking needs"},
     {"script", cmd_textpoke_script, "Print a recording like perf script, with ABIs and text pokes"},
     {"test", cmd_textpoke_test, "Run the built-in tests"},
@@ -193,12 +197,71 @@ static void textpoke_usage(FILE *fp)
 		    " Commands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(fp, "   %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(fp, "\n See 'perf textpoke <command> -h' for a command's options.\n");
+	fprintf(fp, "\n See 'perf textpoke <command> -h' for a command's options,\n"
+		    " 'perf textpoke help <command>' for its man page.\n");
+}
+
+static const struct textpoke_cmd *textpoke_cmd__find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	}
+	return NULL;
+}
+
+/* the man page of @name, or of perf textpoke itself for NULL */
+static int textpoke__show_man_page(const char *name)
+{
+	char page[64];
+
+	snprintf(page, sizeof(page), "perf-textpoke%s%s", name ? "-" : "", name ? name : "");
+	return help__show_man_page(page) ? 1 : 0;
+}
+
+static const char *const help_usage[] = {
+    "perf textpoke help [<command>]",
+    NULL,
+};
+
+/* as perf help: the list of commands, or the man page of one */
+static int cmd_textpoke_help(int argc, char **argv)
+{
+	static const struct popt opts[] = {
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
+	};
+	struct popt_ctx ctx;
+	int c;
+
+	popt_ctx__init(&ctx, opts);
+	c = popt__next(&ctx, argc, argv);
+	if (c != -1) {
+		popt__usage(help_usage, opts, c == 'h' ? stdout : stderr);
+		return c == 'h' ? 0 : 129;
+	}
+	if (optind == argc) {
+		textpoke_usage(stdout);
+		return 0;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "perf textpoke help: one command at a time, not '%s'\n",
+			argv[optind + 1]);
+		return 129;
+	}
+	if (!textpoke_cmd__find(argv[optind])) {
+		fprintf(
+		    stderr,
+		    "perf textpoke help: '%s' is not a textpoke command. See 'perf textpoke help'.\n",
+		    argv[optind]);
+		return 129;
+	}
+	return textpoke__show_man_page(argv[optind]);
 }
 
 int cmd_textpoke(int argc, char **argv)
 {
-	size_t i;
+	const struct textpoke_cmd *cmd;
 
 	/* perf passes "textpoke" as argv[0] when run as "perf textpoke" */
 	argc--;
@@ -208,17 +271,20 @@ int cmd_textpoke(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	if (argc == 0 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help") ||
-	    !strcmp(argv[0], "help")) {
+	if (argc == 0 || !strcmp(argv[0], "-h")) {
 		textpoke_usage(argc == 0 ? stderr : stdout);
 		return argc == 0 ? 129 : 0;
 	}
+	/* as perf: --help opens the man page, -h prints the short usage */
+	if (!strcmp(argv[0], "--help"))
+		return textpoke__show_man_page(NULL);
 	if (!strcmp(argv[0], "--version"))
 		return cmd_textpoke_version(1, argv);
-	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (!strcmp(argv[0], commands[i].name))
-			return commands[i].fn(argc, argv);
-	}
+	cmd = textpoke_cmd__find(argv[0]);
+	if (cmd && argc > 1 && !strcmp(argv[1], "--help"))
+		return textpoke__show_man_page(cmd->name);
+	if (cmd)
+		return cmd->fn(argc, argv);
 	fprintf(stderr, "perf textpoke: '%s' is not a textpoke command. See 'perf textpoke -h'.\n",
 		argv[0]);
 	return 129;

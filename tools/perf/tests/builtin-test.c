@@ -37,38 +37,87 @@ static char srcdir_buf[PATH_MAX];
 static char corpus_buf[PATH_MAX];
 static char self_buf[PATH_MAX];
 
+/* a tree, or an install's share/perf-textpoke, holding the shell tests */
+static bool has_tests(const char *root)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/tools/perf/tests/shell", root);
+	return !access(path, R_OK | X_OK);
+}
+
+static bool srcdir_found, srcdir_installed;
+
+/*
+ * $TEXTPOKE_SRCDIR, else found from the binary: <prefix>/bin/perf-textpoke
+ * has its tests in <prefix>/share/perf-textpoke (make install), a binary
+ * of the tree lives in tools/perf/ or build-san/ of it.
+ */
 const char *test_srcdir(void)
 {
+	static const struct {
+		const char *rel;
+		bool installed;
+	} places[] = {
+	    {"/../share/perf-textpoke", true},
+	    {"/../..", false},
+	    {"/..", false},
+	};
 	const char *env = getenv("TEXTPOKE_SRCDIR");
-	char *slash;
+	char bindir[PATH_MAX], *slash;
 
-	if (env && *env)
+	if (env && *env) {
+		srcdir_found = has_tests(env);
 		return env;
+	}
 	if (srcdir_buf[0])
 		return srcdir_buf;
-	/* the binary lives in tools/perf/ or build-san/ of the tree */
-	if (!realpath(test_self_exe(), srcdir_buf))
-		return ".";
-	slash = strrchr(srcdir_buf, '/');
+	if (!realpath(test_self_exe(), bindir))
+		strcpy(bindir, ".");
+	slash = strrchr(bindir, '/');
 	if (slash)
 		*slash = '\0';
-	if (strlen(srcdir_buf) > 11 && !strcmp(srcdir_buf + strlen(srcdir_buf) - 11, "/tools/perf"))
-		srcdir_buf[strlen(srcdir_buf) - 11] = '\0';
-	else if ((slash = strrchr(srcdir_buf, '/')))
-		*slash = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+		snprintf(srcdir_buf, sizeof(srcdir_buf), "%s%s", bindir, places[i].rel);
+		if (has_tests(srcdir_buf)) {
+			srcdir_found = true;
+			srcdir_installed = places[i].installed;
+			break;
+		}
+	}
+	if (!srcdir_found)
+		snprintf(srcdir_buf, sizeof(srcdir_buf), "%s%s", bindir, places[0].rel);
+	/* a clean path for messages; it exists when it was found */
+	if (realpath(srcdir_buf, bindir))
+		strcpy(srcdir_buf, bindir);
 	return srcdir_buf;
 }
 
+/*
+ * $TEXTPOKE_CORPUS, else shared/corpus/public beside the tree, or
+ * share/perf-textpoke/corpus of an install (nothing installs it there).
+ */
 const char *test_corpus_dir(void)
 {
 	const char *env = getenv("TEXTPOKE_CORPUS");
+	const char *src;
 
 	if (env && *env)
 		return env;
-	if (!corpus_buf[0])
-		snprintf(corpus_buf, sizeof(corpus_buf), "%s/../shared/corpus/public",
-			 test_srcdir());
+	if (!corpus_buf[0]) {
+		src = test_srcdir();
+		snprintf(corpus_buf, sizeof(corpus_buf), "%s/%s", src,
+			 srcdir_installed ? "corpus" : "../shared/corpus/public");
+	}
 	return corpus_buf;
+}
+
+static bool corpus_found(void)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/INDEX.md", test_corpus_dir());
+	return !access(path, R_OK);
 }
 
 const char *test_self_exe(void)
@@ -327,6 +376,11 @@ int cmd_textpoke_test(int argc, char **argv)
 	setenv("TEXTPOKE", test_self_exe(), 1);
 	setenv("TEXTPOKE_SRCDIR", test_srcdir(), 0);
 	setenv("TEXTPOKE_CORPUS", test_corpus_dir(), 0);
+	if (!srcdir_found)
+		fprintf(stderr,
+			"perf textpoke test: no tests/shell in %s: its shell tests and "
+			"workloads are missing; set TEXTPOKE_SRCDIR to a source tree\n",
+			test_srcdir());
 	load_shell_tests();
 	total = nr_c_tests() + nr_shell_tests;
 	/* a number or name that selects nothing is a typo, not a pass */
@@ -362,6 +416,10 @@ int cmd_textpoke_test(int argc, char **argv)
 			passed++;
 			break;
 		case TEST_SKIP:
+			/* a skip for want of the corpus: say how to give one */
+			if (strstr(reason, "corpus") && !corpus_found() &&
+			    strlen(reason) + 40 < sizeof(reason))
+				strcat(reason, ": set TEXTPOKE_CORPUS to the public corpus");
 			printf(" Skip (%s)\n", reason[0] ? reason : "no reason given");
 			skipped++;
 			break;

@@ -42,22 +42,6 @@ static const struct event_name event_names[] = {
     {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
 };
 
-const char *tracefs__path(void)
-{
-	static const char *const paths[] = {
-	    "/sys/kernel/tracing",
-	    "/sys/kernel/debug/tracing",
-	};
-	char probe[64];
-
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		snprintf(probe, sizeof(probe), "%s/events", paths[i]);
-		if (!access(probe, R_OK))
-			return paths[i];
-	}
-	return paths[0];
-}
-
 /* "u", "k", "pp", "ukp": perf's modifier letters; -EINVAL on anything else */
 static int apply_modifiers(struct perf_event_attr *attr, const char *mods)
 {
@@ -149,6 +133,12 @@ int record_event__parse(struct record_event *ev, const char *str)
 
 		err = tracepoint_id(copy, tp, &id);
 		ev->attr.config = id;
+		if (err && tracefs__error()) {
+			pr_err(
+			    "event '%s': tracefs is not mounted and mounting it at %s failed (%s)\n",
+			    str, tracefs__path(), strerror(-tracefs__error()));
+			goto out_free;
+		}
 		if (err) {
 			pr_err("event '%s': no tracepoint %s:%s in %s/events (%s)\n", str, copy, tp,
 			       tracefs__path(), strerror(-err));

@@ -4,6 +4,7 @@
 
 #include <linux/perf_event.h>
 
+#include "tracefs.h"
 #include "types.h"
 
 /*
@@ -21,9 +22,6 @@ struct record_event {
 /* 0, or -EINVAL / -ENOENT with a message naming @str printed */
 int record_event__parse(struct record_event *ev, const char *str);
 void record_event__exit(struct record_event *ev);
-
-/* the tracefs directory in use ("/sys/kernel/tracing" or the debugfs one) */
-const char *tracefs__path(void);
 
 /* a one-line hint for an open failure of @ev (no PMU, paranoid, ...) */
 void record_event__open_error(const struct record_event *ev, int err, char *buf, size_t size);
