@@ -74,6 +74,8 @@ struct record {
 	u64 first_time, last_time;
 	u64 nr_samples;
 	u64 bytes;
+	/* -z: bytes before and after compression, kept past the writer's close */
+	u64 zbytes_in, zbytes_out;
 };
 
 static volatile sig_atomic_t record_done;
@@ -941,9 +943,8 @@ static void record__report(struct record *rec)
 				 st.loads, st.captured);
 	}
 	if (!rec->opts->quiet) {
-		u64 zin, zout;
+		u64 zin = rec->zbytes_in, zout = rec->zbytes_out;
 
-		perf_writer__zstd_bytes(rec->w, &zin, &zout);
 		/* -z: what went to the file, then perf's "original" size and ratio */
 		fprintf(stderr,
 			"[ perf textpoke record: Captured and wrote %.3f MB %s (%" PRIu64
@@ -1141,6 +1142,9 @@ int record__run(struct record_opts *opts)
 			goto out_abort;
 	}
 	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time);
+	err = perf_writer__zstd_bytes(rec.w, &rec.zbytes_in, &rec.zbytes_out);
+	if (err)
+		goto out_abort;
 	err = perf_writer__close(rec.w);
 	rec.w = NULL;
 	if (err)

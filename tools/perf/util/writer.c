@@ -514,14 +514,27 @@ u64 perf_writer__nr_records(const struct perf_writer *w, u32 type)
 	return type < PERF_RECORD_HEADER_MAX ? w->nr_records[type] : 0;
 }
 
-void perf_writer__zstd_bytes(const struct perf_writer *w, u64 *in, u64 *out)
+/*
+ * The batch still pending is compressed first, so that after the last
+ * record the counts are what close leaves in the file (close has nothing
+ * more to compress then).
+ */
+int perf_writer__zstd_bytes(struct perf_writer *w, u64 *in, u64 *out)
 {
+	int err;
+
 	*in = 0;
 	*out = 0;
+	err = writer__start(w);
+	if (!err)
+		err = writer__zstd_flush(w);
+	if (err)
+		return err;
 #ifdef HAVE_ZSTD
 	*in = w->zbytes_in;
 	*out = w->zbytes_out;
 #endif
+	return 0;
 }
 
 int perf_writer__set_zstd_level(struct perf_writer *w, int level)

@@ -180,8 +180,9 @@ u64 perf_writer__nr_records(const struct perf_writer *w, u32 type);
 /*
  * A ZSTD writer's bytes so far: records handed to zstd and the compressed
  * bytes it made of them (perf record's "original" size and ratio); 0 and
- * 0 otherwise.  A batch not flushed yet counts in neither.
+ * 0 otherwise.  The pending batch is compressed first, so that called
+ * after the last record the counts are final; an error is the writer's.
  */
-void perf_writer__zstd_bytes(const struct perf_writer *w, u64 *in, u64 *out);
+int perf_writer__zstd_bytes(struct perf_writer *w, u64 *in, u64 *out);
 
 #endif /* __PERF_TEXTPOKE_WRITER_H */
