@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "corpus-index.h"
 #include "../util/header.h"
 #include "../util/text-image.h"
 
@@ -59,45 +60,6 @@ static int check_jit(struct text_image *ti)
 	return 0;
 }
 
-/*
- * BPF_EVENT records INDEX.md counts for @rel: "BPF_EVENT n" on the
- * "- records ..." lines of its "### `rel`" section; -1 without a section.
- */
-static long index_bpf_events(const char *rel)
-{
-	char *path, line[4096], head[512];
-	long n = -1;
-	bool in = false;
-	FILE *f;
-
-	if (asprintf(&path, "%s/INDEX.md", test_corpus_dir()) < 0)
-		return -1;
-	f = fopen(path, "r");
-	free(path);
-	if (!f)
-		return -1;
-	snprintf(head, sizeof(head), "### `%s`", rel);
-	while (fgets(line, sizeof(line), f)) {
-		char *p;
-
-		if (!strncmp(line, "### ", 4)) {
-			if (in)
-				break;
-			in = !strncmp(line, head, strlen(head)) && line[strlen(head)] == '\n';
-			if (in)
-				n = 0;
-			continue;
-		}
-		if (!in || strncmp(line, "- records ", 10))
-			continue;
-		p = strstr(line, " BPF_EVENT ");
-		if (p)
-			n += strtol(p + 11, NULL, 10);
-	}
-	fclose(f);
-	return n;
-}
-
 /* distinct programs among the image's loads (a program's sub-programs share its id) */
 static long image_programs(const struct text_image *ti)
 {
@@ -118,7 +80,7 @@ static long image_programs(const struct text_image *ti)
 static int check_counts(const struct text_image *ti, const char *rel)
 {
 	const struct text_image_stats *st = text_image__stats(ti);
-	long want = index_bpf_events(rel), have = image_programs(ti);
+	long want = corpus_index__count(rel, "BPF_EVENT"), have = image_programs(ti);
 
 	if (want < 0) {
 		pr_debug("%s: no section with record counts in INDEX.md\n", rel);
