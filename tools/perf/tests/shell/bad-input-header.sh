@@ -13,8 +13,8 @@
 # 8 at 0x10", "attr 0 at 0x78: id array", "in the table at 0xda90"), or,
 # when a data size runs into the feature table, the record read there
 # ("record at 0xda90 (type ..."), offsets computed here from the header.
-# Mutation caught: a header error naming the wrong field offset (0x10 for
-# attrs size).
+# Mutation caught: a header error naming the wrong field offset (attrs
+# size reported at 0x10).
 . "$(dirname "$0")"/lib/bad-input.sh
 
 bi_setup

@@ -13,8 +13,8 @@
 # one of those with a wrong size of at least 8 may be taken at its word,
 # so the refusal may instead name the record that size leads to, read from
 # the damaged file.
-# Mutation caught: the record error printing the offset of the previous
-# record (or none), or the type number without its name.
+# Mutation caught: the record error printing the type number without its
+# name (record_error() given "?" for perf_event__name()).
 . "$(dirname "$0")"/lib/bad-input.sh
 
 bi_setup

@@ -16,7 +16,7 @@
 # the payload that follows a pipe's TRACING_DATA or an AUXTRACE; the record
 # is found with bi_records (awk over od), not with the reader.
 # Mutation caught: the cut-off error naming the offset where the file ends
-# instead of the record's start.
+# instead of the record's start (record_error() given data->size).
 . "$(dirname "$0")"/lib/bad-input.sh
 
 bi_setup
