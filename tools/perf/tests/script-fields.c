@@ -123,22 +123,26 @@ static int test__script_fields(struct test_suite *t)
 	/* errors, with perf 6.1's words (from stock perf script -F) */
 	TEST_ASSERT_VAL("unknown field",
 			refused("comm,bogus", NULL, NEEDLES("invalid field requested", "'bogus'")));
-	TEST_ASSERT_VAL("unknown field after +",
-			refused("+abi,+bogus", NULL, NEEDLES("invalid field requested", "'bogus'")));
+	TEST_ASSERT_VAL(
+	    "unknown field after +",
+	    refused("+abi,+bogus", NULL, NEEDLES("invalid field requested", "'bogus'")));
 	TEST_ASSERT_VAL("mix", refused("comm,+tid", NULL,
 				       NEEDLES("cannot mix +-field with overridden fields")));
-	TEST_ASSERT_VAL("bad type", refused("gpu:comm", NULL,
-					    NEEDLES("invalid event type", "in field string", "'gpu'")));
-	TEST_ASSERT_VAL("trace on sw",
-			refused("sw:trace", NULL, NEEDLES("'trace' not valid for software events")));
-	TEST_ASSERT_VAL("none for all",
-			refused("", NULL, NEEDLES("cannot set fields to 'none' for all event types")));
+	TEST_ASSERT_VAL(
+	    "bad type",
+	    refused("gpu:comm", NULL, NEEDLES("invalid event type", "in field string", "'gpu'")));
+	TEST_ASSERT_VAL("trace on sw", refused("sw:trace", NULL,
+					       NEEDLES("'trace' not valid for software events")));
+	TEST_ASSERT_VAL(
+	    "none for all",
+	    refused("", NULL, NEEDLES("cannot set fields to 'none' for all event types")));
 
 	/* asking for data the samples lack is an error, not a silent drop */
-	TEST_ASSERT_VAL("cpu missing",
-			refused("comm,cpu", &evsel,
-				NEEDLES("samples for 'cpu-clock' event do not have cpu attribute set",
-					"cannot print 'cpu' field")));
+	TEST_ASSERT_VAL(
+	    "cpu missing",
+	    refused("comm,cpu", &evsel,
+		    NEEDLES("samples for 'cpu-clock' event do not have cpu attribute set",
+			    "cannot print 'cpu' field")));
 	script_fields__init(&sf);
 	TEST_ASSERT_VAL("abi", !script_fields__parse(&sf, "+abi"));
 	TEST_ASSERT_VAL("regs missing", script_fields__check_evsel(&sf, &evsel));

@@ -150,8 +150,9 @@ static int check_perf_listed(struct text_image *ti, const char *dir, const char 
 				break;
 		}
 		if (i == nr) {
-			pr_debug("perf lists program %u %s at %#llx size %u; the image has no such load\n",
-				 id, name, addr, size);
+			pr_debug(
+			    "perf lists program %u %s at %#llx size %u; the image has no such load\n",
+			    id, name, addr, size);
 			listed = -1;
 			break;
 		}

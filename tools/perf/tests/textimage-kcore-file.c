@@ -89,8 +89,7 @@ static int test__textimage_kcore_file(struct test_suite *t)
 		goto out;
 	}
 	s = kcore__find(k, text_addr);
-	if (!s || s->addr != text_addr || s->len != text_len ||
-	    memcmp(s->bytes, text, text_len)) {
+	if (!s || s->addr != text_addr || s->len != text_len || memcmp(s->bytes, text, text_len)) {
 		pr_debug(".text at %#llx (%llu bytes) not read as the file holds it\n",
 			 (unsigned long long)text_addr, (unsigned long long)text_len);
 		goto out;

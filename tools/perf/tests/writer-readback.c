@@ -66,7 +66,8 @@ static int check_by_hand(const struct fixture *f, const char *out)
 	};
 	size_t i;
 
-	snprintf(ksym, sizeof(ksym), "PERF_RECORD_KSYMBOL addr %llx len %d type 1 flags 0x0 name %s\n",
+	snprintf(ksym, sizeof(ksym),
+		 "PERF_RECORD_KSYMBOL addr %llx len %d type 1 flags 0x0 name %s\n",
 		 FIXTURE_BPF_ADDR, FIXTURE_BPF_A_LEN, FIXTURE_BPF_A_NAME);
 	snprintf(poke5, sizeof(poke5), "PERF_RECORD_TEXT_POKE %llx  old len 5 new len 5\n",
 		 FIXTURE_JL5_ADDR);

@@ -305,8 +305,8 @@ static int test_batch_known_many(void)
 		memcpy(text + 64 * i, NOP5, 5);
 	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, text, sizeof(text), NULL), 0);
 	for (int i = 0; i < KNOWN_SITES; i++)
-		TP_CHECK_EQ(textpoke_image__add_poke(img, 100 + i, KADDR + 64 * i, NOP5, 5, JMP5, 5),
-			    0);
+		TP_CHECK_EQ(
+		    textpoke_image__add_poke(img, 100 + i, KADDR + 64 * i, NOP5, 5, JMP5, 5), 0);
 	for (int round = 0; round < 4; round++) {
 		for (int i = 0; i < KNOWN_SITES; i++) {
 			/* from 2 bytes before the site to 2 after it; site 0 starts the text */
@@ -323,8 +323,8 @@ static int test_batch_known_many(void)
 			TP_CHECK_EQ(q[i].ret, 9);
 			if (memcmp(site, i <= 300 ? JMP5 : NOP5, 5) || out[i][i ? 0 : 5] != 0x90 ||
 			    out[i][8] != 0x90 || memchr(known[i], 0, 9)) {
-				tp_test_log("round %d site %d: %02x %02x %02x %02x %02x\n", round, i,
-					    site[0], site[1], site[2], site[3], site[4]);
+				tp_test_log("round %d site %d: %02x %02x %02x %02x %02x\n", round,
+					    i, site[0], site[1], site[2], site[3], site[4]);
 				return -1;
 			}
 		}
