@@ -143,6 +143,25 @@ void test_skip(struct test_suite *t, const char *fmt, ...)
 	va_end(ap);
 }
 
+void test_skip_part(struct test_suite *t, const char *fmt, ...)
+{
+	size_t len = strlen(t->skip_reason);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(t->skip_reason)) {
+		strcpy(t->skip_reason + len, "; ");
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->skip_reason + len, sizeof(t->skip_reason) - len, fmt, ap);
+	va_end(ap);
+}
+
+int test_result(const struct test_suite *t)
+{
+	return t->skip_reason[0] ? TEST_SKIP : TEST_OK;
+}
+
 static int cmp_shell_test(const void *a, const void *b)
 {
 	return strcmp(((const struct shell_test *)a)->path, ((const struct shell_test *)b)->path);

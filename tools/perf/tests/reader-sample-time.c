@@ -3,6 +3,10 @@
  * evsel__parse_sample_time() has a short cut for samples of u64 fields
  * and a callchain: on random sample types, sizes, callchain lengths and
  * contents its verdict and time must be those of evsel__parse_sample().
+ * And, apart from that self-comparison, hand-built samples whose time and
+ * verdict are known from the kernel's field order (FORMAT.md).
+ * Mutation caught: the short cut counting PERF_SAMPLE_CPU before TIME
+ * (the hand-built time is then read from the wrong word).
  */
 #include <string.h>
 
@@ -19,6 +23,53 @@ static u64 next_rand(u64 *s)
 	*s ^= *s >> 7;
 	*s ^= *s << 17;
 	return *s;
+}
+
+/* the short cut's verdict and time for one sample of @sample_type made of @words */
+static int time_of(u64 sample_type, const u64 *words, int nr, u64 *time)
+{
+	struct perf_event_attr attr = {.size = sizeof(attr), .sample_type = sample_type};
+	struct evlist *evlist = evlist__new();
+	u64 buf[64] = {0}, ids[] = {7};
+	union perf_event *e = (union perf_event *)buf;
+	struct evsel *evsel;
+	int err = -1;
+
+	if (!evlist)
+		return -1;
+	attr.sample_id_all = 1;
+	evsel = evlist__add(evlist, &attr, sizeof(attr), ids, 1);
+	if (evsel && nr < 16) {
+		memcpy(buf + 1, words, nr * sizeof(u64));
+		e->header.type = PERF_RECORD_SAMPLE;
+		e->header.size = 8 + nr * 8;
+		*time = 0;
+		err = evsel__parse_sample_time(evsel, e, time);
+	}
+	evlist__delete(evlist);
+	return err;
+}
+
+static int check_by_hand(void)
+{
+	/* ip, pid/tid, time, cpu/res, callchain nr 2 and its two ips */
+	const u64 st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+		       PERF_SAMPLE_CALLCHAIN;
+	const u64 w[] = {0x401000, 0x0000002a0000002aULL, 0x123456789ULL, 3, 2, 0x401000, 0x402000};
+	/* identifier first, then time */
+	const u64 w2[] = {77, 0xabcdef};
+	u64 time;
+
+	TEST_ASSERT_EQUAL("hand-built", time_of(st, w, ARRAY_SIZE(w), &time), 0);
+	TEST_ASSERT_EQUAL("time is word 2", time, 0x123456789ULL);
+	/* the callchain says 2 ips, the record holds one: refused */
+	TEST_ASSERT_VAL("callchain cut short", time_of(st, w, ARRAY_SIZE(w) - 1, &time) != 0);
+	/* cut before the time */
+	TEST_ASSERT_VAL("no room for the time", time_of(st, w, 2, &time) != 0);
+	TEST_ASSERT_EQUAL("identifier, time",
+			  time_of(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME, w2, 2, &time), 0);
+	TEST_ASSERT_EQUAL("time is word 1", time, 0xabcdef);
+	return TEST_OK;
 }
 
 static int test__reader_sample_time(struct test_suite *t)
@@ -47,6 +98,9 @@ static int test__reader_sample_time(struct test_suite *t)
 	};
 	u64 seed = 0x2545f4914f6cdd1dULL, buf[64];
 	int round, fast = 0;
+
+	if (check_by_hand())
+		return TEST_FAIL;
 
 	for (round = 0; round < ROUNDS; round++) {
 		struct perf_event_attr attr = {.size = sizeof(attr)};

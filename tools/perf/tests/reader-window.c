@@ -4,7 +4,12 @@
  * With a one-page window nearly every record sits across a window edge;
  * the records delivered must be exactly those delivered with the default
  * window, in the same order.  And a file whose records lie 5 GB in reads
- * the same.
+ * the same.  Not only a comparison with itself: the samples must number
+ * what INDEX.md's independent walker counts, the default window must map
+ * each of these files (all under 64 MB) once, and the one-page window at
+ * least data size / (page + 64 KB) times, as no map then covers more than
+ * a page plus the one record that crossed its edge.
+ * Mutation caught: window_size ignored (every window PERF_DATA_WINDOW_SIZE).
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -13,13 +18,14 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "corpus-index.h"
 #include "../util/data.h"
 #include "../util/header.h"
 #include "../util/session.h"
 
 struct sum_tool {
 	struct perf_tool tool;
-	u64 n, hash;
+	u64 n, hash, samples, maps, size;
 };
 
 static void mix(struct sum_tool *st, const union perf_event *event)
@@ -32,11 +38,18 @@ static void mix(struct sum_tool *st, const union perf_event *event)
 	st->n++;
 }
 
-static int sum_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
-		      struct evsel *evsel, struct machine *machine)
+static int sum_side_band(struct perf_tool *tool, union perf_event *event,
+			 struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
 	mix((struct sum_tool *)tool, event);
 	return 0;
+}
+
+static int sum_sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+		      struct evsel *evsel, struct machine *machine)
+{
+	((struct sum_tool *)tool)->samples++;
+	return sum_side_band(tool, event, sample, evsel, machine);
 }
 
 static int run(const char *path, u64 window, struct sum_tool *st)
@@ -46,13 +59,15 @@ static int run(const char *path, u64 window, struct sum_tool *st)
 
 	memset(st, 0, sizeof(*st));
 	st->tool.sample = sum_sample;
-	st->tool.side_band = sum_sample;
+	st->tool.side_band = sum_side_band;
 	st->tool.ordered_events = true;
 	s = perf_session__new(path, &st->tool);
 	if (!s)
 		return -1;
 	s->data->window_size = window;
 	err = perf_session__process_events(s);
+	st->maps = s->data->nr_window_maps;
+	st->size = s->data->size;
 	perf_session__delete(s);
 	return err;
 }
@@ -137,6 +152,14 @@ static int test__reader_window(struct test_suite *t)
 		TEST_ASSERT_VAL("records", a.n > 0);
 		TEST_ASSERT_EQUAL("same records", a.n, b.n);
 		TEST_ASSERT_VAL("same bytes in the same order", a.hash == b.hash);
+		pr_debug("%s: %llu samples, %llu maps by default, %llu one page at a time\n",
+			 files[i], (unsigned long long)a.samples, (unsigned long long)a.maps,
+			 (unsigned long long)b.maps);
+		TEST_ASSERT_EQUAL("samples as INDEX.md counts them", a.samples,
+				  corpus_index__count(files[i], "SAMPLE"));
+		TEST_ASSERT_EQUAL("one default window", a.maps, 1);
+		TEST_ASSERT_VAL("one-page windows", b.maps >= b.size / (4096 + 65536));
+		TEST_ASSERT_VAL("one-page windows", b.maps > 1);
 		if (i == 0) {
 			char dst[] = "/tmp/reader-far-XXXXXX";
 			int fd = mkstemp(dst);

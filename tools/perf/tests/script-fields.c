@@ -1,13 +1,83 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * -F as perf script parses it: replacing, adding and removing fields,
- * per event type, and the errors perf gives (checked against perf 6.1:
- * "Invalid field requested.", "Cannot mix +-field with overridden
- * fields", "Samples for 'cpu-clock' event do not have CPU attribute set").
+ * per event type, and the errors perf gives.  Each error is refused with
+ * perf 6.1's message (as stock perf script -F prints it: "Invalid field
+ * requested.", "Cannot mix +-field with overridden fields", "'trace' not
+ * valid for software events.", "Samples for 'cpu-clock' event do not have
+ * CPU attribute set. Cannot print 'cpu' field.", ...), compared without
+ * case, plus the offending token named where ours adds it.
+ * Mutation caught: the invalid-field error printing the whole -F list
+ * instead of the bad token (or any change of a message's wording).
  */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
 #include "tests.h"
 #include "../util/evsel.h"
 #include "../util/script-fields.h"
+
+/* what stderr received since the last call; a static buffer */
+static const char *stderr_text(FILE *cap, int *saved)
+{
+	static char buf[1024];
+	size_t n;
+
+	fflush(stderr);
+	dup2(*saved, 2);
+	close(*saved);
+	rewind(cap);
+	n = fread(buf, 1, sizeof(buf) - 1, cap);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int capture_stderr(FILE **cap, int *saved)
+{
+	fflush(stderr);
+	*cap = tmpfile();
+	*saved = dup(2);
+	if (!*cap || *saved < 0 || dup2(fileno(*cap), 2) < 0)
+		return -1;
+	return 0;
+}
+
+/* every needle in @text, without case */
+static bool has_all(const char *text, const char *const *needles)
+{
+	for (; *needles; needles++) {
+		if (!strcasestr(text, *needles)) {
+			pr_debug("no \"%s\" in: %s", *needles, text);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* @fields refused by the parser (@evsel NULL) or by the evsel check, saying @needles */
+static bool refused(const char *fields, struct evsel *evsel, const char *const *needles)
+{
+	struct script_fields sf;
+	FILE *cap;
+	int saved, rc;
+	bool ok;
+
+	script_fields__init(&sf);
+	if (capture_stderr(&cap, &saved))
+		return false;
+	rc = script_fields__parse(&sf, fields);
+	if (!rc && evsel)
+		rc = script_fields__check_evsel(&sf, evsel);
+	ok = rc != 0 && has_all(stderr_text(cap, &saved), needles);
+	fclose(cap);
+	if (!ok)
+		pr_debug("-F '%s': rc %d\n", fields, rc);
+	return ok;
+}
+
+#define NEEDLES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static int test__script_fields(struct test_suite *t)
 {
@@ -50,18 +120,29 @@ static int test__script_fields(struct test_suite *t)
 	TEST_ASSERT_EQUAL("sw typed", script_fields__get(&sf, PERF_TYPE_SOFTWARE), SF_COMM | SF_IP);
 	TEST_ASSERT_VAL("hw untouched", script_fields__get(&sf, PERF_TYPE_HARDWARE) & SF_PERIOD);
 
-	/* errors */
-	script_fields__init(&sf);
-	TEST_ASSERT_VAL("unknown field", script_fields__parse(&sf, "comm,bogus"));
-	TEST_ASSERT_VAL("mix", script_fields__parse(&sf, "comm,+tid"));
-	TEST_ASSERT_VAL("bad type", script_fields__parse(&sf, "gpu:comm"));
-	TEST_ASSERT_VAL("trace on sw", script_fields__parse(&sf, "sw:trace"));
-	TEST_ASSERT_VAL("none for all", script_fields__parse(&sf, ""));
+	/* errors, with perf 6.1's words (from stock perf script -F) */
+	TEST_ASSERT_VAL("unknown field",
+			refused("comm,bogus", NULL, NEEDLES("invalid field requested", "'bogus'")));
+	TEST_ASSERT_VAL(
+	    "unknown field after +",
+	    refused("+abi,+bogus", NULL, NEEDLES("invalid field requested", "'bogus'")));
+	TEST_ASSERT_VAL("mix", refused("comm,+tid", NULL,
+				       NEEDLES("cannot mix +-field with overridden fields")));
+	TEST_ASSERT_VAL(
+	    "bad type",
+	    refused("gpu:comm", NULL, NEEDLES("invalid event type", "in field string", "'gpu'")));
+	TEST_ASSERT_VAL("trace on sw", refused("sw:trace", NULL,
+					       NEEDLES("'trace' not valid for software events")));
+	TEST_ASSERT_VAL(
+	    "none for all",
+	    refused("", NULL, NEEDLES("cannot set fields to 'none' for all event types")));
 
 	/* asking for data the samples lack is an error, not a silent drop */
-	script_fields__init(&sf);
-	TEST_ASSERT_VAL("cpu", !script_fields__parse(&sf, "comm,cpu"));
-	TEST_ASSERT_VAL("cpu missing", script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL(
+	    "cpu missing",
+	    refused("comm,cpu", &evsel,
+		    NEEDLES("samples for 'cpu-clock' event do not have cpu attribute set",
+			    "cannot print 'cpu' field")));
 	script_fields__init(&sf);
 	TEST_ASSERT_VAL("abi", !script_fields__parse(&sf, "+abi"));
 	TEST_ASSERT_VAL("regs missing", script_fields__check_evsel(&sf, &evsel));
@@ -69,12 +150,13 @@ static int test__script_fields(struct test_suite *t)
 	TEST_ASSERT_VAL("regs present", !script_fields__check_evsel(&sf, &evsel));
 
 	/* sym needs an address; symoff needs sym */
-	script_fields__init(&sf);
-	TEST_ASSERT_VAL("sym", !script_fields__parse(&sf, "comm,sym"));
-	TEST_ASSERT_VAL("sym without ip", script_fields__check_evsel(&sf, &evsel));
-	script_fields__init(&sf);
-	TEST_ASSERT_VAL("symoff", !script_fields__parse(&sf, "ip,symoff"));
-	TEST_ASSERT_VAL("symoff without sym", script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL("sym without ip",
+			refused("comm,sym", &evsel,
+				NEEDLES("display of symbols requested but neither sample ip nor "
+					"sample address")));
+	TEST_ASSERT_VAL("symoff without sym",
+			refused("ip,symoff", &evsel,
+				NEEDLES("display of offsets requested but symbol is not")));
 	return TEST_OK;
 }
 

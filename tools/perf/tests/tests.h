@@ -40,6 +40,10 @@ const char *test_corpus_dir(void);
 const char *test_self_exe(void);
 
 void test_skip(struct test_suite *t, const char *fmt, ...) __printf(2, 3);
+/* appends "; reason" to t->skip_reason */
+void test_skip_part(struct test_suite *t, const char *fmt, ...) __printf(2, 3);
+/* after every part passed: TEST_SKIP when a part was skipped, else TEST_OK */
+int test_result(const struct test_suite *t);
 
 #define TEST_ASSERT_VAL(text, cond)                                              \
 	do {                                                                     \

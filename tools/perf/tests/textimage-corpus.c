@@ -3,8 +3,13 @@
  * Real recordings with BPF programs (KSYMBOL + BPF_EVENT, synthesized by
  * perf record at start) build a text image without error: every program
  * load is accounted for, with or without JIT bytes in bpf_prog_info.
- * No public file holds a TEXT_POKE or a kcore_dir (corpus INDEX.md): the
- * fixtures cover those.
+ * "Every" is per file: the programs the image has loads of equal the
+ * BPF_EVENT records INDEX.md counts for that file (its independent walker,
+ * top level and inside compressed records), and the two stats counters add
+ * up to the same.  No public file holds a TEXT_POKE or a kcore_dir
+ * (corpus INDEX.md): the fixtures cover those.
+ * Mutation caught: dropping every load without JIT bytes (ti__bpf_load()
+ * returning 0 before ti__add_load() in its no-bytes branch).
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -13,6 +18,7 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "corpus-index.h"
 #include "../util/header.h"
 #include "../util/text-image.h"
 
@@ -54,6 +60,42 @@ static int check_jit(struct text_image *ti)
 	return 0;
 }
 
+/* distinct programs among the image's loads (a program's sub-programs share its id) */
+static long image_programs(const struct text_image *ti)
+{
+	const struct text_image_bpf_load *loads;
+	size_t nr, i, j;
+	long n = 0;
+
+	loads = text_image__bpf_loads(ti, &nr);
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < i && loads[j].id != loads[i].id; j++)
+			;
+		if (j == i)
+			n++;
+	}
+	return n;
+}
+
+static int check_counts(const struct text_image *ti, const char *rel)
+{
+	const struct text_image_stats *st = text_image__stats(ti);
+	long want = corpus_index__count(rel, "BPF_EVENT"), have = image_programs(ti);
+
+	if (want < 0) {
+		pr_debug("%s: no section with record counts in INDEX.md\n", rel);
+		return -1;
+	}
+	if (have != want || (long)(st->nr_bpf_loaded + st->nr_bpf_no_bytes) != want) {
+		pr_debug("%s: INDEX.md counts %ld BPF_EVENT, the image loads %ld programs"
+			 " (stats %llu + %llu)\n",
+			 rel, want, have, (unsigned long long)st->nr_bpf_loaded,
+			 (unsigned long long)st->nr_bpf_no_bytes);
+		return -1;
+	}
+	return 0;
+}
+
 static int test__textimage_corpus(struct test_suite *t)
 {
 	int nr = 0, bpf = 0;
@@ -67,6 +109,7 @@ static int test__textimage_corpus(struct test_suite *t)
 		if (asprintf(&path, "%s/%s", test_corpus_dir(), files[i]) < 0)
 			return TEST_FAIL;
 		if (access(path, R_OK)) {
+			test_skip_part(t, "no %s", files[i]);
 			free(path);
 			continue;
 		}
@@ -83,6 +126,11 @@ static int test__textimage_corpus(struct test_suite *t)
 			 (unsigned long long)st->nr_bpf_loaded,
 			 (unsigned long long)st->nr_bpf_no_bytes, st->nr_unmapped);
 		bpf += st->nr_bpf_loaded + st->nr_bpf_no_bytes;
+		if (check_counts(ti, files[i])) {
+			text_image__delete(ti);
+			free(path);
+			return TEST_FAIL;
+		}
 		if (check_jit(ti)) {
 			text_image__delete(ti);
 			free(path);
@@ -102,7 +150,7 @@ static int test__textimage_corpus(struct test_suite *t)
 		return TEST_SKIP;
 	}
 	TEST_ASSERT_VAL("BPF loads seen", bpf > 0);
-	return TEST_OK;
+	return test_result(t);
 }
 
 struct test_suite suite__textimage_corpus = {

@@ -3,7 +3,10 @@
  * Reading kernel code from files: the fixture's kcore (an ELF core with
  * a PT_LOAD segment, as perf record --kcore copies it), a vmlinux-like
  * ELF executable (this test binary's .text), and damaged files, which are
- * refused with an error naming them, never read past their end.
+ * refused with an error naming them, never read past their end.  The
+ * vmlinux's bytes are compared with .text as elf-section.c reads it (raw
+ * headers, no libelf).  Mutation caught: every vmlinux byte shifted by 16
+ * (sh_offset + 16 in kcore.c).
  */
 #include <elf.h>
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include "tests.h"
 #include "fixture.h"
 #include "fixture-kernel.h"
+#include "elf-section.h"
 #include "../util/kcore.h"
 
 static int copy_truncated(const char *from, const char *to, off_t len, off_t patch_off,
@@ -56,9 +60,10 @@ static int test__textimage_kcore_file(struct test_suite *t)
 	struct kcore *k = NULL;
 	char *kcore = NULL, *bad = NULL;
 	int ret = TEST_FAIL;
-	u64 big = 0xfffffffffffff000ULL;
+	u64 big = 0xfffffffffffff000ULL, text_addr, text_len;
 	static const int cuts[] = {16, 63, 100, 119};
 	u32 flags = PF_R;
+	u8 *text = NULL;
 	size_t i;
 
 	TEST_ASSERT_VAL("fixture", fk);
@@ -82,6 +87,16 @@ static int test__textimage_kcore_file(struct test_suite *t)
 	k = kcore__open_vmlinux(test_self_exe());
 	if (!k || k->nr_segments < 1)
 		goto out;
+	if (elf_section__read(test_self_exe(), ".text", &text_addr, &text, &text_len)) {
+		pr_debug("%s: no .text read by the oracle\n", test_self_exe());
+		goto out;
+	}
+	s = kcore__find(k, text_addr);
+	if (!s || s->addr != text_addr || s->len != text_len || memcmp(s->bytes, text, text_len)) {
+		pr_debug(".text at %#llx (%llu bytes) not read as the file holds it\n",
+			 (unsigned long long)text_addr, (unsigned long long)text_len);
+		goto out;
+	}
 	kcore__delete(k);
 
 	/* truncated inside the segment: refused, not read past the end */
@@ -163,6 +178,7 @@ out:
 	kcore__delete(k);
 	free(kcore);
 	free(bad);
+	free(text);
 	fixture_kernel__delete(fk);
 	return ret;
 }

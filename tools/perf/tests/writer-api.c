@@ -160,8 +160,8 @@ out:
 	return ret;
 }
 
-/* stock perf parses every field of it, where perf is installed */
-static int perf_parses_sample(const char *path)
+/* stock perf parses every field of it; without stock perf, a Skip naming that part */
+static int perf_parses_sample(struct test_suite *t, const char *path)
 {
 	static const char *const expect[] = {
 	    "PERF_RECORD_SAMPLE(IP, 0x2): 5/6: 0x1111 period: 21845 addr: 0x3333\n",
@@ -188,8 +188,10 @@ static int perf_parses_sample(const char *path)
 	int ret = TEST_FAIL, status;
 	size_t i;
 
-	if (fixture__run("perf version", NULL, NULL))
-		return TEST_OK;
+	if (fixture__run("perf version", NULL, NULL)) {
+		test_skip_part(t, "perf report -D parse: stock perf is not installed");
+		return test_result(t);
+	}
 	if (asprintf(&cmd, "perf report -D -i %s", path) < 0)
 		return TEST_FAIL;
 	status = fixture__run(cmd, &out, &err);
@@ -212,7 +214,9 @@ out:
 
 /*
  * Every sample field, in the order of FORMAT.md, against the u64 words
- * the kernel would have written.
+ * the kernel would have written (hand-derived), then parsed by stock perf
+ * report -D.  Mutation caught: PERF_SAMPLE_WEIGHT_STRUCT written before
+ * DATA_SRC.
  */
 static int test__writer_sample_fields(struct test_suite *t)
 {
@@ -343,7 +347,7 @@ static int test__writer_sample_fields(struct test_suite *t)
 			goto out;
 		}
 	}
-	ret = perf_parses_sample(path);
+	ret = perf_parses_sample(t, path);
 out:
 	free(buf);
 	free(path);

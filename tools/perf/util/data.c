@@ -231,6 +231,7 @@ const void *perf_data__window_get(struct perf_data *data, struct perf_data_windo
 	base = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, data->fd, start);
 	if (base == MAP_FAILED)
 		return NULL;
+	data->nr_window_maps++;
 	win->base = base;
 	win->start = start;
 	win->len = map_len;

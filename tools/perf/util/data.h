@@ -21,8 +21,9 @@ struct perf_data {
 	bool is_dir;
 	bool is_stream; /* read sequentially, never mapped */
 	bool own_fd;
-	u64 size;	 /* file size; 0 for a stream */
-	u64 window_size; /* mmap window, 0: PERF_DATA_WINDOW_SIZE (tests use tiny ones) */
+	u64 size;	    /* file size; 0 for a stream */
+	u64 window_size;    /* mmap window, 0: PERF_DATA_WINDOW_SIZE (tests use tiny ones) */
+	u64 nr_window_maps; /* windows mapped so far: a test sees window_size honoured */
 	/* stream state */
 	u8 *sbuf;
 	size_t sbuf_len, sbuf_pos;

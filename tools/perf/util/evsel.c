@@ -263,7 +263,7 @@ static const char *const hw_names[] = {
     "instructions",
     "cache-references",
     "cache-misses",
-    "branch-instructions",
+    "branches", /* perf's name, not the event alias */
     "branch-misses",
     "bus-cycles",
     "stalled-cycles-frontend",

@@ -288,6 +288,52 @@ static int test_batch_known_answer(void)
 }
 
 /*
+ * 600 sites, 64 bytes apart over ten pages, each a nop5 flipped to a jmp at
+ * time 100 + i: at time 400 sites 0..300 hold the jmp.  Four batches of
+ * one read per site; from the second on the page index answers.
+ */
+#define KNOWN_SITES 600
+static int test_batch_known_many(void)
+{
+	static uint8_t text[16 * 4096], out[KNOWN_SITES][9], known[KNOWN_SITES][9];
+	static struct textpoke_query q[KNOWN_SITES];
+	struct textpoke_image *img = textpoke_image__new(NULL);
+
+	TP_CHECK(img);
+	memset(text, 0x90, sizeof(text));
+	for (int i = 0; i < KNOWN_SITES; i++)
+		memcpy(text + 64 * i, NOP5, 5);
+	TP_CHECK_EQ(textpoke_image__add_base(img, KADDR, text, sizeof(text), NULL), 0);
+	for (int i = 0; i < KNOWN_SITES; i++)
+		TP_CHECK_EQ(
+		    textpoke_image__add_poke(img, 100 + i, KADDR + 64 * i, NOP5, 5, JMP5, 5), 0);
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < KNOWN_SITES; i++) {
+			/* from 2 bytes before the site to 2 after it; site 0 starts the text */
+			q[i].addr = KADDR + 64 * i - (i ? 2 : 0);
+			q[i].len = 9;
+			q[i].time = 400;
+			q[i].buf = out[i];
+			q[i].known = known[i];
+		}
+		TP_CHECK_EQ(textpoke_image__read_batch(img, q, KNOWN_SITES), 0);
+		for (int i = 0; i < KNOWN_SITES; i++) {
+			const uint8_t *site = out[i] + (i ? 2 : 0);
+
+			TP_CHECK_EQ(q[i].ret, 9);
+			if (memcmp(site, i <= 300 ? JMP5 : NOP5, 5) || out[i][i ? 0 : 5] != 0x90 ||
+			    out[i][8] != 0x90 || memchr(known[i], 0, 9)) {
+				tp_test_log("round %d site %d: %02x %02x %02x %02x %02x\n", round,
+					    i, site[0], site[1], site[2], site[3], site[4]);
+				return -1;
+			}
+		}
+	}
+	textpoke_image__delete(img);
+	return 0;
+}
+
+/*
  * Under a memory cap the batch may fail where a later single read does not
  * (or the reverse: versions built in between): each answer is -ENOMEM or
  * the single read's.
@@ -335,6 +381,7 @@ static int test_batch_memory_cap(void)
 static int tp_tests__batch(void)
 {
 	TP_RUN(test_batch_known_answer);
+	TP_RUN(test_batch_known_many);
 	TP_RUN(test_batch_equals_read);
 	TP_RUN(test_batch_memory_cap);
 	return 0;

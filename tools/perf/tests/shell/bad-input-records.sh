@@ -6,7 +6,15 @@
 # mode), sets the size of chosen records (first, second, middle, last, the
 # first SAMPLE, MMAP and COMM) to 0, to a size that is not a multiple of 8,
 # to a SAMPLE too short for its sample_type, and the last records' sizes to
-# point past the end of the file.
+# point past the end of the file.  Each refusal must print the record as
+# "record at 0xOFF (type T NAME, size S)" with the damaged size, the offset
+# and type found by bi_records, not by the reader.  Records perf's tools
+# write (types 64 and up) need not be 8-byte aligned (COMPRESSED is not):
+# one of those with a wrong size of at least 8 may be taken at its word,
+# so the refusal may instead name the record that size leads to, read from
+# the damaged file.
+# Mutation caught: the record error printing the type number without its
+# name (record_error() given "?" for perf_event__name()).
 . "$(dirname "$0")"/lib/bad-input.sh
 
 bi_setup
@@ -17,11 +25,20 @@ for f in perf_data_converter/perf.data.ctx_switch_namespaces-4.14 perfparser/pro
 	[ -f "$TEXTPOKE_CORPUS/$f" ] && inputs+=("$TEXTPOKE_CORPUS/$f")
 done
 
-# corrupt_size INPUT OFF NEWSIZE WHAT
+# corrupt_size INPUT OFF NEWSIZE WHAT: the record at OFF (type $type) gets NEWSIZE
 corrupt_size() {
+	local want next
+
 	cp "$1" "$BI_TMP/bad"
 	bi_put "$BI_TMP/bad" $(($2 + 6)) 2 "$(bi_hex "$3" 2)"
-	bi_expect_error "$BI_TMP/bad" "$4"
+	want=$(bi_record_at "$2" "$type" "$3")
+	if ((type >= 64 && $3 >= 8)); then
+		next=$(($2 + $3))
+		# a pipe's TRACING_DATA is followed by its payload
+		((type == 66)) && bi_is_pipe "$1" && next=$((next + $(bi_get "$1" $(($2 + 8)) 4)))
+		((next + 8 <= size)) && want+=$'\n'$(bi_record_in "$BI_TMP/bad" "$next")
+	fi
+	bi_expect_error "$BI_TMP/bad" "$4" "" "$want"
 }
 
 for in in "${inputs[@]}"; do

@@ -2,26 +2,42 @@
 # script: public corpus recordings print as stock perf script prints them
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Every corpus file stock perf 6.1 can read is printed by both; the
-# outputs must be equal line for line.  One normalization: these files
-# were recorded on other machines, and where the recorded kernel's _text
-# is not this kernel's, stock perf moves this machine's /proc/kallsyms
-# there anyway (symbols that were never there); we warn and print
-# [unknown] instead.  So for a file where we warn that kernel symbols
-# were not resolved, the symbol and dso after a kernel address are not
-# compared; every other file is compared as it is.  The files below
-# differ for reasons outside the printers, named for each; they are
-# reported, not failed, and the test says when one starts to match.
+# Every corpus file goes through stock perf 6.1 script and ours.  Where
+# stock perf exits 0 the outputs are compared line for line.  One
+# normalization: these files were recorded on other machines, and where
+# the recorded kernel's _text is not this kernel's, stock perf moves this
+# machine's /proc/kallsyms there anyway (symbols that were never there);
+# we warn and print [unknown] instead.  So for a file where we warn that
+# kernel symbols were not resolved, the symbol and dso after a kernel
+# address are not compared; every other file is compared as it is.
+#
+# Nothing is waved through.  Checked in under tools/perf/tests/data/
+# script-corpus-parity/:
+#   status        for every file: stock perf's exit status and stderr, and
+#                 our exit status, so a file stock perf cannot read is
+#                 listed with its error, and a change on either side fails;
+#   <file>.diff   for each file known to differ, the exact `diff perf ours`
+#                 of the normalized outputs, so a new difference fails.
+# Each .diff has its reason in known[] below, and each reason a .diff.
+#
+# After a deliberate change, regenerate them and review the git diff:
+#   TEXTPOKE_BLESS=1 TEXTPOKE_SRCDIR=$PWD tools/perf/perf-textpoke test "print as stock perf script"
+# (make check never sets TEXTPOKE_BLESS).
+#
+# Mutation caught: dropping every sample of a legacy pipe (the sommelier
+# files' .diff then grows from 39 to 1414 lines).
 
 [ -n "$TEXTPOKE" ] || { echo "TEXTPOKE not set: run through perf-textpoke test"; exit 2; }
 [ -d "$TEXTPOKE_CORPUS" ] || { echo "no corpus at '$TEXTPOKE_CORPUS'"; exit 2; }
 command -v perf >/dev/null 2>&1 || { echo "stock perf is not installed"; exit 2; }
 tmp=$(mktemp -d /tmp/textpoke-corpus-parity.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+data=$TEXTPOKE_SRCDIR/tools/perf/tests/data/script-corpus-parity
+[ -f "$data/status" ] || [ -n "$TEXTPOKE_BLESS" ] ||
+	{ echo "FAIL: no $data/status (TEXTPOKE_BLESS=1 writes it)"; exit 1; }
 
 declare -A known=(
 	[perf_data_converter/perf.data.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace; we do not decode AUX data"
-	[perf_data_converter/perf.data.piped.lost_samples-4.4]="event names: stock perf shows cycles:ppH (exclude_guest modifier), the reader cycles:pp"
 	[perf_data_converter/perf.data.piped.target-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perf_data_converter/perf.data.raw_callgraph_branch-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perfparser/vector_static_gcc__perf.data.zstd]="DWARF unwinding of the user stack: stock perf adds the unwound frames (no unwinder is built in here)"
@@ -29,8 +45,6 @@ declare -A known=(
 	[perfparser/fork_static_gcc__perf.data.zstd]="DWARF unwinding of the user stack"
 	[perfparser/parallel_static_gcc__perf.data.zstd]="DWARF unwinding of the user stack"
 	[perfparser/vector_static_gcc__perf.lbr.data]="LBR call-stack mode: stock perf builds the user part of the chain from the branch stack"
-	[platform2-sommelier/perf.data.piped.host]="stock perf fails on it (\"Too big: nr ...\"); we print it"
-	[platform2-sommelier/perf.data.piped.powerpc]="stock perf fails on it (\"Too big: nr ...\"); we print it"
 )
 
 # the symbol and dso after a kernel address: a sample line, or a callchain frame
@@ -39,33 +53,85 @@ norm() {
 		s/^(\t *ffff[0-9a-f]{12}) .*/\1 K/'
 }
 
+# the .diff of a corpus file: its path with / as %
+diff_name() {
+	echo "$data/${1//\//%}.diff"
+}
+
+mkdir -p "$tmp/diffs"
 n=0 equal=0 gaps=0 bad=0
+: >"$tmp/status"
 while IFS= read -r -d '' f; do
 	rel=${f#$TEXTPOKE_CORPUS/}
 	case "$rel" in *.md) continue ;; esac
-	timeout 120 perf script -i "$f" 2>/dev/null >"$tmp/perf"
-	[ -s "$tmp/perf" ] || continue	# stock perf cannot read it, or it has no samples
+	HOME=$tmp timeout 120 perf script -i "$f" >"$tmp/perf.raw" 2>"$tmp/perf.err"
+	pst=$?
+	timeout 120 "$TEXTPOKE" script -i "$f" >"$tmp/ours.raw" 2>"$tmp/ours.err"
+	ost=$?
+	{
+		echo "$rel: perf exit $pst, ours exit $ost"
+		sed "s|$TEXTPOKE_CORPUS/||g; s/^/	/" "$tmp/perf.err"
+	} >>"$tmp/status"
+	# stock perf failed: its error and status are in the status file
+	[ $pst = 0 ] || continue
 	n=$((n + 1))
-	timeout 120 "$TEXTPOKE" script -i "$f" 2>"$tmp/err" >"$tmp/ours"
-	if grep -q 'kernel symbols not resolved' "$tmp/err"; then
-		norm <"$tmp/perf" >"$tmp/perf.norm" && mv "$tmp/perf.norm" "$tmp/perf"
-		norm <"$tmp/ours" >"$tmp/ours.norm" && mv "$tmp/ours.norm" "$tmp/ours"
+	if grep -q 'kernel symbols not resolved' "$tmp/ours.err"; then
+		norm <"$tmp/perf.raw" >"$tmp/perf"
+		norm <"$tmp/ours.raw" >"$tmp/ours"
+	else
+		cp "$tmp/perf.raw" "$tmp/perf"
+		cp "$tmp/ours.raw" "$tmp/ours"
 	fi
 	if cmp -s "$tmp/perf" "$tmp/ours"; then
 		equal=$((equal + 1))
-		[ -n "${known[$rel]}" ] && echo "now equal (drop from the known list): $rel"
 		continue
 	fi
-	if [ -n "${known[$rel]}" ]; then
-		gaps=$((gaps + 1))
-		echo "known: $rel: $(diff "$tmp/perf" "$tmp/ours" | grep -c '^<') lines: ${known[$rel]}"
-		continue
-	fi
-	bad=$((bad + 1))
-	echo "DIFFERS: $rel ($(wc -l <"$tmp/perf") lines)"
-	diff -u "$tmp/perf" "$tmp/ours" | head -12
+	diff "$tmp/perf" "$tmp/ours" >"$tmp/diffs/${rel//\//%}.diff"
+	gaps=$((gaps + 1))
 done < <(find "$TEXTPOKE_CORPUS" -type f -print0 | sort -z)
+[ $n -gt 0 ] || { echo "stock perf read none of the corpus"; exit 2; }
 
-echo "$n files stock perf prints: $equal equal, $gaps known gaps, $bad differ"
-[ $n -gt 0 ] || { echo "stock perf printed none of the corpus"; exit 2; }
+if [ -n "$TEXTPOKE_BLESS" ]; then
+	mkdir -p "$data"
+	rm -f "$data"/*.diff
+	cp "$tmp/status" "$data/status"
+	cp "$tmp"/diffs/*.diff "$data/" 2>/dev/null
+	echo "blessed: $data (review with git diff)"
+fi
+
+if ! cmp -s "$data/status" "$tmp/status"; then
+	echo "DIFFERS: exit status or stock perf's stderr (< expected, > now):"
+	diff "$data/status" "$tmp/status" | head -40
+	bad=$((bad + 1))
+fi
+for d in "$tmp"/diffs/*.diff "$data"/*.diff; do
+	[ -e "$d" ] || continue
+	b=${d##*/}
+	rel=${b%.diff}
+	rel=${rel//%//}
+	[ "$d" = "$tmp/diffs/$b" ] || [ ! -e "$tmp/diffs/$b" ] || continue
+	if [ -z "${known[$rel]}" ]; then
+		echo "DIFFERS: $rel differs from stock perf and has no reason in known[]"
+		bad=$((bad + 1))
+	fi
+	if [ ! -e "$data/$b" ]; then
+		echo "DIFFERS: $rel: a new difference from stock perf:"
+		head -20 "$d"
+		bad=$((bad + 1))
+	elif [ ! -e "$tmp/diffs/$b" ]; then
+		echo "DIFFERS: $rel now equals stock perf's output: remove $data/$b"
+		bad=$((bad + 1))
+	elif ! cmp -s "$data/$b" "$d"; then
+		echo "DIFFERS: $rel: not the expected difference (< expected, > now):"
+		diff "$data/$b" "$d" | head -20
+		bad=$((bad + 1))
+	else
+		echo "known: $rel: $(grep -c '^<' "$d") lines as expected: ${known[$rel]}"
+	fi
+done
+for rel in "${!known[@]}"; do
+	[ -e "$(diff_name "$rel")" ] || { echo "DIFFERS: known[$rel] has no .diff"; bad=$((bad + 1)); }
+done
+
+echo "$n files stock perf reads: $equal equal, $gaps with their expected difference, $bad problems"
 [ $bad = 0 ]

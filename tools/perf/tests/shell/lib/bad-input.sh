@@ -5,7 +5,11 @@
 # perf.data files and check that `$TEXTPOKE script -i FILE` refuses each
 # one cleanly:
 #   - exit status 1: not 0, not a signal, not an ASan/UBSan report
-#   - stderr names the file, an offset (0x...) and a record type or section
+#   - stderr names the file, an offset (0x...) and a record type or section;
+#     where the damage is at a known place the caller passes the text that
+#     must be printed there, e.g. "record at 0x218 (type 1 MMAP, size 0)",
+#     with offsets and types found by bi_records (awk over od, not the
+#     reader under test)
 #   - no huge allocation: it runs under ulimit -v of 1 GiB
 #   - the input is unchanged (checksum before and after) and no file is
 #     left in the working directory
@@ -111,6 +115,34 @@ bi_records() {
 	}'
 }
 
+# perf's name of record type $1, as "record at ... (type N NAME" prints it
+bi_type_name() {
+	local names=(TOTAL MMAP LOST COMM EXIT THROTTLE UNTHROTTLE FORK READ SAMPLE MMAP2 AUX
+		ITRACE_START LOST_SAMPLES SWITCH SWITCH_CPU_WIDE NAMESPACES KSYMBOL BPF_EVENT
+		CGROUP TEXT_POKE AUX_OUTPUT_HW_ID)
+	local user=(ATTR EVENT_TYPE TRACING_DATA BUILD_ID FINISHED_ROUND ID_INDEX AUXTRACE_INFO
+		AUXTRACE AUXTRACE_ERROR THREAD_MAP CPU_MAP STAT_CONFIG STAT STAT_ROUND
+		EVENT_UPDATE TIME_CONV FEATURE COMPRESSED FINISHED_INIT)
+
+	if (($1 < ${#names[@]})); then
+		echo "${names[$1]}"
+	elif (($1 >= 64 && $1 - 64 < ${#user[@]})); then
+		echo "${user[$1 - 64]}"
+	else
+		echo UNKNOWN
+	fi
+}
+
+# "record at 0xOFF (type T NAME, size S)" for a record at $1 of type $2, size $3
+bi_record_at() {
+	printf 'record at 0x%x (type %d %s, size %d)' "$1" "$2" "$(bi_type_name "$2")" "$3"
+}
+
+# the same for whatever record header file $1 holds at offset $2
+bi_record_in() {
+	bi_record_at "$2" "$(bi_get "$1" "$2" 4)" "$(bi_get "$1" $(($2 + 6)) 2)"
+}
+
 bi_is_pipe() {
 	[ "$(bi_get "$1" 8 8)" = 16 ]
 }
@@ -120,14 +152,16 @@ bi_fail() {
 	BI_FAILS=$((BI_FAILS + 1))
 }
 
-# bi_expect_error FILE WHAT [feature]: run script on the broken FILE and
-# check the refusal.  WHAT describes the damage for the log.  With
+# bi_expect_error FILE WHAT [feature] [WANT]: run script on the broken FILE
+# and check the refusal.  WHAT describes the damage for the log; WANT, when
+# given, is text stderr must hold (the offset and record or field), or
+# several such texts one per line, one of which it must hold.  With
 # "feature", the damage is confined to the feature sections after the
 # data: the records are intact, and perf itself skips a broken feature
 # section, so a warning that names the file, an offset and the section,
 # with exit status 0, is accepted as well as a refusal.
 bi_expect_error() {
-	local file=$1 what=$2 feature=$3 sum_before sum_after status err first left
+	local file=$1 what=$2 feature=$3 want=$4 sum_before sum_after status err first left
 
 	# bash builtins where possible: this runs thousands of times
 	BI_RUNS=$((BI_RUNS + 1))
@@ -161,6 +195,17 @@ bi_expect_error() {
 	if ! [[ $err =~ 0x[0-9a-fA-F]+ ]]; then
 		bi_fail "$what: stderr names no offset: $first"
 		return
+	fi
+	if [ -n "$want" ]; then
+		local w found=0
+
+		while IFS= read -r w; do
+			[[ $err == *"$w"* ]] && found=1
+		done <<<"$want"
+		if [ $found = 0 ]; then
+			bi_fail "$what: stderr lacks \"${want//$'\n'/\" or \"}\": $first"
+			return
+		fi
 	fi
 	# a record type or a section: strip the path, then look for a name
 	err=${err//"$file"/}
