@@ -47,8 +47,15 @@ own_output() {
 
 "$tmp/w64" 400000000 &
 wl=$!
-[ $bpf_ok = 1 ] && { "$tmp/bpf" churn 30 20 >/dev/null 2>&1 & }
-perf_record "$tmp/a.data" -a -e cpu-clock sleep 1
+# The BPF churn is perf's workload, so it starts only once perf's events
+# are enabled: run beside perf, a loaded machine could let it finish
+# before perf had started, and the recording would have none of it.
+if [ $bpf_ok = 1 ]; then
+	perf_record "$tmp/a.data" -a -e cpu-clock -- \
+		sh -c '"$1" churn 30 20 >/dev/null 2>&1; sleep 0.4' sh "$tmp/bpf"
+else
+	perf_record "$tmp/a.data" -a -e cpu-clock sleep 1
+fi
 kill $wl 2>/dev/null
 wait
 own_output system "$tmp/a.data"
