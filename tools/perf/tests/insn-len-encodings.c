@@ -199,6 +199,21 @@ static const struct {
 	{ M64, "66 0f 1f 84 00 ? ? ? ?", 9 },
 };
 
+static const struct {
+	const char *bytes;
+	const char *field;
+} fields[] = {
+	{ "0f 1f 44 00 00 90", " insn: 0f 1f 44 00 00" },
+	{ "e9 ? ? ? ? ?", " insn: e9 ?? ?? ?? ??" },
+	{ "48 ? ?", " insn: 48 ?? ..." },
+	{ "cc ? ?", " insn: cc" },
+	{ "66 0f 1f 84 00 ? ? ? ? ? ?", " insn: 66 0f 1f 84 00 ?? ?? ?? ??" },
+	{ "0f 1f 44 ? ?", " insn: 0f 1f 44 ?? ..." },
+	{ "? 0f 1f", "" },	     /* nothing known at the address */
+	{ "c4 e1 78 0b", "" },	     /* does not decode */
+	{ "e8 00 00", "" },	     /* ends too soon */
+};
+
 /* "48 ? ?" -> bytes and known mask; returns the count */
 static size_t parse(const char *s, u8 *bytes, u8 *known, size_t max)
 {
@@ -246,6 +261,30 @@ static int test__insn_len_encodings(struct test_suite *t)
 		}
 	}
 	pr_debug("%zu encodings, %d wrong\n", sizeof(cases) / sizeof(cases[0]), bad);
+
+	/* the insn field: unknown bytes are "??", an unknown length ends in " ..." */
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		u8 bytes[32], known[32];
+		size_t n = parse(fields[i].bytes, bytes, known, sizeof(bytes));
+		char buf[128];
+		int len = insn_len__scnprintf_field(buf, sizeof(buf), bytes, known, n, M64);
+
+		if (strcmp(buf, fields[i].field) || len != (int)strlen(fields[i].field)) {
+			pr_debug("'%s': '%s', expected '%s'\n", fields[i].bytes, buf, fields[i].field);
+			bad++;
+		}
+	}
+	/* a short buffer: cut at a whole byte, NUL terminated */
+	{
+		u8 b[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+		char buf[13];
+		int len = insn_len__scnprintf_field(buf, sizeof(buf), b, NULL, sizeof(b), M64);
+
+		if (len != 12 || strcmp(buf, " insn: 0f 1f")) {
+			pr_debug("short buffer: '%s' (%d)\n", buf, len);
+			bad++;
+		}
+	}
 	(void)t;
 	return bad ? TEST_FAIL : TEST_OK;
 }

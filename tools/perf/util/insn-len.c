@@ -552,3 +552,45 @@ int insn_len(const u8 *bytes, const u8 *known, size_t len, unsigned int flags, s
 		return err;
 	return d.pos;
 }
+
+/* appends " xx" (or " ??", " ...") at @pos when it fits with the NUL */
+static size_t put_token(char *buf, size_t size, size_t pos, const char *tok, size_t n)
+{
+	if (pos + n + 1 > size)
+		return pos;
+	memcpy(buf + pos, tok, n);
+	return pos + n;
+}
+
+int insn_len__scnprintf_field(char *buf, size_t size, const u8 *bytes, const u8 *known, size_t len,
+			      unsigned int flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t at = 0, pos = 0, i, n;
+	int ret;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	ret = insn_len(bytes, known, len, flags, &at);
+	if (ret == -EAGAIN && at > 0)
+		n = at + 1;
+	else if (ret > 0)
+		n = ret;
+	else
+		return 0;
+	pos = put_token(buf, size, pos, " insn:", 6);
+	for (i = 0; i < n; i++) {
+		char tok[3] = { ' ', '?', '?' };
+
+		if (!known || known[i]) {
+			tok[1] = hex[bytes[i] >> 4];
+			tok[2] = hex[bytes[i] & 15];
+		}
+		pos = put_token(buf, size, pos, tok, 3);
+	}
+	if (ret == -EAGAIN)
+		pos = put_token(buf, size, pos, " ...", 4);
+	buf[pos] = '\0';
+	return pos;
+}

@@ -45,4 +45,16 @@ enum insn_len_flags {
  */
 int insn_len(const u8 *bytes, const u8 *known, size_t len, unsigned int flags, size_t *unknown_at);
 
+/*
+ * The insn field as perf script prints it, " insn: 0f 1f 44 00 00": the
+ * bytes of the one instruction at @bytes.  A byte that is not known reads
+ * "??"; when such a byte decides the length, it is followed by " ...",
+ * the length being unknown too (" insn: 48 ?? ...").  Writes nothing and
+ * returns 0 when the first byte is unknown or the bytes do not decode
+ * (perf prints nothing then).  Returns the length written, scnprintf
+ * style: at most @size - 1 characters and a NUL.
+ */
+int insn_len__scnprintf_field(char *buf, size_t size, const u8 *bytes, const u8 *known, size_t len,
+			      unsigned int flags);
+
 #endif /* __PERF_TEXTPOKE_INSN_LEN_H */
