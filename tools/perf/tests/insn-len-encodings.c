@@ -38,6 +38,8 @@ static const struct {
 	{ M64, "66 e8 00 00 00 00", 6 },
 	{ M32, "66 e8 00 00", 4 },
 	{ M64, "0f 84 00 00 00 00", 6 },
+	{ M64, "66 68 01 02", 4 }, /* but push keeps 66: perf 6.1 says so (insn-len-perf) */
+	{ M64, "68 01 02 03 04", 5 },
 	{ M32, "66 0f 84 00 00", 5 },
 	/* nops */
 	{ M64, "0f 1f 44 00 00", 5 },
@@ -156,6 +158,16 @@ static const struct {
 	{ M64, "62 f3 fd 48 25 c1 ff", 7 },	  /* vpternlogq */
 	{ M64, "62 f2 fd 49 90 04 24", 7 },	  /* vpgatherdq with a mask */
 	{ M64, "62 b1 7c 48 10 84 24 00 01 00 00", 11 },
+	/* AVX512-FP16: EVEX maps 5 and 6, and prefix-less forms in 0f 3a */
+	{ M64, "62 f5 7c 48 58 c1", 6 },	  /* vaddph */
+	{ M64, "62 f6 7d 48 98 c1", 6 },	  /* vfmadd132ph */
+	{ M64, "62 f5 7e 08 10 44 24 01", 8 },	  /* vmovsh */
+	{ M64, "62 f3 7c 48 c2 c1 00", 7 },	  /* vcmpph */
+	{ M64, "62 f5 7d 48 58 c1", -EINVAL },	  /* no vaddph with 66 */
+	{ M64, "62 f7 7c 48 58 c1", -EINVAL },	  /* no map 7 */
+	{ M64, "c4 e5 78 58 c1", -EINVAL },	  /* map 5 is EVEX only */
+	{ M64, "0f 3a 08 c1 00", 5 },		  /* perf reads it as vrndscaleph's form */
+	{ M64, "0f 3a 26 c1 00", -EINVAL },	  /* vgetmantph: EVEX only */
 	/* XOP, as AMD defines it, or (as perf) pop Ev */
 	{ M64 | XOP, "8f e8 78 c0 c1 00", 6 },
 	{ M64 | XOP, "8f e9 78 90 c1", 5 },

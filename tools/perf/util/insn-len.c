@@ -50,7 +50,8 @@ enum {
 enum { GRP_NONE, GRP_PLAIN, GRP_3_1, GRP_3_2, GRP_12, GRP_13, GRP_14, GRP_15, GRP_17, GRP_18,
        GRP_19, GRP_NR };
 
-enum { MAP_ONE, MAP_0F, MAP_0F38, MAP_0F3A };
+/* the opcode maps by their VEX/EVEX number; 5 and 6 are EVEX-only (AVX512-FP16) */
+enum { MAP_ONE, MAP_0F, MAP_0F38, MAP_0F3A, MAP_5 = 5, MAP_6, MAP_NR };
 
 #define ESC(map) ((map) << A_ESC_SHIFT)
 #define GRP(g) (((g) << A_GRP_SHIFT) | A_MODRM)
@@ -80,7 +81,11 @@ static const u32 one_byte[256] = {
 	[0x50 ... 0x5f] = F64,
 	/* bound and arpl/movsxd; in 64-bit mode 62 is EVEX, found before this */
 	[0x62] = M, [0x63] = M,
-	[0x68] = IZ | F64, [0x69] = M | IZ, [0x6a] = IB | F64, [0x6b] = M | IB,
+	/*
+	 * push Iz: 66 makes it 16 bits in 64-bit mode too; perf 6.1 forces
+	 * 64 bits for branches (f64) only, not for default-64 pushes (d64)
+	 */
+	[0x68] = IZ, [0x69] = M | IZ, [0x6a] = IB | F64, [0x6b] = M | IB,
 	[0x70 ... 0x7f] = IB,
 	[0x80] = GP | IB, [0x81] = GP | IZ, [0x82] = GP | IB, [0x83] = GP | IB,
 	[0x84 ... 0x8e] = M, [0x8f] = GP | F64,
@@ -170,7 +175,8 @@ static const struct opcode map_0f38[256] = {
 	[0x40 ... 0x41] = P66(V), [0x42 ... 0x44] = P66(EO), [0x45 ... 0x47] = P66(VO),
 	/* AMX */
 	[0x49] = P(V, V, 0, V), [0x4b] = P(0, V, VO, V), [0x4c ... 0x4f] = P66(EO),
-	[0x50 ... 0x51] = P66(EO), [0x52] = P(0, EO, EO, EO), [0x53] = P(0, EO, 0, EO),
+	/* vpdpbusd, vpdpwssd and their saturating forms also have AVX-VNNI VEX forms */
+	[0x50 ... 0x51] = P66(V), [0x52] = P(0, V, EO, EO), [0x53] = P(0, V, 0, EO),
 	[0x54 ... 0x55] = P66(EO),
 	[0x58 ... 0x5a] = P66(VO), [0x5b] = P66(EO), [0x5c] = P(0, 0, V, 0), [0x5e] = P4(V),
 	[0x62 ... 0x66] = P66(EO), [0x68] = P(0, 0, 0, EO),
@@ -199,26 +205,48 @@ static const struct opcode map_0f38[256] = {
 /* every opcode of this map has an Ib */
 static const struct opcode map_0f3a[256] = {
 	[0x00 ... 0x02] = P66(VOB), [0x03] = P66(EOB), [0x04 ... 0x06] = P66(VOB),
-	[0x08 ... 0x0e] = P66(VB), [0x0f] = P(M | IB, VB, 0, 0),
+	/* the FP16 forms (vrndscaleph, vgetmantph, vreduceph, vfpclassph, vcmpph) take no prefix */
+	[0x08] = P(VB, VB, 0, 0), [0x09] = P66(VB), [0x0a] = P(VB, VB, 0, 0),
+	[0x0b ... 0x0e] = P66(VB), [0x0f] = P(M | IB, VB, 0, 0),
 	[0x14 ... 0x17] = P66(VB), [0x18 ... 0x19] = P66(VOB), [0x1a ... 0x1b] = P66(EOB),
 	[0x1d] = P66(VOB), [0x1e ... 0x1f] = P66(EOB),
-	[0x20 ... 0x22] = P66(VB), [0x23] = P66(EOB), [0x25 ... 0x27] = P66(EOB),
+	[0x20 ... 0x22] = P66(VB), [0x23] = P66(EOB), [0x25] = P66(EOB),
+	[0x26 ... 0x27] = P(EOB, EOB, 0, 0),
 	[0x30 ... 0x33] = P66(VOB), [0x38 ... 0x39] = P66(VOB), [0x3a ... 0x3b] = P66(EOB),
 	[0x3e ... 0x3f] = P66(EOB),
 	[0x40 ... 0x42] = P66(VB), [0x43] = P66(EOB), [0x44] = P66(VB), [0x46] = P66(VOB),
 	/* the fourth register operand (Lx) sits in an Ib */
 	[0x4a ... 0x4b] = P66(VOB), [0x4c] = P66(VB),
-	[0x50 ... 0x51] = P66(EOB), [0x54 ... 0x57] = P66(EOB),
-	[0x60 ... 0x63] = P66(VB), [0x66 ... 0x67] = P66(EOB),
+	[0x50 ... 0x51] = P66(EOB), [0x54 ... 0x55] = P66(EOB), [0x56 ... 0x57] = P(EOB, EOB, 0, 0),
+	[0x60 ... 0x63] = P66(VB), [0x66 ... 0x67] = P(EOB, EOB, 0, 0),
 	[0x70 ... 0x73] = P66(EOB),
-	[0xcc] = A(M | IB), [0xce ... 0xcf] = P66(VB), [0xdf] = P66(VB),
+	[0xc2] = P(EOB, 0, EOB, 0), [0xcc] = A(M | IB), [0xce ... 0xcf] = P66(VB), [0xdf] = P66(VB),
 	[0xf0] = P(0, 0, M | IB, VOB), /* hreset; rorx */
 };
 
-static const struct opcode *const maps[] = {
+/* AVX512-FP16, EVEX only: no immediates */
+static const struct opcode map_5[256] = {
+	[0x10 ... 0x11] = P(0, 0, EO, 0), [0x1d] = P(EO, EO, 0, 0), [0x2a] = P(0, 0, EO, 0),
+	[0x2c ... 0x2d] = P(0, 0, EO, 0), [0x2e ... 0x2f] = P(EO, 0, 0, 0),
+	[0x51] = P(EO, 0, EO, 0), [0x58 ... 0x59] = P(EO, 0, EO, 0), [0x5a] = P4(EO),
+	[0x5b] = P(EO, EO, EO, 0), [0x5c ... 0x5f] = P(EO, 0, EO, 0),
+	[0x6e] = P66(EO), [0x78 ... 0x79] = P(EO, EO, EO, 0), [0x7a] = P(0, EO, 0, EO),
+	[0x7b] = P(0, EO, EO, 0), [0x7c] = P(EO, EO, 0, 0), [0x7d] = P4(EO), [0x7e] = P66(EO),
+};
+
+static const struct opcode map_6[256] = {
+	[0x13] = P(EO, EO, 0, 0), [0x2c ... 0x2d] = P66(EO), [0x42 ... 0x43] = P66(EO),
+	[0x4c ... 0x4f] = P66(EO), [0x56 ... 0x57] = P(0, 0, EO, EO),
+	[0x96 ... 0x9f] = P66(EO), [0xa6 ... 0xaf] = P66(EO), [0xb6 ... 0xbf] = P66(EO),
+	[0xd6 ... 0xd7] = P(0, 0, EO, EO),
+};
+
+static const struct opcode *const maps[MAP_NR] = {
 	[MAP_0F] = map_0f,
 	[MAP_0F38] = map_0f38,
 	[MAP_0F3A] = map_0f3a,
+	[MAP_5] = map_5,
+	[MAP_6] = map_6,
 };
 
 /*
@@ -421,7 +449,7 @@ int insn_len(const u8 *bytes, const u8 *known, size_t len, unsigned int flags, s
 				if (err)
 					return err;
 				evex = true;
-				vex_m = b1 & 3;
+				vex_m = b1 & 7;
 				vex_pp = b2 & 3;
 				if (x86_64 && (b2 & 0x80))
 					opnd = 8;
@@ -447,7 +475,7 @@ int insn_len(const u8 *bytes, const u8 *known, size_t len, unsigned int flags, s
 	} else if (vex) {
 		const struct opcode *op;
 
-		if (vex_m < MAP_0F || vex_m > MAP_0F3A)
+		if (vex_m >= MAP_NR || !maps[vex_m])
 			return -EINVAL;
 		op = &maps[vex_m][b];
 		/* a group's forms are told apart by ModRM.reg, below */
