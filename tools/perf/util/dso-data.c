@@ -107,10 +107,9 @@ static int dso_data_file__open(struct dso_data_file *f)
 		}
 	}
 	f->fd = fd;
-	if (dso_data_file__read(f, 0, ident, sizeof(ident)) != sizeof(ident) ||
-	    memcmp(ident, ELFMAG, SELFMAG))
-		return -ENOEXEC;
-	f->elf64 = ident[EI_CLASS] == ELFCLASS64;
+	/* what is not ELF32 is read in 64-bit mode, perf's default for an object */
+	f->elf64 = dso_data_file__read(f, 0, ident, sizeof(ident)) != sizeof(ident) ||
+		   memcmp(ident, ELFMAG, SELFMAG) || ident[EI_CLASS] != ELFCLASS32;
 	return 0;
 }
 

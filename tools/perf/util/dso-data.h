@@ -25,9 +25,9 @@ void dso_data__delete(struct dso_data *dd);
 
 /*
  * Up to @len bytes of @path at @offset into @buf: the count (fewer past
- * the end of the file, 0 at or after it) or -errno.  *@elf64 says whether
- * the file is a 64-bit ELF object, which decides how perf decodes its
- * code; -ENOEXEC for a file that is not ELF (perf has no bytes for those).
+ * the end of the file, 0 at or after it) or -errno.  *@elf64 is false
+ * for a 32-bit ELF object only: the ELF class decides how perf decodes an
+ * object's code, 64-bit when there is none.
  */
 ssize_t dso_data__read(struct dso_data *dd, const char *path, u64 offset, u8 *buf, size_t len,
 		       bool *elf64);
