@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The instruction-length decoder on hand-written encodings: prefixes,
- * REX, VEX, EVEX (AVX-512, the k-mask moves capstone 4 does not know),
+ * REX, VEX, EVEX (AVX-512, k-mask moves such as kmovq that capstone 4
+ * does not know),
  * XOP, 3DNow!, ModRM/SIB/displacement forms, immediates, 32- and 16-bit
  * addressing, and the encodings perf's decoder refuses.  Valid ones were
  * checked with objdump -D -b binary (-mi386:x86-64 or -mi386); where perf
@@ -21,6 +22,7 @@
 #define M16 INSN_LEN_16
 #define XOP INSN_LEN_XOP
 
+/* clang-format off */
 static const struct {
 	unsigned int flags;
 	const char *bytes; /* hex, '?' for an unknown byte */
@@ -136,7 +138,7 @@ static const struct {
 	{ M32, "c5 06", 2 },
 	{ M32, "c4 07", 2 },
 	{ M32, "62 00", 2 },
-	/* k-mask moves: VEX forms of setcc's opcodes, unknown to capstone 4 */
+	/* k-mask moves: VEX forms of setcc's opcodes (capstone 4 knows kmovw, not kmovq/kmovd) */
 	{ M64, "c5 f8 90 c1", 4 },    /* kmovw %k1,%k0 */
 	{ M64, "c4 e1 f8 90 c1", 5 }, /* kmovq %k1,%k0 */
 	{ M64, "c5 f9 90 c1", 4 },    /* kmovb */
@@ -210,7 +212,9 @@ static const struct {
 	{ M64, "0f 0b ? ? ?", -EAGAIN, 2 }, /* an emulation prefix or not */
 	{ M64, "66 0f 1f 84 00 ? ? ? ?", 9 },
 };
+/* clang-format on */
 
+/* clang-format off */
 static const struct {
 	const char *bytes;
 	const char *field;
@@ -225,6 +229,7 @@ static const struct {
 	{ "c4 e1 78 0b", "" },	     /* does not decode */
 	{ "e8 00 00", "" },	     /* ends too soon */
 };
+/* clang-format on */
 
 /* "48 ? ?" -> bytes and known mask; returns the count */
 static size_t parse(const char *s, u8 *bytes, u8 *known, size_t max)
@@ -264,10 +269,11 @@ static int test__insn_len_encodings(struct test_suite *t)
 		bool partial = memchr(known, 0, n) != NULL;
 		int len = insn_len(bytes, partial ? known : NULL, n, cases[i].flags, &at);
 
-		if (len != cases[i].len ||
-		    (len == -EAGAIN && (int)at != cases[i].unknown_at)) {
+		if (len != cases[i].len || (len == -EAGAIN && (int)at != cases[i].unknown_at)) {
 			pr_debug("%s-bit '%s': %d (unknown at %zu), expected %d\n",
-				 cases[i].flags & M64 ? "64" : cases[i].flags & M16 ? "16" : "32",
+				 cases[i].flags & M64 ? "64" :
+				 cases[i].flags & M16 ? "16" :
+							"32",
 				 cases[i].bytes, len, at, cases[i].len);
 			bad++;
 		}
@@ -282,13 +288,14 @@ static int test__insn_len_encodings(struct test_suite *t)
 		int len = insn_len__scnprintf_field(buf, sizeof(buf), bytes, known, n, M64);
 
 		if (strcmp(buf, fields[i].field) || len != (int)strlen(fields[i].field)) {
-			pr_debug("'%s': '%s', expected '%s'\n", fields[i].bytes, buf, fields[i].field);
+			pr_debug("'%s': '%s', expected '%s'\n", fields[i].bytes, buf,
+				 fields[i].field);
 			bad++;
 		}
 	}
 	/* a short buffer: cut at a whole byte, NUL terminated */
 	{
-		u8 b[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+		u8 b[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 		char buf[13];
 		int len = insn_len__scnprintf_field(buf, sizeof(buf), b, NULL, sizeof(b), M64);
 

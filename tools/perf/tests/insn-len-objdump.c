@@ -27,11 +27,12 @@ static bool perf_differs(const u8 *b, size_t n)
 			 b[i] == 0x65 || b[i] == 0x36 || b[i] == 0xf0))
 		i++;
 	/* hint nops 0f 19, 0f 1d and ud0 0f ff: perf's map gives them no ModRM */
-	return i + 1 < n && b[i] == 0x0f && (b[i + 1] == 0x19 || b[i + 1] == 0x1d || b[i + 1] == 0xff);
+	return i + 1 < n && b[i] == 0x0f &&
+	       (b[i + 1] == 0x19 || b[i + 1] == 0x1d || b[i + 1] == 0xff);
 }
 
 struct run {
-	u8 *bytes;    /* the section's instructions, back to back */
+	u8 *bytes; /* the section's instructions, back to back */
 	size_t nr, alloc;
 	size_t *start; /* where each instruction begins, -1 for (bad) */
 	u8 *len;
@@ -92,8 +93,8 @@ static int run__check(struct run *r, const char *obj, unsigned int flags, int *n
 
 			for (k = 0; k < r->len[i] && n + 4 < sizeof(hex); k++)
 				n += snprintf(hex + n, sizeof(hex) - n, " %02x", r->bytes[at + k]);
-			pr_debug("%s: objdump says %u bytes for%s, we say %d\n", obj, r->len[i], hex,
-				 len);
+			pr_debug("%s: objdump says %u bytes for%s, we say %d\n", obj, r->len[i],
+				 hex, len);
 		}
 	}
 	r->nr = r->nr_insns = 0;
@@ -179,9 +180,9 @@ static int test__insn_len_objdump(struct test_suite *t)
 		const char *path;
 		unsigned int flags;
 	} objs[] = {
-		{ perf, INSN_LEN_64 },
-		{ libc64, INSN_LEN_64 },
-		{ libc32, 0 },
+	    {perf, INSN_LEN_64},
+	    {libc64, INSN_LEN_64},
+	    {libc32, 0},
 	};
 	int i, total = 0, ret = TEST_OK, done = 0;
 

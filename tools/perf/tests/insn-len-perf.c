@@ -27,10 +27,11 @@
 #include "../util/writer.h"
 
 #define PID 5151
-#define WINDOW 0x4000 /* bytes of code sampled per object, at every offset */
+#define WINDOW 0x4000	    /* bytes of code sampled per object, at every offset */
 #define RANDOM_BYTES 0x2000 /* of them, after the blob: pseudo-random */
 
 /* encodings a disassembler may not know, sampled at each of their bytes too */
+/* clang-format off */
 static const u8 blob[] = {
 	0xc5, 0xf8, 0x90, 0xc1,		      /* kmovw %k1,%k0 */
 	0xc4, 0xe1, 0xf8, 0x90, 0xc1,	      /* kmovq %k1,%k0 */
@@ -69,6 +70,7 @@ static const u8 blob[] = {
 	0xa1, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 	0x67, 0x8b, 0x06, 0x34, 0x12, 0xc8, 0x10, 0x00, 0x00,
 };
+/* clang-format on */
 
 /*
  * Probes: one 16-byte slot per (prefixes, map, opcode, ModRM.reg), the
@@ -108,10 +110,10 @@ static int probe(struct probes *pr, const u8 *head, size_t n, u8 op, u8 reg)
 static int make_probes(struct probes *pr)
 {
 	/* legacy prefixes that select forms, and the escapes */
-	static const u8 pfx[][2] = { {}, { 0x66 }, { 0xf3 }, { 0xf2 }, { 0x66, 0xf2 }, { 0xf2, 0x66 } };
-	static const u8 pfx_len[] = { 0, 1, 1, 1, 2, 2 };
-	static const u8 esc[][2] = { {}, { 0x0f }, { 0x0f, 0x38 }, { 0x0f, 0x3a } };
-	static const u8 esc_len[] = { 0, 1, 2, 2 };
+	static const u8 pfx[][2] = {{}, {0x66}, {0xf3}, {0xf2}, {0x66, 0xf2}, {0xf2, 0x66}};
+	static const u8 pfx_len[] = {0, 1, 1, 1, 2, 2};
+	static const u8 esc[][2] = {{}, {0x0f}, {0x0f, 0x38}, {0x0f, 0x3a}};
+	static const u8 esc_len[] = {0, 1, 2, 2};
 	unsigned int p, e, op, reg, m, pp;
 	int err = 0;
 
@@ -123,7 +125,8 @@ static int make_probes(struct probes *pr)
 
 					memcpy(head, pfx[p], pfx_len[p]);
 					memcpy(head + pfx_len[p], esc[e], esc_len[e]);
-					err = err ?: probe(pr, head, pfx_len[p] + esc_len[e], op, reg);
+					err = err ?:
+						    probe(pr, head, pfx_len[p] + esc_len[e], op, reg);
 				}
 			}
 		}
@@ -132,16 +135,16 @@ static int make_probes(struct probes *pr)
 	for (pp = 0; pp < 4; pp++) {
 		for (op = 0; op < 256; op++) {
 			for (reg = 0; reg < 8; reg++) {
-				u8 vex2[2] = { 0xc5, 0xf8 | pp };
+				u8 vex2[2] = {0xc5, 0xf8 | pp};
 
 				err = err ?: probe(pr, vex2, 2, op, reg);
 				for (m = 0; m < 8; m++) {
-					u8 vex3[3] = { 0xc4, 0xe0 | m, 0x78 | pp };
+					u8 vex3[3] = {0xc4, 0xe0 | m, 0x78 | pp};
 
 					err = err ?: probe(pr, vex3, 3, op, reg);
 				}
 				for (m = 0; m < 8; m++) {
-					u8 evex[4] = { 0x62, 0xf0 | m, 0x7c | pp, 0x48 };
+					u8 evex[4] = {0x62, 0xf0 | m, 0x7c | pp, 0x48};
 
 					err = err ?: probe(pr, evex, 4, op, reg);
 				}
@@ -153,8 +156,8 @@ static int make_probes(struct probes *pr)
 
 struct object {
 	char path[4096];
-	u64 base, pgoff, len; /* the executable mapping */
-	u64 window;	      /* file offset of the sampled stretch */
+	u64 base, pgoff, len;	     /* the executable mapping */
+	u64 window;		     /* file offset of the sampled stretch */
 	u64 probes_base, probes_off; /* the probes, appended to the file and mapped apart */
 	size_t nr_probes;
 };
@@ -250,7 +253,7 @@ static int write_recording(const char *path, struct object *objs, int nr)
 	    .comm = 1,
 	    .task = 1,
 	};
-	struct perf_sample id = { .pid = PID, .tid = PID, .time = 1000 };
+	struct perf_sample id = {.pid = PID, .tid = PID, .time = 1000};
 	struct perf_writer *w = perf_writer__new(path, 0);
 	u64 t = 2000;
 	int idx, err, i;
@@ -386,7 +389,8 @@ static int test__insn_len_perf(struct test_suite *t)
 		goto out;
 	}
 	/* a scratch HOME: no build-id cache of this machine's stands in */
-	snprintf(cmd, sizeof(cmd), "HOME='%s' perf script -i '%s' -F ip,insn 2>/dev/null", dir, data);
+	snprintf(cmd, sizeof(cmd), "HOME='%s' perf script -i '%s' -F ip,insn 2>/dev/null", dir,
+		 data);
 	theirs = sh_out(cmd);
 	snprintf(cmd, sizeof(cmd), "'%s' script -i '%s' -F ip,insn", test_self_exe(), data);
 	ours = sh_out(cmd);

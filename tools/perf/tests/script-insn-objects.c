@@ -22,14 +22,20 @@
 
 #define PID 6161
 
-enum { OBJ_ELF, OBJ_LINK, OBJ_FIFO, OBJ_DEV, OBJ_TEXT, OBJ_MISSING, OBJ_SHORT, OBJ_NR };
+enum { OBJ_ELF, OBJ_LINK, OBJ_FIFO, OBJ_DEV, OBJ_TEXT, OBJ_MISSING, OBJ_SHORT, OBJ_ELF32, OBJ_NR };
 
-static const u8 code[] = { 0x48, 0x89, 0xe5, 0xc5, 0xf8, 0x90, 0xc1, 0xc3 };
+/* a 32-bit ELF object on this machine, if any (gcc-multilib, libc6-i386) */
+static const char *const elf32_candidates[] = {"/usr/lib32/libc.so.6", "/lib32/libc.so.6",
+					       "/usr/lib/i386-linux-gnu/libc.so.6"};
+
+/* mov %rsp,%rbp; kmovq %k1,%k0 (which capstone 4 cannot decode); ret */
+static const u8 code[] = {0x48, 0x89, 0xe5, 0xc4, 0xe1, 0xf8, 0x90, 0xc1, 0xc3};
 
 /*
  * A copy of a real ELF program (its symbols load, as perf wants before it
- * reads bytes) with the code above appended at *@off; with @cut, only
- * the first 2 bytes of that code.
+ * reads bytes) with the code above appended at *@off, or after the end
+ * when that is further (*@off then says where); with @cut, only the first
+ * 2 bytes of that code.
  */
 static int write_elf(const char *src, const char *path, bool cut, u64 *off)
 {
@@ -50,7 +56,8 @@ static int write_elf(const char *src, const char *path, bool cut, u64 *off)
 	}
 	if (n < 0)
 		goto out;
-	*off = (size + 15) & ~15ULL;
+	if (*off < ((size + 15) & ~15ULL))
+		*off = (size + 15) & ~15ULL;
 	if (pwrite(out, code, cut ? 2 : sizeof(code), *off) != (cut ? 2 : (ssize_t)sizeof(code)))
 		goto out;
 	err = 0;
@@ -61,7 +68,7 @@ out:
 	return err;
 }
 
-/* samples at @off (mov) and @off + 3 (kmovw, which capstone 4 cannot decode) of each object */
+/* samples at @off (mov) and @off + 3 (kmovq) of each object */
 static int write_recording(const char *data, char paths[OBJ_NR][4096], u64 off, bool with_fifo)
 {
 	struct perf_event_attr attr = {
@@ -75,7 +82,7 @@ static int write_recording(const char *data, char paths[OBJ_NR][4096], u64 off, 
 	    .mmap2 = 1,
 	    .comm = 1,
 	};
-	struct perf_sample id = { .pid = PID, .tid = PID, .time = 100 };
+	struct perf_sample id = {.pid = PID, .tid = PID, .time = 100};
 	struct perf_writer *w = perf_writer__new(data, 0);
 	int idx, err, i;
 
@@ -114,7 +121,7 @@ static int write_recording(const char *data, char paths[OBJ_NR][4096], u64 off, 
 		if (i == OBJ_FIFO && !with_fifo)
 			continue;
 		err = perf_writer__synth_sample(w, idx, &s);
-		/* the next instruction, kmovw, which capstone 4 cannot decode */
+		/* the next instruction, kmovq */
 		s.ip += 3;
 		s.time += 100;
 		err = err ?: perf_writer__synth_sample(w, idx, &s);
@@ -129,8 +136,9 @@ static int write_recording(const char *data, char paths[OBJ_NR][4096], u64 off, 
 static int test__script_insn_objects(struct test_suite *t)
 {
 	char paths[OBJ_NR][4096], data[4200], cmd[9000], *dir = fixture__tmpdir(), *out = NULL;
-	static const char *const names[OBJ_NR] = { "elf", "link", "fifo", "dev", "text", "missing",
-						   "short" };
+	static const char *const names[OBJ_NR] = {"elf",  "link",    "fifo",  "dev",
+						  "text", "missing", "short", "elf32"};
+	const char *elf32 = NULL;
 	char *theirs = NULL;
 	int ret = TEST_FAIL, i, fd;
 	u64 off = 0, off_short = 0;
@@ -140,6 +148,20 @@ static int test__script_insn_objects(struct test_suite *t)
 	for (i = 0; i < OBJ_NR; i++)
 		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, names[i]);
 	snprintf(paths[OBJ_DEV], sizeof(paths[OBJ_DEV]), "/dev/null");
+	for (i = 0; i < (int)(sizeof(elf32_candidates) / sizeof(elf32_candidates[0])); i++) {
+		if (!access(elf32_candidates[i], R_OK)) {
+			elf32 = elf32_candidates[i];
+			break;
+		}
+	}
+	/* the code at one offset in every object: the largest one's end */
+	if (elf32 && write_elf(elf32, paths[OBJ_ELF32], false, &off)) {
+		pr_debug("cannot copy %s\n", elf32);
+		goto out;
+	}
+	if (!elf32)
+		pr_debug("no 32-bit ELF object: that part is not checked\n");
+	off_short = off;
 	if (write_elf("/bin/true", paths[OBJ_ELF], false, &off) ||
 	    symlink(paths[OBJ_ELF], paths[OBJ_LINK]) || mkfifo(paths[OBJ_FIFO], 0600) ||
 	    write_elf("/bin/true", paths[OBJ_SHORT], true, &off_short) || off != off_short) {
@@ -147,7 +169,8 @@ static int test__script_insn_objects(struct test_suite *t)
 		goto out;
 	}
 	fd = open(paths[OBJ_TEXT], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, off + 64) || pwrite(fd, code, sizeof(code), off) != sizeof(code)) {
+	if (fd < 0 || ftruncate(fd, off + 64) ||
+	    pwrite(fd, code, sizeof(code), off) != sizeof(code)) {
 		pr_debug("cannot write %s\n", paths[OBJ_TEXT]);
 		goto out;
 	}
@@ -164,8 +187,8 @@ static int test__script_insn_objects(struct test_suite *t)
 		goto out;
 	}
 	if (fixture__have_perf()) {
-		snprintf(cmd, sizeof(cmd), "HOME='%s' perf script -i '%s' -F ip,dso,insn 2>/dev/null",
-			 dir, data);
+		snprintf(cmd, sizeof(cmd),
+			 "HOME='%s' perf script -i '%s' -F ip,dso,insn 2>/dev/null", dir, data);
 		if (fixture__run(cmd, &theirs, NULL) || !theirs) {
 			pr_debug("%s failed\n", cmd);
 			goto out;
@@ -182,18 +205,26 @@ static int test__script_insn_objects(struct test_suite *t)
 	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	if (write_recording(data, paths, off, true))
 		goto out;
-	snprintf(cmd, sizeof(cmd), "timeout 20 '%s' script -i '%s' -F ip,dso,insn", test_self_exe(),
-		 data);
+	snprintf(cmd, sizeof(cmd), "timeout 20 '%s' script -i '%s' -F ip,dso,insn,disasm",
+		 test_self_exe(), data);
 	if (fixture__run(cmd, &out, NULL) || !out) {
 		pr_debug("%s failed (or hung)\n", cmd);
 		goto out;
 	}
 	pr_debug("%s", out);
-	/* in the ELF, through the link and in the text file (64-bit: no ELF class) */
-	TEST_ASSERT_EQUAL("mov %rsp,%rbp", fixture__count(out, " insn: 48 89 e5\n"), 3);
-	TEST_ASSERT_EQUAL("kmovw", fixture__count(out, " insn: c5 f8 90 c1\n"), 3);
+	/*
+	 * In the ELF, through the link and in the text file (64-bit: no ELF
+	 * class); in the 32-bit object 48 is dec %eax, and disasm says so.
+	 * kmovq's bytes with no disasm: insn does not need capstone.
+	 */
+	TEST_ASSERT_EQUAL("mov %rsp,%rbp", fixture__count(out, " insn: 48 89 e5"), 3);
+	TEST_ASSERT_EQUAL("kmovq", fixture__count(out, " insn: c4 e1 f8 90 c1\n"), 3 + !!elf32);
+	if (elf32)
+		TEST_ASSERT_EQUAL("dec %eax in 32-bit code", fixture__count(out, " insn: 48 dec"),
+				  1);
 	/* the short ELF has 2 bytes at the offset: no whole instruction */
-	TEST_ASSERT_EQUAL("bytes from the files only", fixture__count(out, " insn:"), 6);
+	TEST_ASSERT_EQUAL("bytes from the files only", fixture__count(out, " insn:"),
+			  6 + 2 * !!elf32);
 	TEST_ASSERT_EQUAL("one line per sample", fixture__count(out, "\n"), 2 * OBJ_NR);
 	TEST_ASSERT_VAL("the FIFO is still a FIFO",
 			!lstat(paths[OBJ_FIFO], &st) && S_ISFIFO(st.st_mode));

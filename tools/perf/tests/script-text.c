@@ -65,7 +65,8 @@ static int check_partial(const struct fixture_kernel_sample *s, const char *p, s
 		if (k >= s->len)
 			goto bad;
 		if (k < want) {
-			if (sscanf(tok, "%2x", &byte) != 1 || strlen(tok) != 2 || byte != s->bytes[k])
+			if (sscanf(tok, "%2x", &byte) != 1 || strlen(tok) != 2 ||
+			    byte != s->bytes[k])
 				goto bad;
 		} else if (strcmp(tok, "??")) {
 			goto bad;
@@ -74,8 +75,8 @@ static int check_partial(const struct fixture_kernel_sample *s, const char *p, s
 	if (open_end || k == s->len)
 		return 0;
 bad:
-	pr_debug("line %d (ip %#" PRIx64 "): '%.*s' for %d of %d bytes known\n", i, s->ip, (int)n, p,
-		 want, s->len);
+	pr_debug("line %d (ip %#" PRIx64 "): '%.*s' for %d of %d bytes known\n", i, s->ip, (int)n,
+		 p, want, s->len);
 	return 1;
 }
 
@@ -208,8 +209,8 @@ static int test__script_text(struct test_suite *t)
 	TEST_ASSERT_VAL("script, no kcore", ours);
 	TEST_ASSERT_EQUAL("no kcore: poked bytes differ", check_insn_lines(fk, ours, true), 0);
 	/* the kprobe's first byte, 48 (REX.W), before the int3: its opcode is not known */
-	TEST_ASSERT_EQUAL("no kcore: kprobe site before the int3", fixture__count(ours, " insn: 48 ?? ...\n"),
-			  2);
+	TEST_ASSERT_EQUAL("no kcore: kprobe site before the int3",
+			  fixture__count(ours, " insn: 48 ?? ...\n"), 2);
 	free(ours);
 	fixture_kernel__delete(fk);
 

@@ -16,16 +16,16 @@
 
 struct dso_data_file {
 	char *path;
-	int err;	  /* -errno when it could not be opened: not tried again */
-	int fd;		  /* not a regular file: read with pread() */
-	const u8 *map;	  /* a regular file, all of it */
+	int err;       /* -errno when it could not be opened: not tried again */
+	int fd;	       /* not a regular file: read with pread() */
+	const u8 *map; /* a regular file, all of it */
 	size_t size;
 	bool elf64;
 };
 
 struct dso_data {
 	struct dso_data_file files[DSO_DATA_FILES];
-	unsigned int next; /* the slot the next file takes */
+	unsigned int next;	    /* the slot the next file takes */
 	struct dso_data_file *last; /* samples come in runs from one object */
 };
 

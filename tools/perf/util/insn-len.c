@@ -34,10 +34,10 @@ enum {
 	IMM_MASK = 7,
 
 	A_MODRM = 1 << 3,
-	A_IMM2 = 1 << 4,   /* a second Ib (enter, extrq) */
-	A_MOFFS = 1 << 5,  /* an address-sized offset (mov al, moffs) */
-	A_F64 = 1 << 6,	   /* 64-bit operand size in 64-bit mode, whatever 66 says */
-	A_VEXOK = 1 << 7,  /* has a VEX/EVEX form */
+	A_IMM2 = 1 << 4,    /* a second Ib (enter, extrq) */
+	A_MOFFS = 1 << 5,   /* an address-sized offset (mov al, moffs) */
+	A_F64 = 1 << 6,	    /* 64-bit operand size in 64-bit mode, whatever 66 says */
+	A_VEXOK = 1 << 7,   /* has a VEX/EVEX form */
 	A_VEXONLY = 1 << 8, /* has only a VEX form */
 	A_EVEXONLY = 1 << 9,
 	A_ESC_SHIFT = 10, /* 0f, 0f 38, 0f 3a: the map of the next opcode byte */
@@ -47,8 +47,20 @@ enum {
 };
 
 /* the groups whose members differ in immediates or VEX forms; the rest are GRP_PLAIN */
-enum { GRP_NONE, GRP_PLAIN, GRP_3_1, GRP_3_2, GRP_12, GRP_13, GRP_14, GRP_15, GRP_17, GRP_18,
-       GRP_19, GRP_NR };
+enum {
+	GRP_NONE,
+	GRP_PLAIN,
+	GRP_3_1,
+	GRP_3_2,
+	GRP_12,
+	GRP_13,
+	GRP_14,
+	GRP_15,
+	GRP_17,
+	GRP_18,
+	GRP_19,
+	GRP_NR
+};
 
 /* the opcode maps by their VEX/EVEX number; 5 and 6 are EVEX-only (AVX512-FP16) */
 enum { MAP_ONE, MAP_0F, MAP_0F38, MAP_0F3A, MAP_5 = 5, MAP_6, MAP_NR };
@@ -61,14 +73,15 @@ enum { MAP_ONE, MAP_0F, MAP_0F38, MAP_0F3A, MAP_5 = 5, MAP_6, MAP_NR };
 #define IW IMM_W
 #define IZ IMM_Z
 #define F64 A_F64
-#define V (A_MODRM | A_VEXOK)	  /* a ModRM instruction with a VEX form */
-#define VO (V | A_VEXONLY)	  /* only with VEX */
-#define EO (V | A_EVEXONLY)	  /* only with EVEX */
+#define V (A_MODRM | A_VEXOK) /* a ModRM instruction with a VEX form */
+#define VO (V | A_VEXONLY)    /* only with VEX */
+#define EO (V | A_EVEXONLY)   /* only with EVEX */
 #define VB (V | IMM_B)
 #define VOB (VO | IMM_B)
 #define EOB (EO | IMM_B)
 #define GP GRP(GRP_PLAIN)
 
+/* clang-format off */
 static const u32 one_byte[256] = {
 	[0x00 ... 0x03] = M, [0x04] = IB, [0x05] = IZ,
 	[0x08 ... 0x0b] = M, [0x0c] = IB, [0x0d] = IZ, [0x0f] = ESC(MAP_0F),
@@ -275,6 +288,7 @@ static const struct group groups[GRP_NR] = {
 	[GRP_18] = { { [1] = { [1 ... 2] = EO, [5 ... 6] = EO } } },
 	[GRP_19] = { { [1] = { [1 ... 2] = EO, [5 ... 6] = EO } } },
 };
+/* clang-format on */
 
 struct insn_dec {
 	const u8 *bytes;
@@ -312,7 +326,7 @@ static int skip(struct insn_dec *d, size_t n)
  */
 static int emulate_prefix(struct insn_dec *d)
 {
-	static const u8 marks[][5] = { { 0x0f, 0x0b, 'x', 'e', 'n' }, { 0x0f, 0x0b, 'k', 'v', 'm' } };
+	static const u8 marks[][5] = {{0x0f, 0x0b, 'x', 'e', 'n'}, {0x0f, 0x0b, 'k', 'v', 'm'}};
 	size_t k, i;
 
 	for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
@@ -334,8 +348,17 @@ static int emulate_prefix(struct insn_dec *d)
 static bool is_legacy_prefix(u8 b)
 {
 	switch (b) {
-	case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
-	case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3:
+	case 0x26:
+	case 0x2e:
+	case 0x36:
+	case 0x3e:
+	case 0x64:
+	case 0x65:
+	case 0x66:
+	case 0x67:
+	case 0xf0:
+	case 0xf2:
+	case 0xf3:
 		return true;
 	default:
 		return false;
@@ -375,7 +398,7 @@ static int xop_attr(unsigned int map, u32 *attr)
 
 int insn_len(const u8 *bytes, const u8 *known, size_t len, unsigned int flags, size_t *unknown_at)
 {
-	struct insn_dec d = { bytes, known, len < INSN_LEN_MAX ? len : INSN_LEN_MAX, 0, unknown_at };
+	struct insn_dec d = {bytes, known, len < INSN_LEN_MAX ? len : INSN_LEN_MAX, 0, unknown_at};
 	bool x86_64 = flags & INSN_LEN_64;
 	unsigned int opnd = 4, addr = x86_64 ? 8 : 4, vex_m = 0, vex_pp = 0, seen_nr = 0, imm;
 	bool vex = false, evex = false, xop = false;
@@ -535,7 +558,8 @@ int insn_len(const u8 *bytes, const u8 *known, size_t len, unsigned int flags, s
 			err = skip(&d, 1);
 		else if (addr == 2 && ((mod == 0 && rm == 6) || mod == 2))
 			err = skip(&d, 2);
-		else if (addr != 2 && ((mod == 0 && rm == 5) || mod == 2 || (mod == 0 && base == 5)))
+		else if (addr != 2 &&
+			 ((mod == 0 && rm == 5) || mod == 2 || (mod == 0 && base == 5)))
 			err = skip(&d, 4);
 		if (err)
 			return err;
@@ -609,7 +633,7 @@ int insn_len__scnprintf_field(char *buf, size_t size, const u8 *bytes, const u8 
 		return 0;
 	pos = put_token(buf, size, pos, " insn:", 6);
 	for (i = 0; i < n; i++) {
-		char tok[3] = { ' ', '?', '?' };
+		char tok[3] = {' ', '?', '?'};
 
 		if (!known || known[i]) {
 			tok[1] = hex[bytes[i] >> 4];

@@ -26,7 +26,7 @@
 
 struct script_text {
 	struct text_image *ti;
-	bool one_pass; /* a pipe: the image grows with the records */
+	bool one_pass;	       /* a pipe: the image grows with the records */
 	struct dso_data *objs; /* the user objects samples were read from */
 };
 
@@ -117,17 +117,22 @@ static size_t user_sample(struct script_text *st, char *buf, size_t size, u64 fi
 	u8 bytes[INSN_LEN_MAX];
 	bool elf64 = true;
 	size_t pos = 0;
-	int n;
+	int n, len;
 
 	n = user_bytes(st, al, bytes, sizeof(bytes), &elf64);
 	if (n <= 0)
 		return 0;
 	if (fields & SF_INSN)
-		pos = insn_len__scnprintf_field(buf, size, bytes, NULL, n,
-						elf64 ? INSN_LEN_64 : 0);
-	/* capstone only for what it is needed for: the text */
-	if ((fields & SF_DISASM) && disasm__one(bytes, n, sample->ip, &insn, text_poke__sym, &us) > 0)
-		pos = append(buf, size, pos, " %s", insn.text);
+		pos = insn_len__scnprintf_field(buf, size, bytes, NULL, n, elf64 ? INSN_LEN_64 : 0);
+	/* capstone only for what it is needed for: the text, in the object's mode */
+	if (fields & SF_DISASM) {
+		if (elf64)
+			len = disasm__one(bytes, n, sample->ip, &insn, text_poke__sym, &us);
+		else
+			len = disasm__one_32(bytes, n, sample->ip, &insn, text_poke__sym, &us);
+		if (len > 0)
+			pos = append(buf, size, pos, " %s", insn.text);
+	}
 	return pos;
 }
 
