@@ -293,6 +293,47 @@ static int test__insn_len_encodings(struct test_suite *t)
 			bad++;
 		}
 	}
+	/*
+	 * Never a guess: a length decided with some bytes unknown is the
+	 * length whatever those bytes are, and an unknown byte that decides
+	 * it is named.  Pseudo-random bytes and masks, every length.
+	 */
+	{
+		u32 seed = 0x7e57;
+		int k, wrong = 0;
+
+		for (k = 0; k < 200000 && wrong < 5; k++) {
+			u8 b[INSN_LEN_MAX], known[INSN_LEN_MAX], other[INSN_LEN_MAX];
+			size_t n, j, at = 99;
+			int part, full;
+
+			seed = seed * 1103515245 + 12345;
+			n = (seed >> 16) % (INSN_LEN_MAX + 1);
+			for (j = 0; j < n; j++) {
+				seed = seed * 1103515245 + 12345;
+				b[j] = seed >> 16;
+				/* mostly known, as from an image with a hole */
+				known[j] = (seed >> 8) % 4 != 0;
+				other[j] = known[j] ? b[j] : (u8)~b[j];
+			}
+			part = insn_len(b, known, n, k & 1 ? M64 : M32, &at);
+			if (part == -EAGAIN && (at >= n || known[at]))
+				wrong++;
+			if (part > 0) {
+				full = insn_len(other, NULL, n, k & 1 ? M64 : M32, NULL);
+				if (full != part || (size_t)part > n)
+					wrong++;
+				full = insn_len(b, NULL, n, k & 1 ? M64 : M32, NULL);
+				if (full != part)
+					wrong++;
+			}
+		}
+		if (wrong) {
+			pr_debug("%d partly known decodes guessed\n", wrong);
+			bad++;
+		}
+	}
+
 	/* a short buffer: cut at a whole byte, NUL terminated */
 	{
 		u8 b[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
