@@ -5,6 +5,7 @@
  * shows the nop or the jmp it really ran; user bytes are read from the
  * object file, the way perf 6.1 reads them for -F insn.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,9 +83,25 @@ static int user_bytes(struct script_text *st, const struct addr_location *al, u8
 {
 	const char *path = al->map ? map__dso_name(al->map) : NULL;
 
-	/* the vdso has no file of its own: the copy its symbols came from */
-	if (al->map && al->map->dso->kind == DSO_KIND__VDSO)
-		path = al->map->dso->symsrc;
+	/*
+	 * The vdso has no file of its own: the copy its symbols came from,
+	 * or its image when they came from memory (this kernel's vdso, or
+	 * the compat one perf's helper writes out)
+	 */
+	if (al->map && al->map->dso->kind == DSO_KIND__VDSO) {
+		const struct dso *dso = al->map->dso;
+
+		if (dso->image) {
+			if (al->addr >= dso->image_size)
+				return 0;
+			if (len > dso->image_size - al->addr)
+				len = dso->image_size - al->addr;
+			memcpy(buf, dso->image + al->addr, len);
+			*elf64 = dso->image_size < EI_NIDENT || dso->image[EI_CLASS] != ELFCLASS32;
+			return len;
+		}
+		path = dso->symsrc;
+	}
 	if (!path || path[0] != '/')
 		return -ENOENT;
 	/* for user objects al->addr is the file offset (map_ip with pgoff) */

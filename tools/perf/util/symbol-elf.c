@@ -531,6 +531,15 @@ static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const
 		}
 	}
 	err = (ss.has_symtab || ss.has_dynsym) ? dso__load_symsrc(dso, &ss, &ss) : -ENOENT;
+	/* no file holds these bytes: the object keeps them for its code (insn) */
+	if (!err) {
+		elf_end(ss.elf);
+		ss.elf = NULL;
+		free(dso->image);
+		dso->image = ss.image;
+		dso->image_size = size;
+		ss.image = NULL;
+	}
 	symsrc__exit(&ss);
 	return err;
 }

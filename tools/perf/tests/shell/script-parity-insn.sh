@@ -19,6 +19,20 @@ perf_record "$tmp/u64.data" -e cpu-clock -c 50000 "$tmp/w64" 20000000
 same_output insn64 "$tmp/u64.data" -F comm,tid,ip,sym,dso,insn
 same_output insn64-only "$tmp/u64.data" -F ip,insn
 
+# a pipe carries no build-ids: the vdso's bytes come from its image in memory
+# (this process's vdso), as perf takes them from its own copy; loop.c
+# spends its time around clock_gettime(), in the vdso
+loop_c=$libdir/../../workloads/loop.c
+gcc -O1 -o "$tmp/loop64" "$loop_c" 2>"$tmp/gcc.err" || fail "gcc loop.c: $(cat "$tmp/gcc.err")"
+perf record -q -e cpu-clock -c 20000 -o - "$tmp/loop64" 1 2>/dev/null >"$tmp/p64.data" ||
+	fail "perf record -o - (64-bit)"
+same_output insn64-pipe-file "$tmp/p64.data" -F ip,sym,insn
+"$TEXTPOKE" script -i - -F ip,sym,insn <"$tmp/p64.data" >"$tmp/p64.ours" || fail "script -i - (64-bit)"
+cmp -s "$tmp/insn64-pipe-file.perf" "$tmp/p64.ours" ||
+	{ diff "$tmp/insn64-pipe-file.perf" "$tmp/p64.ours" | head; fail "insn64-pipe: differs from stock perf"; }
+grep -q 'vdso.* insn: ' "$tmp/p64.ours" || fail "insn64-pipe: no insn in the vdso"
+echo "ok: insn64-pipe ($(wc -l <"$tmp/p64.ours") lines from stdin equal to perf script)"
+
 # libc's string functions (AVX2/EVEX forms where the CPU has them), sort, gzip
 head -c 4000000 /dev/urandom | od -An -tx1 >"$tmp/text"
 perf_record "$tmp/libc.data" -e cpu-clock -c 50000 -- sh -c \
@@ -35,4 +49,14 @@ perf_record "$tmp/u32.data" -e cpu-clock -c 50000 "$tmp/w32" 20000000
 same_output insn32 "$tmp/u32.data" -F comm,tid,ip,sym,dso,insn
 # the 32-bit task's own code and its libc decode in 32-bit mode
 grep -q 'w32) insn: ' "$tmp/insn32.ours" || fail "insn32: no insn in the 32-bit program"
+# from a pipe the vdso32 is perf's helper's copy, held in memory
+gcc -m32 -O1 -o "$tmp/loop32" "$loop_c" 2>"$tmp/gcc.err" || fail "gcc -m32 loop.c: $(cat "$tmp/gcc.err")"
+perf record -q -e cpu-clock -c 20000 -o - "$tmp/loop32" 1 2>/dev/null >"$tmp/p32.data" ||
+	fail "perf record -o - (32-bit)"
+same_output insn32-pipe-file "$tmp/p32.data" -F ip,sym,insn
+"$TEXTPOKE" script -i - -F ip,sym,insn <"$tmp/p32.data" >"$tmp/p32.ours" || fail "script -i - (32-bit)"
+cmp -s "$tmp/insn32-pipe-file.perf" "$tmp/p32.ours" ||
+	{ diff "$tmp/insn32-pipe-file.perf" "$tmp/p32.ours" | head; fail "insn32-pipe: differs from stock perf"; }
+grep -q 'vdso.* insn: ' "$tmp/p32.ours" || fail "insn32-pipe: no insn in the vdso32"
+echo "ok: insn32-pipe ($(wc -l <"$tmp/p32.ours") lines from stdin equal to perf script)"
 exit 0
