@@ -6,6 +6,7 @@
  * symlink to an ELF file.  Regular files give their bytes, in 64-bit mode
  * unless they are ELF32, as in perf: without the FIFO stock perf is the
  * oracle; none of them makes the listing fail, and none is written to.
+ * Then more objects than stay mapped, each read again after eviction.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +38,7 @@ static const u8 code[] = {0x48, 0x89, 0xe5, 0xc4, 0xe1, 0xf8, 0x90, 0xc1, 0xc3};
  * when that is further (*@off then says where); with @cut, only the first
  * 2 bytes of that code.
  */
-static int write_elf(const char *src, const char *path, bool cut, u64 *off)
+static int write_elf_code(const char *src, const char *path, const u8 *bytes, size_t len, u64 *off)
 {
 	char buf[65536];
 	int in = open(src, O_RDONLY), out = -1, err = -EIO;
@@ -58,7 +59,7 @@ static int write_elf(const char *src, const char *path, bool cut, u64 *off)
 		goto out;
 	if (*off < ((size + 15) & ~15ULL))
 		*off = (size + 15) & ~15ULL;
-	if (pwrite(out, code, cut ? 2 : sizeof(code), *off) != (cut ? 2 : (ssize_t)sizeof(code)))
+	if (pwrite(out, bytes, len, *off) != (ssize_t)len)
 		goto out;
 	err = 0;
 out:
@@ -66,6 +67,11 @@ out:
 	if (out >= 0)
 		close(out);
 	return err;
+}
+
+static int write_elf(const char *src, const char *path, bool cut, u64 *off)
+{
+	return write_elf_code(src, path, code, cut ? 2 : sizeof(code), off);
 }
 
 /* samples at @off (mov) and @off + 3 (kmovq) of each object */
@@ -125,6 +131,78 @@ static int write_recording(const char *data, char paths[OBJ_NR][4096], u64 off, 
 		s.ip += 3;
 		s.time += 100;
 		err = err ?: perf_writer__synth_sample(w, idx, &s);
+	}
+	if (err) {
+		perf_writer__abort(w);
+		return err;
+	}
+	return perf_writer__close(w);
+}
+
+/*
+ * MANY copies of @src, each with its own mov $i,%eax at @off and mapped by
+ * a process of its own, sampled round robin twice
+ */
+#define MANY 80
+
+static int write_many(const char *data, const char *dir, const char *src, u64 off)
+{
+	struct perf_event_attr attr = {
+	    .type = PERF_TYPE_SOFTWARE,
+	    .size = sizeof(attr),
+	    .config = PERF_COUNT_SW_CPU_CLOCK,
+	    .sample_period = 10000,
+	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	    .sample_id_all = 1,
+	    .mmap = 1,
+	    .mmap2 = 1,
+	    .comm = 1,
+	};
+	struct perf_writer *w = perf_writer__new(data, 0);
+	int idx, err, i, round;
+	u64 t = 1000;
+
+	if (!w)
+		return -errno;
+	idx = perf_writer__add_attr(w, &attr, NULL, 0, "cpu-clock");
+	err = idx < 0 ? idx : 0;
+	err = err ?: perf_writer__set_arch(w, "x86_64");
+	for (i = 0; !err && i < MANY; i++) {
+		struct perf_sample id = {.pid = PID + i, .tid = PID + i, .time = 100};
+		struct perf_record_mmap2 m = {
+		    .header.misc = PERF_RECORD_MISC_USER,
+		    .pid = PID + i,
+		    .tid = PID + i,
+		    .start = 0x400000ULL,
+		    .len = 0x1000,
+		    .pgoff = off & ~0xfffULL,
+		    .ino = 1000 + i,
+		    .prot = PROT_READ | PROT_EXEC,
+		    .flags = MAP_PRIVATE,
+		};
+		u8 mov[5] = {0xb8, i, 0, 0, 0};
+		char path[4200];
+		u64 at = off;
+
+		snprintf(path, sizeof(path), "%s/many%d", dir, i);
+		err = write_elf_code(src, path, mov, sizeof(mov), &at);
+		if (!err && at != off)
+			err = -EINVAL;
+		err = err ?: perf_writer__synth_comm(w, idx, PID + i, PID + i, "many", false, &id);
+		err = err ?: perf_writer__synth_mmap2(w, idx, &m, path, &id);
+	}
+	for (round = 0; round < 2; round++) {
+		for (i = 0; !err && i < MANY; i++) {
+			struct perf_sample s = {
+			    .ip = 0x400000ULL + (off & 0xfff),
+			    .pid = PID + i,
+			    .tid = PID + i,
+			    .time = t++,
+			    .cpumode = PERF_RECORD_MISC_USER,
+			};
+
+			err = perf_writer__synth_sample(w, idx, &s);
+		}
 	}
 	if (err) {
 		perf_writer__abort(w);
@@ -230,6 +308,30 @@ static int test__script_insn_objects(struct test_suite *t)
 			!lstat(paths[OBJ_FIFO], &st) && S_ISFIFO(st.st_mode));
 	TEST_ASSERT_VAL("the link is still a link",
 			!lstat(paths[OBJ_LINK], &st) && S_ISLNK(st.st_mode));
+	free(out);
+	out = NULL;
+
+	/* more objects than files kept mapped, sampled in turn: each evicted and read again */
+	snprintf(data, sizeof(data), "%s/many.data", dir);
+	if (write_many(data, dir, "/bin/true", off)) {
+		pr_debug("cannot write %s\n", data);
+		goto out;
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' script -i '%s' -F ip,insn", test_self_exe(), data);
+	if (fixture__run(cmd, &out, NULL) || !out) {
+		pr_debug("%s failed\n", cmd);
+		goto out;
+	}
+	for (i = 0; i < MANY; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), " insn: b8 %02x 00 00 00\n", i);
+		if (fixture__count(out, want) != 2) {
+			pr_debug("object %d: '%s' %d times, not twice\n", i, want,
+				 fixture__count(out, want));
+			goto out;
+		}
+	}
 	ret = TEST_OK;
 out:
 	free(out);

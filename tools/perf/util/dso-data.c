@@ -16,6 +16,8 @@
 
 struct dso_data_file {
 	char *path;
+	const void *key;
+	u64 used;      /* when it was last read, for the LRU */
 	int err;       /* -errno when it could not be opened: not tried again */
 	int fd;	       /* not a regular file: read with pread() */
 	const u8 *map; /* a regular file, all of it */
@@ -25,7 +27,7 @@ struct dso_data_file {
 
 struct dso_data {
 	struct dso_data_file files[DSO_DATA_FILES];
-	unsigned int next;	    /* the slot the next file takes */
+	u64 clock;		    /* counts reads */
 	struct dso_data_file *last; /* samples come in runs from one object */
 };
 
@@ -113,34 +115,51 @@ static int dso_data_file__open(struct dso_data_file *f)
 	return 0;
 }
 
-static struct dso_data_file *dso_data__file(struct dso_data *dd, const char *path)
+static bool dso_data_file__is(const struct dso_data_file *f, const void *key, const char *path)
 {
-	struct dso_data_file *f;
+	return f->path && (!key || f->key == key) && !strcmp(f->path, path);
+}
+
+static struct dso_data_file *dso_data__file(struct dso_data *dd, const void *key, const char *path)
+{
+	struct dso_data_file *f = dd->last, *lru = &dd->files[0];
 	int i;
 
-	if (dd->last && !strcmp(dd->last->path, path))
-		return dd->last;
+	if (f && dso_data_file__is(f, key, path))
+		goto out;
 	for (i = 0; i < DSO_DATA_FILES; i++) {
 		f = &dd->files[i];
-		if (f->path && !strcmp(f->path, path))
-			return dd->last = f;
+		if (dso_data_file__is(f, key, path))
+			goto out;
+		if (f->used < lru->used)
+			lru = f;
 	}
-	f = &dd->files[dd->next];
-	dd->next = (dd->next + 1) % DSO_DATA_FILES;
+	/* another object of the same path (a process of its own) is the same file */
+	for (i = 0; key && i < DSO_DATA_FILES; i++) {
+		f = &dd->files[i];
+		if (dso_data_file__is(f, NULL, path)) {
+			f->key = key;
+			goto out;
+		}
+	}
+	f = lru;
 	dso_data_file__exit(f);
 	f->path = strdup(path);
 	if (!f->path) {
 		dd->last = NULL;
 		return NULL;
 	}
+	f->key = key;
 	f->err = dso_data_file__open(f);
+out:
+	f->used = ++dd->clock;
 	return dd->last = f;
 }
 
-ssize_t dso_data__read(struct dso_data *dd, const char *path, u64 offset, u8 *buf, size_t len,
-		       bool *elf64)
+ssize_t dso_data__read(struct dso_data *dd, const void *key, const char *path, u64 offset, u8 *buf,
+		       size_t len, bool *elf64)
 {
-	struct dso_data_file *f = dso_data__file(dd, path);
+	struct dso_data_file *f = dso_data__file(dd, key, path);
 
 	if (!f)
 		return -ENOMEM;

@@ -105,7 +105,7 @@ static int user_bytes(struct script_text *st, const struct addr_location *al, u8
 	if (!path || path[0] != '/')
 		return -ENOENT;
 	/* for user objects al->addr is the file offset (map_ip with pgoff) */
-	return dso_data__read(st->objs, path, al->addr, buf, len, elf64);
+	return dso_data__read(st->objs, al->map->dso, path, al->addr, buf, len, elf64);
 }
 
 /* snprintf at @pos that never moves past the end of @buf */
