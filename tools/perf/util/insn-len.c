@@ -9,6 +9,11 @@
  * that map differs from the hardware (0f 19 and 0f 1d, hint nops with a
  * ModRM byte, are listed empty; 66 e8 is read with a 32-bit offset as
  * Intel CPUs do) we follow perf: the point is to print what perf prints.
+ * What perf 6.1 decodes was checked entry by entry against it (the
+ * insn-len-perf test probes every opcode of every map under every prefix
+ * and VEX/EVEX form): that is how EVEX's 3-bit map field with the
+ * AVX512-FP16 maps 5 and 6, and push Iz keeping a 16-bit immediate under
+ * 66, are known to be perf 6.1's behaviour.
  *
  * An instruction is read in this order, each step deciding what the next
  * one reads:
