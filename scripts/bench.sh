@@ -55,6 +55,21 @@ row ''
 row '-F comm,tid,time,ip,sym,dso'
 row '-G -F comm,tid,pid,cpu,time,period,event,ip,sym,symoff,dso'
 
+# insn: what the instruction bytes add to the same fields (our length
+# decoder and mapped objects), and against stock perf's own decoder
+insn_row() {
+	local fields=comm,tid,time,ip,sym,dso p t t0 pr tr tr0
+	read -r p pr < <(measure perf script -i "$dir/perf.data" -F $fields,insn)
+	read -r t tr < <(measure "$prog" script -i "$dir/perf.data" -F $fields,insn)
+	read -r t0 tr0 < <(measure "$prog" script -i "$dir/perf.data" -F $fields)
+	printf '%-62s %10.0f/s %10.0f/s %7.1fx %8s\n' "script -F $fields,insn" \
+		"$(echo "$nsamples * 1000 / $p" | bc -l)" "$(echo "$nsamples * 1000 / $t" | bc -l)" \
+		"$(echo "$p / $t" | bc -l)" ">= 1x"
+	printf '%-62s %12s %10.0f ms %7.2fx %8s\n' "  insn's cost: with insn / without (${t0} ms)" "" "$t" \
+		"$(echo "$t / $t0" | bc -l)" "<= 1.25x"
+}
+insn_row
+
 # the code image library's own benchmark, when built
 if [ -x "$src/tools/lib/textpoke/bench/run.sh" ]; then
 	echo

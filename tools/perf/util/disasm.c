@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * x86-64 instruction decoding with capstone, branch targets named by the
+ * x86 instruction decoding with capstone (64- and 32-bit code), branch targets named by the
  * caller (the symbol at the target as of the moment being shown, which
  * for BPF programs and trampolines depends on the time).
  */
@@ -16,35 +16,42 @@
 #include "disasm.h"
 
 #ifdef HAVE_CAPSTONE
-static csh disasm_handle;
-static cs_insn *disasm_insn;
-static bool disasm_open;
+/* one decoder per mode: [0] 64-bit, [1] 32-bit, opened when first needed */
+static struct {
+	csh handle;
+	cs_insn *insn;
+	bool open;
+} disasm_modes[2];
 
-static int disasm__init(void)
+static int disasm__init(int m)
 {
-	if (disasm_open)
+	if (disasm_modes[m].open)
 		return 0;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &disasm_handle) != CS_ERR_OK)
+	if (cs_open(CS_ARCH_X86, m ? CS_MODE_32 : CS_MODE_64, &disasm_modes[m].handle) != CS_ERR_OK)
 		return -ENOMEM;
-	cs_option(disasm_handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(disasm_handle, CS_OPT_DETAIL, CS_OPT_ON);
-	disasm_insn = cs_malloc(disasm_handle);
-	if (!disasm_insn) {
-		cs_close(&disasm_handle);
+	cs_option(disasm_modes[m].handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(disasm_modes[m].handle, CS_OPT_DETAIL, CS_OPT_ON);
+	disasm_modes[m].insn = cs_malloc(disasm_modes[m].handle);
+	if (!disasm_modes[m].insn) {
+		cs_close(&disasm_modes[m].handle);
 		return -ENOMEM;
 	}
-	disasm_open = true;
+	disasm_modes[m].open = true;
 	return 0;
 }
 
 void disasm__exit(void)
 {
-	if (!disasm_open)
-		return;
-	cs_free(disasm_insn, 1);
-	disasm_insn = NULL;
-	cs_close(&disasm_handle);
-	disasm_open = false;
+	int m;
+
+	for (m = 0; m < 2; m++) {
+		if (!disasm_modes[m].open)
+			continue;
+		cs_free(disasm_modes[m].insn, 1);
+		disasm_modes[m].insn = NULL;
+		cs_close(&disasm_modes[m].handle);
+		disasm_modes[m].open = false;
+	}
 }
 
 bool disasm__available(void)
@@ -85,32 +92,33 @@ static const char *mnemonic(const char *m)
 	return m;
 }
 
-static bool insn__is_branch(const cs_insn *insn)
+static bool insn__is_branch(csh handle, const cs_insn *insn)
 {
-	return cs_insn_group(disasm_handle, insn, CS_GRP_JUMP) ||
-	       cs_insn_group(disasm_handle, insn, CS_GRP_CALL);
+	return cs_insn_group(handle, insn, CS_GRP_JUMP) || cs_insn_group(handle, insn, CS_GRP_CALL);
 }
 
-int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out, disasm_sym_fn sym,
-		void *arg)
+static int __disasm__one(int m, const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
+			 disasm_sym_fn sym, void *arg)
 {
 	const uint8_t *code = bytes;
 	uint64_t pc = addr;
 	size_t left = len;
 	cs_insn *insn;
+	csh handle;
 	int n;
 
-	if (disasm__init())
+	if (disasm__init(m))
 		return -ENOMEM;
-	insn = disasm_insn;
-	if (!cs_disasm_iter(disasm_handle, &code, &left, &pc, insn))
+	handle = disasm_modes[m].handle;
+	insn = disasm_modes[m].insn;
+	if (!cs_disasm_iter(handle, &code, &left, &pc, insn))
 		return -EINVAL;
 	out->addr = addr;
 	out->len = insn->size;
 	n = snprintf(out->text, sizeof(out->text), "%s", mnemonic(insn->mnemonic));
 	if (n < 0 || (size_t)n >= sizeof(out->text))
 		return insn->size;
-	if (insn->detail && insn__is_branch(insn) && insn->detail->x86.op_count == 1 &&
+	if (insn->detail && insn__is_branch(handle, insn) && insn->detail->x86.op_count == 1 &&
 	    insn->detail->x86.operands[0].type == X86_OP_IMM) {
 		u64 target = insn->detail->x86.operands[0].imm;
 		char name[128];
@@ -125,6 +133,18 @@ int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out, 
 		copy_operands(out->text + n, sizeof(out->text) - n, insn->op_str);
 	}
 	return insn->size;
+}
+
+int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out, disasm_sym_fn sym,
+		void *arg)
+{
+	return __disasm__one(0, bytes, len, addr, out, sym, arg);
+}
+
+int disasm__one_32(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
+		   disasm_sym_fn sym, void *arg)
+{
+	return __disasm__one(1, bytes, len, addr, out, sym, arg);
 }
 #else
 bool disasm__available(void)
@@ -144,6 +164,12 @@ void disasm__exit(void)
 
 int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out, disasm_sym_fn sym,
 		void *arg)
+{
+	return -EOPNOTSUPP;
+}
+
+int disasm__one_32(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
+		   disasm_sym_fn sym, void *arg)
 {
 	return -EOPNOTSUPP;
 }

@@ -8,7 +8,7 @@
 #include "types.h"
 
 /*
- * x86-64 instruction decoding (capstone, AT&T syntax as perf and objdump
+ * x86 instruction decoding (capstone, AT&T syntax as perf and objdump
  * print it).  Without capstone every function returns -EOPNOTSUPP and
  * disasm__available() says so once.
  */
@@ -34,6 +34,9 @@ bool disasm__available(void);
  */
 int disasm__one(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *insn, disasm_sym_fn sym,
 		void *arg);
+/* the same for the code of a 32-bit object: 40..4f are inc/dec there, not REX */
+int disasm__one_32(const u8 *bytes, size_t len, u64 addr, struct disasm_insn *insn,
+		   disasm_sym_fn sym, void *arg);
 
 /*
  * A poke's bytes in a few words, for "old -> new": "nop5" (a run of nops

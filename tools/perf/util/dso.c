@@ -57,6 +57,7 @@ void dso__put(struct dso *dso)
 		free(dso->long_name);
 	free(dso->name);
 	free(dso->symsrc);
+	free(dso->image);
 	free(dso);
 }
 

@@ -33,7 +33,9 @@ struct dso {
 	bool loaded;		/* symbols were looked for (found or not) */
 	bool print_long_name;	/* a module perf names by its path (see map__dso_name()) */
 	struct symbols symbols;
-	char *symsrc;	  /* the file the symbols came from */
+	char *symsrc; /* the file the symbols came from */
+	u8 *image;    /* or the bytes (a vdso read from memory), the object's whole image */
+	size_t image_size;
 	struct dso *next; /* dsos hash chain */
 };
 

@@ -5,17 +5,18 @@
  * shows the nop or the jmp it really ran; user bytes are read from the
  * object file, the way perf 6.1 reads them for -F insn.
  */
+#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "debug.h"
 #include "dso.h"
+#include "dso-data.h"
 #include "disasm.h"
+#include "insn-len.h"
 #include "machine.h"
 #include "map.h"
 #include "symbol.h"
@@ -24,20 +25,10 @@
 #include "session.h"
 #include "text-poke-print.h"
 
-/* longest x86 instruction */
-#define INSN_MAX 15
-
-/* the object files user samples were read from, kept open */
-#define OBJ_FDS 8
-
 struct script_text {
 	struct text_image *ti;
-	bool one_pass; /* a pipe: the image grows with the records */
-	struct {
-		char *path;
-		int fd; /* -errno when it could not be opened: not tried again */
-	} objs[OBJ_FDS];
-	unsigned int next_obj;
+	bool one_pass;	       /* a pipe: the image grows with the records */
+	struct dso_data *objs; /* the user objects samples were read from */
 };
 
 struct script_text *script_text__new(const char *input, struct perf_session *session,
@@ -47,12 +38,18 @@ struct script_text *script_text__new(const char *input, struct perf_session *ses
 
 	if (!st)
 		return NULL;
+	st->objs = dso_data__new();
+	if (!st->objs) {
+		free(st);
+		return NULL;
+	}
 	st->one_pass = session->is_pipe;
 	if (st->one_pass)
 		st->ti = text_image__new(&session->env, perf_session__kcore_dir(session), opts);
 	else
 		st->ti = text_image__load(input, opts);
 	if (!st->ti) {
+		dso_data__delete(st->objs);
 		free(st);
 		return NULL;
 	}
@@ -61,15 +58,9 @@ struct script_text *script_text__new(const char *input, struct perf_session *ses
 
 void script_text__delete(struct script_text *st)
 {
-	int i;
-
 	if (!st)
 		return;
-	for (i = 0; i < OBJ_FDS; i++) {
-		if (st->objs[i].path && st->objs[i].fd >= 0)
-			close(st->objs[i].fd);
-		free(st->objs[i].path);
-	}
+	dso_data__delete(st->objs);
 	text_image__delete(st->ti);
 	free(st);
 }
@@ -82,50 +73,39 @@ int script_text__side_band(struct script_text *st, struct machine *machine, unio
 	return text_image__process_event(st->ti, machine, event, sample);
 }
 
-/* an open fd of @path, or -errno; samples come from few objects, so few opens */
-static int script_text__obj_fd(struct script_text *st, const char *path)
-{
-	unsigned int i = st->next_obj;
-	int k;
-
-	for (k = 0; k < OBJ_FDS; k++) {
-		if (st->objs[k].path && !strcmp(st->objs[k].path, path))
-			return st->objs[k].fd;
-	}
-	st->next_obj = (i + 1) % OBJ_FDS;
-	if (st->objs[i].path && st->objs[i].fd >= 0)
-		close(st->objs[i].fd);
-	free(st->objs[i].path);
-	st->objs[i].path = strdup(path);
-	st->objs[i].fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (st->objs[i].fd < 0)
-		st->objs[i].fd = -errno;
-	if (!st->objs[i].path) {
-		if (st->objs[i].fd >= 0)
-			close(st->objs[i].fd);
-		return -ENOMEM;
-	}
-	return st->objs[i].fd;
-}
-
-/* the bytes of a user object at a sample, from its file */
-static int user_bytes(struct script_text *st, const struct addr_location *al, u8 *buf, size_t len)
+/*
+ * The bytes of a user object at a sample, from its file, and whether it
+ * is a 64-bit object: perf decodes a task's code in the mode of the
+ * object's ELF class (dso->is_64_bit), not of the task.
+ */
+static int user_bytes(struct script_text *st, const struct addr_location *al, u8 *buf, size_t len,
+		      bool *elf64)
 {
 	const char *path = al->map ? map__dso_name(al->map) : NULL;
-	ssize_t n;
-	int fd;
 
-	/* the vdso has no file of its own: the copy its symbols came from */
-	if (al->map && al->map->dso->kind == DSO_KIND__VDSO)
-		path = al->map->dso->symsrc;
+	/*
+	 * The vdso has no file of its own: the copy its symbols came from,
+	 * or its image when they came from memory (this kernel's vdso, or
+	 * the compat one perf's helper writes out)
+	 */
+	if (al->map && al->map->dso->kind == DSO_KIND__VDSO) {
+		const struct dso *dso = al->map->dso;
+
+		if (dso->image) {
+			if (al->addr >= dso->image_size)
+				return 0;
+			if (len > dso->image_size - al->addr)
+				len = dso->image_size - al->addr;
+			memcpy(buf, dso->image + al->addr, len);
+			*elf64 = dso->image_size < EI_NIDENT || dso->image[EI_CLASS] != ELFCLASS32;
+			return len;
+		}
+		path = dso->symsrc;
+	}
 	if (!path || path[0] != '/')
 		return -ENOENT;
-	fd = script_text__obj_fd(st, path);
-	if (fd < 0)
-		return fd;
 	/* for user objects al->addr is the file offset (map_ip with pgoff) */
-	n = pread(fd, buf, len, (off_t)al->addr);
-	return n < 0 ? -errno : (int)n;
+	return dso_data__read(st->objs, al->map->dso, path, al->addr, buf, len, elf64);
 }
 
 /* snprintf at @pos that never moves past the end of @buf */
@@ -151,23 +131,25 @@ static size_t user_sample(struct script_text *st, char *buf, size_t size, u64 fi
 {
 	struct text_poke_sym us = {al->thread, sample->time, PERF_RECORD_MISC_USER};
 	struct disasm_insn insn;
-	u8 bytes[INSN_MAX];
+	u8 bytes[INSN_LEN_MAX];
+	bool elf64 = true;
 	size_t pos = 0;
-	int n, len, i;
+	int n, len;
 
-	n = user_bytes(st, al, bytes, sizeof(bytes));
+	n = user_bytes(st, al, bytes, sizeof(bytes), &elf64);
 	if (n <= 0)
 		return 0;
-	len = disasm__one(bytes, n, sample->ip, &insn, text_poke__sym, &us);
-	if (len <= 0)
-		return 0;
-	if (fields & SF_INSN) {
-		pos = append(buf, size, pos, " insn:");
-		for (i = 0; i < len; i++)
-			pos = append(buf, size, pos, " %02x", bytes[i]);
+	if (fields & SF_INSN)
+		pos = insn_len__scnprintf_field(buf, size, bytes, NULL, n, elf64 ? INSN_LEN_64 : 0);
+	/* capstone only for what it is needed for: the text, in the object's mode */
+	if (fields & SF_DISASM) {
+		if (elf64)
+			len = disasm__one(bytes, n, sample->ip, &insn, text_poke__sym, &us);
+		else
+			len = disasm__one_32(bytes, n, sample->ip, &insn, text_poke__sym, &us);
+		if (len > 0)
+			pos = append(buf, size, pos, " %s", insn.text);
 	}
-	if (fields & SF_DISASM)
-		pos = append(buf, size, pos, " %s", insn.text);
 	return pos;
 }
 

@@ -153,6 +153,12 @@ static int perf_session__queue_kernel(struct perf_session *session, union perf_e
 {
 	u64 t;
 
+	/*
+	 * A tool that takes no samples (the text image's side-band pass
+	 * before a listing) skips their bodies: no parse, no queueing.
+	 */
+	if (event->header.type == PERF_RECORD_SAMPLE && !session->tool->sample && !dump_trace)
+		return 0;
 	if (session->tool->ordered_events) {
 		t = perf_session__event_time(session, event);
 		if (t != 0 && t != (u64)-1)

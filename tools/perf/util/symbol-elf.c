@@ -77,11 +77,17 @@ static int symsrc__init(struct symsrc *ss, const char *path, const struct build_
 {
 	struct build_id have = {.size = 0};
 	char want_hex[BUILD_ID_HEX_SIZE], have_hex[BUILD_ID_HEX_SIZE];
+	struct stat st;
 
 	memset(ss, 0, sizeof(*ss));
-	ss->fd = open(path, O_RDONLY);
+	/* an object's path may now be a FIFO: never block on it, read regular files only */
+	ss->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (ss->fd < 0)
 		return -errno;
+	if (fstat(ss->fd, &st) || !S_ISREG(st.st_mode)) {
+		symsrc__exit(ss);
+		return -EINVAL;
+	}
 	ss->elf = elf_begin(ss->fd, ELF_C_READ_MMAP, NULL);
 	if (!ss->elf || elf_kind(ss->elf) != ELF_K_ELF || !gelf_getehdr(ss->elf, &ss->ehdr)) {
 		symsrc__exit(ss);
@@ -593,6 +599,15 @@ static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const
 		}
 	}
 	err = (ss.has_symtab || ss.has_dynsym) ? dso__load_symsrc(dso, &ss, &ss) : -ENOENT;
+	/* no file holds these bytes: the object keeps them for its code (insn) */
+	if (!err) {
+		elf_end(ss.elf);
+		ss.elf = NULL;
+		free(dso->image);
+		dso->image = ss.image;
+		dso->image_size = size;
+		ss.image = NULL;
+	}
 	symsrc__exit(&ss);
 	return err;
 }

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "insn-len.h"
 #include "machine.h"
 #include "symbol.h"
 #include "text-image.h"
 #include "text-poke-print.h"
 
-/* the longest x86 instruction */
-#define INSN_MAX 15
+#define INSN_MAX INSN_LEN_MAX
 
 static int scnprintf(char *buf, size_t size, const char *fmt, ...)
 {
@@ -47,20 +47,24 @@ static int insn_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes, struct di
 	return len > 0 ? len : 0;
 }
 
+/*
+ * The bytes at @ip as of @time and which of them are known; false when
+ * none is.  The kernel runs in 64-bit mode, so its code is decoded so.
+ */
+static bool bytes_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes, u8 *known)
+{
+	return text_image__read(ti, ip, INSN_MAX, time, bytes, known) > 0 && known[0];
+}
+
 int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
 {
-	struct disasm_insn insn;
-	u8 bytes[INSN_MAX];
-	int len = insn_at(ti, ip, time, bytes, &insn, NULL, NULL), i, n;
+	u8 bytes[INSN_MAX], known[INSN_MAX];
 
 	if (size)
 		buf[0] = '\0';
-	if (!len)
+	if (!bytes_at(ti, ip, time, bytes, known))
 		return 0;
-	n = scnprintf(buf, size, " insn:");
-	for (i = 0; i < len; i++)
-		n += scnprintf(buf + n, size - n, " %02x", bytes[i]);
-	return n;
+	return insn_len__scnprintf_field(buf, size, bytes, known, INSN_MAX, INSN_LEN_64);
 }
 
 int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time,
@@ -78,15 +82,16 @@ int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u
 
 int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
 {
+	u8 bytes[INSN_MAX], known[INSN_MAX];
 	struct textpoke_poke poke;
-	struct disasm_insn insn;
-	u8 bytes[INSN_MAX];
-	int len = insn_at(ti, ip, time, bytes, &insn, NULL, NULL);
+	int len = 0;
 
 	if (size)
 		buf[0] = '\0';
+	if (bytes_at(ti, ip, time, bytes, known))
+		len = insn_len(bytes, known, INSN_MAX, INSN_LEN_64, NULL);
 	/* undecodable bytes: still say whether the first one was poked */
-	if (!text_image__poked_before(ti, ip, len ?: 1, time, &poke))
+	if (!text_image__poked_before(ti, ip, len > 0 ? len : 1, time, &poke))
 		return 0;
 	return scnprintf(buf, size, " [poked %llu.%09llu]",
 			 (unsigned long long)(poke.time / 1000000000ULL),

@@ -21,8 +21,10 @@ struct thread;
 
 /*
  * The `insn` field as perf 6.1 prints `-F insn`: " insn: 0f 1f 44 00 00",
- * the bytes of the one instruction at @ip as of @time.  Empty when those
- * bytes are unknown or do not decode (as perf prints nothing then).
+ * the bytes of the one instruction at @ip as of @time, its length from
+ * our own decoder (insn-len.h, never capstone).  A byte no image or poke
+ * tells is "??" (see insn_len__scnprintf_field()).  Empty when the first
+ * byte is unknown or the bytes do not decode (as perf prints nothing then).
  */
 int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time);
 

@@ -1,0 +1,62 @@
+#!/bin/bash
+# script: -F insn on 64-bit, -m32 and libc-heavy workloads equals stock perf's
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Recordings made now with stock perf record; stock perf script -F insn
+# prints each sample's bytes with its own instruction-length decoder, in
+# the mode of the object's ELF class, and ours must print the same bytes
+# (our decoder, no capstone).  Kernel samples have no bytes without a
+# kcore, in both.
+
+. "$(dirname "$0")/lib/script-common.sh"
+need_perf_root
+scratch script-insn
+# a scratch HOME: no build-id cache or config of this machine's
+export HOME=$tmp
+
+build_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
+perf_record "$tmp/u64.data" -e cpu-clock -c 50000 "$tmp/w64" 20000000
+same_output insn64 "$tmp/u64.data" -F comm,tid,ip,sym,dso,insn
+same_output insn64-only "$tmp/u64.data" -F ip,insn
+
+# a pipe carries no build-ids: the vdso's bytes come from its image in memory
+# (this process's vdso), as perf takes them from its own copy; loop.c
+# spends its time around clock_gettime(), in the vdso
+loop_c=$libdir/../../workloads/loop.c
+gcc -O1 -o "$tmp/loop64" "$loop_c" 2>"$tmp/gcc.err" || fail "gcc loop.c: $(cat "$tmp/gcc.err")"
+perf record -q -e cpu-clock -c 20000 -o - "$tmp/loop64" 1 2>/dev/null >"$tmp/p64.data" ||
+	fail "perf record -o - (64-bit)"
+same_output insn64-pipe-file "$tmp/p64.data" -F ip,sym,insn
+"$TEXTPOKE" script -i - -F ip,sym,insn <"$tmp/p64.data" >"$tmp/p64.ours" || fail "script -i - (64-bit)"
+cmp -s "$tmp/insn64-pipe-file.perf" "$tmp/p64.ours" ||
+	{ diff "$tmp/insn64-pipe-file.perf" "$tmp/p64.ours" | head; fail "insn64-pipe: differs from stock perf"; }
+grep -q 'vdso.* insn: ' "$tmp/p64.ours" || fail "insn64-pipe: no insn in the vdso"
+echo "ok: insn64-pipe ($(wc -l <"$tmp/p64.ours") lines from stdin equal to perf script)"
+
+# libc's string functions (AVX2/EVEX forms where the CPU has them), sort, gzip
+head -c 4000000 /dev/urandom | od -An -tx1 >"$tmp/text"
+perf_record "$tmp/libc.data" -e cpu-clock -c 50000 -- sh -c \
+	"sort '$tmp/text' | gzip -1 >/dev/null; tr a-f A-F <'$tmp/text' | md5sum >/dev/null"
+same_output insn-libc "$tmp/libc.data" -F comm,tid,ip,sym,dso,insn
+n=$(grep -c ' insn: ' "$tmp/insn-libc.ours")
+[ "$n" -gt 100 ] || fail "insn-libc: only $n samples with insn"
+
+if ! gcc -m32 -O1 -fno-omit-frame-pointer -o "$tmp/w32" \
+	"$libdir/script-workload.c" 2>"$tmp/gcc32.err"; then
+	skip "gcc -m32 cannot build a 32-bit program (gcc-multilib missing)"
+fi
+perf_record "$tmp/u32.data" -e cpu-clock -c 50000 "$tmp/w32" 20000000
+same_output insn32 "$tmp/u32.data" -F comm,tid,ip,sym,dso,insn
+# the 32-bit task's own code and its libc decode in 32-bit mode
+grep -q 'w32) insn: ' "$tmp/insn32.ours" || fail "insn32: no insn in the 32-bit program"
+# from a pipe the vdso32 is perf's helper's copy, held in memory
+gcc -m32 -O1 -o "$tmp/loop32" "$loop_c" 2>"$tmp/gcc.err" || fail "gcc -m32 loop.c: $(cat "$tmp/gcc.err")"
+perf record -q -e cpu-clock -c 20000 -o - "$tmp/loop32" 1 2>/dev/null >"$tmp/p32.data" ||
+	fail "perf record -o - (32-bit)"
+same_output insn32-pipe-file "$tmp/p32.data" -F ip,sym,insn
+"$TEXTPOKE" script -i - -F ip,sym,insn <"$tmp/p32.data" >"$tmp/p32.ours" || fail "script -i - (32-bit)"
+cmp -s "$tmp/insn32-pipe-file.perf" "$tmp/p32.ours" ||
+	{ diff "$tmp/insn32-pipe-file.perf" "$tmp/p32.ours" | head; fail "insn32-pipe: differs from stock perf"; }
+grep -q 'vdso.* insn: ' "$tmp/p32.ours" || fail "insn32-pipe: no insn in the vdso32"
+echo "ok: insn32-pipe ($(wc -l <"$tmp/p32.ours") lines from stdin equal to perf script)"
+exit 0
