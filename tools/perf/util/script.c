@@ -214,6 +214,8 @@ static bool script__shows(const struct script *s, u32 type)
 	case PERF_RECORD_MMAP2:
 		return o->show_mmap_events;
 	case PERF_RECORD_KSYMBOL:
+		/* perf 6.1 prints KSYMBOLs for either option: both change kernel text */
+		return o->show_bpf_events || o->show_text_poke_events;
 	case PERF_RECORD_BPF_EVENT:
 		return o->show_bpf_events;
 	case PERF_RECORD_TEXT_POKE:

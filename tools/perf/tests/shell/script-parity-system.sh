@@ -53,6 +53,7 @@ if [ $bpf_ok = 1 ]; then
 	}
 	echo "ok: $(wc -l <"$tmp/bpf.ours") KSYMBOL/BPF_EVENT lines equal"
 	same_output bpf-all "$tmp/a.data" --show-bpf-events
+	same_output text-poke-ksymbol "$tmp/a.data" --show-text-poke-events
 else
 	echo "note: BPF_PROG_LOAD refused here, no ksymbol check"
 fi
