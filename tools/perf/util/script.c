@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "dump.h"
 #include "evsel.h"
 #include "machine.h"
 #include "script-print.h"
@@ -162,7 +163,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	err = script__prepare(s);
 	if (err)
 		return err;
-	if (!script_printer__fields(&s->printer, evsel))
+	/* perf resolves every sample, printed or not: -D shows its thread and dso */
+	if (!script_printer__fields(&s->printer, evsel) && !dump_trace)
 		return 0;
 
 	addr_location__init(&al);
@@ -171,6 +173,9 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			 s->session->path, (unsigned long long)s->session->cur_offset);
 		goto out;
 	}
+	perf_sample__dump_resolved(&al, sample);
+	if (!script_printer__fields(&s->printer, evsel))
+		goto out;
 	if (al.filtered)
 		goto out;
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
