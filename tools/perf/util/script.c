@@ -80,8 +80,8 @@ static int script__prepare(struct script *s)
 		return 0;
 	if (new_trace) {
 		s->trace_tried = true;
-		s->trace =
-		    trace_events__new(env->tracing_data, env->tracing_data_size, s->session->path);
+		s->trace = trace_events__new(env->tracing_data, env->tracing_data_size,
+					     s->session->path, env->tracing_data_offset);
 	}
 	for (i = 0; evlist && i < evlist->nr_entries; i++) {
 		struct evsel *evsel = evlist->entries[i];
