@@ -105,12 +105,16 @@ static void build(struct blob *b, bool big_endian)
 /*
  * Pieces libtraceevent 1.7.1 mishandles, each beside a good one: a field
  * whose type is one word then '(' (leaks it), a type that starts with
- * __attribute__ (NULL to strlen(): a crash in any build), a printk format
- * of two characters (read before the copy), a last printk line without
- * " : " (read past it), a saved_cmdlines pid that overflows (leaks the
- * comm), a kallsyms line without a name.  The container must still be
- * read, the bad event left out, the good pieces kept; the ASan build
- * shows that nothing reached the library's bugs.
+ * __attribute__ (NULL to strlen(): a crash in any build), a byte it
+ * cannot tokenize after '[' (strcmp(NULL): a crash), an array size that
+ * runs into the next lines, __print_flags() of a field that is not
+ * declared (NULL dereference: a crash), a printk format of two
+ * characters (read before the copy), a last printk line without " : "
+ * (read past it), a saved_cmdlines pid that overflows (leaks the comm), a
+ * kallsyms line without a name.  The container must still be read, the
+ * bad event left out, the good pieces kept; the ASan build shows that
+ * nothing reached the library's bugs.  A kernel's own
+ * "__attribute__((user))" (which the library leaks a ')' of) is decoded.
  */
 static int hostile_pieces(struct blob *b)
 {
@@ -118,6 +122,10 @@ static int hostile_pieces(struct blob *b)
 	    "\tfield:unsigned(char x;\toffset:8;\tsize:1;\tsigned:0;\n",
 	    "\tfield:__attribute__((user)) int x;\toffset:8;\tsize:4;\tsigned:1;\n",
 	    "\tfield:int;\toffset:8;\tsize:4;\tsigned:1;\n",
+	    "\tfield:char x[\001];\toffset:8;\tsize:4;\tsigned:1;\n",
+	    "\tfield:char x[4;\toffset:8;\tsize:4;\tsigned:1;\n",
+	    /* stands for the print fmt */
+	    "print fmt: \"%s\", __print_flags(REC->nosuch, \"|\", { 1, \"A\" })\n",
 	};
 	struct tail tail = {
 	    .kallsyms = "ffffffff81000000 T _text\nffffffff81000010 T\n",
@@ -132,8 +140,10 @@ static int hostile_pieces(struct blob *b)
 		const char *keep = strstr(format, "\tfield:int value;");
 
 		/* the bad field stands where "value" was */
+		if (!strncmp(bad_fields[i], "print", 5))
+			keep = strstr(format, "print fmt:");
 		snprintf(fmt, sizeof(fmt), "%.*s%s%s", (int)(keep - format), format, bad_fields[i],
-			 strstr(keep, "\tfield:char name"));
+			 *keep == 'p' ? "" : strstr(keep, "\tfield:char name"));
 		tail.format = fmt;
 		build_tail(b, false, &tail);
 		te = trace_events__new(b->buf, b->len, "test.data", 0x1000);
@@ -147,6 +157,26 @@ static int hostile_pieces(struct blob *b)
 		struct trace_events *te = trace_events__new(b->buf, b->len, "test.data", 0x1000);
 
 		TEST_ASSERT_VAL("good format beside bad lines", te && trace_events__find(te, 42));
+		trace_events__delete(te);
+	}
+	{
+		const char *keep = strstr(format, "\tfield:int value;");
+		struct trace_events *te;
+		u8 raw[20] = {42, 0};
+		s32 value = 7;
+		void *ev;
+
+		snprintf(fmt, sizeof(fmt), "%.*s%s", (int)(keep - format), format,
+			 "\tfield:int __attribute__((btf_type_tag(\"user\"))) value;\toffset:8;"
+			 "\tsize:4;\tsigned:1;\n\nprint fmt: \"value=%d\", REC->value\n");
+		tail.format = fmt;
+		build_tail(b, false, &tail);
+		te = trace_events__new(b->buf, b->len, "test.data", 0x1000);
+		ev = te ? trace_events__find(te, 42) : NULL;
+		TEST_ASSERT_VAL("a field with __attribute__ decoded", ev);
+		memcpy(raw + 8, &value, 4);
+		TEST_ASSERT_VAL("its value", !strcmp(trace_events__format(te, ev, 0, raw, sizeof(raw)),
+						     "value=7"));
 		trace_events__delete(te);
 	}
 	return TEST_OK;

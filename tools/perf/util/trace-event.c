@@ -18,13 +18,13 @@
  * Numbers are in the recording machine's byte order.  libtraceevent can
  * parse each piece but not the container, so we walk it here.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "debug.h"
 #include "trace-event.h"
+#include "trace-sanitize.h"
 
 #ifdef HAVE_LIBTRACEEVENT
 #include <traceevent/event-parse.h>
@@ -125,155 +125,24 @@ static char *td_blob(struct td_cursor *c, u64 size, const char *what)
 }
 
 /*
- * libtraceevent 1.7.1 parses kallsyms, printk_formats and saved_cmdlines
- * line by line (strtok_r(), sscanf()) and trusts each line to be what the
- * kernel writes: in tep_parse_printk_formats() a line without " : " makes
- * it read past its copy of the text, tep_register_print_string() reads
- * two bytes before a format shorter than three, and a saved_cmdlines pid
- * that overflows leaks the comm sscanf() allocated.  So it gets only the
- * lines of the kernel's shape; the others are counted and reported.
+ * kallsyms, printk_formats, saved_cmdlines: only lines of the kernel's
+ * shape reach libtraceevent (trace-sanitize.c says why); the others are
+ * counted, and the first named by its file offset.
  */
-
-/* kallsyms: "<hex address> <type> <name>[\t[<module>]]" */
-static bool kallsyms_line_ok(const char *s, size_t len)
+static char *td_lines(struct td_cursor *c, const u8 *p, u64 size, enum trace_text kind,
+		      const char *what)
 {
-	size_t i = 0;
+	size_t first_bad;
+	u64 bad;
+	char *text = trace_text__filter(kind, (const char *)p, size, &bad, &first_bad);
 
-	while (i < len && i < 16 && isxdigit((unsigned char)s[i]))
-		i++;
-	return i > 0 && len - i >= 4 && s[i] == ' ' && s[i + 1] != ' ' && s[i + 2] == ' ' &&
-	       s[i + 3] != ' ' && s[i + 3] != '\t';
-}
-
-/* printk_formats: "0x<hex address> : \"<format>\"" (kernel/trace/trace_printk.c) */
-static bool printk_line_ok(const char *s, size_t len)
-{
-	size_t i = 0, start;
-
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		i = 2;
-	for (start = i; i < len && isxdigit((unsigned char)s[i]); i++)
-		;
-	if (i == start || i - start > 16 || len - i < 3 || memcmp(s + i, " : ", 3))
-		return false;
-	i += 3;
-	if (i < len && s[i] == '"')
-		i++;
-	return len - i >= 3;
-}
-
-/* saved_cmdlines: "<pid> <comm>", a pid that fits an int */
-static bool cmdline_line_ok(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && i < 9 && s[i] >= '0' && s[i] <= '9')
-		i++;
-	return i > 0 && len - i >= 2 && s[i] == ' ' && s[i + 1] != ' ';
-}
-
-/*
- * The lines of @p that @ok accepts, '\n'-terminated, as one string; a line
- * holding a NUL is refused too (the library would stop there).  NULL when
- * none is left.
- */
-static char *td_lines(struct td_cursor *c, const u8 *p, u64 size, const char *what,
-		      bool (*ok)(const char *line, size_t len))
-{
-	u64 at = c->pos - size, bad = 0, first_bad = 0;
-	const char *text = (const char *)p, *end = text + size;
-	char *out, *w;
-
-	out = w = malloc(size + 2);
-	if (!out)
-		return NULL;
-	while (text < end) {
-		const char *nl = memchr(text, '\n', end - text);
-		size_t len = (nl ? nl : end) - text;
-
-		if (len && (memchr(text, '\0', len) || !ok(text, len))) {
-			if (!bad++)
-				first_bad = at + (text - (const char *)p);
-		} else if (len) {
-			memcpy(w, text, len);
-			w += len;
-			*w++ = '\n';
-		}
-		text += len + 1;
-	}
-	*w = '\0';
 	if (bad)
 		pr_warning("%s: tracing data at %#llx: %llu %s line%s not in the kernel's format "
 			   "ignored, the first at file offset %#llx\n",
 			   c->path, (unsigned long long)c->file_offset, (unsigned long long)bad,
 			   what, bad > 1 ? "s" : "",
-			   (unsigned long long)(c->file_offset + first_bad));
-	if (w == out)
-		zfree(&out);
-	return out;
-}
-
-static bool fmt_space(char ch)
-{
-	return ch != '\n' && isspace((unsigned char)ch);
-}
-
-static bool fmt_word_char(char ch)
-{
-	return isalnum((unsigned char)ch) || ch == '_';
-}
-
-/* skip blanks, then the word there (as libtraceevent's tokenizer sees words) */
-static size_t fmt_word(const char *s, size_t len, size_t *i)
-{
-	size_t start;
-
-	while (*i < len && fmt_space(s[*i]))
-		(*i)++;
-	for (start = *i; *i < len && fmt_word_char(s[*i]); (*i)++)
-		;
-	return *i - start;
-}
-
-/*
- * tep_parse_event() of libtraceevent 1.7.1 leaks the first word of a
- * field's type when the token after it is neither a word nor '*'
- * ("field:int;", "field:unsigned(char x;"), and passes NULL to strlen()
- * when that first word is __attribute__.  Every kernel format declares a
- * field as a type word, then more words or '*': the offset of what
- * follows the first word of the first declaration that does not, or -1.
- */
-static s64 format_bad_field(const char *s, size_t len, bool ftrace)
-{
-	size_t line = 0;
-
-	while (line < len) {
-		const char *nl = memchr(s + line, '\n', len - line);
-		size_t end = nl ? (size_t)(nl - s) : len, i = line, w, n;
-
-		n = fmt_word(s, end, &i);
-		if (n == 5 && !memcmp(s + i - 5, "field", 5)) {
-			/* ftrace's own formats may say "field special:" */
-			w = i;
-			if (fmt_word(s, end, &w) == 7 && !memcmp(s + w - 7, "special", 7))
-				i = w;
-			while (i < end && fmt_space(s[i]))
-				i++;
-			if (i < end && s[i] == ':') {
-				i++;
-				n = fmt_word(s, end, &i);
-				if (n == 13 && !memcmp(s + i - 13, "__attribute__", 13))
-					return i - n;
-				while (n && i < end && fmt_space(s[i]))
-					i++;
-				if (n && (i == end || (!fmt_word_char(s[i]) && s[i] != '*' &&
-						       !(ftrace && s[i] == '.'))))
-					return i;
-			}
-		}
-		line = end + 1;
-	}
-	return -1;
+			   (unsigned long long)(c->file_offset + c->pos - size + first_bad));
+	return text;
 }
 
 static int parse_formats(struct td_cursor *c, struct trace_events *te, const char *sys)
@@ -283,22 +152,23 @@ static int parse_formats(struct td_cursor *c, struct trace_events *te, const cha
 
 	for (i = 0; i < n && !c->failed; i++) {
 		u64 size = td_u64(c, "event format size");
-		char *fmt = td_blob(c, size, "event format");
-		s64 bad;
+		const char *fmt = (const char *)td_take(c, size, "event format"), *why;
+		size_t safe_size, bad_at;
+		char *safe;
 
 		if (!fmt)
 			break;
 		/* one bad format costs its events, not the whole recording */
-		bad = format_bad_field(fmt, size, ftrace);
-		if (bad >= 0)
-			pr_warning("%s: tracing data at %#llx: a %s event format declares a field "
-				   "without a type (at file offset %#llx), its events are not "
-				   "decoded\n",
-				   c->path, (unsigned long long)c->file_offset, sys,
-				   (unsigned long long)(c->file_offset + c->pos - size + bad));
-		else if (tep_parse_event(te->tep, fmt, size, sys))
+		if (trace_format__sanitize(fmt, size, ftrace, &safe, &safe_size, &bad_at, &why)) {
+			pr_warning("%s: tracing data at %#llx: a %s event format has %s (at file "
+				   "offset %#llx), its events are not decoded\n",
+				   c->path, (unsigned long long)c->file_offset, sys, why,
+				   (unsigned long long)(c->file_offset + c->pos - size + bad_at));
+			continue;
+		}
+		if (tep_parse_event(te->tep, safe, safe_size, sys))
 			pr_debug("%s: tracing data: cannot parse a %s format\n", c->path, sys);
-		free(fmt);
+		free(safe);
 	}
 	return c->failed ? -EINVAL : 0;
 }
@@ -376,7 +246,7 @@ static int parse_container(struct td_cursor *c, struct trace_events *te)
 	p = td_take(c, size, "kallsyms");
 	if (!p)
 		return -EINVAL;
-	blob = td_lines(c, p, size, "kallsyms", kallsyms_line_ok);
+	blob = td_lines(c, p, size, TRACE_TEXT__KALLSYMS, "kallsyms");
 	if (blob)
 		tep_parse_kallsyms(te->tep, blob);
 	free(blob);
@@ -385,7 +255,7 @@ static int parse_container(struct td_cursor *c, struct trace_events *te)
 	p = td_take(c, size, "printk formats");
 	if (!p)
 		return -EINVAL;
-	blob = td_lines(c, p, size, "printk format", printk_line_ok);
+	blob = td_lines(c, p, size, TRACE_TEXT__PRINTK, "printk format");
 	if (blob)
 		tep_parse_printk_formats(te->tep, blob);
 	free(blob);
@@ -395,7 +265,7 @@ static int parse_container(struct td_cursor *c, struct trace_events *te)
 		p = td_take(c, size, "saved cmdlines");
 		if (!p)
 			return -EINVAL;
-		blob = td_lines(c, p, size, "saved cmdlines", cmdline_line_ok);
+		blob = td_lines(c, p, size, TRACE_TEXT__CMDLINES, "saved cmdlines");
 		if (blob)
 			tep_parse_saved_cmdlines(te->tep, blob);
 		free(blob);
