@@ -108,7 +108,9 @@ static void build(struct blob *b, bool big_endian)
  * __attribute__ (NULL to strlen(): a crash in any build), a byte it
  * cannot tokenize after '[' (strcmp(NULL): a crash), an array size that
  * runs into the next lines, __print_flags() of a field that is not
- * declared (NULL dereference: a crash), a printk format of two
+ * declared (NULL dereference: a crash), an operator after a ternary's
+ * branch (another NULL dereference, found by the trial parse in a child
+ * process), a printk format of two
  * characters (read before the copy), a last printk line without " : "
  * (read past it), a saved_cmdlines pid that overflows (leaks the comm), a
  * kallsyms line without a name.  The container must still be read, the
@@ -126,6 +128,7 @@ static int hostile_pieces(struct blob *b)
 	    "\tfield:char x[4;\toffset:8;\tsize:4;\tsigned:1;\n",
 	    /* stands for the print fmt */
 	    "print fmt: \"%s\", __print_flags(REC->nosuch, \"|\", { 1, \"A\" })\n",
+	    "print fmt: \"%d\", REC->value ? \"+\" : \"\"$ REC->value\n",
 	};
 	struct tail tail = {
 	    .kallsyms = "ffffffff81000000 T _text\nffffffff81000010 T\n",
@@ -175,8 +178,9 @@ static int hostile_pieces(struct blob *b)
 		ev = te ? trace_events__find(te, 42) : NULL;
 		TEST_ASSERT_VAL("a field with __attribute__ decoded", ev);
 		memcpy(raw + 8, &value, 4);
-		TEST_ASSERT_VAL("its value", !strcmp(trace_events__format(te, ev, 0, raw, sizeof(raw)),
-						     "value=7"));
+		TEST_ASSERT_VAL(
+		    "its value",
+		    !strcmp(trace_events__format(te, ev, 0, raw, sizeof(raw)), "value=7"));
 		trace_events__delete(te);
 	}
 	return TEST_OK;

@@ -19,8 +19,12 @@
  * parse each piece but not the container, so we walk it here.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "debug.h"
 #include "trace-event.h"
@@ -145,6 +149,37 @@ static char *td_lines(struct td_cursor *c, const u8 *p, u64 size, enum trace_tex
 	return text;
 }
 
+/*
+ * libtraceevent's print fmt parser also dereferences NULL on some syntax
+ * errors (1.7.1: an operator where it expects a ',' after a ternary's
+ * branch), which no check of ours can foresee short of a second parser.
+ * So each format is parsed first by a child process on its copy of the
+ * handle: only when the child survives is the format parsed here.  A
+ * format the library merely fails on is still parsed, as perf does, so
+ * that its events print "[FAILED TO PARSE]" and their fields.
+ */
+static bool format__survives(struct trace_events *te, const char *fmt, size_t size, const char *sys)
+{
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return true; /* no way to try: the checks made so far must do */
+	if (!pid) {
+		/* the library's complaints are ours to make, in the parent */
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, STDERR_FILENO);
+		tep_parse_event(te->tep, fmt, size, sys);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
 static int parse_formats(struct td_cursor *c, struct trace_events *te, const char *sys)
 {
 	u32 i, n = td_u32(c, "event format count");
@@ -166,7 +201,13 @@ static int parse_formats(struct td_cursor *c, struct trace_events *te, const cha
 				   (unsigned long long)(c->file_offset + c->pos - size + bad_at));
 			continue;
 		}
-		if (tep_parse_event(te->tep, safe, safe_size, sys))
+		if (!format__survives(te, safe, safe_size, sys))
+			pr_warning(
+			    "%s: tracing data at %#llx: libtraceevent crashes on the %s event "
+			    "format at file offset %#llx, its events are not decoded\n",
+			    c->path, (unsigned long long)c->file_offset, sys,
+			    (unsigned long long)(c->file_offset + c->pos - size));
+		else if (tep_parse_event(te->tep, safe, safe_size, sys))
 			pr_debug("%s: tracing data: cannot parse a %s format\n", c->path, sys);
 		free(safe);
 	}

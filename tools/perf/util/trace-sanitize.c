@@ -373,6 +373,7 @@ int trace_format__sanitize(const char *fmt, size_t size, bool ftrace, char **out
 	struct rewrite r = {.in = fmt, .len = size};
 	struct names names = {.v = NULL};
 	size_t line = 0, print_at = 0;
+	bool print = false;
 	int err = -1;
 
 	r.out = malloc(size + 1);
@@ -391,13 +392,14 @@ int trace_format__sanitize(const char *fmt, size_t size, bool ftrace, char **out
 			goto out;
 		}
 	}
-	while (line < size && !print_at) {
+	while (line < size && !print) {
 		const char *nl = memchr(fmt + line, '\n', size - line);
 		size_t end = nl ? (size_t)(nl - fmt) : size, i, e;
 
 		i = skip_blanks(&r, line, end);
 		e = word_end(&r, i, end);
 		if (word_is(&r, i, e, "print")) {
+			print = true;
 			print_at = line;
 			break;
 		}
@@ -425,7 +427,7 @@ int trace_format__sanitize(const char *fmt, size_t size, bool ftrace, char **out
 			emit(&r, end, end + 1);
 		line = end + 1;
 	}
-	if (print_at) {
+	if (print) {
 		if (print_fmt_refs(&r, &names, print_at))
 			goto out;
 		emit(&r, print_at, size);
