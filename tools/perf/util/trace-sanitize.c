@@ -299,10 +299,10 @@ static size_t field_decl(struct rewrite *r, struct names *names, size_t i, size_
 			bracket = true;
 			continue;
 		}
-		refuse(r, i,
-		       nr_tokens == 1 ? "a field type of one word" :
-					"a field declaration "
-					"libtraceevent cannot take");
+		if (nr_tokens == 1)
+			refuse(r, i, "a field type of one word");
+		else
+			refuse(r, i, "a field declaration libtraceevent cannot take");
 		return 0;
 	}
 	/* "unsigned(char": one word then no word nor '*' */
