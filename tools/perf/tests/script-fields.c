@@ -149,11 +149,24 @@ static int test__script_fields(struct test_suite *t)
 	evsel.attr.sample_type |= PERF_SAMPLE_REGS_USER;
 	TEST_ASSERT_VAL("regs present", !script_fields__check_evsel(&sf, &evsel));
 
-	/* sym needs an address; symoff needs sym */
-	TEST_ASSERT_VAL("sym without ip",
+	/*
+	 * sym needs samples with an address, not the ip field (perf prints
+	 * "-F comm,sym" as comm alone); symoff needs sym
+	 */
+	script_fields__init(&sf);
+	TEST_ASSERT_VAL("sym", !script_fields__parse(&sf, "comm,sym"));
+	TEST_ASSERT_VAL("sym without ip", !script_fields__check_evsel(&sf, &evsel));
+	evsel.attr.sample_type &= ~PERF_SAMPLE_IP;
+	TEST_ASSERT_VAL("sym without an address",
 			refused("comm,sym", &evsel,
 				NEEDLES("display of symbols requested but neither sample ip nor "
 					"sample address")));
+	script_fields__init(&sf);
+	TEST_ASSERT_VAL("dso", !script_fields__parse(&sf, "comm,dso"));
+	TEST_ASSERT_VAL("dso without an address", script_fields__check_evsel(&sf, &evsel));
+	evsel.attr.sample_type |= PERF_SAMPLE_ADDR;
+	TEST_ASSERT_VAL("dso with addr", !script_fields__check_evsel(&sf, &evsel));
+	evsel.attr.sample_type |= PERF_SAMPLE_IP;
 	TEST_ASSERT_VAL("symoff without sym",
 			refused("ip,symoff", &evsel,
 				NEEDLES("display of offsets requested but symbol is not")));

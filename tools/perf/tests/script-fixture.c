@@ -26,6 +26,8 @@
 
 static const char *const option_sets[] = {
     "",
+    /* perf 6.1 shows KSYMBOLs with text pokes (process_bpf_events), BPF_EVENTs not */
+    "--show-text-poke-events",
     "--show-task-events --show-mmap-events --show-bpf-events --show-text-poke-events",
     "--show-text-poke-events --show-bpf-events -F comm,tid,cpu,time,event,ip,sym,dso",
     "-F tid,time,ip,period --ns",

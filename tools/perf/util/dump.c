@@ -12,11 +12,15 @@
 #include <sys/mman.h>
 
 #include "debug.h"
+#include "dso.h"
 #include "dump.h"
 #include "event.h"
 #include "evsel.h"
 #include "header.h"
+#include "machine.h"
+#include "map.h"
 #include "session.h"
+#include "thread.h"
 
 #ifndef PERF_RECORD_MISC_MMAP_DATA
 #define PERF_RECORD_MISC_MMAP_DATA (1 << 13)
@@ -581,4 +585,19 @@ void perf_session__dump_stats(const struct perf_session *session)
 		printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", perf_event__name(i),
 		       s->nr_events[i], total ? 100.0 * s->nr_events[i] / total : 0.0);
 	}
+}
+
+void perf_sample__dump_resolved(const struct addr_location *al, const struct perf_sample *sample)
+{
+	const char *dso = "<not found>";
+
+	if (!dump_trace || !al->thread)
+		return;
+	/* perf names the object by its long name: a module's path, not [name] */
+	if (al->map && al->map->dso)
+		dso = al->map->dso->long_name;
+	else if (sample->cpumode == PERF_RECORD_MISC_HYPERVISOR)
+		dso = "[hypervisor]";
+	printf(" ... thread: %s:%d\n", thread__comm_str(al->thread), thread__tid(al->thread));
+	printf(" ...... dso: %s\n", dso);
 }

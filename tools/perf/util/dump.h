@@ -19,4 +19,11 @@ void perf_event__dump_decoded(struct perf_session *session, const union perf_eve
 			      const struct perf_sample *sample, struct evsel *evsel, u64 offset);
 void perf_session__dump_stats(const struct perf_session *session);
 
+struct addr_location;
+/*
+ * The two lines perf's machine__resolve() adds once a tool resolves a
+ * sample: " ... thread: <comm>:<tid>" and " ...... dso: <object's path>".
+ */
+void perf_sample__dump_resolved(const struct addr_location *al, const struct perf_sample *sample);
+
 #endif /* __PERF_TEXTPOKE_DUMP_H */

@@ -639,6 +639,8 @@ static int perf_header__read_features(struct perf_session *session)
 		if (!err)
 			err = perf_header__process_feature(session, feat, buf, sec.size,
 							   session->needs_swap);
+		if (feat == HEADER_TRACING_DATA)
+			session->env.tracing_data_offset = sec.offset;
 		free(buf);
 		if (err)
 			return err;

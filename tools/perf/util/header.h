@@ -129,6 +129,7 @@ struct perf_env {
 	/* TRACING_DATA payload as recorded (owned copy) */
 	void *tracing_data;
 	u64 tracing_data_size;
+	u64 tracing_data_offset; /* in the file or stream, for messages */
 };
 
 void perf_env__exit(struct perf_env *env);

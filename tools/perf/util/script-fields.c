@@ -238,6 +238,7 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 {
 	int t = script_output_type(evsel->attr.type);
 	struct script_output *o = &sf->out[t];
+	bool has_addr = evsel->attr.sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
 
 #define CHECK(f, bits, what, allow)                                                   \
 	do {                                                                          \
@@ -251,7 +252,12 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	CHECK(SF_ADDR, PERF_SAMPLE_ADDR, "ADDR", false);
 	CHECK(SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", false);
 	CHECK(SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", false);
-	if ((o->fields & SF_SYM) && !(o->fields & (SF_IP | SF_ADDR))) {
+	/*
+	 * As perf: the samples must carry an address, whether or not it is
+	 * printed; sym and dso print only beside ip or addr, so "-F -ip"
+	 * prints lines without them.
+	 */
+	if ((o->fields & SF_SYM) && !has_addr) {
 		pr_err(
 		    "display of symbols requested but neither sample IP nor sample address available\n");
 		return -EINVAL;
@@ -260,7 +266,7 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 		pr_err("display of offsets requested but symbol is not selected\n");
 		return -EINVAL;
 	}
-	if ((o->fields & SF_DSO) && !(o->fields & (SF_IP | SF_ADDR))) {
+	if ((o->fields & SF_DSO) && !has_addr) {
 		pr_err("display of DSO requested but no address to convert\n");
 		return -EINVAL;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "dump.h"
 #include "evsel.h"
 #include "machine.h"
 #include "script-print.h"
@@ -80,8 +81,8 @@ static int script__prepare(struct script *s)
 		return 0;
 	if (new_trace) {
 		s->trace_tried = true;
-		s->trace =
-		    trace_events__new(env->tracing_data, env->tracing_data_size, s->session->path);
+		s->trace = trace_events__new(env->tracing_data, env->tracing_data_size,
+					     s->session->path, env->tracing_data_offset);
 	}
 	for (i = 0; evlist && i < evlist->nr_entries; i++) {
 		struct evsel *evsel = evlist->entries[i];
@@ -163,7 +164,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	err = script__prepare(s);
 	if (err)
 		return err;
-	if (!script_printer__fields(&s->printer, evsel))
+	/* perf resolves every sample, printed or not: -D shows its thread and dso */
+	if (!script_printer__fields(&s->printer, evsel) && !dump_trace)
 		return 0;
 
 	addr_location__init(&al);
@@ -172,6 +174,9 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			 s->session->path, (unsigned long long)s->session->cur_offset);
 		goto out;
 	}
+	perf_sample__dump_resolved(&al, sample);
+	if (!script_printer__fields(&s->printer, evsel))
+		goto out;
 	if (al.filtered)
 		goto out;
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
@@ -227,6 +232,8 @@ static bool script__shows(const struct script *s, u32 type)
 	case PERF_RECORD_MMAP2:
 		return o->show_mmap_events;
 	case PERF_RECORD_KSYMBOL:
+		/* perf 6.1 prints KSYMBOLs for either option: both change kernel text */
+		return o->show_bpf_events || o->show_text_poke_events;
 	case PERF_RECORD_BPF_EVENT:
 		return o->show_bpf_events;
 	case PERF_RECORD_TEXT_POKE:

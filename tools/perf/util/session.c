@@ -727,7 +727,8 @@ static int perf_session__process_file(struct perf_session *session)
 	return err;
 }
 
-static int perf_session__read_tracing_data(struct perf_session *session, u64 size, u64 offset)
+static int perf_session__read_tracing_data(struct perf_session *session, u64 size, u64 offset,
+					   u64 data_offset)
 {
 	struct perf_env *env = &session->env;
 	u8 *buf = NULL;
@@ -761,6 +762,7 @@ static int perf_session__read_tracing_data(struct perf_session *session, u64 siz
 	free(env->tracing_data);
 	env->tracing_data = buf;
 	env->tracing_data_size = size;
+	env->tracing_data_offset = data_offset;
 	session->feat_bitmap[0] |= 1ULL << HEADER_TRACING_DATA;
 	return 0;
 }
@@ -817,7 +819,8 @@ static int perf_session__process_pipe(struct perf_session *session)
 		if (err)
 			goto out;
 		if (h.type == PERF_RECORD_HEADER_TRACING_DATA) {
-			err = perf_session__read_tracing_data(session, skip, off);
+			/* the payload follows the record */
+			err = perf_session__read_tracing_data(session, skip, off, off + h.size);
 			if (err)
 				goto out;
 		} else if (skip) {

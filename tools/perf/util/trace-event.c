@@ -19,11 +19,16 @@
  * parse each piece but not the container, so we walk it here.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "debug.h"
 #include "trace-event.h"
+#include "trace-sanitize.h"
 
 #ifdef HAVE_LIBTRACEEVENT
 #include <traceevent/event-parse.h>
@@ -38,6 +43,7 @@ struct td_cursor {
 	const u8 *data;
 	u64 size;
 	u64 pos;
+	u64 file_offset; /* where data starts in the file, for messages */
 	bool swap;
 	const char *path;
 	bool failed;
@@ -46,8 +52,10 @@ struct td_cursor {
 static void td_fail(struct td_cursor *c, const char *what)
 {
 	if (!c->failed)
-		pr_err("%s: tracing data: %s at offset %#llx of %#llx (truncated or corrupt?)\n",
-		       c->path, what, (unsigned long long)c->pos, (unsigned long long)c->size);
+		pr_err(
+		    "%s: tracing data at %#llx: %s at file offset %#llx (truncated or corrupt?)\n",
+		    c->path, (unsigned long long)c->file_offset, what,
+		    (unsigned long long)(c->file_offset + c->pos));
 	c->failed = true;
 }
 
@@ -120,20 +128,88 @@ static char *td_blob(struct td_cursor *c, u64 size, const char *what)
 	return s;
 }
 
+/*
+ * kallsyms, printk_formats, saved_cmdlines: only lines of the kernel's
+ * shape reach libtraceevent (trace-sanitize.c says why); the others are
+ * counted, and the first named by its file offset.
+ */
+static char *td_lines(struct td_cursor *c, const u8 *p, u64 size, enum trace_text kind,
+		      const char *what)
+{
+	size_t first_bad;
+	u64 bad;
+	char *text = trace_text__filter(kind, (const char *)p, size, &bad, &first_bad);
+
+	if (bad)
+		pr_warning("%s: tracing data at %#llx: %llu %s line%s not in the kernel's format "
+			   "ignored, the first at file offset %#llx\n",
+			   c->path, (unsigned long long)c->file_offset, (unsigned long long)bad,
+			   what, bad > 1 ? "s" : "",
+			   (unsigned long long)(c->file_offset + c->pos - size + first_bad));
+	return text;
+}
+
+/*
+ * libtraceevent's print fmt parser also dereferences NULL on some syntax
+ * errors (1.7.1: an operator where it expects a ',' after a ternary's
+ * branch), which no check of ours can foresee short of a second parser.
+ * So each format is parsed first by a child process on its copy of the
+ * handle: only when the child survives is the format parsed here.  A
+ * format the library merely fails on is still parsed, as perf does, so
+ * that its events print "[FAILED TO PARSE]" and their fields.
+ */
+static bool format__survives(struct trace_events *te, const char *fmt, size_t size, const char *sys)
+{
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return true; /* no way to try: the checks made so far must do */
+	if (!pid) {
+		/* the library's complaints are ours to make, in the parent */
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, STDERR_FILENO);
+		tep_parse_event(te->tep, fmt, size, sys);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
 static int parse_formats(struct td_cursor *c, struct trace_events *te, const char *sys)
 {
 	u32 i, n = td_u32(c, "event format count");
+	bool ftrace = !strcmp(sys, "ftrace");
 
 	for (i = 0; i < n && !c->failed; i++) {
 		u64 size = td_u64(c, "event format size");
-		char *fmt = td_blob(c, size, "event format");
+		const char *fmt = (const char *)td_take(c, size, "event format"), *why;
+		size_t safe_size, bad_at;
+		char *safe;
 
 		if (!fmt)
 			break;
 		/* one bad format costs its events, not the whole recording */
-		if (tep_parse_event(te->tep, fmt, size, sys))
+		if (trace_format__sanitize(fmt, size, ftrace, &safe, &safe_size, &bad_at, &why)) {
+			pr_warning("%s: tracing data at %#llx: a %s event format has %s (at file "
+				   "offset %#llx), its events are not decoded\n",
+				   c->path, (unsigned long long)c->file_offset, sys, why,
+				   (unsigned long long)(c->file_offset + c->pos - size + bad_at));
+			continue;
+		}
+		if (!format__survives(te, safe, safe_size, sys))
+			pr_warning(
+			    "%s: tracing data at %#llx: libtraceevent crashes on the %s event "
+			    "format at file offset %#llx, its events are not decoded\n",
+			    c->path, (unsigned long long)c->file_offset, sys,
+			    (unsigned long long)(c->file_offset + c->pos - size));
+		else if (tep_parse_event(te->tep, safe, safe_size, sys))
 			pr_debug("%s: tracing data: cannot parse a %s format\n", c->path, sys);
-		free(fmt);
+		free(safe);
 	}
 	return c->failed ? -EINVAL : 0;
 }
@@ -208,36 +284,40 @@ static int parse_container(struct td_cursor *c, struct trace_events *te)
 	if (c->pos == c->size)
 		return 0;
 	size = td_u32(c, "kallsyms size");
-	blob = td_blob(c, size, "kallsyms");
-	if (!blob)
+	p = td_take(c, size, "kallsyms");
+	if (!p)
 		return -EINVAL;
-	if (size)
+	blob = td_lines(c, p, size, TRACE_TEXT__KALLSYMS, "kallsyms");
+	if (blob)
 		tep_parse_kallsyms(te->tep, blob);
 	free(blob);
 
 	size = td_u32(c, "printk formats size");
-	blob = td_blob(c, size, "printk formats");
-	if (!blob)
+	p = td_take(c, size, "printk formats");
+	if (!p)
 		return -EINVAL;
-	if (size)
+	blob = td_lines(c, p, size, TRACE_TEXT__PRINTK, "printk format");
+	if (blob)
 		tep_parse_printk_formats(te->tep, blob);
 	free(blob);
 
 	if (version && strcmp(version, "0.6") >= 0 && c->pos < c->size) {
 		size = td_u64(c, "saved cmdlines size");
-		blob = td_blob(c, size, "saved cmdlines");
-		if (!blob)
+		p = td_take(c, size, "saved cmdlines");
+		if (!p)
 			return -EINVAL;
-		if (size)
+		blob = td_lines(c, p, size, TRACE_TEXT__CMDLINES, "saved cmdlines");
+		if (blob)
 			tep_parse_saved_cmdlines(te->tep, blob);
 		free(blob);
 	}
 	return 0;
 }
 
-struct trace_events *trace_events__new(const void *data, u64 size, const char *path)
+struct trace_events *trace_events__new(const void *data, u64 size, const char *path,
+				       u64 file_offset)
 {
-	struct td_cursor c = {.data = data, .size = size, .path = path};
+	struct td_cursor c = {.data = data, .size = size, .path = path, .file_offset = file_offset};
 	struct trace_events *te;
 
 	if (!data || !size)
@@ -328,7 +408,8 @@ bool trace_events__built_in(void)
 
 #else /* !HAVE_LIBTRACEEVENT */
 
-struct trace_events *trace_events__new(const void *data, u64 size, const char *path)
+struct trace_events *trace_events__new(const void *data, u64 size, const char *path,
+				       u64 file_offset)
 {
 	static bool warned;
 

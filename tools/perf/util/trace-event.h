@@ -12,11 +12,14 @@
 struct trace_events;
 
 /*
- * Parse the TRACING_DATA payload.  NULL with an error printed (naming
- * @path and the offset in the payload) when it is malformed, or when
- * libtraceevent is not built in.
+ * Parse the TRACING_DATA payload, found at @file_offset of @path.  NULL
+ * with an error printed (naming @path and the file offset) when it is
+ * malformed, or when libtraceevent is not built in.  Pieces that are not
+ * in the kernel's shape are left out with a warning, never handed to
+ * libtraceevent, whose parsers trust their input.
  */
-struct trace_events *trace_events__new(const void *data, u64 size, const char *path);
+struct trace_events *trace_events__new(const void *data, u64 size, const char *path,
+				       u64 file_offset);
 void trace_events__delete(struct trace_events *te);
 
 /* the format of tracepoint @id (attr.config), or NULL */

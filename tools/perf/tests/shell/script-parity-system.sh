@@ -76,6 +76,7 @@ if [ $bpf_ok = 1 ]; then
 	}
 	echo "ok: $(wc -l <"$tmp/bpf.ours") KSYMBOL/BPF_EVENT lines equal"
 	own_output bpf-all "$tmp/a.data" --show-bpf-events
+	own_output text-poke-ksymbol "$tmp/a.data" --show-text-poke-events
 else
 	skipped="BPF_PROG_LOAD refused here (the churn helper fails): no ksymbol check"
 fi

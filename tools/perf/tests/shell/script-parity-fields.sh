@@ -1,0 +1,36 @@
+#!/bin/bash
+# script: -F edits that drop ip (-F -ip, -ip,-dso, ...) against perf script
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf 6.1 checks that the samples carry an address before it prints sym or
+# dso, not that ip is printed: "-F -ip" prints each sample without its ip,
+# sym and dso (they print beside ip only), with and without callchains.
+# Where stock perf refuses a field list (symoff without sym, addr that the
+# samples lack), we must refuse it too.
+
+. "$(dirname "$0")/lib/script-common.sh"
+need_perf_root
+scratch script
+export HOME=$tmp/home
+mkdir -p "$HOME"
+
+build_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
+perf_record "$tmp/f.data" -e cpu-clock "$tmp/w64" 20000000
+perf_record "$tmp/g.data" -e cpu-clock -g "$tmp/w64" 20000000
+
+for f in -ip -ip,-dso -ip,-symoff -ip,-sym,-symoff -ip,-dso,-period +pid,-ip; do
+	same_output "f$f" "$tmp/f.data" -F "$f"
+	same_output "g$f" "$tmp/g.data" -F "$f"
+done
+
+# lists stock perf refuses: both exit non-zero, neither prints a sample
+for f in -ip,-sym -sym -ip,+addr; do
+	perf script -i "$tmp/f.data" -F "$f" >"$tmp/refused.perf" 2>&1 &&
+		fail "stock perf accepts -F $f: the test's premise is wrong"
+	"$TEXTPOKE" script -i "$tmp/f.data" -F "$f" >"$tmp/refused.ours" 2>"$tmp/refused.err" &&
+		fail "-F $f: accepted, stock perf refuses it"
+	[ -s "$tmp/refused.ours" ] && fail "-F $f: refused but printed samples"
+	[ -s "$tmp/refused.err" ] || fail "-F $f: refused without a message"
+	echo "ok: -F $f refused as perf does: $(head -1 "$tmp/refused.err")"
+done
+exit 0
