@@ -574,6 +574,16 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 	} else if (type < PERF_RECORD_HEADER_MAX || (session->legacy_pipe && type <= 80)) {
 		return perf_session__process_user(session, event, offset, depth, skip);
 	}
+	/*
+	 * A newer kernel or perf (or simpleperf, from 32768 up) may write types
+	 * this reader does not know: those are skipped, as the records after
+	 * them are still readable.  The kernel's records are 8-byte aligned,
+	 * though, whatever their type.
+	 */
+	if (type < PERF_RECORD_USER_TYPE_START && h.size % 8) {
+		record_error(session, offset, depth, &h, "has a size that is not a multiple of 8");
+		return -EINVAL;
+	}
 	session->stats.nr_unknown_events++;
 	pr_debug("%s: record at %#" PRIx64 ": unknown type %u (size %u) skipped\n", session->path,
 		 offset, type, h.size);
