@@ -35,7 +35,7 @@ perf script -i - -F comm,tid,time,ip <"$tmp/pipe.data" >"$tmp/pipe.perf" 2>"$tmp
 if "$TEXTPOKE" script -h >/dev/null 2>&1; then
 	"$TEXTPOKE" record -q -e cpu-clock -o - -- "$tmp/loop" 0.3 2>"$tmp/record.err" |
 		"$TEXTPOKE" script -i - -F comm,tid,time,ip >"$tmp/pipe.ours" 2>"$tmp/pipe.ours.err" ||
-		fail "record -o - | perf textpoke script -i -: $(head -3 "$tmp/pipe.ours.err")"
+		fail "record -o - | perf textpoke script -i -: $(head -3 "$tmp/pipe.ours.err"); record said: $(head -3 "$tmp/record.err")"
 	[ -s "$tmp/pipe.ours" ] || fail "perf textpoke script read nothing from the pipe"
 	perf script -i - -F comm,tid,time,ip <"$tmp/pipe.data" >/dev/null 2>&1
 	"$TEXTPOKE" script -i - -F comm,tid,time,ip <"$tmp/pipe.data" >"$tmp/pipe.ours2" 2>/dev/null
