@@ -11,32 +11,11 @@
 
 #include "debug.h"
 #include "kcore-copy.h"
+#include "write-all.h"
 
 #define KCORE_PAGE 4096ULL
 /* /proc/kcore has a few dozen segments; a core with more is not one */
 #define KCORE_MAX_PHDRS 4096
-
-/*
- * pwrite() all of @n bytes: a short write is retried, so that the next one
- * gives the reason (ENOSPC, EFBIG) instead of a guess.
- */
-static int write_all(int fd, const void *buf, size_t n, off_t off)
-{
-	const u8 *p = buf;
-
-	while (n) {
-		ssize_t r = pwrite(fd, p, n, off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EIO;
-		p += r;
-		n -= r;
-		off += r;
-	}
-	return 0;
-}
 
 /*
  * /proc files report size 0: copy until EOF.  @to is created, never
@@ -70,7 +49,7 @@ static int copy_proc_file(const char *from, const char *to, bool optional)
 			pr_err("%s: %s\n", from, strerror(-err));
 			break;
 		}
-		err = write_all(out, buf, n, off);
+		err = pwrite_all(out, buf, n, off);
 		if (err)
 			break;
 		off += n;
@@ -158,7 +137,7 @@ static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
 			memset(buf, 0, n);
 			r = n;
 		}
-		err = write_all(out, buf, r, out_off);
+		err = pwrite_all(out, buf, r, out_off);
 		if (err)
 			return err;
 		in_off += r;
@@ -256,7 +235,7 @@ static int __kcore__copy_text(const char *kcore, const char *kallsyms, const cha
 	oh.e_ehsize = sizeof(oh);
 	oh.e_phentsize = sizeof(Elf64_Phdr);
 	oh.e_phnum = nr;
-	err = write_all(fd, &oh, sizeof(oh), 0);
+	err = pwrite_all(fd, &oh, sizeof(oh), 0);
 	if (err)
 		goto out_close;
 	/* segment data page aligned after the headers, as perf's copy lays it out */
@@ -272,7 +251,7 @@ static int __kcore__copy_text(const char *kcore, const char *kallsyms, const cha
 		    .p_align = KCORE_PAGE,
 		};
 
-		err = write_all(fd, &p, sizeof(p), sizeof(oh) + i * sizeof(p));
+		err = pwrite_all(fd, &p, sizeof(p), sizeof(oh) + i * sizeof(p));
 		if (!err)
 			err = copy_bytes(in, pieces[i].src_off, fd, off, pieces[i].size);
 		if (err)

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "writer-internal.h"
+#include "write-all.h"
 
 /* ---- output ---- */
 
@@ -46,25 +47,6 @@ static int writer__flush(struct perf_writer *w)
 	}
 	w->off += w->olen;
 	w->olen = 0;
-	return 0;
-}
-
-/* a short write is retried, so that the next one says why (ENOSPC, EFBIG) */
-static int writer__pwrite_all(int fd, const void *data, size_t n, off_t off)
-{
-	const u8 *p = data;
-
-	while (n) {
-		ssize_t r = pwrite(fd, p, n, off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EIO;
-		p += r;
-		n -= r;
-		off += r;
-	}
 	return 0;
 }
 
@@ -711,7 +693,7 @@ static int writer__finish_file(struct perf_writer *w)
 		err = b.err;
 	}
 	if (!err)
-		err = writer__pwrite_all(w->fd, b.p, b.len, 0);
+		err = pwrite_all(w->fd, b.p, b.len, 0);
 	wbuf__exit(&b);
 	return err;
 }

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_WRITE_ALL_H
+#define __PERF_WRITE_ALL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * pwrite() all of @n bytes at @off.  A short write is retried, so that the
+ * next one gives the reason (ENOSPC, EFBIG) instead of a guess: -errno, or
+ * -EIO where the kernel wrote nothing and said nothing.
+ */
+int pwrite_all(int fd, const void *buf, size_t n, off_t off);
+
+#endif /* __PERF_WRITE_ALL_H */
