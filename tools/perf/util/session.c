@@ -68,6 +68,17 @@ const char *perf_session__kcore_dir(const struct perf_session *session)
 	return session->data ? session->data->kcore_dir : NULL;
 }
 
+/*
+ * Where record types are numbered from: the kernel's below 64 (22 in
+ * 2025), perf's from 64 (83), simpleperf's from 32768; each range leaves
+ * room for what a newer version adds.
+ */
+static bool record_type_may_be_newer(u32 type)
+{
+	/* 0 was never a type: the kernel's count from PERF_RECORD_MMAP, 1 */
+	return (type && type < 256) || (type >= 32768 && type < 32768 + 256);
+}
+
 static void record_error(struct perf_session *session, u64 offset, int depth,
 			 const struct perf_event_header *h, const char *what)
 {
@@ -555,7 +566,7 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 		    session->evlist->nr_entries ? session->evlist->entries[0] : NULL, offset);
 
 	if (type < PERF_RECORD_USER_TYPE_START) {
-		if (type == PERF_RECORD_SAMPLE || type < PERF_RECORD_MAX || type == 21) {
+		if (type && (type == PERF_RECORD_SAMPLE || type < PERF_RECORD_MAX || type == 21)) {
 			const char *bad;
 
 			if (!session->evlist->nr_entries) {
@@ -575,11 +586,18 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 		return perf_session__process_user(session, event, offset, depth, skip);
 	}
 	/*
-	 * A newer kernel or perf (or simpleperf, from 32768 up) may write types
-	 * this reader does not know: those are skipped, as the records after
-	 * them are still readable.  The kernel's records are 8-byte aligned,
-	 * though, whatever their type.
+	 * A newer kernel or perf (or simpleperf) may write types this reader
+	 * does not know: those are skipped, as the records after them are
+	 * still readable.  But a type outside the ranges they number from is
+	 * a damaged size that led into other bytes, and skipping it would
+	 * walk on through garbage; and the kernel's records are 8-byte
+	 * aligned, whatever their type.
 	 */
+	if (!record_type_may_be_newer(type)) {
+		record_error(session, offset, depth, &h,
+			     "has a type that no kernel, perf or simpleperf writes (damaged file?)");
+		return -EINVAL;
+	}
 	if (type < PERF_RECORD_USER_TYPE_START && h.size % 8) {
 		record_error(session, offset, depth, &h, "has a size that is not a multiple of 8");
 		return -EINVAL;
@@ -912,8 +930,11 @@ int perf_session__process_events(struct perf_session *session)
 			   session->path, st->decomp_len);
 	session->stats.nr_unordered_events = st->oe.nr_unordered;
 	session->stats.nr_forced_flushes = st->oe.nr_forced_flushes;
-	if (dump_trace)
-		perf_session__dump_stats(session);
+	/*
+	 * No "Aggregated stats" here: perf script -D prints none (perf
+	 * report -D does, from its own command), so a tool that wants them
+	 * calls perf_session__dump_stats() itself.
+	 */
 	perf_session__warn_stats(session);
 	return err;
 }

@@ -13,8 +13,11 @@
 # one of those with a wrong size of at least 8 may be taken at its word,
 # so the refusal may instead name the record that size leads to, read from
 # the damaged file.
-# Mutation caught: the record error printing the type number without its
-# name (record_error() given "?" for perf_event__name()).
+# The type of a record is also set to numbers no writer uses (0, 300,
+# 5242881: refused) and to 200 (skipped as a newer perf's, said).
+# Mutations caught: the record error printing the type number without its
+# name (record_error() given "?" for perf_event__name()); every unknown
+# type skipped (record_type_may_be_newer() returning true).
 . "$(dirname "$0")"/lib/bad-input.sh
 
 bi_setup
@@ -92,6 +95,23 @@ for in in "${inputs[@]}"; do
 			corrupt_size "$in" "$off" 65528 "$where: size 65528 past the end ($size)"
 		fi
 	done
+	# a type number: one no kernel, perf or simpleperf writes is damage
+	# (refused, naming the record); an unknown one where a newer perf's
+	# would be is skipped, with a warning
+	read -r off rsize type <<<"${recs[1]}"
+	for t in 0 300 5242881; do
+		cp "$in" "$BI_TMP/bad"
+		bi_put "$BI_TMP/bad" "$off" 4 "$(bi_hex $t 4)"
+		bi_expect_error "$BI_TMP/bad" "$name record 1 at $off: type $t" "" \
+			"$(bi_record_at "$off" $t "$rsize")"
+	done
+	cp "$in" "$BI_TMP/bad"
+	bi_put "$BI_TMP/bad" "$off" 4 "$(bi_hex 200 4)"
+	if ! (cd "$BI_TMP/cwd" && "$TEXTPOKE" script -i "$BI_TMP/bad" >/dev/null 2>"$BI_TMP/err"); then
+		bi_fail "$name record 1 at $off: type 200 not skipped: $(head -2 "$BI_TMP/err")"
+	elif ! grep -q "records\? of unknown type skipped" "$BI_TMP/err"; then
+		bi_fail "$name record 1 at $off: type 200 skipped without a word"
+	fi
 	unset recs picks done_pick
 done
 bi_finish
