@@ -67,6 +67,25 @@ static FILE *filtered(const char *path, int *n)
 	return out;
 }
 
+/*
+ * Lines of @path that start with @prefix.  The "Aggregated stats:" block
+ * is perf report -D's, not perf script -D's: the filter above passes over
+ * it, so its presence is compared on its own.
+ */
+static int count_prefix(const char *path, const char *prefix)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, prefix, strlen(prefix));
+	fclose(f);
+	return n;
+}
+
 /* perf textpoke script -D, the path given as to perf, stderr dropped as perf's is */
 static int our_dump(const char *file, const char *out_path)
 {
@@ -110,6 +129,12 @@ static int compare_one(const char *dir, const char *base, const char *rel, int *
 		return -1;
 	if (chdir(base) || our_dump(rel, ours))
 		return 1;
+	if (count_prefix(ours, "Aggregated stats:") != count_prefix(theirs, "Aggregated stats:")) {
+		pr_debug("%s: 'Aggregated stats:' printed %d times, perf script -D: %d\n", rel,
+			 count_prefix(ours, "Aggregated stats:"),
+			 count_prefix(theirs, "Aggregated stats:"));
+		return 1;
+	}
 	fa = filtered(ours, &na);
 	fb = filtered(theirs, &nb);
 	if (!fa || !fb)
