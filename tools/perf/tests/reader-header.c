@@ -217,13 +217,13 @@ static int check_big_endian(void)
 	return TEST_OK;
 }
 
-/* without EVENT_DESC the names come from the attrs, as perf 6.1 makes them */
+/* without EVENT_DESC the names come from the attrs, as perf 6.1 (perf evlist) makes them */
 static int check_default_names(void)
 {
 	static const char *const want[] = {
 	    "cycles:ppH",
 	    "instructions:ppH",
-	    "branches:ppH", /* as perf evlist 6.1 prints it */
+	    "branches:ppH",
 	};
 	struct perf_tool tool = {.ordered_events = true};
 	char path[PATH_MAX];

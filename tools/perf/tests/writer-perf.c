@@ -602,8 +602,9 @@ static int test__writer_many(struct test_suite *t)
 		 * gets -D.
 		 */
 		if (perf_out__run(&o,
-				  (modes[m] & PERF_WRITER_PIPE) ? "perf report -D -i %s | tail -n 30" :
-								  "perf report --stats -i %s",
+				  (modes[m] & PERF_WRITER_PIPE) ?
+				      "perf report -D -i %s | tail -n 30" :
+				      "perf report --stats -i %s",
 				  input))
 			goto out;
 		pr_debug("%s", o.out);

@@ -258,12 +258,13 @@ int evlist__check_consistency(struct evlist *evlist)
 
 /* --- names ------------------------------------------------------------- */
 
+/* perf's names: "branches", not the event alias "branch-instructions" */
 static const char *const hw_names[] = {
     "cycles",
     "instructions",
     "cache-references",
     "cache-misses",
-    "branches", /* perf's name, not the event alias */
+    "branches",
     "branch-misses",
     "bus-cycles",
     "stalled-cycles-frontend",

@@ -1077,7 +1077,8 @@ static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load 
 	err = kallsyms__parse(name, load, kallsyms_load__add);
 	if (err < 0 || !load->nonzero) {
 		pr_warning("kernel symbols not resolved: %s: %s\n", name,
-			   err < 0 ? input_file__strerror(err) : "all addresses are zero (kptr_restrict?)");
+			   err < 0 ? input_file__strerror(err) :
+				     "all addresses are zero (kptr_restrict?)");
 		free(to_free);
 		return err < 0 ? err : -EINVAL;
 	}

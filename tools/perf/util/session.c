@@ -594,8 +594,9 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 	 * aligned, whatever their type.
 	 */
 	if (!record_type_may_be_newer(type)) {
-		record_error(session, offset, depth, &h,
-			     "has a type that no kernel, perf or simpleperf writes (damaged file?)");
+		record_error(
+		    session, offset, depth, &h,
+		    "has a type that no kernel, perf or simpleperf writes (damaged file?)");
 		return -EINVAL;
 	}
 	if (type < PERF_RECORD_USER_TYPE_START && h.size % 8) {

@@ -37,7 +37,7 @@ char *trace_text__filter(enum trace_text kind, const char *text, size_t size, u6
  * the offset in @fmt of what was refused in *@bad_at and why in *@why.
  * @ftrace: the format is one of ftrace's own ("field special:" allowed).
  */
-int trace_format__sanitize(const char *fmt, size_t size, bool ftrace, char **out,
-			   size_t *out_size, size_t *bad_at, const char **why);
+int trace_format__sanitize(const char *fmt, size_t size, bool ftrace, char **out, size_t *out_size,
+			   size_t *bad_at, const char **why);
 
 #endif /* __PERF_TEXTPOKE_TRACE_SANITIZE_H */
