@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "dso-data.h"
+#include "input-file.h"
 
 struct dso_data_file {
 	char *path;
@@ -83,22 +84,18 @@ static ssize_t dso_data_file__read(struct dso_data_file *f, u64 offset, u8 *buf,
 	return n < 0 ? -errno : n;
 }
 
-/* open @f->path: mapped when regular, else kept open; the ELF class from its header */
+/* open @f->path, a regular file: mapped, or kept open where it cannot be; the ELF class */
 static int dso_data_file__open(struct dso_data_file *f)
 {
 	u8 ident[EI_NIDENT];
 	struct stat st;
 	int fd;
 
-	/* O_NONBLOCK: a FIFO where an object was must not hang the listing */
-	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* a FIFO where an object was must not hang the listing, nor a device feed it */
+	fd = input_file__open(f->path, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return -errno;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0 && (u64)st.st_size <= SIZE_MAX) {
+		return fd;
+	if (st.st_size > 0 && (u64)st.st_size <= SIZE_MAX) {
 		void *p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (p != MAP_FAILED) {

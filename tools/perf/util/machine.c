@@ -1049,7 +1049,7 @@ static int machine__read_vmlinux(struct machine *machine, struct kallsyms_load *
 	}
 	if (err) {
 		pr_warning("kernel symbols not resolved: %s: %s\n", path,
-			   err == -ENODATA ? "no symbol table" : strerror(-err));
+			   err == -ENODATA ? "no symbol table" : input_file__strerror(err));
 		return err;
 	}
 	/* before symbols__fixup(), which keeps one name of those sharing an address */

@@ -22,6 +22,7 @@
 
 #include "debug.h"
 #include "dso.h"
+#include "input-file.h"
 
 #ifdef HAVE_LIBELF
 #include <gelf.h>
@@ -81,13 +82,9 @@ static int symsrc__init(struct symsrc *ss, const char *path, const struct build_
 
 	memset(ss, 0, sizeof(*ss));
 	/* an object's path may now be a FIFO: never block on it, read regular files only */
-	ss->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ss->fd = input_file__open(path, &st);
 	if (ss->fd < 0)
-		return -errno;
-	if (fstat(ss->fd, &st) || !S_ISREG(st.st_mode)) {
-		symsrc__exit(ss);
-		return -EINVAL;
-	}
+		return ss->fd;
 	ss->elf = elf_begin(ss->fd, ELF_C_READ_MMAP, NULL);
 	if (!ss->elf || elf_kind(ss->elf) != ELF_K_ELF || !gelf_getehdr(ss->elf, &ss->ehdr)) {
 		symsrc__exit(ss);
@@ -525,14 +522,8 @@ int vmlinux__load_symbols(const char *path, const struct build_id *want, struct 
 	Elf_Data *data;
 	GElf_Shdr symshdr;
 	size_t shstrndx, i, nr;
-	struct stat st;
 	int err;
 
-	/* never wait on a FIFO nor read a device */
-	if (stat(path, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
 	elf_version(EV_CURRENT);
 	err = symsrc__init(&ss, path, want);
 	if (err)

@@ -42,13 +42,14 @@ static int check_kcore_dir(const char *dir)
 	return fd < 0 ? -EINVAL : 0;
 }
 
-static int check_vmlinux(const char *path)
+/* @path, given as @opt, is a regular file that can be read: "<opt> <path>: why" */
+static int check_file(const char *opt, const char *path)
 {
 	struct stat st;
 	int fd = input_file__open(path, &st);
 
 	if (fd < 0) {
-		pr_err("--vmlinux %s: %s\n", path, input_file__strerror(fd));
+		pr_err("%s %s: %s\n", opt, path, input_file__strerror(fd));
 		return -EINVAL;
 	}
 	close(fd);
@@ -57,8 +58,6 @@ static int check_vmlinux(const char *path)
 
 int text_image_opts__parse_option(struct text_image_opts *opts, int id, const char *arg)
 {
-	struct stat st;
-
 	switch (id) {
 	case TEXT_IMAGE_OPT_KCORE:
 		opts->kcore_dir = arg;
@@ -79,15 +78,6 @@ int text_image_opts__parse_option(struct text_image_opts *opts, int id, const ch
 		opts->symfs = arg;
 		return 1;
 	case TEXT_IMAGE_OPT_KALLSYMS:
-		/* as perf checks it, and never a FIFO that would block the read */
-		if (stat(arg, &st) || access(arg, R_OK)) {
-			pr_err("--kallsyms %s: %s\n", arg, strerror(errno));
-			return -EINVAL;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			pr_err("--kallsyms %s: not a regular file\n", arg);
-			return -EINVAL;
-		}
 		opts->kallsyms = arg;
 		return 1;
 	default:
@@ -99,7 +89,9 @@ int text_image_opts__check(const struct text_image_opts *opts)
 {
 	if (opts->kcore_dir && !opts->no_kcore && check_kcore_dir(opts->kcore_dir))
 		return -EINVAL;
-	if (opts->vmlinux && check_vmlinux(opts->vmlinux))
+	if (opts->vmlinux && check_file("--vmlinux", opts->vmlinux))
+		return -EINVAL;
+	if (opts->kallsyms && check_file("--kallsyms", opts->kallsyms))
 		return -EINVAL;
 	return 0;
 }
