@@ -17,6 +17,7 @@
 #include "util/text-image-options.h"
 #include "util/text-image.h"
 #include "util/text-poke-print.h"
+#include "util/time-utils.h"
 
 /* what one listing may cover: a few modules' worth of text */
 #define CODE_MAX_LEN (1U << 20)
@@ -43,10 +44,7 @@ struct code_opts {
  */
 static int parse_time(const char *str, struct code_opts *o)
 {
-	unsigned long long sec, ns = 0;
-	const char *p;
 	char *end;
-	int digits = 0;
 
 	o->time_percent = -1;
 	if (!strcmp(str, "start")) {
@@ -69,24 +67,7 @@ static int parse_time(const char *str, struct code_opts *o)
 		o->time_percent = pct;
 		return 0;
 	}
-	errno = 0;
-	sec = strtoull(str, &end, 10);
-	if (errno || sec > UINT64_MAX / 1000000000ULL - 1)
-		return -EINVAL;
-	p = end;
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			/* perf keeps nanoseconds: further digits do not count */
-			if (digits++ < 9)
-				ns = ns * 10 + (*p - '0');
-		}
-		for (; digits < 9; digits++)
-			ns *= 10;
-	}
-	if (*p)
-		return -EINVAL;
-	o->time = sec * 1000000000ULL + ns;
-	return 0;
+	return parse_nsec_time(str, &o->time);
 }
 
 static void print_time(u64 time)

@@ -19,6 +19,7 @@
 #include "machine.h"
 #include "session.h"
 #include "text-image.h"
+#include "time-utils.h"
 
 /* a kernel address range that holds code from @from until @to (exclusive) */
 struct ti_span {
@@ -118,21 +119,9 @@ int text_image_opts__parse_anchor(struct text_image_opts *opts, const char *str)
 		opts->anchor = TEXT_IMAGE_ANCHOR_FIT;
 	} else if (strchr(str, '.')) {
 		/* seconds, as perf script prints times */
-		unsigned long long sec = strtoull(str, &end, 10), ns = 0;
-		int digits = 0;
-
-		if (*end != '.')
+		if (parse_nsec_time(str, &opts->anchor_time))
 			return -EINVAL;
-		for (end++; *end >= '0' && *end <= '9'; end++) {
-			if (digits++ < 9)
-				ns = ns * 10 + (*end - '0');
-		}
-		if (*end)
-			return -EINVAL;
-		for (; digits < 9; digits++)
-			ns *= 10;
 		opts->anchor = TEXT_IMAGE_ANCHOR_TIME;
-		opts->anchor_time = sec * 1000000000ULL + ns;
 	} else {
 		errno = 0;
 		opts->anchor_time = strtoull(str, &end, 0);
