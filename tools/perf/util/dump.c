@@ -569,24 +569,6 @@ void perf_event__dump_decoded(struct perf_session *session, const union perf_eve
 		dump_user_body(event);
 }
 
-void perf_session__dump_stats(const struct perf_session *session)
-{
-	const struct events_stats *s = &session->stats;
-	u64 total = 0;
-	int i;
-
-	for (i = 0; i < PERF_RECORD_HEADER_MAX; i++)
-		total += s->nr_events[i];
-	printf("\nAggregated stats:\n");
-	printf("%16s events: %10" PRIu64 "\n", "TOTAL", total);
-	for (i = 1; i < PERF_RECORD_HEADER_MAX; i++) {
-		if (!s->nr_events[i])
-			continue;
-		printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", perf_event__name(i),
-		       s->nr_events[i], total ? 100.0 * s->nr_events[i] / total : 0.0);
-	}
-}
-
 void perf_sample__dump_resolved(const struct addr_location *al, const struct perf_sample *sample)
 {
 	const char *dso = "<not found>";

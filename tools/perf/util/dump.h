@@ -17,7 +17,6 @@ struct perf_session;
 void perf_event__dump_raw(const union perf_event *event, u64 offset, const char *path);
 void perf_event__dump_decoded(struct perf_session *session, const union perf_event *event,
 			      const struct perf_sample *sample, struct evsel *evsel, u64 offset);
-void perf_session__dump_stats(const struct perf_session *session);
 
 struct addr_location;
 /*

@@ -931,11 +931,6 @@ int perf_session__process_events(struct perf_session *session)
 			   session->path, st->decomp_len);
 	session->stats.nr_unordered_events = st->oe.nr_unordered;
 	session->stats.nr_forced_flushes = st->oe.nr_forced_flushes;
-	/*
-	 * No "Aggregated stats" here: perf script -D prints none (perf
-	 * report -D does, from its own command), so a tool that wants them
-	 * calls perf_session__dump_stats() itself.
-	 */
 	perf_session__warn_stats(session);
 	return err;
 }
