@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_ELF_IMAGE_H
+#define __PERF_TEXTPOKE_ELF_IMAGE_H
+
+#include "build-id.h"
+#include "types.h"
+
+/*
+ * ELF files of kernel code for tools that know nothing of text pokes
+ * (stock perf, objdump, gdb): an ET_EXEC object per version of a code
+ * region that exists only at run time (a BPF program, an ftrace
+ * trampoline, a kprobe slot page), and an ET_CORE image of kernel code
+ * at one moment (the kcore of a kcore_dir snapshot).
+ *
+ * Each code range is one PT_LOAD (PF_R | PF_X) and one SHT_PROGBITS
+ * section (SHF_ALLOC | SHF_EXECINSTR) with sh_addr = p_vaddr = its
+ * address and the same file offset, so that program-header readers (perf
+ * reading a kcore) and section readers (objdump -d, gdb, perf reading an
+ * object's .symtab) see the same bytes.  Only known bytes are written:
+ * unknown ones split a range, never become zeros.  Symbols go to
+ * .symtab/.strtab, bound to the section holding their address (SHN_ABS
+ * outside every range).  A NT_GNU_BUILD_ID note (a SHA-1 of the contents,
+ * so equal contents give equal ids) sits in its own PT_NOTE and
+ * .note.gnu.build-id section.  Little-endian ELFCLASS64, EM_X86_64.
+ */
+struct elf_image;
+
+enum elf_image_type {
+	ELF_IMAGE_EXEC, /* ET_EXEC: a JIT or OOL object, linked at its kernel address */
+	ELF_IMAGE_CORE, /* ET_CORE: a kcore-like image, as perf reads kcore_dir/kcore */
+};
+
+struct elf_image *elf_image__new(enum elf_image_type type);
+void elf_image__delete(struct elf_image *ei);
+
+/*
+ * @len bytes of code at @addr (copied), in a section named @section
+ * (".text" for an object; a kcore image may name them as it likes).
+ * -EINVAL for an empty range or one overlapping an earlier one, -ENOMEM.
+ */
+int elf_image__add_code(struct elf_image *ei, const char *section, u64 addr, const void *bytes,
+			size_t len);
+
+enum elf_image_sym_type {
+	ELF_IMAGE_SYM_FUNC,   /* STT_FUNC: code (kallsyms t/T, a BPF program) */
+	ELF_IMAGE_SYM_OBJECT, /* STT_OBJECT: data (kallsyms d/D/b/B/r/R) */
+	ELF_IMAGE_SYM_NOTYPE, /* STT_NOTYPE: anything else */
+};
+
+/*
+ * A symbol of @len bytes (0: unknown) at @addr; @global gives STB_GLOBAL,
+ * else STB_LOCAL (locals are written first, as ELF wants).  Names are
+ * copied; -EINVAL for an empty name.
+ */
+int elf_image__add_symbol(struct elf_image *ei, const char *name, u64 addr, u64 len,
+			  enum elf_image_sym_type type, bool global);
+
+/*
+ * Write the file to @path, which must not exist (O_CREAT | O_EXCL, mode
+ * 0644); on failure nothing is left at @path.  @bid (may be NULL) gets
+ * the build-id written into the note.  0 or -errno.
+ */
+int elf_image__write(struct elf_image *ei, const char *path, struct build_id *bid);
+
+/* the build-id elf_image__write() will give the contents added so far */
+int elf_image__build_id(struct elf_image *ei, struct build_id *bid);
+
+#endif /* __PERF_TEXTPOKE_ELF_IMAGE_H */
