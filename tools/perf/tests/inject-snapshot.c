@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * inject --snapshot with stock perf 6.1 as the judge: a generated
+ * recording whose kcore was copied at the end, rewritten with a
+ * kcore_dir of the code as it was at the start, makes `perf script -F
+ * ip,insn` print the generator model's bytes at every sample, where on
+ * the recording as it is perf shows the end state for the samples taken
+ * before the last pokes.  Without any kcore, perf shows no kernel bytes
+ * at all on the recording, and the pokes' own bytes at every poked site
+ * on the rewritten one.
+ *
+ * Mutation caught: in inject_snapshot__write(), INJECT_SNAPSHOT_START
+ * exporting at UINT64_MAX instead of 0 (the end state again: perf is
+ * wrong on OUT as on IN).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests.h"
+#include "fixture.h"
+#include "fixture-kernel.h"
+#include "../util/inject-snapshot.h"
+#include "../util/text-image.h"
+
+/* IN's records with a kcore_dir written by inject_snapshot__write(): what the driver makes */
+static char *snapshot_out(const struct fixture_kernel *fk, enum inject_snapshot_at at, u64 time)
+{
+	struct text_image *ti = text_image__load(fk->path, NULL);
+	char *out = NULL, *cmd = NULL, *kdir = NULL;
+	int err = -1;
+
+	if (!ti || asprintf(&out, "%s/out.data", fk->dir) < 0)
+		goto out;
+	if (asprintf(&kdir, "%s/kcore_dir", out) < 0 || mkdir(out, 0700) || mkdir(kdir, 0700))
+		goto out;
+	if (asprintf(&cmd, "cp %s/data %s/data", fk->path, out) < 0 ||
+	    fixture__run(cmd, NULL, NULL))
+		goto out;
+	err = inject_snapshot__write(ti, text_image__machine(ti), at, time, kdir);
+out:
+	if (err)
+		pr_debug("making the snapshot of %s failed\n", fk->path);
+	text_image__delete(ti);
+	free(cmd);
+	free(kdir);
+	if (err)
+		zfree(&out);
+	return out;
+}
+
+/*
+ * Stock perf's `-F ip,insn` of @path against the model: samples whose
+ * first @site_only (site_len) or all bytes perf prints as the model says.
+ * -1 when perf fails or prints another number of lines.
+ */
+static int perf_right(const struct fixture_kernel *fk, const char *path, bool site_only)
+{
+	char *cmd = NULL, *out = NULL, *line, *save = NULL;
+	int i, right = -1;
+
+	if (asprintf(&cmd, "HOME=%s perf script -i %s -F ip,insn 2>/dev/null", fk->dir, path) < 0)
+		return -1;
+	if (fixture__run(cmd, &out, NULL) != 0 || !out)
+		goto out;
+	right = 0;
+	line = strtok_r(out, "\n", &save);
+	for (i = 0; i < fk->nr_samples; i++, line = strtok_r(NULL, "\n", &save)) {
+		const struct fixture_kernel_sample *e = &fk->samples[i];
+		int j, n = site_only ? e->site_len : e->len;
+		char want[128];
+		size_t w;
+
+		if (!line) {
+			pr_debug("%s: perf printed %d lines for %d samples\n", path, i,
+				 fk->nr_samples);
+			right = -1;
+			goto out;
+		}
+		w = snprintf(want, sizeof(want), " %16llx insn:", (unsigned long long)e->ip);
+		for (j = 0; j < n; j++)
+			w += snprintf(want + w, sizeof(want) - w, " %02x", e->bytes[j]);
+		/* all bytes: the whole line; the site's: perf may print more after them */
+		if (site_only ? !strncmp(line, want, w) && (!line[w] || line[w] == ' ') :
+				!strcmp(line, want))
+			right++;
+		else
+			pr_debug("%s: time %llu: perf '%s', model '%s'\n", path,
+				 (unsigned long long)e->time, line, want);
+	}
+	if (line) {
+		pr_debug("%s: perf printed more lines than samples: '%s'\n", path, line);
+		right = -1;
+	}
+out:
+	free(cmd);
+	free(out);
+	return right;
+}
+
+static int test__inject_snapshot_perf(struct test_suite *t)
+{
+	struct fixture_kernel *fk;
+	char *out = NULL;
+	int in_right, out_right, ret = TEST_FAIL;
+
+	if (!fixture__have_perf()) {
+		test_skip(t, "stock perf not installed");
+		return TEST_SKIP;
+	}
+
+	/* kcore copied at the end: perf replays the pokes forward over the end state */
+	fk = fixture_kernel__new(FK_KCORE_END);
+	TEST_ASSERT_VAL("fixture", fk);
+	out = snapshot_out(fk, INJECT_SNAPSHOT_START, 0);
+	if (!out)
+		goto out;
+	in_right = perf_right(fk, fk->path, false);
+	out_right = perf_right(fk, out, false);
+	pr_debug("kcore at the end: perf right on %d of %d samples on IN, %d on OUT\n", in_right,
+		 fk->nr_samples, out_right);
+	/* the two jump labels poked last look poked from the start on IN */
+	if (in_right != fk->nr_samples - 2 || out_right != fk->nr_samples)
+		goto out;
+	fixture_kernel__delete(fk);
+	zfree(&out);
+
+	/* no kcore: perf has no kernel bytes on IN, the pokes' bytes on OUT */
+	fk = fixture_kernel__new(FK_NO_KCORE);
+	TEST_ASSERT_VAL("fixture", fk);
+	out = snapshot_out(fk, INJECT_SNAPSHOT_START, 0);
+	if (!out)
+		goto out;
+	in_right = perf_right(fk, fk->path, true);
+	out_right = perf_right(fk, out, true);
+	pr_debug("no kcore: perf right at the poked site of %d of %d samples on IN, %d on OUT\n",
+		 in_right, fk->nr_samples, out_right);
+	/*
+	 * on IN only the BPF samples, whose bytes perf has from
+	 * HEADER_BPF_PROG_INFO, and the trampoline's, which perf writes into
+	 * the OOL object from the poke that fills it
+	 */
+	if (in_right != 3 || out_right != fk->nr_samples)
+		goto out;
+	ret = TEST_OK;
+out:
+	free(out);
+	fixture_kernel__delete(fk);
+	return ret;
+}
+
+struct test_suite suite__inject_snapshot_perf = {
+    .desc = "inject --snapshot=start: stock perf shows the model's bytes at every sample",
+    .func = test__inject_snapshot_perf,
+};
