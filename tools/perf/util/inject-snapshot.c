@@ -544,32 +544,32 @@ static int snap__add_ref_symbol(struct snapshot *s)
 
 /* ---- the files ---- */
 
+/* a section per range, named for what is there: objdump -d prints the names */
 static const char *snap__section(struct snapshot *s, u64 addr, char *buf, size_t size)
 {
 	struct addr_location al;
-	const char *name = "unmapped";
-	const char *prefix = "";
+	const char *name = "", *kind = "unmapped";
+	size_t n;
+	char *p;
 
 	addr_location__init(&al);
 	thread__find_symbol(s->kthread, PERF_RECORD_MISC_KERNEL, addr, s->lookup_time, &al);
 	if (al.map) {
-		switch (al.map->dso->kind) {
-		case DSO_KIND__KERNEL:
-			name = "kernel";
-			break;
-		case DSO_KIND__MODULE:
-			prefix = "module";
-			name = al.map->dso->name;
-			break;
-		default:
-			prefix = "ksym.";
-			name = al.map->dso->name;
-			break;
-		}
+		name = al.map->dso->name;
+		kind = al.map->dso->kind == DSO_KIND__KERNEL ? "kernel" :
+		       al.map->dso->kind == DSO_KIND__MODULE ? "module." :
+							       "ksym.";
 	}
-	snprintf(buf, size, ".%s%s", prefix, name);
+	if (al.map && al.map->dso->kind == DSO_KIND__KERNEL)
+		name = "";
+	/* modules are "[name]" */
+	n = strlen(name);
+	if (n >= 2 && name[0] == '[' && name[n - 1] == ']')
+		snprintf(buf, size, ".%s%.*s", kind, (int)(n - 2), name + 1);
+	else
+		snprintf(buf, size, ".%s%s", kind, name);
 	addr_location__exit(&al);
-	for (char *p = buf; *p; p++) {
+	for (p = buf; *p; p++) {
 		if ((unsigned char)*p <= ' ' || *p == 0x7f)
 			*p = '_';
 	}
