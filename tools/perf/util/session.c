@@ -447,7 +447,7 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 	case PERF_RECORD_FINISHED_ROUND:
 		if (tool->ordered_events)
 			return session->no_rounds ? 0 : ordered_events__round(&session->state->oe);
-		return 0;
+		break;
 	case PERF_RECORD_FINISHED_INIT:
 		session->seen_header_end = true;
 		return 0;

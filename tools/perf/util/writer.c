@@ -456,9 +456,11 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;
 	a->attr.size = ATTR_FILE_SIZE;
-	a->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
-	/* without it perf warns and falls back to unordered processing */
-	a->attr.sample_id_all = 1;
+	if (!(w->flags & PERF_WRITER_KEEP_ATTRS)) {
+		a->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		/* without it perf warns and falls back to unordered processing */
+		a->attr.sample_id_all = 1;
+	}
 	a->nr_ids = nr_ids ? nr_ids : 1;
 	a->ids = calloc(a->nr_ids, sizeof(u64));
 	if (!a->ids)
@@ -641,6 +643,11 @@ struct perf_writer *perf_writer__new_fd(int fd, unsigned int flags)
 const char *perf_writer__dir_path(const struct perf_writer *w)
 {
 	return (w->flags & PERF_WRITER_DIRECTORY) ? w->tmp_path : NULL;
+}
+
+const char *perf_writer__final_path(const struct perf_writer *w)
+{
+	return w->path;
 }
 
 static int writer__finish_file(struct perf_writer *w)

@@ -50,6 +50,12 @@ enum perf_writer_flags {
 	PERF_WRITER_ZSTD = 1 << 2,
 	/* opposite byte order to this machine (a big-endian file on x86) */
 	PERF_WRITER_SWAPPED = 1 << 3,
+	/*
+	 * attrs as the caller gives them, without the IDENTIFIER and
+	 * sample_id_all the writer otherwise adds: inject copies records
+	 * whose layout their original attrs decide.
+	 */
+	PERF_WRITER_KEEP_ATTRS = 1 << 4,
 };
 
 struct perf_writer;
@@ -71,6 +77,11 @@ int perf_writer__error(const struct perf_writer *w);
  * caller may add kcore_dir/ before close; NULL for other modes.
  */
 const char *perf_writer__dir_path(const struct perf_writer *w);
+/*
+ * Where close puts the output (symlinks followed), as given: relative
+ * when the caller's path was; NULL for a caller's fd or stdout.
+ */
+const char *perf_writer__final_path(const struct perf_writer *w);
 
 /*
  * Add an event.  @nr_ids 0 makes the writer assign one unique id.  @name
