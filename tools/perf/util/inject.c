@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,6 +536,11 @@ int inject__run(const struct inject_opts *o)
 	const char *in_path = o->input;
 	int spool_fd = -1, err, i;
 
+	/*
+	 * Past ulimit -f the kernel sends SIGXFSZ, which kills: ignored, the
+	 * write fails with EFBIG, which is said, and the output is removed
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	if (o->snapshot && !strcmp(o->output, "-")) {
 		pr_err(
 		    "--snapshot writes a kcore_dir, which -o - cannot carry: give a directory\n");

@@ -109,6 +109,14 @@ grep -q "trunc.data" "$tmp/err" || { cat "$tmp/err"; fail "the error does not na
 ls -a "$tmp" | grep -q '^\.t\.data' && fail "a failed inject left its temporary output"
 "$TEXTPOKE" inject -q -i "$tmp/in.data" -o "$tmp/out.data" || fail "inject over an existing output"
 [ -e "$tmp/out.data.old" ] || fail "the existing output was not kept as .old"
+cp "$tmp/out.data" "$tmp/out.keep"
+# a write that fails half way (ulimit -f: EFBIG) keeps the previous output whole
+if (ulimit -f 4; "$TEXTPOKE" inject -q -i "$tmp/in.data" -o "$tmp/out.data") 2>"$tmp/err"; then
+	fail "inject past ulimit -f succeeded"
+fi
+grep -q "File too large" "$tmp/err" || { cat "$tmp/err"; fail "inject past ulimit -f: no reason given"; }
+cmp -s "$tmp/out.data" "$tmp/out.keep" || fail "a failed inject damaged the previous output"
+ls -a "$tmp" | grep -q '^\.out\.data' && fail "a failed inject left its temporary output"
 "$TEXTPOKE" inject -q -i "$tmp/in.data" -o /dev/null || fail "inject -o /dev/null"
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
 "$TEXTPOKE" inject --snapshot=start -i "$tmp/in.data" -o - >/dev/null 2>"$tmp/err" && fail "--snapshot -o - accepted"
