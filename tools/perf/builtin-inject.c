@@ -14,7 +14,9 @@
 #include "util/time-utils.h"
 
 static const char *const inject_usage[] = {
-    "perf textpoke inject [<options>] --jit|--snapshot=<when> -i <in> -o <out>",
+    "perf textpoke inject [<options>] --jit -i <in> -o <out>",
+    "perf textpoke inject [<options>] --snapshot=<when> -i <in> -o <out>",
+    "perf textpoke inject [<options>] -i <in> -o <out>",
     NULL,
 };
 
