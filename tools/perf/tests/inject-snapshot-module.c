@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * inject --snapshot=start with a module and a BPF program loaded before
- * the recording, stock perf 6.1 as the judge.  A small recording is
- * written here, its expected bytes derived by hand: a kernel and a
- * module, each with a jump label poked from nop5 to jmp in the middle of
- * the recording, a BPF program whose KSYMBOL and BPF_EVENT come at time
- * 0 (as perf record synthesizes them for programs already loaded), and a
- * kcore copied at the end.  Stock perf takes a kcore_dir's kcore only
- * when its modules file lists every module map at its address
- * (symbol.c: do_validate_kcore_modules()): on OUT it shows the module's
- * bytes as they were, which it can only take from the snapshot (and, as
- * for any kcore, under [kernel.kallsyms]: kcore_mapfn() gives every
- * segment the kernel's dso).  The
- * BPF program's bytes sit in the snapshot's kcore too, and perf still
- * takes them from HEADER_BPF_PROG_INFO under the program's own name: its
- * map is made before the kcore is read, and dso__load_kcore() keeps BPF
- * maps.  readelf lists the kernel's, the module's and the program's
- * symbols.
+ * perf textpoke inject --snapshot=start with a module and a BPF program
+ * loaded before the recording, stock perf 6.1 as the judge.  A small
+ * recording is written here, its expected bytes derived by hand: a
+ * kernel and a module, each with a jump label poked from nop5 to jmp in
+ * the middle of the recording, a BPF program whose KSYMBOL and BPF_EVENT
+ * come at time 0 (as perf record synthesizes them for programs already
+ * loaded), and a kcore copied at the end.  Stock perf takes a
+ * kcore_dir's kcore only when its modules file lists every module map at
+ * its address (symbol.c: do_validate_kcore_modules()): on OUT it shows
+ * the module's bytes as they were, which it can only take from the
+ * snapshot (under [kernel.kallsyms], as for any kcore: kcore_mapfn()
+ * gives every segment the kernel's dso).  The BPF program's bytes sit in
+ * the snapshot's kcore too, and perf still takes them from
+ * HEADER_BPF_PROG_INFO under the program's own name: its map is made
+ * before the kcore is read, and dso__load_kcore() keeps BPF maps.
+ * readelf lists the kernel's, the module's and the program's symbols.
  *
  * Mutation caught: in snap__add_module(), mod->start = map->start + 1
  * (the modules file no longer matches the module map: perf drops the
@@ -32,8 +31,6 @@
 
 #include "tests.h"
 #include "fixture.h"
-#include "../util/inject-snapshot.h"
-#include "../util/text-image.h"
 #include "../util/writer.h"
 
 #define MS_T0 1000000000ULL
@@ -354,8 +351,6 @@ static int test__inject_snapshot_module(struct test_suite *t)
 {
 	static const char *const symbols[] = {"ms_kernel_fn", "ms_module_fn", MS_BPF_NAME};
 	struct ms_rec r = {0};
-	struct text_image_opts opts = {0};
-	struct text_image *ti = NULL;
 	char out[4200], kdir[4300], cmd[8700], *text = NULL;
 	int in_right, out_right, ret = TEST_FAIL;
 	size_t i;
@@ -370,18 +365,18 @@ static int test__inject_snapshot_module(struct test_suite *t)
 	}
 	snprintf(out, sizeof(out), "%s/out.data", r.dir);
 	snprintf(kdir, sizeof(kdir), "%s/kcore_dir", out);
-	snprintf(cmd, sizeof(cmd), "cp %s/data %s/data", r.path, out);
 	/*
-	 * the copy was taken at the end; fitting its anchor picks one
-	 * segment's fit for the whole copy (ti__fit()), here the kernel's,
-	 * which holds the module's poke made 1 ns later as made already
+	 * The copy was taken at the end, as --kcore-time says: fitting its
+	 * anchor instead picks one segment's fit for the whole copy
+	 * (text-image.c: ti__fit()), here the kernel's, which holds the
+	 * module's poke, made 1 ns later, as made already.
 	 */
-	if (text_image_opts__parse_anchor(&opts, "end"))
+	snprintf(cmd, sizeof(cmd), "%s inject -q -i %s -o %s --kcore-time=end --snapshot=start",
+		 test_self_exe(), r.path, out);
+	if (fixture__run(cmd, NULL, NULL)) {
+		pr_debug("'%s' failed\n", cmd);
 		goto out;
-	ti = text_image__load(r.path, &opts);
-	if (!ti || mkdir(out, 0700) || mkdir(kdir, 0700) || fixture__run(cmd, NULL, NULL) ||
-	    inject_snapshot__write(ti, text_image__machine(ti), INJECT_SNAPSHOT_START, 0, kdir))
-		goto out;
+	}
 
 	in_right = ms__perf_right(&r, r.path);
 	out_right = ms__perf_right(&r, out);
@@ -409,7 +404,6 @@ static int test__inject_snapshot_module(struct test_suite *t)
 	}
 	ret = test_result(t);
 out:
-	text_image__delete(ti);
 	free(text);
 	if (r.dir)
 		fixture__remove_dir(r.dir, "inject-snapshot-module");

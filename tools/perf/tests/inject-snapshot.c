@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * inject --snapshot with stock perf 6.1 as the judge: a generated
+ * perf textpoke inject --snapshot=start with stock perf 6.1 as the judge: a generated
  * recording whose kcore was copied at the end, rewritten with a
  * kcore_dir of the code as it was at the start, makes `perf script -F
  * ip,insn` print the generator model's bytes at every sample, where on
@@ -16,46 +16,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "tests.h"
 #include "fixture.h"
 #include "fixture-kernel.h"
-#include "../util/inject-snapshot.h"
-#include "../util/text-image.h"
 
-/* IN's records with a kcore_dir written by inject_snapshot__write(): what the driver makes */
-static char *snapshot_out(const struct fixture_kernel *fk, enum inject_snapshot_at at, u64 time)
+/* perf textpoke inject --snapshot=@when of the fixture, or NULL */
+static char *snapshot_out(const struct fixture_kernel *fk, const char *when)
 {
-	struct text_image *ti = text_image__load(fk->path, NULL);
-	char *out = NULL, *cmd = NULL, *kdir = NULL;
-	int err = -1;
+	char *out = NULL, *cmd = NULL, *err = NULL;
 
-	if (!ti || asprintf(&out, "%s/out.data", fk->dir) < 0)
-		goto out;
-	if (asprintf(&kdir, "%s/kcore_dir", out) < 0 || mkdir(out, 0700) || mkdir(kdir, 0700))
-		goto out;
-	if (asprintf(&cmd, "cp %s/data %s/data", fk->path, out) < 0 ||
-	    fixture__run(cmd, NULL, NULL))
-		goto out;
-	err = inject_snapshot__write(ti, text_image__machine(ti), at, time, kdir);
-out:
-	if (err)
-		pr_debug("making the snapshot of %s failed\n", fk->path);
-	text_image__delete(ti);
-	free(cmd);
-	free(kdir);
-	if (err)
+	if (asprintf(&out, "%s/out-%s.data", fk->dir, when) < 0)
+		return NULL;
+	if (asprintf(&cmd, "%s inject -q -i %s -o %s --snapshot=%s", test_self_exe(), fk->path, out,
+		     when) < 0) {
+		free(out);
+		return NULL;
+	}
+	if (fixture__run(cmd, NULL, &err)) {
+		pr_debug("'%s' failed: %s\n", cmd, err ?: "");
 		zfree(&out);
+	}
+	free(cmd);
+	free(err);
 	return out;
 }
 
 /*
  * Stock perf's `-F ip,insn` of @path against the model: samples whose
- * first @site_only (site_len) or all bytes perf prints as the model says.
- * -1 when perf fails or prints another number of lines.
+ * first @site_only (site_len) or all bytes perf prints as the model says,
+ * the last other one in *@wrong.  -1 when perf fails or prints another
+ * number of lines.
  */
-static int perf_right(const struct fixture_kernel *fk, const char *path, bool site_only)
+static int perf_right(const struct fixture_kernel *fk, const char *path, bool site_only, int *wrong)
 {
 	char *cmd = NULL, *out = NULL, *line, *save = NULL;
 	int i, right = -1;
@@ -83,11 +76,14 @@ static int perf_right(const struct fixture_kernel *fk, const char *path, bool si
 			w += snprintf(want + w, sizeof(want) - w, " %02x", e->bytes[j]);
 		/* all bytes: the whole line; the site's: perf may print more after them */
 		if (site_only ? !strncmp(line, want, w) && (!line[w] || line[w] == ' ') :
-				!strcmp(line, want))
+				!strcmp(line, want)) {
 			right++;
-		else
-			pr_debug("%s: time %llu: perf '%s', model '%s'\n", path,
-				 (unsigned long long)e->time, line, want);
+			continue;
+		}
+		if (wrong)
+			*wrong = i;
+		pr_debug("%s: time %llu: perf '%s', model '%s'\n", path,
+			 (unsigned long long)e->time, line, want);
 	}
 	if (line) {
 		pr_debug("%s: perf printed more lines than samples: '%s'\n", path, line);
@@ -103,7 +99,7 @@ static int test__inject_snapshot_perf(struct test_suite *t)
 {
 	struct fixture_kernel *fk;
 	char *out = NULL;
-	int in_right, out_right, ret = TEST_FAIL;
+	int in_right, out_right, wrong = -1, ret = TEST_FAIL;
 
 	if (!fixture__have_perf()) {
 		test_skip(t, "stock perf not installed");
@@ -113,15 +109,35 @@ static int test__inject_snapshot_perf(struct test_suite *t)
 	/* kcore copied at the end: perf replays the pokes forward over the end state */
 	fk = fixture_kernel__new(FK_KCORE_END);
 	TEST_ASSERT_VAL("fixture", fk);
-	out = snapshot_out(fk, INJECT_SNAPSHOT_START, 0);
+	out = snapshot_out(fk, "start");
 	if (!out)
 		goto out;
-	in_right = perf_right(fk, fk->path, false);
-	out_right = perf_right(fk, out, false);
+	in_right = perf_right(fk, fk->path, false, NULL);
+	out_right = perf_right(fk, out, false, NULL);
 	pr_debug("kcore at the end: perf right on %d of %d samples on IN, %d on OUT\n", in_right,
 		 fk->nr_samples, out_right);
 	/* the two jump labels poked last look poked from the start on IN */
 	if (in_right != fk->nr_samples - 2 || out_right != fk->nr_samples)
+		goto out;
+	/*
+	 * --snapshot=end holds BPF program B, loaded during the recording:
+	 * perf reads the kcore at the first sample, then A's KSYMBOL finds
+	 * the kcore's segment at the address B will reuse, and its
+	 * BPF_EVENT marks that map's dso, the kernel's, as a BPF_PROG_INFO
+	 * one (bpf-event.c: machine__process_bpf_event_load()): A's sample
+	 * gets no bytes.  What start avoids: the programs in it were
+	 * mapped before perf read the kcore, and dso__load_kcore() keeps
+	 * BPF maps.
+	 */
+	zfree(&out);
+	out = snapshot_out(fk, "end");
+	if (!out)
+		goto out;
+	out_right = perf_right(fk, out, false, &wrong);
+	pr_debug("--snapshot=end: perf right on %d of %d samples, the last wrong at time %llu\n",
+		 out_right, fk->nr_samples,
+		 wrong < 0 ? 0ULL : (unsigned long long)fk->samples[wrong].time);
+	if (out_right != fk->nr_samples - 3 || wrong < 0 || fk->samples[wrong].time != FK_T0 + 4100)
 		goto out;
 	fixture_kernel__delete(fk);
 	zfree(&out);
@@ -129,11 +145,11 @@ static int test__inject_snapshot_perf(struct test_suite *t)
 	/* no kcore: perf has no kernel bytes on IN, the pokes' bytes on OUT */
 	fk = fixture_kernel__new(FK_NO_KCORE);
 	TEST_ASSERT_VAL("fixture", fk);
-	out = snapshot_out(fk, INJECT_SNAPSHOT_START, 0);
+	out = snapshot_out(fk, "start");
 	if (!out)
 		goto out;
-	in_right = perf_right(fk, fk->path, true);
-	out_right = perf_right(fk, out, true);
+	in_right = perf_right(fk, fk->path, true, NULL);
+	out_right = perf_right(fk, out, true, NULL);
 	pr_debug("no kcore: perf right at the poked site of %d of %d samples on IN, %d on OUT\n",
 		 in_right, fk->nr_samples, out_right);
 	/*
