@@ -505,11 +505,23 @@ static int snap__probe_modules_file(struct snapshot *s)
 	return err;
 }
 
+/*
+ * A recording without a kcore, pokes or BPF programs gives no address to
+ * look up: then the kernel's map is looked for where x86_64 puts kernel
+ * text (Documentation/arch/x86/x86_64/mm.rst: 512 MB from
+ * 0xffffffff80000000, up to 1 GB with KASLR), in steps of the 2 MB its
+ * image is aligned to.
+ */
+#define SNAP_KTEXT_START 0xffffffff80000000ULL
+#define SNAP_KTEXT_END 0xffffffffc0000000ULL
+#define SNAP_KTEXT_ALIGN (2ULL << 20)
+
 static int snap__collect_maps(struct snapshot *s)
 {
 	size_t i, nr;
 	const struct text_image_bpf_load *loads = text_image__bpf_loads(s->ti, &nr);
 	int err = 0;
+	u64 a;
 
 	for (i = 0; !err && i < s->nr_ranges; i++)
 		err = snap__probe_range(s, s->ranges[i].addr, s->ranges[i].len);
@@ -519,6 +531,9 @@ static int snap__collect_maps(struct snapshot *s)
 		if (loads[i].addr)
 			err = snap__probe(s, loads[i].addr, NULL);
 	}
+	for (a = SNAP_KTEXT_START; !err && !s->kernel_map && a < SNAP_KTEXT_END;
+	     a += SNAP_KTEXT_ALIGN)
+		err = snap__probe(s, a, NULL);
 	return err ?: snap__probe_modules_file(s);
 }
 
