@@ -16,10 +16,13 @@
  * HEADER_BPF_PROG_INFO under the program's own name: its map is made
  * before the kcore is read, and dso__load_kcore() keeps BPF maps.
  * readelf lists the kernel's, the module's and the program's symbols.
+ * A poke made at time 0 is before the start: the snapshot holds the
+ * code it replaced, and perf applies it first.
  *
- * Mutation caught: in snap__add_module(), mod->start = map->start + 1
+ * Mutations caught: in snap__add_module(), mod->start = map->start + 1
  * (the modules file no longer matches the module map: perf drops the
- * kcore and shows no kernel or module bytes at all, 2 of 6 right).
+ * kcore and shows no kernel or module bytes at all); START with
+ * before_zero false (the snapshot holds the time-0 poke's jmp).
  */
 #include <elf.h>
 #include <errno.h>
@@ -30,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "tests.h"
+#include "elf-section.h"
 #include "fixture.h"
 #include "../util/writer.h"
 
@@ -42,11 +46,14 @@
 #define MS_BPF_LEN 0x20
 #define MS_BPF_ID 31
 #define MS_BPF_NAME "bpf_prog_c3c3c3c3c3c3c3c3_ms_c"
-#define MS_SITE 0x104 /* the jump label, in the kernel and in the module */
+#define MS_SITE 0x104  /* the jump label, in the kernel and in the module */
+#define MS_SITE0 0x204 /* a kernel jump label poked at time 0 */
 
 static const u8 nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 static const u8 jmp5[5] = {0xe9, 0x3b, 0x00, 0x00, 0x00};
 static const u8 bpf_at5[2] = {0x66, 0x90};
+static const u8 nop2[2] = {0x66, 0x90};
+static const u8 jmp2[2] = {0xeb, 0x10};
 
 struct ms_rec {
 	char *dir;
@@ -63,6 +70,10 @@ static void ms__code(u8 *code, size_t len)
 	memcpy(code + MS_SITE, nop5, 5);
 	memset(code + 0x109, 0x90, 0x35);
 	memcpy(code + 0x13e, "\x5d\xc3", 2);
+	memcpy(code + 0x200, "\x55\x48\x89\xe5", 4);
+	memcpy(code + MS_SITE0, nop2, 2);
+	memset(code + 0x206, 0x90, 0x38);
+	memcpy(code + 0x23e, "\x5d\xc3", 2);
 }
 
 static int ms__attrs(struct perf_writer *w, struct ms_rec *r)
@@ -161,6 +172,10 @@ static int ms__records(struct perf_writer *w, struct ms_rec *r)
 	err = err ?:
 		    perf_writer__synth_bpf_event(w, r->dummy, PERF_BPF_EVENT_PROG_LOAD, 0, MS_BPF_ID,
 						 tag, &t0);
+	/* a poke without a time: perf applies it first, before any sample */
+	err = err ?:
+		    perf_writer__synth_text_poke(w, r->dummy, MS_TEXT + MS_SITE0, nop2, 2, jmp2, 2,
+						 &t0);
 	err = err ?: perf_writer__synth_finished_round(w);
 	err = err ?: ms__sample(w, r, MS_T0 + 1000, MS_TEXT + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 1001, MS_MOD + MS_SITE);
@@ -174,6 +189,7 @@ static int ms__records(struct perf_writer *w, struct ms_rec *r)
 	err = err ?: ms__sample(w, r, MS_T0 + 3000, MS_TEXT + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 3001, MS_MOD + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 3002, MS_BPF + 5);
+	err = err ?: ms__sample(w, r, MS_T0 + 3003, MS_TEXT + MS_SITE0);
 	return err ?: perf_writer__synth_finished_round(w);
 }
 
@@ -229,6 +245,7 @@ static int ms__kcore(const char *dir, struct ms_rec *r)
 	memcpy(buf + off + MS_TEXT_LEN, r->mod, MS_MOD_LEN);
 	memcpy(buf + off + MS_SITE, jmp5, 5);
 	memcpy(buf + off + MS_TEXT_LEN + MS_SITE, jmp5, 5);
+	memcpy(buf + off + MS_SITE0, jmp2, 2);
 	err = ms__write_file(dir, "kcore", buf, size);
 	free(buf);
 	return err;
@@ -280,7 +297,7 @@ static int ms__new(struct ms_rec *r)
 	err = err ?: perf_writer__set_cpuid(w, "GenuineIntel,6,85,4");
 	err = err ?: perf_writer__set_total_mem(w, 1024 * 1024);
 	err = err ?: perf_writer__set_cmdline(w, ARRAY_SIZE(argv), argv);
-	err = err ?: perf_writer__set_sample_time(w, MS_T0 + 1000, MS_T0 + 3002);
+	err = err ?: perf_writer__set_sample_time(w, MS_T0 + 1000, MS_T0 + 3003);
 	err = err ?: ms__bpf_prog_info(w, r);
 	err = err ?: ms__records(w, r);
 	err = err ?: ms__kcore_dir(perf_writer__dir_path(w), r);
@@ -298,7 +315,8 @@ static const char *const ms_expected =
     " ffffffffc0002005 (" MS_BPF_NAME ") insn: 66 90\n"
     " ffffffff81000104 ([kernel.kallsyms]) insn: e9 3b 00 00 00\n"
     " ffffffffc1000104 ([kernel.kallsyms]) insn: e9 3b 00 00 00\n"
-    " ffffffffc0002005 (" MS_BPF_NAME ") insn: 66 90\n";
+    " ffffffffc0002005 (" MS_BPF_NAME ") insn: 66 90\n"
+    " ffffffff81000204 ([kernel.kallsyms]) insn: eb 10\n";
 
 /* lines of perf's output equal to the expected ones, -1 when perf fails */
 static int ms__perf_right(const struct ms_rec *r, const char *path)
@@ -352,6 +370,8 @@ static int test__inject_snapshot_module(struct test_suite *t)
 	static const char *const symbols[] = {"ms_kernel_fn", "ms_module_fn", MS_BPF_NAME};
 	struct ms_rec r = {0};
 	char out[4200], kdir[4300], cmd[8700], *text = NULL;
+	u8 *bytes = NULL;
+	u64 addr, len;
 	int in_right, out_right, ret = TEST_FAIL;
 	size_t i;
 
@@ -380,11 +400,19 @@ static int test__inject_snapshot_module(struct test_suite *t)
 
 	in_right = ms__perf_right(&r, r.path);
 	out_right = ms__perf_right(&r, out);
-	pr_debug("module and BPF: perf right on %d of 6 samples on IN, %d on OUT\n", in_right,
+	pr_debug("module and BPF: perf right on %d of 7 samples on IN, %d on OUT\n", in_right,
 		 out_right);
 	/* on IN the kernel's and the module's jump labels look poked from the start */
-	if (in_right != 4 || out_right != 6)
+	if (in_right != 5 || out_right != 7)
 		goto out;
+	/* the start is before the poke made at time 0, as perf applies it on top */
+	snprintf(cmd, sizeof(cmd), "%s/kcore", kdir);
+	if (elf_section__read(cmd, ".kernel", &addr, &bytes, &len) || addr != MS_TEXT ||
+	    len != MS_TEXT_LEN || memcmp(bytes + MS_SITE0, nop2, 2)) {
+		pr_debug("%s: .kernel does not hold the nop2 at %#llx\n", cmd,
+			 (unsigned long long)(MS_TEXT + MS_SITE0));
+		goto out;
+	}
 
 	snprintf(cmd, sizeof(cmd), "%s/modules", kdir);
 	if (ms__check_file(cmd, "ms_mod 4096 0 - Live 0xffffffffc1000000"))
@@ -405,6 +433,7 @@ static int test__inject_snapshot_module(struct test_suite *t)
 	ret = test_result(t);
 out:
 	free(text);
+	free(bytes);
 	if (r.dir)
 		fixture__remove_dir(r.dir, "inject-snapshot-module");
 	free(r.dir);

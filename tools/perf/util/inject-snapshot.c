@@ -78,6 +78,8 @@ struct snapshot {
 	u64 time;	  /* the bytes: after every poke with time <= this */
 	u64 lookup_time;  /* the KSYMBOL objects: alive at this (0: at the end) */
 	bool before_zero; /* and before every TEXT_POKE made at time 0 */
+	const struct machine_text_poke **zero_pokes;
+	size_t nr_zero_pokes, alloc_zero_pokes;
 
 	struct snap_range *ranges;
 	size_t nr_ranges, alloc_ranges;
@@ -222,16 +224,48 @@ static int snap__tidy_ranges(struct snapshot *s)
 	return 0;
 }
 
-/* is there a TEXT_POKE record at (@addr, @time)? BPF JIT images are pokes of the image only */
-static bool snap__is_record(const struct snapshot *s, const struct textpoke_poke *p)
+static int poke0__cmp(const void *a, const void *b)
+{
+	const struct machine_text_poke *x = *(const struct machine_text_poke *const *)a;
+	const struct machine_text_poke *y = *(const struct machine_text_poke *const *)b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* the TEXT_POKE records made at time 0, by address: the BPF JIT images are pokes of the image only */
+static int snap__zero_pokes(struct snapshot *s)
 {
 	size_t i, n = machine__nr_text_pokes(s->machine);
 
 	for (i = 0; i < n; i++) {
 		const struct machine_text_poke *tp = machine__text_poke(s->machine, i);
 
-		if (tp->time == p->time && tp->addr == p->addr && tp->old_len == p->old_len &&
-		    tp->new_len == p->new_len)
+		if (tp->time)
+			continue;
+		if (grow((void **)&s->zero_pokes, s->nr_zero_pokes, &s->alloc_zero_pokes,
+			 sizeof(*s->zero_pokes)))
+			return -ENOMEM;
+		s->zero_pokes[s->nr_zero_pokes++] = tp;
+	}
+	qsort(s->zero_pokes, s->nr_zero_pokes, sizeof(*s->zero_pokes), poke0__cmp);
+	return 0;
+}
+
+static bool snap__is_record(const struct snapshot *s, const struct textpoke_poke *p)
+{
+	size_t lo = 0, hi = s->nr_zero_pokes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->zero_pokes[mid]->addr < p->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nr_zero_pokes && s->zero_pokes[lo]->addr == p->addr; lo++) {
+		if (s->zero_pokes[lo]->old_len == p->old_len &&
+		    s->zero_pokes[lo]->new_len == p->new_len)
 			return true;
 	}
 	return false;
@@ -286,24 +320,15 @@ out:
 	return err;
 }
 
-static bool snap__has_zero_time_poke(const struct snapshot *s)
-{
-	size_t i, n = machine__nr_text_pokes(s->machine);
-
-	for (i = 0; i < n; i++) {
-		if (!machine__text_poke(s->machine, i)->time)
-			return true;
-	}
-	return false;
-}
-
 static int snap__collect_bytes(struct snapshot *s)
 {
 	struct textpoke_image *img = text_image__image(s->ti);
 	int err;
 
 	err = textpoke_image__export(img, s->time, snap__export_cb, s);
-	if (!err && s->before_zero && snap__has_zero_time_poke(s))
+	if (!err && s->before_zero)
+		err = snap__zero_pokes(s);
+	if (!err && s->nr_zero_pokes)
 		err = textpoke_image__for_each_site(img, snap__site_before_zero, s);
 	return err ?: snap__tidy_ranges(s);
 }
@@ -505,6 +530,33 @@ static int snap__probe_modules_file(struct snapshot *s)
 	return err;
 }
 
+static int u64__cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* each poked address once: a recording may hold a million pokes of a few thousand sites */
+static int snap__probe_pokes(struct snapshot *s)
+{
+	size_t i, n = machine__nr_text_pokes(s->machine);
+	u64 *addrs = malloc((n ?: 1) * sizeof(*addrs));
+	int err = 0;
+
+	if (!addrs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		addrs[i] = machine__text_poke(s->machine, i)->addr;
+	qsort(addrs, n, sizeof(*addrs), u64__cmp);
+	for (i = 0; !err && i < n; i++) {
+		if (!i || addrs[i] != addrs[i - 1])
+			err = snap__probe(s, addrs[i], NULL);
+	}
+	free(addrs);
+	return err;
+}
+
 /*
  * A recording without a kcore, pokes or BPF programs gives no address to
  * look up: then the kernel's map is looked for where x86_64 puts kernel
@@ -525,8 +577,7 @@ static int snap__collect_maps(struct snapshot *s)
 
 	for (i = 0; !err && i < s->nr_ranges; i++)
 		err = snap__probe_range(s, s->ranges[i].addr, s->ranges[i].len);
-	for (i = 0; !err && i < machine__nr_text_pokes(s->machine); i++)
-		err = snap__probe(s, machine__text_poke(s->machine, i)->addr, NULL);
+	err = err ?: snap__probe_pokes(s);
 	for (i = 0; !err && i < nr; i++) {
 		if (loads[i].addr)
 			err = snap__probe(s, loads[i].addr, NULL);
@@ -705,6 +756,7 @@ static void snapshot__exit(struct snapshot *s)
 	free(s->syms);
 	free(s->mods);
 	free(s->seen);
+	free(s->zero_pokes);
 	thread__put(s->kthread);
 }
 
