@@ -198,7 +198,8 @@ static int snap__tidy_ranges(struct snapshot *s)
 {
 	size_t i, n = 0;
 
-	qsort(s->ranges, s->nr_ranges, sizeof(*s->ranges), snap_range__cmp);
+	if (s->nr_ranges)
+		qsort(s->ranges, s->nr_ranges, sizeof(*s->ranges), snap_range__cmp);
 	for (i = 0; i < s->nr_ranges; i++) {
 		struct snap_range *r = &s->ranges[i], *last = n ? &s->ranges[n - 1] : NULL;
 
@@ -247,7 +248,8 @@ static int snap__zero_pokes(struct snapshot *s)
 			return -ENOMEM;
 		s->zero_pokes[s->nr_zero_pokes++] = tp;
 	}
-	qsort(s->zero_pokes, s->nr_zero_pokes, sizeof(*s->zero_pokes), poke0__cmp);
+	if (s->nr_zero_pokes)
+		qsort(s->zero_pokes, s->nr_zero_pokes, sizeof(*s->zero_pokes), poke0__cmp);
 	return 0;
 }
 
@@ -706,7 +708,8 @@ static int snap__write_kallsyms(struct snapshot *s, const char *path)
 
 	if (!f)
 		return -ENOMEM;
-	qsort(s->syms, s->nr_syms, sizeof(*s->syms), snap_sym__cmp);
+	if (s->nr_syms)
+		qsort(s->syms, s->nr_syms, sizeof(*s->syms), snap_sym__cmp);
 	for (i = 0; i < s->nr_syms; i++) {
 		const struct snap_sym *sym = &s->syms[i];
 
