@@ -9,7 +9,8 @@
  * at all on the recording, and the pokes' own bytes at every poked site
  * on the rewritten one, at the cost of the kernel symbols that start
  * outside the poked sites.  --snapshot=end, with a BPF program loaded
- * during the recording in it, costs perf another program's bytes.
+ * during the recording in it, costs perf another program's bytes.  perf
+ * textpoke script prints the same on each output as on its input.
  *
  * Mutation caught: in inject_snapshot__write(), INJECT_SNAPSHOT_START
  * exporting at UINT64_MAX instead of 0 (the end state again: perf is
@@ -97,6 +98,32 @@ out:
 	return right;
 }
 
+/* perf textpoke script prints on @out what it prints on the input (the round trip) */
+static bool script_same(const struct fixture_kernel *fk, const char *out)
+{
+	char *cmd[2] = {NULL, NULL}, *text[2] = {NULL, NULL};
+	const char *path[2] = {fk->path, out};
+	bool same = false;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (asprintf(&cmd[i], "%s script -i %s -F ip,sym,insn", test_self_exe(), path[i]) <
+			0 ||
+		    fixture__run(cmd[i], &text[i], NULL) || !text[i])
+			goto out;
+	}
+	same = !strcmp(text[0], text[1]);
+	if (!same)
+		pr_debug("perf textpoke script differs on %s:\n%s\non %s:\n%s\n", path[0], text[0],
+			 path[1], text[1]);
+out:
+	for (i = 0; i < 2; i++) {
+		free(cmd[i]);
+		free(text[i]);
+	}
+	return same;
+}
+
 /* samples stock perf names no symbol for, or -1 */
 static int perf_unknown(const struct fixture_kernel *fk, const char *path)
 {
@@ -134,7 +161,7 @@ static int test__inject_snapshot_perf(struct test_suite *t)
 	pr_debug("kcore at the end: perf right on %d of %d samples on IN, %d on OUT\n", in_right,
 		 fk->nr_samples, out_right);
 	/* the two jump labels poked last look poked from the start on IN */
-	if (in_right != fk->nr_samples - 2 || out_right != fk->nr_samples)
+	if (in_right != fk->nr_samples - 2 || out_right != fk->nr_samples || !script_same(fk, out))
 		goto out;
 	/*
 	 * --snapshot=end holds BPF program B, loaded during the recording:
@@ -174,7 +201,7 @@ static int test__inject_snapshot_perf(struct test_suite *t)
 	 * HEADER_BPF_PROG_INFO, and the trampoline's, which perf writes into
 	 * the OOL object from the poke that fills it
 	 */
-	if (in_right != 3 || out_right != fk->nr_samples)
+	if (in_right != 3 || out_right != fk->nr_samples || !script_same(fk, out))
 		goto out;
 	/*
 	 * The price: perf keeps only the kallsyms symbols that start inside
