@@ -7,16 +7,22 @@
  * generator model's bytes at a sample of that moment; `readelf -sW`
  * lists the kernel's symbols and the trampoline and BPF programs alive
  * then (and not the others); `objdump -d` disassembles the poked site as
- * it was.
+ * it was.  Where a file of the kcore_dir is there already, the write
+ * fails and leaves none of the others behind.
  *
- * Mutation caught: in inject_snapshot__write(), INJECT_SNAPSHOT_END
+ * Mutations caught: in inject_snapshot__write(), INJECT_SNAPSHOT_END
  * looking KSYMBOL objects up at UINT64_MAX instead of 0 (past every
- * span's end): BPF program B, alive at the end, is not listed.
+ * span's end): BPF program B, alive at the end, is not listed; in
+ * snap__write_files(), no unlink() of the files written before the
+ * failure: kcore and modules are left.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests.h"
 #include "elf-section.h"
@@ -103,6 +109,27 @@ static int check_tool(const char *cmd_fmt, const char *kcore, const char *want,
 	return ret;
 }
 
+static int touch(const char *dir, const char *name)
+{
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !access(path, F_OK);
+}
+
 static int test__inject_snapshot_time(struct test_suite *t)
 {
 	static const struct snap_case cases[] = {
@@ -161,6 +188,18 @@ static int test__inject_snapshot_time(struct test_suite *t)
 		snprintf(dir, sizeof(dir), "%s/snap4/kcore", fk->dir);
 		if (check_tool(kcore, dir, "jmp", "nopl"))
 			goto out;
+	}
+	/* a file that is there already: an error, and nothing of ours is left */
+	snprintf(dir, sizeof(dir), "%s/snap-taken", fk->dir);
+	if (mkdir(dir, 0700) || touch(dir, "kallsyms") ||
+	    inject_snapshot__write(ti, text_image__machine(ti), INJECT_SNAPSHOT_START, 0, dir) !=
+		-EEXIST) {
+		pr_debug("%s: no EEXIST for a kallsyms that is there\n", dir);
+		goto out;
+	}
+	if (exists(dir, "kcore") || exists(dir, "modules")) {
+		pr_debug("%s: a failed snapshot left files behind\n", dir);
+		goto out;
 	}
 	if (!have_readelf)
 		test_skip_part(t, "readelf part: no readelf");

@@ -90,7 +90,7 @@ struct snapshot {
 	const struct map **seen; /* maps whose symbols were taken */
 	size_t nr_seen, alloc_seen;
 	const struct map *kernel_map;
-	int err;
+	bool err_said; /* the error was explained where it happened */
 };
 
 static int grow(void **arr, size_t nr, size_t *alloc, size_t elem)
@@ -659,6 +659,14 @@ static int snap__write_kcore(struct snapshot *s, const char *path)
 		err = elf_image__add_code(ei, snap__section(s, r->addr, section, sizeof(section)),
 					  r->addr, r->bytes, r->len);
 	}
+	/* a recording with pokes everywhere and no kcore: each site is a range */
+	if (err == -E2BIG || err == -EFBIG) {
+		pr_err("%s: %zu ranges of known code, more than an ELF image holds (%d ranges, "
+		       "%llu bytes)\n",
+		       path, s->nr_ranges, ELF_IMAGE_MAX_RANGES,
+		       (unsigned long long)ELF_IMAGE_MAX_CODE);
+		s->err_said = true;
+	}
 	for (i = 0; !err && i < s->nr_syms; i++) {
 		const struct snap_sym *sym = &s->syms[i];
 		bool func = sym->type == 't' || sym->type == 'T' || sym->type == 'W';
@@ -788,7 +796,8 @@ static int snap__write_files(struct snapshot *s)
 	for (done = 0; done < ARRAY_SIZE(files); done++) {
 		err = files[done].write(s, path[done]);
 		if (err) {
-			pr_err("%s: %s\n", path[done], strerror(-err));
+			if (!s->err_said)
+				pr_err("%s: %s\n", path[done], strerror(-err));
 			break;
 		}
 	}
