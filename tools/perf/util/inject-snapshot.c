@@ -610,6 +610,32 @@ static int snap__add_ref_symbol(struct snapshot *s)
 	return snap__add_sym(s, "_text", ref, 0, 'T', NULL);
 }
 
+/*
+ * perf reads a kcore at the first sample or poke, after the records of
+ * time 0.  A program loaded later whose code is in a kcore segment finds
+ * that segment's map (machine.c: machine__process_ksymbol_register() adds
+ * no map where one is), and its BPF_EVENT marks the map's dso, the
+ * kernel's, as that program's (bpf-event.c:
+ * machine__process_bpf_event_load()): the sample shows no bytes, or
+ * another program's name.  The start has only programs loaded at time 0.
+ */
+static void snap__warn_bpf(const struct snapshot *s)
+{
+	size_t i, nr, n = 0;
+	const struct text_image_bpf_load *l = text_image__bpf_loads(s->ti, &nr);
+
+	for (i = 0; i < nr; i++) {
+		if (l[i].len && l[i].load_time && l[i].load_time <= s->time &&
+		    (l[i].unload_time == UINT64_MAX || l[i].unload_time > s->time))
+			n++;
+	}
+	if (n)
+		pr_warning("%s/kcore: holds the code of %zu BPF program%s loaded during "
+			   "the recording: stock perf gives the programs loaded there no bytes "
+			   "of their own (--snapshot=start is the one for stock perf)\n",
+			   s->dir, n, n == 1 ? "" : "s");
+}
+
 /* ---- the files ---- */
 
 /* a section per range, named for what is there: objdump -d prints the names */
@@ -852,6 +878,7 @@ int inject_snapshot__write(struct text_image *ti, struct machine *machine,
 		pr_err("%s: the symbols at the snapshot's time: %s\n", dir, strerror(-err));
 		goto out;
 	}
+	snap__warn_bpf(&s);
 	if (!s.nr_ranges)
 		pr_warning("%s: no kernel code is known at the snapshot's time: its kcore is "
 			   "empty\n",
