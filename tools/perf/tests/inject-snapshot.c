@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf textpoke inject --snapshot=start with stock perf 6.1 as the judge: a generated
- * recording whose kcore was copied at the end, rewritten with a
- * kcore_dir of the code as it was at the start, makes `perf script -F
- * ip,insn` print the generator model's bytes at every sample, where on
- * the recording as it is perf shows the end state for the samples taken
- * before the last pokes.  Without any kcore, perf shows no kernel bytes
- * at all on the recording, and the pokes' own bytes at every poked site
- * on the rewritten one, at the cost of the kernel symbols that start
- * outside the poked sites.  --snapshot=end, with a BPF program loaded
- * during the recording in it, costs perf another program's bytes.  perf
- * textpoke script prints the same on each output as on its input.
+ * perf textpoke inject --snapshot=start with stock perf 6.1 as the judge:
+ * a generated recording whose kcore was copied at the end (or during the
+ * recording), rewritten with a kcore_dir of the code as it was at the
+ * start, makes `perf script -F ip,insn` print the generator model's
+ * bytes at every sample, where on the recording as it is perf shows the
+ * later state for the samples taken before the later pokes.  Without any
+ * kcore, perf shows no kernel bytes at all on the recording, and the
+ * pokes' own bytes at every poked site on the rewritten one, at the cost
+ * of the kernel symbols that start outside the poked sites.
+ * --snapshot=end, with a BPF program loaded during the recording in it,
+ * costs perf another program's bytes, and says so.  perf textpoke script
+ * prints the same on each start output as on its input.
  *
  * Mutations caught: in inject_snapshot__write(), INJECT_SNAPSHOT_START
  * exporting at UINT64_MAX instead of 0 (the end state again: perf is
@@ -190,6 +191,22 @@ static int test__inject_snapshot_perf(struct test_suite *t)
 		 out_right, fk->nr_samples,
 		 wrong < 0 ? 0ULL : (unsigned long long)fk->samples[wrong].time);
 	if (out_right != fk->nr_samples - 3 || wrong < 0 || fk->samples[wrong].time != FK_T0 + 4100)
+		goto out;
+	fixture_kernel__delete(fk);
+	zfree(&out);
+
+	/* kcore copied after the first five pokes: backwards, then forwards from it */
+	fk = fixture_kernel__new(FK_KCORE_AT);
+	TEST_ASSERT_VAL("fixture", fk);
+	out = snapshot_out(fk, "start", NULL);
+	if (!out)
+		goto out;
+	in_right = perf_right(fk, fk->path, false, NULL);
+	out_right = perf_right(fk, out, false, NULL);
+	pr_debug("kcore during the recording: perf right on %d of %d samples on IN, %d on OUT\n",
+		 in_right, fk->nr_samples, out_right);
+	/* on IN the five samples before those pokes see them made */
+	if (in_right != fk->nr_samples - 5 || out_right != fk->nr_samples)
 		goto out;
 	fixture_kernel__delete(fk);
 	zfree(&out);
