@@ -11,7 +11,8 @@
  *
  * Parts, each with the mutation of elf-image.c or sha1.c it catches:
  * - sha1: FIPS 180 vectors, fed whole and in odd-sized pieces.
- *   Mutation caught: sha1__final() pads to 55 instead of 56 bytes.
+ *   Mutation caught: `ctx->used > 56` -> `>= 56` in sha1__final() (a
+ *   55-byte tail gets a block too many).
  * - readelf: header type/class/machine, one PT_LOAD per range with
  *   p_offset % 4096 == p_vaddr % 4096, sections, .symtab in its order with
  *   sh_info and each symbol's value, size, type, binding and section index,
@@ -38,6 +39,7 @@
  *   untouched, RLIMIT_FSIZE giving -EFBIG with nothing left behind.
  *   Mutation caught: the overlap check of the unsorted tail returning false.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -95,15 +97,22 @@ struct fx_sym {
 };
 
 static const struct fx_sym fx_syms[] = {
-    {"b_func", R1, 4, ELF_IMAGE_SYM_FUNC, true, "FUNC", "2", 7},
-    {"c_func", R2, 6, ELF_IMAGE_SYM_FUNC, false, "FUNC", "3", 3},
-    {"outside", OUTSIDE, 8, ELF_IMAGE_SYM_OBJECT, true, "OBJECT", "ABS", 4},
-    {"prog_a", R0, 5, ELF_IMAGE_SYM_FUNC, true, "FUNC", "1", 5},
-    {"at_end", R0 + sizeof(r0_bytes), 0, ELF_IMAGE_SYM_NOTYPE, false, "NOTYPE", "ABS", 2},
+    {"b_func", R1, 4, ELF_IMAGE_SYM_FUNC, true, "FUNC", "2", 8},
+    {"c_func", R2, 6, ELF_IMAGE_SYM_FUNC, false, "FUNC", "3", 4},
+    {"outside", OUTSIDE, 8, ELF_IMAGE_SYM_OBJECT, true, "OBJECT", "ABS", 5},
+    {"prog_a", R0, 5, ELF_IMAGE_SYM_FUNC, true, "FUNC", "1", 6},
+    {"at_end", R0 + sizeof(r0_bytes), 0, ELF_IMAGE_SYM_NOTYPE, false, "NOTYPE", "ABS", 3},
+    /* two at one address: ordered by name, whichever came first */
+    {"a_table_alias", R0 + 8, 8, ELF_IMAGE_SYM_OBJECT, false, "OBJECT", "1", 2},
     {"a_table", R0 + 8, 8, ELF_IMAGE_SYM_OBJECT, false, "OBJECT", "1", 1},
-    {"in_hole", R0 + 0x80, 0, ELF_IMAGE_SYM_NOTYPE, true, "NOTYPE", "ABS", 6},
+    {"in_hole", R0 + 0x80, 0, ELF_IMAGE_SYM_NOTYPE, true, "NOTYPE", "ABS", 7},
 };
-#define FX_NR_LOCALS 3
+#define FX_NR_LOCALS 4
+
+/* the names the parts write in the scratch directory */
+static const char *const fx_files[] = {
+    "exec", "core", "exec-reverse", "zeroed", "many", "existing", "too-big",
+};
 
 struct fx {
 	char dir[64];
@@ -252,6 +261,16 @@ static int check_sha1(void)
 	     "opqrlmnopqrsmnopqrstnopqrstu",
 	     "a49b2446a02c645bf419f995b67091253a04a259"},
 	};
+	/* n 'a's (sha1sum's values): the padding's edges at 55, 56, 64 mod 64 */
+	static const struct {
+		size_t n;
+		const char *hex;
+	} as[] = {
+	    {55, "c1c8bbdc22796e28c0e15163d20899b65621d65a"},
+	    {63, "03f09f5b158a7a8cdad920bddc29b81c18a551f5"},
+	    {64, "0098ba824b5c16427bd7a1122a5a442a25ec644d"},
+	    {65, "11655326c708d70319be2610e8a57d9a5b959d3b"},
+	};
 	struct build_id bid = {.size = SHA1_DIGEST_SIZE};
 	char hex[BUILD_ID_HEX_SIZE];
 	struct sha1_ctx ctx;
@@ -265,8 +284,15 @@ static int check_sha1(void)
 			return TEST_FAIL;
 		}
 	}
-	/* a million 'a's in pieces that straddle blocks */
 	memset(chunk, 'a', sizeof(chunk));
+	for (i = 0; i < ARRAY_SIZE(as); i++) {
+		sha1(chunk, as[i].n, bid.data);
+		if (strcmp(build_id__sprintf(&bid, hex), as[i].hex)) {
+			pr_debug("sha1 of %zu 'a's = %s, not %s\n", as[i].n, hex, as[i].hex);
+			return TEST_FAIL;
+		}
+	}
+	/* a million 'a's in pieces that straddle blocks */
 	sha1__init(&ctx);
 	for (i = 0; i < 1000000;) {
 		size_t n = 1 + i % sizeof(chunk);
@@ -641,15 +667,51 @@ static int check_kcore(struct fx *fx)
 	return ret;
 }
 
-/* 600 one-page ranges in descending order: through the tail and its merges */
+/* the PT_LOAD headers of @path, read raw (no libelf, no kcore.c), into a malloc'd array */
+static int raw_loads(const char *path, Elf64_Phdr **loads, size_t *nr)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd = open(path, O_RDONLY), err = -ENOEXEC;
+	size_t i;
+
+	*loads = NULL;
+	*nr = 0;
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_phentsize != sizeof(ph))
+		goto out;
+	*loads = calloc(eh.e_phnum, sizeof(ph));
+	if (!*loads)
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
+			goto out;
+		if (ph.p_type == PT_LOAD)
+			(*loads)[(*nr)++] = ph;
+	}
+	err = 0;
+out:
+	close(fd);
+	return err;
+}
+
+/*
+ * 600 one-page ranges added in descending order, so through the unsorted
+ * tail and its merges: overlaps with ranges in each batch are found, and
+ * the program headers come out in address order with the right bytes.
+ */
 static int check_many_ranges(struct fx *fx)
 {
 	enum { NR = 600 };
+	static const int probe[] = {NR - 1, 450, 300, 77, 0};
 	struct elf_image *ei = elf_image__new(ELF_IMAGE_CORE);
 	struct kcore *kcore = NULL;
+	Elf64_Phdr *loads = NULL;
 	static u8 page[4096];
 	char path[128];
-	int i, ret = TEST_FAIL;
+	int i, fd = -1, ret = TEST_FAIL;
+	size_t nr;
 
 	TEST_ASSERT_VAL("new", ei);
 	snprintf(path, sizeof(path), "%s/many", fx->dir);
@@ -661,27 +723,41 @@ static int check_many_ranges(struct fx *fx)
 					sizeof(page)))
 			goto out;
 	}
-	if (elf_image__add_code(ei, "load", R0 + 2 * 77 * sizeof(page) + 4095, page, 2) !=
-	    -EINVAL) {
-		pr_debug("overlap with one of many ranges not refused\n");
-		goto out;
-	}
-	if (elf_image__write(ei, path, NULL))
-		goto out;
-	kcore = kcore__open(path);
-	if (!kcore || kcore->nr_segments != NR)
-		goto out;
-	for (i = 0; i < NR; i++) {
-		const struct kcore_segment *s = &kcore->segments[i];
+	for (i = 0; i < (int)ARRAY_SIZE(probe); i++) {
+		/* the range's last byte and the free page after it */
+		u64 addr = R0 + 2ULL * probe[i] * sizeof(page) + sizeof(page) - 1;
 
-		if (s->addr != R0 + 2ULL * i * sizeof(page) || s->len != sizeof(page) ||
-		    s->bytes[0] != (u8)i || s->bytes[1] != (u8)(i >> 8)) {
-			pr_debug("segment %d at %#llx\n", i, (unsigned long long)s->addr);
+		if (elf_image__add_code(ei, "load", addr, page, 2) != -EINVAL) {
+			pr_debug("overlap at %#llx with range %d of many not refused\n",
+				 (unsigned long long)addr, probe[i]);
 			goto out;
 		}
 	}
+	if (elf_image__write(ei, path, NULL) || raw_loads(path, &loads, &nr) || nr != NR)
+		goto out;
+	fd = open(path, O_RDONLY);
+	for (i = 0; i < NR; i++) {
+		const Elf64_Phdr *ph = &loads[i];
+		u8 b[2] = {0, 0};
+
+		if (ph->p_vaddr != R0 + 2ULL * i * sizeof(page) || ph->p_filesz != sizeof(page) ||
+		    ph->p_offset % 4096 != ph->p_vaddr % 4096 ||
+		    pread(fd, b, 2, ph->p_offset) != 2 || b[0] != (u8)i || b[1] != (u8)(i >> 8)) {
+			pr_debug("%s: PT_LOAD %d at %#llx (offset %#llx, bytes %02x %02x)\n", path,
+				 i, (unsigned long long)ph->p_vaddr,
+				 (unsigned long long)ph->p_offset, b[0], b[1]);
+			goto out;
+		}
+	}
+	/* and as kcore.c reads it */
+	kcore = kcore__open(path);
+	if (!kcore || kcore->nr_segments != NR || kcore->segments[NR - 1].bytes[0] != (u8)(NR - 1))
+		goto out;
 	ret = TEST_OK;
 out:
+	if (fd >= 0)
+		close(fd);
+	free(loads);
 	kcore__delete(kcore);
 	elf_image__delete(ei);
 	unlink(path);
@@ -838,8 +914,13 @@ static int test__elf_image(struct test_suite *t)
 		goto out;
 	ret = test_result(t);
 out:
-	unlink(fx.exec);
-	unlink(fx.core);
+	/* what a failed part may have left */
+	for (size_t i = 0; i < ARRAY_SIZE(fx_files); i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s/%s", fx.dir, fx_files[i]);
+		unlink(path);
+	}
 	if (rmdir(fx.dir))
 		pr_debug("%s not removed: %s\n", fx.dir, strerror(errno));
 	return ret;
