@@ -42,6 +42,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -53,10 +54,12 @@
 #include <unistd.h>
 
 #include "elf-section.h"
+#include "fixture.h"
 #include "tests.h"
 #include "../util/elf-image.h"
 #include "../util/kcore.h"
 #include "../util/sha1.h"
+#include "../util/writer.h"
 
 #define R0 0xffffffffc0001000ULL
 #define R1 0xffffffffc0001100ULL
@@ -109,14 +112,9 @@ static const struct fx_sym fx_syms[] = {
 };
 #define FX_NR_LOCALS 4
 
-/* the names the parts write in the scratch directory */
-static const char *const fx_files[] = {
-    "exec", "core", "exec-reverse", "zeroed", "many", "existing", "too-big",
-};
-
 struct fx {
-	char dir[64];
-	char exec[96], core[96];
+	char *dir;
+	char exec[PATH_MAX], core[PATH_MAX];
 	struct build_id exec_bid, core_bid;
 };
 
@@ -542,7 +540,7 @@ static int readelf_build_id(const char *path, char *hex)
 /* sha1sum of @path with the 20 bytes at @desc_off zeroed */
 static int sha1sum_zeroed(const char *dir, const char *path, u64 desc_off, char *hex)
 {
-	char copy[128], *out;
+	char copy[PATH_MAX], *out;
 	size_t len;
 	char *buf = file__read(path, &len);
 	int fd, ret = TEST_FAIL;
@@ -600,7 +598,7 @@ static int check_build_id(struct fx *fx, const char *path, const struct build_id
 static int check_contents_id(struct fx *fx, const struct build_id *bid)
 {
 	struct elf_image *ei = fx__image(ELF_IMAGE_EXEC, true, false);
-	char path[128], *a, *b;
+	char path[PATH_MAX], *a, *b;
 	struct build_id other;
 	size_t alen, blen;
 	bool same;
@@ -709,7 +707,7 @@ static int check_many_ranges(struct fx *fx)
 	struct kcore *kcore = NULL;
 	Elf64_Phdr *loads = NULL;
 	static u8 page[4096];
-	char path[128];
+	char path[PATH_MAX];
 	int i, fd = -1, ret = TEST_FAIL;
 	size_t nr;
 
@@ -762,6 +760,151 @@ out:
 	elf_image__delete(ei);
 	unlink(path);
 	return ret;
+}
+
+/*
+ * PERF_RECORD_MMAP of @obj at R0 with cpumode kernel, as the kernel
+ * writes for kernel maps: the trailer is sample_id_all's for
+ * TID | TIME | IDENTIFIER (the writer adds IDENTIFIER).
+ */
+static int perf_data__mmap(struct perf_writer *w, int idx, const char *obj)
+{
+	size_t name_len = PERF_ALIGN(strlen(obj) + 1, 8);
+	size_t size = sizeof(struct perf_record_mmap) + name_len + 4 * sizeof(u64);
+	union perf_event *ev = calloc(1, size);
+	struct perf_record_mmap *m = &ev->mmap;
+	u64 *trailer;
+	int err;
+
+	if (!ev)
+		return -ENOMEM;
+	m->header.type = PERF_RECORD_MMAP;
+	m->header.misc = PERF_RECORD_MISC_KERNEL;
+	m->header.size = size;
+	m->pid = -1;
+	m->tid = 0;
+	m->start = R0;
+	m->len = R1 + sizeof(r1_bytes) - R0;
+	m->pgoff = 0;
+	strcpy(m->filename, obj);
+	trailer = (u64 *)(m->filename + name_len);
+	trailer[0] = (u64)0 << 32 | (u32)-1; /* pid -1, tid 0 */
+	trailer[1] = 200;
+	trailer[2] = perf_writer__attr_id(w, idx);
+	err = perf_writer__write_event(w, ev);
+	free(ev);
+	return err;
+}
+
+/*
+ * A recording that maps the object at its kernel address (as a
+ * PERF_RECORD_MMAP, or with @mmap2 a PERF_RECORD_MMAP2, cpumode kernel)
+ * and samples in its two .text ranges.
+ */
+static int perf_data__write(const char *data, const char *obj, bool mmap2)
+{
+	struct perf_event_attr attr = {
+	    .type = PERF_TYPE_SOFTWARE,
+	    .config = PERF_COUNT_SW_CPU_CLOCK,
+	    .size = sizeof(attr),
+	    .sample_period = 1,
+	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	    .sample_id_all = 1,
+	    .mmap = 1,
+	    .comm = 1,
+	};
+	static const u64 ips[] = {R0, R0 + 1, R0 + 4, R1, R1 + 3};
+	struct perf_sample id = {.pid = -1, .tid = 0, .time = 100};
+	struct perf_writer *w = perf_writer__new(data, 0);
+	struct perf_record_mmap2 m = {
+	    .header.misc = PERF_RECORD_MISC_KERNEL,
+	    .pid = -1,
+	    .tid = 0,
+	    .prot = PROT_READ | PROT_EXEC,
+	    .flags = MAP_PRIVATE,
+	};
+	int idx, err;
+	size_t i;
+
+	if (!w)
+		return -errno;
+	idx = perf_writer__add_attr(w, &attr, NULL, 0, "cpu-clock");
+	err = idx < 0 ? idx : 0;
+	err = err ?: perf_writer__set_arch(w, "x86_64");
+	/* the kernel itself, away from the object */
+	m.start = OUTSIDE;
+	m.len = 0x1000000;
+	m.pgoff = OUTSIDE;
+	err = err ?: perf_writer__synth_mmap2(w, idx, &m, "[kernel.kallsyms]_text", &id);
+	m.start = R0;
+	m.len = R1 + sizeof(r1_bytes) - R0;
+	m.pgoff = 0;
+	id.time = 200;
+	if (mmap2)
+		err = err ?: perf_writer__synth_mmap2(w, idx, &m, obj, &id);
+	else
+		err = err ?: perf_data__mmap(w, idx, obj);
+	for (i = 0; !err && i < ARRAY_SIZE(ips); i++) {
+		struct perf_sample s = {
+		    .ip = ips[i],
+		    .pid = 0,
+		    .tid = 0,
+		    .time = 1000 + i,
+		    .cpumode = PERF_RECORD_MISC_KERNEL,
+		};
+
+		err = perf_writer__synth_sample(w, idx, &s);
+	}
+	if (err) {
+		perf_writer__abort(w);
+		return err;
+	}
+	return perf_writer__close(w);
+}
+
+/*
+ * Stock perf 6.1 loads the object as a kernel-mapped object: each sample
+ * symbolized from its .symtab and its bytes (-F insn) read from the
+ * object, in both .text ranges, and nothing else said.
+ */
+static int check_stock_perf(struct fx *fx)
+{
+	static const char want[] = "ffffffffc0001000 prog_a+0x0 (exec) insn: 55\n"
+				   "ffffffffc0001001 prog_a+0x1 (exec) insn: 48 89 e5\n"
+				   "ffffffffc0001004 prog_a+0x4 (exec) insn: c3\n"
+				   "ffffffffc0001100 b_func+0x0 (exec) insn: 48 31 c0\n"
+				   "ffffffffc0001103 b_func+0x3 (exec) insn: c3\n";
+	char data[PATH_MAX], record[PATH_MAX + 64], *out;
+	int mmap2, bad;
+
+	for (mmap2 = 0; mmap2 < 2; mmap2++) {
+		snprintf(data, sizeof(data), "%s/perf-%s.data", fx->dir, mmap2 ? "mmap2" : "mmap");
+		TEST_ASSERT_EQUAL("perf.data", perf_data__write(data, fx->exec, mmap2), 0);
+		/* the record is what perf sees: MMAP or MMAP2, of the object, in kernel mode */
+		out = run("HOME='%s' perf script -i '%s' --show-mmap-events -F ip 2>&1", fx->dir,
+			  data);
+		TEST_ASSERT_VAL("perf script runs", out);
+		snprintf(record, sizeof(record), "%s -1/0: [0xffffffffc0001000(0x104) @ 0",
+			 mmap2 ? "PERF_RECORD_MMAP2" : "PERF_RECORD_MMAP");
+		bad = !strstr(out, record) || !strstr(out, fx->exec);
+		if (bad)
+			pr_debug("no '%s' of %s in:\n%s\n", record, fx->exec, out);
+		free(out);
+		if (bad)
+			return TEST_FAIL;
+		out = run("HOME='%s' perf script -i '%s' -F ip,sym,symoff,dso,insn 2>&1", fx->dir,
+			  data);
+		TEST_ASSERT_VAL("perf script runs", out);
+		squeeze(out);
+		bad = strcmp(out, want);
+		if (bad)
+			pr_debug("stock perf script (%s) printed:\n%swhere it should print:\n%s",
+				 mmap2 ? "MMAP2" : "MMAP", out, want);
+		free(out);
+		if (bad)
+			return TEST_FAIL;
+	}
+	return TEST_OK;
 }
 
 static int check_refusals(struct fx *fx)
@@ -833,7 +976,7 @@ static int check_refusals(struct fx *fx)
 /* a file size limit below the image's size: -EFBIG, and no file left behind */
 static int check_efbig(struct fx *fx)
 {
-	char path[128];
+	char path[PATH_MAX];
 	int status;
 	pid_t pid;
 
@@ -869,8 +1012,8 @@ static int test__elf_image(struct test_suite *t)
 	int ret = TEST_FAIL;
 
 	TEST_ASSERT_VAL("sha1 vectors", check_sha1() == TEST_OK);
-	strcpy(fx.dir, "/tmp/textpoke-elf-image-XXXXXX");
-	TEST_ASSERT_VAL("mkdtemp", mkdtemp(fx.dir));
+	fx.dir = fixture__tmpdir();
+	TEST_ASSERT_VAL("scratch directory", fx.dir);
 	snprintf(fx.exec, sizeof(fx.exec), "%s/exec", fx.dir);
 	snprintf(fx.core, sizeof(fx.core), "%s/core", fx.dir);
 	if (fx__write(ELF_IMAGE_EXEC, fx.exec, &fx.exec_bid, &exec_pred) ||
@@ -908,21 +1051,18 @@ static int test__elf_image(struct test_suite *t)
 	if (check_contents_id(&fx, &fx.exec_bid))
 		goto out;
 
+	if (!have("perf"))
+		test_skip_part(t, "stock perf part: no perf");
+	else if (check_stock_perf(&fx))
+		goto out;
 	if (check_kcore(&fx) || check_many_ranges(&fx))
 		goto out;
 	if (check_refusals(&fx) || check_efbig(&fx))
 		goto out;
 	ret = test_result(t);
 out:
-	/* what a failed part may have left */
-	for (size_t i = 0; i < ARRAY_SIZE(fx_files); i++) {
-		char path[128];
-
-		snprintf(path, sizeof(path), "%s/%s", fx.dir, fx_files[i]);
-		unlink(path);
-	}
-	if (rmdir(fx.dir))
-		pr_debug("%s not removed: %s\n", fx.dir, strerror(errno));
+	fixture__remove_dir(fx.dir, "elf-image");
+	free(fx.dir);
 	return ret;
 }
 
