@@ -1092,6 +1092,17 @@ static int check_refusals(struct fx *fx)
 		TEST_ASSERT_EQUAL("more than 4 GiB", err, -EFBIG);
 	}
 
+	elf_image__delete(ei);
+
+	/* one range past the limit, in one-byte ranges */
+	ei = elf_image__new(ELF_IMAGE_CORE);
+	TEST_ASSERT_VAL("new", ei);
+	for (err = 0, len = 0; !err && len < ELF_IMAGE_MAX_RANGES; len++)
+		err = elf_image__add_code(ei, "x", R0 + 2 * len, r0_bytes, 1);
+	TEST_ASSERT_EQUAL("ranges up to the limit", err, 0);
+	TEST_ASSERT_EQUAL("a range past the limit",
+			  elf_image__add_code(ei, "x", R0 + 2 * len, r0_bytes, 1), -E2BIG);
+
 	/* an existing path: refused, and left as it was */
 	snprintf(path, sizeof(path), "%s/existing", fx->dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);

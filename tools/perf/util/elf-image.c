@@ -38,6 +38,10 @@
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "elf-image.c writes host structs as ELFDATA2LSB");
+/* no extended numbering: e_phnum, e_shnum and st_shndx stay below their escapes */
+_Static_assert(ELF_IMAGE_MAX_RANGES + 1 < PN_XNUM && ELF_IMAGE_MAX_RANGES + 5 < SHN_LORESERVE,
+	       "too many ranges for 16-bit ELF counts");
+_Static_assert(ELF_IMAGE_MAX_NAMES < UINT32_MAX - 1, "names past 32-bit string offsets");
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -148,8 +152,8 @@ static s64 elf_image__add_name(struct elf_image *ei, const char *name)
 		return -EINVAL;
 	if (len > ELF_IMAGE_MAX_NAME)
 		return -ENAMETOOLONG;
-	/* st_name and sh_name are 32-bit; .strtab also holds a leading NUL */
-	if (len + 1 > UINT32_MAX - 1 - ei->names_len)
+	/* well inside what 32-bit st_name and sh_name offsets reach */
+	if (len + 1 > ELF_IMAGE_MAX_NAMES - ei->names_len)
 		return -E2BIG;
 	if (ei->names_len + len + 1 > ei->names_alloc) {
 		size_t alloc = ei->names_alloc ? ei->names_alloc : 4096;
@@ -304,6 +308,8 @@ int elf_image__add_symbol(struct elf_image *ei, const char *name, u64 addr, u64 
 
 	if (!name || (unsigned int)type >= ARRAY_SIZE(stt))
 		return -EINVAL;
+	if (ei->nr_syms >= ELF_IMAGE_MAX_SYMBOLS)
+		return -E2BIG;
 	if (ei->nr_syms == ei->alloc_syms) {
 		size_t alloc = ei->alloc_syms ? 2 * ei->alloc_syms : 256;
 
