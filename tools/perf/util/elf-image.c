@@ -23,7 +23,10 @@
  * size, as ld lays out executables: then a loader that mmaps segments
  * (gdb's, libelf's ELF_C_READ_MMAP readers, perf's kcore maps) and one
  * that preads them agree, and the padding costs no more than the part of
- * a page between two ranges.
+ * a page between two ranges.  In an object (ET_EXEC), a hole of up to
+ * EI_EXEC_MAX_GAP between two ranges is reproduced in the file, as zeros,
+ * so that address minus offset is the same for all of them: perf maps a
+ * kernel-mapped object with the offset of its first .text only.
  */
 #include <elf.h>
 #include <errno.h>
@@ -56,6 +59,8 @@ _Static_assert(ELF_IMAGE_MAX_NAMES < UINT32_MAX - 1, "names past 32-bit string o
  */
 #define EI_TAIL_MAX 256
 #define EI_OUT_BUF (1 << 16)
+/* the widest hole between two ranges of an object that the file reproduces */
+#define EI_EXEC_MAX_GAP (1ULL << 20)
 
 struct ei_range {
 	u64 addr, len;
@@ -373,7 +378,18 @@ static int elf_image__layout(struct elf_image *ei, struct ei_layout *l)
 	for (i = 0; i < ei->nr_ranges; i++) {
 		struct ei_range *r = &ei->ranges[i];
 
-		off += (r->addr - off) & (EI_PAGE - 1);
+		const struct ei_range *prev = i ? &ei->ranges[i - 1] : NULL;
+
+		/*
+		 * perf maps an object's .text with one file offset (the first
+		 * one's) and reads every later .text through it: in an object,
+		 * near ranges keep their distance in the file too.
+		 */
+		if (ei->type == ELF_IMAGE_EXEC && prev &&
+		    r->addr - (prev->addr + prev->len) <= EI_EXEC_MAX_GAP)
+			off += r->addr - (prev->addr + prev->len);
+		else
+			off += (r->addr - off) & (EI_PAGE - 1);
 		r->off = off;
 		off += r->len;
 		if (i && !strcmp(ei->names + r->name, ei->names + ei->ranges[i - 1].name)) {

@@ -16,7 +16,11 @@
  * section (SHF_ALLOC | SHF_EXECINSTR) with sh_addr = p_vaddr = its
  * address and the same file offset, so that program-header readers (perf
  * reading a kcore) and section readers (objdump -d, gdb, perf reading an
- * object's .symtab) see the same bytes.  Only known bytes are written:
+ * object's .symtab) see the same bytes.  In an object, ranges less than
+ * 1 MiB apart keep their distance in the file (the hole as zeros, not as
+ * a section): stock perf maps an object's .text sections with the file
+ * offset of the first, so only then does it find the later ones' bytes;
+ * ranges further apart need an object each.  Only known bytes are written:
  * unknown ones split a range, never become zeros.  Symbols go to
  * .symtab/.strtab, bound to the section holding their address (SHN_ABS
  * outside every range).  A NT_GNU_BUILD_ID note (a SHA-1 of the contents,
