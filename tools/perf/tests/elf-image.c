@@ -1066,6 +1066,54 @@ static int check_stock_perf_kcore(struct fx *fx)
 	return bad ? TEST_FAIL : TEST_OK;
 }
 
+/*
+ * An object's holes are kept as zeros only up to 64 MiB in all: 100
+ * one-byte ranges 1 MiB apart make a file of 64 MiB and a little, not
+ * 100 MiB; the first 65 ranges (64 holes of 1 MiB - 1) keep address
+ * minus offset, the others only the congruence.
+ */
+static int check_exec_holes(struct fx *fx)
+{
+	enum { NR = 100 };
+	const u64 step = 1ULL << 20;
+	struct elf_image *ei = elf_image__new(ELF_IMAGE_EXEC);
+	Elf64_Phdr *loads = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+	int i, ret = TEST_FAIL;
+	size_t nr;
+
+	TEST_ASSERT_VAL("new", ei);
+	snprintf(path, sizeof(path), "%s/holes", fx->dir);
+	for (i = 0; i < NR; i++)
+		if (elf_image__add_code(ei, NULL, R0 + i * step, r3_bytes, 1))
+			goto out;
+	if (elf_image__write(ei, path, NULL) || stat(path, &st) || raw_loads(path, &loads, &nr) ||
+	    nr != NR)
+		goto out;
+	if (st.st_size > (64 << 20) + (1 << 20) || st.st_size < 64 << 20) {
+		pr_debug("%s: %lld bytes for %d one-byte ranges 1 MiB apart\n", path,
+			 (long long)st.st_size, NR);
+		goto out;
+	}
+	for (i = 0; i < NR; i++) {
+		const Elf64_Phdr *ph = &loads[i];
+		bool kept = ph->p_vaddr - ph->p_offset == loads[0].p_vaddr - loads[0].p_offset;
+
+		if (ph->p_offset % 4096 != ph->p_vaddr % 4096 || (i <= 64) != kept) {
+			pr_debug("%s: PT_LOAD %d at %#llx, offset %#llx\n", path, i,
+				 (unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_offset);
+			goto out;
+		}
+	}
+	ret = TEST_OK;
+out:
+	free(loads);
+	elf_image__delete(ei);
+	unlink(path);
+	return ret;
+}
+
 static int check_refusals(struct fx *fx)
 {
 	static const char keep[] = "not an ELF file, and it stays so\n";
@@ -1227,7 +1275,7 @@ static int test__elf_image(struct test_suite *t)
 		 check_perf_build_id(&fx, fx.exec, &fx.exec_bid) ||
 		 check_perf_build_id(&fx, fx.core, &fx.core_bid))
 		goto out;
-	if (check_kcore(&fx) || check_many_ranges(&fx))
+	if (check_kcore(&fx) || check_many_ranges(&fx) || check_exec_holes(&fx))
 		goto out;
 	if (check_refusals(&fx) || check_efbig(&fx))
 		goto out;
