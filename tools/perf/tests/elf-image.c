@@ -41,6 +41,9 @@
  * - 600 ranges added in descending order: overlaps found in every batch of
  *   the unsorted tail, PT_LOADs (read raw) in address order with their
  *   bytes.  Mutation caught: the tail merged without being sorted.
+ * - an object's holes: 100 one-byte ranges 1 MiB apart give 64 MiB and a
+ *   little, the first 65 at their distance.  Mutation caught: the 64 MiB
+ *   bound on kept holes dropped.
  * - refusals: overlap (with the sorted part and with the unsorted tail)
  *   -EINVAL and adjacency allowed, empty and wrapping ranges, long and empty
  *   names, more than 4 GiB, a range past ELF_IMAGE_MAX_RANGES, an existing
