@@ -229,7 +229,7 @@ static bool have(const char *tool)
 	return ok;
 }
 
-/* runs of blanks as one space, none at either end of a line: objdump and gdb lines compare simply */
+/* runs of blanks as one space, none at either end of a line: lines of objdump, gdb, perf compare */
 static void squeeze(char *s)
 {
 	char *to = s;
@@ -474,8 +474,9 @@ out:
 
 static int check_gdb(const char *path, bool core)
 {
-	char *out = run("gdb -nx -batch %s %s -ex 'x/3i %#llx' -ex 'x/2i %#llx' 2>&1",
-			core ? "-c" : "", path, R0, R1);
+	char *out =
+	    run("DEBUGINFOD_URLS= gdb -nx -batch %s %s -ex 'x/3i %#llx' -ex 'x/2i %#llx' 2>&1",
+		core ? "-c" : "", path, R0, R1);
 	int ret = TEST_FAIL;
 
 	TEST_ASSERT_VAL("gdb runs", out);
@@ -904,8 +905,9 @@ static int check_stock_perf(struct fx *fx)
 		snprintf(data, sizeof(data), "%s/perf-%s.data", fx->dir, mmap2 ? "mmap2" : "mmap");
 		TEST_ASSERT_EQUAL("perf.data", perf_data__write(data, fx->exec, mmap2), 0);
 		/* the record is what perf sees: MMAP or MMAP2, of the object, in kernel mode */
-		out = run("HOME='%s' perf script -i '%s' --show-mmap-events -F ip 2>&1", fx->dir,
-			  data);
+		out = run(
+		    "DEBUGINFOD_URLS= HOME='%s' perf script -i '%s' --show-mmap-events -F ip 2>&1",
+		    fx->dir, data);
 		TEST_ASSERT_VAL("perf script runs", out);
 		snprintf(record, sizeof(record), "%s -1/0: [0xffffffffc0001000(0x4002) @ 0",
 			 mmap2 ? "PERF_RECORD_MMAP2" : "PERF_RECORD_MMAP");
@@ -915,8 +917,9 @@ static int check_stock_perf(struct fx *fx)
 		free(out);
 		if (bad)
 			return TEST_FAIL;
-		out = run("HOME='%s' perf script -i '%s' -F ip,sym,symoff,dso,insn 2>&1", fx->dir,
-			  data);
+		out = run(
+		    "DEBUGINFOD_URLS= HOME='%s' perf script -i '%s' -F ip,sym,symoff,dso,insn 2>&1",
+		    fx->dir, data);
 		TEST_ASSERT_VAL("perf script runs", out);
 		squeeze(out);
 		bad = strcmp(out, want);
@@ -937,7 +940,7 @@ static int check_perf_build_id(struct fx *fx, const char *path, const struct bui
 	bool ok;
 
 	snprintf(want, sizeof(want), "Adding %s %s: Ok", build_id__sprintf(bid, hex), path);
-	out = run("HOME='%s' perf buildid-cache -v -a '%s' 2>&1", fx->dir, path);
+	out = run("DEBUGINFOD_URLS= HOME='%s' perf buildid-cache -v -a '%s' 2>&1", fx->dir, path);
 	TEST_ASSERT_VAL("perf buildid-cache runs", out);
 	ok = strstr(out, want);
 	if (!ok)
@@ -1058,7 +1061,8 @@ static int check_stock_perf_kcore(struct fx *fx)
 
 	snprintf(data, sizeof(data), "%s/perf-kcore.data", fx->dir);
 	TEST_ASSERT_EQUAL("perf.data with kcore_dir", perf_data__write_kcore_dir(data), 0);
-	out = run("HOME='%s' perf script -i '%s' -F ip,sym,symoff,insn 2>&1", fx->dir, data);
+	out = run("DEBUGINFOD_URLS= HOME='%s' perf script -i '%s' -F ip,sym,symoff,insn 2>&1",
+		  fx->dir, data);
 	TEST_ASSERT_VAL("perf script runs", out);
 	squeeze(out);
 	bad = strcmp(out, want);
@@ -1272,7 +1276,7 @@ static int test__elf_image(struct test_suite *t)
 	if (check_contents_id(&fx, &fx.exec_bid))
 		goto out;
 
-	if (!have("perf"))
+	if (!fixture__have_perf())
 		test_skip_part(t, "stock perf part: no perf");
 	else if (check_stock_perf(&fx) || check_stock_perf_kcore(&fx) ||
 		 check_perf_build_id(&fx, fx.exec, &fx.exec_bid) ||
