@@ -17,7 +17,8 @@
  * before the kcore is read, and dso__load_kcore() keeps BPF maps.
  * readelf lists the kernel's, the module's and the program's symbols.
  * A poke made at time 0 is before the start: the snapshot holds the
- * code it replaced, and perf applies it first.
+ * code it replaced, and perf applies it first.  A trampoline whose name
+ * holds a tab and a newline takes one kallsyms line, blanks made '_'.
  *
  * Mutations caught: in snap__add_module(), mod->start = map->start + 1
  * (the modules file no longer matches the module map: perf drops the
@@ -48,6 +49,9 @@
 #define MS_BPF_NAME "bpf_prog_c3c3c3c3c3c3c3c3_ms_c"
 #define MS_SITE 0x104  /* the jump label, in the kernel and in the module */
 #define MS_SITE0 0x204 /* a kernel jump label poked at time 0 */
+#define MS_OOL 0xffffffffc0004000ULL
+#define MS_OOL_NAME "../ftrace\ttrampoline\n[x]"
+#define MS_OOL_LINE "ffffffffc0004000 t ../ftrace_trampoline_[x]\t[__builtin__ftrace]\n"
 
 static const u8 nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 static const u8 jmp5[5] = {0xe9, 0x3b, 0x00, 0x00, 0x00};
@@ -172,6 +176,10 @@ static int ms__records(struct perf_writer *w, struct ms_rec *r)
 	err = err ?:
 		    perf_writer__synth_bpf_event(w, r->dummy, PERF_BPF_EVENT_PROG_LOAD, 0, MS_BPF_ID,
 						 tag, &t0);
+	/* a trampoline named to break the kallsyms line it goes into */
+	err = err ?:
+		    perf_writer__synth_ksymbol(w, r->dummy, MS_OOL, 0x1000,
+					       PERF_RECORD_KSYMBOL_TYPE_OOL, 0, MS_OOL_NAME, &t0);
 	/* a poke without a time: perf applies it first, before any sample */
 	err = err ?:
 		    perf_writer__synth_text_poke(w, r->dummy, MS_TEXT + MS_SITE0, nop2, 2, jmp2, 2,
@@ -190,6 +198,11 @@ static int ms__records(struct perf_writer *w, struct ms_rec *r)
 	err = err ?: ms__sample(w, r, MS_T0 + 3001, MS_MOD + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 3002, MS_BPF + 5);
 	err = err ?: ms__sample(w, r, MS_T0 + 3003, MS_TEXT + MS_SITE0);
+	/* its code, so that the snapshot has it */
+	t.time = MS_T0 + 3500;
+	err = err ?:
+		    perf_writer__synth_text_poke(w, r->dummy, MS_OOL, NULL, 0, r->text + 0x100, 0x40,
+						 &t);
 	return err ?: perf_writer__synth_finished_round(w);
 }
 
@@ -416,6 +429,10 @@ static int test__inject_snapshot_module(struct test_suite *t)
 
 	snprintf(cmd, sizeof(cmd), "%s/modules", kdir);
 	if (ms__check_file(cmd, "ms_mod 4096 0 - Live 0xffffffffc1000000"))
+		goto out;
+	/* the trampoline's name made one line of kallsyms, blanks and all */
+	snprintf(cmd, sizeof(cmd), "%s/kallsyms", kdir);
+	if (ms__check_file(cmd, MS_OOL_LINE))
 		goto out;
 	if (fixture__run("readelf --version", NULL, NULL)) {
 		test_skip_part(t, "readelf part: no readelf");
