@@ -23,7 +23,8 @@
  * Mutations caught: in snap__add_module(), mod->start = map->start + 1
  * (the modules file no longer matches the module map: perf drops the
  * kcore and shows no kernel or module bytes at all); START with
- * before_zero false (the snapshot holds the time-0 poke's jmp).
+ * before_zero false (the snapshot holds the time-0 poke's jmp);
+ * snap__name() keeping blanks (the trampoline's line is broken).
  */
 #include <elf.h>
 #include <errno.h>
