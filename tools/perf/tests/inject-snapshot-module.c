@@ -19,12 +19,17 @@
  * A poke made at time 0 is before the start: the snapshot holds the
  * code it replaced, and perf applies it first.  A trampoline whose name
  * holds a tab and a newline takes one kallsyms line, blanks made '_'.
+ * Recorded without kcore and pokes, the snapshot's kcore holds no code
+ * (not the BPF program's, which would become perf's kernel map) and perf
+ * resolves every sample as on the input.
  *
  * Mutations caught: in snap__add_module(), mod->start = map->start + 1
  * (the modules file no longer matches the module map: perf drops the
  * kcore and shows no kernel or module bytes at all); START with
  * before_zero false (the snapshot holds the time-0 poke's jmp);
- * snap__name() keeping blanks (the trampoline's line is broken).
+ * snap__name() keeping blanks (the trampoline's line is broken);
+ * snap__without_kernel_text() returning 0 at once (the bare recording's
+ * kernel and module samples resolve to nothing on OUT).
  */
 #include <elf.h>
 #include <errno.h>
@@ -63,6 +68,7 @@ static const u8 jmp2[2] = {0xeb, 0x10};
 struct ms_rec {
 	char *dir;
 	char *path; /* dir/perf.data */
+	bool bare;  /* no kcore, no pokes: the only known code is the BPF program's */
 	int clock, dummy;
 	u8 text[MS_TEXT_LEN], mod[MS_MOD_LEN], bpf[MS_BPF_LEN];
 };
@@ -137,6 +143,14 @@ static int ms__bpf_prog_info(struct perf_writer *w, const struct ms_rec *r)
 	return perf_writer__set_bpf_prog_info(w, buf, sizeof(buf));
 }
 
+static int ms__poke(struct perf_writer *w, const struct ms_rec *r, u64 addr, const u8 *old,
+		    u16 old_len, const u8 *new, u16 new_len, const struct perf_sample *id)
+{
+	if (r->bare)
+		return 0;
+	return perf_writer__synth_text_poke(w, r->dummy, addr, old, old_len, new, new_len, id);
+}
+
 static int ms__sample(struct perf_writer *w, const struct ms_rec *r, u64 time, u64 ip)
 {
 	struct perf_sample s = {
@@ -182,28 +196,21 @@ static int ms__records(struct perf_writer *w, struct ms_rec *r)
 		    perf_writer__synth_ksymbol(w, r->dummy, MS_OOL, 0x1000,
 					       PERF_RECORD_KSYMBOL_TYPE_OOL, 0, MS_OOL_NAME, &t0);
 	/* a poke without a time: perf applies it first, before any sample */
-	err = err ?:
-		    perf_writer__synth_text_poke(w, r->dummy, MS_TEXT + MS_SITE0, nop2, 2, jmp2, 2,
-						 &t0);
+	err = err ?: ms__poke(w, r, MS_TEXT + MS_SITE0, nop2, 2, jmp2, 2, &t0);
 	err = err ?: perf_writer__synth_finished_round(w);
 	err = err ?: ms__sample(w, r, MS_T0 + 1000, MS_TEXT + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 1001, MS_MOD + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 1002, MS_BPF + 5);
-	err =
-	    err ?:
-		  perf_writer__synth_text_poke(w, r->dummy, MS_TEXT + MS_SITE, nop5, 5, jmp5, 5, &t);
+	err = err ?: ms__poke(w, r, MS_TEXT + MS_SITE, nop5, 5, jmp5, 5, &t);
 	t.time++;
-	err = err ?:
-		    perf_writer__synth_text_poke(w, r->dummy, MS_MOD + MS_SITE, nop5, 5, jmp5, 5, &t);
+	err = err ?: ms__poke(w, r, MS_MOD + MS_SITE, nop5, 5, jmp5, 5, &t);
 	err = err ?: ms__sample(w, r, MS_T0 + 3000, MS_TEXT + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 3001, MS_MOD + MS_SITE);
 	err = err ?: ms__sample(w, r, MS_T0 + 3002, MS_BPF + 5);
 	err = err ?: ms__sample(w, r, MS_T0 + 3003, MS_TEXT + MS_SITE0);
 	/* its code, so that the snapshot has it */
 	t.time = MS_T0 + 3500;
-	err = err ?:
-		    perf_writer__synth_text_poke(w, r->dummy, MS_OOL, NULL, 0, r->text + 0x100, 0x40,
-						 &t);
+	err = err ?: ms__poke(w, r, MS_OOL, NULL, 0, r->text + 0x100, 0x40, &t);
 	return err ?: perf_writer__synth_finished_round(w);
 }
 
@@ -280,6 +287,8 @@ static int ms__kcore_dir(const char *dir, struct ms_rec *r)
 	err = mkdir(path, 0700) ? -errno : 0;
 	err = err ?: ms__write_file(path, "kallsyms", kallsyms, strlen(kallsyms));
 	err = err ?: ms__write_file(path, "modules", modules, strlen(modules));
+	if (r->bare)
+		return err;
 	return err ?: ms__kcore(path, r);
 }
 
@@ -379,6 +388,57 @@ static int ms__check_file(const char *path, const char *want)
 	return ret;
 }
 
+/*
+ * No kcore, no pokes: the snapshot's kcore would hold the BPF program
+ * only, which perf would make its kernel map of, dropping every other
+ * symbol.  It holds nothing, and perf resolves as on the input.
+ */
+static int ms__bare(void)
+{
+	struct ms_rec r = {.bare = true};
+	char cmd[8700], *a = NULL, *b = NULL;
+	int ret = -1, i;
+
+	if (ms__new(&r)) {
+		pr_debug("cannot write the bare recording\n");
+		goto out;
+	}
+	snprintf(cmd, sizeof(cmd), "%s inject -q -i %s -o %s/out.data --snapshot=start",
+		 test_self_exe(), r.path, r.dir);
+	if (fixture__run(cmd, NULL, NULL)) {
+		pr_debug("'%s' failed\n", cmd);
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof(cmd), "HOME=%s perf script -i %s%s -F ip,sym,dso 2>/dev/null",
+			 r.dir, i ? r.dir : r.path, i ? "/out.data" : "");
+		if (fixture__run(cmd, i ? &b : &a, NULL) || !(i ? b : a))
+			goto out;
+	}
+	if (strcmp(a, b) || !strstr(a, "ms_kernel_fn")) {
+		pr_debug("bare: stock perf resolves\n%s\non the input, and\n%s\non the snapshot\n",
+			 a, b);
+		goto out;
+	}
+	snprintf(cmd, sizeof(cmd), "readelf -lW %s/out.data/kcore_dir/kcore | grep -c LOAD", r.dir);
+	free(a);
+	a = NULL;
+	if (!fixture__run("readelf --version", NULL, NULL) &&
+	    (fixture__run(cmd, &a, NULL) != 1 || !a || strcmp(a, "0\n"))) {
+		pr_debug("bare: the kcore has code: %s", a ?: "");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(a);
+	free(b);
+	if (r.dir)
+		fixture__remove_dir(r.dir, "inject-snapshot-module");
+	free(r.dir);
+	free(r.path);
+	return ret;
+}
+
 static int test__inject_snapshot_module(struct test_suite *t)
 {
 	static const char *const symbols[] = {"ms_kernel_fn", "ms_module_fn", MS_BPF_NAME};
@@ -448,6 +508,8 @@ static int test__inject_snapshot_module(struct test_suite *t)
 			}
 		}
 	}
+	if (ms__bare())
+		goto out;
 	ret = test_result(t);
 out:
 	free(text);

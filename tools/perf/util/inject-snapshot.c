@@ -610,6 +610,49 @@ static int snap__add_ref_symbol(struct snapshot *s)
 	return snap__add_sym(s, "_text", ref, 0, 'T', NULL);
 }
 
+static bool snap__alive(const struct snapshot *s, const struct text_image_bpf_load *l)
+{
+	return l->len && l->load_time <= s->time &&
+	       (l->unload_time == UINT64_MAX || l->unload_time > s->time);
+}
+
+static bool snap__holds(const struct snapshot *s, u64 addr)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_ranges; i++) {
+		if (addr >= s->ranges[i].addr && addr - s->ranges[i].addr < s->ranges[i].len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Without the kernel's text (no kcore when recording: only poked sites
+ * are known), perf makes its kernel map of whichever segment comes first
+ * (dso__load_kcore(): none holds _stext) and drops every kallsyms symbol
+ * outside the segments (maps__split_kallsyms_for_kcore()).  A poked site
+ * is worth that: its bytes exist nowhere else.  A BPF program's are in
+ * HEADER_BPF_PROG_INFO, where perf takes them from anyway: a recording
+ * whose only known code is BPF programs loaded before it would lose all
+ * its kernel symbols for nothing.  Their symbols stay.
+ */
+static int snap__without_kernel_text(struct snapshot *s)
+{
+	size_t i, nr;
+	const struct text_image_bpf_load *l = text_image__bpf_loads(s->ti, &nr);
+	u64 ref = s->kernel_map ? s->kernel_map->pgoff : 0;
+	int err = 0;
+
+	if (ref && snap__holds(s, ref))
+		return 0;
+	for (i = 0; !err && i < nr; i++) {
+		if (snap__alive(s, &l[i]))
+			err = snap__cut(s, l[i].addr, l[i].addr + l[i].len);
+	}
+	return err ?: snap__tidy_ranges(s);
+}
+
 /*
  * perf reads a kcore at the first sample or poke, after the records of
  * time 0.  A program loaded later whose code is in a kcore segment finds
@@ -625,8 +668,7 @@ static void snap__warn_bpf(const struct snapshot *s)
 	const struct text_image_bpf_load *l = text_image__bpf_loads(s->ti, &nr);
 
 	for (i = 0; i < nr; i++) {
-		if (l[i].len && l[i].load_time && l[i].load_time <= s->time &&
-		    (l[i].unload_time == UINT64_MAX || l[i].unload_time > s->time))
+		if (l[i].load_time && snap__alive(s, &l[i]) && snap__holds(s, l[i].addr))
 			n++;
 	}
 	if (n)
@@ -876,6 +918,11 @@ int inject_snapshot__write(struct text_image *ti, struct machine *machine,
 	err = err ?: snap__add_ref_symbol(&s);
 	if (err) {
 		pr_err("%s: the symbols at the snapshot's time: %s\n", dir, strerror(-err));
+		goto out;
+	}
+	err = snap__without_kernel_text(&s);
+	if (err) {
+		pr_err("%s: %s\n", dir, strerror(-err));
 		goto out;
 	}
 	snap__warn_bpf(&s);
