@@ -91,6 +91,7 @@ struct snapshot {
 	size_t nr_seen, alloc_seen;
 	const struct map *kernel_map;
 	bool err_said; /* the error was explained where it happened */
+	size_t nr_bpf_left_out;
 };
 
 static int grow(void **arr, size_t nr, size_t *alloc, size_t elem)
@@ -647,8 +648,10 @@ static int snap__without_kernel_text(struct snapshot *s)
 	if (ref && snap__holds(s, ref))
 		return 0;
 	for (i = 0; !err && i < nr; i++) {
-		if (snap__alive(s, &l[i]))
-			err = snap__cut(s, l[i].addr, l[i].addr + l[i].len);
+		if (!snap__alive(s, &l[i]) || !snap__holds(s, l[i].addr))
+			continue;
+		err = snap__cut(s, l[i].addr, l[i].addr + l[i].len);
+		s->nr_bpf_left_out++;
 	}
 	return err ?: snap__tidy_ranges(s);
 }
@@ -926,7 +929,13 @@ int inject_snapshot__write(struct text_image *ti, struct machine *machine,
 		goto out;
 	}
 	snap__warn_bpf(&s);
-	if (!s.nr_ranges)
+	if (!s.nr_ranges && s.nr_bpf_left_out)
+		pr_warning("%s: its kcore is empty: no kernel text is known (the recording has "
+			   "no kcore), and the code of %zu BPF programs is left out: perf has it "
+			   "from HEADER_BPF_PROG_INFO, and a kcore without the kernel text costs "
+			   "perf its kernel symbols\n",
+			   dir, s.nr_bpf_left_out);
+	else if (!s.nr_ranges)
 		pr_warning("%s: no kernel code is known at the snapshot's time: its kcore is "
 			   "empty\n",
 			   dir);
