@@ -7,7 +7,8 @@
  * generator model's bytes at a sample of that moment; `readelf -sW`
  * lists the kernel's symbols and the trampoline and BPF programs alive
  * then (and not the others); `objdump -d` disassembles the poked site as
- * it was.  Where a file of the kcore_dir is there already, the write
+ * it was.  perf textpoke inject --snapshot=<seconds> gives the TIME
+ * snapshot.  Where a file of the kcore_dir is there already, the write
  * fails and leaves none of the others behind.
  *
  * Mutations caught: in inject_snapshot__write(), INJECT_SNAPSHOT_END
@@ -150,7 +151,7 @@ static int test__inject_snapshot_time(struct test_suite *t)
 	bool have_objdump = !fixture__run("objdump --version", NULL, NULL);
 	struct fixture_kernel *fk = fixture_kernel__new(FK_KCORE_END);
 	struct text_image *ti = NULL;
-	char dir[4096], kcore[4200], want[128];
+	char dir[4096], kcore[8400], want[128];
 	int ret = TEST_FAIL;
 	size_t i;
 
@@ -189,6 +190,17 @@ static int test__inject_snapshot_time(struct test_suite *t)
 		if (check_tool(kcore, dir, "jmp", "nopl"))
 			goto out;
 	}
+	/* a time as perf script prints it, through perf textpoke inject: case 1 again */
+	snprintf(dir, sizeof(dir), "%s/out-time.data", fk->dir);
+	snprintf(kcore, sizeof(kcore), "%s inject -q -i %s -o %s --snapshot=1.000002050",
+		 test_self_exe(), fk->path, dir);
+	if (fixture__run(kcore, NULL, NULL)) {
+		pr_debug("'%s' failed\n", kcore);
+		goto out;
+	}
+	snprintf(kcore, sizeof(kcore), "%s/kcore_dir/kcore", dir);
+	if (check_bytes(&cases[1], fk, kcore))
+		goto out;
 	/* a file that is there already: an error, and nothing of ours is left */
 	snprintf(dir, sizeof(dir), "%s/snap-taken", fk->dir);
 	if (mkdir(dir, 0700) || touch(dir, "kallsyms") ||
