@@ -683,7 +683,7 @@ static void snap__warn_bpf(const struct snapshot *s)
 
 /* ---- the files ---- */
 
-/* a section per range, named for what is there: objdump -d prints the names */
+/* a section per range, named for what is there (readelf -S; objdump names a core's by segment) */
 static const char *snap__section(struct snapshot *s, u64 addr, char *buf, size_t size)
 {
 	struct addr_location al;
