@@ -21,7 +21,8 @@
  * holds a tab and a newline takes one kallsyms line, blanks made '_'.
  * Recorded without kcore and pokes, the snapshot's kcore holds no code
  * (not the BPF program's, which would become perf's kernel map) and perf
- * resolves every sample as on the input.
+ * resolves every sample as on the input.  Recorded without a modules
+ * file, the module is found in kallsyms for the snapshot's.
  *
  * Mutations caught: in snap__add_module(), mod->start = map->start + 1
  * (the modules file no longer matches the module map: perf drops the
@@ -29,7 +30,9 @@
  * before_zero false (the snapshot holds the time-0 poke's jmp);
  * snap__name() keeping blanks (the trampoline's line is broken);
  * snap__without_kernel_text() returning 0 at once (the bare recording's
- * kernel and module samples resolve to nothing on OUT).
+ * kernel and module samples resolve to nothing on OUT);
+ * snap__probe_kallsyms_modules() reading nothing (no module in the
+ * modules file of the recording without one).
  */
 #include <elf.h>
 #include <errno.h>
@@ -67,8 +70,9 @@ static const u8 jmp2[2] = {0xeb, 0x10};
 
 struct ms_rec {
 	char *dir;
-	char *path; /* dir/perf.data */
-	bool bare;  /* no kcore, no pokes: the only known code is the BPF program's */
+	char *path;	 /* dir/perf.data */
+	bool bare;	 /* no kcore, no pokes: the only known code is the BPF program's */
+	bool no_modules; /* kcore_dir without its modules file */
 	int clock, dummy;
 	u8 text[MS_TEXT_LEN], mod[MS_MOD_LEN], bpf[MS_BPF_LEN];
 };
@@ -286,7 +290,8 @@ static int ms__kcore_dir(const char *dir, struct ms_rec *r)
 	snprintf(path, sizeof(path), "%s/kcore_dir", dir);
 	err = mkdir(path, 0700) ? -errno : 0;
 	err = err ?: ms__write_file(path, "kallsyms", kallsyms, strlen(kallsyms));
-	err = err ?: ms__write_file(path, "modules", modules, strlen(modules));
+	if (!r->no_modules)
+		err = err ?: ms__write_file(path, "modules", modules, strlen(modules));
 	if (r->bare)
 		return err;
 	return err ?: ms__kcore(path, r);
@@ -439,6 +444,48 @@ out:
 	return ret;
 }
 
+/*
+ * A kcore_dir without its modules file: perf refuses the input's kcore
+ * (read_proc_modules() fails), the module is found in kallsyms for the
+ * snapshot's modules file, and perf takes the snapshot's kcore.
+ */
+static int ms__no_modules(void)
+{
+	struct ms_rec r = {.no_modules = true};
+	char cmd[8700];
+	int in_right, out_right, ret = -1;
+
+	if (ms__new(&r)) {
+		pr_debug("cannot write the recording without modules\n");
+		goto out;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "%s inject -q -i %s -o %s/out.data --kcore-time=end --snapshot=start",
+		 test_self_exe(), r.path, r.dir);
+	if (fixture__run(cmd, NULL, NULL)) {
+		pr_debug("'%s' failed\n", cmd);
+		goto out;
+	}
+	snprintf(cmd, sizeof(cmd), "%s/out.data/kcore_dir/modules", r.dir);
+	if (ms__check_file(cmd, "ms_mod 4096 0 - Live 0xffffffffc1000000"))
+		goto out;
+	snprintf(cmd, sizeof(cmd), "%s/out.data", r.dir);
+	in_right = ms__perf_right(&r, r.path);
+	out_right = ms__perf_right(&r, cmd);
+	pr_debug("no modules file: perf right on %d of 7 samples on IN, %d on OUT\n", in_right,
+		 out_right);
+	/* on IN perf uses no kcore: the BPF program's bytes only */
+	if (in_right != 2 || out_right != 7)
+		goto out;
+	ret = 0;
+out:
+	if (r.dir)
+		fixture__remove_dir(r.dir, "inject-snapshot-module");
+	free(r.dir);
+	free(r.path);
+	return ret;
+}
+
 static int test__inject_snapshot_module(struct test_suite *t)
 {
 	static const char *const symbols[] = {"ms_kernel_fn", "ms_module_fn", MS_BPF_NAME};
@@ -508,7 +555,7 @@ static int test__inject_snapshot_module(struct test_suite *t)
 			}
 		}
 	}
-	if (ms__bare())
+	if (ms__bare() || ms__no_modules())
 		goto out;
 	ret = test_result(t);
 out:

@@ -37,6 +37,7 @@
 #include "dso.h"
 #include "elf-image.h"
 #include "inject-snapshot.h"
+#include "kallsyms.h"
 #include "machine.h"
 #include "map.h"
 #include "symbol.h"
@@ -533,6 +534,42 @@ static int snap__probe_modules_file(struct snapshot *s)
 	return err;
 }
 
+struct snap_kallsyms_walk {
+	struct snapshot *s;
+	char module[256];
+};
+
+static int snap__kallsyms_module(void *arg, const char *name, char type, u64 start,
+				 const char *module)
+{
+	struct snap_kallsyms_walk *w = arg;
+
+	(void)name;
+	(void)type;
+	/* a module's symbols come together: its first one finds its map */
+	if (!module || !start || !strncmp(w->module, module, sizeof(w->module) - 1))
+		return 0;
+	snprintf(w->module, sizeof(w->module), "%s", module);
+	return snap__probe(w->s, start, NULL);
+}
+
+/*
+ * And the modules named in the kallsyms itself, for one given with
+ * --kallsyms that has no modules file beside it.
+ */
+static int snap__probe_kallsyms_modules(struct snapshot *s)
+{
+	struct snap_kallsyms_walk w = {.s = s};
+	const char *src = s->kernel_map ? s->kernel_map->dso->symsrc : NULL;
+	int err;
+
+	if (!src)
+		return 0;
+	err = kallsyms__parse(src, &w, snap__kallsyms_module);
+	/* a vmlinux, or a file gone since: its modules are found no other way */
+	return err == -ENOMEM ? err : 0;
+}
+
 static int u64__cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -588,7 +625,8 @@ static int snap__collect_maps(struct snapshot *s)
 	for (a = SNAP_KTEXT_START; !err && !s->kernel_map && a < SNAP_KTEXT_END;
 	     a += SNAP_KTEXT_ALIGN)
 		err = snap__probe(s, a, NULL);
-	return err ?: snap__probe_modules_file(s);
+	err = err ?: snap__probe_modules_file(s);
+	return err ?: snap__probe_kallsyms_modules(s);
 }
 
 /*
