@@ -72,7 +72,7 @@ struct ms_rec {
 	char *dir;
 	char *path;	 /* dir/perf.data */
 	bool bare;	 /* no kcore, no pokes: the only known code is the BPF program's */
-	bool no_modules; /* kcore_dir without its modules file */
+	bool no_modules; /* kcore_dir without its modules file; no module code or poke */
 	int clock, dummy;
 	u8 text[MS_TEXT_LEN], mod[MS_MOD_LEN], bpf[MS_BPF_LEN];
 };
@@ -150,7 +150,8 @@ static int ms__bpf_prog_info(struct perf_writer *w, const struct ms_rec *r)
 static int ms__poke(struct perf_writer *w, const struct ms_rec *r, u64 addr, const u8 *old,
 		    u16 old_len, const u8 *new, u16 new_len, const struct perf_sample *id)
 {
-	if (r->bare)
+	/* without a modules file, nothing but kallsyms says where the module is */
+	if (r->bare || (r->no_modules && addr >= MS_MOD && addr < MS_MOD + MS_MOD_LEN))
 		return 0;
 	return perf_writer__synth_text_poke(w, r->dummy, addr, old, old_len, new, new_len, id);
 }
@@ -254,7 +255,7 @@ static int ms__kcore(const char *dir, struct ms_rec *r)
 	eh->e_phoff = sizeof(*eh);
 	eh->e_ehsize = sizeof(*eh);
 	eh->e_phentsize = sizeof(*ph);
-	eh->e_phnum = 2;
+	eh->e_phnum = r->no_modules ? 1 : 2;
 	for (i = 0; i < 2; i++) {
 		ph[i].p_type = PT_LOAD;
 		ph[i].p_flags = PF_R | PF_W | PF_X;
@@ -445,9 +446,11 @@ out:
 }
 
 /*
- * A kcore_dir without its modules file: perf refuses the input's kcore
- * (read_proc_modules() fails), the module is found in kallsyms for the
- * snapshot's modules file, and perf takes the snapshot's kcore.
+ * A kcore_dir without its modules file, and no module code or poke:
+ * perf refuses the input's kcore (read_proc_modules() fails), the module
+ * is found in kallsyms only, for the snapshot's modules file, and perf
+ * takes the snapshot's kcore (the kernel's jump label as it was at the
+ * start; the module's code is known nowhere).
  */
 static int ms__no_modules(void)
 {
@@ -475,7 +478,7 @@ static int ms__no_modules(void)
 	pr_debug("no modules file: perf right on %d of 7 samples on IN, %d on OUT\n", in_right,
 		 out_right);
 	/* on IN perf uses no kcore: the BPF program's bytes only */
-	if (in_right != 2 || out_right != 7)
+	if (in_right != 2 || out_right != 5)
 		goto out;
 	ret = 0;
 out:
