@@ -12,9 +12,12 @@
  *   record-bpf-churn flash [N]      N programs loaded and closed at once,
  *                                   never attached: they live as long as
  *                                   one close() takes
- *   record-bpf-churn busy [SECONDS] one filter that loops on every packet,
- *                                   fed packets for SECONDS (default 1):
- *                                   samples land in its JIT code
+ *   record-bpf-churn busy [SECONDS [V]] one filter that loops on every
+ *                                   packet, fed packets for SECONDS (default
+ *                                   1): samples land in its JIT code; V > 0
+ *                                   makes the loop bound 4000 + V, so that
+ *                                   each V is a program of its own bytes
+ *                                   (and tag), named tp_busy<V>
  *
  * Prints the number of programs loaded; exit 2 when BPF is not allowed.
  */
@@ -129,20 +132,26 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int busy(double seconds)
+static int busy(double seconds, int variant)
 {
 	/* r1 = 0; loop: r1 += 1; if r1 < 4000 goto loop; r0 = -1; exit */
 	struct bpf_insn insns[] = {
 	    INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 0),
 	    INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),
-	    INSN(BPF_JMP | BPF_JLT | BPF_K, 1, 0, -2, 4000),
+	    INSN(BPF_JMP | BPF_JLT | BPF_K, 1, 0, -2, 4000 + variant),
 	    INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, -1),
 	    INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	struct sockaddr_in addr;
-	int prog = prog_load(insns, 5, "tp_busy");
 	double end = now() + seconds;
-	int s;
+	char name[16];
+	int prog, s;
+
+	if (variant > 0)
+		snprintf(name, sizeof(name), "tp_busy%d", variant);
+	else
+		snprintf(name, sizeof(name), "tp_busy");
+	prog = prog_load(insns, 5, name);
 
 	if (prog < 0) {
 		fprintf(stderr, "record-bpf-churn: BPF_PROG_LOAD: %s\n", strerror(errno));
@@ -170,10 +179,11 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "flash"))
 		n = churn(argc > 2 ? atoi(argv[2]) : 200, false, 0);
 	else if (!strcmp(mode, "busy"))
-		n = busy(argc > 2 ? atof(argv[2]) : 1.0);
+		n = busy(argc > 2 ? atof(argv[2]) : 1.0, argc > 3 ? atoi(argv[3]) : 0);
 	else {
-		fprintf(stderr,
-			"usage: record-bpf-churn churn [N [MS]] | flash [N] | busy [SECONDS]\n");
+		fprintf(
+		    stderr,
+		    "usage: record-bpf-churn churn [N [MS]] | flash [N] | busy [SECONDS [V]]\n");
 		return 1;
 	}
 	if (n < 0)
