@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "build-id.h"
 #include "debug.h"
@@ -102,6 +103,11 @@ struct jit_prog {
 
 struct inject_jit {
 	struct text_image *ti;
+	/*
+	 * OUT carries a kcore, so stock perf ignores the MMAP2s: the objects
+	 * are written, the records stay as they were
+	 */
+	bool out_kcore;
 	const struct perf_env *env;
 	char *write_dir, *final_dir;
 	const struct text_image_bpf_load *loads;
@@ -214,6 +220,8 @@ static int jit__write_mmap2(struct perf_writer *w, const struct jit_obj *obj, co
 	struct perf_record_mmap2 *m;
 	int err;
 
+	if (!w)
+		return 0;
 	if (size > UINT16_MAX)
 		return -E2BIG;
 	m = calloc(1, size);
@@ -247,6 +255,8 @@ static int jit__write_ksymbol(struct perf_writer *w, u16 misc, u64 addr, u32 len
 	struct perf_record_ksymbol *k;
 	int err;
 
+	if (!w)
+		return 0;
 	if (size > UINT16_MAX)
 		return -E2BIG;
 	k = calloc(1, size);
@@ -388,7 +398,7 @@ static int jit__bpf_register(struct inject_jit *jit, struct perf_writer *w,
 	}
 	jit->load_used[li] = true;
 	err = jit__write_object(jit, ks->name, l->addr, bytes, l->len, &obj);
-	if (err)
+	if (err || jit->out_kcore)
 		return err;
 	err = jit__write_mmap2(w, &jit->objs[obj], (const u8 *)event + body,
 			       event->header.size - body);
@@ -499,7 +509,7 @@ static int jit__ool_map(struct inject_jit *jit, struct perf_writer *w, struct ji
 		r->runs[r->nr_runs++] = (struct jit_run){r->addr + start, i - start, obj};
 	}
 	r->ksym_mapped = !r->nr_runs;
-	if (!r->ksym_mapped)
+	if (!r->ksym_mapped || !w)
 		return 0;
 	/* the register record again, with the trailer of the record it goes with */
 	{
@@ -592,7 +602,7 @@ static int jit__ool_register(struct inject_jit *jit, struct perf_writer *w,
 	err = jit__ool_map(jit, w, r, trailer, trailer_len);
 	if (err)
 		return err;
-	return 1;
+	return w ? 1 : 0;
 }
 
 static int jit__ool_unregister(struct inject_jit *jit, struct perf_writer *w,
@@ -658,6 +668,31 @@ static int jit__text_poke(struct inject_jit *jit, struct perf_writer *w,
 
 /* ---- the interface ---- */
 
+void inject_jit__set_out_kcore(struct inject_jit *jit, bool out_kcore)
+{
+	if (out_kcore && !jit->out_kcore)
+		pr_warning("--jit: the output keeps a kcore, and perf 6.1 then ignores kernel "
+			   "MMAP2s (util/machine.c:machine__process_kernel_mmap_event()): the "
+			   "objects are written, the BPF and OOL records stay as they were\n");
+	jit->out_kcore = out_kcore;
+}
+
+/* the driver's layout: OUT/jit beside OUT/kcore_dir */
+static bool jit__sibling_kcore(const char *write_dir)
+{
+	const char *slash = strrchr(write_dir, '/');
+	char *path;
+	bool ret;
+
+	if (!slash || strcmp(slash, "/jit"))
+		return false;
+	if (asprintf(&path, "%.*s/kcore_dir/kcore", (int)(slash - write_dir), write_dir) < 0)
+		return false;
+	ret = !access(path, F_OK);
+	free(path);
+	return ret;
+}
+
 struct inject_jit *inject_jit__new(struct text_image *ti, struct machine *machine,
 				   const struct perf_env *env, const char *write_dir,
 				   const char *final_dir)
@@ -691,6 +726,7 @@ struct inject_jit *inject_jit__new(struct text_image *ti, struct machine *machin
 		errno = ENOMEM;
 		return NULL;
 	}
+	inject_jit__set_out_kcore(jit, jit__sibling_kcore(write_dir));
 	return jit;
 }
 
@@ -722,6 +758,8 @@ int inject_jit__event(struct inject_jit *jit, struct perf_writer *w, union perf_
 
 	if (!sample)
 		sample = &none;
+	if (jit->out_kcore)
+		w = NULL; /* objects only: see inject_jit__set_out_kcore() */
 	switch (event->header.type) {
 	case PERF_RECORD_KSYMBOL:
 		body = jit__body_size(event);
