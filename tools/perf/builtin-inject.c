@@ -14,7 +14,9 @@
 #include "util/time-utils.h"
 
 static const char *const inject_usage[] = {
-    "perf textpoke inject [<options>] --jit|--snapshot=<when> -i <in> -o <out>",
+    "perf textpoke inject [<options>] --jit -i <in> -o <out>",
+    "perf textpoke inject [<options>] --snapshot=<when> -i <in> -o <out>",
+    "perf textpoke inject [<options>] -i <in> -o <out>",
     NULL,
 };
 
@@ -39,7 +41,8 @@ int cmd_textpoke_inject(int argc, char **argv)
 {
 	enum { OPT_JIT = 256, OPT_JIT_DIR, OPT_SNAPSHOT };
 	static const struct popt opts[] = {
-	    {'i', "input", required_argument, "file", "input file name (default perf.data)", 'i'},
+	    {'i', "input", required_argument, "file",
+	     "input file name (default: stdin, as perf inject)", 'i'},
 	    {'o', "output", required_argument, "file",
 	     "output: a perf.data directory with --jit or --snapshot, '-' for stdout", 'o'},
 	    {'j', "jit", no_argument, NULL,
@@ -54,7 +57,7 @@ int cmd_textpoke_inject(int argc, char **argv)
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
 	    {0},
 	};
-	struct inject_opts o = {.input = "perf.data", .output = "-"};
+	struct inject_opts o = {.input = "-", .output = "-"};
 	struct popt_ctx ctx;
 	int c, err;
 

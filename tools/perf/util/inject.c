@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,6 @@ struct inject {
 	/* raw payloads of the input's features, in file byte order */
 	void *feat_buf[HEADER_LAST_FEATURE];
 	u64 feat_size[HEADER_LAST_FEATURE];
-	bool feat_seen[HEADER_LAST_FEATURE];
 	u64 nr_in;
 	u64 nr_out;
 	u64 nr_dropped; /* user records the output cannot carry */
@@ -67,6 +67,7 @@ static bool feat_is_copied(int feat)
 	case HEADER_EVENT_DESC: /* the writer builds it from the attrs' names */
 	case HEADER_DIR_FORMAT: /* the output's own layout */
 	case HEADER_COMPRESSED: /* the output is not compressed */
+	case HEADER_AUXTRACE:	/* file offsets of AUX traces: the writer's own */
 		return false;
 	default:
 		return feat > 0 && feat < HEADER_LAST_FEATURE;
@@ -78,8 +79,6 @@ static int inject__feature(struct perf_tool *tool, int feat, const void *buf, u6
 	struct inject *inj = tool2inject(tool);
 	void *copy;
 
-	if (feat > 0 && feat < HEADER_LAST_FEATURE)
-		inj->feat_seen[feat] = true;
 	if (!feat_is_copied(feat))
 		return 0;
 	copy = malloc(size ?: 1);
@@ -125,12 +124,6 @@ static int inject__start(struct inject *inj)
 	if (session->needs_swap) {
 		pr_err("%s: a recording in the other byte order cannot be injected into (its "
 		       "records would have to be swapped back)\n",
-		       inj->in_name);
-		return -EOPNOTSUPP;
-	}
-	if (inj->feat_seen[HEADER_AUXTRACE]) {
-		pr_err("%s: AUX area traces (HEADER_AUXTRACE) are not carried by inject yet; "
-		       "nothing written\n",
 		       inj->in_name);
 		return -EOPNOTSUPP;
 	}
@@ -222,12 +215,18 @@ static int inject__user_event(struct perf_tool *tool, union perf_event *event,
 	case PERF_RECORD_HEADER_BUILD_ID:
 		/* kept by the session in its build-id table: written as the feature */
 		return 0;
-	case PERF_RECORD_AUXTRACE_INFO:
-	case PERF_RECORD_AUXTRACE_ERROR:
-		pr_err("%s: record at %#" PRIx64 ": AUX area traces (%s) are not carried by "
-		       "inject yet; nothing written\n",
-		       inj->in_name, session->cur_offset, perf_event__name(type));
-		return -EOPNOTSUPP;
+	case PERF_RECORD_AUXTRACE:
+		/* its trace follows, through inject__auxtrace_data() */
+		if (!inj->started && (err = inject__start(inj)))
+			return err;
+		err = perf_writer__write_auxtrace(inj->w, event);
+		if (err) {
+			pr_err("%s: cannot write the AUXTRACE record read at %#" PRIx64 ": %s\n",
+			       inj->opts->output, session->cur_offset, strerror(-err));
+			return err;
+		}
+		inj->nr_out++;
+		return 0;
 	case PERF_RECORD_FINISHED_ROUND:
 		/* before the first record a round delivers nothing: no header needed yet */
 		if (!inj->started)
@@ -243,6 +242,17 @@ static int inject__user_event(struct perf_tool *tool, union perf_event *event,
 	if (!inj->started && (err = inject__start(inj)))
 		return err;
 	return inject__write(inj, event);
+}
+
+static int inject__auxtrace_data(struct perf_tool *tool, const void *buf, u64 len)
+{
+	struct inject *inj = tool2inject(tool);
+	int err = perf_writer__write_auxtrace_data(inj->w, buf, len);
+
+	if (err)
+		pr_err("%s: cannot write the AUX trace read at %#" PRIx64 ": %s\n",
+		       inj->opts->output, inj->session->cur_offset, strerror(-err));
+	return err;
 }
 
 /* an unlinked copy of a stream, so that it can be read twice: its path, or NULL */
@@ -516,6 +526,7 @@ int inject__run(const struct inject_opts *o)
 		    .side_band = inject__side_band,
 		    .user_event = inject__user_event,
 		    .feature = inject__feature,
+		    .auxtrace_data = inject__auxtrace_data,
 		},
 	    .opts = o,
 	    .in_name = o->input,
@@ -525,6 +536,11 @@ int inject__run(const struct inject_opts *o)
 	const char *in_path = o->input;
 	int spool_fd = -1, err, i;
 
+	/*
+	 * Past ulimit -f the kernel sends SIGXFSZ, which kills: ignored, the
+	 * write fails with EFBIG, which is said, and the output is removed
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	if (o->snapshot && !strcmp(o->output, "-")) {
 		pr_err(
 		    "--snapshot writes a kcore_dir, which -o - cannot carry: give a directory\n");

@@ -39,6 +39,11 @@ struct perf_tool {
 	 * order), before the session parses it: inject copies them
 	 */
 	int (*feature)(struct perf_tool *tool, int feat, const void *buf, u64 size);
+	/*
+	 * the trace that follows an AUXTRACE record (delivered to user_event
+	 * first), in pieces, in order; without it the trace is skipped
+	 */
+	int (*auxtrace_data)(struct perf_tool *tool, const void *buf, u64 len);
 	bool ordered_events;
 };
 
