@@ -51,6 +51,8 @@
 #include "elf-image.h"
 #include "header.h"
 #include "inject-jit.h"
+#include "machine.h"
+#include "symbol.h"
 #include "text-image.h"
 #include "writer.h"
 
@@ -103,6 +105,7 @@ struct jit_prog {
 
 struct inject_jit {
 	struct text_image *ti;
+	struct thread *kthread; /* for the machine's KSYMBOL objects over time */
 	/*
 	 * OUT carries a kcore, so stock perf ignores the MMAP2s: the objects
 	 * are written, the records stay as they were
@@ -376,6 +379,31 @@ static int jit__sub_bytes(const struct bpf_prog_info_entry *e, u64 addr, u32 len
 	return -ENOENT;
 }
 
+/*
+ * The KSYMBOL @ks still names the address when the load found for it
+ * happens: a BPF KSYMBOL without a program of its own (a BPF trampoline or
+ * dispatcher, a program whose PROG_LOAD was lost) must not take the next
+ * program loaded there.
+ */
+static bool jit__same_ksymbol(struct inject_jit *jit, const struct perf_record_ksymbol *ks,
+			      u64 load_time)
+{
+	struct addr_location al;
+	bool same;
+
+	if (!strncmp(ks->name, "bpf_trampoline_", 15) || !strncmp(ks->name, "bpf_dispatcher_", 15))
+		return false;
+	if (!jit->kthread)
+		return true;
+	addr_location__init(&al);
+	/* the machine keeps KSYMBOL names to 255 bytes */
+	same =
+	    thread__find_symbol(jit->kthread, PERF_RECORD_MISC_KERNEL, ks->addr, load_time, &al) &&
+	    map__start(al.map) == ks->addr && !strncmp(al.sym->name, ks->name, 255);
+	addr_location__exit(&al);
+	return same;
+}
+
 static int jit__bpf_register(struct inject_jit *jit, struct perf_writer *w,
 			     const union perf_event *event, const struct perf_sample *sample,
 			     size_t body)
@@ -388,7 +416,7 @@ static int jit__bpf_register(struct inject_jit *jit, struct perf_writer *w,
 	size_t obj;
 	int err;
 
-	if (li < 0 || !jit->loads[li].len)
+	if (li < 0 || !jit->loads[li].len || !jit__same_ksymbol(jit, ks, jit->loads[li].load_time))
 		return 0;
 	l = &jit->loads[li];
 	e = jit__prog_info(jit->env, l->id);
@@ -699,7 +727,6 @@ struct inject_jit *inject_jit__new(struct text_image *ti, struct machine *machin
 {
 	struct inject_jit *jit;
 
-	(void)machine;
 	if (!ti || !write_dir || !final_dir || final_dir[0] != '/') {
 		pr_err("--jit: the objects' directory must be an absolute path\n");
 		errno = EINVAL;
@@ -717,6 +744,14 @@ struct inject_jit *inject_jit__new(struct text_image *ti, struct machine *machin
 		return NULL;
 	jit->ti = ti;
 	jit->env = env;
+	if (machine) {
+		jit->kthread = machine__findnew_thread(machine, -1, 0);
+		if (!jit->kthread) {
+			free(jit);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
 	jit->write_dir = strdup(write_dir);
 	jit->final_dir = strdup(final_dir);
 	jit->loads = text_image__bpf_loads(ti, &jit->nr_loads);
@@ -746,6 +781,7 @@ void inject_jit__delete(struct inject_jit *jit)
 	free(jit->load_used);
 	free(jit->write_dir);
 	free(jit->final_dir);
+	thread__put(jit->kthread);
 	free(jit);
 }
 
