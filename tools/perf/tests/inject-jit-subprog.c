@@ -7,10 +7,14 @@
  * KSYMBOL and print the bytes written by hand below (the second
  * sub-program's start at the image's offset 16, not 0), and annotate the
  * second sub-program; OUT/jit holds two objects; the PROG_LOAD is gone
- * and the PROG_UNLOAD kept (perf script --show-bpf-events).
- * Mutation caught: jit__sub_bytes() not adding the earlier sub-programs'
+ * and the PROG_UNLOAD kept (perf script --show-bpf-events).  Before it, a
+ * BPF KSYMBOL whose PROG_LOAD was lost came and went at the first
+ * sub-program's address: it stays a KSYMBOL and takes no object.
+ * Mutations caught: jit__sub_bytes() not adding the earlier sub-programs'
  * lengths (off += flen dropped): the second one's sample shows the first
- * one's bytes.
+ * one's bytes; jit__same_ksymbol() returning true whatever the machine
+ * says: the lost KSYMBOL takes the program's object, the program's
+ * sample gets no bytes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,6 +37,7 @@
 #define SJ_ID 81
 #define SJ_MAIN_NAME "bpf_prog_1111111111111111_sj_main"
 #define SJ_HELPER_NAME "bpf_prog_2222222222222222_sj_helper"
+#define SJ_LOST_NAME "bpf_prog_3333333333333333_sj_lost"
 
 /* main: nop; mov $1,%eax; call; leave-ish; helper: push %rbp; mov %rsp,%rbp; xor; ... */
 static const u8 sj_main[SJ_MAIN_LEN] = {0x90, 0xb8, 0x01, 0x00, 0x00, 0x00, 0xe8, 0xf5,
@@ -103,6 +108,15 @@ static int sj__write(const char *path)
 	err = err ?: perf_writer__set_osrelease(w, "6.1.0-subprog");
 	err = err ?: sj__prog_info(w);
 #define SJ_AT(t) (id.time = SJ_T0 + (t), &id)
+	/* a BPF KSYMBOL whose PROG_LOAD was lost, at the address reused next */
+	err =
+	    err ?:
+		  perf_writer__synth_ksymbol(w, dummy, SJ_MAIN, SJ_MAIN_LEN,
+					     PERF_RECORD_KSYMBOL_TYPE_BPF, 0, SJ_LOST_NAME, SJ_AT(2));
+	err = err ?:
+		    perf_writer__synth_ksymbol(
+			w, dummy, SJ_MAIN, SJ_MAIN_LEN, PERF_RECORD_KSYMBOL_TYPE_BPF,
+			PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, SJ_LOST_NAME, SJ_AT(5));
 	err = err ?:
 		    perf_writer__synth_ksymbol(w, dummy, SJ_MAIN, SJ_MAIN_LEN,
 					       PERF_RECORD_KSYMBOL_TYPE_BPF, 0, SJ_MAIN_NAME,
@@ -193,6 +207,8 @@ static int test__inject_jit_subprog(struct test_suite *t)
 	    "PERF_RECORD_MMAP2 -1/0: [0xffffffffc0003000(0x10) @ 0 <",
 	    "PERF_RECORD_MMAP2 -1/0: [0xffffffffc0005000(0x18) @ 0 <",
 	    "PERF_RECORD_BPF_EVENT type 2, flags 0, id 81",
+	    /* the lost one stays a KSYMBOL: the next load there is not its */
+	    "PERF_RECORD_KSYMBOL addr ffffffffc0003000 len 16 type 1 flags 0x0 name " SJ_LOST_NAME,
 	    NULL,
 	};
 	static const char *const annotate_want[] = {
