@@ -6,36 +6,45 @@
  * resolve, annotate and read bytes through their plain ELF path.
  *
  * What stock perf 6.1 needs from such an object, and why the records are
- * shaped as they are (tools/perf/util/... at v6.1):
+ * shaped as they are (tools/perf/util/ at 6.1, each checked by breaking it):
  *
  *  - machine.c:machine__process_kernel_mmap_event(): a kernel MMAP2 whose
  *    name starts with '/' becomes a module map of a dso found by its short
- *    name (machine__addnew_module_map(), dso.c:__kmod_path__parse(): the
- *    basename, '-' made '_'), so each object has a basename of its own.
- *    map__new2() gives the map pgoff 0 whatever the record says;
- *    symbol-elf.c:dso__process_kernel_symbol() then sets it to the file
- *    offset of the section named ".text", once per dso: an object holds one
- *    contiguous range, mapped exactly over it.
- *  - The name is copied into KMAP_NAME_LEN (256) bytes (maps.h): longer
+ *    name (machine__addnew_module_map(), machine__findnew_module_dso(),
+ *    dso.c:__kmod_path__parse(): the basename, '-' made '_'), so each
+ *    object has a basename of its own: two loads under one name share a
+ *    dso and the second one's samples go [unknown].  map.c:map__new2()
+ *    gives the map pgoff 0 whatever the record says; symbol-elf.c:
+ *    dso__process_kernel_symbol() then sets it to the file offset of the
+ *    section named ".text", once per dso: an object holds one contiguous
+ *    range and is mapped exactly over it.  A plain MMAP (pid -1, misc
+ *    KERNEL) works as well; the MMAP2 also carries the build-id, which
+ *    perf sets on the dso.
+ *  - The name is copied into KMAP_NAME_LEN (256, maps.h) bytes: longer
  *    paths would be cut, so they are refused.
  *  - bpf-event.c:machine__process_bpf_event_load() marks whatever map covers
  *    a PROG_LOAD's jited_ksyms as DSO_BINARY_TYPE__BPF_PROG_INFO, after
- *    which annotate.c refuses ("Please link with binutils's libopcode...")
- *    and bytes are read from bpf_prog_info at map-relative offsets: the
- *    PROG_LOAD of a program whose objects are mapped is dropped, with the
- *    KSYMBOL register it replaces.  Unregisters stay: machine.c:
- *    machine__process_ksymbol_unregister() removes the map at the address,
- *    without which a reused address keeps the old program.
- *  - A BPF object is named after its KSYMBOL, "bpf_prog_...", which
- *    map.c:__map__is_bpf_prog() recognises, so that symbol.c:
- *    dso__load_kcore() keeps its map when perf loads a kcore_dir.
+ *    which annotate.c:symbol__disassemble() refuses ("Please link with
+ *    binutils's libopcode to enable BPF annotation") and bytes are read
+ *    from bpf_prog_info at file offsets: the PROG_LOAD of a program whose
+ *    objects are mapped is dropped, with the KSYMBOL register it replaces.
+ *    Unregisters stay: machine.c:machine__process_ksymbol_unregister()
+ *    removes the map at the address, without which a program loaded later
+ *    at a reused address is reported under the old one's name.
+ *  - No BUILD_ID feature entries: header.c:__event_process_build_id()
+ *    makes a kernel-cpumode entry's dso the kernel unless its name ends in
+ *    .ko, and dso__load() then looks for kallsyms, finds no symbols.
+ *  - A kcore: see inject_jit__set_out_kcore().
  *
  * BPF: one object per sub-program load (its KSYMBOL), bytes from
  * HEADER_BPF_PROG_INFO, lifetime from text_image__bpf_loads().  OOL
  * regions (ftrace trampolines, kprobe slot pages): while a KSYMBOL OOL is
  * registered, each change of its known bytes (a TEXT_POKE) maps the new
  * version, one object per contiguous run of known bytes; where none are
- * known the KSYMBOL itself holds the address, as in the input.
+ * known the KSYMBOL itself holds the address, as in the input.  Stock
+ * perf already prints an OOL region's bytes from the TEXT_POKEs
+ * (machine.c:machine__process_text_poke() into the dso's cache); what the
+ * objects add is a file for objdump, so that annotate works.
  */
 #include <errno.h>
 #include <inttypes.h>
