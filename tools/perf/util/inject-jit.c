@@ -25,8 +25,9 @@
  *  - bpf-event.c:machine__process_bpf_event_load() marks whatever map covers
  *    a PROG_LOAD's jited_ksyms as DSO_BINARY_TYPE__BPF_PROG_INFO, after
  *    which annotate.c:symbol__disassemble() refuses ("Please link with
- *    binutils's libopcode to enable BPF annotation") and bytes are read
- *    from bpf_prog_info at file offsets: the PROG_LOAD of a program whose
+ *    binutils's libopcode to enable BPF annotation") and dso.c:bpf_read()
+ *    reads the JIT image at the map's offsets, which now include .text's
+ *    place in the file: wrong bytes.  So the PROG_LOAD of a program whose
  *    objects are mapped is dropped, with the KSYMBOL register it replaces.
  *    Unregisters stay: machine.c:machine__process_ksymbol_unregister()
  *    removes the map at the address, without which a program loaded later
