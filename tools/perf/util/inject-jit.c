@@ -125,6 +125,8 @@ struct inject_jit {
 	char *write_dir, *final_dir;
 	const struct text_image_bpf_load *loads;
 	size_t nr_loads;
+	const struct bpf_prog_info_entry **by_id; /* the env's programs by id */
+	size_t nr_by_id;
 	bool *load_used;
 	struct jit_obj *objs;
 	size_t nr_objs, alloc_objs;
@@ -323,15 +325,34 @@ static int jit__malformed(const union perf_event *event, const struct perf_sampl
 	return -EINVAL;
 }
 
-static const struct bpf_prog_info_entry *jit__prog_info(const struct perf_env *env, u32 id)
+static int jit__cmp_prog(const void *a, const void *b)
 {
-	int i;
+	const struct bpf_prog_info_entry *x = *(const struct bpf_prog_info_entry *const *)a;
+	const struct bpf_prog_info_entry *y = *(const struct bpf_prog_info_entry *const *)b;
 
-	for (i = 0; env && i < env->nr_bpf_progs; i++) {
-		if (env->bpf_progs[i].id == id)
-			return &env->bpf_progs[i];
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	/* equal ids in the file's order, so that the last one is found, as perf keeps it */
+	return x < y ? -1 : x > y;
+}
+
+/* HEADER_BPF_PROG_INFO's entry of program @id (the last of that id, as the text image takes) */
+static const struct bpf_prog_info_entry *jit__prog_info(struct inject_jit *jit, u32 id)
+{
+	size_t lo = 0, hi = jit->nr_by_id;
+	const struct bpf_prog_info_entry *e = NULL;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (jit->by_id[mid]->id <= id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	if (lo > 0 && jit->by_id[lo - 1]->id == id)
+		e = jit->by_id[lo - 1];
+	return e;
 }
 
 /*
@@ -341,30 +362,43 @@ static const struct bpf_prog_info_entry *jit__prog_info(const struct perf_env *e
  */
 static ssize_t jit__find_load(struct inject_jit *jit, u64 addr, u64 time)
 {
-	size_t i;
+	size_t lo = 0, hi = jit->nr_loads, i;
 
-	for (i = 0; i < jit->nr_loads; i++) {
-		const struct text_image_bpf_load *l = &jit->loads[i];
+	/* loads are in time order: the first at or after @time, then forward */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (!jit->load_used[i] && l->addr == addr && l->load_time >= time)
+		if (jit->loads[mid].load_time < time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < jit->nr_loads; i++) {
+		if (!jit->load_used[i] && jit->loads[i].addr == addr)
 			return i;
 	}
 	return -1;
 }
 
-/* all of the load's sub-programs have known bytes: else it stays as it was */
-static bool jit__load_complete(struct inject_jit *jit, const struct text_image_bpf_load *l,
+/*
+ * All of the load's sub-programs have known bytes, else it stays as it
+ * was.  The text image lists a program's sub-programs one after another.
+ */
+static bool jit__load_complete(struct inject_jit *jit, size_t li,
 			       const struct bpf_prog_info_entry *e)
 {
+	const struct text_image_bpf_load *l = &jit->loads[li];
+	size_t first = li, last = li, i;
 	u32 n = 0;
-	size_t i;
 
-	for (i = 0; i < jit->nr_loads; i++) {
-		const struct text_image_bpf_load *o = &jit->loads[i];
-
-		if (o->id == l->id && o->load_time == l->load_time && o->len)
-			n++;
-	}
+	while (first > 0 && jit->loads[first - 1].id == l->id &&
+	       jit->loads[first - 1].load_time == l->load_time)
+		first--;
+	while (last + 1 < jit->nr_loads && jit->loads[last + 1].id == l->id &&
+	       jit->loads[last + 1].load_time == l->load_time)
+		last++;
+	for (i = first; i <= last; i++)
+		n += jit->loads[i].len != 0;
 	return e && e->jited_prog_insns && n == e->nr_jited_ksyms;
 }
 
@@ -429,8 +463,8 @@ static int jit__bpf_register(struct inject_jit *jit, struct perf_writer *w,
 	if (li < 0 || !jit->loads[li].len || !jit__same_ksymbol(jit, ks, jit->loads[li].load_time))
 		return 0;
 	l = &jit->loads[li];
-	e = jit__prog_info(jit->env, l->id);
-	if (!jit__load_complete(jit, l, e) || jit__sub_bytes(e, l->addr, l->len, &bytes)) {
+	e = jit__prog_info(jit, l->id);
+	if (!jit__load_complete(jit, li, e) || jit__sub_bytes(e, l->addr, l->len, &bytes)) {
 		pr_debug("BPF program %u: JIT bytes incomplete, its records stay\n", l->id);
 		return 0;
 	}
@@ -455,7 +489,8 @@ static int jit__bpf_event(struct inject_jit *jit, const union perf_event *event,
 
 	if (event->header.size < sizeof(event->bpf) || event->bpf.type != PERF_BPF_EVENT_PROG_LOAD)
 		return 0;
-	for (i = 0; i < jit->nr_progs; i++) {
+	/* from the end: a PROG_LOAD comes right after its KSYMBOLs */
+	for (i = jit->nr_progs; i-- > 0;) {
 		if (jit->progs[i].id == event->bpf.id && jit->progs[i].load_time == sample->time)
 			return 1;
 	}
@@ -766,7 +801,19 @@ struct inject_jit *inject_jit__new(struct text_image *ti, struct machine *machin
 	jit->final_dir = strdup(final_dir);
 	jit->loads = text_image__bpf_loads(ti, &jit->nr_loads);
 	jit->load_used = calloc(jit->nr_loads + 1, sizeof(*jit->load_used));
-	if (!jit->write_dir || !jit->final_dir || !jit->load_used) {
+	if (env && env->nr_bpf_progs > 0) {
+		int i;
+
+		jit->by_id = calloc(env->nr_bpf_progs, sizeof(*jit->by_id));
+		for (i = 0; jit->by_id && i < env->nr_bpf_progs; i++)
+			jit->by_id[i] = &env->bpf_progs[i];
+		if (jit->by_id) {
+			jit->nr_by_id = env->nr_bpf_progs;
+			qsort(jit->by_id, jit->nr_by_id, sizeof(*jit->by_id), jit__cmp_prog);
+		}
+	}
+	if (!jit->write_dir || !jit->final_dir || !jit->load_used ||
+	    (env && env->nr_bpf_progs > 0 && !jit->by_id)) {
 		inject_jit__delete(jit);
 		errno = ENOMEM;
 		return NULL;
@@ -789,6 +836,7 @@ void inject_jit__delete(struct inject_jit *jit)
 	free(jit->ools);
 	free(jit->progs);
 	free(jit->load_used);
+	free(jit->by_id);
 	free(jit->write_dir);
 	free(jit->final_dir);
 	thread__put(jit->kthread);
