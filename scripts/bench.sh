@@ -70,6 +70,25 @@ insn_row() {
 }
 insn_row
 
+# inject: stock perf inject's plain copy against ours, plain and with
+# each mode (which add the side-band pass and the objects or the
+# snapshot); the output is removed before each run, by both alike, so
+# that no run pays for keeping the previous one as .old
+inject_row() {
+	local mode=$1 p t pr tr bytes
+	read -r p pr < <(measure sh -c "rm -rf '$dir/inj.out' '$dir/inj.out.old'; perf inject -i '$dir/perf.data' -o '$dir/inj.out'")
+	read -r t tr < <(measure sh -c "rm -rf '$dir/inj.out' '$dir/inj.out.old'; '$prog' inject -q $mode -i '$dir/perf.data' -o '$dir/inj.out'")
+	bytes=$(stat -c %s "$dir/perf.data")
+	printf '%-62s %8.0f MB/s %8.0f MB/s %7.1fx %8s\n' "inject ${mode:-(plain copy)} vs perf inject" \
+		"$(echo "$bytes / 1000 / $p" | bc -l)" "$(echo "$bytes / 1000 / $t" | bc -l)" \
+		"$(echo "$p / $t" | bc -l)" ">= 1x"
+	printf '%-62s %9s kB %9s kB %7.2fx %8s\n' "  max RSS" "$pr" "$tr" \
+		"$(echo "$tr / $pr" | bc -l)" "<= 1x"
+}
+inject_row ''
+inject_row '--jit'
+inject_row '--snapshot=start'
+
 # the code image library's own benchmark, when built
 if [ -x "$src/tools/lib/textpoke/bench/run.sh" ]; then
 	echo

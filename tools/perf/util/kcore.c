@@ -24,8 +24,12 @@
 #include "input-file.h"
 #include "kcore.h"
 
-/* a kcore has a handful of segments; more means a damaged or hostile file */
-#define KCORE_MAX_SEGMENTS 4096
+/*
+ * /proc/kcore has a handful of segments, but an inject --snapshot core
+ * has one per range of known bytes (with no kcore, one per poked site):
+ * as many as the ELF writer writes, and more means a hostile file
+ */
+#define KCORE_MAX_SEGMENTS 65536
 
 /*
  * "<file>: <what is wrong>": an error, or with @kcore->optional a warning,
