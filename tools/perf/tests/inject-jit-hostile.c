@@ -164,7 +164,7 @@ static bool hj__sane_object(const char *name)
 {
 	size_t i, len = strlen(name);
 
-	if (strstr(name, "..") || len > 100 || len < 3 || strcmp(name + len - 2, ".o"))
+	if (strstr(name, "..") || len > 100 || !len || name[0] == '.')
 		return false;
 	for (i = 0; i < len; i++) {
 		char c = name[i];

@@ -154,10 +154,13 @@ static int jit__grow(void **arr, size_t nr, size_t *alloc, size_t elem)
 
 /*
  * An object's basename: the symbol's name with everything but [A-Za-z0-9_]
- * made '_' (so no '/', no "..", nothing perf rewrites), bounded, and the
- * object's number, which makes it unique among the objects of one output.
+ * made '_' (so no '/', no "..", nothing perf rewrites), bounded; with
+ * @seq (the object's number) after a '.' when that name is taken, which
+ * keeps it unique among the objects of one output.  The plain name is
+ * what perf 6.1 then calls the dso (the basename), as it calls IN's
+ * KSYMBOL object, so that --sort dso agrees too.
  */
-static void jit__basename(char *buf, size_t size, const char *name, size_t seq)
+static void jit__basename(char *buf, size_t size, const char *name, ssize_t seq)
 {
 	char clean[JIT_NAME_MAX + 1];
 	size_t i;
@@ -171,7 +174,10 @@ static void jit__basename(char *buf, size_t size, const char *name, size_t seq)
 			       '_';
 	}
 	clean[i] = '\0';
-	snprintf(buf, size, "%s.%zu.o", i ? clean : "jit", seq);
+	if (seq < 0)
+		snprintf(buf, size, "%s", i ? clean : "jit");
+	else
+		snprintf(buf, size, "%s.%zd", i ? clean : "jit", seq);
 }
 
 /* writes an object of @len bytes at @addr holding symbol @name; its index */
@@ -181,33 +187,41 @@ static int jit__write_object(struct inject_jit *jit, const char *name, u64 addr,
 	char base[JIT_NAME_MAX + 32], *wpath = NULL;
 	struct jit_obj *obj;
 	struct elf_image *ei;
-	int err;
+	int err = 0, try;
 
 	if (jit__grow((void **)&jit->objs, jit->nr_objs, &jit->alloc_objs, sizeof(*jit->objs)))
 		return -ENOMEM;
 	obj = &jit->objs[jit->nr_objs];
 	memset(obj, 0, sizeof(*obj));
-	jit__basename(base, sizeof(base), name, jit->nr_objs);
-	if (asprintf(&wpath, "%s/%s", jit->write_dir, base) < 0)
-		return -ENOMEM;
-	if (asprintf(&obj->path, "%s/%s", jit->final_dir, base) < 0) {
-		free(wpath);
-		return -ENOMEM;
-	}
 	ei = elf_image__new(ELF_IMAGE_EXEC);
-	if (!ei) {
-		err = -errno;
-		goto out_free;
-	}
+	if (!ei)
+		return -errno;
 	err = elf_image__add_code(ei, ".text", addr, bytes, len);
 	if (!err)
 		err = elf_image__add_symbol(ei, name, addr, len, ELF_IMAGE_SYM_FUNC, true);
-	if (!err)
+	/* the name alone while it is free (O_EXCL says), then with the number */
+	for (try = 0; !err && try < 2; try++) {
+		jit__basename(base, sizeof(base), name, try ? (ssize_t)jit->nr_objs : -1);
+		if (asprintf(&wpath, "%s/%s", jit->write_dir, base) < 0) {
+			wpath = NULL;
+			err = -ENOMEM;
+			break;
+		}
 		err = elf_image__write(ei, wpath, &obj->bid);
+		if (err != -EEXIST || try)
+			break;
+		zfree(&wpath);
+		err = 0;
+	}
 	elf_image__delete(ei);
+	if (!err && asprintf(&obj->path, "%s/%s", jit->final_dir, base) < 0) {
+		obj->path = NULL;
+		unlink(wpath);
+		err = -ENOMEM;
+	}
 	if (err) {
-		pr_err("%s: cannot write the object of %s at %#" PRIx64 ": %s\n", wpath, name, addr,
-		       strerror(-err));
+		pr_err("%s: cannot write the object of %s at %#" PRIx64 ": %s\n",
+		       wpath ? wpath : jit->write_dir, name, addr, strerror(-err));
 		goto out_free;
 	}
 	free(wpath);

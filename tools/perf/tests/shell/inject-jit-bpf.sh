@@ -9,7 +9,8 @@
 # textpoke record and once by stock perf record.  On OUT of inject --jit,
 # stock perf 6.1 (HOME a scratch directory each time) must
 #  - report every sample under the symbol it gives it on IN
-#    (perf report --stdio --sort sym, identical);
+#    (perf report --stdio --sort sym, identical), and the busy programs
+#    under the same comm, dso and symbol (the default sort);
 #  - annotate each busy program with objdump's disassembly, its own loop
 #    bound in it, where on IN it refuses ("Please link with binutils's
 #    libopcode to enable BPF annotation");
@@ -75,6 +76,18 @@ check() {
 	grep -v '^#' "$tmp/report.out" | grep . >"$tmp/r.out"
 	diff "$tmp/r.in" "$tmp/r.out" >"$tmp/r.diff" ||
 		fail "$rec: perf report --sort sym differs on OUT: $(head -6 "$tmp/r.diff")"
+
+	# the default sort (comm, dso, sym): each object is named as perf named
+	# the program's KSYMBOL, as long as no other load took the name first
+	stock report.in "$tmp/h-$rec-1" report -i "$in" --stdio ||
+		fail "$rec: perf report on IN: $(head -3 "$tmp/report.in.err")"
+	stock report.out "$tmp/h-$rec-2" report -i "$out" --stdio ||
+		fail "$rec: perf report on OUT: $(head -3 "$tmp/report.out.err")"
+	grep '_tp_busy' "$tmp/report.in" >"$tmp/d.in"
+	grep '_tp_busy' "$tmp/report.out" >"$tmp/d.out"
+	[ -s "$tmp/d.in" ] || fail "$rec: perf report shows no busy program on IN"
+	diff "$tmp/d.in" "$tmp/d.out" >"$tmp/d.diff" ||
+		fail "$rec: perf report (comm,dso,sym) differs on OUT: $(head -6 "$tmp/d.diff")"
 
 	for v in 1 2 3; do
 		prog=$(sed -n "s/.* \\(bpf_prog_[0-9a-f]*_tp_busy$v\\)\$/\\1/p" "$tmp/r.in" | head -1)
