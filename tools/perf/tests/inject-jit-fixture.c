@@ -142,8 +142,8 @@ static bool ij__readelf_has(const char *dir, const char *name, u64 addr)
 	char *cmd;
 	int st;
 
-	if (asprintf(&cmd, "readelf -sW %s/* | grep -q ' %016" PRIx64 " .* FUNC .* %s$'", dir,
-		     addr, name) < 0)
+	if (asprintf(&cmd, "readelf -sW %s/* | grep -q ' %016" PRIx64 " .* FUNC .* %s$'", dir, addr,
+		     name) < 0)
 		return false;
 	st = system(cmd);
 	free(cmd);
