@@ -31,6 +31,18 @@ struct inject_jit *inject_jit__new(struct text_image *ti, struct machine *machin
 void inject_jit__delete(struct inject_jit *jit);
 
 /*
+ * Whether OUT carries a kcore (kcore_dir/kcore), before the first record.
+ * Stock perf 6.1 ignores every kernel MMAP once it has loaded a kcore
+ * (util/machine.c:machine__process_kernel_mmap_event()), and drops those
+ * it had then (util/symbol.c:dso__load_kcore()) but for bpf_prog_ ones:
+ * with a kcore the objects are written and the input's KSYMBOL and
+ * BPF_EVENT records kept, so that OUT is no worse than IN.
+ * inject_jit__new() guesses it from a kcore_dir/kcore beside @write_dir
+ * when that is named "jit" (OUT/jit); with --jit-dir the driver says.
+ */
+void inject_jit__set_out_kcore(struct inject_jit *jit, bool out_kcore);
+
+/*
  * Each record of the input, in file order, before it is written: 0 to
  * pass it through as it is; 1 when the hook has written through @w what
  * replaces it (possibly nothing); -errno.  @sample is the record's parsed

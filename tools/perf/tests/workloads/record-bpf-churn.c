@@ -12,9 +12,15 @@
  *   record-bpf-churn flash [N]      N programs loaded and closed at once,
  *                                   never attached: they live as long as
  *                                   one close() takes
- *   record-bpf-churn busy [SECONDS] one filter that loops on every packet,
+ *   record-bpf-churn busy [SECONDS [V [FILE]]]
+ *                                   one filter that loops on every packet,
  *                                   fed packets for SECONDS (default 1):
- *                                   samples land in its JIT code
+ *                                   samples land in its JIT code; V (1 to
+ *                                   999) makes the loop bound 4000 + V, a
+ *                                   program of its own bytes and tag named
+ *                                   tp_busy<V>; FILE gets the kernel's own
+ *                                   view of it (BPF_OBJ_GET_INFO_BY_FD)
+ *                                   appended: "<name> <addr> <JIT hex>"
  *
  * Prints the number of programs loaded; exit 2 when BPF is not allowed.
  */
@@ -121,6 +127,49 @@ static int churn(int rounds, bool attach, int pause_ms)
 	return loaded;
 }
 
+/* the JIT image as the kernel reports it, for tests that check ours against it */
+static int dump_jit(int prog, const char *path)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	unsigned char *insns;
+	__u64 ksym = 0;
+	FILE *f;
+	__u32 i;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (unsigned long)&info;
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) || !info.jited_prog_len)
+		return -1;
+	insns = malloc(info.jited_prog_len);
+	if (!insns)
+		return -1;
+	i = info.jited_prog_len;
+	memset(&info, 0, sizeof(info));
+	info.jited_prog_len = i;
+	info.jited_prog_insns = (unsigned long)insns;
+	info.nr_jited_ksyms = 1;
+	info.jited_ksyms = (unsigned long)&ksym;
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr))) {
+		free(insns);
+		return -1;
+	}
+	f = fopen(path, "a");
+	if (!f) {
+		free(insns);
+		return -1;
+	}
+	fprintf(f, "%s %llx ", info.name, (unsigned long long)ksym);
+	for (i = 0; i < info.jited_prog_len; i++)
+		fprintf(f, "%02x", insns[i]);
+	fprintf(f, "\n");
+	free(insns);
+	return fclose(f) ? -1 : 0;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -129,24 +178,34 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int busy(double seconds)
+static int busy(double seconds, int variant, const char *dump)
 {
 	/* r1 = 0; loop: r1 += 1; if r1 < 4000 goto loop; r0 = -1; exit */
 	struct bpf_insn insns[] = {
 	    INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 0),
 	    INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),
-	    INSN(BPF_JMP | BPF_JLT | BPF_K, 1, 0, -2, 4000),
+	    INSN(BPF_JMP | BPF_JLT | BPF_K, 1, 0, -2, 4000 + variant),
 	    INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, -1),
 	    INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	struct sockaddr_in addr;
-	int prog = prog_load(insns, 5, "tp_busy");
 	double end = now() + seconds;
-	int s;
+	char name[16];
+	int prog, s;
+
+	if (variant > 0)
+		snprintf(name, sizeof(name), "tp_busy%u", (unsigned int)variant % 1000);
+	else
+		snprintf(name, sizeof(name), "tp_busy");
+	prog = prog_load(insns, 5, name);
 
 	if (prog < 0) {
 		fprintf(stderr, "record-bpf-churn: BPF_PROG_LOAD: %s\n", strerror(errno));
 		return errno == EPERM || errno == EACCES ? -2 : -1;
+	}
+	if (dump && dump_jit(prog, dump)) {
+		fprintf(stderr, "record-bpf-churn: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
+		return -1;
 	}
 	s = udp_socket(&addr);
 	if (s < 0 || setsockopt(s, SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog))) {
@@ -170,10 +229,12 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "flash"))
 		n = churn(argc > 2 ? atoi(argv[2]) : 200, false, 0);
 	else if (!strcmp(mode, "busy"))
-		n = busy(argc > 2 ? atof(argv[2]) : 1.0);
+		n = busy(argc > 2 ? atof(argv[2]) : 1.0, argc > 3 ? atoi(argv[3]) : 0,
+			 argc > 4 ? argv[4] : NULL);
 	else {
-		fprintf(stderr,
-			"usage: record-bpf-churn churn [N [MS]] | flash [N] | busy [SECONDS]\n");
+		fprintf(
+		    stderr,
+		    "usage: record-bpf-churn churn [N [MS]] | flash [N] | busy [SECONDS [V [FILE]]]\n");
 		return 1;
 	}
 	if (n < 0)
