@@ -440,6 +440,20 @@ static int inject__jit_dirs(struct inject *inj, char **write_dir, char **final_d
 	return *write_dir && *final_dir ? 0 : -ENOMEM;
 }
 
+/* whether stock perf will read a kcore from the output: then it ignores kernel MMAPs */
+static bool inject__out_has_kcore(struct inject *inj)
+{
+	const char *tmp = perf_writer__dir_path(inj->w);
+	char *path;
+	bool has;
+
+	if (!tmp || asprintf(&path, "%s/kcore_dir/kcore", tmp) < 0)
+		return false;
+	has = !access(path, F_OK);
+	free(path);
+	return has;
+}
+
 /* everything between the first pass and the copy: snapshot, kcore_dir, objects */
 static int inject__prepare(struct inject *inj, struct text_image *ti, const char *in_kcore_dir)
 {
@@ -473,6 +487,8 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 						   write_dir, final_dir);
 			if (!inj->jit)
 				err = -errno ?: -EINVAL;
+			else
+				inject_jit__set_out_kcore(inj->jit, inject__out_has_kcore(inj));
 		}
 		free(write_dir);
 		free(final_dir);

@@ -47,7 +47,7 @@ static u64 kallsyms__addr(const char *name)
 int synthesize__kernel_mmap(struct synth *s)
 {
 	struct perf_record_mmap2 m;
-	u64 start = kallsyms__addr("_text");
+	u64 start = kallsyms__addr("_text"), end = kallsyms__addr("_etext");
 
 	if (!start)
 		start = kallsyms__addr("_stext");
@@ -56,8 +56,14 @@ int synthesize__kernel_mmap(struct synth *s)
 	m.pid = (u32)-1;
 	m.tid = 0;
 	m.start = start;
-	/* as perf: the kernel map runs to the end of the address space */
-	m.len = ~0ULL - start;
+	/*
+	 * As perf record: the kernel map ends at _etext.  Past it lie the
+	 * modules and BPF programs, which stock perf would otherwise put
+	 * into the kernel map (a program loaded before the recording, whose
+	 * KSYMBOL is synthesized at time 0, then stays unresolved).  Without
+	 * _etext, the end of the address space, as perf has then.
+	 */
+	m.len = end > start ? end - start : ~0ULL - start;
 	m.pgoff = start;
 	m.prot = PROT_READ | PROT_EXEC;
 	return synth__mmap2(s, &m, "[kernel.kallsyms]_text");
