@@ -24,6 +24,8 @@ static int cmd_textpoke_help(int argc, char **argv);
 static const struct textpoke_cmd commands[] = {
     {"code", cmd_textpoke_code, "Print kernel code as it was at a moment of a recording"},
     {"help", cmd_textpoke_help, "List the commands, or show a command's man page"},
+    {"inject", cmd_textpoke_inject,
+     "Rewrite a recording for tools that know nothing of text pokes"},
     {"record", cmd_textpoke_record, "Record samples and the side-band that text tracking needs"},
     {"script", cmd_textpoke_script, "Print a recording like perf script, with ABIs and text pokes"},
     {"test", cmd_textpoke_test, "Run the built-in tests"},

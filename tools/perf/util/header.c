@@ -390,6 +390,11 @@ int perf_header__process_feature(struct perf_session *session, int feat, const v
 
 	if (feat > 0 && feat < HEADER_FEAT_BITS)
 		session->feat_bitmap[feat / 64] |= 1ULL << (feat % 64);
+	if (session->tool && session->tool->feature) {
+		err = session->tool->feature(session->tool, feat, buf, size);
+		if (err)
+			return err;
+	}
 
 	switch (feat) {
 	case HEADER_TRACING_DATA:

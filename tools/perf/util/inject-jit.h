@@ -16,13 +16,18 @@ struct inject_jit;
  * at the kernel address, .symtab, build-id) for every version of every
  * code region that exists only at run time (each BPF program load, each
  * OOL region: ftrace trampolines, kprobe slot pages), written into
- * @obj_dir (an existing directory, absolute path), and the records that
- * map each object at its address for exactly its lifetime in the
- * rewritten stream.  @ti is finished (the whole side-band is known).
- * NULL + errno with an error printed.
+ * @write_dir (an existing, empty directory), and the records that map
+ * each object at its address for exactly its lifetime in the rewritten
+ * stream.  The records name each object as @final_dir/<name>: the output
+ * is written under a temporary name and renamed into place at the end,
+ * so @write_dir is where the files are now and @final_dir (absolute)
+ * where they will be.  The two may be equal (--jit-dir).  @ti is
+ * finished (the whole side-band is known).  NULL + errno with an error
+ * printed.
  */
 struct inject_jit *inject_jit__new(struct text_image *ti, struct machine *machine,
-				   const struct perf_env *env, const char *obj_dir);
+				   const struct perf_env *env, const char *write_dir,
+				   const char *final_dir);
 void inject_jit__delete(struct inject_jit *jit);
 
 /*

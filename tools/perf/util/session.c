@@ -32,6 +32,8 @@
 #define RECORD_MAX 65536
 /* decompression output: at least this, at most the cap, else mmap_len */
 #define DECOMP_MIN (1U << 20)
+/* an AUX trace reaches a tool in pieces of at most this */
+#define AUXTRACE_PIECE (1U << 20)
 #define DECOMP_MAX (64U << 20)
 /* a pipe's TRACING_DATA is read in steps, never trusting its size field */
 #define TRACING_STEP (1U << 20)
@@ -440,14 +442,14 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		return perf_session__process_feature_record(session, event, offset);
 	case PERF_RECORD_EVENT_UPDATE:
 		perf_session__process_event_update(session, event);
-		return 0;
+		break;
 	case PERF_RECORD_ID_INDEX:
 		perf_session__process_id_index(session, event);
-		return 0;
+		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		if (tool->ordered_events)
 			return session->no_rounds ? 0 : ordered_events__round(&session->state->oe);
-		return 0;
+		break;
 	case PERF_RECORD_FINISHED_INIT:
 		session->seen_header_end = true;
 		return 0;
@@ -486,11 +488,11 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		}
 		*skip = event->auxtrace.size;
 		session->stats.nr_auxtrace_bytes += *skip;
-		return 0;
+		break;
 	case PERF_RECORD_THREAD_MAP:
 	case PERF_RECORD_CPU_MAP:
 		/* the machine model learns threads and cpus from the records themselves */
-		return 0;
+		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
 		perf_session__add_build_id(session, event);
 		break;
@@ -625,6 +627,31 @@ static inline const void *session__window_get(struct perf_data *data, struct per
 	return perf_data__window_get(data, win, off, len);
 }
 
+/* an AUX trace of a mapped file, in pieces no larger than a window */
+static int perf_session__file_auxtrace(struct perf_session *session, struct perf_data *data,
+				       u64 off, u64 len)
+{
+	struct perf_session_state *st = session->state;
+
+	while (len) {
+		u64 n = len < AUXTRACE_PIECE ? len : AUXTRACE_PIECE;
+		const void *p = session__window_get(data, &st->win, off, n);
+		int err;
+
+		if (!p) {
+			pr_err("%s: cannot map the AUX trace at %#" PRIx64 "\n", session->path,
+			       off);
+			return -EIO;
+		}
+		err = session->tool->auxtrace_data(session->tool, p, n);
+		if (err)
+			return err;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
 static int perf_session__process_range(struct perf_session *session, struct perf_data *data,
 				       u64 off, u64 end)
 {
@@ -680,6 +707,11 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 				record_error(session, off - h.size, 0, &h,
 					     "has a payload that runs past the end of the data");
 				return -EINVAL;
+			}
+			if (h.type == PERF_RECORD_AUXTRACE && session->tool->auxtrace_data) {
+				err = perf_session__file_auxtrace(session, data, off, skip);
+				if (err)
+					return err;
 			}
 			off += skip;
 		}
@@ -796,6 +828,28 @@ static int perf_session__read_tracing_data(struct perf_session *session, u64 siz
 	return 0;
 }
 
+/* an AUX trace of a stream, read into @buf (RECORD_MAX bytes) piece by piece */
+static int perf_session__stream_auxtrace(struct perf_session *session, u8 *buf, u64 off,
+					 const struct perf_event_header *h, u64 len)
+{
+	while (len) {
+		size_t n = len < RECORD_MAX ? len : RECORD_MAX;
+		ssize_t got = perf_data__read(session->data, buf, n);
+		int err;
+
+		if (got < (ssize_t)n) {
+			record_error(session, off, 0, h,
+				     "has a payload cut off by the end of the stream");
+			return got < 0 ? got : -EINVAL;
+		}
+		err = session->tool->auxtrace_data(session->tool, buf, n);
+		if (err)
+			return err;
+		len -= n;
+	}
+	return 0;
+}
+
 static int perf_session__process_pipe(struct perf_session *session)
 {
 	struct perf_data *data = session->data;
@@ -852,6 +906,10 @@ static int perf_session__process_pipe(struct perf_session *session)
 			err = perf_session__read_tracing_data(session, skip, off, off + h.size);
 			if (err)
 				goto out;
+		} else if (skip && h.type == PERF_RECORD_AUXTRACE && session->tool->auxtrace_data) {
+			err = perf_session__stream_auxtrace(session, buf, off, &h, skip);
+			if (err)
+				goto out;
 		} else if (skip) {
 			s64 s = perf_data__skip(data, skip);
 
@@ -893,7 +951,7 @@ static void perf_session__warn_stats(struct perf_session *session)
 		n +=
 		    snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " records with an unknown id",
 			     n ? ", " : "", s->nr_unknown_id);
-	if (s->nr_auxtrace_bytes)
+	if (s->nr_auxtrace_bytes && !session->tool->auxtrace_data)
 		n += snprintf(line + n, sizeof(line) - n,
 			      "%s%" PRIu64 " bytes of hardware trace "
 			      "(AUXTRACE) not decoded",

@@ -27,9 +27,23 @@ struct perf_tool {
 	/* every kernel record that is not a SAMPLE: MMAP*, COMM, FORK, ... */
 	int (*side_band)(struct perf_tool *tool, union perf_event *event,
 			 struct perf_sample *sample, struct evsel *evsel, struct machine *machine);
-	/* user records (type >= 64) other than those the session consumes */
+	/*
+	 * user records (type >= 64) other than those the session consumes;
+	 * FINISHED_ROUND too when the tool does not order events (inject
+	 * copies the rounds)
+	 */
 	int (*user_event)(struct perf_tool *tool, union perf_event *event,
 			  struct perf_session *session);
+	/*
+	 * every feature payload as it is in the file or stream (file byte
+	 * order), before the session parses it: inject copies them
+	 */
+	int (*feature)(struct perf_tool *tool, int feat, const void *buf, u64 size);
+	/*
+	 * the trace that follows an AUXTRACE record (delivered to user_event
+	 * first), in pieces, in order; without it the trace is skipped
+	 */
+	int (*auxtrace_data)(struct perf_tool *tool, const void *buf, u64 len);
 	bool ordered_events;
 };
 

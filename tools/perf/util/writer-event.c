@@ -393,7 +393,9 @@ int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev)
 		return -EINVAL;
 	type = writer__u32(w, ev->header.type);
 	size = writer__u16(w, ev->header.size);
-	if (size < sizeof(struct perf_event_header) || size % 8)
+	/* perf itself writes some user records (CPU_MAP) of sizes not 8-aligned */
+	if (size < sizeof(struct perf_event_header) ||
+	    (size % 8 && type < PERF_RECORD_USER_TYPE_START))
 		return -EINVAL;
 	switch (type) {
 	case PERF_RECORD_HEADER_ATTR:

@@ -78,6 +78,10 @@ struct perf_writer {
 	struct writer_feat feat[HEADER_LAST_FEATURE];
 	struct wbuf build_ids; /* BUILD_ID entries */
 	struct wbuf rec;       /* record being assembled */
+	u64 aux_owed;	       /* AUXTRACE trace bytes still to come */
+	/* file mode: where each AUXTRACE went, for the HEADER_AUXTRACE index */
+	struct wbuf aux_index;
+	u64 nr_aux;
 	u64 nr_records[PERF_RECORD_HEADER_MAX];
 	int zlevel;
 #ifdef HAVE_ZSTD

@@ -414,6 +414,8 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 {
 	if (w->err)
 		return w->err;
+	if (w->aux_owed)
+		return -EBUSY;
 	if (writer__start(w))
 		return w->err;
 	if (type < PERF_RECORD_HEADER_MAX)
@@ -430,6 +432,63 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 		return w->err;
 #endif
 	return writer__emit(w, rec, len);
+}
+
+/*
+ * AUX area trace rides after its AUXTRACE record, outside header.size and
+ * outside any compression, as perf record writes it.
+ */
+int perf_writer__write_auxtrace(struct perf_writer *w, const union perf_event *ev)
+{
+	int err;
+
+	if (!ev || w->swap || ev->header.type != PERF_RECORD_AUXTRACE ||
+	    ev->header.size < sizeof(struct perf_record_auxtrace) || ev->header.size % 8)
+		return -EINVAL;
+	if (writer__start(w))
+		return w->err;
+	/*
+	 * perf finds AUX traces by the index in HEADER_AUXTRACE: the file
+	 * offset and header.size of each record (perf refuses an entry whose
+	 * size is not the record's), as perf record keeps it
+	 */
+	if (!w->pipe && !w->zctx) {
+		wbuf__u64(&w->aux_index, w->off + w->olen);
+		wbuf__u64(&w->aux_index, ev->header.size);
+		if (w->aux_index.err)
+			return w->aux_index.err;
+		w->nr_aux++;
+	}
+	err = writer__record(w, ev, ev->header.size, PERF_RECORD_AUXTRACE);
+	if (!err)
+		w->aux_owed = ev->auxtrace.size;
+	return err;
+}
+
+/* HEADER_AUXTRACE: the number of entries, then each entry's offset and size */
+static int writer__aux_index(struct perf_writer *w)
+{
+	struct wbuf b;
+	int err;
+
+	if (!w->nr_aux)
+		return 0;
+	wbuf__init(&b, w->swap, FEATURE_MAX);
+	wbuf__u64(&b, w->nr_aux);
+	wbuf__put(&b, w->aux_index.p, w->aux_index.len);
+	err = b.err ?: perf_writer__set_feature(w, HEADER_AUXTRACE, b.p, b.len);
+	wbuf__exit(&b);
+	return err;
+}
+
+int perf_writer__write_auxtrace_data(struct perf_writer *w, const void *buf, size_t len)
+{
+	if (w->err)
+		return w->err;
+	if (len > w->aux_owed)
+		return -EINVAL;
+	w->aux_owed -= len;
+	return writer__emit(w, buf, len);
 }
 
 /* ---- attrs ---- */
@@ -456,9 +515,11 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;
 	a->attr.size = ATTR_FILE_SIZE;
-	a->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
-	/* without it perf warns and falls back to unordered processing */
-	a->attr.sample_id_all = 1;
+	if (!(w->flags & PERF_WRITER_KEEP_ATTRS)) {
+		a->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		/* without it perf warns and falls back to unordered processing */
+		a->attr.sample_id_all = 1;
+	}
 	a->nr_ids = nr_ids ? nr_ids : 1;
 	a->ids = calloc(a->nr_ids, sizeof(u64));
 	if (!a->ids)
@@ -556,6 +617,7 @@ static struct perf_writer *writer__alloc(unsigned int flags)
 		wbuf__init(&w->feat[i].buf, w->swap, FEATURE_MAX);
 	wbuf__init(&w->build_ids, w->swap, FEATURE_MAX);
 	wbuf__init(&w->rec, w->swap, RECORD_MAX);
+	wbuf__init(&w->aux_index, w->swap, FEATURE_MAX);
 	w->obuf = malloc(OUT_BUF_SIZE);
 	if (!w->obuf)
 		goto out_free;
@@ -589,6 +651,7 @@ static void writer__free(struct perf_writer *w)
 		wbuf__exit(&w->feat[i].buf);
 	wbuf__exit(&w->build_ids);
 	wbuf__exit(&w->rec);
+	wbuf__exit(&w->aux_index);
 	writer__zstd_exit(w);
 	free(w->obuf);
 	free(w->path);
@@ -641,6 +704,11 @@ struct perf_writer *perf_writer__new_fd(int fd, unsigned int flags)
 const char *perf_writer__dir_path(const struct perf_writer *w)
 {
 	return (w->flags & PERF_WRITER_DIRECTORY) ? w->tmp_path : NULL;
+}
+
+const char *perf_writer__final_path(const struct perf_writer *w)
+{
+	return w->path;
 }
 
 static int writer__finish_file(struct perf_writer *w)
@@ -705,6 +773,10 @@ int perf_writer__close(struct perf_writer *w)
 	if (!w)
 		return -EINVAL;
 	err = writer__start(w);
+	if (!err && w->aux_owed)
+		err = -EIO; /* an AUXTRACE record without all of its trace */
+	if (!err && !w->pipe)
+		err = writer__aux_index(w);
 	if (!err)
 		err = writer__zstd_flush(w);
 	if (!err) {

@@ -50,6 +50,12 @@ enum perf_writer_flags {
 	PERF_WRITER_ZSTD = 1 << 2,
 	/* opposite byte order to this machine (a big-endian file on x86) */
 	PERF_WRITER_SWAPPED = 1 << 3,
+	/*
+	 * attrs as the caller gives them, without the IDENTIFIER and
+	 * sample_id_all the writer otherwise adds: inject copies records
+	 * whose layout their original attrs decide.
+	 */
+	PERF_WRITER_KEEP_ATTRS = 1 << 4,
 };
 
 struct perf_writer;
@@ -71,6 +77,11 @@ int perf_writer__error(const struct perf_writer *w);
  * caller may add kcore_dir/ before close; NULL for other modes.
  */
 const char *perf_writer__dir_path(const struct perf_writer *w);
+/*
+ * Where close puts the output (symlinks followed), as given: relative
+ * when the caller's path was; NULL for a caller's fd or stdout.
+ */
+const char *perf_writer__final_path(const struct perf_writer *w);
 
 /*
  * Add an event.  @nr_ids 0 makes the writer assign one unique id.  @name
@@ -88,10 +99,22 @@ u64 perf_writer__attr_id(const struct perf_writer *w, int idx);
  * Write a complete record as is; kernel records must end with the id
  * trailer of their attr (see above).  In PERF_WRITER_SWAPPED mode its
  * bytes must already be in the file's byte order.  header.size is checked
- * (>= 8, multiple of 8); records of type >= 64 other than FINISHED_ROUND
- * are refused: the writer makes the header records itself.
+ * (>= 8, a multiple of 8 for kernel records).  The header records (attrs,
+ * features, tracing data, build-ids) are refused, since the writer makes
+ * them itself, and so are COMPRESSED records and AUXTRACE, whose trace
+ * lies outside header.size (perf_writer__write_auxtrace() below).
  */
 int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev);
+
+/*
+ * A PERF_RECORD_AUXTRACE record as it is, followed by its @ev->auxtrace.size
+ * bytes of trace, which the caller then hands over in one or more
+ * perf_writer__write_auxtrace_data() calls before the next record (-EBUSY
+ * otherwise; close with trace still owed is -EIO).  Not in
+ * PERF_WRITER_SWAPPED mode.
+ */
+int perf_writer__write_auxtrace(struct perf_writer *w, const union perf_event *ev);
+int perf_writer__write_auxtrace_data(struct perf_writer *w, const void *buf, size_t len);
 
 /*
  * Synthesis: each builds the record in the file's byte order, appends the

@@ -84,6 +84,16 @@ record -o @@/out.data -p 0|'0' for -p
 record -o @@/out.data -- @@/no-such-program|cannot run '@@/no-such-program'
 record -o @@/out.data -- no-such-program-on-path|cannot run 'no-such-program-on-path'
 record -o @@/none/out.data -- true|@@/none/out.data
+inject --bogus|unknown option '--bogus'
+inject -i @ -o @@/out.data extra|unexpected argument 'extra'
+inject -i @ -o @@/out.data --snapshot=sometime|'sometime' for --snapshot
+inject -i @ -o @@/out.data --jit-dir @@/j|--jit-dir goes with --jit
+inject -i @@/none -o @@/out.data|@@/none
+inject -i @@/passwd -o @@/out.data|@@/passwd
+inject -i @@/empty -o @@/out.data|@@/empty
+inject -i @ -o @|that is the input
+inject -i @ -o - --snapshot=start|kcore_dir
+inject -i @ --jit|--jit-dir
 EOF
 echo "ok: $n bad invocations, each a non-zero exit and one line"
 exit 0
