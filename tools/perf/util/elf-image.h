@@ -25,6 +25,21 @@
  */
 struct elf_image;
 
+/*
+ * What a caller may ask of one image, so that a damaged recording cannot
+ * make a huge file or allocation: bytes of code in all (ELF offsets would
+ * allow more, no kernel has that much text), ranges (each takes a program
+ * header and a section: 16-bit counts without extended numbering; note
+ * that util/kcore.c reads at most 4096 segments), the length of a section
+ * or symbol name (kallsyms allows 512), symbols (a kernel with its
+ * modules has a few hundred thousand) and bytes of names in all.
+ */
+#define ELF_IMAGE_MAX_CODE (4ULL << 30)
+#define ELF_IMAGE_MAX_RANGES 65000
+#define ELF_IMAGE_MAX_NAME 4096
+#define ELF_IMAGE_MAX_SYMBOLS (4U << 20)
+#define ELF_IMAGE_MAX_NAMES (256U << 20)
+
 enum elf_image_type {
 	ELF_IMAGE_EXEC, /* ET_EXEC: a JIT or OOL object, linked at its kernel address */
 	ELF_IMAGE_CORE, /* ET_CORE: a kcore-like image, as perf reads kcore_dir/kcore */
@@ -35,8 +50,12 @@ void elf_image__delete(struct elf_image *ei);
 
 /*
  * @len bytes of code at @addr (copied), in a section named @section
- * (".text" for an object; a kcore image may name them as it likes).
- * -EINVAL for an empty range or one overlapping an earlier one, -ENOMEM.
+ * (".text" for an object; a kcore image may name them as it likes;
+ * NULL: ".text").  -EINVAL for an empty range, one that wraps around the
+ * address space or one overlapping an earlier one (ranges may come in any
+ * order), -ENAMETOOLONG for a name longer than ELF_IMAGE_MAX_NAME,
+ * -EFBIG past ELF_IMAGE_MAX_CODE bytes in all, -E2BIG past
+ * ELF_IMAGE_MAX_RANGES ranges, -ENOMEM.  A failed call adds nothing.
  */
 int elf_image__add_code(struct elf_image *ei, const char *section, u64 addr, const void *bytes,
 			size_t len);
@@ -50,7 +69,10 @@ enum elf_image_sym_type {
 /*
  * A symbol of @len bytes (0: unknown) at @addr; @global gives STB_GLOBAL,
  * else STB_LOCAL (locals are written first, as ELF wants).  Names are
- * copied; -EINVAL for an empty name.
+ * copied; -EINVAL for an empty name, -ENAMETOOLONG for one longer than
+ * ELF_IMAGE_MAX_NAME, -E2BIG past ELF_IMAGE_MAX_SYMBOLS symbols or
+ * ELF_IMAGE_MAX_NAMES bytes of names (with the sections'), -ENOMEM.  Equal symbols may be added twice: both are
+ * written.
  */
 int elf_image__add_symbol(struct elf_image *ei, const char *name, u64 addr, u64 len,
 			  enum elf_image_sym_type type, bool global);
@@ -58,7 +80,14 @@ int elf_image__add_symbol(struct elf_image *ei, const char *name, u64 addr, u64 
 /*
  * Write the file to @path, which must not exist (O_CREAT | O_EXCL, mode
  * 0644); on failure nothing is left at @path.  @bid (may be NULL) gets
- * the build-id written into the note.  0 or -errno.
+ * the build-id written into the note.  0 or -errno (what open() or the
+ * writes said: -EEXIST, -ENOSPC, -EFBIG...).
+ *
+ * The file's contents depend only on what was added, not on the order it
+ * was added in: ranges are written in address order, symbols locals first
+ * and then by address (then name, size, type).  The build-id is the SHA-1
+ * of the whole file with the 20 bytes of the note's descriptor taken as
+ * zeros, so it can be checked with sha1sum.
  */
 int elf_image__write(struct elf_image *ei, const char *path, struct build_id *bid);
 
