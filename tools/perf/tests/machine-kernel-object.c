@@ -8,7 +8,9 @@
  * MMAP), so each sample must resolve to the object mapped at its time:
  * its symbols from the file's own .symtab, its insn bytes from the file's
  * code.  An object whose file is missing and one whose ELF headers lie
- * give a warning naming the file and no bytes, never a crash.
+ * give a warning naming the file and no bytes, never a crash.  One more
+ * object is written by util/elf-image.c and named as inject names them,
+ * so that the reader is held to the files inject really writes.
  *
  * perf textpoke code over the address at three moments shows the same.
  * The objects are written byte by byte (kernel-object-elf.c, no project
@@ -36,15 +38,18 @@
 #include "fixture.h"
 #include "kernel-object-elf.h"
 #include "tests.h"
+#include "../util/elf-image.h"
 #include "../util/writer.h"
 
 #define OBJ_ADDR 0xffffffffa0401000ULL /* reused: A, then B */
 #define MISSING_ADDR 0xffffffffa0501000ULL
 #define HOSTILE_ADDR 0xffffffffa0601000ULL
+#define IMAGE_ADDR 0xffffffffa0801000ULL /* written by util/elf-image.c, as inject writes */
 
 struct obj {
 	const char *file; /* basename */
 	const char *dso;  /* what perf names it */
+	u64 addr;
 	const u8 *code;
 	u32 len;
 	const struct kobj_sym *syms;
@@ -70,25 +75,53 @@ static const struct kobj_sym syms_b[] = {
     {"bpf_prog_0123456789abcdef_tc_egress", 0, 0x10},
 };
 
-enum { OBJ_A, OBJ_B, OBJ_MISSING, OBJ_HOSTILE, OBJ_NR };
+/* mov $0x2a,%eax; ret; then a second function: xor %eax,%eax; ret */
+static const u8 code_image[8] = {0xb8, 0x2a, 0x00, 0x00, 0x00, 0xc3, 0x31, 0xc0};
+static const struct kobj_sym syms_image[] = {
+    {"bpf_prog_e1e2e3e4e5e6e7e8_xdp", 0, 6},
+    {"bpf_prog_e1e2e3e4e5e6e7e8_F", 6, 2},
+};
+
+enum { OBJ_A, OBJ_B, OBJ_MISSING, OBJ_HOSTILE, OBJ_IMAGE, OBJ_NR };
+
+/* elf_image__write() says it */
+static struct build_id image_bid;
 
 static const struct obj objs[OBJ_NR] = {
-    [OBJ_A] = {"bpf_prog_6deef7357e7b4530_sock_filter-1.elf",
-	       "bpf_prog_6deef7357e7b4530_sock_filter_1.elf",
-	       code_a,
-	       sizeof(code_a),
-	       syms_a,
-	       2,
-	       {0xa1, 0xa2, 0xa3, 0xa4}},
-    [OBJ_B] = {"bpf_prog_0123456789abcdef_tc_egress-2.elf",
-	       "bpf_prog_0123456789abcdef_tc_egress_2.elf",
-	       code_b,
-	       sizeof(code_b),
-	       syms_b,
-	       1,
-	       {0xb1, 0xb2, 0xb3, 0xb4}},
-    [OBJ_MISSING] = {"missing.elf", "missing.elf", NULL, 0x40, NULL, 0, {0xc1}},
-    [OBJ_HOSTILE] = {"hostile.elf", "hostile.elf", NULL, 0x40, NULL, 0, {0xd1}},
+    [OBJ_A] = {.file = "bpf_prog_6deef7357e7b4530_sock_filter-1.elf",
+	       .dso = "bpf_prog_6deef7357e7b4530_sock_filter_1.elf",
+	       .addr = OBJ_ADDR,
+	       .code = code_a,
+	       .len = sizeof(code_a),
+	       .syms = syms_a,
+	       .nr_syms = 2,
+	       .bid = {0xa1, 0xa2, 0xa3, 0xa4}},
+    [OBJ_B] = {.file = "bpf_prog_0123456789abcdef_tc_egress-2.elf",
+	       .dso = "bpf_prog_0123456789abcdef_tc_egress_2.elf",
+	       .addr = OBJ_ADDR,
+	       .code = code_b,
+	       .len = sizeof(code_b),
+	       .syms = syms_b,
+	       .nr_syms = 1,
+	       .bid = {0xb1, 0xb2, 0xb3, 0xb4}},
+    [OBJ_MISSING] = {.file = "missing.elf",
+		     .dso = "missing.elf",
+		     .addr = MISSING_ADDR,
+		     .len = 0x40,
+		     .bid = {0xc1}},
+    [OBJ_HOSTILE] = {.file = "hostile.elf",
+		     .dso = "hostile.elf",
+		     .addr = HOSTILE_ADDR,
+		     .len = 0x40,
+		     .bid = {0xd1}},
+    /* inject --jit's names: the symbol's, then the object's number */
+    [OBJ_IMAGE] = {.file = "bpf_prog_e1e2e3e4e5e6e7e8_xdp.7.o",
+		   .dso = "bpf_prog_e1e2e3e4e5e6e7e8_xdp.7.o",
+		   .addr = IMAGE_ADDR,
+		   .code = code_image,
+		   .len = sizeof(code_image),
+		   .syms = syms_image,
+		   .nr_syms = 2},
 };
 
 /* what each sample must show: expected sym (NULL: none) and dso of the object, and bytes */
@@ -105,6 +138,8 @@ static const struct expect samples[] = {
     {130, OBJ_ADDR + 0x18, OBJ_A, 1, 5},	    /* the sub-program's mov $1,%eax */
     {140, MISSING_ADDR + 0x10, OBJ_MISSING, -1, 0}, /* the file is not there */
     {150, HOSTILE_ADDR + 0x10, OBJ_HOSTILE, -1, 0}, /* section headers past the end */
+    {160, IMAGE_ADDR + 0x0, OBJ_IMAGE, 0, 5},	    /* mov $0x2a,%eax */
+    {170, IMAGE_ADDR + 0x6, OBJ_IMAGE, 1, 2},	    /* xor %eax,%eax */
     {250, OBJ_ADDR + 0x6, -1, -1, 0},		    /* after A's unregister, before B */
     {310, OBJ_ADDR + 0x0, OBJ_B, 0, 7},		    /* mov $2,%rax */
     {320, OBJ_ADDR + 0x7, OBJ_B, 0, 1},		    /* ret */
@@ -199,6 +234,9 @@ static int write_recording(const char *data, char paths[OBJ_NR][4096])
 	err = err ?:
 		    write_kernel_mmap2(w, idx, HOSTILE_ADDR, objs[OBJ_HOSTILE].len,
 				       paths[OBJ_HOSTILE], objs[OBJ_HOSTILE].bid, 102);
+	err = err ?:
+		    write_kernel_mmap2(w, idx, IMAGE_ADDR, objs[OBJ_IMAGE].len, paths[OBJ_IMAGE],
+				       image_bid.data, 103);
 	for (i = 0; !err && i < ARRAY_SIZE(samples); i++) {
 		struct perf_sample s = {
 		    .ip = samples[i].ip,
@@ -222,6 +260,24 @@ static int write_recording(const char *data, char paths[OBJ_NR][4096])
 		return err;
 	}
 	return perf_writer__close(w);
+}
+
+/* the object as inject --jit writes it, through util/elf-image.c */
+static int write_image(const char *path)
+{
+	const struct obj *o = &objs[OBJ_IMAGE];
+	struct elf_image *ei = elf_image__new(ELF_IMAGE_EXEC);
+	int i, err;
+
+	if (!ei)
+		return -ENOMEM;
+	err = elf_image__add_code(ei, ".text", o->addr, o->code, o->len);
+	for (i = 0; !err && i < o->nr_syms; i++)
+		err = elf_image__add_symbol(ei, o->syms[i].name, o->addr + o->syms[i].off,
+					    o->syms[i].len, ELF_IMAGE_SYM_FUNC, true);
+	err = err ?: elf_image__write(ei, path, &image_bid);
+	elf_image__delete(ei);
+	return err;
 }
 
 /* " insn: 55" for the @len bytes at @off of @code */
@@ -252,7 +308,7 @@ static int check_lines(const char *out, bool with_insn)
 			return -1;
 		}
 		if (with_insn && o && e->insn_len)
-			insn_text(insn, sizeof(insn), o->code, e->ip - OBJ_ADDR, e->insn_len);
+			insn_text(insn, sizeof(insn), o->code, e->ip - o->addr, e->insn_len);
 		pos = snprintf(want, sizeof(want), "%16llx %s (%s)", (unsigned long long)e->ip,
 			       o && e->sym >= 0 ? o->syms[e->sym].name : "[unknown]",
 			       o ? o->dso : "[unknown]");
@@ -288,7 +344,8 @@ static int test__machine_kernel_object(struct test_suite *t)
 			    objs[OBJ_A].bid) ||
 	    kobj_elf__write(paths[OBJ_B], OBJ_ADDR, code_b, sizeof(code_b), syms_b, 1,
 			    objs[OBJ_B].bid) ||
-	    kobj_elf__write_hostile(paths[OBJ_HOSTILE]) || write_recording(data, paths)) {
+	    kobj_elf__write_hostile(paths[OBJ_HOSTILE]) || write_image(paths[OBJ_IMAGE]) ||
+	    write_recording(data, paths)) {
 		pr_debug("cannot write the fixture in %s\n", dir);
 		goto out;
 	}
