@@ -4,7 +4,8 @@
  * kernel mapping rather than a KSYMBOL unregister: an object mapped over a
  * live one, a KSYMBOL registered over it, a module mapped over it.  The
  * machine's symbols and the text image's bytes must both change hands at
- * each of those moments, asked in any time order.  Then the object reader
+ * each of those moments, asked in any time order.  A missing file mapped
+ * a dozen times is counted, its bytes unknown.  Then the object reader
  * on every truncation of an object, on a .text past the end of the file,
  * on a file past its size cap and on a FIFO: an error or ranges inside the file, never a read outside it, never
  * a wait.
@@ -150,6 +151,23 @@ static int check_handover(const char *dir)
 	/* before it, the bytes are still A's (the symbols: the module's now) */
 	if (text_image__read(ti, X, 4, 550, (u8[4]){0}, NULL) != 4)
 		goto out;
+	text_image__delete(ti);
+	/* a missing file mapped again and again: counted, its bytes unknown */
+	ti = text_image__new(&env, NULL, NULL);
+	snprintf(a, sizeof(a), "%s/missing.o", dir);
+	for (i = 0; ti && i < 12; i++) {
+		if (feed(m, ti,
+			 record__mmap2(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, X + i * 0x1000, 0x20,
+				       0, a, bid_a),
+			 700 + i))
+			goto out;
+	}
+	if (!ti || text_image__finish(ti) || text_image__stats(ti)->nr_obj_unread != 12 ||
+	    text_image__read(ti, X, 4, 800, (u8[4]){0}, NULL) != 0) {
+		pr_debug("missing objects: %llu counted\n",
+			 ti ? (unsigned long long)text_image__stats(ti)->nr_obj_unread : 0ULL);
+		goto out;
+	}
 	ret = 0;
 out:
 	text_image__delete(ti);

@@ -188,6 +188,28 @@ void dso_code__exit(struct dso_code *code)
 	memset(code, 0, sizeof(*code));
 }
 
+int dso_code__keep(struct dso_code *code, size_t nr)
+{
+	size_t i, total = 0, off = 0;
+	u8 *bytes;
+
+	for (i = 0; i < nr; i++)
+		total += code->ranges[i].len;
+	bytes = malloc(total ?: 1);
+	if (!bytes)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		memcpy(bytes + off, code->ranges[i].bytes, code->ranges[i].len);
+		code->ranges[i].bytes = bytes + off;
+		off += code->ranges[i].len;
+	}
+	free(code->file);
+	code->file = bytes;
+	code->size = total;
+	code->nr = nr;
+	return 0;
+}
+
 const char *dso_code__strerror(int err)
 {
 	switch (err) {

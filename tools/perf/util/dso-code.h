@@ -30,7 +30,8 @@ struct dso_code {
 	size_t size;
 };
 
-#define DSO_CODE_MAX_FILE (64U << 20)
+/* a BPF program's or OOL region's object is kilobytes: anything this large is no such object */
+#define DSO_CODE_MAX_FILE (16U << 20)
 #define DSO_CODE_MAX_RANGES 256
 
 /*
@@ -41,6 +42,11 @@ struct dso_code {
  */
 int dso_code__read(const char *path, struct dso_code *code);
 void dso_code__exit(struct dso_code *code);
+/*
+ * Keep only ranges[0..@nr) (which the caller may have narrowed, inside
+ * the file): their bytes are copied and the file's freed.  0 or -ENOMEM.
+ */
+int dso_code__keep(struct dso_code *code, size_t nr);
 const char *dso_code__strerror(int err);
 
 #endif /* __PERF_TEXTPOKE_DSO_CODE_H */

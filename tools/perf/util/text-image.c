@@ -36,6 +36,9 @@ struct ti_bpf {
 	const u8 *bytes; /* borrowed from the perf_env */
 };
 
+/* warnings for objects whose code cannot be read; the others at -v */
+#define TI_OBJECT_WARNINGS 10
+
 /*
  * An ELF object a kernel MMAP mapped (perf textpoke inject --jit): its
  * code ranges, alive from the MMAP until a KSYMBOL unregister or another
@@ -645,8 +648,16 @@ static int ti__object_map(struct text_image *ti, const char *filename, u64 start
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
-		pr_warning("%s: the code of the kernel object mapped at %#llx is unknown: %s\n",
-			   filename, (unsigned long long)start, dso_code__strerror(err));
+		/* a hostile recording may map a missing file a million times */
+		if (ti->stats.nr_obj_unread++ < TI_OBJECT_WARNINGS)
+			pr_warning("%s: the code of the kernel object mapped at %#llx is unknown: "
+				   "%s\n",
+				   filename, (unsigned long long)start, dso_code__strerror(err));
+		else
+			pr_debug(
+			    "%s: the code of the kernel object mapped at %#llx is unknown: %s\n",
+			    filename, (unsigned long long)start, dso_code__strerror(err));
+		ti->nr_objects++;
 		return 0;
 	}
 	/* only what the map covers is the object's code in the kernel */
@@ -669,12 +680,12 @@ static int ti__object_map(struct text_image *ti, const char *filename, u64 start
 			break;
 		o->code.ranges[kept++] = r;
 	}
-	o->code.nr = kept;
 	ti->nr_objects++;
 	if (!err && !kept)
 		pr_warning("%s: no code of it lies where it is mapped, at %#llx\n", filename,
 			   (unsigned long long)start);
-	return err;
+	/* what it holds in the image, and no more, until it goes */
+	return dso_code__keep(&o->code, kept) ?: err;
 }
 
 static int ti__ksymbol(struct text_image *ti, struct perf_record_ksymbol *ks, u64 time)
@@ -799,6 +810,9 @@ int text_image__finish(struct text_image *ti)
 
 	if (ti->finished)
 		return 0;
+	if (ti->stats.nr_obj_unread > TI_OBJECT_WARNINGS)
+		pr_warning("the code of %llu more kernel objects is unknown (-v lists them)\n",
+			   (unsigned long long)(ti->stats.nr_obj_unread - TI_OBJECT_WARNINGS));
 	if (ti->kcore && ti->anchor == TEXT_IMAGE_ANCHOR_FIT) {
 		err = ti__fit(ti);
 		if (err)

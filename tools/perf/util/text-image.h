@@ -140,6 +140,7 @@ struct text_image_stats {
 	u64 nr_bpf_loaded;   /* BPF programs whose JIT bytes were known */
 	u64 nr_bpf_no_bytes; /* loaded, but HEADER_BPF_PROG_INFO lacks their bytes */
 	u64 nr_ool;	     /* KSYMBOL OOL registrations */
+	u64 nr_obj_unread;   /* kernel MMAPs of objects whose code could not be read */
 	size_t nr_unmapped;
 	const struct text_image_unmapped *unmapped;
 	/* the starting image: its file, anchor, and the fit when anchored by fit */
