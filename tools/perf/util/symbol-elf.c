@@ -523,7 +523,7 @@ int dso__load_kernel_object(struct dso *dso)
 	Elf_Scn *scn = NULL;
 	Elf_Data *data;
 	GElf_Shdr symshdr;
-	size_t i, nr;
+	size_t shstrndx, i, nr;
 	int err;
 
 	elf_version(EV_CURRENT);
@@ -534,7 +534,7 @@ int dso__load_kernel_object(struct dso *dso)
 		if (gelf_getshdr(scn, &symshdr) && symshdr.sh_type == SHT_SYMTAB)
 			break;
 	data = scn && symshdr.sh_entsize ? elf_getdata(scn, NULL) : NULL;
-	if (!data) {
+	if (!data || elf_getshdrstrndx(ss.elf, &shstrndx)) {
 		symsrc__exit(&ss);
 		return -ENOENT;
 	}
@@ -542,7 +542,7 @@ int dso__load_kernel_object(struct dso *dso)
 	/* libelf bounds the table by the file: a lying sh_size ends at its data */
 	nr = symshdr.sh_size / symshdr.sh_entsize;
 	for (i = 0; i < nr && !err; i++) {
-		const char *name;
+		const char *name, *secname;
 		GElf_Shdr shdr;
 		Elf_Scn *sec;
 		GElf_Sym sym;
@@ -556,6 +556,11 @@ int dso__load_kernel_object(struct dso *dso)
 			continue;
 		sec = elf_getscn(ss.elf, sym.st_shndx);
 		if (!sec || !gelf_getshdr(sec, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+			continue;
+		/* labels only in text and data sections, as perf keeps them */
+		secname = elf_strptr(ss.elf, shstrndx, shdr.sh_name);
+		if (elf_sym__is_label(&sym) &&
+		    (!secname || (!strstr(secname, "text") && !strstr(secname, "data"))))
 			continue;
 		name = elf_strptr(ss.elf, symshdr.sh_link, sym.st_name);
 		if (!name || !*name)
