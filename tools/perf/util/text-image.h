@@ -20,7 +20,12 @@
  *    carries: modelled as an old_len 0 poke when the program loads
  *    (BPF_EVENT PROG_LOAD after its KSYMBOL) and a new_len 0 poke when its
  *    KSYMBOL is unregistered, so that a reused address holds the right
- *    program at each moment.
+ *    program at each moment,
+ *  - the code sections of ELF objects that kernel MMAP/MMAP2 records map
+ *    (perf textpoke inject --jit writes one per BPF program or OOL region
+ *    version, in place of its KSYMBOL), the same way: old_len 0 pokes at
+ *    the MMAP, new_len 0 pokes at a KSYMBOL unregister or another kernel
+ *    mapping over them; a file that cannot be read leaves them unknown.
  * Pokes that no kernel map, KSYMBOL or starting image covers at their time
  * are kept (the code may be announced later, or never) and reported.
  *
