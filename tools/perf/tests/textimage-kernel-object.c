@@ -4,7 +4,9 @@
  * kernel mapping rather than a KSYMBOL unregister: an object mapped over a
  * live one, a KSYMBOL registered over it, a module mapped over it.  The
  * machine's symbols and the text image's bytes must both change hands at
- * each of those moments, asked in any time order.  A missing file mapped
+ * each of those moments, asked in any time order.  An object whose file
+ * has another build-id than its MMAP2's gives neither symbols nor bytes.
+ * A missing file mapped
  * a dozen times is counted, its bytes unknown.  Then the object reader
  * on every truncation of an object, on a .text past the end of the file,
  * on a file past its size cap and on a FIFO: an error or ranges inside the file, never a read outside it, never
@@ -19,7 +21,9 @@
  * machine__process_kernel_mmap() not closing objects under a module: the
  * module's address still resolves to the object.  Mutation caught:
  * ti__kernel_mmap() not closing objects under a module: their bytes stay.
- * Mutation caught: add_range() without its in_file() check: a .text whose
+ * Mutation caught: ti__object_map() without its build-id comparison: the
+ * other file's bytes are taken.  Mutation caught: add_range() without its
+ * in_file() check: a .text whose
  * size or offset runs past the end of the file is read.
  */
 #include <elf.h>
@@ -50,7 +54,7 @@ static const u8 code_b[0x10] = {0x90, 0x90, 0x90, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc,
 static const struct kobj_sym syms_b[] = {{"obj_b_only", 0, 0x10}};
 static const u8 bid_a[20] = {0x0a, 0x0a}, bid_b[20] = {0x0b, 0x0b};
 
-enum { NONE, A, B, KSYM, MODULE };
+enum { NONE, A, B, KSYM, MODULE, WRONG_BID };
 
 /* at each moment, at X + 0x4 and X + 0x14: who is there */
 static const struct {
@@ -70,10 +74,10 @@ static int feed(struct machine *m, struct text_image *ti, union perf_event *ev, 
 
 static int check_at(struct machine *m, struct text_image *ti, u64 addr, u64 time, int who)
 {
-	static const char *const sym[] = {"[unknown]", NULL, "obj_b_only", "bpf_prog_x",
-					  "[unknown]"};
-	static const char *const dso[] = {"[unknown]", "a_obj.elf", "b_obj.elf", "bpf_prog_x",
-					  "[foo]"};
+	static const char *const sym[] = {"[unknown]",	NULL,	     "obj_b_only",
+					  "bpf_prog_x", "[unknown]", "[unknown]"};
+	static const char *const dso[] = {"[unknown]",	"a_obj.elf", "b_obj.elf",
+					  "bpf_prog_x", "[foo]",     "b_obj.elf"};
 	u64 off = addr - X;
 	const u8 *want = who == A ? code_a + off : who == B ? code_b + off : NULL;
 	const char *want_sym = who == A ? syms_a[off >= 0x10].name : sym[who];
@@ -145,8 +149,12 @@ static int check_handover(const char *dir)
 		 record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, X, 0x1000, 0,
 			      "/lib/modules/6.1.0/kernel/foo.ko"),
 		 600) ||
-	    text_image__finish(ti) || check_at(m, ti, X + 0x4, 650, MODULE) ||
-	    check_at(m, ti, X + 0x14, 650, MODULE))
+	    check_at(m, ti, X + 0x4, 650, MODULE) || check_at(m, ti, X + 0x14, 650, MODULE))
+		goto out;
+	/* B's file under A's build-id: not the object mapped, no symbols, no bytes */
+	if (feed(m, ti, record__mmap2(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, X, 0x10, 0, b, bid_a),
+		 800) ||
+	    text_image__finish(ti) || check_at(m, ti, X + 0x4, 850, WRONG_BID))
 		goto out;
 	/* before it, the bytes are still A's (the symbols: the module's now) */
 	if (text_image__read(ti, X, 4, 550, (u8[4]){0}, NULL) != 4)

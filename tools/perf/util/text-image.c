@@ -626,8 +626,10 @@ static int ti__objects_close(struct text_image *ti, u64 start, u64 end, u64 time
  * is there from @time on (old_len 0 pokes, as BPF JIT images are).  A
  * file that cannot be read leaves those bytes unknown, said once.
  */
-static int ti__object_map(struct text_image *ti, const char *filename, u64 start, u64 len, u64 time)
+static int ti__object_map(struct text_image *ti, const char *filename, u64 start, u64 len,
+			  const struct build_id *bid, u64 time)
 {
+	char have[BUILD_ID_HEX_SIZE], want[BUILD_ID_HEX_SIZE];
 	u64 end = start + len < start ? UINT64_MAX : start + len;
 	struct ti_object *o;
 	size_t i, kept = 0;
@@ -647,6 +649,18 @@ static int ti__object_map(struct text_image *ti, const char *filename, u64 start
 	err = dso_code__read(filename, &o->code);
 	if (err == -ENOMEM)
 		return err;
+	/* another file now has that name: not the object that was mapped */
+	if (!err && bid && bid->size && !build_id__equal(bid, &o->code.bid)) {
+		pr_warning("%s: build-id %s, not the %s its MMAP2 at %#llx names: its code is "
+			   "unknown\n",
+			   filename,
+			   o->code.bid.size ? build_id__sprintf(&o->code.bid, have) : "(none)",
+			   build_id__sprintf(bid, want), (unsigned long long)start);
+		dso_code__exit(&o->code);
+		ti->stats.nr_obj_unread++;
+		ti->nr_objects++;
+		return 0;
+	}
 	if (err) {
 		/* a hostile recording may map a missing file a million times */
 		if (ti->stats.nr_obj_unread++ < TI_OBJECT_WARNINGS)
@@ -710,7 +724,7 @@ static int ti__ksymbol(struct text_image *ti, struct perf_record_ksymbol *ks, u6
 
 /* a kernel MMAP: the kernel or a module, mapped for the whole recording, or an object */
 static int ti__kernel_mmap(struct text_image *ti, const char *filename, size_t max_name, u64 start,
-			   u64 len, u64 time)
+			   u64 len, const struct build_id *bid, u64 time)
 {
 	char name[4096];
 	int err;
@@ -718,7 +732,7 @@ static int ti__kernel_mmap(struct text_image *ti, const char *filename, size_t m
 	snprintf(name, sizeof(name), "%.*s",
 		 (int)(max_name < sizeof(name) ? max_name : sizeof(name) - 1), filename);
 	if (kernel_mmap__is_object(name))
-		return ti__object_map(ti, name, start, len, time);
+		return ti__object_map(ti, name, start, len, bid, time);
 	if (name[0] == '/' || name[0] == '[') {
 		err = ti__objects_close(ti, start, start + len, time);
 		if (err)
@@ -732,6 +746,7 @@ int text_image__process_event(struct text_image *ti, struct machine *machine,
 {
 	u64 time = sample ? sample->time : 0;
 	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct build_id bid = {.size = 0};
 
 	if (ti->finished)
 		return -EBUSY;
@@ -749,13 +764,19 @@ int text_image__process_event(struct text_image *ti, struct machine *machine,
 			return 0;
 		return ti__kernel_mmap(ti, event->mmap.filename,
 				       event->header.size - sizeof(event->mmap), event->mmap.start,
-				       event->mmap.len, time);
+				       event->mmap.len, NULL, time);
 	case PERF_RECORD_MMAP2:
 		if (cpumode != PERF_RECORD_MISC_KERNEL || event->header.size < sizeof(event->mmap2))
 			return 0;
+		if (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) {
+			bid.size = event->mmap2.build_id_size > BUILD_ID_SIZE ?
+				       BUILD_ID_SIZE :
+				       event->mmap2.build_id_size;
+			memcpy(bid.data, event->mmap2.build_id, bid.size);
+		}
 		return ti__kernel_mmap(ti, event->mmap2.filename,
 				       event->header.size - sizeof(event->mmap2),
-				       event->mmap2.start, event->mmap2.len, time);
+				       event->mmap2.start, event->mmap2.len, &bid, time);
 	default:
 		return 0;
 	}
