@@ -630,11 +630,14 @@ static int ti__object_map(struct text_image *ti, const char *filename, u64 start
 			  const struct build_id *bid, u64 time)
 {
 	char have[BUILD_ID_HEX_SIZE], want[BUILD_ID_HEX_SIZE];
-	u64 end = start + len < start ? UINT64_MAX : start + len;
+	u64 end = start + len;
 	struct ti_object *o;
 	size_t i, kept = 0;
 	int err;
 
+	/* what the machine ignores too: no object there */
+	if (!len || end < start)
+		return 0;
 	err = ti__objects_close(ti, start, end, time);
 	if (err)
 		return err;
