@@ -2,42 +2,54 @@
 /*
  * The ELF writer (util/elf-image.c) against readers that share none of
  * its code: GNU readelf, objdump and gdb, the raw section reader
- * tests/elf-section.c, sha1sum, and the project's own util/kcore.c (the
- * reader the snapshots are for, as an extra).  One fixture, written as an
- * object and as a core: three ranges (two ".text" with a hole between
- * them, one ".init.text", added out of address order) and symbols local
- * and global, function, object and untyped, inside the ranges, at the
- * end of one, in the hole and outside every range.
+ * tests/elf-section.c, sha1sum, stock perf 6.1, and the project's own
+ * util/kcore.c (the reader snapshots are for, as an extra).  One fixture,
+ * written as an object and as a core: four ranges (three ".text", two of
+ * them with a hole between them and one more than a page further, and one
+ * ".init.text", added out of address order) and symbols local and global,
+ * function, object and untyped, inside the ranges, two at one address, at
+ * the end of one, in the hole and outside every range.
  *
- * Parts, each with the mutation of elf-image.c or sha1.c it catches:
- * - sha1: FIPS 180 vectors, fed whole and in odd-sized pieces.
- *   Mutation caught: `ctx->used > 56` -> `>= 56` in sha1__final() (a
- *   55-byte tail gets a block too many).
- * - readelf: header type/class/machine, one PT_LOAD per range with
- *   p_offset % 4096 == p_vaddr % 4096, sections, .symtab in its order with
- *   sh_info and each symbol's value, size, type, binding and section index,
- *   and no readelf warning.
- *   Mutation caught: the symbol sweep binding a symbol at a range's end
- *   address to that range (`<=` -> `<` in elf_image__emit_syms()).
- * - objdump -d / gdb x/3i: the known bytes decode at their addresses
- *   (push %rbp / mov %rsp,%rbp / ret...), under their symbols in the object.
- *   Mutation caught: p_offset/sh_offset one past where the bytes are.
- * - elf-section.c: the bytes and address of a section read raw.
- *   Mutation caught: the same.
+ * Parts, each with a mutation it catches (applied, seen failing, reverted):
+ * - sha1: FIPS 180 vectors and n 'a's at the padding's edges, whole and in
+ *   odd-sized pieces.  Mutation caught: `ctx->used > 56` -> `>= 56` in
+ *   sha1__final() (a 55-byte tail gets a block too many).
+ * - readelf -hlSsW: type, class, machine; one PT_LOAD per range in address
+ *   order with p_offset % 4096 == p_vaddr % 4096; the sections; .symtab
+ *   with sh_info and sh_link, each symbol's index, value, size, type,
+ *   binding and section index; no warning.  Mutations caught: the symbol
+ *   sweep binding a symbol at a range's end to it (`<=` -> `<`), sh_info
+ *   one short, sym__cmp() ignoring names, p_offset or sh_offset + 1.
+ * - objdump -d, gdb x/3i: the known bytes decode at their addresses, under
+ *   their symbols in the object (push %rbp / mov %rsp,%rbp / ret...).
+ *   Mutation caught: sh_offset + 1 (object), p_offset + 1 (core).
+ * - elf-section.c: a section's address and bytes, read raw.
+ *   Mutation caught: sh_offset + 1.
  * - build-id: readelf -n shows the id write() returned and build_id()
  *   predicted; sha1sum of the file with the descriptor zeroed is that id;
- *   the same contents added in another order give a byte-identical file;
- *   one code byte changed gives another id.
- *   Mutation caught: sym__cmp() ignoring names (ties in add order).
+ *   the same contents added in another order give the same bytes; one code
+ *   byte changed gives another id.  Mutation caught: the id written one
+ *   byte past the descriptor.
+ * - stock perf: a recording mapping the object in kernel mode (MMAP and
+ *   MMAP2) symbolizes and reads its bytes in every range (perf script -F
+ *   sym,insn); one whose kcore_dir/kcore is a core reads both segments;
+ *   perf buildid-cache -a files both files under our id.  Mutations
+ *   caught: sh_offset + 1, the object's hole of over a page not kept at
+ *   its distance, the id written one byte off.
  * - kcore.c: kcore__open() on the core, kcore__open_vmlinux() on the object
- *   find every range's bytes (and the object's build-id); 600 ranges added
- *   in descending order come back as 600 sorted segments.
- *   Mutation caught: elf_image__sort_ranges() not sorting the tail.
+ *   (and its build-id).  Mutation caught: p_offset + 1.
+ * - 600 ranges added in descending order: overlaps found in every batch of
+ *   the unsorted tail, PT_LOADs (read raw) in address order with their
+ *   bytes.  Mutation caught: the tail merged without being sorted.
+ * - an object's holes: 100 one-byte ranges 1 MiB apart give 64 MiB and a
+ *   little, the first 65 at their distance.  Mutation caught: the 64 MiB
+ *   bound on kept holes dropped.
  * - refusals: overlap (with the sorted part and with the unsorted tail)
  *   -EINVAL and adjacency allowed, empty and wrapping ranges, long and empty
- *   names, more than 4 GiB, an existing path -EEXIST with the file
- *   untouched, RLIMIT_FSIZE giving -EFBIG with nothing left behind.
- *   Mutation caught: the overlap check of the unsorted tail returning false.
+ *   names, more than 4 GiB, a range past ELF_IMAGE_MAX_RANGES, an existing
+ *   path -EEXIST with the file untouched, RLIMIT_FSIZE giving -EFBIG with
+ *   nothing left behind.  Mutations caught: the tail's overlap check
+ *   returning false, O_EXCL dropped, no unlink() after a failed write.
  */
 #include <elf.h>
 #include <errno.h>
@@ -64,6 +76,8 @@
 #define R0 0xffffffffc0001000ULL
 #define R1 0xffffffffc0001100ULL
 #define R2 0xffffffffc0003000ULL
+/* more than a page past R2: in the object, still at its distance from R0 */
+#define R3 0xffffffffc0005000ULL
 #define OUTSIDE 0xffffffff81000000ULL
 
 /* push %rbp; mov %rsp,%rbp; ret; int3 padding */
@@ -73,6 +87,8 @@ static const u8 r0_bytes[16] = {0x55, 0x48, 0x89, 0xe5, 0xc3, 0xcc, 0xcc, 0xcc,
 static const u8 r1_bytes[4] = {0x48, 0x31, 0xc0, 0xc3};
 /* nopl 0x0(%rax,%rax,1); ret */
 static const u8 r2_bytes[6] = {0x0f, 0x1f, 0x44, 0x00, 0x00, 0xc3};
+/* nop; ret */
+static const u8 r3_bytes[2] = {0x90, 0xc3};
 
 struct fx_range {
 	const char *section;
@@ -87,6 +103,7 @@ static const struct fx_range fx_ranges[] = {
     {".init.text", R2, r2_bytes, sizeof(r2_bytes), 3},
     {".text", R0, r0_bytes, sizeof(r0_bytes), 1},
     {".text", R1, r1_bytes, sizeof(r1_bytes), 2},
+    {".text", R3, r3_bytes, sizeof(r3_bytes), 4},
 };
 
 struct fx_sym {
@@ -101,6 +118,7 @@ struct fx_sym {
 
 static const struct fx_sym fx_syms[] = {
     {"b_func", R1, 4, ELF_IMAGE_SYM_FUNC, true, "FUNC", "2", 8},
+    {"d_func", R3, 2, ELF_IMAGE_SYM_FUNC, true, "FUNC", "4", 9},
     {"c_func", R2, 6, ELF_IMAGE_SYM_FUNC, false, "FUNC", "3", 4},
     {"outside", OUTSIDE, 8, ELF_IMAGE_SYM_OBJECT, true, "OBJECT", "ABS", 5},
     {"prog_a", R0, 5, ELF_IMAGE_SYM_FUNC, true, "FUNC", "1", 6},
@@ -211,7 +229,7 @@ static bool have(const char *tool)
 	return ok;
 }
 
-/* runs of blanks as one space, none at either end of a line: objdump and gdb lines compare simply */
+/* runs of blanks as one space, none at either end of a line: lines of objdump, gdb, perf compare */
 static void squeeze(char *s)
 {
 	char *to = s;
@@ -427,11 +445,12 @@ static int check_objdump(const char *path, bool core)
 	    "ffffffffc0001103: c3 ret",
 	    "ffffffffc0003000: 0f 1f 44 00 00 nopl 0x0(%rax,%rax,1)",
 	    "ffffffffc0003005: c3 ret",
+	    "ffffffffc0005000: 90 nop",
+	    "ffffffffc0005001: c3 ret",
 	};
 	static const char *const labels[] = {
-	    "ffffffffc0001000 <prog_a>:",
-	    "ffffffffc0001100 <b_func>:",
-	    "ffffffffc0003000 <c_func>:",
+	    "ffffffffc0001000 <prog_a>:",	  "ffffffffc0001100 <b_func>:",
+	    "ffffffffc0003000 <c_func>:",	  "ffffffffc0005000 <d_func>:",
 	    "Disassembly of section .init.text:",
 	};
 	char *out = run("objdump -d %s 2>&1", path);
@@ -455,8 +474,9 @@ out:
 
 static int check_gdb(const char *path, bool core)
 {
-	char *out = run("gdb -nx -batch %s %s -ex 'x/3i %#llx' -ex 'x/2i %#llx' 2>&1",
-			core ? "-c" : "", path, R0, R1);
+	char *out =
+	    run("DEBUGINFOD_URLS= gdb -nx -batch %s %s -ex 'x/3i %#llx' -ex 'x/2i %#llx' 2>&1",
+		core ? "-c" : "", path, R0, R1);
 	int ret = TEST_FAIL;
 
 	TEST_ASSERT_VAL("gdb runs", out);
@@ -784,7 +804,7 @@ static int perf_data__mmap(struct perf_writer *w, int idx, const char *obj)
 	m->pid = -1;
 	m->tid = 0;
 	m->start = R0;
-	m->len = R1 + sizeof(r1_bytes) - R0;
+	m->len = R3 + sizeof(r3_bytes) - R0;
 	m->pgoff = 0;
 	strcpy(m->filename, obj);
 	trailer = (u64 *)(m->filename + name_len);
@@ -813,7 +833,7 @@ static int perf_data__write(const char *data, const char *obj, bool mmap2)
 	    .mmap = 1,
 	    .comm = 1,
 	};
-	static const u64 ips[] = {R0, R0 + 1, R0 + 4, R1, R1 + 3};
+	static const u64 ips[] = {R0, R0 + 1, R0 + 4, R1, R1 + 3, R2, R3};
 	struct perf_sample id = {.pid = -1, .tid = 0, .time = 100};
 	struct perf_writer *w = perf_writer__new(data, 0);
 	struct perf_record_mmap2 m = {
@@ -837,7 +857,7 @@ static int perf_data__write(const char *data, const char *obj, bool mmap2)
 	m.pgoff = OUTSIDE;
 	err = err ?: perf_writer__synth_mmap2(w, idx, &m, "[kernel.kallsyms]_text", &id);
 	m.start = R0;
-	m.len = R1 + sizeof(r1_bytes) - R0;
+	m.len = R3 + sizeof(r3_bytes) - R0;
 	m.pgoff = 0;
 	id.time = 200;
 	if (mmap2)
@@ -865,7 +885,7 @@ static int perf_data__write(const char *data, const char *obj, bool mmap2)
 /*
  * Stock perf 6.1 loads the object as a kernel-mapped object: each sample
  * symbolized from its .symtab and its bytes (-F insn) read from the
- * object, in both .text ranges, and nothing else said.
+ * object, in every range, and nothing else said.
  */
 static int check_stock_perf(struct fx *fx)
 {
@@ -873,7 +893,11 @@ static int check_stock_perf(struct fx *fx)
 				   "ffffffffc0001001 prog_a+0x1 (exec) insn: 48 89 e5\n"
 				   "ffffffffc0001004 prog_a+0x4 (exec) insn: c3\n"
 				   "ffffffffc0001100 b_func+0x0 (exec) insn: 48 31 c0\n"
-				   "ffffffffc0001103 b_func+0x3 (exec) insn: c3\n";
+				   "ffffffffc0001103 b_func+0x3 (exec) insn: c3\n"
+				   /* not .text: perf 6.1 gives it no symbols, but the bytes */
+				   "ffffffffc0003000 [unknown] (exec) insn: 0f 1f 44 00 00\n"
+				   /* over a page past the others, kept at its distance */
+				   "ffffffffc0005000 d_func+0x0 (exec) insn: 90\n";
 	char data[PATH_MAX], record[PATH_MAX + 64], *out;
 	int mmap2, bad;
 
@@ -881,10 +905,11 @@ static int check_stock_perf(struct fx *fx)
 		snprintf(data, sizeof(data), "%s/perf-%s.data", fx->dir, mmap2 ? "mmap2" : "mmap");
 		TEST_ASSERT_EQUAL("perf.data", perf_data__write(data, fx->exec, mmap2), 0);
 		/* the record is what perf sees: MMAP or MMAP2, of the object, in kernel mode */
-		out = run("HOME='%s' perf script -i '%s' --show-mmap-events -F ip 2>&1", fx->dir,
-			  data);
+		out = run(
+		    "DEBUGINFOD_URLS= HOME='%s' perf script -i '%s' --show-mmap-events -F ip 2>&1",
+		    fx->dir, data);
 		TEST_ASSERT_VAL("perf script runs", out);
-		snprintf(record, sizeof(record), "%s -1/0: [0xffffffffc0001000(0x104) @ 0",
+		snprintf(record, sizeof(record), "%s -1/0: [0xffffffffc0001000(0x4002) @ 0",
 			 mmap2 ? "PERF_RECORD_MMAP2" : "PERF_RECORD_MMAP");
 		bad = !strstr(out, record) || !strstr(out, fx->exec);
 		if (bad)
@@ -892,8 +917,9 @@ static int check_stock_perf(struct fx *fx)
 		free(out);
 		if (bad)
 			return TEST_FAIL;
-		out = run("HOME='%s' perf script -i '%s' -F ip,sym,symoff,dso,insn 2>&1", fx->dir,
-			  data);
+		out = run(
+		    "DEBUGINFOD_URLS= HOME='%s' perf script -i '%s' -F ip,sym,symoff,dso,insn 2>&1",
+		    fx->dir, data);
 		TEST_ASSERT_VAL("perf script runs", out);
 		squeeze(out);
 		bad = strcmp(out, want);
@@ -914,7 +940,7 @@ static int check_perf_build_id(struct fx *fx, const char *path, const struct bui
 	bool ok;
 
 	snprintf(want, sizeof(want), "Adding %s %s: Ok", build_id__sprintf(bid, hex), path);
-	out = run("HOME='%s' perf buildid-cache -v -a '%s' 2>&1", fx->dir, path);
+	out = run("DEBUGINFOD_URLS= HOME='%s' perf buildid-cache -v -a '%s' 2>&1", fx->dir, path);
 	TEST_ASSERT_VAL("perf buildid-cache runs", out);
 	ok = strstr(out, want);
 	if (!ok)
@@ -1035,7 +1061,8 @@ static int check_stock_perf_kcore(struct fx *fx)
 
 	snprintf(data, sizeof(data), "%s/perf-kcore.data", fx->dir);
 	TEST_ASSERT_EQUAL("perf.data with kcore_dir", perf_data__write_kcore_dir(data), 0);
-	out = run("HOME='%s' perf script -i '%s' -F ip,sym,symoff,insn 2>&1", fx->dir, data);
+	out = run("DEBUGINFOD_URLS= HOME='%s' perf script -i '%s' -F ip,sym,symoff,insn 2>&1",
+		  fx->dir, data);
 	TEST_ASSERT_VAL("perf script runs", out);
 	squeeze(out);
 	bad = strcmp(out, want);
@@ -1044,6 +1071,54 @@ static int check_stock_perf_kcore(struct fx *fx)
 			 out, want);
 	free(out);
 	return bad ? TEST_FAIL : TEST_OK;
+}
+
+/*
+ * An object's holes are kept as zeros only up to 64 MiB in all: 100
+ * one-byte ranges 1 MiB apart make a file of 64 MiB and a little, not
+ * 100 MiB; the first 65 ranges (64 holes of 1 MiB - 1) keep address
+ * minus offset, the others only the congruence.
+ */
+static int check_exec_holes(struct fx *fx)
+{
+	enum { NR = 100 };
+	const u64 step = 1ULL << 20;
+	struct elf_image *ei = elf_image__new(ELF_IMAGE_EXEC);
+	Elf64_Phdr *loads = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+	int i, ret = TEST_FAIL;
+	size_t nr;
+
+	TEST_ASSERT_VAL("new", ei);
+	snprintf(path, sizeof(path), "%s/holes", fx->dir);
+	for (i = 0; i < NR; i++)
+		if (elf_image__add_code(ei, NULL, R0 + i * step, r3_bytes, 1))
+			goto out;
+	if (elf_image__write(ei, path, NULL) || stat(path, &st) || raw_loads(path, &loads, &nr) ||
+	    nr != NR)
+		goto out;
+	if (st.st_size > (64 << 20) + (1 << 20) || st.st_size < 64 << 20) {
+		pr_debug("%s: %lld bytes for %d one-byte ranges 1 MiB apart\n", path,
+			 (long long)st.st_size, NR);
+		goto out;
+	}
+	for (i = 0; i < NR; i++) {
+		const Elf64_Phdr *ph = &loads[i];
+		bool kept = ph->p_vaddr - ph->p_offset == loads[0].p_vaddr - loads[0].p_offset;
+
+		if (ph->p_offset % 4096 != ph->p_vaddr % 4096 || (i <= 64) != kept) {
+			pr_debug("%s: PT_LOAD %d at %#llx, offset %#llx\n", path, i,
+				 (unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_offset);
+			goto out;
+		}
+	}
+	ret = TEST_OK;
+out:
+	free(loads);
+	elf_image__delete(ei);
+	unlink(path);
+	return ret;
 }
 
 static int check_refusals(struct fx *fx)
@@ -1201,13 +1276,13 @@ static int test__elf_image(struct test_suite *t)
 	if (check_contents_id(&fx, &fx.exec_bid))
 		goto out;
 
-	if (!have("perf"))
+	if (!fixture__have_perf())
 		test_skip_part(t, "stock perf part: no perf");
 	else if (check_stock_perf(&fx) || check_stock_perf_kcore(&fx) ||
 		 check_perf_build_id(&fx, fx.exec, &fx.exec_bid) ||
 		 check_perf_build_id(&fx, fx.core, &fx.core_bid))
 		goto out;
-	if (check_kcore(&fx) || check_many_ranges(&fx))
+	if (check_kcore(&fx) || check_many_ranges(&fx) || check_exec_holes(&fx))
 		goto out;
 	if (check_refusals(&fx) || check_efbig(&fx))
 		goto out;

@@ -23,7 +23,12 @@
  * size, as ld lays out executables: then a loader that mmaps segments
  * (gdb's, libelf's ELF_C_READ_MMAP readers, perf's kcore maps) and one
  * that preads them agree, and the padding costs no more than the part of
- * a page between two ranges.
+ * a page between two ranges.  In an object (ET_EXEC), a hole of up to
+ * EI_EXEC_MAX_GAP between two ranges is reproduced in the file, as zeros,
+ * so that address minus offset is the same for all of them: perf maps a
+ * kernel-mapped object with the offset of its first .text only.  Past
+ * EI_EXEC_MAX_HOLES of such zeros in all (a hostile caller's many ranges
+ * far apart), the compact layout again.
  */
 #include <elf.h>
 #include <errno.h>
@@ -56,6 +61,9 @@ _Static_assert(ELF_IMAGE_MAX_NAMES < UINT32_MAX - 1, "names past 32-bit string o
  */
 #define EI_TAIL_MAX 256
 #define EI_OUT_BUF (1 << 16)
+/* the widest hole between two ranges of an object that the file reproduces, and all of them */
+#define EI_EXEC_MAX_GAP (1ULL << 20)
+#define EI_EXEC_MAX_HOLES (64ULL << 20)
 
 struct ei_range {
 	u64 addr, len;
@@ -353,7 +361,7 @@ static int sym__cmp(const void *a, const void *b, void *names)
 
 static int elf_image__layout(struct elf_image *ei, struct ei_layout *l)
 {
-	u64 off, shname = sizeof(ei_shstrtab);
+	u64 off, holes = 0, shname = sizeof(ei_shstrtab);
 	size_t i;
 	int err;
 
@@ -372,12 +380,26 @@ static int elf_image__layout(struct elf_image *ei, struct ei_layout *l)
 	off = sizeof(Elf64_Ehdr) + l->phnum * sizeof(Elf64_Phdr);
 	for (i = 0; i < ei->nr_ranges; i++) {
 		struct ei_range *r = &ei->ranges[i];
+		const struct ei_range *prev = i ? &ei->ranges[i - 1] : NULL;
+		u64 gap = prev ? r->addr - (prev->addr + prev->len) : 0;
 
-		off += (r->addr - off) & (EI_PAGE - 1);
+		/*
+		 * perf maps an object's .text with one file offset (the first
+		 * one's) and reads every later .text through it: in an object,
+		 * near ranges keep their distance in the file too, as long as
+		 * the zeros that costs stay few.
+		 */
+		if (ei->type == ELF_IMAGE_EXEC && prev && gap <= EI_EXEC_MAX_GAP &&
+		    gap <= EI_EXEC_MAX_HOLES - holes) {
+			off += gap;
+			holes += gap;
+		} else {
+			off += (r->addr - off) & (EI_PAGE - 1);
+		}
 		r->off = off;
 		off += r->len;
-		if (i && !strcmp(ei->names + r->name, ei->names + ei->ranges[i - 1].name)) {
-			r->shname = ei->ranges[i - 1].shname;
+		if (prev && !strcmp(ei->names + r->name, ei->names + prev->name)) {
+			r->shname = prev->shname;
 		} else {
 			r->shname = shname;
 			shname += strlen(ei->names + r->name) + 1;

@@ -16,7 +16,16 @@
  * section (SHF_ALLOC | SHF_EXECINSTR) with sh_addr = p_vaddr = its
  * address and the same file offset, so that program-header readers (perf
  * reading a kcore) and section readers (objdump -d, gdb, perf reading an
- * object's .symtab) see the same bytes.  Only known bytes are written:
+ * object's .symtab) see the same bytes.  In an object, ranges less than
+ * 1 MiB apart keep their distance in the file (the hole as zeros, not as
+ * a section): stock perf maps an object's .text sections with the file
+ * offset of the first, so only then does it find the later ones' bytes;
+ * ranges further apart need an object each, and a range perf should
+ * symbolize must be named ".text" (perf 6.1 gives an object's other
+ * sections no symbols).  In a core, perf 6.1 (dso__load_kcore()) keeps a
+ * PT_LOAD other than _stext's only where no kernel map was: the kernel's
+ * MMAP in the recording must end before them, as a real one ends before
+ * the modules.  Only known bytes are written:
  * unknown ones split a range, never become zeros.  Symbols go to
  * .symtab/.strtab, bound to the section holding their address (SHN_ABS
  * outside every range).  A NT_GNU_BUILD_ID note (a SHA-1 of the contents,
@@ -71,8 +80,8 @@ enum elf_image_sym_type {
  * else STB_LOCAL (locals are written first, as ELF wants).  Names are
  * copied; -EINVAL for an empty name, -ENAMETOOLONG for one longer than
  * ELF_IMAGE_MAX_NAME, -E2BIG past ELF_IMAGE_MAX_SYMBOLS symbols or
- * ELF_IMAGE_MAX_NAMES bytes of names (with the sections'), -ENOMEM.  Equal symbols may be added twice: both are
- * written.
+ * ELF_IMAGE_MAX_NAMES bytes of names (with the sections'), -ENOMEM.
+ * Equal symbols may be added twice: both are written.
  */
 int elf_image__add_symbol(struct elf_image *ei, const char *name, u64 addr, u64 len,
 			  enum elf_image_sym_type type, bool global);
