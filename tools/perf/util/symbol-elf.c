@@ -557,10 +557,13 @@ int dso__load_kernel_object(struct dso *dso)
 		sec = elf_getscn(ss.elf, sym.st_shndx);
 		if (!sec || !gelf_getshdr(sec, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
 			continue;
-		/* labels only in text and data sections, as perf keeps them */
+		/*
+		 * perf 6.1 maps an object's ".text" sections only
+		 * (dso__process_kernel_symbol()): the symbols of others
+		 * go to maps of their own, never the object's
+		 */
 		secname = elf_strptr(ss.elf, shstrndx, shdr.sh_name);
-		if (elf_sym__is_label(&sym) &&
-		    (!secname || (!strstr(secname, "text") && !strstr(secname, "data"))))
+		if (!secname || strcmp(secname, ".text"))
 			continue;
 		name = elf_strptr(ss.elf, symshdr.sh_link, sym.st_name);
 		if (!name || !*name)
