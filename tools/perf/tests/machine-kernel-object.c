@@ -10,7 +10,9 @@
  * code.  An object whose file is missing and one whose ELF headers lie
  * give a warning naming the file and no bytes, never a crash.  One more
  * object is written by util/elf-image.c and named as inject names them,
- * so that the reader is held to the files inject really writes.
+ * so that the reader is held to the files inject really writes: two
+ * ranges with a hole between them, whose bytes are unknown (stock perf
+ * prints the file's zeros there; only sym and dso are compared with it).
  *
  * perf textpoke code over the address at three moments shows the same.
  * The objects are written byte by byte (kernel-object-elf.c, no project
@@ -75,11 +77,19 @@ static const struct kobj_sym syms_b[] = {
     {"bpf_prog_0123456789abcdef_tc_egress", 0, 0x10},
 };
 
-/* mov $0x2a,%eax; ret; then a second function: xor %eax,%eax; ret */
-static const u8 code_image[8] = {0xb8, 0x2a, 0x00, 0x00, 0x00, 0xc3, 0x31, 0xc0};
+/*
+ * mov $0x2a,%eax; ret; then a second function: xor %eax,%eax; and a
+ * second range 0x100 further (bytes between them unknown, which the
+ * writer keeps as a hole in the file): inc %eax; ret
+ */
+#define IMAGE_GAP 0x100
+static const u8 code_image[IMAGE_GAP + 3] = {
+    0xb8, 0x2a, 0x00, 0x00, 0x00, 0xc3, 0x31, 0xc0, [IMAGE_GAP] = 0xff, 0xc0, 0xc3,
+};
 static const struct kobj_sym syms_image[] = {
     {"bpf_prog_e1e2e3e4e5e6e7e8_xdp", 0, 6},
     {"bpf_prog_e1e2e3e4e5e6e7e8_F", 6, 2},
+    {"bpf_prog_e1e2e3e4e5e6e7e8_G", IMAGE_GAP, 3},
 };
 
 enum { OBJ_A, OBJ_B, OBJ_MISSING, OBJ_HOSTILE, OBJ_IMAGE, OBJ_NR };
@@ -121,7 +131,7 @@ static const struct obj objs[OBJ_NR] = {
 		   .code = code_image,
 		   .len = sizeof(code_image),
 		   .syms = syms_image,
-		   .nr_syms = 2},
+		   .nr_syms = 3},
 };
 
 /* what each sample must show: expected sym (NULL: none) and dso of the object, and bytes */
@@ -140,6 +150,8 @@ static const struct expect samples[] = {
     {150, HOSTILE_ADDR + 0x10, OBJ_HOSTILE, -1, 0}, /* section headers past the end */
     {160, IMAGE_ADDR + 0x0, OBJ_IMAGE, 0, 5},	    /* mov $0x2a,%eax */
     {170, IMAGE_ADDR + 0x6, OBJ_IMAGE, 1, 2},	    /* xor %eax,%eax */
+    {175, IMAGE_ADDR + 0x80, OBJ_IMAGE, -1, 0},	    /* the hole: no symbol, no bytes */
+    {180, IMAGE_ADDR + IMAGE_GAP, OBJ_IMAGE, 2, 2}, /* inc %eax, in the second range */
     {250, OBJ_ADDR + 0x6, -1, -1, 0},		    /* after A's unregister, before B */
     {310, OBJ_ADDR + 0x0, OBJ_B, 0, 7},		    /* mov $2,%rax */
     {320, OBJ_ADDR + 0x7, OBJ_B, 0, 1},		    /* ret */
@@ -271,7 +283,10 @@ static int write_image(const char *path)
 
 	if (!ei)
 		return -ENOMEM;
-	err = elf_image__add_code(ei, ".text", o->addr, o->code, o->len);
+	err = elf_image__add_code(ei, ".text", o->addr, o->code, 8);
+	err = err ?:
+		    elf_image__add_code(ei, ".text", o->addr + IMAGE_GAP, o->code + IMAGE_GAP,
+					o->len - IMAGE_GAP);
 	for (i = 0; !err && i < o->nr_syms; i++)
 		err = elf_image__add_symbol(ei, o->syms[i].name, o->addr + o->syms[i].off,
 					    o->syms[i].len, ELF_IMAGE_SYM_FUNC, true);
