@@ -19,6 +19,37 @@ static void dso__set_short_name(struct dso *dso)
 	dso->short_name = slash && slash[1] ? slash + 1 : dso->name;
 }
 
+bool kernel_mmap__is_object(const char *filename)
+{
+	static const char *const comp[] = {".gz", ".xz", ".zst"};
+	const char *base = strrchr(filename, '/'), *ext;
+	size_t i;
+
+	if (filename[0] != '/')
+		return false;
+	base = base ? base + 1 : filename;
+	ext = strrchr(base, '.');
+	for (i = 0; ext && i < ARRAY_SIZE(comp); i++) {
+		if (!strcmp(ext, comp[i])) {
+			ext = ext > base ? memrchr(base, '.', ext - base) : NULL;
+			break;
+		}
+	}
+	/* a leading dot is no extension (perf: "ext > name") */
+	return !(ext && ext > base && !strncmp(ext, ".ko", 3));
+}
+
+void kernel_object__name(const char *filename, char *buf, size_t size)
+{
+	const char *base = strrchr(filename, '/');
+	char *p;
+
+	snprintf(buf, size, "%s", base ? base + 1 : filename);
+	for (p = buf; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
 struct dso *dso__new(const char *name, enum dso_kind kind)
 {
 	struct dso *dso = calloc(1, sizeof(*dso));
@@ -171,6 +202,9 @@ int dso__load(struct dso *dso, bool running_kernel)
 		break;
 	case DSO_KIND__ANON:
 		err = dso__load_perf_map(dso);
+		break;
+	case DSO_KIND__KERNEL_OBJECT:
+		err = dso__load_kernel_object(dso);
 		break;
 	default:
 		break;

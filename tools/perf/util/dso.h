@@ -15,6 +15,11 @@ enum dso_kind {
 	DSO_KIND__KERNEL,  /* [kernel.kallsyms]: kallsyms, loaded by the machine */
 	DSO_KIND__MODULE,  /* [module]: kallsyms "[module]" entries */
 	DSO_KIND__KSYMBOL, /* a KSYMBOL (BPF program, trampoline): one symbol */
+	/*
+	 * an ELF file a kernel MMAP maps, not a module (perf textpoke
+	 * inject --jit objects): its own .symtab, at link-time addresses
+	 */
+	DSO_KIND__KERNEL_OBJECT,
 };
 
 /*
@@ -39,6 +44,15 @@ struct dso {
 	struct dso *next; /* dsos hash chain */
 };
 
+/*
+ * A kernel MMAP of a '/' path maps a module when perf's
+ * kmod_path__parse_name() calls it one (its last extension, past .gz,
+ * .xz or .zst, starts with ".ko"), and else an object of its own.
+ */
+bool kernel_mmap__is_object(const char *filename);
+/* perf's name for such an object: the basename, each '-' made '_' */
+void kernel_object__name(const char *filename, char *buf, size_t size);
+
 struct dso *dso__new(const char *name, enum dso_kind kind);
 struct dso *dso__get(struct dso *dso);
 void dso__put(struct dso *dso);
@@ -58,6 +72,8 @@ int dso__insert_symbol(struct dso *dso, struct symbol *sym);
 
 /* symbol-elf.c: ELF symbols, as perf's dso__load_sym() keeps them */
 int dso__load_elf(struct dso *dso);
+/* a DSO_KIND__KERNEL_OBJECT's symbols, from long_name (build-id checked when known) */
+int dso__load_kernel_object(struct dso *dso);
 /* the vdso image of this process, when its build-id fits */
 int dso__load_own_vdso(struct dso *dso);
 /* the 32-bit or x32 vdso of this kernel, through perf's helper program */

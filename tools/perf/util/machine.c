@@ -14,6 +14,12 @@
  *        |   t1           t2 (unregister) t3 (register)
  *        +-------------------------------------------------> time
  *   sample at t1.5 -> A, t2.5 -> nothing, t3.5 -> B
+ *
+ * ELF objects that a kernel MMAP maps (perf textpoke inject --jit writes
+ * one per BPF program or OOL region version, in place of its KSYMBOL) are
+ * spans too: from their MMAP until a KSYMBOL unregister, or another kernel
+ * mapping, over them, as perf 6.1 removes the map found at an
+ * unregistered address (machine__process_ksymbol_unregister()).
  */
 #include <elf.h>
 #include <errno.h>
@@ -46,8 +52,10 @@
 #define PERF_RECORD_MISC_MMAP_DATA (1 << 13)
 #endif
 #define KSYMBOL_FLAG_UNREGISTER 1
+/* the ksym_type of a span that is a mapped ELF object, no KSYMBOL */
+#define KSYM_TYPE_OBJECT 0xffff
 
-/* A KSYMBOL object over [start, end) alive during [t_start, t_end) */
+/* A KSYMBOL object (or a mapped ELF object) over [start, end) alive during [t_start, t_end) */
 struct ksym_span {
 	u64 start;
 	u64 end;
@@ -390,8 +398,46 @@ static void module_name(const char *path, char *buf, size_t size)
 			buf[i] = '_';
 }
 
+static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 end, u64 time,
+				      bool objects_only);
+static int machine__add_span(struct machine *machine, struct map *map, u16 type, u64 time);
+
+/*
+ * An ELF object of its own (not a module) mapped into the kernel: its
+ * symbols are the file's, perf names it by its basename, and it lives as
+ * a span in time.  Objects sharing a name share a dso, as in perf.
+ */
+static int machine__process_object_mmap(struct machine *machine, const char *filename, u64 start,
+					u64 len, const struct build_id *bid, u64 time)
+{
+	char name[256];
+	struct dso *dso;
+	struct map *map;
+	int err;
+
+	if (!len || start + len < start)
+		return 0;
+	kernel_object__name(filename, name, sizeof(name));
+	dso = dsos__findnew(&machine->dsos, name, DSO_KIND__KERNEL_OBJECT);
+	if (!dso)
+		return -ENOMEM;
+	err = dso->long_name == dso->name ? dso__set_long_name(dso, filename) : 0;
+	if (!err && bid && bid->size && !dso->bid.size)
+		dso__set_build_id(dso, bid);
+	map = err ? NULL : map__new(start, len, 0, dso);
+	dso__put(dso);
+	if (!map)
+		return -ENOMEM;
+	/* linked at its kernel address: symbols are absolute */
+	map->identity = true;
+	machine__close_ksym_spans(machine, start, start + len, time, false);
+	err = machine__add_span(machine, map, KSYM_TYPE_OBJECT, time);
+	map__put(map);
+	return err;
+}
+
 static int machine__process_kernel_mmap(struct machine *machine, const char *filename, u64 start,
-					u64 len, u64 pgoff, const struct build_id *bid)
+					u64 len, u64 pgoff, const struct build_id *bid, u64 time)
 {
 	struct build_id env_bid = {.size = 0};
 	struct map *map;
@@ -423,6 +469,11 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 	}
 	if (filename[0] != '/' && filename[0] != '[')
 		return 0;
+	if (kernel_mmap__is_object(filename))
+		return machine__process_object_mmap(machine, filename, start, len, bid, time);
+	/* a module loaded over an object means the object's unregister was lost */
+	if (len && start + len > start)
+		machine__close_ksym_spans(machine, start, start + len, time, true);
 
 	module_name(filename, name, sizeof(name));
 	dso = dsos__findnew(&machine->dsos, name, DSO_KIND__MODULE);
@@ -542,7 +593,7 @@ static bool cpumode_is_kernel(u16 misc)
 static int machine__process_mmap_common(struct machine *machine, union perf_event *event, u32 pid,
 					u32 tid, u64 start, u64 len, u64 pgoff, u32 prot, u32 flags,
 					const char *filename_in, size_t max_name,
-					const struct build_id *bid)
+					const struct build_id *bid, u64 time)
 {
 	char filename[4096];
 	struct thread *thread;
@@ -557,7 +608,8 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 		if ((event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		    PERF_RECORD_MISC_GUEST_KERNEL)
 			return 0;
-		return machine__process_kernel_mmap(machine, filename, start, len, pgoff, bid);
+		return machine__process_kernel_mmap(machine, filename, start, len, pgoff, bid,
+						    time);
 	}
 	if (!len)
 		return 0;
@@ -577,19 +629,21 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 	return err;
 }
 
-static int machine__process_mmap(struct machine *machine, union perf_event *event)
+static int machine__process_mmap(struct machine *machine, union perf_event *event,
+				 struct perf_sample *sample)
 {
 	struct perf_record_mmap *e = &event->mmap;
 	u32 prot = (event->header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 0 : PROT_EXEC;
 
 	if (event->header.size < sizeof(*e))
 		return -EINVAL;
-	return machine__process_mmap_common(machine, event, e->pid, e->tid, e->start, e->len,
-					    e->pgoff, prot, 0, e->filename,
-					    event->header.size - sizeof(*e), NULL);
+	return machine__process_mmap_common(
+	    machine, event, e->pid, e->tid, e->start, e->len, e->pgoff, prot, 0, e->filename,
+	    event->header.size - sizeof(*e), NULL, sample_time(sample));
 }
 
-static int machine__process_mmap2(struct machine *machine, union perf_event *event)
+static int machine__process_mmap2(struct machine *machine, union perf_event *event,
+				  struct perf_sample *sample)
 {
 	struct perf_record_mmap2 *e = &event->mmap2;
 	struct build_id bid = {.size = 0};
@@ -600,20 +654,17 @@ static int machine__process_mmap2(struct machine *machine, union perf_event *eve
 		bid.size = e->build_id_size > BUILD_ID_SIZE ? BUILD_ID_SIZE : e->build_id_size;
 		memcpy(bid.data, e->build_id, bid.size);
 	}
-	return machine__process_mmap_common(machine, event, e->pid, e->tid, e->start, e->len,
-					    e->pgoff, e->prot, e->flags, e->filename,
-					    event->header.size - sizeof(*e), &bid);
+	return machine__process_mmap_common(
+	    machine, event, e->pid, e->tid, e->start, e->len, e->pgoff, e->prot, e->flags,
+	    e->filename, event->header.size - sizeof(*e), &bid, sample_time(sample));
 }
 
 /* KSYMBOL */
 
-static int machine__add_ksym_span(struct machine *machine, u64 addr, u32 len, u16 type,
-				  const char *name, u64 time)
+/* @map over its range from @time on; a reference is taken */
+static int machine__add_span(struct machine *machine, struct map *map, u16 type, u64 time)
 {
 	struct ksym_span *span;
-	struct symbol *sym;
-	struct dso *dso;
-	struct map *map;
 
 	if (machine->nr_ksyms == machine->alloc_ksyms) {
 		size_t alloc = machine->alloc_ksyms ? machine->alloc_ksyms * 2 : 64;
@@ -624,6 +675,28 @@ static int machine__add_ksym_span(struct machine *machine, u64 addr, u32 len, u1
 		machine->ksyms = ksyms;
 		machine->alloc_ksyms = alloc;
 	}
+	span = &machine->ksyms[machine->nr_ksyms++];
+	span->start = map->start;
+	span->end = map->end;
+	span->t_start = time;
+	span->t_end = TIME_OPEN;
+	span->ksym_type = type;
+	span->map = map__get(map);
+	if (span->start < machine->ksym_lo)
+		machine->ksym_lo = span->start;
+	if (span->end > machine->ksym_hi)
+		machine->ksym_hi = span->end;
+	return 0;
+}
+
+static int machine__add_ksym_span(struct machine *machine, u64 addr, u32 len, u16 type,
+				  const char *name, u64 time)
+{
+	struct symbol *sym;
+	struct dso *dso;
+	struct map *map;
+	int err;
+
 	/* perf names both the dso and the symbol after the ksymbol */
 	dso = dso__new(name, DSO_KIND__KSYMBOL);
 	if (!dso)
@@ -637,23 +710,14 @@ static int machine__add_ksym_span(struct machine *machine, u64 addr, u32 len, u1
 	dso__put(dso);
 	if (!map)
 		return -ENOMEM;
-
-	span = &machine->ksyms[machine->nr_ksyms++];
-	span->start = addr;
-	span->end = map->end;
-	span->t_start = time;
-	span->t_end = TIME_OPEN;
-	span->ksym_type = type;
-	span->map = map;
-	if (addr < machine->ksym_lo)
-		machine->ksym_lo = addr;
-	if (span->end > machine->ksym_hi)
-		machine->ksym_hi = span->end;
-	return 0;
+	err = machine__add_span(machine, map, type, time);
+	map__put(map);
+	return err;
 }
 
-/* ends every registered span over [start, end) at @time */
-static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 end, u64 time)
+/* ends every live span over [start, end) at @time (@objects_only: mapped ELF objects) */
+static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 end, u64 time,
+				      bool objects_only)
 {
 	size_t i;
 
@@ -661,6 +725,8 @@ static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 en
 		struct ksym_span *span = &machine->ksyms[i];
 
 		if (span->t_end != TIME_OPEN || span->end <= start || span->start >= end)
+			continue;
+		if (objects_only && span->ksym_type != KSYM_TYPE_OBJECT)
 			continue;
 		span->t_end = time;
 	}
@@ -681,14 +747,14 @@ static int machine__process_ksymbol(struct machine *machine, union perf_event *e
 
 	if (e->flags & KSYMBOL_FLAG_UNREGISTER) {
 		machine->stats.nr_ksymbol_unregister++;
-		machine__close_ksym_spans(machine, e->addr, e->addr + (e->len ?: 1), time);
+		machine__close_ksym_spans(machine, e->addr, e->addr + (e->len ?: 1), time, false);
 		return 0;
 	}
 	machine->stats.nr_ksymbol++;
 	if (!e->len)
 		return 0;
 	/* an address is one object at a time: an unregister must have been lost */
-	machine__close_ksym_spans(machine, e->addr, e->addr + e->len, time);
+	machine__close_ksym_spans(machine, e->addr, e->addr + e->len, time, false);
 	return machine__add_ksym_span(machine, e->addr, e->len, e->ksym_type, name, time);
 }
 
@@ -769,9 +835,9 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 {
 	switch (event->header.type) {
 	case PERF_RECORD_MMAP:
-		return machine__process_mmap(machine, event);
+		return machine__process_mmap(machine, event, sample);
 	case PERF_RECORD_MMAP2:
-		return machine__process_mmap2(machine, event);
+		return machine__process_mmap2(machine, event, sample);
 	case PERF_RECORD_COMM:
 		if (event->header.size < sizeof(event->comm))
 			return -EINVAL;

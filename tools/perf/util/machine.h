@@ -14,8 +14,10 @@ struct symbol;
 /*
  * The recorded machine as the records describe it: threads with their
  * user maps, the kernel and its modules, and kernel symbols that come and
- * go over time (KSYMBOL).  Lookups take the time of the sample because an
- * address may hold different objects at different moments.
+ * go over time (KSYMBOL, and ELF objects a kernel MMAP maps, as perf
+ * textpoke inject --jit writes them).  Lookups take the time of the
+ * sample because an address may hold different objects at different
+ * moments.
  */
 struct machine;
 
@@ -86,9 +88,9 @@ int machine__resolve(struct machine *machine, struct addr_location *al, struct p
 /*
  * Resolve one address of @thread as seen in @cpumode at @time (time 0: as
  * of the records processed so far).  Drops what @al held before.  Kernel
- * cpumode looks at KSYMBOL objects alive at @time, then the kernel and its
- * modules; user cpumode at the process's maps; other cpumodes resolve to
- * nothing.  True when a symbol was found; al->map is set whenever a map
+ * cpumode looks at KSYMBOL objects and kernel-mapped ELF objects (inject
+ * --jit's) alive at @time, then the kernel and its modules; user cpumode
+ * at the process's maps; other cpumodes resolve to nothing.  True when a symbol was found; al->map is set whenever a map
  * holds the address.
  */
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,

@@ -14,6 +14,8 @@
 
 #include "build-id.h"
 #include "debug.h"
+#include "dso.h"
+#include "dso-code.h"
 #include "header.h"
 #include "kcore.h"
 #include "machine.h"
@@ -32,6 +34,19 @@ struct ti_bpf {
 	u64 addr;
 	u32 len;
 	const u8 *bytes; /* borrowed from the perf_env */
+};
+
+/* warnings for objects whose code cannot be read; the others at -v */
+#define TI_OBJECT_WARNINGS 10
+
+/*
+ * An ELF object a kernel MMAP mapped (perf textpoke inject --jit): its
+ * code ranges, alive from the MMAP until a KSYMBOL unregister or another
+ * kernel mapping over [start, end)
+ */
+struct ti_object {
+	u64 start, end;
+	struct dso_code code;
 };
 
 /* where a synthetic (BPF JIT) poke was put, so as not to call it a poke */
@@ -59,6 +74,8 @@ struct text_image {
 	size_t nr_bpf, alloc_bpf;
 	struct text_image_bpf_load *loads;
 	size_t nr_loads, alloc_loads;
+	struct ti_object *objects; /* the live ones */
+	size_t nr_objects, alloc_objects;
 	struct ti_key *jit_pokes;
 	size_t nr_jit_pokes, alloc_jit_pokes;
 	struct ti_verdict *verdicts;
@@ -345,6 +362,9 @@ void text_image__delete(struct text_image *ti)
 	kcore__delete(ti->vmlinux);
 	if (ti->session)
 		perf_session__delete(ti->session);
+	while (ti->nr_objects)
+		dso_code__exit(&ti->objects[--ti->nr_objects].code);
+	free(ti->objects);
 	free(ti->spans);
 	free(ti->bpf);
 	free(ti->jit_pokes);
@@ -542,12 +562,160 @@ static int ti__bpf_unregister(struct text_image *ti, u64 addr, u64 time)
 	return 0;
 }
 
+/*
+ * Pokes carry at most 65535 bytes: a larger range is @new_len (or
+ * @old_len) bytes in pokes of that size, one after the other.
+ */
+static int ti__jit_range(struct text_image *ti, u64 time, u64 addr, const u8 *bytes, size_t len,
+			 bool appear)
+{
+	size_t off, n;
+	int err;
+
+	for (off = 0; off < len; off += n) {
+		n = len - off > 65535 ? 65535 : len - off;
+		err = appear ? ti__jit_poke(ti, time, addr + off, NULL, 0, bytes + off, n) :
+			       ti__jit_poke(ti, time, addr + off, bytes + off, n, NULL, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* an object's code goes at @time: new_len 0 pokes of what it put there */
+static int ti__object_close(struct text_image *ti, size_t idx, u64 time)
+{
+	struct ti_object *o = &ti->objects[idx];
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < o->code.nr && !err; i++) {
+		const struct dso_code_range *r = &o->code.ranges[i];
+
+		err = ti__jit_range(ti, time, r->addr, r->bytes, r->len, false);
+	}
+	ti__close_span(ti, o->start, time);
+	dso_code__exit(&o->code);
+	*o = ti->objects[--ti->nr_objects];
+	return err;
+}
+
+/* every live object over [start, end) ends at @time */
+static int ti__objects_close(struct text_image *ti, u64 start, u64 end, u64 time)
+{
+	size_t i = 0;
+	int err;
+
+	if (end < start)
+		end = UINT64_MAX;
+	while (i < ti->nr_objects) {
+		if (ti->objects[i].end <= start || ti->objects[i].start >= end) {
+			i++;
+			continue;
+		}
+		/* the last one moves into slot i */
+		err = ti__object_close(ti, i, time);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * A kernel MMAP of an ELF object: its code, as far as the map covers it,
+ * is there from @time on (old_len 0 pokes, as BPF JIT images are).  A
+ * file that cannot be read leaves those bytes unknown, said once.
+ */
+static int ti__object_map(struct text_image *ti, const char *filename, u64 start, u64 len,
+			  const struct build_id *bid, u64 time)
+{
+	char have[BUILD_ID_HEX_SIZE], want[BUILD_ID_HEX_SIZE];
+	u64 end = start + len;
+	struct ti_object *o;
+	size_t i, kept = 0;
+	int err;
+
+	/* what the machine ignores too: no object there */
+	if (!len || end < start)
+		return 0;
+	err = ti__objects_close(ti, start, end, time);
+	if (err)
+		return err;
+	err = ti__add_span(ti, start, end - start, time);
+	if (err)
+		return err;
+	if (grow((void **)&ti->objects, ti->nr_objects, &ti->alloc_objects, sizeof(*ti->objects)))
+		return -ENOMEM;
+	o = &ti->objects[ti->nr_objects];
+	o->start = start;
+	o->end = end;
+	err = dso_code__read(filename, &o->code);
+	if (err == -ENOMEM)
+		return err;
+	/* another file now has that name: not the object that was mapped */
+	if (!err && bid && bid->size && !build_id__equal(bid, &o->code.bid)) {
+		pr_warning("%s: build-id %s, not the %s its MMAP2 at %#llx names: its code is "
+			   "unknown\n",
+			   filename,
+			   o->code.bid.size ? build_id__sprintf(&o->code.bid, have) : "(none)",
+			   build_id__sprintf(bid, want), (unsigned long long)start);
+		dso_code__exit(&o->code);
+		ti->stats.nr_obj_unread++;
+		ti->nr_objects++;
+		return 0;
+	}
+	if (err) {
+		/* a hostile recording may map a missing file a million times */
+		if (ti->stats.nr_obj_unread++ < TI_OBJECT_WARNINGS)
+			pr_warning("%s: the code of the kernel object mapped at %#llx is unknown: "
+				   "%s\n",
+				   filename, (unsigned long long)start, dso_code__strerror(err));
+		else
+			pr_debug(
+			    "%s: the code of the kernel object mapped at %#llx is unknown: %s\n",
+			    filename, (unsigned long long)start, dso_code__strerror(err));
+		ti->nr_objects++;
+		return 0;
+	}
+	/* only what the map covers is the object's code in the kernel */
+	for (i = 0; i < o->code.nr; i++) {
+		struct dso_code_range r = o->code.ranges[i];
+
+		if (r.addr < start) {
+			if (r.addr + r.len <= start)
+				continue;
+			r.bytes += start - r.addr;
+			r.len -= start - r.addr;
+			r.addr = start;
+		}
+		if (r.addr >= end)
+			continue;
+		if (r.len > end - r.addr)
+			r.len = end - r.addr;
+		err = ti__jit_range(ti, time, r.addr, r.bytes, r.len, true);
+		if (err)
+			break;
+		o->code.ranges[kept++] = r;
+	}
+	ti->nr_objects++;
+	if (!err && !kept)
+		pr_warning("%s: no code of it lies where it is mapped, at %#llx\n", filename,
+			   (unsigned long long)start);
+	/* what it holds in the image, and no more, until it goes */
+	return dso_code__keep(&o->code, kept) ?: err;
+}
+
 static int ti__ksymbol(struct text_image *ti, struct perf_record_ksymbol *ks, u64 time)
 {
 	bool unreg = ks->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;
+	int err;
 
 	if (ks->ksym_type == PERF_RECORD_KSYMBOL_TYPE_OOL && !unreg)
 		ti->stats.nr_ool++;
+	/* what the machine does: an unregister ends what is there, so does a register over it */
+	err = ti__objects_close(ti, ks->addr, ks->addr + (ks->len ?: 1), time);
+	if (err)
+		return err;
 	if (unreg) {
 		ti__close_span(ti, ks->addr, time);
 		if (ks->ksym_type == PERF_RECORD_KSYMBOL_TYPE_BPF)
@@ -557,11 +725,31 @@ static int ti__ksymbol(struct text_image *ti, struct perf_record_ksymbol *ks, u6
 	return ti__add_span(ti, ks->addr, ks->len, time);
 }
 
+/* a kernel MMAP: the kernel or a module, mapped for the whole recording, or an object */
+static int ti__kernel_mmap(struct text_image *ti, const char *filename, size_t max_name, u64 start,
+			   u64 len, const struct build_id *bid, u64 time)
+{
+	char name[4096];
+	int err;
+
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)(max_name < sizeof(name) ? max_name : sizeof(name) - 1), filename);
+	if (kernel_mmap__is_object(name))
+		return ti__object_map(ti, name, start, len, bid, time);
+	if (name[0] == '/' || name[0] == '[') {
+		err = ti__objects_close(ti, start, start + len, time);
+		if (err)
+			return err;
+	}
+	return ti__add_span(ti, start, len, 0);
+}
+
 int text_image__process_event(struct text_image *ti, struct machine *machine,
 			      union perf_event *event, struct perf_sample *sample)
 {
 	u64 time = sample ? sample->time : 0;
 	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct build_id bid = {.size = 0};
 
 	if (ti->finished)
 		return -EBUSY;
@@ -575,13 +763,23 @@ int text_image__process_event(struct text_image *ti, struct machine *machine,
 			return ti__bpf_load(ti, event->bpf.id, time);
 		return 0;
 	case PERF_RECORD_MMAP:
-		if (cpumode != PERF_RECORD_MISC_KERNEL)
+		if (cpumode != PERF_RECORD_MISC_KERNEL || event->header.size < sizeof(event->mmap))
 			return 0;
-		return ti__add_span(ti, event->mmap.start, event->mmap.len, 0);
+		return ti__kernel_mmap(ti, event->mmap.filename,
+				       event->header.size - sizeof(event->mmap), event->mmap.start,
+				       event->mmap.len, NULL, time);
 	case PERF_RECORD_MMAP2:
-		if (cpumode != PERF_RECORD_MISC_KERNEL)
+		if (cpumode != PERF_RECORD_MISC_KERNEL || event->header.size < sizeof(event->mmap2))
 			return 0;
-		return ti__add_span(ti, event->mmap2.start, event->mmap2.len, 0);
+		if (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) {
+			bid.size = event->mmap2.build_id_size > BUILD_ID_SIZE ?
+				       BUILD_ID_SIZE :
+				       event->mmap2.build_id_size;
+			memcpy(bid.data, event->mmap2.build_id, bid.size);
+		}
+		return ti__kernel_mmap(ti, event->mmap2.filename,
+				       event->header.size - sizeof(event->mmap2),
+				       event->mmap2.start, event->mmap2.len, &bid, time);
 	default:
 		return 0;
 	}
@@ -636,6 +834,9 @@ int text_image__finish(struct text_image *ti)
 
 	if (ti->finished)
 		return 0;
+	if (ti->stats.nr_obj_unread > TI_OBJECT_WARNINGS)
+		pr_warning("the code of %llu more kernel objects is unknown (-v lists them)\n",
+			   (unsigned long long)(ti->stats.nr_obj_unread - TI_OBJECT_WARNINGS));
 	if (ti->kcore && ti->anchor == TEXT_IMAGE_ANCHOR_FIT) {
 		err = ti__fit(ti);
 		if (err)

@@ -20,7 +20,12 @@
  *    carries: modelled as an old_len 0 poke when the program loads
  *    (BPF_EVENT PROG_LOAD after its KSYMBOL) and a new_len 0 poke when its
  *    KSYMBOL is unregistered, so that a reused address holds the right
- *    program at each moment.
+ *    program at each moment,
+ *  - the code sections of ELF objects that kernel MMAP/MMAP2 records map
+ *    (perf textpoke inject --jit writes one per BPF program or OOL region
+ *    version, in place of its KSYMBOL), the same way: old_len 0 pokes at
+ *    the MMAP, new_len 0 pokes at a KSYMBOL unregister or another kernel
+ *    mapping over them; a file that cannot be read leaves them unknown.
  * Pokes that no kernel map, KSYMBOL or starting image covers at their time
  * are kept (the code may be announced later, or never) and reported.
  *
@@ -140,6 +145,7 @@ struct text_image_stats {
 	u64 nr_bpf_loaded;   /* BPF programs whose JIT bytes were known */
 	u64 nr_bpf_no_bytes; /* loaded, but HEADER_BPF_PROG_INFO lacks their bytes */
 	u64 nr_ool;	     /* KSYMBOL OOL registrations */
+	u64 nr_obj_unread;   /* kernel MMAPs of objects whose code could not be read */
 	size_t nr_unmapped;
 	const struct text_image_unmapped *unmapped;
 	/* the starting image: its file, anchor, and the fit when anchored by fit */
