@@ -23,6 +23,8 @@
 #    reported for that program at that offset (BPF_OBJ_GET_INFO_BY_FD, read
 #    by the workload: not our code, not perf's), and at every sample the
 #    same ip, symbol and bytes as on IN (perf script -F ip,sym,insn).
+# And the round trip: perf textpoke script on OUT equals it on IN (the
+# dso of a load whose name an earlier load took is <name>.<n>).
 # Mutation caught: jit__bpf_event() keeping PROG_LOAD (return 0): perf
 # marks the object as BPF_PROG_INFO, annotate refuses, bytes come out
 # shifted.
@@ -153,6 +155,23 @@ check() {
 	cat "$tmp/bytes.out"
 	[ "$st" = 0 ] || fail "$(tail -1 "$tmp/bytes.out")"
 	echo "ok: $rec: report, annotate and insn bytes right on OUT ($(grep -c . "$tmp/script.out") samples)"
+
+	# the round trip: our own reader gives every sample the same symbol
+	# and bytes on OUT as on IN, and the same dso but where a name was
+	# taken by an earlier load (the object is then <name>.<n>)
+	"$TEXTPOKE" script -i "$in" -F comm,tid,time,ip,sym,insn >"$tmp/ours.in" 2>"$tmp/ours.in.err" ||
+		fail "$rec: perf textpoke script on IN: $(head -3 "$tmp/ours.in.err")"
+	"$TEXTPOKE" script -i "$out" -F comm,tid,time,ip,sym,insn >"$tmp/ours.out" 2>"$tmp/ours.out.err" ||
+		fail "$rec: perf textpoke script on OUT: $(head -3 "$tmp/ours.out.err")"
+	grep -q '_tp_busy[0-9]' "$tmp/ours.in" || fail "$rec: perf textpoke script shows no busy program on IN"
+	cmp -s "$tmp/ours.in" "$tmp/ours.out" ||
+		fail "$rec: perf textpoke script differs on OUT: $(diff "$tmp/ours.in" "$tmp/ours.out" | head -4)"
+	"$TEXTPOKE" script -i "$in" >"$tmp/ours.in" 2>/dev/null
+	"$TEXTPOKE" script -i "$out" >"$tmp/ours.out" 2>/dev/null
+	sed 's/(\(bpf_prog_[0-9a-f]*_[A-Za-z0-9_]*\)\.[0-9]*)$/(\1)/' "$tmp/ours.out" >"$tmp/ours.out.n"
+	cmp -s "$tmp/ours.in" "$tmp/ours.out.n" ||
+		fail "$rec: perf textpoke script (default fields) differs on OUT: $(diff "$tmp/ours.in" "$tmp/ours.out.n" | head -4)"
+	echo "ok: $rec: perf textpoke script on OUT equals it on IN"
 }
 
 reused_skip=
