@@ -172,6 +172,16 @@ check() {
 	cmp -s "$tmp/ours.in" "$tmp/ours.out.n" ||
 		fail "$rec: perf textpoke script (default fields) differs on OUT: $(diff "$tmp/ours.in" "$tmp/ours.out.n" | head -4)"
 	echo "ok: $rec: perf textpoke script on OUT equals it on IN"
+
+	# a pipe out, the objects in a directory of their own: stock perf reads
+	# the stream as it read OUT
+	"$TEXTPOKE" inject -q -i "$in" -o - --jit --jit-dir "$tmp/$rec.jit" 2>"$tmp/inject.err" |
+		HOME="$tmp/h-$rec-7" perf script -i - -F ip,sym,insn --pid "$pids" >"$tmp/script.pipe" 2>/dev/null ||
+		fail "$rec: inject --jit -o - | perf script -i -: $(head -3 "$tmp/inject.err")"
+	ls "$tmp/$rec.jit" | grep -q '_tp_busy1' || fail "$rec: --jit-dir holds no object of tp_busy1"
+	cmp -s "$tmp/script.out" "$tmp/script.pipe" ||
+		fail "$rec: perf script of inject --jit -o - differs from OUT's: $(diff "$tmp/script.out" "$tmp/script.pipe" | head -4)"
+	echo "ok: $rec: inject --jit --jit-dir -o - read by stock perf as OUT"
 }
 
 reused_skip=
