@@ -254,19 +254,22 @@ struct hist_build {
 
 struct report_hists {
 	struct report_layout layout;
+	const char *time_slices;
 	struct str_pool strings;
 	size_t nr_hists;
 	struct hist_build *builds;
 	struct report_hist *out;
 };
 
-struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events)
+struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events,
+				       const char *time_slices)
 {
 	struct report_hists *rh = calloc(1, sizeof(*rh));
 
 	if (!rh)
 		return NULL;
 	rh->layout = *l;
+	rh->time_slices = time_slices;
 	rh->nr_hists = nr_events;
 	rh->builds = calloc(nr_events ?: 1, sizeof(*rh->builds));
 	rh->out = calloc(nr_events ?: 1, sizeof(*rh->out));
@@ -635,6 +638,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 		size_t n = 0;
 
 		*h = b->hist;
+		h->time_slices = rh->time_slices;
 		h->entries = malloc((b->nr ?: 1) * sizeof(*h->entries));
 		if (!h->entries) {
 			*nr = 0;
@@ -788,12 +792,15 @@ static int column__width(const struct report_hist *h, int col)
 void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
 			  float percent_limit, FILE *fp)
 {
-	int width[REPORT_MAX_COLS], i, n = 0;
+	int width[REPORT_MAX_COLS], i, n = 0, last = -1;
 	char unit, buf[4096];
 	unsigned long nr = convert_unit(h->nr_samples, &unit);
 	size_t e;
 
-	fprintf(fp, "# Samples: %lu%c of event '%s'\n", nr, unit, h->event_name);
+	fprintf(fp, "# Samples: %lu%c of event '%s'", nr, unit, h->event_name);
+	if (h->time_slices)
+		fprintf(fp, " (time slices: %s)", h->time_slices);
+	fprintf(fp, "\n");
 	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
 	for (i = 0; i < l->nr_cols; i++) {
 		int col = l->cols[i];
@@ -823,6 +830,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			fputc('.', fp);
 	}
 	fprintf(fp, "\n#\n");
+	for (i = 0; i < l->nr_cols; i++)
+		if (width[i] >= 0)
+			last = l->cols[i];
 	for (e = 0; e < h->nr_entries; e++) {
 		const struct hist_entry *he = &h->entries[e];
 		float pct = h->total_period ? he->period * 100.0 / h->total_period : 0;
@@ -846,7 +856,7 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
 		/* perf leaves no padding after the symbol */
-		while (len && buf[len - 1] == ' ' && l->cols[l->nr_cols - 1] == SORT_SYM)
+		while (len && buf[len - 1] == ' ' && last == SORT_SYM)
 			len--;
 		buf[len] = 0;
 		fprintf(fp, "%s\n", buf);

@@ -45,6 +45,7 @@ struct hist_entry {
 
 struct report_hist {
 	const char *event_name;
+	const char *time_slices; /* --time as given, NULL: the whole recording */
 	size_t nr_entries;
 	struct hist_entry *entries; /* sorted as printed: overhead, then keys */
 	u64 nr_samples;
@@ -93,7 +94,9 @@ int report_layout__parse(struct report_layout *l, const char *sort, const char *
 /* the histograms of a session, one per event, filled sample by sample */
 struct report_hists;
 
-struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events);
+/* @time_slices: --time as given, or NULL */
+struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events,
+				       const char *time_slices);
 void report_hists__delete(struct report_hists *rh);
 
 /*
