@@ -840,9 +840,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			fputc('.', fp);
 	}
 	fprintf(fp, "\n#\n");
-	for (i = 0; i < l->nr_cols; i++)
-		if (width[i] >= 0)
-			last = l->cols[i];
+	/* perf pads the symbol only when a column follows it, even one not shown */
+	if (l->nr_cols && width[l->nr_cols - 1] >= 0)
+		last = l->cols[l->nr_cols - 1];
 	for (e = 0; e < h->nr_entries; e++) {
 		const struct hist_entry *he = &h->entries[e];
 		float pct = h->total_period ? he->period * 100.0 / h->total_period : 0;
@@ -865,7 +865,6 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 		}
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
-		/* perf leaves no padding after the symbol */
 		while (len && buf[len - 1] == ' ' && last == SORT_SYM)
 			len--;
 		buf[len] = 0;
