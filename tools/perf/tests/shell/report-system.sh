@@ -22,9 +22,8 @@ perf_record "$tmp/sys.data" -a -e cpu-clock -F 1000 -- "$tmp/w" 30000000
 
 same_report sys-comm "$tmp/sys.data" --comm w
 same_report sys-comm-n "$tmp/sys.data" --comm w,nonexistent -n --sort comm,dso,sym
-pid=$(HOME=$tmp perf report -i "$tmp/sys.data" --stdio --comm w --sort pid 2>/dev/null |
-	awk '/^ +[0-9.]+%/ { split($2, a, ":"); print a[1] }' | sort -n | head -1)
-[ -n "$pid" ] || fail "no thread of w in stock perf report --sort pid"
+pid=$(HOME=$tmp perf script -i "$tmp/sys.data" --comm w -F pid 2>/dev/null | sort -u | head -1 | tr -d ' ')
+[ -n "$pid" ] || fail "no sample of w in stock perf script"
 same_report sys-pid "$tmp/sys.data" --pid "$pid" --sort pid,dso,sym
 n=$(awk '/^ +[0-9.]+%/ { split($2, a, ":"); print a[1] }' "$tmp/sys-pid.ours" | sort -u | wc -l)
 [ "$n" = 2 ] || fail "sys-pid: $n threads of w, not 2"
