@@ -378,10 +378,11 @@ static struct text_image *report__load_changes(struct report *r)
 {
 	struct report_opts *o = r->opts;
 	struct text_image *ti;
+	struct stat st;
 
 	if (o->no_changes)
 		return NULL;
-	if (r->session->is_pipe) {
+	if (!strcmp(o->input, "-") || stat(o->input, &st) || S_ISFIFO(st.st_mode)) {
 		pr_warning("%s: a pipe is read once: the code-change report needs a file, "
 			   "the profile follows\n",
 			   r->session->path);
@@ -547,15 +548,47 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		report_changes__fprintf(r->changes, fp);
 }
 
-int report_opts__check(struct report_opts *o)
+static void report__exit_options(struct report *r)
 {
-	struct report_layout l;
+	name_list__exit(&r->comms);
+	name_list__exit(&r->dsos);
+	name_list__exit(&r->symbols);
+	free(r->pids.v);
+	free(r->tids.v);
+	free(r->cpu_bitmap);
+}
+
+/* the options that need no recording: -F, --sort, the filters' lists */
+static int report__parse_options(struct report *r)
+{
+	struct report_opts *o = r->opts;
+	int err;
 
 	if (o->json && o->stdio) {
 		pr_err("--json and --stdio both print to stdout: choose one\n");
 		return -EINVAL;
 	}
-	return report_layout__parse(&l, o->sort, o->fields, o->show_nr_samples);
+	err = report_layout__parse(&r->layout, o->sort, o->fields, o->show_nr_samples);
+	if (err)
+		return err;
+	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
+	    name_list__parse(&r->symbols, o->symbols))
+		return -ENOMEM;
+	err = int_list__parse(&r->pids, "--pid", o->pids);
+	if (!err)
+		err = int_list__parse(&r->tids, "--tid", o->tids);
+	if (!err && o->cpus)
+		err = cpu_list__parse(r, o->cpus);
+	return err;
+}
+
+int report_opts__check(struct report_opts *o)
+{
+	struct report r = {.opts = o};
+	int err = report__parse_options(&r);
+
+	report__exit_options(&r);
+	return err;
 }
 
 int report__run(struct report_opts *opts)
@@ -574,19 +607,7 @@ int report__run(struct report_opts *opts)
 	size_t nr = 0;
 	int err;
 
-	err = report_layout__parse(&r.layout, opts->sort, opts->fields, opts->show_nr_samples);
-	if (err)
-		return err;
-	if (name_list__parse(&r.comms, opts->comms) || name_list__parse(&r.dsos, opts->dsos) ||
-	    name_list__parse(&r.symbols, opts->symbols)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = int_list__parse(&r.pids, "--pid", opts->pids);
-	if (!err)
-		err = int_list__parse(&r.tids, "--tid", opts->tids);
-	if (!err && opts->cpus)
-		err = cpu_list__parse(&r, opts->cpus);
+	err = report__parse_options(&r);
 	if (err)
 		goto out;
 	if (!opts->json && !opts->stdio && !opts->html)
@@ -610,12 +631,12 @@ int report__run(struct report_opts *opts)
 		err = -ENOMEM;
 		goto out;
 	}
-	ti = report__load_changes(&r);
 	if (opts->html) {
 		err = report_file__open(&html, opts->html);
 		if (err)
 			goto out;
 	}
+	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
 	if (err)
 		goto out;
@@ -667,11 +688,6 @@ out:
 	if (r.session)
 		perf_session__delete(r.session);
 	text_image__delete(ti);
-	name_list__exit(&r.comms);
-	name_list__exit(&r.dsos);
-	name_list__exit(&r.symbols);
-	free(r.pids.v);
-	free(r.tids.v);
-	free(r.cpu_bitmap);
+	report__exit_options(&r);
 	return err;
 }
