@@ -624,9 +624,8 @@ int report__run(struct report_opts *opts)
 		err = report__check_recording(&r);
 	if (err)
 		goto out;
-	r.hists =
-	    report_hists__new(&r.layout, r.session->evlist ? r.session->evlist->nr_entries : 0,
-				    opts->time);
+	r.hists = report_hists__new(
+	    &r.layout, r.session->evlist ? r.session->evlist->nr_entries : 0, opts->time);
 	if (!r.hists) {
 		err = -ENOMEM;
 		goto out;
