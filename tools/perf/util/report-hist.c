@@ -565,7 +565,7 @@ static int entry__cmp_input(const struct report_layout *l, const struct hist_ent
 				c = cmp_null(a->sym, b->sym);
 				break;
 			}
-			c = cmp_u64_asc(a->ip, b->ip); /* set to the symbol's start */
+			c = cmp_u64_asc(a->sym_start, b->sym_start);
 			break;
 		case SORT_CPU:
 			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
@@ -663,11 +663,8 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
 			if (!e->thread_comm)
 				e->thread_comm = "";
-			h->entries[n] = *e;
-			/* the input order compares symbols by their start */
-			if (e->sym)
-				h->entries[n].ip = b->priv[j].key.sym_start;
-			n++;
+			e->sym_start = b->priv[j].key.sym_start;
+			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;
 		sort_layout = &rh->layout;
