@@ -29,6 +29,7 @@
 #include "session.h"
 #include "symbol.h"
 #include "time-utils.h"
+#include "trace-event.h"
 
 #define REPORT_MAX_RANGES 64
 #define REPORT_MAX_CPUS 4096
@@ -61,7 +62,7 @@ struct report {
 	u8 *cpu_bitmap; /* REPORT_MAX_CPUS bits, NULL: every cpu */
 	struct time_range ranges[REPORT_MAX_RANGES];
 	int nr_ranges;
-	bool ranges_resolved;
+	bool trace_tried;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -308,6 +309,38 @@ static bool report__filtered(const struct report *r, const struct addr_location 
 	return false;
 }
 
+/*
+ * Tracepoints are named "system:name" from the recording's tracing data,
+ * as perf names them; a pipe carries that data as a record, so this runs
+ * again once it has come.
+ */
+static void report__name_tracepoints(struct report *r)
+{
+	struct perf_env *env = &r->session->env;
+	struct evlist *evlist = r->session->evlist;
+	struct trace_events *te;
+	int i;
+
+	if (r->trace_tried || !env->tracing_data || !env->tracing_data_size || !evlist)
+		return;
+	r->trace_tried = true;
+	te = trace_events__new(env->tracing_data, env->tracing_data_size, r->session->path,
+			       env->tracing_data_offset);
+	for (i = 0; te && i < evlist->nr_entries; i++) {
+		struct evsel *evsel = evlist->entries[i];
+		void *format;
+		char name[256];
+
+		if (evsel->attr.type != PERF_TYPE_TRACEPOINT ||
+		    (evsel->name && strchr(evsel->name, ':')))
+			continue;
+		format = trace_events__find(te, evsel->attr.config);
+		if (format && trace_events__name(format, name, sizeof(name)) > 0)
+			evsel__set_name(evsel, name);
+	}
+	trace_events__delete(te);
+}
+
 static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -315,6 +348,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	struct addr_location al;
 	int err;
 
+	if (!r->trace_tried)
+		report__name_tracepoints(r);
 	if (report__skip_time(r, sample->time))
 		return 0;
 	if (r->changes)
