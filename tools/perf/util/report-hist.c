@@ -444,13 +444,14 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	b->hist.event_name = event_name;
 	b->hist.nr_samples++;
 	b->hist.total_period += sample->period;
-	if (l->key[SORT_COMM] || sample->user_regs.abi || b->has_regs_user) {
+	/* an event that samples the user registers gets the per-ABI counts */
+	if (sample->user_regs.mask || sample->user_regs.abi)
+		b->has_regs_user = true;
+	if (l->key[SORT_COMM] || b->has_regs_user) {
 		comm = str_pool__intern(&rh->strings, thread__comm_str(al->thread));
 		if (!comm)
 			return -ENOMEM;
 	}
-	if (sample->user_regs.mask)
-		b->has_regs_user = true;
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;
 	if (l->key[SORT_COMM])
