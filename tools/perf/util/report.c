@@ -561,8 +561,18 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 {
 	size_t i;
 
+	u64 nr_samples = 0;
+
 	fprintf(fp, "# To display the perf.data header info, please use "
 		    "--header/--header-only options.\n#\n");
+	for (i = 0; i < nr; i++)
+		nr_samples += hists[i].nr_samples;
+	/* as perf: the header alone, and the code changes, which need no samples */
+	if (!nr_samples) {
+		pr_warning("%s: no samples%s\n", r->session->path,
+			   r->nr_ranges || r->cpu_bitmap ? " in the --time or --cpu range" : "");
+		goto changes;
+	}
 	report__setup_elide(r, fp);
 	fprintf(fp, "#\n# Total Lost Samples: %llu\n#\n",
 		(unsigned long long)r->session->stats.nr_lost_samples);
@@ -579,6 +589,7 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		report_hist__fprintf_abi(&hists[i], fp);
 		fprintf(fp, "\n");
 	}
+changes:
 	if (r->changes)
 		report_changes__fprintf(r->changes, fp);
 }
