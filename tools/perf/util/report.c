@@ -650,6 +650,7 @@ int report__run(struct report_opts *opts)
 	const struct report_hist *hists;
 	struct text_image *ti = NULL;
 	struct report_file html = {NULL};
+	char sort_keys[REPORT_MAX_COLS * 16] = "";
 	size_t nr = 0;
 	int err;
 
@@ -700,13 +701,20 @@ int report__run(struct report_opts *opts)
 		goto out;
 	}
 	report__setup_elide(&r, NULL);
+	/* the keys the entries are told apart by, whichever of --sort or -F gave them */
+	for (int i = 0, len = 0; i < r.layout.nr_sort; i++) {
+		if (r.layout.sort[i] >= SORT__MAX)
+			continue;
+		len += snprintf(sort_keys + len, sizeof(sort_keys) - len, "%s%s", len ? "," : "",
+				report_column__name(r.layout.sort[i]));
+	}
 	{
 		struct report_output ro = {
 		    .nr_hists = nr,
 		    .hists = hists,
 		    .changes = r.changes,
 		    .input = opts->input,
-		    .sort = opts->sort ?: "comm,dso,sym",
+		    .sort = sort_keys,
 		};
 
 		if (opts->html) {
