@@ -539,6 +539,7 @@ static void report__setup_elide(struct report *r, FILE *fp)
 	bool all = true;
 	int i;
 
+	l->dso_filter = r->dsos.names != NULL;
 	memset(l->elide, 0, sizeof(l->elide));
 	for (i = 0; i < l->nr_cols; i++) {
 		int col = l->cols[i];
