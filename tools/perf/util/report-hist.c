@@ -99,9 +99,9 @@ static int layout__parse_list(const char *opt, const char *str, bool keys_only, 
 		int col = column__lookup(p, len);
 
 		if (len && (col < 0 || (keys_only && col >= SORT__MAX))) {
-			pr_err("%s: unknown %s key '%.*s' (known: comm, pid, tid, dso, sym, cpu, "
+			pr_err("%s: unknown %s '%.*s' (known: comm, pid, tid, dso, sym, cpu, "
 			       "abi%s)\n",
-			       opt, keys_only ? "sort" : "field", (int)len, p,
+			       opt, keys_only ? "sort key" : "field", (int)len, p,
 			       keys_only ? "" : ", overhead, sample, period");
 			return -EINVAL;
 		}
