@@ -61,6 +61,8 @@ same_report w-time-ranges "$tmp/w.data" --time 0%-25%,50%-75% --sort sym
 first=$(HOME=$tmp perf script -i "$tmp/w.data" -F time 2>/dev/null | head -1 | tr -d ' :')
 [ -n "$first" ] || fail "no sample time from stock perf script"
 same_report w-time-secs "$tmp/w.data" --time "$first,$(echo "$first + 0.02" | bc)"
+same_report w-time-secs2 "$tmp/w.data" --sort sym \
+	--time "$first,$(echo "$first + 0.02" | bc) $(echo "$first + 0.04" | bc),"
 
 # our tid key: the thread ids and counts of stock perf's pid column
 perf_report -i "$tmp/w.data" --sort pid -n 2>/dev/null |
