@@ -728,6 +728,13 @@ static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 en
 			continue;
 		if (objects_only && span->ksym_type != KSYM_TYPE_OBJECT)
 			continue;
+		/*
+		 * a record that arrives late with an earlier time (a KSYMBOL
+		 * synthesized at time 0 for another process) cannot end what
+		 * began after it
+		 */
+		if (span->t_start > time)
+			continue;
 		span->t_end = time;
 	}
 }
