@@ -92,6 +92,8 @@ struct machine {
 	char kernel_ref[64];
 	struct machine_text_poke *pokes;
 	size_t nr_pokes, alloc_pokes;
+	/* only inject --snapshot reads them: a million pokes cost a copy each */
+	bool keep_text_pokes;
 	struct machine_stats stats;
 };
 
@@ -827,6 +829,11 @@ static int machine__keep_text_poke(struct machine *machine, union perf_event *ev
 	return 0;
 }
 
+void machine__set_keep_text_pokes(struct machine *machine, bool keep)
+{
+	machine->keep_text_pokes = keep;
+}
+
 size_t machine__nr_text_pokes(const struct machine *machine)
 {
 	return machine->nr_pokes;
@@ -867,7 +874,8 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 		return 0;
 	case PERF_RECORD_TEXT_POKE:
 		machine->stats.nr_text_poke++;
-		return machine__keep_text_poke(machine, event, sample);
+		return machine->keep_text_pokes ? machine__keep_text_poke(machine, event, sample) :
+						  0;
 	default:
 		machine->stats.nr_ignored++;
 		return 0;

@@ -161,6 +161,12 @@ struct machine_text_poke {
 
 #define MACHINE_TEXT_POKES_MAX (1U << 20)
 
+/*
+ * TEXT_POKE records are counted, and kept only when asked for before the
+ * first one (inject --snapshot tells the kernel's own pokes from the
+ * image's by them)
+ */
+void machine__set_keep_text_pokes(struct machine *machine, bool keep);
 size_t machine__nr_text_pokes(const struct machine *machine);
 const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx);
 
