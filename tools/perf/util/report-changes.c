@@ -74,7 +74,8 @@ struct rc {
 	size_t alloc_sites;
 	struct rc_chunk *arena;
 	size_t *by_addr; /* regions by address, then start time */
-	u64 region_lo, region_hi, region_max_len;
+	u64 *reach;	 /* the highest end of by_addr[0..i] */
+	u64 region_lo, region_hi;
 	size_t *reused_pool;
 	struct rc_key *jit;
 	size_t nr_jit;
@@ -218,12 +219,10 @@ static struct report_region *rc__region_at(const struct rc *rc, u64 addr, u64 ti
 		else
 			hi = mid;
 	}
-	/* regions starting further below than the longest one cannot hold it */
-	while (lo-- > 0) {
+	/* back until no region at or below reaches @addr */
+	while (lo-- > 0 && rc->reach[lo] > addr) {
 		struct report_region *r = &pub->regions[rc->by_addr[lo]];
 
-		if (r->addr + rc->region_max_len <= addr)
-			break;
 		if (addr >= r->addr + r->len || time < r->start || time >= r->end)
 			continue;
 		if (!best || r->start > best->start)
@@ -330,14 +329,21 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 			rc->region_lo = r->addr;
 		if (r->addr + r->len > rc->region_hi)
 			rc->region_hi = r->addr + r->len;
-		if (r->len > rc->region_max_len)
-			rc->region_max_len = r->len;
 		if (r->ksym_type == MACHINE_KSYMBOL_OBJECT)
 			rc->nr_objects++;
 	}
 	if (pub->nr_regions)
 		qsort_r(rc->by_addr, pub->nr_regions, sizeof(*rc->by_addr), cmp_region_addr,
 			pub->regions);
+	rc->reach = malloc((pub->nr_regions ?: 1) * sizeof(*rc->reach));
+	if (!rc->reach)
+		return -ENOMEM;
+	for (i = 0; i < pub->nr_regions; i++) {
+		const struct report_region *r = &pub->regions[rc->by_addr[i]];
+		u64 end = r->addr + r->len;
+
+		rc->reach[i] = i && rc->reach[i - 1] > end ? rc->reach[i - 1] : end;
+	}
 	err = rc__region_reuse(rc);
 	if (err)
 		return err;
@@ -907,6 +913,7 @@ void report_changes__delete(struct report_changes *pub)
 	free(pub->regions);
 	free(rc->pool);
 	free(rc->by_addr);
+	free(rc->reach);
 	free(rc->reused_pool);
 	free(rc->jit);
 	free(rc->objects);
