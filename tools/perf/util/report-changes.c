@@ -77,8 +77,10 @@ struct rc {
 	u64 *reach;	 /* the highest end of by_addr[0..i] */
 	u64 region_lo, region_hi;
 	size_t *reused_pool;
-	struct rc_key *jit;
+	struct rc_key *jit; /* JIT images' loads and unloads */
 	size_t nr_jit;
+	struct rc_key *loads; /* loads with JIT bytes */
+	size_t nr_loads;
 	struct report_region **objects; /* inject --jit objects, whose code is modelled */
 	size_t nr_objects;
 	/* scratch for one site */
@@ -372,18 +374,76 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 	}
 	if (rc->nr_jit)
 		qsort(rc->jit, rc->nr_jit, sizeof(*rc->jit), cmp_key);
+	rc->loads = malloc((nr_loads ?: 1) * sizeof(*rc->loads));
+	if (!rc->loads)
+		return -ENOMEM;
+	for (i = 0; i < nr_loads; i++) {
+		if (loads[i].len)
+			rc->loads[rc->nr_loads++] =
+			    (struct rc_key){loads[i].addr, loads[i].load_time};
+	}
+	if (rc->nr_loads)
+		qsort(rc->loads, rc->nr_loads, sizeof(*rc->loads), cmp_key);
 	return 0;
 }
 
-/* a region's bytes are known if the image knows any of them while it lived */
+/* the first site at or after @addr */
+static size_t rc__site_from(const struct report_changes *pub, u64 addr)
+{
+	size_t lo = 0, hi = pub->nr_sites;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pub->sites[mid].addr + pub->sites[mid].len <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Were a region's bytes known while it lived?  A BPF program's when a
+ * load with JIT bytes at its address fell in its life; a trampoline's or
+ * kprobe slot's when a poke filled it then; any when the image holds some
+ * of them at the start of its life (a base image, an object's code).
+ */
 static void rc__region_bytes(struct rc *rc, struct report_region *r)
 {
-	u64 end = r->end == TIME_OPEN ? rc->pub.last_time : r->end;
-	u64 t = r->start + (end > r->start ? (end - r->start) / 2 : 0);
-	size_t len = r->len < RC_REGION_PROBE ? r->len : RC_REGION_PROBE;
+	const struct report_changes *pub = &rc->pub;
+	size_t len = r->len < RC_REGION_PROBE ? r->len : RC_REGION_PROBE, i;
 
+	r->bytes_known = false;
+	if (r->ksym_type == PERF_RECORD_KSYMBOL_TYPE_BPF) {
+		struct rc_key key = {r->addr, r->start};
+		size_t lo = 0, hi = rc->nr_loads;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_key(&rc->loads[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < rc->nr_loads && rc->loads[lo].addr == r->addr &&
+		    rc->loads[lo].time < r->end) {
+			r->bytes_known = true;
+			return;
+		}
+	}
+	for (i = rc__site_from(pub, r->addr);
+	     i < pub->nr_sites && pub->sites[i].addr < r->addr + r->len; i++) {
+		const struct report_site *s = &pub->sites[i];
+
+		if (s->first_change <= r->end && s->last_change >= r->start) {
+			r->bytes_known = true;
+			return;
+		}
+	}
 	r->bytes_known =
-	    len && text_image__read(rc->ti, r->addr, len, t, rc->probe, rc->probe_known) > 0;
+	    len && text_image__read(rc->ti, r->addr, len, r->start, rc->probe, rc->probe_known) > 0;
 }
 
 /* ---- sites ---- */
@@ -916,6 +976,7 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->reach);
 	free(rc->reused_pool);
 	free(rc->jit);
+	free(rc->loads);
 	free(rc->objects);
 	free(rc->real);
 	free(rc->scratch);
