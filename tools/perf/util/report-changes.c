@@ -535,7 +535,7 @@ struct rc_site_ctx {
 	size_t len;
 	size_t nr_states;
 	struct rc_state states[RC_STATES_MAX];
-	u8 *v0, *v0_known, *cur, *cur_known, *states_buf;
+	u8 *states_buf;
 };
 
 /* a state's bytes, for the instruction that starts at the site even if it is longer */
@@ -659,17 +659,23 @@ static enum report_site_kind rc__kind(struct rc_site_ctx *sc, bool appears, s64 
 	return REPORT_KIND_OTHER;
 }
 
+/*
+ * A site of the text image, less its modelled pokes: versions from the
+ * kernel's pokes only, over the bytes they wrote (a trampoline attached at
+ * a BPF program's entry is a site of 5 bytes, not of the program's size).
+ */
 static int rc__add_site(struct textpoke_site *site, void *arg)
 {
 	struct rc *rc = arg;
 	struct report_changes *pub = &rc->pub;
-	size_t n = textpoke_site__nr_pokes(site), len = textpoke_site__len(site);
-	struct rc_site_ctx sc = {
-	    .rc = rc, .site = site, .addr = textpoke_site__addr(site), .len = len};
+	size_t n = textpoke_site__nr_pokes(site), full = textpoke_site__len(site);
+	u64 base = textpoke_site__addr(site), lo = UINT64_MAX, hi = 0;
+	struct rc_site_ctx sc = {.rc = rc, .site = site};
+	u8 *v0, *v0_known, *cur, *cur_known;
 	struct report_site *s;
 	struct report_version *v;
 	bool appears = false;
-	size_t i, nr_real = 0;
+	size_t i, off, len, nr_real = 0;
 	char name[160];
 	s64 sym_off;
 	u64 t;
@@ -678,6 +684,7 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct textpoke_poke p;
+		u64 end;
 
 		if (textpoke_site__poke(site, i, &p))
 			return -EINVAL;
@@ -686,18 +693,28 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		rc->real[nr_real++] = i;
 		if (!p.old_len || !p.new_len)
 			appears = true;
+		end = p.addr + (p.old_len > p.new_len ? p.old_len : p.new_len);
+		if (p.addr < lo)
+			lo = p.addr;
+		if (end > hi)
+			hi = end;
 	}
 	if (!nr_real)
 		return 0;
-	if (grow((void **)&rc->scratch, 0, &rc->alloc_scratch, (4 + 2 * RC_STATES_MAX) * len, 1) ||
+	off = lo - base;
+	len = hi - lo;
+	if (grow((void **)&rc->scratch, 0, &rc->alloc_scratch, 4 * full + 2 * RC_STATES_MAX * len,
+		 1) ||
 	    grow((void **)&pub->sites, pub->nr_sites, &rc->alloc_sites, 1, sizeof(*pub->sites)) ||
 	    grow((void **)&rc->pool, rc->nr_pool, &rc->alloc_pool, nr_real + 1, sizeof(*rc->pool)))
 		return -ENOMEM;
-	sc.v0 = rc->scratch;
-	sc.v0_known = sc.v0 + len;
-	sc.cur = sc.v0_known + len;
-	sc.cur_known = sc.cur + len;
-	sc.states_buf = sc.cur_known + len;
+	v0 = rc->scratch;
+	v0_known = v0 + full;
+	cur = v0_known + full;
+	cur_known = cur + full;
+	sc.states_buf = cur_known + full;
+	sc.addr = lo;
+	sc.len = len;
 
 	s = &pub->sites[pub->nr_sites];
 	memset(s, 0, sizeof(*s));
@@ -710,8 +727,8 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 	memset(v, 0, (nr_real + 1) * sizeof(*v));
 
 	/* version 0: the site just before its first reported poke */
-	textpoke_site__version(site, rc->real[0], NULL, sc.v0, sc.v0_known);
-	textpoke_site__version(site, rc->real[0] + 1, &t, sc.cur, sc.cur_known);
+	textpoke_site__version(site, rc->real[0], NULL, v0, v0_known);
+	textpoke_site__version(site, rc->real[0] + 1, &t, cur, cur_known);
 	s->first_change = t;
 	sym_off = rc__sym(rc, sc.addr, t, name, sizeof(name));
 	s->sym = sym_off >= 0 ? (char *)rc__strdup(rc, name) : NULL;
@@ -723,15 +740,16 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		if (!i) {
 			bool none = !p.old_len;
 
-			v[0].desc =
-			    (char *)rc__state_desc(&sc, sc.v0, sc.v0_known, t ? t - 1 : 0, none);
+			v[0].desc = (char *)rc__state_desc(&sc, v0 + off, v0_known + off,
+							   t ? t - 1 : 0, none);
 		}
-		textpoke_site__version(site, rc->real[i] + 1, &t, sc.cur, sc.cur_known);
+		textpoke_site__version(site, rc->real[i] + 1, &t, cur, cur_known);
 		v[i + 1].time = t;
-		v[i + 1].desc = (char *)rc__state_desc(&sc, sc.cur, sc.cur_known, t, !p.new_len);
+		v[i + 1].desc =
+		    (char *)rc__state_desc(&sc, cur + off, cur_known + off, t, !p.new_len);
 		v[i + 1].verdict = text_image__verdict(rc->ti, p.addr, p.time);
-		v[i + 1].changed =
-		    memcmp(sc.cur, sc.v0, len) || memcmp(sc.cur_known, sc.v0_known, len);
+		v[i + 1].changed = memcmp(cur + off, v0 + off, len) ||
+				   memcmp(cur_known + off, v0_known + off, len);
 		if ((unsigned int)v[i + 1].verdict < TEXTPOKE_VERDICT__MAX)
 			pub->consistency.verdicts[v[i + 1].verdict]++;
 		s->last_change = t;
