@@ -554,17 +554,23 @@ static const char *rc__describe(struct rc_site_ctx *sc, const u8 *b, const u8 *k
 		return gone || !len ? "(none)" : "(unknown)";
 	if (n == len && len < INSN_LEN_MAX &&
 	    text_image__read(rc->ti, sc->addr, INSN_LEN_MAX, time, ext, ext_known) >= 0) {
-		size_t m;
-		int l;
+		size_t m, end = 0;
+		int l = 0;
 
-		/* the site's own bytes, then what follows it then */
+		/*
+		 * The site's own bytes, then what followed them then: whole
+		 * instructions over the site (a kprobe's int3 is the first
+		 * byte of a mov, an optimized kprobe's jmp covers more than one)
+		 */
 		memcpy(ext, b, len);
 		memset(ext_known, 1, len);
 		for (m = len; m < INSN_LEN_MAX && ext_known[m]; m++)
 			;
-		l = insn_len(ext, ext_known, m, INSN_LEN_64, NULL);
-		if (l > (int)len) {
-			disasm__describe(ext, l, sc->addr, buf, sizeof(buf), text_poke__sym, &ks);
+		while (end < len &&
+		       (l = insn_len(ext + end, ext_known + end, m - end, INSN_LEN_64, NULL)) > 0)
+			end += l;
+		if (end > len) {
+			disasm__describe(ext, end, sc->addr, buf, sizeof(buf), text_poke__sym, &ks);
 			return rc__strdup(rc, buf);
 		}
 	}
