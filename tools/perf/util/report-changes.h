@@ -40,6 +40,7 @@ struct report_version {
 	u64 nr_samples;	   /* samples whose IP was in the site during this version */
 	char *desc;	   /* "nop5", "jmp foo+0x12", "call __fentry__", "int3" */
 	enum textpoke_verdict verdict; /* of the poke that made it (version 0: UNKNOWN) */
+	u8 *bytes;	   /* the site's len bytes in this version, NULL: not known */
 };
 
 struct report_site {
