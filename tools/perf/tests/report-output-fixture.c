@@ -51,6 +51,8 @@ static void version(struct report_output_fixture *f, int s, int v, u64 time, u64
 	rv->desc = dup_str(desc);
 	rv->bytes = (u8 *)bytes;
 	rv->verdict = verdict;
+	/* as report-changes.c decides it: the bytes differ from version 0's */
+	rv->changed = v && strcmp(hex, f->bytes_hex[s][0]);
 	f->bytes_hex[s][v] = hex;
 }
 
@@ -173,6 +175,7 @@ void report_output_fixture__init(struct report_output_fixture *f)
 	version(f, 4, 1, T + 7 * MS, 3 * MS, 0, "jmp 0xffffffff81000612", NULL, "",
 		TEXTPOKE_UNKNOWN);
 	site(f, 4, 0xffffffff81000600, 2, &s_none, REPORT_KIND_OTHER, 2, 0);
+	f->versions[4][1].changed = true; /* jmp after 66 90, though neither's bytes are here */
 	/* an optimized kprobe on a symbol that is not UTF-8 */
 	version(f, 5, 0, 0, 8 * MS, 4, "nop5", nop5, "0f 1f 44 00 00", TEXTPOKE_UNKNOWN);
 	version(f, 5, 1, T + 8 * MS, 2 * MS, 1, "jmp 0xffffffffa0003000", jmp_opt, "e9 00 10 00 20",

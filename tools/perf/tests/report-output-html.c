@@ -90,6 +90,7 @@ static void expect(FILE *fp, const struct report_output_fixture *f, bool dom)
 			attr(fp, "data-desc", rv->desc);
 			attr(fp, "data-bytes", f->bytes_hex[s][v]);
 			attr_u64(fp, "data-samples", rv->nr_samples);
+			attr(fp, "data-changed", rv->changed ? "yes" : "no");
 			if (v) {
 				attr_u64(fp, "data-time-ns", rv->time);
 				attr(fp, "data-verdict", verdict_str[rv->verdict]);

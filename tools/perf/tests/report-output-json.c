@@ -159,6 +159,8 @@ static void exp_changes(FILE *fp, const struct report_output_fixture *f)
 			EXP_INT(fp, p, rv->duration);
 			P("nr_samples");
 			EXP_INT(fp, p, rv->nr_samples);
+			P("changed");
+			fprintf(fp, "%s\tb:%s\n", p, rv->changed ? "true" : "false");
 			P("desc");
 			exp_str(fp, p, rv->desc);
 			P("bytes");

@@ -260,8 +260,8 @@ static void html__site_lane(struct html *h, const struct report_site *s, size_t 
 				break;
 		x1 = next < s->nr_versions ? html__x(h, s->versions[next].time) : LABEL_W + PLOT_W;
 		last_x = x0;
-		original = !v || (rv->desc && s->versions[0].desc &&
-				  !strcmp(rv->desc, s->versions[0].desc));
+		/* the colour says whether the code differed from its first state then */
+		original = !v || !rv->changed;
 		if (!original)
 			state++;
 		fprintf(h->fp,
@@ -286,6 +286,7 @@ static void html__site_lane(struct html *h, const struct report_site *s, size_t 
 		html__attr_bytes(h, "data-bytes", rv->bytes, s->len);
 		html__attr_u64(h, "data-duration-ns", rv->duration);
 		html__attr_u64(h, "data-samples", rv->nr_samples);
+		html__attr(h, "data-changed", rv->changed ? "yes" : "no");
 		fputs("/>\n", h->fp);
 	}
 	fputs("</g>\n", h->fp);

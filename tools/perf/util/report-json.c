@@ -282,6 +282,7 @@ static void json__site(struct json *j, const struct report_site *s)
 			json__no_time(j, "time");
 		json__u64(j, "duration_ns", rv->duration);
 		json__u64(j, "nr_samples", rv->nr_samples);
+		json__bool(j, "changed", rv->changed);
 		json__str(j, "desc", rv->desc);
 		json__hex_bytes(j, "bytes", rv->bytes, s->len);
 		if (v)
