@@ -89,6 +89,7 @@ static void entry(struct hist_entry *he, const struct rof_string *comm, u32 pid,
 		  u64 period)
 {
 	he->comm = comm->raw;
+	he->thread_comm = comm->raw;
 	he->pid = pid;
 	he->tid = pid + 1;
 	he->dso = dso;
@@ -138,6 +139,7 @@ void report_output_fixture__init(struct report_output_fixture *f)
 	      'k', 0, 0, 10, 5000);
 	f->hists[1] = (struct report_hist){
 	    .event_name = "instructions",
+	    .time_slices = "5.001,5.009",
 	    .nr_entries = 1,
 	    .entries = f->entries1,
 	    .nr_samples = 10,

@@ -51,6 +51,8 @@ static void exp_hist(FILE *fp, const struct report_output_fixture *f, int h)
 
 	snprintf(p, sizeof(p), "profile.%d.event", h);
 	exp_str(fp, p, hist->event_name);
+	snprintf(p, sizeof(p), "profile.%d.time_slices", h);
+	exp_str(fp, p, hist->time_slices);
 	snprintf(p, sizeof(p), "profile.%d.nr_samples", h);
 	EXP_INT(fp, p, hist->nr_samples);
 	snprintf(p, sizeof(p), "profile.%d.total_period", h);
@@ -71,6 +73,8 @@ static void exp_hist(FILE *fp, const struct report_output_fixture *f, int h)
 		exp_str(fp, p, h ? he->comm : f->comm[e]->expected);
 		P("pid");
 		EXP_INT(fp, p, he->pid);
+		P("thread_comm");
+		exp_str(fp, p, h ? he->thread_comm : f->comm[e]->expected);
 		P("tid");
 		EXP_INT(fp, p, he->tid);
 		P("dso");

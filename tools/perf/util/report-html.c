@@ -479,7 +479,9 @@ static void html__cell(struct html *h, const struct hist_entry *he, enum report_
 		html__escape(h, he->comm, 0);
 		break;
 	case SORT_PID:
-		fprintf(h->fp, "%u", he->pid);
+		/* perf's pid column: "pid:comm" with the thread's last name */
+		fprintf(h->fp, "%u:", he->pid);
+		html__escape(h, he->thread_comm, 0);
 		break;
 	case SORT_TID:
 		fprintf(h->fp, "%u", he->tid);
@@ -522,9 +524,13 @@ static void html__profile(struct html *h, const struct report_output *ro,
 
 		fputs("<h2>", h->fp);
 		html__escape(h, hist->event_name, 0);
-		fprintf(h->fp,
-			"</h2>\n<p>Samples: %" PRIu64 ", event count (approx.): %" PRIu64 "</p>\n",
+		fprintf(h->fp, "</h2>\n<p>Samples: %" PRIu64 ", event count (approx.): %" PRIu64,
 			hist->nr_samples, hist->total_period);
+		if (hist->time_slices) {
+			fputs(", time slices ", h->fp);
+			html__escape(h, hist->time_slices, 0);
+		}
+		fputs("</p>\n", h->fp);
 		fputs("<table class=\"hist\"", h->fp);
 		html__attr(h, "data-event", hist->event_name);
 		fprintf(h->fp, " data-rows=\"%zu\"><tr><th>Overhead</th><th>Samples</th>",

@@ -189,6 +189,7 @@ static void json__entry(struct json *j, const struct hist_entry *he, const struc
 			break;
 		case SORT_PID:
 			json__u64(j, "pid", he->pid);
+			json__str(j, "thread_comm", he->thread_comm);
 			break;
 		case SORT_TID:
 			json__u64(j, "tid", he->tid);
@@ -222,6 +223,7 @@ static void json__hist(struct json *j, const struct report_hist *h,
 
 	json__open(j, NULL, '{');
 	json__str(j, "event", h->event_name);
+	json__str(j, "time_slices", h->time_slices);
 	json__u64(j, "nr_samples", h->nr_samples);
 	json__u64(j, "total_period", h->total_period);
 	json__open(j, "entries", '[');
