@@ -305,3 +305,75 @@ const char *rof_script(const char *name, char *buf, size_t size)
 	snprintf(buf, size, "%s/tools/perf/tests/report-output/%s", test_srcdir(), name);
 	return buf;
 }
+
+#define CHROMIUM \
+	"timeout 50 chromium --headless --disable-gpu --no-sandbox --user-data-dir='%s/chrome'"
+
+int rof_check(const char *script, const char *doc, const char *expected)
+{
+	char buf[512], *cmd;
+	int ret;
+
+	if (asprintf(&cmd, "python3 '%s' '%s' '%s'", rof_script(script, buf, sizeof(buf)), doc,
+		     expected) < 0)
+		return -1;
+	ret = rof_run(cmd);
+	free(cmd);
+	return ret;
+}
+
+int rof_chromium(const char *dir, const char *html, const char *expected_dom, const char *keep)
+{
+	char path[512], script[512], *cmd = NULL;
+	unsigned int w, h, colours, permille;
+	FILE *fp;
+	int ret = -1;
+
+	if (asprintf(&cmd, CHROMIUM " --dump-dom 'file://%s' >'%s/dom.html' 2>'%s/chrome.log'", dir,
+		     html, dir, dir) < 0 ||
+	    rof_run(cmd)) {
+		pr_debug("chromium --dump-dom failed, see %s/chrome.log\n", dir);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/dom.html", dir);
+	if (rof_check("html-check.py", path, expected_dom)) {
+		pr_debug("Chromium's DOM lacks lanes or changes\n");
+		goto out;
+	}
+	free(cmd);
+	if (asprintf(&cmd,
+		     CHROMIUM " --screenshot='%s/shot.png' --window-size=1200,800 'file://%s' "
+			      ">'%s/chrome.log' 2>&1",
+		     dir, dir, html, dir) < 0 ||
+	    rof_run(cmd)) {
+		pr_debug("chromium --screenshot failed, see %s/chrome.log\n", dir);
+		goto out;
+	}
+	free(cmd);
+	if (asprintf(&cmd, "python3 '%s' '%s/shot.png' >'%s/shot.stats'",
+		     rof_script("png-stats.py", script, sizeof(script)), dir, dir) < 0 ||
+	    rof_run(cmd))
+		goto out;
+	snprintf(path, sizeof(path), "%s/shot.stats", dir);
+	fp = fopen(path, "r");
+	if (!fp)
+		goto out;
+	if (fscanf(fp, "%u %u %u %u", &w, &h, &colours, &permille) != 4) {
+		fclose(fp);
+		goto out;
+	}
+	fclose(fp);
+	pr_debug("screenshot: %ux%u, %u colours, %u/1000 not white\n", w, h, colours, permille);
+	/* lanes in several kind colours, text, bars: far from a blank page */
+	if (w != 1200 || h != 800 || colours < 16 || permille < 30)
+		goto out;
+	if (keep) {
+		free(cmd);
+		if (asprintf(&cmd, "cp '%s/shot.png' '%s'", dir, keep) < 0 || rof_run(cmd))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(cmd);
+	return ret;
+}

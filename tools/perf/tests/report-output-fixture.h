@@ -52,4 +52,14 @@ void rof_hex(FILE *fp, const char *s);
 /* the path of a checker script in tools/perf/tests/report-output/ */
 const char *rof_script(const char *name, char *buf, size_t size);
 
+/* python3 tests/report-output/@script @doc @expected: its exit status */
+int rof_check(const char *script, const char *doc, const char *expected);
+/*
+ * Headless Chromium on @html: its DOM (after the script ran) checked by
+ * html-check.py against @expected_dom, its 1200x800 screenshot decoded
+ * by png-stats.py and refused when blank; kept as @keep unless NULL.
+ * Scratch files in @dir.  0, or -1 with the reason at -v.
+ */
+int rof_chromium(const char *dir, const char *html, const char *expected_dom, const char *keep);
+
 #endif /* __PERF_TEXTPOKE_TESTS_REPORT_OUTPUT_FIXTURE_H */

@@ -167,83 +167,6 @@ static int write_expected(const char *path, const struct report_output_fixture *
 	return fclose(fp) ? -1 : 0;
 }
 
-static int run_check(const char *html, const char *exp)
-{
-	char script[512], *cmd;
-	int ret;
-
-	if (asprintf(&cmd, "python3 '%s' '%s' '%s'",
-		     rof_script("html-check.py", script, sizeof(script)), html, exp) < 0)
-		return -1;
-	ret = rof_run(cmd);
-	free(cmd);
-	return ret;
-}
-
-#define CHROMIUM \
-	"timeout 50 chromium --headless --disable-gpu --no-sandbox --user-data-dir='%s/chrome'"
-
-static int chromium_part(const char *dir, const struct report_output_fixture *f)
-{
-	char path[512], script[512], *cmd = NULL, line[128];
-	unsigned int w, h, colours, permille;
-	const char *keep = getenv("TEXTPOKE_REPORT_PNG");
-	FILE *fp;
-	int ret = -1;
-
-	if (asprintf(&cmd,
-		     CHROMIUM
-		     " --dump-dom 'file://%s/report.html' >'%s/dom.html' 2>'%s/chrome.log'",
-		     dir, dir, dir, dir) < 0 ||
-	    rof_run(cmd)) {
-		pr_debug("chromium --dump-dom failed, see %s/chrome.log\n", dir);
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/dom.expected", dir);
-	if (write_expected(path, f, true))
-		goto out;
-	snprintf(line, sizeof(line), "%s/dom.html", dir);
-	if (run_check(line, path)) {
-		pr_debug("Chromium's DOM lacks lanes or changes\n");
-		goto out;
-	}
-	free(cmd);
-	if (asprintf(&cmd,
-		     CHROMIUM " --screenshot='%s/shot.png' --window-size=1200,800 "
-			      "'file://%s/report.html' >'%s/chrome.log' 2>&1",
-		     dir, dir, dir, dir) < 0 ||
-	    rof_run(cmd)) {
-		pr_debug("chromium --screenshot failed, see %s/chrome.log\n", dir);
-		goto out;
-	}
-	free(cmd);
-	if (asprintf(&cmd, "python3 '%s' '%s/shot.png' >'%s/shot.stats'",
-		     rof_script("png-stats.py", script, sizeof(script)), dir, dir) < 0 ||
-	    rof_run(cmd))
-		goto out;
-	snprintf(path, sizeof(path), "%s/shot.stats", dir);
-	fp = fopen(path, "r");
-	if (!fp || fscanf(fp, "%u %u %u %u", &w, &h, &colours, &permille) != 4) {
-		if (fp)
-			fclose(fp);
-		goto out;
-	}
-	fclose(fp);
-	pr_debug("screenshot: %ux%u, %u colours, %u/1000 not white\n", w, h, colours, permille);
-	/* lanes in several kind colours, text, the density bars: far from blank */
-	if (w != 1200 || h != 800 || colours < 16 || permille < 30)
-		goto out;
-	if (keep) {
-		free(cmd);
-		if (asprintf(&cmd, "cp '%s/shot.png' '%s'", dir, keep) < 0 || rof_run(cmd))
-			goto out;
-	}
-	ret = 0;
-out:
-	free(cmd);
-	return ret;
-}
-
 static int test__report_output_html(struct test_suite *t)
 {
 	struct report_output_fixture *f = malloc(sizeof(*f));
@@ -268,13 +191,14 @@ static int test__report_output_html(struct test_suite *t)
 	err = report_output__html(&f->ro, fp);
 	if (fclose(fp) || err)
 		goto out;
-	if (write_expected(exp, f, false) || run_check(html, exp)) {
+	if (write_expected(exp, f, false) || rof_check("html-check.py", html, exp)) {
 		pr_debug("the HTML file lacks lanes or changes\n");
 		goto out;
 	}
 	if (system("command -v chromium >/dev/null 2>&1"))
 		test_skip_part(t, "Chromium part: chromium is not installed (make test-deps)");
-	else if (chromium_part(dir, f))
+	else if (write_expected(exp, f, true) ||
+		 rof_chromium(dir, html, exp, getenv("TEXTPOKE_REPORT_PNG")))
 		goto out;
 	ret = test_result(t);
 out:
