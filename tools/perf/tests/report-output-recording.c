@@ -9,8 +9,8 @@
  * parsers and headless Chromium's DOM (the scripts in tests/report-output/); the
  * Chromium screenshot must not be blank.
  *
- * Mutation caught: report_output__json() leaving out the regions
- * (json__region() not called) fails every region line; html__site_lane()
+ * Mutation caught: json__changes() writing regions[0] for every region
+ * fails the other regions' lines; html__site_lane()
  * writing data-time-ns of version v - 1 fails every change.
  */
 #include <inttypes.h>
