@@ -255,6 +255,7 @@ void report_output_fixture__init(struct report_output_fixture *f)
 	    .input = "perf.data",
 	    .sort = "comm,pid,tid,dso,sym,cpu,abi",
 	    .density = &f->density,
+	    .nr_lost_samples = 7,
 	};
 }
 

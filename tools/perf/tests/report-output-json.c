@@ -263,6 +263,8 @@ static void expect_full(FILE *fp, const void *arg)
 	exp_str(fp, "schema", "perf-textpoke-report");
 	EXP_INT(fp, "schema_version", 1);
 	exp_str(fp, "input", "perf.data");
+	EXP_INT(fp, "total_lost_samples", 7);
+	EXP_INT(fp, "profile.0.nr_entries_below_limit", 0);
 	exp_str(fp, "sort.0", "comm");
 	exp_str(fp, "sort.6", "abi");
 	EXP_INT(fp, "profile#len", 2);
@@ -279,6 +281,11 @@ static void expect_default_sort(FILE *fp, const void *arg)
 	const struct report_output_fixture *f = arg;
 
 	EXP_INT(fp, "sort#len", 3);
+	/* --percent-limit 18: the 15% row is left out, and counted */
+	EXP_INT(fp, "profile.0.entries#len", 3);
+	EXP_INT(fp, "profile.0.nr_entries_below_limit", 1);
+	EXP_INT(fp, "profile.1.nr_entries_below_limit", 0);
+	EXP_INT(fp, "total_lost_samples", 0);
 	exp_str(fp, "profile.0.entries.1.comm", f->comm[1]->expected);
 	exp_str(fp, "profile.0.entries.1.sym", NULL);
 	exp_addr(fp, "profile.0.entries.1.ip", 0x401234);
@@ -310,6 +317,8 @@ static int test__report_output_json(struct test_suite *t)
 	f->ro.sort = NULL;
 	f->ro.changes = NULL;
 	f->ro.density = NULL;
+	f->ro.percent_limit = 18;
+	f->ro.nr_lost_samples = 0;
 	if (check(dir, &f->ro, expect_default_sort, f)) {
 		pr_debug("the default sort keys do not read back\n");
 		goto out;

@@ -27,8 +27,8 @@
 #include "debug.h"
 #include "report-output.h"
 
-#define LABEL_W 210
-#define PLOT_W 560
+#define LABEL_W 190
+#define PLOT_W 490
 #define SVG_W (LABEL_W + PLOT_W + 10)
 #define LANE_H 14
 #define LANE_STEP 16
@@ -520,8 +520,14 @@ static void html__profile(struct html *h, const struct report_output *ro,
 	fputs("<div id=\"profile\">\n", h->fp);
 	for (i = 0; i < ro->nr_hists; i++) {
 		const struct report_hist *hist = &ro->hists[i];
-		size_t rows = hist->nr_entries < MAX_ROWS ? hist->nr_entries : MAX_ROWS;
+		size_t rows = 0, shown = 0;
 
+		/* as the text report: an event without samples is skipped (perf's --skip-empty) */
+		if (!hist->nr_samples)
+			continue;
+		for (e = 0; e < hist->nr_entries; e++)
+			rows +=
+			    !report_hist_entry__below(&hist->entries[e], hist, ro->percent_limit);
 		fputs("<h2>", h->fp);
 		html__escape(h, hist->event_name, 0);
 		fprintf(h->fp, "</h2>\n<p>Samples: %" PRIu64 ", event count (approx.): %" PRIu64,
@@ -533,17 +539,20 @@ static void html__profile(struct html *h, const struct report_output *ro,
 		fputs("</p>\n", h->fp);
 		fputs("<table class=\"hist\"", h->fp);
 		html__attr(h, "data-event", hist->event_name);
-		fprintf(h->fp, " data-rows=\"%zu\"><tr><th>Overhead</th><th>Samples</th>",
-			hist->nr_entries);
+		fprintf(h->fp, " data-rows=\"%zu\"><tr><th>Overhead</th><th>Samples</th>", rows);
 		for (k = 0; k < nr_keys; k++)
 			fprintf(h->fp, "<th>%s</th>", column_name[keys[k]]);
 		fputs("</tr>\n", h->fp);
-		for (e = 0; e < rows; e++) {
+		for (e = 0; e < hist->nr_entries && shown < MAX_ROWS; e++) {
 			const struct hist_entry *he = &hist->entries[e];
-			double pct = hist->total_period ?
-					 100.0 * (double)he->period / (double)hist->total_period :
-					 0.0;
+			double pct;
 
+			if (report_hist_entry__below(he, hist, ro->percent_limit))
+				continue;
+			shown++;
+			pct = hist->total_period ?
+				  100.0 * (double)he->period / (double)hist->total_period :
+				  0.0;
 			fprintf(
 			    h->fp,
 			    "<tr class=\"row\" data-period=\"%" PRIu64 "\" data-samples=\"%" PRIu64
@@ -554,9 +563,8 @@ static void html__profile(struct html *h, const struct report_output *ro,
 			fputs("</tr>\n", h->fp);
 		}
 		fputs("</table>\n", h->fp);
-		if (rows < hist->nr_entries)
-			fprintf(h->fp, "<p>%zu more rows, all are in --json</p>\n",
-				hist->nr_entries - rows);
+		if (shown < rows)
+			fprintf(h->fp, "<p>%zu more rows, all are in --json</p>\n", rows - shown);
 		if (hist->nr_comms) {
 			fputs("<table class=\"abi\"><tr><th>Command</th><th>no regs</th>"
 			      "<th>32-bit</th><th>64-bit</th><th>other</th></tr>\n",
@@ -648,10 +656,10 @@ static const char html_style[] =
     "p{margin:2px 0}#verdict.ok{color:#1a7f37}#verdict.bad{color:#b42318;font-weight:bold}\n"
     ".main{display:flex;gap:16px;align-items:flex-start}\n"
     "#profile{min-width:300px;overflow:auto}\n"
-    "table{border-collapse:collapse;font:12px monospace}td,th{padding:1px 6px;text-align:left}\n"
+    "table{border-collapse:collapse;font:11px monospace}td,th{padding:1px 6px;text-align:left}\n"
     "td.num{text-align:right}tr:nth-child(even){background:#f3f3f3}\n"
     ".legend span{display:inline-block;width:10px;height:10px;margin:0 3px 0 8px}\n"
-    "svg text{font:10px monospace;fill:#333}.track{fill:#f6f6f6}\n"
+    "svg text{font:9.5px monospace;fill:#333}.track{fill:#f6f6f6}\n"
     ".seg{stroke:#fff;stroke-width:0.5}.life{stroke:#333;stroke-width:0.5}\n"
     ".life.nobytes{fill-opacity:0.35;stroke-dasharray:2 2}.bin{fill:#555}\n"
     ".axis line{stroke:#888}\n"

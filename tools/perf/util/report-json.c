@@ -216,10 +216,10 @@ static void json__entry(struct json *j, const struct hist_entry *he, const struc
 }
 
 static void json__hist(struct json *j, const struct report_hist *h,
-		       const enum report_sort_key *keys, size_t nr_keys)
+		       const enum report_sort_key *keys, size_t nr_keys, float percent_limit)
 {
 	static const char *const abi_keys[4] = {"none", "abi32", "abi64", "other"};
-	size_t i, k;
+	size_t i, k, hidden = 0;
 
 	json__open(j, NULL, '{');
 	json__str(j, "event", h->event_name);
@@ -227,9 +227,15 @@ static void json__hist(struct json *j, const struct report_hist *h,
 	json__u64(j, "nr_samples", h->nr_samples);
 	json__u64(j, "total_period", h->total_period);
 	json__open(j, "entries", '[');
-	for (i = 0; i < h->nr_entries; i++)
+	for (i = 0; i < h->nr_entries; i++) {
+		if (report_hist_entry__below(&h->entries[i], h, percent_limit)) {
+			hidden++;
+			continue;
+		}
 		json__entry(j, &h->entries[i], h, keys, nr_keys);
+	}
 	json__close(j, ']');
+	json__u64(j, "nr_entries_below_limit", hidden);
 	json__open(j, "abi_counts", '[');
 	for (i = 0; i < h->nr_comms; i++) {
 		json__open(j, NULL, '{');
@@ -402,13 +408,14 @@ int report_output__json(const struct report_output *ro, FILE *fp)
 	json__str(&j, "schema", "perf-textpoke-report");
 	json__u64(&j, "schema_version", REPORT_JSON_SCHEMA_VERSION);
 	json__str(&j, "input", ro->input);
+	json__u64(&j, "total_lost_samples", ro->nr_lost_samples);
 	json__open(&j, "sort", '[');
 	for (i = 0; i < nr_keys; i++)
 		json__str(&j, NULL, report_sort_key__name(keys[i]));
 	json__close(&j, ']');
 	json__open(&j, "profile", '[');
 	for (i = 0; i < ro->nr_hists; i++)
-		json__hist(&j, &ro->hists[i], keys, nr_keys);
+		json__hist(&j, &ro->hists[i], keys, nr_keys, ro->percent_limit);
 	json__close(&j, ']');
 	if (ro->changes)
 		json__changes(&j, ro->changes);

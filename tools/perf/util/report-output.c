@@ -134,3 +134,11 @@ int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__M
 	*nr_keys = n;
 	return 0;
 }
+
+bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
+			      float percent_limit)
+{
+	if (percent_limit <= 0 || !h->total_period)
+		return false;
+	return 100.0 * (double)he->period / (double)h->total_period < percent_limit;
+}

@@ -45,6 +45,8 @@ struct report_output {
 	const char *input;		      /* the recording, as named */
 	const char *sort;		      /* the sort keys, as given; NULL: comm,dso,sym */
 	const struct report_density *density; /* NULL: no sample times */
+	u64 nr_lost_samples;		      /* the text report's "Total Lost Samples" */
+	float percent_limit;		      /* --percent-limit: rows below it left out */
 };
 
 int report_output__json(const struct report_output *ro, FILE *fp);
@@ -67,5 +69,8 @@ unsigned long report_output__utf8_next(const char **s);
 int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__MAX],
 			     size_t *nr_keys);
 const char *report_sort_key__name(enum report_sort_key key);
+/* --percent-limit as perf applies it: the entry's share of the event's period */
+bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
+			      float percent_limit);
 
 #endif /* __PERF_TEXTPOKE_REPORT_OUTPUT_H */
