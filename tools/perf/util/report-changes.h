@@ -48,6 +48,7 @@ struct report_version {
 	char *desc;		       /* "nop5", "jmp foo+0x12", "call __fentry__", "int3" */
 	enum textpoke_verdict verdict; /* of the poke that made it (version 0: UNKNOWN) */
 	bool changed;		       /* its bytes differ from version 0's */
+	u8 *bytes;		       /* the site's len bytes in this version, NULL: not known */
 };
 
 struct report_site {
