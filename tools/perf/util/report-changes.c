@@ -63,6 +63,7 @@ struct rc_key {
 struct rc_state {
 	size_t off; /* into the states buffer: len bytes, then len known */
 	const char *desc;
+	const u8 *bytes; /* in the arena, NULL: not all known */
 };
 
 struct rc {
@@ -110,9 +111,8 @@ const char *report_site_kind__name(enum report_site_kind kind)
 	return (unsigned int)kind < REPORT_KIND__MAX ? names[kind] : "other";
 }
 
-static const char *rc__strdup(struct rc *rc, const char *s)
+static void *rc__memdup(struct rc *rc, const void *s, size_t len)
 {
-	size_t len = strlen(s) + 1;
 	struct rc_chunk *c = rc->arena;
 	char *p;
 
@@ -122,7 +122,7 @@ static const char *rc__strdup(struct rc *rc, const char *s)
 		c = malloc(sizeof(*c) + size);
 		if (!c) {
 			rc->err = -ENOMEM;
-			return "";
+			return NULL;
 		}
 		c->next = rc->arena;
 		c->used = 0;
@@ -133,6 +133,11 @@ static const char *rc__strdup(struct rc *rc, const char *s)
 	memcpy(p, s, len);
 	c->used += len;
 	return p;
+}
+
+static const char *rc__strdup(struct rc *rc, const char *s)
+{
+	return rc__memdup(rc, s, strlen(s) + 1);
 }
 
 static int grow(void **p, size_t nr, size_t *alloc, size_t need, size_t size)
@@ -578,29 +583,39 @@ static const char *rc__describe(struct rc_site_ctx *sc, const u8 *b, const u8 *k
 	return rc__strdup(rc, buf);
 }
 
-/* the description of a state, one per distinct state of the site */
-static const char *rc__state_desc(struct rc_site_ctx *sc, const u8 *b, const u8 *k, u64 time,
-				  bool gone)
+/*
+ * A version's description and bytes: one of each per distinct state of
+ * the site, shared by the versions in that state (a jump label flipped
+ * 10^3 times has two).
+ */
+static void rc__version_state(struct rc_site_ctx *sc, struct report_version *v, const u8 *b,
+			      const u8 *k, u64 time, bool gone)
 {
 	size_t i, len = sc->len;
-	struct rc_state *s;
+	struct rc_state *s, one;
 
-	if (gone)
-		return "(none)";
+	if (gone) {
+		v->desc = (char *)"(none)";
+		v->bytes = NULL;
+		return;
+	}
 	for (i = 0; i < sc->nr_states; i++) {
 		s = &sc->states[i];
 		if (!memcmp(sc->states_buf + s->off, b, len) &&
 		    !memcmp(sc->states_buf + s->off + len, k, len))
-			return s->desc;
+			goto out;
 	}
-	if (sc->nr_states == RC_STATES_MAX)
-		return rc__describe(sc, b, k, time, false);
-	s = &sc->states[sc->nr_states++];
-	s->off = (sc->nr_states - 1) * 2 * len;
-	memcpy(sc->states_buf + s->off, b, len);
-	memcpy(sc->states_buf + s->off + len, k, len);
+	s = sc->nr_states < RC_STATES_MAX ? &sc->states[sc->nr_states++] : &one;
+	if (s != &one) {
+		s->off = (sc->nr_states - 1) * 2 * len;
+		memcpy(sc->states_buf + s->off, b, len);
+		memcpy(sc->states_buf + s->off + len, k, len);
+	}
 	s->desc = rc__describe(sc, b, k, time, false);
-	return s->desc;
+	s->bytes = len && !memchr(k, 0, len) ? rc__memdup(sc->rc, b, len) : NULL;
+out:
+	v->desc = (char *)s->desc;
+	v->bytes = (u8 *)s->bytes;
 }
 
 static enum report_site_kind rc__kind(struct rc_site_ctx *sc, bool appears, s64 sym_off, u64 t0)
@@ -746,13 +761,12 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		if (!i) {
 			bool none = !p.old_len;
 
-			v[0].desc = (char *)rc__state_desc(&sc, v0 + off, v0_known + off,
-							   t ? t - 1 : 0, none);
+			rc__version_state(&sc, &v[0], v0 + off, v0_known + off, t ? t - 1 : 0,
+					  none);
 		}
 		textpoke_site__version(site, rc->real[i] + 1, &t, cur, cur_known);
 		v[i + 1].time = t;
-		v[i + 1].desc =
-		    (char *)rc__state_desc(&sc, cur + off, cur_known + off, t, !p.new_len);
+		rc__version_state(&sc, &v[i + 1], cur + off, cur_known + off, t, !p.new_len);
 		v[i + 1].verdict = text_image__verdict(rc->ti, p.addr, p.time);
 		v[i + 1].changed = memcmp(cur + off, v0 + off, len) ||
 				   memcmp(cur_known + off, v0_known + off, len);
