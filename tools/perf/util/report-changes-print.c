@@ -217,7 +217,7 @@ static const char *region_type(u16 type)
 		return "bpf";
 	case 2:
 		return "ool";
-	case 0xffff:
+	case REPORT_REGION_OBJECT:
 		return "object";
 	default:
 		return "other";

@@ -41,6 +41,7 @@
 #endif
 
 #define TIME_OPEN UINT64_MAX
+_Static_assert(REPORT_REGION_OBJECT == MACHINE_KSYMBOL_OBJECT, "one type for mapped objects");
 /* distinct states of one site that get a description of their own */
 #define RC_STATES_MAX 8
 /* what a region's bytes are looked for in (a trampoline page is 4 KiB) */
@@ -82,8 +83,7 @@ struct rc {
 	size_t nr_jit;
 	struct rc_key *loads; /* loads with JIT bytes */
 	size_t nr_loads;
-	struct report_region **objects; /* inject --jit objects, whose code is modelled */
-	size_t nr_objects;
+	size_t nr_objects; /* inject --jit objects, whose code is modelled */
 	/* scratch for one site */
 	size_t *real;
 	size_t alloc_real;
@@ -355,15 +355,6 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 	if (err)
 		return err;
 
-	rc->objects = calloc(rc->nr_objects ?: 1, sizeof(*rc->objects));
-	if (!rc->objects)
-		return -ENOMEM;
-	rc->nr_objects = 0;
-	for (i = 0; i < pub->nr_regions; i++) {
-		if (pub->regions[i].ksym_type == MACHINE_KSYMBOL_OBJECT)
-			rc->objects[rc->nr_objects++] = &pub->regions[i];
-	}
-
 	/* where the text image modelled a BPF program's image coming and going */
 	loads = text_image__bpf_loads(rc->ti, &nr_loads);
 	rc->jit = malloc((2 * nr_loads ?: 1) * sizeof(*rc->jit));
@@ -457,21 +448,21 @@ static void rc__region_bytes(struct rc *rc, struct report_region *r)
 static bool rc__is_jit_poke(const struct rc *rc, const struct textpoke_poke *p)
 {
 	struct rc_key key = {p->addr, p->time};
-	size_t i;
+	const struct report_region *o;
 
 	if (p->old_len && p->new_len)
 		return false;
 	if (rc->nr_jit && bsearch(&key, rc->jit, rc->nr_jit, sizeof(key), cmp_key))
 		return true;
-	for (i = 0; i < rc->nr_objects; i++) {
-		const struct report_region *o = rc->objects[i];
-
-		if (p->addr < o->addr || p->addr >= o->addr + o->len)
-			continue;
-		if ((!p->old_len && p->time == o->start) || (!p->new_len && p->time == o->end))
-			return true;
+	if (!rc->nr_objects)
+		return false;
+	/* an object's code comes with its MMAP and goes when its life ends */
+	if (!p->old_len) {
+		o = rc__region_at(rc, p->addr, p->time);
+		return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->start == p->time;
 	}
-	return false;
+	o = p->time ? rc__region_at(rc, p->addr, p->time - 1) : NULL;
+	return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->end == p->time;
 }
 
 enum rc_class { CL_NONE, CL_NOP, CL_JMP, CL_CALL, CL_INT3, CL_OTHER };
@@ -1015,7 +1006,6 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->reused_pool);
 	free(rc->jit);
 	free(rc->loads);
-	free(rc->objects);
 	free(rc->real);
 	free(rc->scratch);
 	free(rc->probe);

@@ -62,12 +62,15 @@ struct report_site {
 	u64 nr_samples_changed; /* samples that ran while it differed from version 0 */
 };
 
+/* the ksym_type of an ELF object a kernel MMAP mapped (perf textpoke inject --jit's) */
+#define REPORT_REGION_OBJECT 0xffff
+
 /* a code region that existed only for part of the recording */
 struct report_region {
 	char *name; /* the KSYMBOL name: bpf_prog_<tag>_<name>, ftrace_trampoline, ... */
 	u64 addr;
 	u32 len;
-	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL */
+	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL, or REPORT_REGION_OBJECT */
 	u64 start, end; /* lifetime; end UINT64_MAX: alive at the end */
 	bool bytes_known;
 	u64 nr_samples;
