@@ -90,7 +90,7 @@ struct report_consistency {
 };
 
 struct report_changes {
-	u64 first_time, last_time; /* the recording's span (samples and pokes) */
+	u64 first_time, last_time; /* the recording's span (samples, pokes, regions' lives) */
 	size_t nr_sites;
 	struct report_site *sites; /* address order */
 	size_t nr_regions;
