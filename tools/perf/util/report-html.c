@@ -371,8 +371,8 @@ static void html__density(struct html *h, const struct report_density *d, double
 
 	fprintf(h->fp, "<g id=\"density\" class=\"density\" data-samples=\"%" PRIu64 "\">\n",
 		d ? d->nr_samples : 0);
-	fprintf(h->fp, "<text class=\"label\" x=\"4\" y=\"%.1f\">samples over time</text>\n",
-		y + DENSITY_H / 2.0);
+	fprintf(h->fp, "<text class=\"label\" x=\"4\" y=\"%.1f\">%s</text>\n", y + DENSITY_H / 2.0,
+		n ? "samples over time" : "samples over time: none");
 	fprintf(h->fp, "<rect class=\"track\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
 		LABEL_W, y, PLOT_W, DENSITY_H);
 	for (i = 0; i < n; i++)
@@ -656,7 +656,7 @@ static const char html_style[] =
     "p{margin:2px 0}#verdict.ok{color:#1a7f37}#verdict.bad{color:#b42318;font-weight:bold}\n"
     ".main{display:flex;gap:16px;align-items:flex-start}\n"
     "#profile{min-width:300px;overflow:auto}\n"
-    "table{border-collapse:collapse;font:11px monospace}td,th{padding:1px 6px;text-align:left}\n"
+    "table{border-collapse:collapse;font:10.5px monospace}td,th{padding:1px 4px;text-align:left;white-space:nowrap}\n"
     "td.num{text-align:right}tr:nth-child(even){background:#f3f3f3}\n"
     ".legend span{display:inline-block;width:10px;height:10px;margin:0 3px 0 8px}\n"
     "svg text{font:9.5px monospace;fill:#333}.track{fill:#f6f6f6}\n"
