@@ -60,6 +60,8 @@ int rof_check(const char *script, const char *doc, const char *expected);
  * by png-stats.py and refused when blank; kept as @keep unless NULL.
  * Scratch files in @dir.  0, or -1 with the reason at -v.
  */
+/* Chromium's DOM of file://@html@fragment (@fragment may be NULL) checked against @expected */
+int rof_chromium_dom(const char *dir, const char *html, const char *fragment, const char *expected);
 int rof_chromium(const char *dir, const char *html, const char *expected_dom, const char *keep);
 
 #endif /* __PERF_TEXTPOKE_TESTS_REPORT_OUTPUT_FIXTURE_H */

@@ -367,6 +367,7 @@ static void html__axis(struct html *h, double y)
 static void html__density(struct html *h, const struct report_density *d, double y)
 {
 	size_t i, n = d ? report_density__nr_bins(d) : 0;
+	char tbuf[32];
 	u64 max = 0;
 
 	fprintf(h->fp, "<g id=\"density\" class=\"density\" data-samples=\"%" PRIu64 "\">\n",
@@ -385,12 +386,13 @@ static void html__density(struct html *h, const struct report_density *d, double
 
 		if (!d->counts[i])
 			continue;
+		fmt_time(tbuf, sizeof(tbuf), b0);
 		fprintf(h->fp,
 			"<rect class=\"bin\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
-			"data-start-ns=\"%" PRIu64 "\" data-bin-ns=\"%" PRIu64
+			"data-start-ns=\"%" PRIu64 "\" data-start=\"%s\" data-bin-ns=\"%" PRIu64
 			"\" data-count=\"%" PRIu64 "\"/>\n",
-			x0, y + DENSITY_H - bh, x1 - x0 > 0.5 ? x1 - x0 : 0.5, bh, b0, d->bin_ns,
-			d->counts[i]);
+			x0, y + DENSITY_H - bh, x1 - x0 > 0.5 ? x1 - x0 : 0.5, bh, b0, tbuf,
+			d->bin_ns, d->counts[i]);
 	}
 	fputs("</g>\n", h->fp);
 }
@@ -623,30 +625,45 @@ static void html__summary(struct html *h, const struct report_output *ro)
 		ORIGINAL_COLOUR, region_colour(1), region_colour(2));
 }
 
-/* the only script: a tooltip filled from the hovered mark's data-* attributes */
+/*
+ * The only script: a tooltip filled from the hovered mark's data-*
+ * attributes (textContent: the recording's names stay text).  A link
+ * ending in #show=ADDR:VERSION opens the tooltip of that change, which
+ * is also how the tests see the tooltip without a mouse.
+ */
 static const char html_script[] =
     "(function () {\n"
     "  var tip = document.getElementById('tip');\n"
-    "  var fields = ['sym', 'name', 'addr', 'kind', 'type', 'version', 'time', 'start',\n"
-    "                'end', 'desc', 'bytes', 'verdict', 'samples', 'bytesKnown', 'reused',\n"
-    "                'count'];\n"
-    "  function show(ev) {\n"
-    "    var d = ev.target.dataset, lines = [];\n"
-    "    if (!d || (d.version === undefined && d.name === undefined && d.count === undefined)) {\n"
+    "  var svg = document.getElementById('timeline');\n"
+    "  var fields = [['sym', 'symbol'], ['name', 'region'], ['addr', 'address'],\n"
+    "                ['kind', 'kind'], ['type', 'type'], ['version', 'version'],\n"
+    "                ['time', 'time'], ['start', 'start'], ['end', 'end'],\n"
+    "                ['bytes', 'bytes'], ['desc', 'disassembly'], ['verdict', 'verdict'],\n"
+    "                ['samples', 'samples'], ['bytesKnown', 'bytes known'],\n"
+    "                ['reused', 'address also held by'], ['count', 'samples']];\n"
+    "  function show(target, x, y) {\n"
+    "    var d = target.dataset, lines = [];\n"
+    "    if (!d || (d.version === undefined && d.start === undefined)) {\n"
     "      tip.style.display = 'none';\n"
     "      return;\n"
     "    }\n"
     "    fields.forEach(function (f) {\n"
-    "      if (d[f] !== undefined && d[f] !== '') lines.push(f + ': ' + d[f]);\n"
+    "      if (d[f[0]] !== undefined && d[f[0]] !== '') lines.push(f[1] + ': ' + d[f[0]]);\n"
     "    });\n"
     "    tip.textContent = lines.join('\\n');\n"
-    "    tip.style.left = (ev.clientX + 12) + 'px';\n"
-    "    tip.style.top = (ev.clientY + 12) + 'px';\n"
+    "    tip.style.left = (x + 12) + 'px';\n"
+    "    tip.style.top = (y + 12) + 'px';\n"
     "    tip.style.display = 'block';\n"
     "  }\n"
-    "  var svg = document.getElementById('timeline');\n"
-    "  svg.addEventListener('mousemove', show);\n"
+    "  svg.addEventListener('mousemove', function (ev) { show(ev.target, ev.clientX, ev.clientY); });\n"
     "  svg.addEventListener('mouseleave', function () { tip.style.display = 'none'; });\n"
+    "  var m = /^#show=(0x[0-9a-f]+):([0-9]+)$/.exec(location.hash);\n"
+    "  var el = m && svg.querySelector('rect.seg[data-addr=\"' + m[1] + '\"][data-version=\"' +\n"
+    "                                 m[2] + '\"]');\n"
+    "  if (el) {\n"
+    "    var r = el.getBoundingClientRect();\n"
+    "    show(el, r.left, r.bottom);\n"
+    "  }\n"
     "  document.body.setAttribute('data-ready', 'yes');\n"
     "})();\n";
 
@@ -688,8 +705,10 @@ int report_output__html(const struct report_output *ro, FILE *fp)
 	html__timeline(&h, ro);
 	fputs("</div>\n", fp);
 	html__profile(&h, ro, keys, nr_keys);
-	fprintf(fp, "</div>\n<div id=\"tip\"></div>\n<script>\n%s</script>\n</body></html>\n",
-		html_script);
+	fprintf(
+	    fp,
+	    "</div>\n<div id=\"tip\" class=\"tip\"></div>\n<script>\n%s</script>\n</body></html>\n",
+	    html_script);
 	if (fflush(fp) || ferror(fp)) {
 		err = errno ? -errno : -EIO;
 		pr_err("report: writing the HTML failed: %s\n", strerror(-err));
