@@ -341,7 +341,8 @@ int rof_chromium_dom(const char *dir, const char *html, const char *fragment, co
 	return rof_check("html-check.py", path, expected);
 }
 
-int rof_chromium(const char *dir, const char *html, const char *expected_dom, const char *keep)
+int rof_chromium(const char *dir, const char *html, const char *expected_dom,
+		 const char *shot_fragment, const char *keep)
 {
 	char path[512], script[512], *cmd = NULL;
 	unsigned int w, h, colours, permille;
@@ -353,9 +354,9 @@ int rof_chromium(const char *dir, const char *html, const char *expected_dom, co
 		goto out;
 	}
 	if (asprintf(&cmd,
-		     CHROMIUM " --screenshot='%s/shot.png' --window-size=1200,800 'file://%s' "
+		     CHROMIUM " --screenshot='%s/shot.png' --window-size=1200,800 'file://%s%s' "
 			      ">'%s/chrome.log' 2>&1",
-		     dir, dir, html, dir) < 0 ||
+		     dir, dir, html, shot_fragment ? shot_fragment : "", dir) < 0 ||
 	    rof_run(cmd)) {
 		pr_debug("chromium --screenshot failed, see %s/chrome.log\n", dir);
 		goto out;

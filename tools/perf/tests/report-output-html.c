@@ -240,7 +240,7 @@ static int test__report_output_html(struct test_suite *t)
 	if (system("command -v chromium >/dev/null 2>&1"))
 		test_skip_part(t, "Chromium part: chromium is not installed (make test-deps)");
 	else if (write_expected(exp, f, true) ||
-		 rof_chromium(dir, html, exp, getenv("TEXTPOKE_REPORT_PNG")) ||
+		 rof_chromium(dir, html, exp, NULL, getenv("TEXTPOKE_REPORT_PNG")) ||
 		 hover(dir, html, f, 0, 1) || hover(dir, html, f, 3, 1))
 		goto out;
 	ret = test_result(t);
