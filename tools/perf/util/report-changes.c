@@ -41,6 +41,7 @@
 #endif
 
 #define TIME_OPEN UINT64_MAX
+_Static_assert(REPORT_REGION_OBJECT == MACHINE_KSYMBOL_OBJECT, "one type for mapped objects");
 /* distinct states of one site that get a description of their own */
 #define RC_STATES_MAX 8
 /* what a region's bytes are looked for in (a trampoline page is 4 KiB) */
@@ -63,6 +64,7 @@ struct rc_key {
 struct rc_state {
 	size_t off; /* into the states buffer: len bytes, then len known */
 	const char *desc;
+	const u8 *bytes; /* in the arena, NULL: not all known */
 };
 
 struct rc {
@@ -77,10 +79,11 @@ struct rc {
 	u64 *reach;	 /* the highest end of by_addr[0..i] */
 	u64 region_lo, region_hi;
 	size_t *reused_pool;
-	struct rc_key *jit;
+	struct rc_key *jit; /* JIT images' loads and unloads */
 	size_t nr_jit;
-	struct report_region **objects; /* inject --jit objects, whose code is modelled */
-	size_t nr_objects;
+	struct rc_key *loads; /* loads with JIT bytes */
+	size_t nr_loads;
+	size_t nr_objects; /* inject --jit objects, whose code is modelled */
 	/* scratch for one site */
 	size_t *real;
 	size_t alloc_real;
@@ -108,9 +111,8 @@ const char *report_site_kind__name(enum report_site_kind kind)
 	return (unsigned int)kind < REPORT_KIND__MAX ? names[kind] : "other";
 }
 
-static const char *rc__strdup(struct rc *rc, const char *s)
+static void *rc__memdup(struct rc *rc, const void *s, size_t len)
 {
-	size_t len = strlen(s) + 1;
 	struct rc_chunk *c = rc->arena;
 	char *p;
 
@@ -120,7 +122,7 @@ static const char *rc__strdup(struct rc *rc, const char *s)
 		c = malloc(sizeof(*c) + size);
 		if (!c) {
 			rc->err = -ENOMEM;
-			return "";
+			return NULL;
 		}
 		c->next = rc->arena;
 		c->used = 0;
@@ -131,6 +133,11 @@ static const char *rc__strdup(struct rc *rc, const char *s)
 	memcpy(p, s, len);
 	c->used += len;
 	return p;
+}
+
+static const char *rc__strdup(struct rc *rc, const char *s)
+{
+	return rc__memdup(rc, s, strlen(s) + 1);
 }
 
 static int grow(void **p, size_t nr, size_t *alloc, size_t need, size_t size)
@@ -348,15 +355,6 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 	if (err)
 		return err;
 
-	rc->objects = calloc(rc->nr_objects ?: 1, sizeof(*rc->objects));
-	if (!rc->objects)
-		return -ENOMEM;
-	rc->nr_objects = 0;
-	for (i = 0; i < pub->nr_regions; i++) {
-		if (pub->regions[i].ksym_type == MACHINE_KSYMBOL_OBJECT)
-			rc->objects[rc->nr_objects++] = &pub->regions[i];
-	}
-
 	/* where the text image modelled a BPF program's image coming and going */
 	loads = text_image__bpf_loads(rc->ti, &nr_loads);
 	rc->jit = malloc((2 * nr_loads ?: 1) * sizeof(*rc->jit));
@@ -372,18 +370,76 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 	}
 	if (rc->nr_jit)
 		qsort(rc->jit, rc->nr_jit, sizeof(*rc->jit), cmp_key);
+	rc->loads = malloc((nr_loads ?: 1) * sizeof(*rc->loads));
+	if (!rc->loads)
+		return -ENOMEM;
+	for (i = 0; i < nr_loads; i++) {
+		if (loads[i].len)
+			rc->loads[rc->nr_loads++] =
+			    (struct rc_key){loads[i].addr, loads[i].load_time};
+	}
+	if (rc->nr_loads)
+		qsort(rc->loads, rc->nr_loads, sizeof(*rc->loads), cmp_key);
 	return 0;
 }
 
-/* a region's bytes are known if the image knows any of them while it lived */
+/* the first site at or after @addr */
+static size_t rc__site_from(const struct report_changes *pub, u64 addr)
+{
+	size_t lo = 0, hi = pub->nr_sites;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pub->sites[mid].addr + pub->sites[mid].len <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Were a region's bytes known while it lived?  A BPF program's when a
+ * load with JIT bytes at its address fell in its life; a trampoline's or
+ * kprobe slot's when a poke filled it then; any when the image holds some
+ * of them at the start of its life (a base image, an object's code).
+ */
 static void rc__region_bytes(struct rc *rc, struct report_region *r)
 {
-	u64 end = r->end == TIME_OPEN ? rc->pub.last_time : r->end;
-	u64 t = r->start + (end > r->start ? (end - r->start) / 2 : 0);
-	size_t len = r->len < RC_REGION_PROBE ? r->len : RC_REGION_PROBE;
+	const struct report_changes *pub = &rc->pub;
+	size_t len = r->len < RC_REGION_PROBE ? r->len : RC_REGION_PROBE, i;
 
+	r->bytes_known = false;
+	if (r->ksym_type == PERF_RECORD_KSYMBOL_TYPE_BPF) {
+		struct rc_key key = {r->addr, r->start};
+		size_t lo = 0, hi = rc->nr_loads;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_key(&rc->loads[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < rc->nr_loads && rc->loads[lo].addr == r->addr &&
+		    rc->loads[lo].time < r->end) {
+			r->bytes_known = true;
+			return;
+		}
+	}
+	for (i = rc__site_from(pub, r->addr);
+	     i < pub->nr_sites && pub->sites[i].addr < r->addr + r->len; i++) {
+		const struct report_site *s = &pub->sites[i];
+
+		if (s->first_change <= r->end && s->last_change >= r->start) {
+			r->bytes_known = true;
+			return;
+		}
+	}
 	r->bytes_known =
-	    len && text_image__read(rc->ti, r->addr, len, t, rc->probe, rc->probe_known) > 0;
+	    len && text_image__read(rc->ti, r->addr, len, r->start, rc->probe, rc->probe_known) > 0;
 }
 
 /* ---- sites ---- */
@@ -392,21 +448,21 @@ static void rc__region_bytes(struct rc *rc, struct report_region *r)
 static bool rc__is_jit_poke(const struct rc *rc, const struct textpoke_poke *p)
 {
 	struct rc_key key = {p->addr, p->time};
-	size_t i;
+	const struct report_region *o;
 
 	if (p->old_len && p->new_len)
 		return false;
 	if (rc->nr_jit && bsearch(&key, rc->jit, rc->nr_jit, sizeof(key), cmp_key))
 		return true;
-	for (i = 0; i < rc->nr_objects; i++) {
-		const struct report_region *o = rc->objects[i];
-
-		if (p->addr < o->addr || p->addr >= o->addr + o->len)
-			continue;
-		if ((!p->old_len && p->time == o->start) || (!p->new_len && p->time == o->end))
-			return true;
+	if (!rc->nr_objects)
+		return false;
+	/* an object's code comes with its MMAP and goes when its life ends */
+	if (!p->old_len) {
+		o = rc__region_at(rc, p->addr, p->time);
+		return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->start == p->time;
 	}
-	return false;
+	o = p->time ? rc__region_at(rc, p->addr, p->time - 1) : NULL;
+	return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->end == p->time;
 }
 
 enum rc_class { CL_NONE, CL_NOP, CL_JMP, CL_CALL, CL_INT3, CL_OTHER };
@@ -475,7 +531,7 @@ struct rc_site_ctx {
 	size_t len;
 	size_t nr_states;
 	struct rc_state states[RC_STATES_MAX];
-	u8 *v0, *v0_known, *cur, *cur_known, *states_buf;
+	u8 *states_buf;
 };
 
 /* a state's bytes, for the instruction that starts at the site even if it is longer */
@@ -494,17 +550,23 @@ static const char *rc__describe(struct rc_site_ctx *sc, const u8 *b, const u8 *k
 		return gone || !len ? "(none)" : "(unknown)";
 	if (n == len && len < INSN_LEN_MAX &&
 	    text_image__read(rc->ti, sc->addr, INSN_LEN_MAX, time, ext, ext_known) >= 0) {
-		size_t m;
-		int l;
+		size_t m, end = 0;
+		int l = 0;
 
-		/* the site's own bytes, then what follows it then */
+		/*
+		 * The site's own bytes, then what followed them then: whole
+		 * instructions over the site (a kprobe's int3 is the first
+		 * byte of a mov, an optimized kprobe's jmp covers more than one)
+		 */
 		memcpy(ext, b, len);
 		memset(ext_known, 1, len);
 		for (m = len; m < INSN_LEN_MAX && ext_known[m]; m++)
 			;
-		l = insn_len(ext, ext_known, m, INSN_LEN_64, NULL);
-		if (l > (int)len) {
-			disasm__describe(ext, l, sc->addr, buf, sizeof(buf), text_poke__sym, &ks);
+		while (end < len &&
+		       (l = insn_len(ext + end, ext_known + end, m - end, INSN_LEN_64, NULL)) > 0)
+			end += l;
+		if (end > len) {
+			disasm__describe(ext, end, sc->addr, buf, sizeof(buf), text_poke__sym, &ks);
 			return rc__strdup(rc, buf);
 		}
 	}
@@ -512,29 +574,39 @@ static const char *rc__describe(struct rc_site_ctx *sc, const u8 *b, const u8 *k
 	return rc__strdup(rc, buf);
 }
 
-/* the description of a state, one per distinct state of the site */
-static const char *rc__state_desc(struct rc_site_ctx *sc, const u8 *b, const u8 *k, u64 time,
-				  bool gone)
+/*
+ * A version's description and bytes: one of each per distinct state of
+ * the site, shared by the versions in that state (a jump label flipped
+ * 10^3 times has two).
+ */
+static void rc__version_state(struct rc_site_ctx *sc, struct report_version *v, const u8 *b,
+			      const u8 *k, u64 time, bool gone)
 {
 	size_t i, len = sc->len;
-	struct rc_state *s;
+	struct rc_state *s, one;
 
-	if (gone)
-		return "(none)";
+	if (gone) {
+		v->desc = (char *)"(none)";
+		v->bytes = NULL;
+		return;
+	}
 	for (i = 0; i < sc->nr_states; i++) {
 		s = &sc->states[i];
 		if (!memcmp(sc->states_buf + s->off, b, len) &&
 		    !memcmp(sc->states_buf + s->off + len, k, len))
-			return s->desc;
+			goto out;
 	}
-	if (sc->nr_states == RC_STATES_MAX)
-		return rc__describe(sc, b, k, time, false);
-	s = &sc->states[sc->nr_states++];
-	s->off = (sc->nr_states - 1) * 2 * len;
-	memcpy(sc->states_buf + s->off, b, len);
-	memcpy(sc->states_buf + s->off + len, k, len);
+	s = sc->nr_states < RC_STATES_MAX ? &sc->states[sc->nr_states++] : &one;
+	if (s != &one) {
+		s->off = (sc->nr_states - 1) * 2 * len;
+		memcpy(sc->states_buf + s->off, b, len);
+		memcpy(sc->states_buf + s->off + len, k, len);
+	}
 	s->desc = rc__describe(sc, b, k, time, false);
-	return s->desc;
+	s->bytes = len && !memchr(k, 0, len) ? rc__memdup(sc->rc, b, len) : NULL;
+out:
+	v->desc = (char *)s->desc;
+	v->bytes = (u8 *)s->bytes;
 }
 
 static enum report_site_kind rc__kind(struct rc_site_ctx *sc, bool appears, s64 sym_off, u64 t0)
@@ -599,17 +671,23 @@ static enum report_site_kind rc__kind(struct rc_site_ctx *sc, bool appears, s64 
 	return REPORT_KIND_OTHER;
 }
 
+/*
+ * A site of the text image, less its modelled pokes: versions from the
+ * kernel's pokes only, over the bytes they wrote (a trampoline attached at
+ * a BPF program's entry is a site of 5 bytes, not of the program's size).
+ */
 static int rc__add_site(struct textpoke_site *site, void *arg)
 {
 	struct rc *rc = arg;
 	struct report_changes *pub = &rc->pub;
-	size_t n = textpoke_site__nr_pokes(site), len = textpoke_site__len(site);
-	struct rc_site_ctx sc = {
-	    .rc = rc, .site = site, .addr = textpoke_site__addr(site), .len = len};
+	size_t n = textpoke_site__nr_pokes(site), full = textpoke_site__len(site);
+	u64 base = textpoke_site__addr(site), lo = UINT64_MAX, hi = 0;
+	struct rc_site_ctx sc = {.rc = rc, .site = site};
+	u8 *v0, *v0_known, *cur, *cur_known;
 	struct report_site *s;
 	struct report_version *v;
 	bool appears = false;
-	size_t i, nr_real = 0;
+	size_t i, off, len, nr_real = 0;
 	char name[160];
 	s64 sym_off;
 	u64 t;
@@ -618,6 +696,7 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct textpoke_poke p;
+		u64 end;
 
 		if (textpoke_site__poke(site, i, &p))
 			return -EINVAL;
@@ -626,18 +705,28 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		rc->real[nr_real++] = i;
 		if (!p.old_len || !p.new_len)
 			appears = true;
+		end = p.addr + (p.old_len > p.new_len ? p.old_len : p.new_len);
+		if (p.addr < lo)
+			lo = p.addr;
+		if (end > hi)
+			hi = end;
 	}
 	if (!nr_real)
 		return 0;
-	if (grow((void **)&rc->scratch, 0, &rc->alloc_scratch, (4 + 2 * RC_STATES_MAX) * len, 1) ||
+	off = lo - base;
+	len = hi - lo;
+	if (grow((void **)&rc->scratch, 0, &rc->alloc_scratch, 4 * full + 2 * RC_STATES_MAX * len,
+		 1) ||
 	    grow((void **)&pub->sites, pub->nr_sites, &rc->alloc_sites, 1, sizeof(*pub->sites)) ||
 	    grow((void **)&rc->pool, rc->nr_pool, &rc->alloc_pool, nr_real + 1, sizeof(*rc->pool)))
 		return -ENOMEM;
-	sc.v0 = rc->scratch;
-	sc.v0_known = sc.v0 + len;
-	sc.cur = sc.v0_known + len;
-	sc.cur_known = sc.cur + len;
-	sc.states_buf = sc.cur_known + len;
+	v0 = rc->scratch;
+	v0_known = v0 + full;
+	cur = v0_known + full;
+	cur_known = cur + full;
+	sc.states_buf = cur_known + full;
+	sc.addr = lo;
+	sc.len = len;
 
 	s = &pub->sites[pub->nr_sites];
 	memset(s, 0, sizeof(*s));
@@ -650,8 +739,8 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 	memset(v, 0, (nr_real + 1) * sizeof(*v));
 
 	/* version 0: the site just before its first reported poke */
-	textpoke_site__version(site, rc->real[0], NULL, sc.v0, sc.v0_known);
-	textpoke_site__version(site, rc->real[0] + 1, &t, sc.cur, sc.cur_known);
+	textpoke_site__version(site, rc->real[0], NULL, v0, v0_known);
+	textpoke_site__version(site, rc->real[0] + 1, &t, cur, cur_known);
 	s->first_change = t;
 	sym_off = rc__sym(rc, sc.addr, t, name, sizeof(name));
 	s->sym = sym_off >= 0 ? (char *)rc__strdup(rc, name) : NULL;
@@ -663,15 +752,15 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		if (!i) {
 			bool none = !p.old_len;
 
-			v[0].desc =
-			    (char *)rc__state_desc(&sc, sc.v0, sc.v0_known, t ? t - 1 : 0, none);
+			rc__version_state(&sc, &v[0], v0 + off, v0_known + off, t ? t - 1 : 0,
+					  none);
 		}
-		textpoke_site__version(site, rc->real[i] + 1, &t, sc.cur, sc.cur_known);
+		textpoke_site__version(site, rc->real[i] + 1, &t, cur, cur_known);
 		v[i + 1].time = t;
-		v[i + 1].desc = (char *)rc__state_desc(&sc, sc.cur, sc.cur_known, t, !p.new_len);
+		rc__version_state(&sc, &v[i + 1], cur + off, cur_known + off, t, !p.new_len);
 		v[i + 1].verdict = text_image__verdict(rc->ti, p.addr, p.time);
-		v[i + 1].changed =
-		    memcmp(sc.cur, sc.v0, len) || memcmp(sc.cur_known, sc.v0_known, len);
+		v[i + 1].changed = memcmp(cur + off, v0 + off, len) ||
+				   memcmp(cur_known + off, v0_known + off, len);
 		if ((unsigned int)v[i + 1].verdict < TEXTPOKE_VERDICT__MAX)
 			pub->consistency.verdicts[v[i + 1].verdict]++;
 		s->last_change = t;
@@ -916,7 +1005,7 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->reach);
 	free(rc->reused_pool);
 	free(rc->jit);
-	free(rc->objects);
+	free(rc->loads);
 	free(rc->real);
 	free(rc->scratch);
 	free(rc->probe);

@@ -17,6 +17,13 @@ struct machine;
  * region, with its life), then fed every kernel sample so that each site
  * version and region counts the samples that ran on it.  The figures are
  * plain data: the text, JSON and HTML writers all print from them.
+ * Strings (sym, desc, name, verdict) belong to the report and live until
+ * report_changes__delete().
+ *
+ * Sites are the text image's poked sites less the pokes it modelled for
+ * BPF JIT images and inject --jit objects (those are region bodies), over
+ * the bytes the kernel's own pokes wrote.  Regions are every KSYMBOL (and
+ * mapped ELF object) the machine saw, each with its life.
  */
 
 /* what a poked site is, decoded from its bytes */
@@ -55,12 +62,15 @@ struct report_site {
 	u64 nr_samples_changed; /* samples that ran while it differed from version 0 */
 };
 
+/* the ksym_type of an ELF object a kernel MMAP mapped (perf textpoke inject --jit's) */
+#define REPORT_REGION_OBJECT 0xffff
+
 /* a code region that existed only for part of the recording */
 struct report_region {
 	char *name; /* the KSYMBOL name: bpf_prog_<tag>_<name>, ftrace_trampoline, ... */
 	u64 addr;
 	u32 len;
-	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL */
+	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL, or REPORT_REGION_OBJECT */
 	u64 start, end; /* lifetime; end UINT64_MAX: alive at the end */
 	bool bytes_known;
 	u64 nr_samples;
@@ -80,7 +90,7 @@ struct report_consistency {
 };
 
 struct report_changes {
-	u64 first_time, last_time; /* the recording's span (samples and pokes) */
+	u64 first_time, last_time; /* the recording's span (samples, pokes, regions' lives) */
 	size_t nr_sites;
 	struct report_site *sites; /* address order */
 	size_t nr_regions;

@@ -628,6 +628,16 @@ static int entry__qsort_cmp(const void *a, const void *b)
 	return entry__cmp(sort_layout, a, b);
 }
 
+/* the busiest command first, then by name */
+static int abi_count__cmp(const void *pa, const void *pb)
+{
+	const struct report_abi_count *a = pa, *b = pb;
+	u64 na = a->nr[0] + a->nr[1] + a->nr[2] + a->nr[3];
+	u64 nb = b->nr[0] + b->nr[1] + b->nr[2] + b->nr[3];
+
+	return na != nb ? (na < nb ? 1 : -1) : strcmp(a->comm, b->comm);
+}
+
 const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *nr)
 {
 	size_t i, j;
@@ -662,7 +672,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 		h->nr_entries = n;
 		sort_layout = &rh->layout;
 		qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
-		/* the printed address of a symbol-less entry is its own again */
+		qsort(b->abi, b->nr_abi, sizeof(*b->abi), abi_count__cmp);
 		h->nr_comms = b->nr_abi;
 		h->abi_counts = b->abi;
 	}
@@ -830,9 +840,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			fputc('.', fp);
 	}
 	fprintf(fp, "\n#\n");
-	for (i = 0; i < l->nr_cols; i++)
-		if (width[i] >= 0)
-			last = l->cols[i];
+	/* perf pads the symbol only when a column follows it, even one not shown */
+	if (l->nr_cols && width[l->nr_cols - 1] >= 0)
+		last = l->cols[l->nr_cols - 1];
 	for (e = 0; e < h->nr_entries; e++) {
 		const struct hist_entry *he = &h->entries[e];
 		float pct = h->total_period ? he->period * 100.0 / h->total_period : 0;
@@ -855,7 +865,6 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 		}
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
-		/* perf leaves no padding after the symbol */
 		while (len && buf[len - 1] == ' ' && last == SORT_SYM)
 			len--;
 		buf[len] = 0;

@@ -488,30 +488,37 @@ static int report_file__close(struct report_file *f, bool keep)
 	return err;
 }
 
-/* perf's sort__setup_elide(): a one-name filter makes its column constant */
+/*
+ * perf's sort__setup_elide(): a one-name filter makes its column constant,
+ * so the column goes and a header line names the filter, in the order of
+ * the columns; with every key column gone they all come back.
+ */
 static void report__setup_elide(struct report *r, FILE *fp)
 {
+	static const char *const names[SORT__MAX] = {
+	    [SORT_COMM] = "comm", [SORT_DSO] = "dso", [SORT_SYM] = "symbol"};
+	const struct name_list *lists[SORT__MAX] = {
+	    [SORT_COMM] = &r->comms, [SORT_DSO] = &r->dsos, [SORT_SYM] = &r->symbols};
 	struct report_layout *l = &r->layout;
 	bool all = true;
 	int i;
 
-	l->elide[SORT_COMM] = r->comms.nr == 1;
-	l->elide[SORT_DSO] = r->dsos.nr == 1;
-	l->elide[SORT_SYM] = r->symbols.nr == 1;
-	for (i = 0; i < l->nr_cols; i++)
-		if (l->cols[i] < SORT__MAX && !l->elide[l->cols[i]])
+	memset(l->elide, 0, sizeof(l->elide));
+	for (i = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i];
+
+		if (col >= SORT__MAX)
+			continue;
+		if (!lists[col] || lists[col]->nr != 1) {
 			all = false;
+			continue;
+		}
+		l->elide[col] = true;
+		if (fp)
+			fprintf(fp, "# %s: %s\n", names[col], lists[col]->names[0]);
+	}
 	if (all)
 		memset(l->elide, 0, sizeof(l->elide));
-	if (!fp)
-		return;
-	/* perf names each filter of one name, whether its column is shown or not */
-	if (r->symbols.nr == 1)
-		fprintf(fp, "# symbol: %s\n", r->symbols.names[0]);
-	if (r->dsos.nr == 1)
-		fprintf(fp, "# dso: %s\n", r->dsos.names[0]);
-	if (r->comms.nr == 1)
-		fprintf(fp, "# comm: %s\n", r->comms.names[0]);
 }
 
 static void report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
