@@ -444,13 +444,14 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	b->hist.event_name = event_name;
 	b->hist.nr_samples++;
 	b->hist.total_period += sample->period;
-	if (l->key[SORT_COMM] || sample->user_regs.abi || b->has_regs_user) {
+	/* an event that samples the user registers gets the per-ABI counts */
+	if (sample->user_regs.mask || sample->user_regs.abi)
+		b->has_regs_user = true;
+	if (l->key[SORT_COMM] || b->has_regs_user) {
 		comm = str_pool__intern(&rh->strings, thread__comm_str(al->thread));
 		if (!comm)
 			return -ENOMEM;
 	}
-	if (sample->user_regs.mask)
-		b->has_regs_user = true;
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;
 	if (l->key[SORT_COMM])
@@ -565,7 +566,7 @@ static int entry__cmp_input(const struct report_layout *l, const struct hist_ent
 				c = cmp_null(a->sym, b->sym);
 				break;
 			}
-			c = cmp_u64_asc(a->ip, b->ip); /* set to the symbol's start */
+			c = cmp_u64_asc(a->sym_start, b->sym_start);
 			break;
 		case SORT_CPU:
 			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
@@ -663,11 +664,8 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
 			if (!e->thread_comm)
 				e->thread_comm = "";
-			h->entries[n] = *e;
-			/* the input order compares symbols by their start */
-			if (e->sym)
-				h->entries[n].ip = b->priv[j].key.sym_start;
-			n++;
+			e->sym_start = b->priv[j].key.sym_start;
+			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;
 		sort_layout = &rh->layout;
