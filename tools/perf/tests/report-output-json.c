@@ -83,6 +83,8 @@ static void exp_hist(FILE *fp, const struct report_output_fixture *f, int h)
 		exp_str(fp, p, h ? he->sym : f->sym[e]->expected);
 		P("ip");
 		exp_addr(fp, p, he->ip);
+		P("sym_start");
+		exp_addr(fp, p, he->sym_start);
 		P("level");
 		exp_str(fp, p, he->level == 'k' ? "kernel" : "user");
 		P("cpu");

@@ -78,6 +78,31 @@ static u64 model_samples(const struct fixture_kernel *fk, size_t s, u64 from, u6
 	return n;
 }
 
+/* the version's bytes, as the model had them at a sample on the site's first byte */
+static void model_bytes(FILE *fp, const struct fixture_kernel *fk, size_t s, size_t k, u64 from,
+			u64 to)
+{
+	char hex[3 * 16 + 1] = "";
+	size_t n;
+	u32 b;
+	int i;
+
+	for (i = 0; i < fk->nr_samples; i++) {
+		const struct fixture_kernel_sample *m = &fk->samples[i];
+
+		if (m->ip != sites[s].addr || m->time < from || m->time >= to ||
+		    m->len < sites[s].len || sites[s].len > 16)
+			continue;
+		for (b = 0, n = 0; b < sites[s].len; b++)
+			n +=
+			    snprintf(hex + n, sizeof(hex) - n, "%s%02x", b ? " " : "", m->bytes[b]);
+		fprintf(fp, "changes.sites.%zu.versions.%zu.bytes\ts:", s, k);
+		rof_hex(fp, hex);
+		fputc('\n', fp);
+		return;
+	}
+}
+
 static void exp_s(FILE *fp, const char *path, const char *v)
 {
 	fprintf(fp, "%s\ts:", path);
@@ -120,6 +145,7 @@ static void exp_json(FILE *fp, const struct fixture_kernel *fk)
 					s, k, from);
 			fprintf(fp, "changes.sites.%zu.versions.%zu.nr_samples\ti:%" PRIu64 "\n", s,
 				k, model_samples(fk, s, from, to));
+			model_bytes(fp, fk, s, k, from, to);
 		}
 	}
 	for (s = 0; s < NR_REGIONS; s++) {

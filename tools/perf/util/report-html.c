@@ -139,12 +139,18 @@ static double html__x(const struct html *h, u64 t)
 static const char *region_colour(u16 ksym_type)
 {
 	/* PERF_RECORD_KSYMBOL_TYPE_BPF 1, _OOL 2 */
-	return ksym_type == 1 ? "#17becf" : ksym_type == 2 ? "#bcbd22" : "#7f7f7f";
+	return ksym_type == 1			 ? "#17becf" :
+	       ksym_type == 2			 ? "#bcbd22" :
+	       ksym_type == REPORT_REGION_OBJECT ? "#e377c2" :
+						   "#7f7f7f";
 }
 
 static const char *region_type(u16 ksym_type)
 {
-	return ksym_type == 1 ? "bpf" : ksym_type == 2 ? "ool" : "unknown";
+	return ksym_type == 1			 ? "bpf" :
+	       ksym_type == 2			 ? "ool" :
+	       ksym_type == REPORT_REGION_OBJECT ? "object" :
+						   "unknown";
 }
 
 struct lane {
@@ -621,8 +627,10 @@ static void html__summary(struct html *h, const struct report_output *ro)
 	fprintf(h->fp,
 		"<span style=\"background:%s\"></span>original state "
 		"<span style=\"background:%s\"></span>BPF program "
-		"<span style=\"background:%s\"></span>OOL region</p>\n",
-		ORIGINAL_COLOUR, region_colour(1), region_colour(2));
+		"<span style=\"background:%s\"></span>OOL region "
+		"<span style=\"background:%s\"></span>ELF object</p>\n",
+		ORIGINAL_COLOUR, region_colour(1), region_colour(2),
+		region_colour(REPORT_REGION_OBJECT));
 }
 
 /*
