@@ -397,7 +397,7 @@ static void html__density(struct html *h, const struct report_density *d, double
 			"<rect class=\"bin\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
 			"data-start-ns=\"%" PRIu64 "\" data-start=\"%s\" data-bin-ns=\"%" PRIu64
 			"\" data-count=\"%" PRIu64 "\"/>\n",
-			x0, y + DENSITY_H - bh, x1 - x0 > 0.5 ? x1 - x0 : 0.5, bh, b0, tbuf,
+			x0, y + DENSITY_H - bh, x1 - x0 > 1.5 ? x1 - x0 : 1.5, bh, b0, tbuf,
 			d->bin_ns, d->counts[i]);
 	}
 	fputs("</g>\n", h->fp);
