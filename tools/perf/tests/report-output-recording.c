@@ -223,6 +223,12 @@ static void exp_html(FILE *fp)
 	fprintf(fp, "has row\n");
 }
 
+static void exp_profile_only(FILE *fp, const struct fixture_kernel *fk)
+{
+	fprintf(fp, "changes\tn:\n");
+	fprintf(fp, "profile.0.nr_samples\ti:%d\n", fk->nr_samples);
+}
+
 static int write_file(const char *path, void (*fn)(FILE *fp, const struct fixture_kernel *fk),
 		      const struct fixture_kernel *fk)
 {
@@ -272,6 +278,21 @@ static int test__report_output_recording(struct test_suite *t)
 		goto out;
 	snprintf(exp, sizeof(exp), "%s/html.expected", dir);
 	if (write_file(exp, exp_html_fk, fk) || rof_check("html-check.py", path, exp))
+		goto out;
+
+	/* --no-changes: the profile alone, no lanes */
+	free(cmd);
+	snprintf(path, sizeof(path), "%s/profile.json", dir);
+	if (asprintf(&cmd, "'%s' report -i '%s' --no-changes --json >'%s'", test_self_exe(),
+		     fk->path, path) < 0 ||
+	    rof_run(cmd))
+		goto out;
+	snprintf(exp, sizeof(exp), "%s/profile.expected", dir);
+	if (write_file(exp, exp_profile_only, fk) || rof_check("json-check.py", path, exp))
+		goto out;
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	snprintf(exp, sizeof(exp), "%s/html.expected", dir);
+	if (write_file(exp, exp_html_fk, fk))
 		goto out;
 
 	if (system("command -v chromium >/dev/null 2>&1")) {
