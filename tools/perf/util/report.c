@@ -561,8 +561,18 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 {
 	size_t i;
 
+	u64 nr_samples = 0;
+
 	fprintf(fp, "# To display the perf.data header info, please use "
 		    "--header/--header-only options.\n#\n");
+	for (i = 0; i < nr; i++)
+		nr_samples += hists[i].nr_samples;
+	/* as perf: the header alone, and the code changes, which need no samples */
+	if (!nr_samples) {
+		pr_warning("%s: no samples%s\n", r->session->path,
+			   r->nr_ranges || r->cpu_bitmap ? " in the --time or --cpu range" : "");
+		goto changes;
+	}
 	report__setup_elide(r, fp);
 	fprintf(fp, "#\n# Total Lost Samples: %llu\n#\n",
 		(unsigned long long)r->session->stats.nr_lost_samples);
@@ -579,6 +589,7 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		report_hist__fprintf_abi(&hists[i], fp);
 		fprintf(fp, "\n");
 	}
+changes:
 	if (r->changes)
 		report_changes__fprintf(r->changes, fp);
 }
@@ -639,6 +650,7 @@ int report__run(struct report_opts *opts)
 	const struct report_hist *hists;
 	struct text_image *ti = NULL;
 	struct report_file html = {NULL};
+	char sort_keys[REPORT_MAX_COLS * 16] = "";
 	size_t nr = 0;
 	int err;
 
@@ -689,13 +701,20 @@ int report__run(struct report_opts *opts)
 		goto out;
 	}
 	report__setup_elide(&r, NULL);
+	/* the keys the entries are told apart by, whichever of --sort or -F gave them */
+	for (int i = 0, len = 0; i < r.layout.nr_sort; i++) {
+		if (r.layout.sort[i] >= SORT__MAX)
+			continue;
+		len += snprintf(sort_keys + len, sizeof(sort_keys) - len, "%s%s", len ? "," : "",
+				report_column__name(r.layout.sort[i]));
+	}
 	{
 		struct report_output ro = {
 		    .nr_hists = nr,
 		    .hists = hists,
 		    .changes = r.changes,
 		    .input = opts->input,
-		    .sort = opts->sort ?: "comm,dso,sym",
+		    .sort = sort_keys,
 		};
 
 		if (opts->html) {

@@ -51,6 +51,15 @@ expect abi 1 "no event samples the user registers" -i "$tmp/ok.data" --sort abi
 expect cut 1 "cut.data: record at 0x[0-9a-f]* (type 9 SAMPLE" -i "$tmp/cut.data"
 expect cut-stdin 1 "record at 0x[0-9a-f]* (type 9 SAMPLE" -i - <"$tmp/cut.data"
 
+# no sample in the --time range: perf's two header lines, exit 0, a warning
+HOME=$tmp perf report -i "$tmp/ok.data" --stdio --time 1,2 >"$tmp/empty.perf" 2>/dev/null
+"$TEXTPOKE" report -i "$tmp/ok.data" --no-changes --time 1,2 >"$tmp/empty.ours" 2>"$tmp/empty.err" ||
+	fail "empty: exit $?"
+cmp -s "$tmp/empty.perf" "$tmp/empty.ours" ||
+	{ diff -u "$tmp/empty.perf" "$tmp/empty.ours"; fail "empty: stdout differs from stock perf's"; }
+grep -q 'no samples in the --time' "$tmp/empty.err" || fail "empty: $(cat "$tmp/empty.err")"
+echo "ok: empty: $(cat "$tmp/empty.err")"
+
 # --html: a bad recording leaves an existing file alone and no temporary file
 echo keep >"$tmp/out.html"
 expect html-cut 1 "cut.data: record at" -i "$tmp/cut.data" --html "$tmp/out.html"
