@@ -323,29 +323,40 @@ int rof_check(const char *script, const char *doc, const char *expected)
 	return ret;
 }
 
-int rof_chromium(const char *dir, const char *html, const char *expected_dom, const char *keep)
+int rof_chromium_dom(const char *dir, const char *html, const char *fragment, const char *expected)
+{
+	char path[512], *cmd;
+	int ret;
+
+	if (asprintf(&cmd, CHROMIUM " --dump-dom 'file://%s%s' >'%s/dom.html' 2>'%s/chrome.log'",
+		     dir, html, fragment ? fragment : "", dir, dir) < 0)
+		return -1;
+	ret = rof_run(cmd);
+	free(cmd);
+	if (ret) {
+		pr_debug("chromium --dump-dom failed, see %s/chrome.log\n", dir);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/dom.html", dir);
+	return rof_check("html-check.py", path, expected);
+}
+
+int rof_chromium(const char *dir, const char *html, const char *expected_dom,
+		 const char *shot_fragment, const char *keep)
 {
 	char path[512], script[512], *cmd = NULL;
 	unsigned int w, h, colours, permille;
 	FILE *fp;
 	int ret = -1;
 
-	if (asprintf(&cmd, CHROMIUM " --dump-dom 'file://%s' >'%s/dom.html' 2>'%s/chrome.log'", dir,
-		     html, dir, dir) < 0 ||
-	    rof_run(cmd)) {
-		pr_debug("chromium --dump-dom failed, see %s/chrome.log\n", dir);
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/dom.html", dir);
-	if (rof_check("html-check.py", path, expected_dom)) {
+	if (rof_chromium_dom(dir, html, NULL, expected_dom)) {
 		pr_debug("Chromium's DOM lacks lanes or changes\n");
 		goto out;
 	}
-	free(cmd);
 	if (asprintf(&cmd,
-		     CHROMIUM " --screenshot='%s/shot.png' --window-size=1200,800 'file://%s' "
+		     CHROMIUM " --screenshot='%s/shot.png' --window-size=1200,800 'file://%s%s' "
 			      ">'%s/chrome.log' 2>&1",
-		     dir, dir, html, dir) < 0 ||
+		     dir, dir, html, shot_fragment ? shot_fragment : "", dir) < 0 ||
 	    rof_run(cmd)) {
 		pr_debug("chromium --screenshot failed, see %s/chrome.log\n", dir);
 		goto out;

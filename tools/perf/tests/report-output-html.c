@@ -8,7 +8,9 @@
  * figures in its data-* attributes, hostile symbol names must read back
  * as the fixture's expected strings and add no element (one <script>,
  * one <svg>), and Chromium's screenshot must not be blank
- * (tests/report-output/png-stats.py decodes it with zlib alone).  With
+ * (tests/report-output/png-stats.py decodes it with zlib alone).  The
+ * tooltip of two changes (the page's #show=ADDR:VERSION link opens it as
+ * hovering does) must read symbol, bytes and disassembly as text.  With
  * TEXTPOKE_REPORT_PNG=FILE the screenshot is kept there (the README's).
  *
  * The Chromium commands, in the scratch directory D:
@@ -20,7 +22,9 @@
  * Mutation caught: html__escape() writing '<' as is lets the kprobe's
  * symbol "</svg><script>..." turn its label into a bogus tag; a '"' left
  * as is ends the data-sym attribute early; a lane loop in
- * html__timeline() that stops one short loses the last region.
+ * html__timeline() that stops one short loses the last region;
+ * tip.innerHTML for tip.textContent in the script makes the kprobe's
+ * tooltip symbol markup.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -167,6 +171,44 @@ static int write_expected(const char *path, const struct report_output_fixture *
 	return fclose(fp) ? -1 : 0;
 }
 
+/*
+ * The tooltip of a change, as the page's #show=ADDR:VERSION link opens it
+ * (what hovering it shows): symbol, bytes and disassembly, as text
+ */
+static int hover(const char *dir, const char *html, const struct report_output_fixture *f, int s,
+		 int v)
+{
+	const struct report_site *st = &f->sites[s];
+	const struct report_version *rv = &st->versions[v];
+	char frag[64], exp[512], *text = NULL;
+	FILE *fp;
+	int ret = -1;
+
+	snprintf(frag, sizeof(frag), "#show=0x%" PRIx64 ":%d", st->addr, v);
+	snprintf(exp, sizeof(exp), "%s/hover.expected", dir);
+	if (asprintf(&text,
+		     "symbol: %s\naddress: 0x%" PRIx64 "\nkind: %s\nversion: %d\ntime: %" PRIu64
+		     ".%06" PRIu64 "\nbytes: %s\ndisassembly: %s\nverdict: %s\nsamples: %" PRIu64,
+		     f->site_sym[s]->expected, st->addr, kind_name[st->kind], v,
+		     rv->time / 1000000000, rv->time % 1000000000 / 1000, f->bytes_hex[s][v],
+		     rv->desc, verdict_str[rv->verdict], rv->nr_samples) < 0)
+		return -1;
+	fp = fopen(exp, "w");
+	if (!fp)
+		goto out;
+	fprintf(fp, "text tip ");
+	rof_hex(fp, text);
+	fputc('\n', fp);
+	if (fclose(fp))
+		goto out;
+	ret = rof_chromium_dom(dir, html, frag, exp);
+	if (ret)
+		pr_debug("the tooltip of %s is not\n%s\n", frag, text);
+out:
+	free(text);
+	return ret;
+}
+
 static int test__report_output_html(struct test_suite *t)
 {
 	struct report_output_fixture *f = malloc(sizeof(*f));
@@ -198,7 +240,8 @@ static int test__report_output_html(struct test_suite *t)
 	if (system("command -v chromium >/dev/null 2>&1"))
 		test_skip_part(t, "Chromium part: chromium is not installed (make test-deps)");
 	else if (write_expected(exp, f, true) ||
-		 rof_chromium(dir, html, exp, getenv("TEXTPOKE_REPORT_PNG")))
+		 rof_chromium(dir, html, exp, NULL, getenv("TEXTPOKE_REPORT_PNG")) ||
+		 hover(dir, html, f, 0, 1) || hover(dir, html, f, 3, 1))
 		goto out;
 	ret = test_result(t);
 out:

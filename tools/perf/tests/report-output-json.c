@@ -83,6 +83,8 @@ static void exp_hist(FILE *fp, const struct report_output_fixture *f, int h)
 		exp_str(fp, p, h ? he->sym : f->sym[e]->expected);
 		P("ip");
 		exp_addr(fp, p, he->ip);
+		P("sym_start");
+		exp_addr(fp, p, he->sym_start);
 		P("level");
 		exp_str(fp, p, he->level == 'k' ? "kernel" : "user");
 		P("cpu");
@@ -300,7 +302,8 @@ static int test__report_output_json(struct test_suite *t)
 {
 	struct report_output_fixture *f = malloc(sizeof(*f));
 	char *dir = rof_scratch__new();
-	int ret = TEST_FAIL;
+	int ret = TEST_FAIL, err;
+	FILE *full;
 
 	if (!f || !dir)
 		goto out;
@@ -322,6 +325,14 @@ static int test__report_output_json(struct test_suite *t)
 	if (check(dir, &f->ro, expect_default_sort, f)) {
 		pr_debug("the default sort keys do not read back\n");
 		goto out;
+	}
+	/* a full disk is an error, not a short document and success */
+	full = fopen("/dev/full", "w");
+	if (full) {
+		err = report_output__json(&f->ro, full);
+		fclose(full);
+		if (err >= 0)
+			goto out;
 	}
 	/* a sort key with no column is refused, nothing written */
 	f->ro.sort = "comm,nosuchkey";

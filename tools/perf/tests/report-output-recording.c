@@ -78,6 +78,31 @@ static u64 model_samples(const struct fixture_kernel *fk, size_t s, u64 from, u6
 	return n;
 }
 
+/* the version's bytes, as the model had them at a sample on the site's first byte */
+static void model_bytes(FILE *fp, const struct fixture_kernel *fk, size_t s, size_t k, u64 from,
+			u64 to)
+{
+	char hex[3 * 16 + 1] = "";
+	size_t n;
+	u32 b;
+	int i;
+
+	for (i = 0; i < fk->nr_samples; i++) {
+		const struct fixture_kernel_sample *m = &fk->samples[i];
+
+		if (m->ip != sites[s].addr || m->time < from || m->time >= to ||
+		    m->len < sites[s].len || sites[s].len > 16)
+			continue;
+		for (b = 0, n = 0; b < sites[s].len; b++)
+			n +=
+			    snprintf(hex + n, sizeof(hex) - n, "%s%02x", b ? " " : "", m->bytes[b]);
+		fprintf(fp, "changes.sites.%zu.versions.%zu.bytes\ts:", s, k);
+		rof_hex(fp, hex);
+		fputc('\n', fp);
+		return;
+	}
+}
+
 static void exp_s(FILE *fp, const char *path, const char *v)
 {
 	fprintf(fp, "%s\ts:", path);
@@ -120,6 +145,7 @@ static void exp_json(FILE *fp, const struct fixture_kernel *fk)
 					s, k, from);
 			fprintf(fp, "changes.sites.%zu.versions.%zu.nr_samples\ti:%" PRIu64 "\n", s,
 				k, model_samples(fk, s, from, to));
+			model_bytes(fp, fk, s, k, from, to);
 		}
 	}
 	for (s = 0; s < NR_REGIONS; s++) {
@@ -197,6 +223,12 @@ static void exp_html(FILE *fp)
 	fprintf(fp, "has row\n");
 }
 
+static void exp_profile_only(FILE *fp, const struct fixture_kernel *fk)
+{
+	fprintf(fp, "changes\tn:\n");
+	fprintf(fp, "profile.0.nr_samples\ti:%d\n", fk->nr_samples);
+}
+
 static int write_file(const char *path, void (*fn)(FILE *fp, const struct fixture_kernel *fk),
 		      const struct fixture_kernel *fk)
 {
@@ -248,9 +280,25 @@ static int test__report_output_recording(struct test_suite *t)
 	if (write_file(exp, exp_html_fk, fk) || rof_check("html-check.py", path, exp))
 		goto out;
 
+	/* --no-changes: the profile alone, no lanes */
+	free(cmd);
+	snprintf(path, sizeof(path), "%s/profile.json", dir);
+	if (asprintf(&cmd, "'%s' report -i '%s' --no-changes --json >'%s'", test_self_exe(),
+		     fk->path, path) < 0 ||
+	    rof_run(cmd))
+		goto out;
+	snprintf(exp, sizeof(exp), "%s/profile.expected", dir);
+	if (write_file(exp, exp_profile_only, fk) || rof_check("json-check.py", path, exp))
+		goto out;
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	snprintf(exp, sizeof(exp), "%s/html.expected", dir);
+	if (write_file(exp, exp_html_fk, fk))
+		goto out;
+
 	if (system("command -v chromium >/dev/null 2>&1")) {
 		test_skip_part(t, "Chromium part: chromium is not installed (make test-deps)");
-	} else if (rof_chromium(dir, path, exp, getenv("TEXTPOKE_REPORT_PNG"))) {
+	} else if (rof_chromium(dir, path, exp, "#show=0xffffffff81000104:1",
+				getenv("TEXTPOKE_REPORT_PNG"))) {
 		goto out;
 	}
 	ret = test_result(t);

@@ -67,11 +67,7 @@ static int column__lookup(const char *name, size_t len)
 	for (i = 0; i < REPORT_COL__MAX; i++)
 		if (strlen(column_names[i]) == len && !strncmp(column_names[i], name, len))
 			return i;
-	/* perf's longer spellings */
-	if (len == 6 && !strncmp(name, "symbol", 6))
-		return SORT_SYM;
-	if (len == 7 && !strncmp(name, "samples", 7))
-		return REPORT_COL_SAMPLE;
+	/* not "symbol": perf 6.1 adds IPC columns to it, which we do not have */
 	return -1;
 }
 
@@ -250,6 +246,7 @@ struct hist_build {
 	bool has_regs_user;
 	struct report_abi_count *abi;
 	size_t nr_abi, alloc_abi;
+	size_t abi_last; /* slot + 1 of the last sample's command */
 };
 
 struct report_hists {
@@ -404,10 +401,13 @@ static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi
 {
 	size_t i;
 
-	/* few commands: a scan, most often ending at the one of the last sample */
-	for (i = b->nr_abi; i > 0; i--)
-		if (b->abi[i - 1].comm == comm)
-			break;
+	/* consecutive samples are mostly of one command: try its slot first */
+	i = b->abi_last;
+	if (!i || b->abi[i - 1].comm != comm) {
+		for (i = b->nr_abi; i > 0; i--)
+			if (b->abi[i - 1].comm == comm)
+				break;
+	}
 	if (!i) {
 		if (b->nr_abi == b->alloc_abi) {
 			size_t alloc = b->alloc_abi ? b->alloc_abi * 2 : 8;
@@ -421,6 +421,7 @@ static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi
 		b->abi[b->nr_abi] = (struct report_abi_count){.comm = comm};
 		i = ++b->nr_abi;
 	}
+	b->abi_last = i;
 	b->abi[i - 1].nr[abi < 3 ? abi : 3]++;
 	return 0;
 }
@@ -444,13 +445,14 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	b->hist.event_name = event_name;
 	b->hist.nr_samples++;
 	b->hist.total_period += sample->period;
-	if (l->key[SORT_COMM] || sample->user_regs.abi || b->has_regs_user) {
+	/* an event that samples the user registers gets the per-ABI counts */
+	if (sample->user_regs.mask || sample->user_regs.abi)
+		b->has_regs_user = true;
+	if (l->key[SORT_COMM] || b->has_regs_user) {
 		comm = str_pool__intern(&rh->strings, thread__comm_str(al->thread));
 		if (!comm)
 			return -ENOMEM;
 	}
-	if (sample->user_regs.mask)
-		b->has_regs_user = true;
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;
 	if (l->key[SORT_COMM])
@@ -565,7 +567,7 @@ static int entry__cmp_input(const struct report_layout *l, const struct hist_ent
 				c = cmp_null(a->sym, b->sym);
 				break;
 			}
-			c = cmp_u64_asc(a->ip, b->ip); /* set to the symbol's start */
+			c = cmp_u64_asc(a->sym_start, b->sym_start);
 			break;
 		case SORT_CPU:
 			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
@@ -663,16 +665,15 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
 			if (!e->thread_comm)
 				e->thread_comm = "";
-			h->entries[n] = *e;
-			/* the input order compares symbols by their start */
-			if (e->sym)
-				h->entries[n].ip = b->priv[j].key.sym_start;
-			n++;
+			e->sym_start = b->priv[j].key.sym_start;
+			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;
 		sort_layout = &rh->layout;
-		qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
-		qsort(b->abi, b->nr_abi, sizeof(*b->abi), abi_count__cmp);
+		if (n)
+			qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
+		if (b->nr_abi)
+			qsort(b->abi, b->nr_abi, sizeof(*b->abi), abi_count__cmp);
 		h->nr_comms = b->nr_abi;
 		h->abi_counts = b->abi;
 	}

@@ -139,12 +139,18 @@ static double html__x(const struct html *h, u64 t)
 static const char *region_colour(u16 ksym_type)
 {
 	/* PERF_RECORD_KSYMBOL_TYPE_BPF 1, _OOL 2 */
-	return ksym_type == 1 ? "#17becf" : ksym_type == 2 ? "#bcbd22" : "#7f7f7f";
+	return ksym_type == 1			 ? "#17becf" :
+	       ksym_type == 2			 ? "#bcbd22" :
+	       ksym_type == REPORT_REGION_OBJECT ? "#e377c2" :
+						   "#7f7f7f";
 }
 
 static const char *region_type(u16 ksym_type)
 {
-	return ksym_type == 1 ? "bpf" : ksym_type == 2 ? "ool" : "unknown";
+	return ksym_type == 1			 ? "bpf" :
+	       ksym_type == 2			 ? "ool" :
+	       ksym_type == REPORT_REGION_OBJECT ? "object" :
+						   "unknown";
 }
 
 struct lane {
@@ -367,12 +373,13 @@ static void html__axis(struct html *h, double y)
 static void html__density(struct html *h, const struct report_density *d, double y)
 {
 	size_t i, n = d ? report_density__nr_bins(d) : 0;
+	char tbuf[32];
 	u64 max = 0;
 
 	fprintf(h->fp, "<g id=\"density\" class=\"density\" data-samples=\"%" PRIu64 "\">\n",
 		d ? d->nr_samples : 0);
-	fprintf(h->fp, "<text class=\"label\" x=\"4\" y=\"%.1f\">samples over time</text>\n",
-		y + DENSITY_H / 2.0);
+	fprintf(h->fp, "<text class=\"label\" x=\"4\" y=\"%.1f\">%s</text>\n", y + DENSITY_H / 2.0,
+		n ? "samples over time" : "samples over time: none");
 	fprintf(h->fp, "<rect class=\"track\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
 		LABEL_W, y, PLOT_W, DENSITY_H);
 	for (i = 0; i < n; i++)
@@ -385,12 +392,13 @@ static void html__density(struct html *h, const struct report_density *d, double
 
 		if (!d->counts[i])
 			continue;
+		fmt_time(tbuf, sizeof(tbuf), b0);
 		fprintf(h->fp,
 			"<rect class=\"bin\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
-			"data-start-ns=\"%" PRIu64 "\" data-bin-ns=\"%" PRIu64
+			"data-start-ns=\"%" PRIu64 "\" data-start=\"%s\" data-bin-ns=\"%" PRIu64
 			"\" data-count=\"%" PRIu64 "\"/>\n",
-			x0, y + DENSITY_H - bh, x1 - x0 > 0.5 ? x1 - x0 : 0.5, bh, b0, d->bin_ns,
-			d->counts[i]);
+			x0, y + DENSITY_H - bh, x1 - x0 > 1.5 ? x1 - x0 : 1.5, bh, b0, tbuf,
+			d->bin_ns, d->counts[i]);
 	}
 	fputs("</g>\n", h->fp);
 }
@@ -619,34 +627,51 @@ static void html__summary(struct html *h, const struct report_output *ro)
 	fprintf(h->fp,
 		"<span style=\"background:%s\"></span>original state "
 		"<span style=\"background:%s\"></span>BPF program "
-		"<span style=\"background:%s\"></span>OOL region</p>\n",
-		ORIGINAL_COLOUR, region_colour(1), region_colour(2));
+		"<span style=\"background:%s\"></span>OOL region "
+		"<span style=\"background:%s\"></span>ELF object</p>\n",
+		ORIGINAL_COLOUR, region_colour(1), region_colour(2),
+		region_colour(REPORT_REGION_OBJECT));
 }
 
-/* the only script: a tooltip filled from the hovered mark's data-* attributes */
+/*
+ * The only script: a tooltip filled from the hovered mark's data-*
+ * attributes (textContent: the recording's names stay text).  A link
+ * ending in #show=ADDR:VERSION opens the tooltip of that change, which
+ * is also how the tests see the tooltip without a mouse.
+ */
 static const char html_script[] =
     "(function () {\n"
     "  var tip = document.getElementById('tip');\n"
-    "  var fields = ['sym', 'name', 'addr', 'kind', 'type', 'version', 'time', 'start',\n"
-    "                'end', 'desc', 'bytes', 'verdict', 'samples', 'bytesKnown', 'reused',\n"
-    "                'count'];\n"
-    "  function show(ev) {\n"
-    "    var d = ev.target.dataset, lines = [];\n"
-    "    if (!d || (d.version === undefined && d.name === undefined && d.count === undefined)) {\n"
+    "  var svg = document.getElementById('timeline');\n"
+    "  var fields = [['sym', 'symbol'], ['name', 'region'], ['addr', 'address'],\n"
+    "                ['kind', 'kind'], ['type', 'type'], ['version', 'version'],\n"
+    "                ['time', 'time'], ['start', 'start'], ['end', 'end'],\n"
+    "                ['bytes', 'bytes'], ['desc', 'disassembly'], ['verdict', 'verdict'],\n"
+    "                ['samples', 'samples'], ['bytesKnown', 'bytes known'],\n"
+    "                ['reused', 'address also held by'], ['count', 'samples']];\n"
+    "  function show(target, x, y) {\n"
+    "    var d = target.dataset, lines = [];\n"
+    "    if (!d || (d.version === undefined && d.start === undefined)) {\n"
     "      tip.style.display = 'none';\n"
     "      return;\n"
     "    }\n"
     "    fields.forEach(function (f) {\n"
-    "      if (d[f] !== undefined && d[f] !== '') lines.push(f + ': ' + d[f]);\n"
+    "      if (d[f[0]] !== undefined && d[f[0]] !== '') lines.push(f[1] + ': ' + d[f[0]]);\n"
     "    });\n"
     "    tip.textContent = lines.join('\\n');\n"
-    "    tip.style.left = (ev.clientX + 12) + 'px';\n"
-    "    tip.style.top = (ev.clientY + 12) + 'px';\n"
+    "    tip.style.left = (x + 12) + 'px';\n"
+    "    tip.style.top = (y + 12) + 'px';\n"
     "    tip.style.display = 'block';\n"
     "  }\n"
-    "  var svg = document.getElementById('timeline');\n"
-    "  svg.addEventListener('mousemove', show);\n"
+    "  svg.addEventListener('mousemove', function (ev) { show(ev.target, ev.clientX, ev.clientY); });\n"
     "  svg.addEventListener('mouseleave', function () { tip.style.display = 'none'; });\n"
+    "  var m = /^#show=(0x[0-9a-f]+):([0-9]+)$/.exec(location.hash);\n"
+    "  var el = m && svg.querySelector('rect.seg[data-addr=\"' + m[1] + '\"][data-version=\"' +\n"
+    "                                 m[2] + '\"]');\n"
+    "  if (el) {\n"
+    "    var r = el.getBoundingClientRect();\n"
+    "    show(el, r.left, r.bottom);\n"
+    "  }\n"
     "  document.body.setAttribute('data-ready', 'yes');\n"
     "})();\n";
 
@@ -656,7 +681,7 @@ static const char html_style[] =
     "p{margin:2px 0}#verdict.ok{color:#1a7f37}#verdict.bad{color:#b42318;font-weight:bold}\n"
     ".main{display:flex;gap:16px;align-items:flex-start}\n"
     "#profile{min-width:300px;overflow:auto}\n"
-    "table{border-collapse:collapse;font:11px monospace}td,th{padding:1px 6px;text-align:left}\n"
+    "table{border-collapse:collapse;font:10.5px monospace}td,th{padding:1px 4px;text-align:left;white-space:nowrap}\n"
     "td.num{text-align:right}tr:nth-child(even){background:#f3f3f3}\n"
     ".legend span{display:inline-block;width:10px;height:10px;margin:0 3px 0 8px}\n"
     "svg text{font:9.5px monospace;fill:#333}.track{fill:#f6f6f6}\n"
@@ -688,8 +713,10 @@ int report_output__html(const struct report_output *ro, FILE *fp)
 	html__timeline(&h, ro);
 	fputs("</div>\n", fp);
 	html__profile(&h, ro, keys, nr_keys);
-	fprintf(fp, "</div>\n<div id=\"tip\"></div>\n<script>\n%s</script>\n</body></html>\n",
-		html_script);
+	fprintf(
+	    fp,
+	    "</div>\n<div id=\"tip\" class=\"tip\"></div>\n<script>\n%s</script>\n</body></html>\n",
+	    html_script);
 	if (fflush(fp) || ferror(fp)) {
 		err = errno ? -errno : -EIO;
 		pr_err("report: writing the HTML failed: %s\n", strerror(-err));

@@ -200,6 +200,7 @@ static void json__entry(struct json *j, const struct hist_entry *he, const struc
 		case SORT_SYM:
 			json__str(j, "sym", he->sym);
 			json__addr(j, "ip", he->ip);
+			json__addr(j, "sym_start", he->sym_start);
 			json__str(j, "level", he->level == 'k' ? "kernel" : "user");
 			break;
 		case SORT_CPU:
@@ -311,6 +312,8 @@ static const char *ksym_type_name(u16 type)
 		return "bpf";
 	case 2:
 		return "ool";
+	case REPORT_REGION_OBJECT:
+		return "object";
 	default:
 		return "unknown";
 	}

@@ -29,6 +29,7 @@
 #include "session.h"
 #include "symbol.h"
 #include "time-utils.h"
+#include "trace-event.h"
 
 #define REPORT_MAX_RANGES 64
 #define REPORT_MAX_CPUS 4096
@@ -61,7 +62,7 @@ struct report {
 	u8 *cpu_bitmap; /* REPORT_MAX_CPUS bits, NULL: every cpu */
 	struct time_range ranges[REPORT_MAX_RANGES];
 	int nr_ranges;
-	bool ranges_resolved;
+	bool trace_tried;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -308,6 +309,38 @@ static bool report__filtered(const struct report *r, const struct addr_location 
 	return false;
 }
 
+/*
+ * Tracepoints are named "system:name" from the recording's tracing data,
+ * as perf names them; a pipe carries that data as a record, so this runs
+ * again once it has come.
+ */
+static void report__name_tracepoints(struct report *r)
+{
+	struct perf_env *env = &r->session->env;
+	struct evlist *evlist = r->session->evlist;
+	struct trace_events *te;
+	int i;
+
+	if (r->trace_tried || !env->tracing_data || !env->tracing_data_size || !evlist)
+		return;
+	r->trace_tried = true;
+	te = trace_events__new(env->tracing_data, env->tracing_data_size, r->session->path,
+			       env->tracing_data_offset);
+	for (i = 0; te && i < evlist->nr_entries; i++) {
+		struct evsel *evsel = evlist->entries[i];
+		void *format;
+		char name[256];
+
+		if (evsel->attr.type != PERF_TYPE_TRACEPOINT ||
+		    (evsel->name && strchr(evsel->name, ':')))
+			continue;
+		format = trace_events__find(te, evsel->attr.config);
+		if (format && trace_events__name(format, name, sizeof(name)) > 0)
+			evsel__set_name(evsel, name);
+	}
+	trace_events__delete(te);
+}
+
 static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -315,6 +348,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	struct addr_location al;
 	int err;
 
+	if (!r->trace_tried)
+		report__name_tracepoints(r);
 	if (report__skip_time(r, sample->time))
 		return 0;
 	if (r->changes)
@@ -378,10 +413,11 @@ static struct text_image *report__load_changes(struct report *r)
 {
 	struct report_opts *o = r->opts;
 	struct text_image *ti;
+	struct stat st;
 
 	if (o->no_changes)
 		return NULL;
-	if (r->session->is_pipe) {
+	if (!strcmp(o->input, "-") || stat(o->input, &st) || S_ISFIFO(st.st_mode)) {
 		pr_warning("%s: a pipe is read once: the code-change report needs a file, "
 			   "the profile follows\n",
 			   r->session->path);
@@ -525,8 +561,18 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 {
 	size_t i;
 
+	u64 nr_samples = 0;
+
 	fprintf(fp, "# To display the perf.data header info, please use "
 		    "--header/--header-only options.\n#\n");
+	for (i = 0; i < nr; i++)
+		nr_samples += hists[i].nr_samples;
+	/* as perf: the header alone, and the code changes, which need no samples */
+	if (!nr_samples) {
+		pr_warning("%s: no samples%s\n", r->session->path,
+			   r->nr_ranges || r->cpu_bitmap ? " in the --time or --cpu range" : "");
+		goto changes;
+	}
 	report__setup_elide(r, fp);
 	fprintf(fp, "#\n# Total Lost Samples: %llu\n#\n",
 		(unsigned long long)r->session->stats.nr_lost_samples);
@@ -543,19 +589,52 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		report_hist__fprintf_abi(&hists[i], fp);
 		fprintf(fp, "\n");
 	}
+changes:
 	if (r->changes)
 		report_changes__fprintf(r->changes, fp);
 }
 
-int report_opts__check(struct report_opts *o)
+static void report__exit_options(struct report *r)
 {
-	struct report_layout l;
+	name_list__exit(&r->comms);
+	name_list__exit(&r->dsos);
+	name_list__exit(&r->symbols);
+	free(r->pids.v);
+	free(r->tids.v);
+	free(r->cpu_bitmap);
+}
+
+/* the options that need no recording: -F, --sort, the filters' lists */
+static int report__parse_options(struct report *r)
+{
+	struct report_opts *o = r->opts;
+	int err;
 
 	if (o->json && o->stdio) {
 		pr_err("--json and --stdio both print to stdout: choose one\n");
 		return -EINVAL;
 	}
-	return report_layout__parse(&l, o->sort, o->fields, o->show_nr_samples);
+	err = report_layout__parse(&r->layout, o->sort, o->fields, o->show_nr_samples);
+	if (err)
+		return err;
+	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
+	    name_list__parse(&r->symbols, o->symbols))
+		return -ENOMEM;
+	err = int_list__parse(&r->pids, "--pid", o->pids);
+	if (!err)
+		err = int_list__parse(&r->tids, "--tid", o->tids);
+	if (!err && o->cpus)
+		err = cpu_list__parse(r, o->cpus);
+	return err;
+}
+
+int report_opts__check(struct report_opts *o)
+{
+	struct report r = {.opts = o};
+	int err = report__parse_options(&r);
+
+	report__exit_options(&r);
+	return err;
 }
 
 int report__run(struct report_opts *opts)
@@ -571,22 +650,11 @@ int report__run(struct report_opts *opts)
 	const struct report_hist *hists;
 	struct text_image *ti = NULL;
 	struct report_file html = {NULL};
+	char sort_keys[REPORT_MAX_COLS * 16] = "";
 	size_t nr = 0;
 	int err;
 
-	err = report_layout__parse(&r.layout, opts->sort, opts->fields, opts->show_nr_samples);
-	if (err)
-		return err;
-	if (name_list__parse(&r.comms, opts->comms) || name_list__parse(&r.dsos, opts->dsos) ||
-	    name_list__parse(&r.symbols, opts->symbols)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = int_list__parse(&r.pids, "--pid", opts->pids);
-	if (!err)
-		err = int_list__parse(&r.tids, "--tid", opts->tids);
-	if (!err && opts->cpus)
-		err = cpu_list__parse(&r, opts->cpus);
+	err = report__parse_options(&r);
 	if (err)
 		goto out;
 	if (!opts->json && !opts->stdio && !opts->html)
@@ -603,19 +671,18 @@ int report__run(struct report_opts *opts)
 		err = report__check_recording(&r);
 	if (err)
 		goto out;
-	r.hists =
-	    report_hists__new(&r.layout, r.session->evlist ? r.session->evlist->nr_entries : 0,
-				    opts->time);
+	r.hists = report_hists__new(
+	    &r.layout, r.session->evlist ? r.session->evlist->nr_entries : 0, opts->time);
 	if (!r.hists) {
 		err = -ENOMEM;
 		goto out;
 	}
-	ti = report__load_changes(&r);
 	if (opts->html) {
 		err = report_file__open(&html, opts->html);
 		if (err)
 			goto out;
 	}
+	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
 	if (err)
 		goto out;
@@ -634,13 +701,20 @@ int report__run(struct report_opts *opts)
 		goto out;
 	}
 	report__setup_elide(&r, NULL);
+	/* the keys the entries are told apart by, whichever of --sort or -F gave them */
+	for (int i = 0, len = 0; i < r.layout.nr_sort; i++) {
+		if (r.layout.sort[i] >= SORT__MAX)
+			continue;
+		len += snprintf(sort_keys + len, sizeof(sort_keys) - len, "%s%s", len ? "," : "",
+				report_column__name(r.layout.sort[i]));
+	}
 	{
 		struct report_output ro = {
 		    .nr_hists = nr,
 		    .hists = hists,
 		    .changes = r.changes,
 		    .input = opts->input,
-		    .sort = opts->sort ?: "comm,dso,sym",
+		    .sort = sort_keys,
 		};
 
 		if (opts->html) {
@@ -667,11 +741,6 @@ out:
 	if (r.session)
 		perf_session__delete(r.session);
 	text_image__delete(ti);
-	name_list__exit(&r.comms);
-	name_list__exit(&r.dsos);
-	name_list__exit(&r.symbols);
-	free(r.pids.v);
-	free(r.tids.v);
-	free(r.cpu_bitmap);
+	report__exit_options(&r);
 	return err;
 }

@@ -56,6 +56,16 @@ first=$(HOME=$tmp perf script -i "$tmp/w.data" -F time 2>/dev/null | head -1 | t
 [ -n "$first" ] || fail "no sample time from stock perf script"
 same_report w-time-secs "$tmp/w.data" --time "$first,$(echo "$first + 0.02" | bc)"
 
+# our tid key: the thread ids and counts of stock perf's pid column
+perf_report -i "$tmp/w.data" --sort pid -n 2>/dev/null |
+	awk '/^ +[0-9.]+%/ { split($3, a, ":"); print $1, $2, a[1] }' >"$tmp/tid.perf"
+"$TEXTPOKE" report --no-changes -i "$tmp/w.data" --sort tid -n |
+	awk '/^ +[0-9.]+%/ { print $1, $2, $3 }' >"$tmp/tid.ours"
+[ -s "$tmp/tid.perf" ] || fail "tid: no rows from stock perf --sort pid"
+cmp -s "$tmp/tid.perf" "$tmp/tid.ours" ||
+	{ diff -u "$tmp/tid.perf" "$tmp/tid.ours"; fail "--sort tid differs from perf's pid column"; }
+echo "ok: --sort tid: $(wc -l <"$tmp/tid.ours") threads as stock perf's pid column"
+
 same_report two-default "$tmp/two.data"
 same_report two-n "$tmp/two.data" -n --sort dso,sym
 exit 0
