@@ -53,7 +53,7 @@
 #endif
 #define KSYMBOL_FLAG_UNREGISTER 1
 /* the ksym_type of a span that is a mapped ELF object, no KSYMBOL */
-#define KSYM_TYPE_OBJECT 0xffff
+#define KSYM_TYPE_OBJECT MACHINE_KSYMBOL_OBJECT
 
 /* A KSYMBOL object (or a mapped ELF object) over [start, end) alive during [t_start, t_end) */
 struct ksym_span {
@@ -780,6 +780,30 @@ static struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64
 			best = span;
 	}
 	return best ? best->map : NULL;
+}
+
+int machine__for_each_ksymbol(const struct machine *machine,
+			      int (*fn)(const struct machine_ksymbol *ksym, void *arg), void *arg)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < machine->nr_ksyms; i++) {
+		const struct ksym_span *span = &machine->ksyms[i];
+		struct machine_ksymbol ks = {
+		    .start = span->start,
+		    .end = span->end,
+		    .t_start = span->t_start,
+		    .t_end = span->t_end,
+		    .ksym_type = span->ksym_type,
+		    .name = map__dso_short(span->map),
+		};
+
+		ret = fn(&ks, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* the text image over time is built elsewhere: here the pokes are kept */

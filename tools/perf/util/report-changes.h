@@ -21,12 +21,12 @@ struct machine;
 
 /* what a poked site is, decoded from its bytes */
 enum report_site_kind {
-	REPORT_KIND_JUMP_LABEL,	  /* 5- or 2-byte NOP <-> jmp */
-	REPORT_KIND_STATIC_CALL,  /* call/jmp whose target changes */
-	REPORT_KIND_FTRACE,	  /* 5-byte NOP <-> call (ftrace call site) */
-	REPORT_KIND_KPROBE,	  /* first byte <-> int3 */
-	REPORT_KIND_OPTPROBE,	  /* optimized kprobe: jmp into a detour buffer */
-	REPORT_KIND_TRAMPOLINE,	  /* OOL body appearing/going (old or new length 0) */
+	REPORT_KIND_JUMP_LABEL,	 /* 5- or 2-byte NOP <-> jmp */
+	REPORT_KIND_STATIC_CALL, /* call/jmp whose target changes */
+	REPORT_KIND_FTRACE,	 /* 5-byte NOP <-> call (ftrace call site) */
+	REPORT_KIND_KPROBE,	 /* first byte <-> int3 */
+	REPORT_KIND_OPTPROBE,	 /* optimized kprobe: jmp into a detour buffer */
+	REPORT_KIND_TRAMPOLINE,	 /* OOL body appearing/going (old or new length 0) */
 	REPORT_KIND_OTHER,
 	REPORT_KIND__MAX,
 };
@@ -35,11 +35,12 @@ const char *report_site_kind__name(enum report_site_kind kind); /* "jump_label",
 
 /* one version of a site: the bytes after a poke (version 0: before the first) */
 struct report_version {
-	u64 time;	   /* when it took effect; 0 for version 0 */
-	u64 duration;	   /* time it stayed, within the recording's span */
-	u64 nr_samples;	   /* samples whose IP was in the site during this version */
-	char *desc;	   /* "nop5", "jmp foo+0x12", "call __fentry__", "int3" */
+	u64 time;		       /* when it took effect; 0 for version 0 */
+	u64 duration;		       /* time it stayed, within the recording's span */
+	u64 nr_samples;		       /* samples whose IP was in the site during this version */
+	char *desc;		       /* "nop5", "jmp foo+0x12", "call __fentry__", "int3" */
 	enum textpoke_verdict verdict; /* of the poke that made it (version 0: UNKNOWN) */
+	bool changed;		       /* its bytes differ from version 0's */
 };
 
 struct report_site {
@@ -55,7 +56,7 @@ struct report_site {
 
 /* a code region that existed only for part of the recording */
 struct report_region {
-	char *name;	/* the KSYMBOL name: bpf_prog_<tag>_<name>, ftrace_trampoline, ... */
+	char *name; /* the KSYMBOL name: bpf_prog_<tag>_<name>, ftrace_trampoline, ... */
 	u64 addr;
 	u32 len;
 	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL */
@@ -98,5 +99,23 @@ void report_changes__delete(struct report_changes *rc);
 
 /* the text report's code-change part */
 void report_changes__fprintf(const struct report_changes *rc, FILE *fp);
+
+/*
+ * How much of it: the sites grouped by symbol and kind (the @max_groups
+ * with the most samples, then changes), and the @max_sites sites with the
+ * most samples, then changes, each with its versions; the rest as counts.
+ * 0: every one.  report_changes__fprintf() lists every site up to
+ * REPORT_CHANGES_ALL_SITES of them, else the top REPORT_CHANGES_TOP.
+ */
+#define REPORT_CHANGES_ALL_SITES 100
+#define REPORT_CHANGES_TOP 25
+
+struct report_changes_print_opts {
+	size_t max_sites;
+	size_t max_groups;
+};
+
+void report_changes__fprintf_opts(const struct report_changes *rc, FILE *fp,
+				  const struct report_changes_print_opts *opts);
 
 #endif /* __PERF_TEXTPOKE_REPORT_CHANGES_H */
