@@ -27,6 +27,8 @@ static const struct textpoke_cmd commands[] = {
     {"inject", cmd_textpoke_inject,
      "Rewrite a recording for tools that know nothing of text pokes"},
     {"record", cmd_textpoke_record, "Record samples and the side-band that text tracking needs"},
+    {"report", cmd_textpoke_report,
+     "Where the samples went, and what the kernel rewrote meanwhile"},
     {"script", cmd_textpoke_script, "Print a recording like perf script, with ABIs and text pokes"},
     {"test", cmd_textpoke_test, "Run the built-in tests"},
     {"version", cmd_textpoke_version, "Show the version and build options"},

@@ -6,6 +6,7 @@ int cmd_textpoke(int argc, char **argv);
 int cmd_textpoke_code(int argc, char **argv);
 int cmd_textpoke_inject(int argc, char **argv);
 int cmd_textpoke_record(int argc, char **argv);
+int cmd_textpoke_report(int argc, char **argv);
 int cmd_textpoke_script(int argc, char **argv);
 int cmd_textpoke_test(int argc, char **argv);
 int cmd_textpoke_version(int argc, char **argv);

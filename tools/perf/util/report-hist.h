@@ -31,6 +31,7 @@ enum report_sort_key {
 struct hist_entry {
 	/* the keys, filled for the ones sorted on */
 	const char *comm;
+	const char *thread_comm; /* the thread's last name: perf's pid column shows it */
 	u32 pid, tid;
 	const char *dso;
 	const char *sym; /* NULL: [unknown], printed with the address as perf does */
@@ -44,6 +45,7 @@ struct hist_entry {
 
 struct report_hist {
 	const char *event_name;
+	const char *time_slices; /* --time as given, NULL: the whole recording */
 	size_t nr_entries;
 	struct hist_entry *entries; /* sorted as printed: overhead, then keys */
 	u64 nr_samples;
@@ -53,7 +55,69 @@ struct report_hist {
 	struct report_abi_count {
 		const char *comm;
 		u64 nr[4];
-	} *abi_counts;
+	} * abi_counts;
 };
+
+/* columns that are not sort keys, numbered after them */
+enum report_column {
+	REPORT_COL_OVERHEAD = SORT__MAX,
+	REPORT_COL_SAMPLE,
+	REPORT_COL_PERIOD,
+	REPORT_COL__MAX,
+};
+
+#define REPORT_MAX_COLS REPORT_COL__MAX
+
+/*
+ * What splits the samples into entries, in which order the entries are
+ * printed and which columns are: perf report's --sort, -F and -n.
+ */
+struct report_layout {
+	int nr_sort;
+	int sort[REPORT_MAX_COLS]; /* columns the rows are sorted by, in order */
+	int nr_cols;
+	int cols[REPORT_MAX_COLS]; /* columns printed, in order */
+	bool key[SORT__MAX];	   /* the sort keys among them */
+	bool elide[SORT__MAX];	   /* not printed: a one-name filter makes it constant */
+};
+
+/* perf's name of a column: "comm", "dso", "sym", "overhead", "sample" */
+const char *report_column__name(int col);
+
+/*
+ * @sort: perf's --sort (NULL: comm,dso,sym), @fields: -F (NULL: none).
+ * 0, or -EINVAL with a one-line error naming the unknown key.
+ */
+int report_layout__parse(struct report_layout *l, const char *sort, const char *fields,
+			 bool show_nr_samples);
+
+/* the histograms of a session, one per event, filled sample by sample */
+struct report_hists;
+
+/* @time_slices: --time as given, or NULL */
+struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events,
+				       const char *time_slices);
+void report_hists__delete(struct report_hists *rh);
+
+/*
+ * One resolved sample of event @idx; @filtered: a --comm, --dsos, ...
+ * filter rejects it (counted in the totals, as perf counts it, not
+ * shown).  0 or -ENOMEM.
+ */
+int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
+		      const struct addr_location *al, const struct perf_sample *sample,
+		      bool filtered);
+
+/* sorts and returns the histograms, valid until report_hists__delete() */
+const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *nr);
+
+/*
+ * One event's block as perf report --stdio prints it, from "# Samples:"
+ * on; rows below @percent_limit are left out.
+ */
+void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
+			  float percent_limit, FILE *fp);
+/* the per-command ABI counts, our addition */
+void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp);
 
 #endif /* __PERF_TEXTPOKE_REPORT_HIST_H */

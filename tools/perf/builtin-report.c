@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke report: the options; the work is util/report.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "util/debug.h"
+#include "util/parse-options.h"
+#include "util/report.h"
+#include "util/text-image-options.h"
+
+static const char *const report_usage[] = {
+    "perf textpoke report [<options>]",
+    NULL,
+};
+
+/* perf's --percent-limit: a number, "%" allowed after it */
+static int parse_percent_limit(const char *str, float *limit)
+{
+	char *end;
+	float v;
+
+	errno = 0;
+	v = strtof(str, &end);
+	if (errno || end == str || (*end && strcmp(end, "%")) || v < 0 || v > 100)
+		return -EINVAL;
+	*limit = v;
+	return 0;
+}
+
+int cmd_textpoke_report(int argc, char **argv)
+{
+	enum {
+		OPT_STDIO = 256,
+		OPT_JSON,
+		OPT_HTML,
+		OPT_PERCENT_LIMIT,
+		OPT_COMM,
+		OPT_PID,
+		OPT_TID,
+		OPT_DSOS,
+		OPT_SYMBOLS,
+		OPT_TIME,
+		OPT_NO_CHANGES,
+	};
+	static const struct popt opts[] = {
+	    {'i', "input", required_argument, "file",
+	     "input file name (default perf.data, - for a pipe)", 'i'},
+	    {0, "stdio", no_argument, NULL, "the text report (the default)", OPT_STDIO},
+	    {0, "json", no_argument, NULL, "the report as JSON (Documentation/report-json.md)",
+	     OPT_JSON},
+	    {0, "html", required_argument, "file",
+	     "a self-contained HTML report with a timeline of the code changes", OPT_HTML},
+	    {'s', "sort", required_argument, "key[,key...]",
+	     "sort by comm, pid, tid, dso, sym, cpu, abi (default comm,dso,sym)", 's'},
+	    {'F', "fields", required_argument, "field[,field...]",
+	     "output fields: overhead, sample, period and the sort keys", 'F'},
+	    {'n', "show-nr-samples", no_argument, NULL, "show the number of samples", 'n'},
+	    {0, "percent-limit", required_argument, "percent",
+	     "do not show entries below this overhead", OPT_PERCENT_LIMIT},
+	    {0, "comm", required_argument, "comm[,comm...]", "only these commands", OPT_COMM},
+	    {0, "pid", required_argument, "pid[,pid...]", "only these processes", OPT_PID},
+	    {0, "tid", required_argument, "tid[,tid...]", "only these threads", OPT_TID},
+	    {'d', "dsos", required_argument, "dso[,dso...]", "only these objects", OPT_DSOS},
+	    {'S', "symbols", required_argument, "symbol[,symbol...]", "only these symbols",
+	     OPT_SYMBOLS},
+	    {'C', "cpu", required_argument, "cpu", "only these cpus: 0-3,5", 'C'},
+	    {0, "time", required_argument, "time",
+	     "time range: start,end in seconds, or percentages (10%/2, 0%-10%)", OPT_TIME},
+	    {0, "no-changes", no_argument, NULL, "the profile only: no code-change report",
+	     OPT_NO_CHANGES},
+	    TEXT_IMAGE_POPTS,
+	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
+	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
+	};
+	struct report_opts o;
+	struct popt_ctx ctx;
+	int c, err;
+
+	report_opts__init(&o);
+	popt_ctx__init(&ctx, opts);
+	while ((c = popt__next(&ctx, argc, argv)) != -1) {
+		switch (c) {
+		case 'i':
+			o.input = optarg;
+			break;
+		case OPT_STDIO:
+			o.stdio = true;
+			break;
+		case OPT_JSON:
+			o.json = true;
+			break;
+		case OPT_HTML:
+			o.html = optarg;
+			break;
+		case 's':
+			o.sort = optarg;
+			break;
+		case 'F':
+			o.fields = optarg;
+			break;
+		case 'n':
+			o.show_nr_samples = true;
+			break;
+		case OPT_PERCENT_LIMIT:
+			if (parse_percent_limit(optarg, &o.percent_limit)) {
+				popt__bad_value(&ctx, "expected a percentage from 0 to 100");
+				return 129;
+			}
+			break;
+		case OPT_COMM:
+			o.comms = optarg;
+			break;
+		case OPT_PID:
+			o.pids = optarg;
+			break;
+		case OPT_TID:
+			o.tids = optarg;
+			break;
+		case OPT_DSOS:
+			o.dsos = optarg;
+			break;
+		case OPT_SYMBOLS:
+			o.symbols = optarg;
+			break;
+		case 'C':
+			o.cpus = optarg;
+			break;
+		case OPT_TIME:
+			o.time = optarg;
+			break;
+		case OPT_NO_CHANGES:
+			o.no_changes = true;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			err = text_image_opts__parse_option(&o.text, c, optarg);
+			if (err < 0)
+				return 129;
+			if (err)
+				break;
+			if (c == 'h')
+				popt__usage(report_usage, opts, stdout);
+			return c == 'h' ? 0 : 129;
+		}
+	}
+	if (optind < argc) {
+		popt__error(&ctx, "unexpected argument '%s'", argv[optind]);
+		return 129;
+	}
+	if (report_opts__check(&o))
+		return 129;
+	if (text_image_opts__check(&o.text))
+		return 1;
+	return report__run(&o) ? 1 : 0;
+}

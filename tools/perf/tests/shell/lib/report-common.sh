@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by the report-*.sh tests: the workload built at test time, stock
+# perf record, and the comparison with stock perf report --stdio.  Sourced.
+
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+libdir=$(dirname "${BASH_SOURCE[0]}")
+
+# build_report_workload OUT [gcc flags...]
+build_report_workload() {
+	local out=$1
+	shift
+	gcc -O1 -fno-omit-frame-pointer -g "$@" -o "$out" "$libdir/report-workload.c" \
+		-pthread 2>"$tmp/gcc.err"
+}
+
+# perf_record OUT ARGS...: stock perf record, quiet; fails the test on error
+perf_record() {
+	local out=$1
+	shift
+	HOME=$tmp perf record -q -o "$out" "$@" >"$tmp/record.out" 2>&1 ||
+		{ cat "$tmp/record.out"; fail "perf record $*"; }
+	[ -s "$out" ] || fail "perf record wrote nothing to $out"
+}
+
+# stock perf report --stdio without its closing tip ("#", "# (Tip: ...)", "#")
+perf_report() {
+	HOME=$tmp perf report --stdio "$@" | awk '/^# \(Tip:/ { exit } { print }' | head -n -1
+}
+
+# ours without the per-ABI blocks, which no perf report has
+ours_report() {
+	"$TEXTPOKE" report --no-changes "$@" |
+		awk '/^# Samples per user-register ABI/ { s = 1 } s && /^$/ { s = 0; next } !s'
+}
+
+# same_report NAME FILE ARGS...: stock perf report --stdio and ours agree
+# line for line, comment lines included, or the test fails
+same_report() {
+	local name=$1 file=$2
+	shift 2
+	perf_report -i "$file" "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
+		fail "$name: stock perf report failed: $(head -3 "$tmp/$name.perf.err")"
+	ours_report -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
+		fail "$name: perf textpoke report failed: $(head -3 "$tmp/$name.ours.err")"
+	grep -q '^[^#]' "$tmp/$name.perf" || fail "$name: stock perf printed no rows"
+	if ! cmp -s "$tmp/$name.perf" "$tmp/$name.ours"; then
+		diff -u "$tmp/$name.perf" "$tmp/$name.ours" | head -40
+		fail "$name: differs from stock perf report --stdio $*"
+	fi
+	echo "ok: $name ($(grep -c '^[^#]' "$tmp/$name.ours") rows equal to perf report $*)"
+}

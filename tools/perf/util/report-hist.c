@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The profile of perf textpoke report: samples grouped by the sort keys,
+ * sorted and printed as perf report --stdio (6.1) does.
+ *
+ * Per sample: the strings that make a key (command, object, symbol
+ * name) are interned by content, so that a key is a few words compared
+ * by value, and the key is looked up in an open-addressing table of
+ * entries.  Nothing is allocated per sample, only per new entry or new
+ * string.  Interning by content, not by the model's pointers, keeps the
+ * keys right when a thread or object of the model goes away and its
+ * memory is reused.
+ *
+ * perf's order, reproduced in entry__cmp(): the -F/--sort columns in
+ * order (overhead and samples descending, names ascending, known before
+ * unknown), ties kept in the order of perf's input tree, which is the
+ * keys' comparison order (symbols by address within their object).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+#include "machine.h"
+#include "report-hist.h"
+#include "symbol.h"
+
+#define STR_HASH_MIN 256
+#define ENTRY_HASH_MIN 256
+
+static const char *const column_names[REPORT_COL__MAX] = {
+    [SORT_COMM] = "comm",
+    [SORT_PID] = "pid",
+    [SORT_TID] = "tid",
+    [SORT_DSO] = "dso",
+    [SORT_SYM] = "sym",
+    [SORT_CPU] = "cpu",
+    [SORT_ABI] = "abi",
+    [REPORT_COL_OVERHEAD] = "overhead",
+    [REPORT_COL_SAMPLE] = "sample",
+    [REPORT_COL_PERIOD] = "period",
+};
+
+/* perf's column headers */
+static const char *const column_headers[REPORT_COL__MAX] = {
+    [SORT_COMM] = "Command",
+    [SORT_PID] = "    Pid:Command",
+    [SORT_TID] = "    Tid",
+    [SORT_DSO] = "Shared Object",
+    [SORT_SYM] = "Symbol",
+    [SORT_CPU] = "CPU",
+    [SORT_ABI] = "ABI",
+    [REPORT_COL_OVERHEAD] = "Overhead",
+    [REPORT_COL_SAMPLE] = "Samples",
+    [REPORT_COL_PERIOD] = "Period",
+};
+
+const char *report_column__name(int col)
+{
+	return col >= 0 && col < REPORT_COL__MAX ? column_names[col] : "?";
+}
+
+static int column__lookup(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < REPORT_COL__MAX; i++)
+		if (strlen(column_names[i]) == len && !strncmp(column_names[i], name, len))
+			return i;
+	/* perf's longer spellings */
+	if (len == 6 && !strncmp(name, "symbol", 6))
+		return SORT_SYM;
+	if (len == 7 && !strncmp(name, "samples", 7))
+		return REPORT_COL_SAMPLE;
+	return -1;
+}
+
+static bool layout__has(const int *cols, int nr, int col)
+{
+	for (int i = 0; i < nr; i++)
+		if (cols[i] == col)
+			return true;
+	return false;
+}
+
+static int layout__add(int *cols, int *nr, int col)
+{
+	if (layout__has(cols, *nr, col))
+		return 0;
+	if (*nr >= REPORT_MAX_COLS)
+		return -EINVAL;
+	cols[(*nr)++] = col;
+	return 0;
+}
+
+/* a comma-separated list of names into columns; @keys_only: --sort */
+static int layout__parse_list(const char *opt, const char *str, bool keys_only, int *cols, int *nr)
+{
+	const char *p = str;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int col = column__lookup(p, len);
+
+		if (len && (col < 0 || (keys_only && col >= SORT__MAX))) {
+			pr_err("%s: unknown %s key '%.*s' (known: comm, pid, tid, dso, sym, cpu, "
+			       "abi%s)\n",
+			       opt, keys_only ? "sort" : "field", (int)len, p,
+			       keys_only ? "" : ", overhead, sample, period");
+			return -EINVAL;
+		}
+		if (len && layout__add(cols, nr, col))
+			return -EINVAL;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/*
+ * perf 6.1's setup_sorting(): without a strict -F, "overhead" is put
+ * before the sort keys; the printed columns are -F's (or overhead and,
+ * with -n, samples) followed by the sort keys not among them; and the
+ * printed columns not sorted on are sorted on last.
+ */
+int report_layout__parse(struct report_layout *l, const char *sort, const char *fields,
+			 bool show_nr_samples)
+{
+	bool strict = fields && fields[0] != '+';
+	int keys[REPORT_MAX_COLS], nr_keys = 0, i;
+
+	memset(l, 0, sizeof(*l));
+	if (!sort && !strict)
+		sort = "comm,dso,sym";
+	if (sort && layout__parse_list("--sort", sort, true, keys, &nr_keys))
+		return -EINVAL;
+	if (!strict)
+		layout__add(l->sort, &l->nr_sort, REPORT_COL_OVERHEAD);
+	for (i = 0; i < nr_keys; i++)
+		layout__add(l->sort, &l->nr_sort, keys[i]);
+	if (strict) {
+		if (layout__parse_list("-F", fields, false, l->cols, &l->nr_cols))
+			return -EINVAL;
+	} else {
+		layout__add(l->cols, &l->nr_cols, REPORT_COL_OVERHEAD);
+		if (show_nr_samples)
+			layout__add(l->cols, &l->nr_cols, REPORT_COL_SAMPLE);
+		if (fields && layout__parse_list("-F", fields + 1, false, l->cols, &l->nr_cols))
+			return -EINVAL;
+	}
+	if (strict && show_nr_samples)
+		layout__add(l->cols, &l->nr_cols, REPORT_COL_SAMPLE);
+	for (i = 0; i < nr_keys; i++)
+		layout__add(l->cols, &l->nr_cols, keys[i]);
+	for (i = 0; i < l->nr_cols; i++)
+		layout__add(l->sort, &l->nr_sort, l->cols[i]);
+	for (i = 0; i < l->nr_sort; i++)
+		if (l->sort[i] < SORT__MAX)
+			l->key[l->sort[i]] = true;
+	return 0;
+}
+
+/* interned strings: each distinct name once, for the life of the hists */
+struct str_pool {
+	char **slots;
+	size_t size, nr;
+};
+
+static u64 str_hash(const char *s)
+{
+	u64 h = 1469598103934665603ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int str_pool__grow(struct str_pool *sp)
+{
+	size_t size = sp->size ? sp->size * 2 : STR_HASH_MIN, i;
+	char **slots = calloc(size, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < sp->size; i++) {
+		size_t j;
+
+		if (!sp->slots[i])
+			continue;
+		for (j = str_hash(sp->slots[i]) & (size - 1); slots[j]; j = (j + 1) & (size - 1))
+			;
+		slots[j] = sp->slots[i];
+	}
+	free(sp->slots);
+	sp->slots = slots;
+	sp->size = size;
+	return 0;
+}
+
+static const char *str_pool__intern(struct str_pool *sp, const char *s)
+{
+	size_t j;
+
+	if ((sp->nr + 1) * 2 > sp->size && str_pool__grow(sp))
+		return NULL;
+	for (j = str_hash(s) & (sp->size - 1); sp->slots[j]; j = (j + 1) & (sp->size - 1))
+		if (!strcmp(sp->slots[j], s))
+			return sp->slots[j];
+	sp->slots[j] = strdup(s);
+	if (!sp->slots[j])
+		return NULL;
+	sp->nr++;
+	return sp->slots[j];
+}
+
+static void str_pool__exit(struct str_pool *sp)
+{
+	for (size_t i = 0; i < sp->size; i++)
+		free(sp->slots[i]);
+	free(sp->slots);
+}
+
+/* what tells entries apart: the fields of the keys sorted on, others zero */
+struct hist_key {
+	const char *comm;
+	const char *dso; /* NULL: no map */
+	const char *sym; /* NULL: no symbol */
+	u64 sym_start, sym_end;
+	u64 ip; /* the unknown symbol's address */
+	s32 tid;
+	s32 cpu;
+	u64 abi;
+};
+
+struct hist_priv {
+	struct hist_key key;
+	struct thread *thread; /* of the first sample: perf's entry keeps it */
+	u64 hash;
+	bool filtered;
+};
+
+struct hist_build {
+	struct report_hist hist;
+	struct hist_entry *entries; /* every entry, filtered ones too */
+	struct hist_priv *priv;
+	size_t nr, alloc;
+	u32 *table; /* entry index + 1, 0 free */
+	size_t table_size;
+	bool has_regs_user;
+	struct report_abi_count *abi;
+	size_t nr_abi, alloc_abi;
+};
+
+struct report_hists {
+	struct report_layout layout;
+	const char *time_slices;
+	struct str_pool strings;
+	size_t nr_hists;
+	struct hist_build *builds;
+	struct report_hist *out;
+};
+
+struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events,
+				       const char *time_slices)
+{
+	struct report_hists *rh = calloc(1, sizeof(*rh));
+
+	if (!rh)
+		return NULL;
+	rh->layout = *l;
+	rh->time_slices = time_slices;
+	rh->nr_hists = nr_events;
+	rh->builds = calloc(nr_events ?: 1, sizeof(*rh->builds));
+	rh->out = calloc(nr_events ?: 1, sizeof(*rh->out));
+	if (!rh->builds || !rh->out) {
+		report_hists__delete(rh);
+		return NULL;
+	}
+	return rh;
+}
+
+void report_hists__delete(struct report_hists *rh)
+{
+	size_t i, j;
+
+	if (!rh)
+		return;
+	for (i = 0; rh->builds && i < rh->nr_hists; i++) {
+		struct hist_build *b = &rh->builds[i];
+
+		for (j = 0; j < b->nr; j++)
+			thread__put(b->priv[j].thread);
+		free(b->entries);
+		free(b->priv);
+		free(b->table);
+		free(b->abi);
+	}
+	for (i = 0; rh->out && i < rh->nr_hists; i++)
+		free(rh->out[i].entries);
+	free(rh->builds);
+	free(rh->out);
+	str_pool__exit(&rh->strings);
+	free(rh);
+}
+
+/* a pipe's events arrive as records: one more histogram each */
+static int report_hists__grow(struct report_hists *rh, size_t nr)
+{
+	struct hist_build *b = realloc(rh->builds, nr * sizeof(*b));
+	struct report_hist *out;
+
+	if (!b)
+		return -ENOMEM;
+	rh->builds = b;
+	out = realloc(rh->out, nr * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	rh->out = out;
+	memset(b + rh->nr_hists, 0, (nr - rh->nr_hists) * sizeof(*b));
+	memset(out + rh->nr_hists, 0, (nr - rh->nr_hists) * sizeof(*out));
+	rh->nr_hists = nr;
+	return 0;
+}
+
+static u64 key_hash(const struct hist_key *k)
+{
+	u64 h = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (uintptr_t)k->dso + (h << 6) + (h >> 2);
+	h ^= (uintptr_t)k->sym + (h << 6) + (h >> 2);
+	h ^= k->sym_start + (h << 6) + (h >> 2);
+	h ^= k->ip + (h << 6) + (h >> 2);
+	h ^= ((u64)(u32)k->tid << 32 | (u32)k->cpu) + (h << 6) + (h >> 2);
+	h ^= k->abi + k->sym_end;
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static bool key_equal(const struct hist_key *a, const struct hist_key *b)
+{
+	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
+	       a->sym_start == b->sym_start && a->sym_end == b->sym_end && a->ip == b->ip &&
+	       a->tid == b->tid && a->cpu == b->cpu && a->abi == b->abi;
+}
+
+static int hist_build__grow_table(struct hist_build *b)
+{
+	size_t size = b->table_size ? b->table_size * 2 : ENTRY_HASH_MIN, i;
+	u32 *table = calloc(size, sizeof(*table));
+
+	if (!table)
+		return -ENOMEM;
+	for (i = 0; i < b->nr; i++) {
+		size_t j = b->priv[i].hash & (size - 1);
+
+		while (table[j])
+			j = (j + 1) & (size - 1);
+		table[j] = i + 1;
+	}
+	free(b->table);
+	b->table = table;
+	b->table_size = size;
+	return 0;
+}
+
+static int hist_build__grow_entries(struct hist_build *b)
+{
+	size_t alloc = b->alloc ? b->alloc * 2 : 64;
+	struct hist_entry *e;
+	struct hist_priv *p;
+
+	if (alloc > UINT32_MAX - 1)
+		return -ENOMEM;
+	e = realloc(b->entries, alloc * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	b->entries = e;
+	p = realloc(b->priv, alloc * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	b->priv = p;
+	b->alloc = alloc;
+	return 0;
+}
+
+/* perf's [x] privilege level of a sample */
+static char cpumode_level(u8 cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		return 'k';
+	case PERF_RECORD_MISC_USER:
+		return '.';
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return 'g';
+	case PERF_RECORD_MISC_GUEST_USER:
+		return 'u';
+	default:
+		return 'H';
+	}
+}
+
+static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi)
+{
+	size_t i;
+
+	/* few commands: a scan, most often ending at the one of the last sample */
+	for (i = b->nr_abi; i > 0; i--)
+		if (b->abi[i - 1].comm == comm)
+			break;
+	if (!i) {
+		if (b->nr_abi == b->alloc_abi) {
+			size_t alloc = b->alloc_abi ? b->alloc_abi * 2 : 8;
+			struct report_abi_count *a = realloc(b->abi, alloc * sizeof(*a));
+
+			if (!a)
+				return -ENOMEM;
+			b->abi = a;
+			b->alloc_abi = alloc;
+		}
+		b->abi[b->nr_abi] = (struct report_abi_count){.comm = comm};
+		i = ++b->nr_abi;
+	}
+	b->abi[i - 1].nr[abi < 3 ? abi : 3]++;
+	return 0;
+}
+
+int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
+		      const struct addr_location *al, const struct perf_sample *sample,
+		      bool filtered)
+{
+	const struct report_layout *l = &rh->layout;
+	struct hist_build *b;
+	struct hist_key k = {NULL};
+	const char *comm = NULL;
+	size_t j;
+	u64 h;
+
+	if (idx < 0)
+		return -EINVAL;
+	if ((size_t)idx >= rh->nr_hists && report_hists__grow(rh, idx + 1))
+		return -ENOMEM;
+	b = &rh->builds[idx];
+	b->hist.event_name = event_name;
+	b->hist.nr_samples++;
+	b->hist.total_period += sample->period;
+	if (l->key[SORT_COMM] || sample->user_regs.abi || b->has_regs_user) {
+		comm = str_pool__intern(&rh->strings, thread__comm_str(al->thread));
+		if (!comm)
+			return -ENOMEM;
+	}
+	if (sample->user_regs.mask)
+		b->has_regs_user = true;
+	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
+		return -ENOMEM;
+	if (l->key[SORT_COMM])
+		k.comm = comm;
+	if (l->key[SORT_PID] || l->key[SORT_TID])
+		k.tid = thread__tid(al->thread);
+	if ((l->key[SORT_DSO] || l->key[SORT_SYM]) && al->map) {
+		k.dso = str_pool__intern(&rh->strings, map__dso_short(al->map));
+		if (!k.dso)
+			return -ENOMEM;
+	}
+	if (l->key[SORT_SYM]) {
+		if (al->sym) {
+			k.sym = str_pool__intern(&rh->strings, symbol__name(al->sym));
+			if (!k.sym)
+				return -ENOMEM;
+			k.sym_start = al->sym->start;
+			k.sym_end = al->sym->end;
+		} else {
+			/* perf tells unknown symbols apart by address alone */
+			k.ip = al->addr;
+		}
+		if (!l->key[SORT_DSO] && !al->sym)
+			k.dso = NULL;
+	}
+	if (l->key[SORT_CPU])
+		k.cpu = (s32)sample->cpu;
+	if (l->key[SORT_ABI])
+		k.abi = sample->user_regs.abi;
+
+	h = key_hash(&k);
+	if (b->table_size) {
+		for (j = h & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1)) {
+			size_t i = b->table[j] - 1;
+
+			if (b->priv[i].hash == h && key_equal(&b->priv[i].key, &k)) {
+				b->entries[i].nr_samples++;
+				b->entries[i].period += sample->period;
+				return 0;
+			}
+		}
+	}
+	if ((b->nr + 1) * 2 > b->table_size && hist_build__grow_table(b))
+		return -ENOMEM;
+	if (b->nr == b->alloc && hist_build__grow_entries(b))
+		return -ENOMEM;
+	b->entries[b->nr] = (struct hist_entry){
+	    .comm = k.comm,
+	    .pid = thread__pid(al->thread),
+	    .tid = thread__tid(al->thread),
+	    .dso = k.dso,
+	    .sym = k.sym,
+	    .ip = al->addr,
+	    .level = cpumode_level(al->cpumode),
+	    .cpu = (s32)sample->cpu,
+	    .abi = sample->user_regs.abi,
+	    .nr_samples = 1,
+	    .period = sample->period,
+	};
+	b->priv[b->nr] = (struct hist_priv){
+	    .key = k,
+	    .thread = thread__get(al->thread),
+	    .hash = h,
+	    .filtered = filtered,
+	};
+	for (j = h & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1))
+		;
+	b->table[j] = ++b->nr;
+	return 0;
+}
+
+/* known before unknown, as perf's cmp_null() sorts them */
+static int cmp_null(const void *a, const void *b)
+{
+	if (!a && !b)
+		return 0;
+	return !a ? 1 : -1;
+}
+
+static int cmp_u64_asc(u64 a, u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* ties: perf's input tree, ordered by its keys' comparisons */
+static int entry__cmp_input(const struct report_layout *l, const struct hist_entry *a,
+			    const struct hist_entry *b)
+{
+	int i, c = 0;
+
+	for (i = 0; i < l->nr_sort && !c; i++) {
+		switch (l->sort[i]) {
+		case SORT_COMM:
+			c = strcmp(a->comm, b->comm);
+			break;
+		case SORT_PID:
+		case SORT_TID:
+			c = a->tid < b->tid ? -1 : a->tid > b->tid;
+			break;
+		case SORT_DSO:
+			c = !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
+			break;
+		case SORT_SYM:
+			if (!a->sym && !b->sym) {
+				c = cmp_u64_asc(a->ip, b->ip);
+				break;
+			}
+			c = !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
+			if (c)
+				break;
+			if (!a->sym || !b->sym) {
+				c = cmp_null(a->sym, b->sym);
+				break;
+			}
+			c = cmp_u64_asc(a->ip, b->ip); /* set to the symbol's start */
+			break;
+		case SORT_CPU:
+			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+			break;
+		case SORT_ABI:
+			c = cmp_u64_asc(a->abi, b->abi);
+			break;
+		default:
+			break;
+		}
+	}
+	return c;
+}
+
+/* perf's output sort: the sort columns' own orders, then the input order */
+static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
+		      const struct hist_entry *b)
+{
+	int i, c = 0;
+
+	for (i = 0; i < l->nr_sort && !c; i++) {
+		switch (l->sort[i]) {
+		case REPORT_COL_OVERHEAD:
+		case REPORT_COL_PERIOD:
+			c = cmp_u64_asc(b->period, a->period);
+			break;
+		case REPORT_COL_SAMPLE:
+			c = cmp_u64_asc(b->nr_samples, a->nr_samples);
+			break;
+		case SORT_COMM:
+			c = strcmp(a->comm, b->comm);
+			break;
+		case SORT_PID:
+		case SORT_TID:
+			c = a->tid < b->tid ? -1 : a->tid > b->tid;
+			break;
+		case SORT_DSO:
+			c = !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
+			break;
+		case SORT_SYM:
+			c = !a->sym || !b->sym ? cmp_null(a->sym, b->sym) : strcmp(a->sym, b->sym);
+			break;
+		case SORT_CPU:
+			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+			break;
+		case SORT_ABI:
+			c = cmp_u64_asc(a->abi, b->abi);
+			break;
+		default:
+			break;
+		}
+	}
+	return c ?: entry__cmp_input(l, a, b);
+}
+
+static const struct report_layout *sort_layout; /* qsort has no argument */
+
+static int entry__qsort_cmp(const void *a, const void *b)
+{
+	return entry__cmp(sort_layout, a, b);
+}
+
+const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *nr)
+{
+	size_t i, j;
+
+	for (i = 0; i < rh->nr_hists; i++) {
+		struct hist_build *b = &rh->builds[i];
+		struct report_hist *h = &rh->out[i];
+		size_t n = 0;
+
+		*h = b->hist;
+		h->time_slices = rh->time_slices;
+		h->entries = malloc((b->nr ?: 1) * sizeof(*h->entries));
+		if (!h->entries) {
+			*nr = 0;
+			return NULL;
+		}
+		for (j = 0; j < b->nr; j++) {
+			struct hist_entry *e = &b->entries[j];
+
+			if (b->priv[j].filtered)
+				continue;
+			e->thread_comm =
+			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
+			if (!e->thread_comm)
+				e->thread_comm = "";
+			h->entries[n] = *e;
+			/* the input order compares symbols by their start */
+			if (e->sym)
+				h->entries[n].ip = b->priv[j].key.sym_start;
+			n++;
+		}
+		h->nr_entries = n;
+		sort_layout = &rh->layout;
+		qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
+		/* the printed address of a symbol-less entry is its own again */
+		h->nr_comms = b->nr_abi;
+		h->abi_counts = b->abi;
+	}
+	*nr = rh->nr_hists;
+	return rh->out;
+}
+
+/* perf's convert_unit(): 1K past 1000 samples */
+static unsigned long convert_unit(unsigned long v, char *unit)
+{
+	*unit = ' ';
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'K';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'M';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'G';
+	}
+	return v;
+}
+
+/* the column's value as printed, width-free */
+static int entry__snprintf(const struct report_hist *h, const struct hist_entry *e, int col,
+			   int width, char *buf, size_t size)
+{
+	double pct;
+
+	switch (col) {
+	case REPORT_COL_OVERHEAD:
+		pct = h->total_period ? 100.0 * e->period / h->total_period : 0.0;
+		return snprintf(buf, size, " %*.2f%%", width - 2, pct);
+	case REPORT_COL_SAMPLE:
+		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)e->nr_samples);
+	case REPORT_COL_PERIOD:
+		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)e->period);
+	case SORT_COMM:
+		return snprintf(buf, size, "%-*.*s", width, width, e->comm);
+	case SORT_PID:
+		return snprintf(buf, size, "%7d:%-*.*s", e->tid, width - 8, width - 8,
+				e->thread_comm);
+	case SORT_TID:
+		return snprintf(buf, size, "%*d", width, e->tid);
+	case SORT_DSO:
+		return snprintf(buf, size, "%-*.*s", width, width, e->dso ?: "[unknown]");
+	case SORT_SYM:
+		if (e->sym)
+			return snprintf(buf, size, "[%c] %-*.*s", e->level, width - 4, width - 4,
+					e->sym);
+		return snprintf(buf, size, "[%c] %-#*.*llx", e->level, width - 4, 16,
+				(unsigned long long)e->ip);
+	case SORT_CPU:
+		return snprintf(buf, size, "%*.*d", width, width, e->cpu);
+	case SORT_ABI:
+		return snprintf(buf, size, "%-*s", width,
+				e->abi == 0 ? "none" :
+				e->abi == 1 ? "32" :
+				e->abi == 2 ? "64" :
+					      "?");
+	default:
+		return snprintf(buf, size, "?");
+	}
+}
+
+/* perf's hists__calc_col_len(): the header, and every entry shown */
+static int column__width(const struct report_hist *h, int col)
+{
+	int w = strlen(column_headers[col]);
+	size_t i;
+
+	switch (col) {
+	case REPORT_COL_OVERHEAD:
+		return 8;
+	case REPORT_COL_SAMPLE:
+	case REPORT_COL_PERIOD:
+		return 12;
+	case SORT_TID:
+		return w;
+	default:
+		break;
+	}
+	for (i = 0; i < h->nr_entries; i++) {
+		const struct hist_entry *e = &h->entries[i];
+		int len = 0;
+
+		switch (col) {
+		case SORT_COMM:
+			len = strlen(e->thread_comm);
+			break;
+		case SORT_PID:
+			len = strlen(e->thread_comm) + 8;
+			break;
+		case SORT_DSO:
+			len = e->dso ? (int)strlen(e->dso) : 0;
+			/* perf widens the object column for an unresolved symbol */
+			break;
+		case SORT_SYM:
+			len = e->sym ? (int)strlen(e->sym) + 4 : 16 + 4 + 2;
+			break;
+		case SORT_CPU:
+			len = 3;
+			break;
+		case SORT_ABI:
+			len = 4;
+			break;
+		default:
+			break;
+		}
+		if (col == SORT_DSO || col == SORT_PID) {
+			/* see below */
+		}
+		if (len > w)
+			w = len;
+	}
+	if (col == SORT_DSO) {
+		for (i = 0; i < h->nr_entries; i++)
+			if (!h->entries[i].sym && w < 16)
+				w = 16;
+	}
+	return w;
+}
+
+void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
+			  float percent_limit, FILE *fp)
+{
+	int width[REPORT_MAX_COLS], i, n = 0, last = -1;
+	char unit, buf[4096];
+	unsigned long nr = convert_unit(h->nr_samples, &unit);
+	size_t e;
+
+	fprintf(fp, "# Samples: %lu%c of event '%s'", nr, unit, h->event_name);
+	if (h->time_slices)
+		fprintf(fp, " (time slices: %s)", h->time_slices);
+	fprintf(fp, "\n");
+	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+	for (i = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i];
+
+		width[i] = col < SORT__MAX && l->elide[col] ? -1 : column__width(h, col);
+		if (width[i] >= 0)
+			n++;
+	}
+	fprintf(fp, "#");
+	for (i = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i];
+
+		if (width[i] < 0)
+			continue;
+		if (col >= SORT__MAX)
+			fprintf(fp, " %s%*s", i ? " " : "", width[i], column_headers[col]);
+		else
+			fprintf(fp, " %s%-*.*s", i ? " " : "", width[i], width[i],
+				column_headers[col]);
+	}
+	fprintf(fp, "\n#");
+	for (i = 0; i < l->nr_cols; i++) {
+		if (width[i] < 0)
+			continue;
+		fprintf(fp, " %s", i ? " " : "");
+		for (int k = 0; k < width[i]; k++)
+			fputc('.', fp);
+	}
+	fprintf(fp, "\n#\n");
+	for (i = 0; i < l->nr_cols; i++)
+		if (width[i] >= 0)
+			last = l->cols[i];
+	for (e = 0; e < h->nr_entries; e++) {
+		const struct hist_entry *he = &h->entries[e];
+		float pct = h->total_period ? he->period * 100.0 / h->total_period : 0;
+		size_t len = 0;
+
+		if (pct < percent_limit)
+			continue;
+		for (i = 0; i < l->nr_cols && len < sizeof(buf) - 1; i++) {
+			int w;
+
+			if (width[i] < 0)
+				continue;
+			len += snprintf(buf + len, sizeof(buf) - len, "  ");
+			if (len >= sizeof(buf))
+				break;
+			w = entry__snprintf(h, he, l->cols[i], width[i], buf + len,
+					    sizeof(buf) - len);
+			if (w > 0)
+				len += w;
+		}
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		/* perf leaves no padding after the symbol */
+		while (len && buf[len - 1] == ' ' && last == SORT_SYM)
+			len--;
+		buf[len] = 0;
+		fprintf(fp, "%s\n", buf);
+	}
+	(void)n;
+}
+
+void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp)
+{
+	size_t i;
+	int w = 7;
+
+	if (!h->nr_comms)
+		return;
+	for (i = 0; i < h->nr_comms; i++)
+		if ((int)strlen(h->abi_counts[i].comm) > w)
+			w = strlen(h->abi_counts[i].comm);
+	fprintf(fp, "# Samples per user-register ABI of event '%s'\n#\n", h->event_name);
+	fprintf(fp, "# %-*s  %12s  %12s  %12s  %12s\n", w, "Command", "none", "32-bit", "64-bit",
+		"other");
+	for (i = 0; i < h->nr_comms; i++) {
+		const struct report_abi_count *a = &h->abi_counts[i];
+
+		fprintf(fp, "  %-*s  %12llu  %12llu  %12llu  %12llu\n", w, a->comm,
+			(unsigned long long)a->nr[0], (unsigned long long)a->nr[1],
+			(unsigned long long)a->nr[2], (unsigned long long)a->nr[3]);
+	}
+}

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke report: one ordered pass over the recording that feeds
+ * every sample, resolved at its time, to the profile (report-hist.c) and
+ * to the code-change report (report-changes.c), then the text, JSON or
+ * HTML output.  The code-change report needs the whole history of the
+ * kernel's code first, so the text image is built from a side-band pass
+ * before the sample pass; without it the profile still comes out.
+ *
+ * Nothing is printed before the pass has succeeded: a bad record leaves
+ * an error naming it and no partial report.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "debug.h"
+#include "evsel.h"
+#include "machine.h"
+#include "report-changes.h"
+#include "report-output.h"
+#include "report.h"
+#include "session.h"
+#include "symbol.h"
+#include "time-utils.h"
+
+#define REPORT_MAX_RANGES 64
+#define REPORT_MAX_CPUS 4096
+
+struct time_range {
+	u64 start, end; /* 0: open */
+};
+
+/* a comma-separated list, split once: the names perf's strlist holds */
+struct name_list {
+	char *buf;
+	size_t nr;
+	char **names;
+};
+
+struct int_list {
+	size_t nr;
+	long *v;
+};
+
+struct report {
+	struct perf_tool tool; /* first: the callbacks get &tool */
+	struct report_opts *opts;
+	struct report_layout layout;
+	struct perf_session *session;
+	struct report_hists *hists;
+	struct report_changes *changes;
+	struct name_list comms, dsos, symbols;
+	struct int_list pids, tids;
+	u8 *cpu_bitmap; /* REPORT_MAX_CPUS bits, NULL: every cpu */
+	struct time_range ranges[REPORT_MAX_RANGES];
+	int nr_ranges;
+	bool ranges_resolved;
+};
+
+void report_opts__init(struct report_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->input = "perf.data";
+}
+
+static int name_list__parse(struct name_list *l, const char *str)
+{
+	char *p, *save = NULL;
+
+	if (!str)
+		return 0;
+	l->buf = strdup(str);
+	l->names = calloc(strlen(str) / 2 + 2, sizeof(*l->names));
+	if (!l->buf || !l->names)
+		return -ENOMEM;
+	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		l->names[l->nr++] = p;
+	return 0;
+}
+
+static bool name_list__has(const struct name_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->names[i], name))
+			return true;
+	return false;
+}
+
+static void name_list__exit(struct name_list *l)
+{
+	free(l->buf);
+	free(l->names);
+}
+
+static int int_list__parse(struct int_list *l, const char *opt, const char *str)
+{
+	const char *p = str;
+
+	if (!str)
+		return 0;
+	l->v = calloc(strlen(str) / 2 + 2, sizeof(*l->v));
+	if (!l->v)
+		return -ENOMEM;
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',')) {
+			pr_err("%s %s: not a list of numbers\n", opt, str);
+			return -EINVAL;
+		}
+		l->v[l->nr++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static bool int_list__has(const struct int_list *l, long v)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i] == v)
+			return true;
+	return false;
+}
+
+/* perf's cpu list: "0-3,5" */
+static int cpu_list__parse(struct report *r, const char *str)
+{
+	const char *p = str;
+
+	r->cpu_bitmap = calloc(REPORT_MAX_CPUS / 8, 1);
+	if (!r->cpu_bitmap)
+		return -ENOMEM;
+	while (*p) {
+		unsigned long a, b;
+		char *end;
+
+		errno = 0;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (!errno && end != p && *end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+		}
+		if (errno || end == p || (*end && *end != ',') || b < a || b >= REPORT_MAX_CPUS) {
+			pr_err("--cpu %s: expected cpus as 0-3,5 (below %d)\n", str,
+			       REPORT_MAX_CPUS);
+			return -EINVAL;
+		}
+		for (; a <= b; a++)
+			r->cpu_bitmap[a / 8] |= 1 << (a % 8);
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* "10%" as a fraction; -1 when it is not one */
+static double parse_percent(const char *s, size_t len)
+{
+	char buf[32], *end;
+	double v;
+
+	if (!len || len >= sizeof(buf) || s[len - 1] != '%' || s[0] < '0' || s[0] > '9')
+		return -1;
+	memcpy(buf, s, len - 1);
+	buf[len - 1] = 0;
+	if (strspn(buf, "0123456789.") != len - 1)
+		return -1;
+	v = strtod(buf, &end);
+	if (*end || v > 100)
+		return -1;
+	return v / 100.0;
+}
+
+static int parse_seconds(const char *s, size_t len, u64 *ns)
+{
+	char buf[64];
+
+	if (!len) {
+		*ns = 0;
+		return 0;
+	}
+	if (len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	return parse_nsec_time(buf, ns);
+}
+
+/*
+ * perf's --time: "start,end" in seconds (either may be left out), or
+ * percentages of the span from the first sample to the last:
+ * "10%/2" (the second tenth), "0%-10%", several of them comma-separated.
+ */
+static int report__parse_time(struct report *r)
+{
+	const char *str = r->opts->time;
+	const struct perf_env *env = &r->session->env;
+	u64 first = env->first_sample_time, last = env->last_sample_time;
+
+	if (!strchr(str, '%')) {
+		const char *comma = strchr(str, ',');
+
+		if (!comma || strchr(comma + 1, ',') ||
+		    parse_seconds(str, comma - str, &r->ranges[0].start) ||
+		    parse_seconds(comma + 1, strlen(comma + 1), &r->ranges[0].end) ||
+		    (r->ranges[0].end && r->ranges[0].start > r->ranges[0].end))
+			goto bad;
+		r->nr_ranges = 1;
+		return 0;
+	}
+	if (!first || last < first) {
+		pr_err("--time %s: %s has no first and last sample time (HEADER_SAMPLE_TIME) to "
+		       "take percentages of; give seconds\n",
+		       str, r->session->path);
+		return -EINVAL;
+	}
+	while (*str) {
+		size_t len = strcspn(str, ",");
+		const char *slash = memchr(str, '/', len), *dash = memchr(str, '-', len);
+		struct time_range *tr = &r->ranges[r->nr_ranges];
+		double a, b;
+
+		if (r->nr_ranges == REPORT_MAX_RANGES)
+			goto bad;
+		if (slash) {
+			char *end;
+			double p = parse_percent(str, slash - str);
+			long n = strtol(slash + 1, &end, 10);
+
+			if (p < 0 || end != str + len || n < 1)
+				goto bad;
+			a = p * (n - 1);
+			b = p * n;
+		} else if (dash) {
+			a = parse_percent(str, dash - str);
+			b = parse_percent(dash + 1, str + len - dash - 1);
+		} else {
+			goto bad;
+		}
+		if (a < 0 || b < 0 || a > 1 || b > 1 || a > b)
+			goto bad;
+		tr->start = first + (u64)round(a * (last - first));
+		tr->end = first + (u64)round(b * (last - first));
+		r->nr_ranges++;
+		str += len;
+		if (*str == ',')
+			str++;
+	}
+	return 0;
+bad:
+	pr_err("--time %s: expected start,end in seconds (12345.678901,12346), percentage "
+	       "slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
+	       r->opts->time);
+	return -EINVAL;
+}
+
+/* as perf: a sample at time 0 is never left out; bounds are inclusive */
+static bool report__skip_time(const struct report *r, u64 t)
+{
+	int i;
+
+	if (!r->nr_ranges || !t)
+		return false;
+	if (r->nr_ranges == 1)
+		return (r->ranges[0].start && t < r->ranges[0].start) ||
+		       (r->ranges[0].end && t > r->ranges[0].end);
+	for (i = 0; i < r->nr_ranges; i++)
+		if (t >= r->ranges[i].start && (!r->ranges[i].end || t <= r->ranges[i].end))
+			return false;
+	return true;
+}
+
+/* the filters perf marks an entry with: counted in the totals, not shown */
+static bool report__filtered(const struct report *r, const struct addr_location *al)
+{
+	if (al->cpumode != PERF_RECORD_MISC_KERNEL && al->cpumode != PERF_RECORD_MISC_USER)
+		return true; /* perf reports the host only */
+	if (r->comms.names && !name_list__has(&r->comms, thread__comm_str(al->thread)))
+		return true;
+	if (r->pids.v && !int_list__has(&r->pids, thread__pid(al->thread)))
+		return true;
+	if (r->tids.v && !int_list__has(&r->tids, thread__tid(al->thread)))
+		return true;
+	if (r->dsos.names && (!al->map || (!name_list__has(&r->dsos, map__dso_short(al->map)) &&
+					   !name_list__has(&r->dsos, map__dso_name(al->map)))))
+		return true;
+	if (r->symbols.names) {
+		char addr[32];
+
+		if (!al->sym)
+			return true;
+		if (name_list__has(&r->symbols, symbol__name(al->sym)))
+			return false;
+		snprintf(addr, sizeof(addr), "%#llx",
+			 (unsigned long long)map__unmap_ip(al->map, al->sym->start));
+		return !name_list__has(&r->symbols, addr);
+	}
+	return false;
+}
+
+static int report__sample(struct perf_tool *tool, union perf_event *event,
+			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+{
+	struct report *r = (struct report *)tool;
+	struct addr_location al;
+	int err;
+
+	if (report__skip_time(r, sample->time))
+		return 0;
+	if (r->changes)
+		report_changes__sample(r->changes, sample->ip, sample->cpumode, sample->time);
+	if (r->cpu_bitmap && (sample->cpu >= REPORT_MAX_CPUS ||
+			      !(r->cpu_bitmap[sample->cpu / 8] & (1 << (sample->cpu % 8)))))
+		return 0;
+	addr_location__init(&al);
+	err = machine__resolve(machine, &al, sample);
+	if (err) {
+		pr_err("%s: sample at %#llx: %s\n", r->session->path,
+		       (unsigned long long)r->session->cur_offset, strerror(-err));
+		goto out;
+	}
+	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample,
+				report__filtered(r, &al));
+	if (err)
+		pr_err("%s: sample at %#llx: %s\n", r->session->path,
+		       (unsigned long long)r->session->cur_offset, strerror(-err));
+out:
+	addr_location__exit(&al);
+	return err;
+}
+
+/* the checks perf makes on the recording before the pass */
+static int report__check_recording(struct report *r)
+{
+	struct evlist *evlist = r->session->evlist;
+	bool regs_user = false;
+	int i;
+
+	for (i = 0; evlist && i < evlist->nr_entries; i++) {
+		u64 st = evlist->entries[i]->attr.sample_type;
+
+		if (r->cpu_bitmap && !(st & PERF_SAMPLE_CPU)) {
+			pr_err("%s: --cpu: the recording has no cpu in its samples "
+			       "(perf record -a or --sample-cpu records it)\n",
+			       r->session->path);
+			return -EINVAL;
+		}
+		if (st & PERF_SAMPLE_REGS_USER)
+			regs_user = true;
+	}
+	if (r->layout.key[SORT_ABI] && !regs_user && !r->session->is_pipe) {
+		pr_err("%s: --sort abi: no event samples the user registers, whose ABI word it "
+		       "sorts on (perf record --user-regs)\n",
+		       r->session->path);
+		return -EINVAL;
+	}
+	if (r->opts->time)
+		return report__parse_time(r);
+	return 0;
+}
+
+/*
+ * The code-change part: the text image from a side-band pass first.  A
+ * pipe can be read only once, and an image that cannot be built leaves
+ * the profile alone: both say so and go on.
+ */
+static struct text_image *report__load_changes(struct report *r)
+{
+	struct report_opts *o = r->opts;
+	struct text_image *ti;
+
+	if (o->no_changes)
+		return NULL;
+	if (r->session->is_pipe) {
+		pr_warning("%s: a pipe is read once: the code-change report needs a file, "
+			   "the profile follows\n",
+			   r->session->path);
+		return NULL;
+	}
+	ti = text_image__load(o->input, &o->text);
+	if (!ti) {
+		pr_warning("%s: the kernel's code over time cannot be built: the code-change "
+			   "report is unavailable, the profile follows\n",
+			   o->input);
+		return NULL;
+	}
+	r->changes = report_changes__new(ti, text_image__machine(ti));
+	if (!r->changes)
+		pr_warning("%s: the code-change report is unavailable, the profile follows\n",
+			   o->input);
+	return ti;
+}
+
+/*
+ * A regular file (or a name not yet taken) is written beside and renamed
+ * into place once complete; a device or FIFO is written through.
+ */
+struct report_file {
+	FILE *fp;
+	char *tmp;
+	const char *path;
+};
+
+static int report_file__open(struct report_file *f, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int fd;
+
+	f->path = path;
+	f->tmp = NULL;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		pr_err("--html %s: is a directory\n", path);
+		return -EISDIR;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+			int err = -errno;
+
+			pr_err("--html %s: %s\n", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return err;
+		}
+	} else {
+		if (asprintf(&f->tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
+			     slash ? slash + 1 : path) < 0) {
+			f->tmp = NULL;
+			return -ENOMEM;
+		}
+		fd = mkostemp(f->tmp, O_CLOEXEC);
+		if (fd < 0) {
+			int err = -errno;
+
+			pr_err("--html %s: %s\n", path, strerror(errno));
+			zfree(&f->tmp);
+			return err;
+		}
+		/* mkostemp's 0600: an HTML file is for sharing, as a redirection makes it */
+		{
+			mode_t mask = umask(0);
+
+			umask(mask);
+			fchmod(fd, 0666 & ~mask);
+		}
+	}
+	f->fp = fdopen(fd, "w");
+	if (!f->fp) {
+		close(fd);
+		if (f->tmp)
+			unlink(f->tmp);
+		zfree(&f->tmp);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int report_file__close(struct report_file *f, bool keep)
+{
+	int err = 0;
+
+	if (fflush(f->fp) || ferror(f->fp))
+		err = -errno ?: -EIO;
+	if (fclose(f->fp) && !err)
+		err = -errno;
+	if (err)
+		pr_err("--html %s: %s\n", f->path, strerror(-err));
+	if (f->tmp) {
+		if (!err && keep && rename(f->tmp, f->path)) {
+			err = -errno;
+			pr_err("--html %s: %s\n", f->path, strerror(-err));
+		}
+		if (err || !keep)
+			unlink(f->tmp);
+		zfree(&f->tmp);
+	}
+	return err;
+}
+
+/* perf's sort__setup_elide(): a one-name filter makes its column constant */
+static void report__setup_elide(struct report *r, FILE *fp)
+{
+	struct report_layout *l = &r->layout;
+	bool all = true;
+	int i;
+
+	l->elide[SORT_COMM] = r->comms.nr == 1;
+	l->elide[SORT_DSO] = r->dsos.nr == 1;
+	l->elide[SORT_SYM] = r->symbols.nr == 1;
+	for (i = 0; i < l->nr_cols; i++)
+		if (l->cols[i] < SORT__MAX && !l->elide[l->cols[i]])
+			all = false;
+	if (all)
+		memset(l->elide, 0, sizeof(l->elide));
+	if (!fp)
+		return;
+	/* perf names each filter of one name, whether its column is shown or not */
+	if (r->symbols.nr == 1)
+		fprintf(fp, "# symbol: %s\n", r->symbols.names[0]);
+	if (r->dsos.nr == 1)
+		fprintf(fp, "# dso: %s\n", r->dsos.names[0]);
+	if (r->comms.nr == 1)
+		fprintf(fp, "# comm: %s\n", r->comms.names[0]);
+}
+
+static void report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "# To display the perf.data header info, please use "
+		    "--header/--header-only options.\n#\n");
+	report__setup_elide(r, fp);
+	fprintf(fp, "#\n# Total Lost Samples: %llu\n#\n",
+		(unsigned long long)r->session->stats.nr_lost_samples);
+	for (i = 0; i < nr; i++) {
+		/* perf's --skip-empty, its default */
+		if (!hists[i].nr_samples)
+			continue;
+		report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
+		fprintf(fp, "\n\n");
+	}
+	for (i = 0; i < nr; i++) {
+		if (!hists[i].nr_comms)
+			continue;
+		report_hist__fprintf_abi(&hists[i], fp);
+		fprintf(fp, "\n");
+	}
+	if (r->changes)
+		report_changes__fprintf(r->changes, fp);
+}
+
+int report_opts__check(struct report_opts *o)
+{
+	struct report_layout l;
+
+	if (o->json && o->stdio) {
+		pr_err("--json and --stdio both print to stdout: choose one\n");
+		return -EINVAL;
+	}
+	return report_layout__parse(&l, o->sort, o->fields, o->show_nr_samples);
+}
+
+int report__run(struct report_opts *opts)
+{
+	struct report r = {
+	    .tool =
+		{
+		    .sample = report__sample,
+		    .ordered_events = true,
+		},
+	    .opts = opts,
+	};
+	const struct report_hist *hists;
+	struct text_image *ti = NULL;
+	struct report_file html = {NULL};
+	size_t nr = 0;
+	int err;
+
+	err = report_layout__parse(&r.layout, opts->sort, opts->fields, opts->show_nr_samples);
+	if (err)
+		return err;
+	if (name_list__parse(&r.comms, opts->comms) || name_list__parse(&r.dsos, opts->dsos) ||
+	    name_list__parse(&r.symbols, opts->symbols)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = int_list__parse(&r.pids, "--pid", opts->pids);
+	if (!err)
+		err = int_list__parse(&r.tids, "--tid", opts->tids);
+	if (!err && opts->cpus)
+		err = cpu_list__parse(&r, opts->cpus);
+	if (err)
+		goto out;
+	if (!opts->json && !opts->stdio && !opts->html)
+		opts->stdio = true;
+
+	r.session = perf_session__new(opts->input, &r.tool);
+	if (!r.session) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = machine__set_kernel_symbols(r.session->machine, opts->text.kallsyms,
+					  opts->text.vmlinux);
+	if (!err)
+		err = report__check_recording(&r);
+	if (err)
+		goto out;
+	r.hists =
+	    report_hists__new(&r.layout, r.session->evlist ? r.session->evlist->nr_entries : 0,
+				    opts->time);
+	if (!r.hists) {
+		err = -ENOMEM;
+		goto out;
+	}
+	ti = report__load_changes(&r);
+	if (opts->html) {
+		err = report_file__open(&html, opts->html);
+		if (err)
+			goto out;
+	}
+	err = perf_session__process_events(r.session);
+	if (err)
+		goto out;
+	if (r.changes && report_changes__finish(r.changes, r.session->stats.nr_lost_events,
+						r.session->stats.nr_lost_samples,
+						r.session->stats.nr_unordered_events)) {
+		pr_warning("%s: the code-change report could not be completed, the profile "
+			   "follows\n",
+			   opts->input);
+		report_changes__delete(r.changes);
+		r.changes = NULL;
+	}
+	hists = report_hists__finish(r.hists, &nr);
+	if (!hists) {
+		err = -ENOMEM;
+		goto out;
+	}
+	report__setup_elide(&r, NULL);
+	{
+		struct report_output ro = {
+		    .nr_hists = nr,
+		    .hists = hists,
+		    .changes = r.changes,
+		    .input = opts->input,
+		    .sort = opts->sort ?: "comm,dso,sym",
+		};
+
+		if (opts->html) {
+			err = report_output__html(&ro, html.fp);
+			err = report_file__close(&html, !err) ?: err;
+			html.fp = NULL;
+			if (err)
+				goto out;
+		}
+		if (opts->json)
+			err = report_output__json(&ro, stdout);
+		else if (opts->stdio)
+			report__fprintf(&r, hists, nr, stdout);
+	}
+	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		pr_err("writing the report failed: %s\n", strerror(errno));
+		err = -EIO;
+	}
+out:
+	if (html.fp)
+		report_file__close(&html, false);
+	report_changes__delete(r.changes);
+	report_hists__delete(r.hists);
+	if (r.session)
+		perf_session__delete(r.session);
+	text_image__delete(ti);
+	name_list__exit(&r.comms);
+	name_list__exit(&r.dsos);
+	name_list__exit(&r.symbols);
+	free(r.pids.v);
+	free(r.tids.v);
+	free(r.cpu_bitmap);
+	return err;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_REPORT_H
+#define __PERF_TEXTPOKE_REPORT_H
+
+#include "report-hist.h"
+#include "text-image.h"
+#include "types.h"
+
+/* What perf textpoke report was asked to do (its command line) */
+struct report_opts {
+	const char *input;  /* file, perf.data/ directory, or "-" */
+	const char *sort;   /* --sort as given, NULL: perf's comm,dso,sym */
+	const char *fields; /* -F as given */
+	bool show_nr_samples;
+	float percent_limit;
+	bool json;
+	const char *html; /* --html FILE */
+	bool stdio;
+	/* filters, as perf report takes them: comma-separated lists */
+	const char *comms, *pids, *tids, *dsos, *symbols, *cpus;
+	const char *time; /* perf's --time: start,end in seconds or percentages */
+	bool no_changes;  /* --no-changes: the profile only */
+	struct text_image_opts text;
+};
+
+void report_opts__init(struct report_opts *opts);
+
+/* check the options that need no recording: 0 or -EINVAL, said */
+int report_opts__check(struct report_opts *opts);
+
+/* Report on the recording; 0, or a negative errno with the reason printed */
+int report__run(struct report_opts *opts);
+
+#endif /* __PERF_TEXTPOKE_REPORT_H */
