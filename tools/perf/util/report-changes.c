@@ -74,10 +74,13 @@ struct rc {
 	size_t alloc_sites;
 	struct rc_chunk *arena;
 	size_t *by_addr; /* regions by address, then start time */
-	u64 region_lo, region_hi, region_max_len;
+	u64 *reach;	 /* the highest end of by_addr[0..i] */
+	u64 region_lo, region_hi;
 	size_t *reused_pool;
-	struct rc_key *jit;
+	struct rc_key *jit; /* JIT images' loads and unloads */
 	size_t nr_jit;
+	struct rc_key *loads; /* loads with JIT bytes */
+	size_t nr_loads;
 	struct report_region **objects; /* inject --jit objects, whose code is modelled */
 	size_t nr_objects;
 	/* scratch for one site */
@@ -218,12 +221,10 @@ static struct report_region *rc__region_at(const struct rc *rc, u64 addr, u64 ti
 		else
 			hi = mid;
 	}
-	/* regions starting further below than the longest one cannot hold it */
-	while (lo-- > 0) {
+	/* back until no region at or below reaches @addr */
+	while (lo-- > 0 && rc->reach[lo] > addr) {
 		struct report_region *r = &pub->regions[rc->by_addr[lo]];
 
-		if (r->addr + rc->region_max_len <= addr)
-			break;
 		if (addr >= r->addr + r->len || time < r->start || time >= r->end)
 			continue;
 		if (!best || r->start > best->start)
@@ -330,14 +331,21 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 			rc->region_lo = r->addr;
 		if (r->addr + r->len > rc->region_hi)
 			rc->region_hi = r->addr + r->len;
-		if (r->len > rc->region_max_len)
-			rc->region_max_len = r->len;
 		if (r->ksym_type == MACHINE_KSYMBOL_OBJECT)
 			rc->nr_objects++;
 	}
 	if (pub->nr_regions)
 		qsort_r(rc->by_addr, pub->nr_regions, sizeof(*rc->by_addr), cmp_region_addr,
 			pub->regions);
+	rc->reach = malloc((pub->nr_regions ?: 1) * sizeof(*rc->reach));
+	if (!rc->reach)
+		return -ENOMEM;
+	for (i = 0; i < pub->nr_regions; i++) {
+		const struct report_region *r = &pub->regions[rc->by_addr[i]];
+		u64 end = r->addr + r->len;
+
+		rc->reach[i] = i && rc->reach[i - 1] > end ? rc->reach[i - 1] : end;
+	}
 	err = rc__region_reuse(rc);
 	if (err)
 		return err;
@@ -366,18 +374,76 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 	}
 	if (rc->nr_jit)
 		qsort(rc->jit, rc->nr_jit, sizeof(*rc->jit), cmp_key);
+	rc->loads = malloc((nr_loads ?: 1) * sizeof(*rc->loads));
+	if (!rc->loads)
+		return -ENOMEM;
+	for (i = 0; i < nr_loads; i++) {
+		if (loads[i].len)
+			rc->loads[rc->nr_loads++] =
+			    (struct rc_key){loads[i].addr, loads[i].load_time};
+	}
+	if (rc->nr_loads)
+		qsort(rc->loads, rc->nr_loads, sizeof(*rc->loads), cmp_key);
 	return 0;
 }
 
-/* a region's bytes are known if the image knows any of them while it lived */
+/* the first site at or after @addr */
+static size_t rc__site_from(const struct report_changes *pub, u64 addr)
+{
+	size_t lo = 0, hi = pub->nr_sites;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pub->sites[mid].addr + pub->sites[mid].len <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Were a region's bytes known while it lived?  A BPF program's when a
+ * load with JIT bytes at its address fell in its life; a trampoline's or
+ * kprobe slot's when a poke filled it then; any when the image holds some
+ * of them at the start of its life (a base image, an object's code).
+ */
 static void rc__region_bytes(struct rc *rc, struct report_region *r)
 {
-	u64 end = r->end == TIME_OPEN ? rc->pub.last_time : r->end;
-	u64 t = r->start + (end > r->start ? (end - r->start) / 2 : 0);
-	size_t len = r->len < RC_REGION_PROBE ? r->len : RC_REGION_PROBE;
+	const struct report_changes *pub = &rc->pub;
+	size_t len = r->len < RC_REGION_PROBE ? r->len : RC_REGION_PROBE, i;
 
+	r->bytes_known = false;
+	if (r->ksym_type == PERF_RECORD_KSYMBOL_TYPE_BPF) {
+		struct rc_key key = {r->addr, r->start};
+		size_t lo = 0, hi = rc->nr_loads;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_key(&rc->loads[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < rc->nr_loads && rc->loads[lo].addr == r->addr &&
+		    rc->loads[lo].time < r->end) {
+			r->bytes_known = true;
+			return;
+		}
+	}
+	for (i = rc__site_from(pub, r->addr);
+	     i < pub->nr_sites && pub->sites[i].addr < r->addr + r->len; i++) {
+		const struct report_site *s = &pub->sites[i];
+
+		if (s->first_change <= r->end && s->last_change >= r->start) {
+			r->bytes_known = true;
+			return;
+		}
+	}
 	r->bytes_known =
-	    len && text_image__read(rc->ti, r->addr, len, t, rc->probe, rc->probe_known) > 0;
+	    len && text_image__read(rc->ti, r->addr, len, r->start, rc->probe, rc->probe_known) > 0;
 }
 
 /* ---- sites ---- */
@@ -469,7 +535,7 @@ struct rc_site_ctx {
 	size_t len;
 	size_t nr_states;
 	struct rc_state states[RC_STATES_MAX];
-	u8 *v0, *v0_known, *cur, *cur_known, *states_buf;
+	u8 *states_buf;
 };
 
 /* a state's bytes, for the instruction that starts at the site even if it is longer */
@@ -593,17 +659,23 @@ static enum report_site_kind rc__kind(struct rc_site_ctx *sc, bool appears, s64 
 	return REPORT_KIND_OTHER;
 }
 
+/*
+ * A site of the text image, less its modelled pokes: versions from the
+ * kernel's pokes only, over the bytes they wrote (a trampoline attached at
+ * a BPF program's entry is a site of 5 bytes, not of the program's size).
+ */
 static int rc__add_site(struct textpoke_site *site, void *arg)
 {
 	struct rc *rc = arg;
 	struct report_changes *pub = &rc->pub;
-	size_t n = textpoke_site__nr_pokes(site), len = textpoke_site__len(site);
-	struct rc_site_ctx sc = {
-	    .rc = rc, .site = site, .addr = textpoke_site__addr(site), .len = len};
+	size_t n = textpoke_site__nr_pokes(site), full = textpoke_site__len(site);
+	u64 base = textpoke_site__addr(site), lo = UINT64_MAX, hi = 0;
+	struct rc_site_ctx sc = {.rc = rc, .site = site};
+	u8 *v0, *v0_known, *cur, *cur_known;
 	struct report_site *s;
 	struct report_version *v;
 	bool appears = false;
-	size_t i, nr_real = 0;
+	size_t i, off, len, nr_real = 0;
 	char name[160];
 	s64 sym_off;
 	u64 t;
@@ -612,6 +684,7 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct textpoke_poke p;
+		u64 end;
 
 		if (textpoke_site__poke(site, i, &p))
 			return -EINVAL;
@@ -620,18 +693,28 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		rc->real[nr_real++] = i;
 		if (!p.old_len || !p.new_len)
 			appears = true;
+		end = p.addr + (p.old_len > p.new_len ? p.old_len : p.new_len);
+		if (p.addr < lo)
+			lo = p.addr;
+		if (end > hi)
+			hi = end;
 	}
 	if (!nr_real)
 		return 0;
-	if (grow((void **)&rc->scratch, 0, &rc->alloc_scratch, (4 + 2 * RC_STATES_MAX) * len, 1) ||
+	off = lo - base;
+	len = hi - lo;
+	if (grow((void **)&rc->scratch, 0, &rc->alloc_scratch, 4 * full + 2 * RC_STATES_MAX * len,
+		 1) ||
 	    grow((void **)&pub->sites, pub->nr_sites, &rc->alloc_sites, 1, sizeof(*pub->sites)) ||
 	    grow((void **)&rc->pool, rc->nr_pool, &rc->alloc_pool, nr_real + 1, sizeof(*rc->pool)))
 		return -ENOMEM;
-	sc.v0 = rc->scratch;
-	sc.v0_known = sc.v0 + len;
-	sc.cur = sc.v0_known + len;
-	sc.cur_known = sc.cur + len;
-	sc.states_buf = sc.cur_known + len;
+	v0 = rc->scratch;
+	v0_known = v0 + full;
+	cur = v0_known + full;
+	cur_known = cur + full;
+	sc.states_buf = cur_known + full;
+	sc.addr = lo;
+	sc.len = len;
 
 	s = &pub->sites[pub->nr_sites];
 	memset(s, 0, sizeof(*s));
@@ -644,8 +727,8 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 	memset(v, 0, (nr_real + 1) * sizeof(*v));
 
 	/* version 0: the site just before its first reported poke */
-	textpoke_site__version(site, rc->real[0], NULL, sc.v0, sc.v0_known);
-	textpoke_site__version(site, rc->real[0] + 1, &t, sc.cur, sc.cur_known);
+	textpoke_site__version(site, rc->real[0], NULL, v0, v0_known);
+	textpoke_site__version(site, rc->real[0] + 1, &t, cur, cur_known);
 	s->first_change = t;
 	sym_off = rc__sym(rc, sc.addr, t, name, sizeof(name));
 	s->sym = sym_off >= 0 ? (char *)rc__strdup(rc, name) : NULL;
@@ -657,15 +740,16 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		if (!i) {
 			bool none = !p.old_len;
 
-			v[0].desc =
-			    (char *)rc__state_desc(&sc, sc.v0, sc.v0_known, t ? t - 1 : 0, none);
+			v[0].desc = (char *)rc__state_desc(&sc, v0 + off, v0_known + off,
+							   t ? t - 1 : 0, none);
 		}
-		textpoke_site__version(site, rc->real[i] + 1, &t, sc.cur, sc.cur_known);
+		textpoke_site__version(site, rc->real[i] + 1, &t, cur, cur_known);
 		v[i + 1].time = t;
-		v[i + 1].desc = (char *)rc__state_desc(&sc, sc.cur, sc.cur_known, t, !p.new_len);
+		v[i + 1].desc =
+		    (char *)rc__state_desc(&sc, cur + off, cur_known + off, t, !p.new_len);
 		v[i + 1].verdict = text_image__verdict(rc->ti, p.addr, p.time);
-		v[i + 1].changed =
-		    memcmp(sc.cur, sc.v0, len) || memcmp(sc.cur_known, sc.v0_known, len);
+		v[i + 1].changed = memcmp(cur + off, v0 + off, len) ||
+				   memcmp(cur_known + off, v0_known + off, len);
 		if ((unsigned int)v[i + 1].verdict < TEXTPOKE_VERDICT__MAX)
 			pub->consistency.verdicts[v[i + 1].verdict]++;
 		s->last_change = t;
@@ -907,8 +991,10 @@ void report_changes__delete(struct report_changes *pub)
 	free(pub->regions);
 	free(rc->pool);
 	free(rc->by_addr);
+	free(rc->reach);
 	free(rc->reused_pool);
 	free(rc->jit);
+	free(rc->loads);
 	free(rc->objects);
 	free(rc->real);
 	free(rc->scratch);

@@ -17,6 +17,13 @@ struct machine;
  * region, with its life), then fed every kernel sample so that each site
  * version and region counts the samples that ran on it.  The figures are
  * plain data: the text, JSON and HTML writers all print from them.
+ * Strings (sym, desc, name, verdict) belong to the report and live until
+ * report_changes__delete().
+ *
+ * Sites are the text image's poked sites less the pokes it modelled for
+ * BPF JIT images and inject --jit objects (those are region bodies), over
+ * the bytes the kernel's own pokes wrote.  Regions are every KSYMBOL (and
+ * mapped ELF object) the machine saw, each with its life.
  */
 
 /* what a poked site is, decoded from its bytes */
