@@ -123,12 +123,13 @@ deps:
 	else echo "deps: missing$$missing; run: sudo apt-get install --no-install-recommends$$missing"; exit 1; fi
 
 # Optional test-time packages: stock perf (the oracle), a 32-bit
-# toolchain, bpftool.  Missing ones make their tests skip, not fail.
+# toolchain, bpftool, headless chromium (report --html).  Missing ones
+# make their tests skip, not fail.
 test-deps:
 	@if [ "$$(id -u)" = 0 ]; then \
-		for p in gcc-multilib bpftool linux-perf; do \
+		for p in gcc-multilib bpftool linux-perf chromium; do \
 			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p >/dev/null 2>&1 || \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$p >/dev/null 2>&1 || \
 			echo "test-deps: $$p not installable, its tests will skip"; \
 		done; fi
 

@@ -510,35 +510,26 @@ int dso__load_elf(struct dso *dso)
 }
 
 /*
- * An object mapped into the kernel by a kernel MMAP (perf textpoke inject
- * --jit writes one per BPF program or OOL region version): linked at its
- * kernel address, so its symbols are kept at their link-time addresses,
- * the space of the identity map it is seen through.  perf 6.1 keeps them
- * as file offsets and maps the object's .text offset to its start, which
- * is the same thing for an object whose .text is linked at its map start.
+ * The labels, functions and objects of @ss's .symtab that lie in sections
+ * named ".text" into @out at their link-time addresses: what perf 6.1
+ * keeps of a vmlinux and of a kernel-mapped object, whose other sections
+ * it gives maps of their own (dso__process_kernel_symbol()).  @alloc_only:
+ * only sections the object loads.  -ENODATA without a .symtab.
  */
-int dso__load_kernel_object(struct dso *dso)
+static int symsrc__add_text_symbols(struct symsrc *ss, bool alloc_only, struct symbols *out)
 {
-	struct symsrc ss = {.fd = -1};
 	Elf_Scn *scn = NULL;
 	Elf_Data *data;
 	GElf_Shdr symshdr;
 	size_t shstrndx, i, nr;
-	int err;
+	int err = 0;
 
-	elf_version(EV_CURRENT);
-	err = symsrc__init(&ss, dso->long_name, &dso->bid);
-	if (err)
-		return err;
-	while ((scn = elf_nextscn(ss.elf, scn)) != NULL)
+	while ((scn = elf_nextscn(ss->elf, scn)) != NULL)
 		if (gelf_getshdr(scn, &symshdr) && symshdr.sh_type == SHT_SYMTAB)
 			break;
 	data = scn && symshdr.sh_entsize ? elf_getdata(scn, NULL) : NULL;
-	if (!data || elf_getshdrstrndx(ss.elf, &shstrndx)) {
-		symsrc__exit(&ss);
-		return -ENOENT;
-	}
-	symbols__use_tree(&dso->symbols);
+	if (!data || elf_getshdrstrndx(ss->elf, &shstrndx))
+		return -ENODATA;
 	/* libelf bounds the table by the file: a lying sh_size ends at its data */
 	nr = symshdr.sh_size / symshdr.sh_entsize;
 	for (i = 0; i < nr && !err; i++) {
@@ -554,24 +545,44 @@ int dso__load_kernel_object(struct dso *dso)
 			continue;
 		if (sym.st_shndx == SHN_ABS || sym.st_shndx >= SHN_LORESERVE)
 			continue;
-		sec = elf_getscn(ss.elf, sym.st_shndx);
-		if (!sec || !gelf_getshdr(sec, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		sec = elf_getscn(ss->elf, sym.st_shndx);
+		if (!sec || !gelf_getshdr(sec, &shdr) ||
+		    (alloc_only && !(shdr.sh_flags & SHF_ALLOC)))
 			continue;
-		/*
-		 * perf 6.1 maps an object's ".text" sections only
-		 * (dso__process_kernel_symbol()): the symbols of others
-		 * go to maps of their own, never the object's
-		 */
-		secname = elf_strptr(ss.elf, shstrndx, shdr.sh_name);
+		secname = elf_strptr(ss->elf, shstrndx, shdr.sh_name);
 		if (!secname || strcmp(secname, ".text"))
 			continue;
-		name = elf_strptr(ss.elf, symshdr.sh_link, sym.st_name);
+		name = elf_strptr(ss->elf, symshdr.sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		err = symbols__add(&dso->symbols,
+		err = symbols__add(out,
 				   symbol__new(sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info),
 					       GELF_ST_TYPE(sym.st_info), name));
 	}
+	return err;
+}
+
+/*
+ * An object mapped into the kernel by a kernel MMAP (perf textpoke inject
+ * --jit writes one per BPF program or OOL region version): linked at its
+ * kernel address, so its symbols are kept at their link-time addresses,
+ * the space of the identity map it is seen through.  perf 6.1 keeps them
+ * as file offsets and maps the object's .text offset to its start, which
+ * is the same thing for an object whose .text is linked at its map start.
+ */
+int dso__load_kernel_object(struct dso *dso)
+{
+	struct symsrc ss = {.fd = -1};
+	int err;
+
+	elf_version(EV_CURRENT);
+	err = symsrc__init(&ss, dso->long_name, &dso->bid);
+	if (err)
+		return err;
+	symbols__use_tree(&dso->symbols);
+	err = symsrc__add_text_symbols(&ss, true, &dso->symbols);
+	if (err == -ENODATA)
+		err = -ENOENT;
 	if (err) {
 		symbols__exit(&dso->symbols);
 	} else {
@@ -592,55 +603,13 @@ int dso__load_kernel_object(struct dso *dso)
 int vmlinux__load_symbols(const char *path, const struct build_id *want, struct symbols *out)
 {
 	struct symsrc ss = {.fd = -1};
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	GElf_Shdr symshdr;
-	size_t shstrndx, i, nr;
 	int err;
 
 	elf_version(EV_CURRENT);
 	err = symsrc__init(&ss, path, want);
 	if (err)
 		return err;
-	if (!ss.has_symtab || elf_getshdrstrndx(ss.elf, &shstrndx)) {
-		symsrc__exit(&ss);
-		return -ENODATA;
-	}
-	while ((scn = elf_nextscn(ss.elf, scn)) != NULL)
-		if (gelf_getshdr(scn, &symshdr) && symshdr.sh_type == SHT_SYMTAB)
-			break;
-	data = scn && symshdr.sh_entsize ? elf_getdata(scn, NULL) : NULL;
-	if (!data) {
-		symsrc__exit(&ss);
-		return -ENODATA;
-	}
-	nr = symshdr.sh_size / symshdr.sh_entsize;
-	for (i = 0; i < nr && !err; i++) {
-		const char *name, *secname;
-		GElf_Shdr shdr;
-		Elf_Scn *sec;
-		GElf_Sym sym;
-
-		if (!gelf_getsym(data, i, &sym))
-			break;
-		if (!elf_sym__is_label(&sym) && !elf_sym__is_function(&sym) &&
-		    !elf_sym__is_object(&sym))
-			continue;
-		if (sym.st_shndx == SHN_ABS || sym.st_shndx >= SHN_LORESERVE)
-			continue;
-		sec = elf_getscn(ss.elf, sym.st_shndx);
-		if (!sec || !gelf_getshdr(sec, &shdr))
-			continue;
-		secname = elf_strptr(ss.elf, shstrndx, shdr.sh_name);
-		if (!secname || strcmp(secname, ".text"))
-			continue;
-		name = elf_strptr(ss.elf, symshdr.sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		err = symbols__add(out,
-				   symbol__new(sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info),
-					       GELF_ST_TYPE(sym.st_info), name));
-	}
+	err = ss.has_symtab ? symsrc__add_text_symbols(&ss, false, out) : -ENODATA;
 	symsrc__exit(&ss);
 	return err;
 }
