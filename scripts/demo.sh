@@ -62,5 +62,14 @@ if [ -n "$addr" ]; then
 	echo "== perf textpoke code $1 $2   (the whole program)"
 	"$prog" code -i "$out/bpf.data" "$1" "$2" | head -16
 fi
+prog_sym=$("$prog" script -i "$out/bpf.data" -F ip,sym 2>/dev/null | grep -o 'bpf_prog_[0-9a-f]*_tp_busy' | head -1)
+if [ -n "$prog_sym" ] && command -v perf >/dev/null 2>&1 && command -v objdump >/dev/null 2>&1; then
+	echo "== perf textpoke inject --jit: an ELF object per BPF program, so that stock perf annotates it"
+	"$prog" inject -q --jit -i "$out/bpf.data" -o "$out/jit.data" 2>&1 | tail -1
+	echo "== stock perf annotate on the recording itself:"
+	HOME=$out perf annotate -i "$out/bpf.data" --stdio -s "$prog_sym" 2>&1 | grep -m1 libopcode
+	echo "== stock perf annotate on inject --jit's output:"
+	HOME=$out perf annotate -i "$out/jit.data" --stdio -s "$prog_sym" 2>/dev/null | grep -v "^ *:* *$" | head -10
+fi
 echo
 echo "demo: recordings left in $out"

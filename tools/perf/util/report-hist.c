@@ -444,13 +444,14 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	b->hist.event_name = event_name;
 	b->hist.nr_samples++;
 	b->hist.total_period += sample->period;
-	if (l->key[SORT_COMM] || sample->user_regs.abi || b->has_regs_user) {
+	/* an event that samples the user registers gets the per-ABI counts */
+	if (sample->user_regs.mask || sample->user_regs.abi)
+		b->has_regs_user = true;
+	if (l->key[SORT_COMM] || b->has_regs_user) {
 		comm = str_pool__intern(&rh->strings, thread__comm_str(al->thread));
 		if (!comm)
 			return -ENOMEM;
 	}
-	if (sample->user_regs.mask)
-		b->has_regs_user = true;
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;
 	if (l->key[SORT_COMM])
@@ -565,7 +566,7 @@ static int entry__cmp_input(const struct report_layout *l, const struct hist_ent
 				c = cmp_null(a->sym, b->sym);
 				break;
 			}
-			c = cmp_u64_asc(a->ip, b->ip); /* set to the symbol's start */
+			c = cmp_u64_asc(a->sym_start, b->sym_start);
 			break;
 		case SORT_CPU:
 			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
@@ -628,6 +629,16 @@ static int entry__qsort_cmp(const void *a, const void *b)
 	return entry__cmp(sort_layout, a, b);
 }
 
+/* the busiest command first, then by name */
+static int abi_count__cmp(const void *pa, const void *pb)
+{
+	const struct report_abi_count *a = pa, *b = pb;
+	u64 na = a->nr[0] + a->nr[1] + a->nr[2] + a->nr[3];
+	u64 nb = b->nr[0] + b->nr[1] + b->nr[2] + b->nr[3];
+
+	return na != nb ? (na < nb ? 1 : -1) : strcmp(a->comm, b->comm);
+}
+
 const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *nr)
 {
 	size_t i, j;
@@ -653,16 +664,13 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
 			if (!e->thread_comm)
 				e->thread_comm = "";
-			h->entries[n] = *e;
-			/* the input order compares symbols by their start */
-			if (e->sym)
-				h->entries[n].ip = b->priv[j].key.sym_start;
-			n++;
+			e->sym_start = b->priv[j].key.sym_start;
+			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;
 		sort_layout = &rh->layout;
 		qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
-		/* the printed address of a symbol-less entry is its own again */
+		qsort(b->abi, b->nr_abi, sizeof(*b->abi), abi_count__cmp);
 		h->nr_comms = b->nr_abi;
 		h->abi_counts = b->abi;
 	}
@@ -830,9 +838,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			fputc('.', fp);
 	}
 	fprintf(fp, "\n#\n");
-	for (i = 0; i < l->nr_cols; i++)
-		if (width[i] >= 0)
-			last = l->cols[i];
+	/* perf pads the symbol only when a column follows it, even one not shown */
+	if (l->nr_cols && width[l->nr_cols - 1] >= 0)
+		last = l->cols[l->nr_cols - 1];
 	for (e = 0; e < h->nr_entries; e++) {
 		const struct hist_entry *he = &h->entries[e];
 		float pct = h->total_period ? he->period * 100.0 / h->total_period : 0;
@@ -855,7 +863,6 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 		}
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
-		/* perf leaves no padding after the symbol */
 		while (len && buf[len - 1] == ' ' && last == SORT_SYM)
 			len--;
 		buf[len] = 0;

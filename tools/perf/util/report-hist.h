@@ -36,6 +36,7 @@ struct hist_entry {
 	const char *dso;
 	const char *sym; /* NULL: [unknown], printed with the address as perf does */
 	u64 ip;		 /* for an unknown symbol */
+	u64 sym_start;	 /* the symbol's start, object-relative (as ip) */
 	char level;	 /* '.' user, 'k' kernel, as perf's [.] [k] */
 	s32 cpu;
 	u64 abi;

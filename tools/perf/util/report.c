@@ -29,6 +29,7 @@
 #include "session.h"
 #include "symbol.h"
 #include "time-utils.h"
+#include "trace-event.h"
 
 #define REPORT_MAX_RANGES 64
 #define REPORT_MAX_CPUS 4096
@@ -61,7 +62,7 @@ struct report {
 	u8 *cpu_bitmap; /* REPORT_MAX_CPUS bits, NULL: every cpu */
 	struct time_range ranges[REPORT_MAX_RANGES];
 	int nr_ranges;
-	bool ranges_resolved;
+	bool trace_tried;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -308,6 +309,38 @@ static bool report__filtered(const struct report *r, const struct addr_location 
 	return false;
 }
 
+/*
+ * Tracepoints are named "system:name" from the recording's tracing data,
+ * as perf names them; a pipe carries that data as a record, so this runs
+ * again once it has come.
+ */
+static void report__name_tracepoints(struct report *r)
+{
+	struct perf_env *env = &r->session->env;
+	struct evlist *evlist = r->session->evlist;
+	struct trace_events *te;
+	int i;
+
+	if (r->trace_tried || !env->tracing_data || !env->tracing_data_size || !evlist)
+		return;
+	r->trace_tried = true;
+	te = trace_events__new(env->tracing_data, env->tracing_data_size, r->session->path,
+			       env->tracing_data_offset);
+	for (i = 0; te && i < evlist->nr_entries; i++) {
+		struct evsel *evsel = evlist->entries[i];
+		void *format;
+		char name[256];
+
+		if (evsel->attr.type != PERF_TYPE_TRACEPOINT ||
+		    (evsel->name && strchr(evsel->name, ':')))
+			continue;
+		format = trace_events__find(te, evsel->attr.config);
+		if (format && trace_events__name(format, name, sizeof(name)) > 0)
+			evsel__set_name(evsel, name);
+	}
+	trace_events__delete(te);
+}
+
 static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -315,6 +348,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	struct addr_location al;
 	int err;
 
+	if (!r->trace_tried)
+		report__name_tracepoints(r);
 	if (report__skip_time(r, sample->time))
 		return 0;
 	if (r->changes)
@@ -378,10 +413,11 @@ static struct text_image *report__load_changes(struct report *r)
 {
 	struct report_opts *o = r->opts;
 	struct text_image *ti;
+	struct stat st;
 
 	if (o->no_changes)
 		return NULL;
-	if (r->session->is_pipe) {
+	if (!strcmp(o->input, "-") || stat(o->input, &st) || S_ISFIFO(st.st_mode)) {
 		pr_warning("%s: a pipe is read once: the code-change report needs a file, "
 			   "the profile follows\n",
 			   r->session->path);
@@ -488,30 +524,37 @@ static int report_file__close(struct report_file *f, bool keep)
 	return err;
 }
 
-/* perf's sort__setup_elide(): a one-name filter makes its column constant */
+/*
+ * perf's sort__setup_elide(): a one-name filter makes its column constant,
+ * so the column goes and a header line names the filter, in the order of
+ * the columns; with every key column gone they all come back.
+ */
 static void report__setup_elide(struct report *r, FILE *fp)
 {
+	static const char *const names[SORT__MAX] = {
+	    [SORT_COMM] = "comm", [SORT_DSO] = "dso", [SORT_SYM] = "symbol"};
+	const struct name_list *lists[SORT__MAX] = {
+	    [SORT_COMM] = &r->comms, [SORT_DSO] = &r->dsos, [SORT_SYM] = &r->symbols};
 	struct report_layout *l = &r->layout;
 	bool all = true;
 	int i;
 
-	l->elide[SORT_COMM] = r->comms.nr == 1;
-	l->elide[SORT_DSO] = r->dsos.nr == 1;
-	l->elide[SORT_SYM] = r->symbols.nr == 1;
-	for (i = 0; i < l->nr_cols; i++)
-		if (l->cols[i] < SORT__MAX && !l->elide[l->cols[i]])
+	memset(l->elide, 0, sizeof(l->elide));
+	for (i = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i];
+
+		if (col >= SORT__MAX)
+			continue;
+		if (!lists[col] || lists[col]->nr != 1) {
 			all = false;
+			continue;
+		}
+		l->elide[col] = true;
+		if (fp)
+			fprintf(fp, "# %s: %s\n", names[col], lists[col]->names[0]);
+	}
 	if (all)
 		memset(l->elide, 0, sizeof(l->elide));
-	if (!fp)
-		return;
-	/* perf names each filter of one name, whether its column is shown or not */
-	if (r->symbols.nr == 1)
-		fprintf(fp, "# symbol: %s\n", r->symbols.names[0]);
-	if (r->dsos.nr == 1)
-		fprintf(fp, "# dso: %s\n", r->dsos.names[0]);
-	if (r->comms.nr == 1)
-		fprintf(fp, "# comm: %s\n", r->comms.names[0]);
 }
 
 static void report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
@@ -540,15 +583,47 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		report_changes__fprintf(r->changes, fp);
 }
 
-int report_opts__check(struct report_opts *o)
+static void report__exit_options(struct report *r)
 {
-	struct report_layout l;
+	name_list__exit(&r->comms);
+	name_list__exit(&r->dsos);
+	name_list__exit(&r->symbols);
+	free(r->pids.v);
+	free(r->tids.v);
+	free(r->cpu_bitmap);
+}
+
+/* the options that need no recording: -F, --sort, the filters' lists */
+static int report__parse_options(struct report *r)
+{
+	struct report_opts *o = r->opts;
+	int err;
 
 	if (o->json && o->stdio) {
 		pr_err("--json and --stdio both print to stdout: choose one\n");
 		return -EINVAL;
 	}
-	return report_layout__parse(&l, o->sort, o->fields, o->show_nr_samples);
+	err = report_layout__parse(&r->layout, o->sort, o->fields, o->show_nr_samples);
+	if (err)
+		return err;
+	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
+	    name_list__parse(&r->symbols, o->symbols))
+		return -ENOMEM;
+	err = int_list__parse(&r->pids, "--pid", o->pids);
+	if (!err)
+		err = int_list__parse(&r->tids, "--tid", o->tids);
+	if (!err && o->cpus)
+		err = cpu_list__parse(r, o->cpus);
+	return err;
+}
+
+int report_opts__check(struct report_opts *o)
+{
+	struct report r = {.opts = o};
+	int err = report__parse_options(&r);
+
+	report__exit_options(&r);
+	return err;
 }
 
 int report__run(struct report_opts *opts)
@@ -567,19 +642,7 @@ int report__run(struct report_opts *opts)
 	size_t nr = 0;
 	int err;
 
-	err = report_layout__parse(&r.layout, opts->sort, opts->fields, opts->show_nr_samples);
-	if (err)
-		return err;
-	if (name_list__parse(&r.comms, opts->comms) || name_list__parse(&r.dsos, opts->dsos) ||
-	    name_list__parse(&r.symbols, opts->symbols)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = int_list__parse(&r.pids, "--pid", opts->pids);
-	if (!err)
-		err = int_list__parse(&r.tids, "--tid", opts->tids);
-	if (!err && opts->cpus)
-		err = cpu_list__parse(&r, opts->cpus);
+	err = report__parse_options(&r);
 	if (err)
 		goto out;
 	if (!opts->json && !opts->stdio && !opts->html)
@@ -596,19 +659,18 @@ int report__run(struct report_opts *opts)
 		err = report__check_recording(&r);
 	if (err)
 		goto out;
-	r.hists =
-	    report_hists__new(&r.layout, r.session->evlist ? r.session->evlist->nr_entries : 0,
-				    opts->time);
+	r.hists = report_hists__new(
+	    &r.layout, r.session->evlist ? r.session->evlist->nr_entries : 0, opts->time);
 	if (!r.hists) {
 		err = -ENOMEM;
 		goto out;
 	}
-	ti = report__load_changes(&r);
 	if (opts->html) {
 		err = report_file__open(&html, opts->html);
 		if (err)
 			goto out;
 	}
+	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
 	if (err)
 		goto out;
@@ -660,11 +722,6 @@ out:
 	if (r.session)
 		perf_session__delete(r.session);
 	text_image__delete(ti);
-	name_list__exit(&r.comms);
-	name_list__exit(&r.dsos);
-	name_list__exit(&r.symbols);
-	free(r.pids.v);
-	free(r.tids.v);
-	free(r.cpu_bitmap);
+	report__exit_options(&r);
 	return err;
 }

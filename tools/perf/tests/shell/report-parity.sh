@@ -48,7 +48,8 @@ tids=$(HOME=$tmp perf report -i "$tmp/w.data" --stdio --sort pid 2>/dev/null |
 tid=$(echo "$tids" | tail -1)
 [ -n "$tid" ] || fail "no thread in stock perf report --sort pid"
 same_report w-tid "$tmp/w.data" --tid "$tid" --sort pid,sym
-same_report w-pid "$tmp/w.data" --pid "$(echo "$tids" | sort -n | head -1)" --sort pid,sym
+pid=$(HOME=$tmp perf script -i "$tmp/w.data" -F pid 2>/dev/null | sort -u | head -1 | tr -d ' ')
+same_report w-pid "$tmp/w.data" --pid "$pid" --sort pid,sym
 same_report w-time-slice "$tmp/w.data" --time 10%/2
 same_report w-time-ranges "$tmp/w.data" --time 0%-25%,50%-75% --sort sym
 first=$(HOME=$tmp perf script -i "$tmp/w.data" -F time 2>/dev/null | head -1 | tr -d ' :')

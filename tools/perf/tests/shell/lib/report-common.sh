@@ -23,9 +23,15 @@ perf_record() {
 	[ -s "$out" ] || fail "perf record wrote nothing to $out"
 }
 
-# stock perf report --stdio without its closing tip ("#", "# (Tip: ...)", "#")
+# stock perf report --stdio without its closing tip ("#", "# (Tip: ...)", "#");
+# the status is stock perf's
 perf_report() {
-	HOME=$tmp perf report --stdio "$@" | awk '/^# \(Tip:/ { exit } { print }' | head -n -1
+	local st
+
+	HOME=$tmp timeout 120 perf report --stdio "$@" >"$tmp/perf-report.raw"
+	st=$?
+	awk '/^# \(Tip:/ { exit } { print }' "$tmp/perf-report.raw" | head -n -1
+	return $st
 }
 
 # ours without the per-ABI blocks, which no perf report has

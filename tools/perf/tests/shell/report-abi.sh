@@ -1,0 +1,71 @@
+#!/bin/bash
+# report: the abi sort key and the per-command ABI counts, 32- and 64-bit tasks
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A 32-bit (gcc -m32) and a 64-bit build of the workload run one after the
+# other under stock perf record --user-regs.  The oracle is stock perf
+# script, which prints each sample's ABI word as ABI:1 (32-bit) or ABI:2
+# (64-bit): per command and ABI its counts must equal the rows of our
+# --sort comm,abi -n and the counts of our per-ABI block.  The profile
+# itself (--sort comm,dso) must equal stock perf report's.  Without
+# gcc -m32 the 64-bit part runs alone and the test ends as a skip.
+#
+# Mutation caught: taking the ABI word from the sample's interrupt
+# registers (sample->intr_regs.abi, 0 here) for a new entry in
+# report_hists__add(): every row says none.
+
+. "$(dirname "$0")/lib/report-common.sh"
+need_perf_root
+scratch report-abi
+
+build_report_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
+skipped=
+if build_report_workload "$tmp/w32" -m32; then
+	cmd="$tmp/w32 10000000; $tmp/w64 10000000"
+else
+	skipped="32-bit part: gcc -m32 cannot build the workload (gcc-multilib missing)"
+	cmd="$tmp/w64 10000000"
+fi
+perf_record "$tmp/abi.data" -e cpu-clock -F 4000 --user-regs=ip,sp -- sh -c "$cmd"
+
+same_report abi-comm-dso "$tmp/abi.data" --sort comm,dso -n
+
+# stock perf script: "comm ABI:n ..." per sample, counted per command and ABI
+HOME=$tmp perf script -i "$tmp/abi.data" -F comm,uregs 2>/dev/null |
+	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^ABI:/) { n[$1 " " substr($i, 5)]++; break } }
+	     END { for (k in n) print k, n[k] }' | sort >"$tmp/oracle"
+[ -s "$tmp/oracle" ] || fail "stock perf script printed no ABI words"
+
+# ours, as rows: comm abi samples
+"$TEXTPOKE" report -i "$tmp/abi.data" --no-changes --sort comm,abi -n >"$tmp/rows" ||
+	fail "report --sort comm,abi -n"
+awk '/^ +[0-9.]+%/ { a = $4 == "32" ? 1 : $4 == "64" ? 2 : $4 == "none" ? 0 : -1
+		     print $3, a, $2 }' "$tmp/rows" | sort >"$tmp/ours"
+if ! cmp -s "$tmp/oracle" "$tmp/ours"; then
+	diff -u "$tmp/oracle" "$tmp/ours"
+	fail "--sort comm,abi -n differs from the ABI words stock perf script prints"
+fi
+echo "ok: --sort comm,abi -n: $(wc -l <"$tmp/ours") rows, as stock perf script's ABI words"
+
+# ours, as the per-ABI block: comm none 32 64 other
+awk '/^# Samples per user-register ABI/ { s = 1; next } s && /^$/ { exit }
+     s && !/^#/ { if ($2) print $1, 0, $2; if ($3) print $1, 1, $3; if ($4) print $1, 2, $4 }' \
+	"$tmp/rows" | sort >"$tmp/block"
+if ! cmp -s "$tmp/oracle" "$tmp/block"; then
+	diff -u "$tmp/oracle" "$tmp/block"
+	fail "the per-ABI block differs from the ABI words stock perf script prints"
+fi
+echo "ok: per-ABI block: $(wc -l <"$tmp/block") counts"
+if [ -z "$skipped" ]; then
+	grep -q '^w32 1 ' "$tmp/oracle" || fail "no 32-bit sample of w32 in stock perf script"
+fi
+
+# a recording without user registers: the key has nothing to sort on
+perf_record "$tmp/plain.data" -e cpu-clock -F 1000 -- "$tmp/w64" 1000000
+"$TEXTPOKE" report -i "$tmp/plain.data" --sort abi >"$tmp/plain.out" 2>"$tmp/plain.err" &&
+	fail "--sort abi on a recording without user registers succeeded"
+grep -q 'user registers' "$tmp/plain.err" || fail "--sort abi: $(cat "$tmp/plain.err")"
+[ -s "$tmp/plain.out" ] && fail "--sort abi: output despite the error"
+echo "ok: --sort abi without user registers: $(cat "$tmp/plain.err")"
+[ -z "$skipped" ] || skip "$skipped"
+exit 0

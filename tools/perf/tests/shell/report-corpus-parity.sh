@@ -1,0 +1,114 @@
+#!/bin/bash
+# report: public corpus recordings give the profile stock perf report gives
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every corpus file goes through stock perf 6.1 report --stdio and ours,
+# with --sort comm,dso, and with comm,dso,sym where we resolve the kernel
+# (a file recorded on another kernel: stock perf moves this machine's
+# kallsyms there anyway, we warn and print [unknown], so its kernel
+# symbols are not compared; see script-corpus-parity.sh).  Stock perf runs
+# with --no-children -g none --no-branch-stack: we print the flat profile
+# of samples, not call graphs nor branch-stack entries, which stock perf
+# picks by default for recordings that have callchains or branch stacks.
+#
+# Checked in under tools/perf/tests/data/report-corpus-parity/:
+#   status        for every file: stock perf's exit status and ours;
+#   <file>.diff   for each file known to differ, the exact diff of the
+#                 outputs, each with its reason in known[] below.
+# After a deliberate change, regenerate and review the git diff:
+#   TEXTPOKE_BLESS=1 TEXTPOKE_SRCDIR=$PWD tools/perf/perf-textpoke test "give the profile stock perf"
+#
+# Mutation caught: objects keyed and printed by their long name
+# (map__dso_name() for map__dso_short() in report_hists__add()): most
+# files' Shared Object column differs.
+
+. "$(dirname "$0")/lib/report-common.sh"
+[ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
+[ -d "$TEXTPOKE_CORPUS" ] || skip "no corpus at '$TEXTPOKE_CORPUS'"
+command -v perf >/dev/null 2>&1 || skip "stock perf is not installed"
+scratch report-corpus
+data=$TEXTPOKE_SRCDIR/tools/perf/tests/data/report-corpus-parity
+[ -f "$data/status" ] || [ -n "$TEXTPOKE_BLESS" ] ||
+	fail "no $data/status (TEXTPOKE_BLESS=1 writes it)"
+
+declare -A known=(
+	[hotspot/perf.data.true.v1]="the 2010 v1 PERFFILE format, which we refuse"
+	[linux-perf-data/fibo.compressed2.pipe.data]="stock perf 6.1 stops at the first COMPRESSED2 record (type 83) and prints the header alone"
+	[linux-perf-data/sleep.compressed2.pipe.data]="stock perf 6.1 stops at the first COMPRESSED2 record (type 83)"
+	[perf_data_converter/perf.data.group_desc-4.14]="an event group: stock perf prints one block for the group, a column per member; we print a block per event"
+	[perf_data_converter/perf.data.lost_samples-4.4]="an event group: one block for the group in stock perf"
+	[perf_data_converter/perf.data.piped.header_feautres_group_desc-6.8]="an event group: one block for the group in stock perf"
+	[perf_data_converter/perf.data.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace; we do not decode AUX data"
+	[perf_data_converter/perf.data.piped.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace"
+	[perf_data_converter/perf.data.piped.corrupted.zero_size_sample-3.2]="a record of size 0: stock perf stops there and prints what it has with exit 0; we fail naming the record"
+	[platform2-sommelier/perf.data.piped.host]="the 2012 ChromeOS pipe's header features (type 69): stock perf 6.1 stops at the first, printing nothing"
+	[platform2-sommelier/perf.data.piped.powerpc]="the 2012 ChromeOS pipe's header features (type 69): stock perf 6.1 prints nothing"
+	[platform_system_extras/etm_perf_etm.data]="CoreSight ETM: stock perf stops for want of random file access and prints nothing; we print the samples"
+)
+
+diff_name() {
+	echo "$data/${1//\//%}.diff"
+}
+
+mkdir -p "$tmp/diffs"
+n=0 equal=0 bad=0
+: >"$tmp/status"
+while IFS= read -r -d '' f; do
+	rel=${f#$TEXTPOKE_CORPUS/}
+	case "$rel" in *.md) continue ;; esac
+	sorts="comm,dso"
+	: >"$tmp/perf" && : >"$tmp/ours"
+	for s in comm,dso comm,dso,sym; do
+		perf_report -i "$f" --no-children -g none --no-branch-stack --sort $s \
+			>>"$tmp/perf" 2>"$tmp/perf.err" </dev/null
+		pst=$?
+		HOME=$tmp timeout 120 "$TEXTPOKE" report --no-changes -i "$f" --sort $s \
+			2>"$tmp/ours.err" </dev/null |
+			awk '/^# Samples per user-register ABI/ { s = 1 } s && /^$/ { s = 0; next } !s' \
+				>>"$tmp/ours"
+		ost=${PIPESTATUS[0]}
+		# another kernel's symbols: compared by object only
+		grep -q 'kernel symbols not resolved' "$tmp/ours.err" && break
+		sorts="comm,dso comm,dso,sym"
+	done
+	echo "$rel: perf exit $pst, ours exit $ost, sorts $sorts" >>"$tmp/status"
+	[ "$pst" = 0 ] || continue
+	n=$((n + 1))
+	if cmp -s "$tmp/perf" "$tmp/ours"; then
+		equal=$((equal + 1))
+		[ -z "${known[$rel]}" ] || { echo "FAIL: $rel: listed as differing, but equal"; bad=$((bad + 1)); }
+		continue
+	fi
+	diff "$tmp/perf" "$tmp/ours" | sed "s|$TEXTPOKE_CORPUS/||g" >"$tmp/diffs/${rel//\//%}.diff"
+	if [ -z "${known[$rel]}" ]; then
+		echo "FAIL: $rel differs from stock perf report, and no reason is known:"
+		head -20 "$tmp/diffs/${rel//\//%}.diff"
+		bad=$((bad + 1))
+	fi
+done < <(find "$TEXTPOKE_CORPUS" -type f -print0 | sort -z)
+
+if [ -n "$TEXTPOKE_BLESS" ]; then
+	rm -rf "$data"
+	mkdir -p "$data"
+	cp "$tmp/status" "$data/status"
+	cp "$tmp/diffs/"*.diff "$data/" 2>/dev/null
+	echo "blessed: $data"
+	exit 0
+fi
+if ! cmp -s "$data/status" "$tmp/status"; then
+	diff -u "$data/status" "$tmp/status" | head -30
+	fail "exit statuses changed"
+fi
+for d in "$tmp/diffs/"*.diff "$data/"*.diff; do
+	[ -e "$d" ] || continue
+	b=$(basename "$d")
+	if ! cmp -s "$data/$b" "$tmp/diffs/$b"; then
+		diff -u "$data/$b" "$tmp/diffs/$b" 2>&1 | head -20
+		echo "FAIL: $b changed"
+		bad=$((bad + 1))
+	fi
+done
+[ $bad = 0 ] || fail "$bad corpus files differ unexpectedly"
+[ $n -gt 0 ] || fail "stock perf read no corpus file"
+echo "ok: $equal of $n files stock perf reads give its profile; ${#known[@]} known to differ"
+exit 0

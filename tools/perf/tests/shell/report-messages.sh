@@ -1,0 +1,61 @@
+#!/bin/bash
+# report: bad options and bad input: one clear error, an exit status, no partial output
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Each case runs perf textpoke report once and checks the exit status
+# (129 for a usage error, 1 for a recording that cannot be reported), that
+# stderr names what is wrong (the unknown key, the file and offset of the
+# cut record), that stdout stays empty, and for --html that an existing
+# file is left as it was and no temporary file stays behind.
+#
+# Mutation caught: going on to print after a failed pass (the goto out
+# after perf_session__process_events() in report__run() dropped): the
+# truncated recording's case finds a partial report on stdout.
+
+. "$(dirname "$0")/lib/report-common.sh"
+need_perf_root
+scratch report-messages
+
+perf_record "$tmp/ok.data" -e cpu-clock -F 2000 -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'
+HOME=$tmp perf record -q -o - -e cpu-clock -F 2000 -- \
+	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' >"$tmp/pipe.data" 2>/dev/null ||
+	fail "perf record -o -"
+size=$(stat -c %s "$tmp/pipe.data")
+head -c $((size - 1001)) "$tmp/pipe.data" >"$tmp/cut.data"
+
+# expect NAME STATUS PATTERN ARGS...: the status, stderr matching PATTERN, no stdout
+expect() {
+	local name=$1 want=$2 pattern=$3 st
+	shift 3
+	"$TEXTPOKE" report "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	st=$?
+	[ "$st" = "$want" ] || fail "$name: exit $st, not $want: $(head -2 "$tmp/$name.err")"
+	grep -q -e "$pattern" "$tmp/$name.err" ||
+		fail "$name: stderr does not say '$pattern': $(head -2 "$tmp/$name.err")"
+	[ -s "$tmp/$name.out" ] && fail "$name: output on stdout: $(head -2 "$tmp/$name.out")"
+	echo "ok: $name: $(grep -m1 -e "$pattern" "$tmp/$name.err")"
+}
+
+expect sort-key 129 "unknown sort key 'foo'" -i "$tmp/ok.data" --sort comm,foo
+[ "$(wc -l <"$tmp/sort-key.err")" = 1 ] || fail "sort-key: not one line: $(cat "$tmp/sort-key.err")"
+expect field 129 "unknown field key 'bar'" -i "$tmp/ok.data" -F overhead,bar
+expect sort-field 129 "unknown sort key 'sample'" -i "$tmp/ok.data" --sort sample
+expect percent 129 "bad value 'x' for --percent-limit" -i "$tmp/ok.data" --percent-limit x
+expect pid 129 "--pid 1x" -i "$tmp/ok.data" --pid 1x
+expect cpu-list 129 "--cpu 3-1" -i "$tmp/ok.data" --cpu 3-1
+expect json-stdio 129 "choose one" -i "$tmp/ok.data" --json --stdio
+expect time 1 "--time 12" -i "$tmp/ok.data" --time 12
+expect no-file 1 "$tmp/none.data: cannot open" -i "$tmp/none.data"
+expect no-cpu 1 "ok.data: --cpu: the recording has no cpu" -i "$tmp/ok.data" --cpu 0
+expect abi 1 "no event samples the user registers" -i "$tmp/ok.data" --sort abi
+expect cut 1 "cut.data: record at 0x[0-9a-f]* (type 9 SAMPLE" -i "$tmp/cut.data"
+expect cut-stdin 1 "record at 0x[0-9a-f]* (type 9 SAMPLE" -i - <"$tmp/cut.data"
+
+# --html: a bad recording leaves an existing file alone and no temporary file
+echo keep >"$tmp/out.html"
+expect html-cut 1 "cut.data: record at" -i "$tmp/cut.data" --html "$tmp/out.html"
+[ "$(cat "$tmp/out.html")" = keep ] || fail "html-cut: out.html was changed"
+ls -a "$tmp" | grep -q '^\.out\.html\.' && fail "html-cut: a temporary file was left"
+mkdir "$tmp/dir.html"
+expect html-dir 1 "dir.html: is a directory" -i "$tmp/ok.data" --html "$tmp/dir.html"
+exit 0

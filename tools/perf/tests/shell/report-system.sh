@@ -1,0 +1,33 @@
+#!/bin/bash
+# report: a system-wide recording, narrowed to the test's processes, equals stock perf report
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# stock perf record -a while the workload runs; the other processes of the
+# machine are in the recording too, so every comparison is narrowed to
+# the workload, by --comm or by --pid, in both outputs alike: the header
+# totals still count every process (perf's absolute percentages), the rows
+# are the workload's.  Covers --sort cpu and --cpu, which need per-cpu
+# samples.
+#
+# Mutation caught: comparing --pid with the thread id instead of the
+# process id in report__filtered() (thread__tid): the second thread's
+# samples go missing from the --pid rows.
+
+. "$(dirname "$0")/lib/report-common.sh"
+need_perf_root
+scratch report-system
+
+build_report_workload "$tmp/w" || fail "gcc: $(cat "$tmp/gcc.err")"
+perf_record "$tmp/sys.data" -a -e cpu-clock -F 1000 -- "$tmp/w" 30000000
+
+same_report sys-comm "$tmp/sys.data" --comm w
+same_report sys-comm-n "$tmp/sys.data" --comm w,nonexistent -n --sort comm,dso,sym
+pid=$(HOME=$tmp perf script -i "$tmp/sys.data" --comm w -F pid 2>/dev/null | sort -u | head -1 | tr -d ' ')
+[ -n "$pid" ] || fail "no sample of w in stock perf script"
+same_report sys-pid "$tmp/sys.data" --pid "$pid" --sort pid,dso,sym
+n=$(awk '/^ +[0-9.]+%/ { split($2, a, ":"); print a[1] }' "$tmp/sys-pid.ours" | sort -u | wc -l)
+[ "$n" = 2 ] || fail "sys-pid: $n threads of w, not 2"
+same_report sys-cpu "$tmp/sys.data" --comm w --sort cpu,comm
+same_report sys-cpu-filter "$tmp/sys.data" --comm w --cpu 0 --sort cpu,sym
+same_report sys-dsos "$tmp/sys.data" --pid "$pid" --dsos '[kernel.kallsyms]' --sort sym
+exit 0
