@@ -86,8 +86,11 @@ static int check_full(const struct fixture_kernel *fk, const char *out)
 	TEST_ASSERT_VAL("no rest of sites", !strstr(out, "more sites"));
 	TEST_ASSERT_VAL("regions",
 			strstr(out, "\n# Regions: 3, 2 sharing an address with another\n"));
-	TEST_ASSERT_VAL("the second BPF program, alive at the end",
-			strstr(out, " alive ") && strstr(out, FK_BPF_B_NAME "\n"));
+	/* region 2: the second BPF program, alive at the end, at the first one's address */
+	TEST_ASSERT_VAL("the second BPF program",
+			strstr(out, "\n       2  bpf     ffffffffc0002000        48 "));
+	TEST_ASSERT_VAL("alive at the end", strstr(out, " alive "));
+	TEST_ASSERT_VAL("reused", strstr(out, "  known         1  " FK_BPF_B_NAME "  (also 1)\n"));
 	TEST_ASSERT_VAL(
 	    "verdict",
 	    strstr(out, "\n#   verdict: trusted: 13 of 14 pokes verified, 0 pre-applied\n"));

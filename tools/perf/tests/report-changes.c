@@ -7,7 +7,8 @@
  * FK_* addresses and its documented time line, written out in sites[]
  * and regions[] below) and its model's list of samples, never from the
  * text image: durations are the gaps between the table's times within the
- * model's first and last sample, samples are counted by the table's times.
+ * model's first and last sample, samples are counted by the table's times,
+ * a version's bytes are the model's bytes at a sample that ran on it.
  *
  * Mutation caught: rc__is_jit_poke() returning false (BPF program images
  *   become sites: 7 sites, not 6).
@@ -15,6 +16,8 @@
  *   site as on changed code (dropping its "if (v->changed)").
  * Mutation caught: overlap() in report_changes__finish() not clipping to
  *   the span (version 0 lasts from time 0).
+ * Mutation caught: rc__add_site() giving every version version 0's bytes
+ *   (v0 + off for cur + off in its rc__version_state() call).
  */
 #include <string.h>
 
@@ -123,6 +126,30 @@ static u64 model_samples(const struct fixture_kernel *fk, u64 addr, u32 len, u64
 	return n;
 }
 
+/* each version's bytes as the model had them where a sample ran on it */
+static int check_bytes(const struct fixture_kernel *fk, const struct report_site *s,
+		       const struct want_site *w)
+{
+	size_t n = nr_times(w), k;
+	int i;
+
+	for (i = 0; i < fk->nr_samples; i++) {
+		const struct fixture_kernel_sample *e = &fk->samples[i];
+		const struct report_version *v;
+		size_t off = e->ip - w->addr, len;
+
+		if (e->ip < w->addr || e->ip >= w->addr + w->len)
+			continue;
+		for (k = 0; k < n && w->times[k] <= e->time; k++)
+			;
+		v = &s->versions[k];
+		len = e->len < w->len - off ? e->len : w->len - off;
+		TEST_ASSERT_VAL("version bytes known", v->bytes);
+		TEST_ASSERT_VAL("version bytes", !memcmp(v->bytes + off, e->bytes, len));
+	}
+	return TEST_OK;
+}
+
 static int check_site(const struct fixture_kernel *fk, const struct report_site *s,
 		      const struct want_site *w, u64 first, u64 last, bool descs)
 {
@@ -160,7 +187,7 @@ static int check_site(const struct fixture_kernel *fk, const struct report_site 
 			TEST_ASSERT_VAL("description", v->desc && !strcmp(v->desc, w->desc[k]));
 	}
 	TEST_ASSERT_EQUAL("samples on changed code", s->nr_samples_changed, changed);
-	return TEST_OK;
+	return check_bytes(fk, s, w);
 }
 
 static int check_region(const struct fixture_kernel *fk, const struct report_changes *rc, size_t i)

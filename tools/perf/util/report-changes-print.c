@@ -217,7 +217,7 @@ static const char *region_type(u16 type)
 		return "bpf";
 	case 2:
 		return "ool";
-	case 0xffff:
+	case REPORT_REGION_OBJECT:
 		return "object";
 	default:
 		return "other";
@@ -236,22 +236,24 @@ static int cmp_region_rank(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the regions that held its addresses too, after its name: " (also 22 46 69)" */
 static void print_region(const struct report_changes *rc, const struct report_region *r, FILE *fp)
 {
-	char a[32], b[32], reused[64];
+	char a[32], b[32], reused[96];
 	size_t k, n = 0;
 
 	reused[0] = '\0';
-	for (k = 0; k < r->nr_reused && n < sizeof(reused) - 16; k++)
-		n += snprintf(reused + n, sizeof(reused) - n, "%s%zu", k ? "," : "", r->reused[k]);
-	if (k < r->nr_reused)
-		snprintf(reused + n, sizeof(reused) - n, ",+%zu", r->nr_reused - k);
-	fprintf(fp, "  %6zu  %-6s  %016llx  %8u  %20s  %20s  %9llu  %-7s  %-11s  %s\n",
+	for (k = 0; k < r->nr_reused && k < 8; k++)
+		n += snprintf(reused + n, sizeof(reused) - n, "%s%zu", k ? " " : "  (also ",
+			      r->reused[k]);
+	if (k)
+		snprintf(reused + n, sizeof(reused) - n, "%s)", k < r->nr_reused ? " ..." : "");
+	fprintf(fp, "  %6zu  %-6s  %016llx  %8u  %20s  %20s  %9llu  %-7s  %6zu  %s%s\n",
 		(size_t)(r - rc->regions), region_type(r->ksym_type), (unsigned long long)r->addr,
 		r->len, r->start ? fmt_time(a, sizeof(a), r->start) : "-",
 		r->end == TIME_OPEN ? "alive" : fmt_time(b, sizeof(b), r->end),
 		(unsigned long long)r->nr_samples, r->bytes_known ? "known" : "unknown",
-		r->nr_reused ? reused : "-", r->name ? r->name : "[unknown]");
+		r->nr_reused, r->name ? r->name : "[unknown]", reused);
 }
 
 static void print_regions(const struct report_changes *rc, FILE *fp, size_t max)
@@ -267,10 +269,10 @@ static void print_regions(const struct report_changes *rc, FILE *fp, size_t max)
 	if (max && n > max)
 		fprintf(fp, "; the %zu with the most samples, then reuse", max);
 	fprintf(fp, "\n#\n");
-	fprintf(fp, "# %6s  %-6s  %16s  %8s  %20s  %20s  %9s  %-7s  %-11s  %s\n", "region", "type",
-		"address", "len", "start", "end", "samples", "bytes", "reused by", "name");
+	fprintf(fp, "# %6s  %-6s  %16s  %8s  %20s  %20s  %9s  %-7s  %6s  %s\n", "region", "type",
+		"address", "len", "start", "end", "samples", "bytes", "reused", "name");
 	fprintf(fp, "# ......  ......  ................  ........  ....................  "
-		    "....................  .........  .......  ...........  ....\n");
+		    "....................  .........  .......  ......  ....\n");
 	if (max && n > max) {
 		rank = malloc(n * sizeof(*rank));
 		if (!rank) {

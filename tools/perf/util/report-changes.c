@@ -41,6 +41,7 @@
 #endif
 
 #define TIME_OPEN UINT64_MAX
+_Static_assert(REPORT_REGION_OBJECT == MACHINE_KSYMBOL_OBJECT, "one type for mapped objects");
 /* distinct states of one site that get a description of their own */
 #define RC_STATES_MAX 8
 /* what a region's bytes are looked for in (a trampoline page is 4 KiB) */
@@ -63,6 +64,7 @@ struct rc_key {
 struct rc_state {
 	size_t off; /* into the states buffer: len bytes, then len known */
 	const char *desc;
+	const u8 *bytes; /* in the arena, NULL: not all known */
 };
 
 struct rc {
@@ -81,8 +83,7 @@ struct rc {
 	size_t nr_jit;
 	struct rc_key *loads; /* loads with JIT bytes */
 	size_t nr_loads;
-	struct report_region **objects; /* inject --jit objects, whose code is modelled */
-	size_t nr_objects;
+	size_t nr_objects; /* inject --jit objects, whose code is modelled */
 	/* scratch for one site */
 	size_t *real;
 	size_t alloc_real;
@@ -110,9 +111,8 @@ const char *report_site_kind__name(enum report_site_kind kind)
 	return (unsigned int)kind < REPORT_KIND__MAX ? names[kind] : "other";
 }
 
-static const char *rc__strdup(struct rc *rc, const char *s)
+static void *rc__memdup(struct rc *rc, const void *s, size_t len)
 {
-	size_t len = strlen(s) + 1;
 	struct rc_chunk *c = rc->arena;
 	char *p;
 
@@ -122,7 +122,7 @@ static const char *rc__strdup(struct rc *rc, const char *s)
 		c = malloc(sizeof(*c) + size);
 		if (!c) {
 			rc->err = -ENOMEM;
-			return "";
+			return NULL;
 		}
 		c->next = rc->arena;
 		c->used = 0;
@@ -133,6 +133,11 @@ static const char *rc__strdup(struct rc *rc, const char *s)
 	memcpy(p, s, len);
 	c->used += len;
 	return p;
+}
+
+static const char *rc__strdup(struct rc *rc, const char *s)
+{
+	return rc__memdup(rc, s, strlen(s) + 1);
 }
 
 static int grow(void **p, size_t nr, size_t *alloc, size_t need, size_t size)
@@ -350,15 +355,6 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 	if (err)
 		return err;
 
-	rc->objects = calloc(rc->nr_objects ?: 1, sizeof(*rc->objects));
-	if (!rc->objects)
-		return -ENOMEM;
-	rc->nr_objects = 0;
-	for (i = 0; i < pub->nr_regions; i++) {
-		if (pub->regions[i].ksym_type == MACHINE_KSYMBOL_OBJECT)
-			rc->objects[rc->nr_objects++] = &pub->regions[i];
-	}
-
 	/* where the text image modelled a BPF program's image coming and going */
 	loads = text_image__bpf_loads(rc->ti, &nr_loads);
 	rc->jit = malloc((2 * nr_loads ?: 1) * sizeof(*rc->jit));
@@ -452,21 +448,21 @@ static void rc__region_bytes(struct rc *rc, struct report_region *r)
 static bool rc__is_jit_poke(const struct rc *rc, const struct textpoke_poke *p)
 {
 	struct rc_key key = {p->addr, p->time};
-	size_t i;
+	const struct report_region *o;
 
 	if (p->old_len && p->new_len)
 		return false;
 	if (rc->nr_jit && bsearch(&key, rc->jit, rc->nr_jit, sizeof(key), cmp_key))
 		return true;
-	for (i = 0; i < rc->nr_objects; i++) {
-		const struct report_region *o = rc->objects[i];
-
-		if (p->addr < o->addr || p->addr >= o->addr + o->len)
-			continue;
-		if ((!p->old_len && p->time == o->start) || (!p->new_len && p->time == o->end))
-			return true;
+	if (!rc->nr_objects)
+		return false;
+	/* an object's code comes with its MMAP and goes when its life ends */
+	if (!p->old_len) {
+		o = rc__region_at(rc, p->addr, p->time);
+		return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->start == p->time;
 	}
-	return false;
+	o = p->time ? rc__region_at(rc, p->addr, p->time - 1) : NULL;
+	return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->end == p->time;
 }
 
 enum rc_class { CL_NONE, CL_NOP, CL_JMP, CL_CALL, CL_INT3, CL_OTHER };
@@ -554,17 +550,23 @@ static const char *rc__describe(struct rc_site_ctx *sc, const u8 *b, const u8 *k
 		return gone || !len ? "(none)" : "(unknown)";
 	if (n == len && len < INSN_LEN_MAX &&
 	    text_image__read(rc->ti, sc->addr, INSN_LEN_MAX, time, ext, ext_known) >= 0) {
-		size_t m;
-		int l;
+		size_t m, end = 0;
+		int l = 0;
 
-		/* the site's own bytes, then what follows it then */
+		/*
+		 * The site's own bytes, then what followed them then: whole
+		 * instructions over the site (a kprobe's int3 is the first
+		 * byte of a mov, an optimized kprobe's jmp covers more than one)
+		 */
 		memcpy(ext, b, len);
 		memset(ext_known, 1, len);
 		for (m = len; m < INSN_LEN_MAX && ext_known[m]; m++)
 			;
-		l = insn_len(ext, ext_known, m, INSN_LEN_64, NULL);
-		if (l > (int)len) {
-			disasm__describe(ext, l, sc->addr, buf, sizeof(buf), text_poke__sym, &ks);
+		while (end < len &&
+		       (l = insn_len(ext + end, ext_known + end, m - end, INSN_LEN_64, NULL)) > 0)
+			end += l;
+		if (end > len) {
+			disasm__describe(ext, end, sc->addr, buf, sizeof(buf), text_poke__sym, &ks);
 			return rc__strdup(rc, buf);
 		}
 	}
@@ -572,29 +574,39 @@ static const char *rc__describe(struct rc_site_ctx *sc, const u8 *b, const u8 *k
 	return rc__strdup(rc, buf);
 }
 
-/* the description of a state, one per distinct state of the site */
-static const char *rc__state_desc(struct rc_site_ctx *sc, const u8 *b, const u8 *k, u64 time,
-				  bool gone)
+/*
+ * A version's description and bytes: one of each per distinct state of
+ * the site, shared by the versions in that state (a jump label flipped
+ * 10^3 times has two).
+ */
+static void rc__version_state(struct rc_site_ctx *sc, struct report_version *v, const u8 *b,
+			      const u8 *k, u64 time, bool gone)
 {
 	size_t i, len = sc->len;
-	struct rc_state *s;
+	struct rc_state *s, one;
 
-	if (gone)
-		return "(none)";
+	if (gone) {
+		v->desc = (char *)"(none)";
+		v->bytes = NULL;
+		return;
+	}
 	for (i = 0; i < sc->nr_states; i++) {
 		s = &sc->states[i];
 		if (!memcmp(sc->states_buf + s->off, b, len) &&
 		    !memcmp(sc->states_buf + s->off + len, k, len))
-			return s->desc;
+			goto out;
 	}
-	if (sc->nr_states == RC_STATES_MAX)
-		return rc__describe(sc, b, k, time, false);
-	s = &sc->states[sc->nr_states++];
-	s->off = (sc->nr_states - 1) * 2 * len;
-	memcpy(sc->states_buf + s->off, b, len);
-	memcpy(sc->states_buf + s->off + len, k, len);
+	s = sc->nr_states < RC_STATES_MAX ? &sc->states[sc->nr_states++] : &one;
+	if (s != &one) {
+		s->off = (sc->nr_states - 1) * 2 * len;
+		memcpy(sc->states_buf + s->off, b, len);
+		memcpy(sc->states_buf + s->off + len, k, len);
+	}
 	s->desc = rc__describe(sc, b, k, time, false);
-	return s->desc;
+	s->bytes = len && !memchr(k, 0, len) ? rc__memdup(sc->rc, b, len) : NULL;
+out:
+	v->desc = (char *)s->desc;
+	v->bytes = (u8 *)s->bytes;
 }
 
 static enum report_site_kind rc__kind(struct rc_site_ctx *sc, bool appears, s64 sym_off, u64 t0)
@@ -740,13 +752,12 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 		if (!i) {
 			bool none = !p.old_len;
 
-			v[0].desc = (char *)rc__state_desc(&sc, v0 + off, v0_known + off,
-							   t ? t - 1 : 0, none);
+			rc__version_state(&sc, &v[0], v0 + off, v0_known + off, t ? t - 1 : 0,
+					  none);
 		}
 		textpoke_site__version(site, rc->real[i] + 1, &t, cur, cur_known);
 		v[i + 1].time = t;
-		v[i + 1].desc =
-		    (char *)rc__state_desc(&sc, cur + off, cur_known + off, t, !p.new_len);
+		rc__version_state(&sc, &v[i + 1], cur + off, cur_known + off, t, !p.new_len);
 		v[i + 1].verdict = text_image__verdict(rc->ti, p.addr, p.time);
 		v[i + 1].changed = memcmp(cur + off, v0 + off, len) ||
 				   memcmp(cur_known + off, v0_known + off, len);
@@ -995,7 +1006,6 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->reused_pool);
 	free(rc->jit);
 	free(rc->loads);
-	free(rc->objects);
 	free(rc->real);
 	free(rc->scratch);
 	free(rc->probe);

@@ -48,6 +48,7 @@ struct report_version {
 	char *desc;		       /* "nop5", "jmp foo+0x12", "call __fentry__", "int3" */
 	enum textpoke_verdict verdict; /* of the poke that made it (version 0: UNKNOWN) */
 	bool changed;		       /* its bytes differ from version 0's */
+	u8 *bytes;		       /* the site's len bytes in this version, NULL: not known */
 };
 
 struct report_site {
@@ -61,12 +62,15 @@ struct report_site {
 	u64 nr_samples_changed; /* samples that ran while it differed from version 0 */
 };
 
+/* the ksym_type of an ELF object a kernel MMAP mapped (perf textpoke inject --jit's) */
+#define REPORT_REGION_OBJECT 0xffff
+
 /* a code region that existed only for part of the recording */
 struct report_region {
 	char *name; /* the KSYMBOL name: bpf_prog_<tag>_<name>, ftrace_trampoline, ... */
 	u64 addr;
 	u32 len;
-	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL */
+	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL, or REPORT_REGION_OBJECT */
 	u64 start, end; /* lifetime; end UINT64_MAX: alive at the end */
 	bool bytes_known;
 	u64 nr_samples;
@@ -86,7 +90,7 @@ struct report_consistency {
 };
 
 struct report_changes {
-	u64 first_time, last_time; /* the recording's span (samples and pokes) */
+	u64 first_time, last_time; /* the recording's span (samples, pokes, regions' lives) */
 	size_t nr_sites;
 	struct report_site *sites; /* address order */
 	size_t nr_regions;
