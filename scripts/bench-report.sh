@@ -11,7 +11,9 @@
 # - the profile on a real recording, perf.data as bench.sh records it
 #   (cpu-clock every 20 us on both CPUs, with callchains), else recorded
 #   here the same way: samples per second of report --stdio against
-#   perf report --stdio, with the default sort keys and with --sort sym.
+#   perf report --stdio, with the default sort keys and with --sort sym,
+#   and against perf report -g none, which leaves out the call graphs
+#   that ours does not print.
 #
 # Each figure is the best CPU time (user + system) of $BENCH_RUNS runs
 # (5), as bench.sh measures, and the max RSS of that run.  Nothing here
@@ -60,6 +62,10 @@ printf '\n%-62s %12s %12s %8s %8s\n' "report: 1M text pokes over 10k sites, 1M s
 printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' "report --stdio (perf: the profile only)" "$p" "$t" \
 	"$(echo "$p / $t" | bc -l)" "< 2000ms"
 printf '%-62s %9s kB %9s kB %7.2fx %8s\n' "  max RSS" "$pr" "$tr" "$(echo "$tr / $pr" | bc -l)" ""
+# the same without the code-change part: what the side-band pass and the
+# changes cost is the difference
+read -r t0 tr0 < <(measure "$prog" report --stdio --no-changes -i "$dir/big.data")
+printf '%-62s %12s %9.0f ms %8s %8s\n' "  textpoke --no-changes (the profile only), ${tr0} kB" "" "$t0" "" ""
 
 # the profile on bench.sh's recording
 data=$2
@@ -77,15 +83,19 @@ nsamples=$(nr_samples "$data")
 
 printf '\n%-62s %12s %12s %8s %8s\n' "report: $nsamples samples with callchains" "perf" "textpoke" \
 	"ratio" "target"
-row() { # options
+# LABEL "PERF OPTIONS" "OUR OPTIONS"
+row() {
 	local p t pr tr
-	read -r p pr < <(measure perf report -i "$data" "$@")
-	read -r t tr < <(measure "$prog" report -i "$data" "$@")
-	printf '%-62s %10.0f/s %10.0f/s %7.1fx %8s\n' "report $*" \
+	read -r p pr < <(measure perf report -i "$data" $2)
+	read -r t tr < <(measure "$prog" report -i "$data" $3)
+	printf '%-62s %10.0f/s %10.0f/s %7.1fx %8s\n' "$1" \
 		"$(echo "$nsamples * 1000 / $p" | bc -l)" "$(echo "$nsamples * 1000 / $t" | bc -l)" \
 		"$(echo "$p / $t" | bc -l)" ">= 5x"
 	printf '%-62s %9s kB %9s kB %7.2fx %8s\n' "  max RSS" "$pr" "$tr" \
 		"$(echo "$tr / $pr" | bc -l)" "<= 1x"
 }
-row --stdio
-row --stdio --sort sym
+row "report --stdio" --stdio --stdio
+row "report --stdio --sort sym" "--stdio --sort sym" "--stdio --sort sym"
+# perf's default on a recording with callchains adds its call graphs
+# (children): without them, it does the work ours does
+row "report --stdio (perf -g none: no call graphs, as ours)" "--stdio -g none" --stdio
