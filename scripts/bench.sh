@@ -89,6 +89,12 @@ inject_row ''
 inject_row '--jit'
 inject_row '--snapshot=start'
 
+# report: a million pokes and samples, and the profile against perf report
+if [ -x "$src/scripts/bench-report.sh" ]; then
+	echo
+	"$src/scripts/bench-report.sh" "$prog" "$dir/perf.data"
+fi
+
 # the code image library's own benchmark, when built
 if [ -x "$src/tools/lib/textpoke/bench/run.sh" ]; then
 	echo

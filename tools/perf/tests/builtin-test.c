@@ -22,6 +22,7 @@
 #include "builtin.h"
 #include "util/parse-options.h"
 #include "tests.h"
+#include "fixture-big.h"
 
 #define TEST_TIMEOUT_SECS 600
 
@@ -366,6 +367,9 @@ int cmd_textpoke_test(int argc, char **argv)
 	struct popt_ctx ctx;
 	bool list = false;
 
+	/* hidden, for make bench: a generated recording, not a test run */
+	if (argc > 1 && !strcmp(argv[1], "--write-fixture"))
+		return fixture_big__main(argc - 1, argv + 1);
 	popt_ctx__init(&ctx, opts);
 	while ((c = popt__next(&ctx, argc, argv)) != -1) {
 		switch (c) {

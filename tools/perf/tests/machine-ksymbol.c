@@ -25,6 +25,10 @@ static int test__machine_ksymbol(struct test_suite *t)
 	struct found f;
 	int ret = TEST_FAIL;
 
+	/* as inject --snapshot asks for them */
+	if (m)
+		machine__set_keep_text_pokes(m, true);
+
 	TEST_ASSERT_VAL("machine__new", m);
 	machine__process_event(m,
 			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0,

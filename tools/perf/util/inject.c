@@ -576,7 +576,11 @@ int inject__run(const struct inject_opts *o)
 		in_path = spool;
 	}
 	if (o->jit || o->snapshot) {
-		ti = text_image__load(in_path, &o->image);
+		struct text_image_opts image = o->image;
+
+		/* the snapshot tells the kernel's pokes from the image's by the machine's */
+		image.keep_text_pokes = o->snapshot;
+		ti = text_image__load(in_path, &image);
 		if (!ti) {
 			err = -errno ?: -EINVAL;
 			goto out;

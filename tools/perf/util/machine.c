@@ -53,7 +53,7 @@
 #endif
 #define KSYMBOL_FLAG_UNREGISTER 1
 /* the ksym_type of a span that is a mapped ELF object, no KSYMBOL */
-#define KSYM_TYPE_OBJECT 0xffff
+#define KSYM_TYPE_OBJECT MACHINE_KSYMBOL_OBJECT
 
 /* A KSYMBOL object (or a mapped ELF object) over [start, end) alive during [t_start, t_end) */
 struct ksym_span {
@@ -92,6 +92,8 @@ struct machine {
 	char kernel_ref[64];
 	struct machine_text_poke *pokes;
 	size_t nr_pokes, alloc_pokes;
+	/* only inject --snapshot reads them: a million pokes cost a copy each */
+	bool keep_text_pokes;
 	struct machine_stats stats;
 };
 
@@ -728,6 +730,13 @@ static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 en
 			continue;
 		if (objects_only && span->ksym_type != KSYM_TYPE_OBJECT)
 			continue;
+		/*
+		 * a record that arrives late with an earlier time (a KSYMBOL
+		 * synthesized at time 0 for another process) cannot end what
+		 * began after it
+		 */
+		if (span->t_start > time)
+			continue;
 		span->t_end = time;
 	}
 }
@@ -782,6 +791,30 @@ static struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64
 	return best ? best->map : NULL;
 }
 
+int machine__for_each_ksymbol(const struct machine *machine,
+			      int (*fn)(const struct machine_ksymbol *ksym, void *arg), void *arg)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < machine->nr_ksyms; i++) {
+		const struct ksym_span *span = &machine->ksyms[i];
+		struct machine_ksymbol ks = {
+		    .start = span->start,
+		    .end = span->end,
+		    .t_start = span->t_start,
+		    .t_end = span->t_end,
+		    .ksym_type = span->ksym_type,
+		    .name = map__dso_short(span->map),
+		};
+
+		ret = fn(&ks, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* the text image over time is built elsewhere: here the pokes are kept */
 static int machine__keep_text_poke(struct machine *machine, union perf_event *event,
 				   struct perf_sample *sample)
@@ -818,6 +851,11 @@ static int machine__keep_text_poke(struct machine *machine, union perf_event *ev
 	poke->new_len = e->new_len;
 	poke->bytes = bytes;
 	return 0;
+}
+
+void machine__set_keep_text_pokes(struct machine *machine, bool keep)
+{
+	machine->keep_text_pokes = keep;
 }
 
 size_t machine__nr_text_pokes(const struct machine *machine)
@@ -860,7 +898,8 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 		return 0;
 	case PERF_RECORD_TEXT_POKE:
 		machine->stats.nr_text_poke++;
-		return machine__keep_text_poke(machine, event, sample);
+		return machine->keep_text_pokes ? machine__keep_text_poke(machine, event, sample) :
+						  0;
 	default:
 		machine->stats.nr_ignored++;
 		return 0;

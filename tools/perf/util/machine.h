@@ -161,8 +161,31 @@ struct machine_text_poke {
 
 #define MACHINE_TEXT_POKES_MAX (1U << 20)
 
+/*
+ * TEXT_POKE records are counted, and kept only when asked for before the
+ * first one (inject --snapshot tells the kernel's own pokes from the
+ * image's by them)
+ */
+void machine__set_keep_text_pokes(struct machine *machine, bool keep);
 size_t machine__nr_text_pokes(const struct machine *machine);
 const struct machine_text_poke *machine__text_poke(const struct machine *machine, size_t idx);
+
+/*
+ * A KSYMBOL object, or an ELF object a kernel MMAP mapped, and its life:
+ * what the code-change report lists as regions.
+ */
+#define MACHINE_KSYMBOL_OBJECT 0xffff /* ksym_type of a mapped ELF object */
+
+struct machine_ksymbol {
+	u64 start, end;	    /* [start, end) */
+	u64 t_start, t_end; /* [t_start, t_end); t_end UINT64_MAX: alive at the end */
+	u16 ksym_type;	    /* PERF_RECORD_KSYMBOL_TYPE_*, or MACHINE_KSYMBOL_OBJECT */
+	const char *name;   /* valid while the machine lives */
+};
+
+/* Calls @fn for each one in registration order; stops at and returns @fn's first non-zero value */
+int machine__for_each_ksymbol(const struct machine *machine,
+			      int (*fn)(const struct machine_ksymbol *ksym, void *arg), void *arg);
 
 /* The name @thread had at @time (its current one for time 0) */
 const char *thread__comm_at(const struct thread *thread, u64 time);

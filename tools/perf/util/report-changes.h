@@ -17,16 +17,23 @@ struct machine;
  * region, with its life), then fed every kernel sample so that each site
  * version and region counts the samples that ran on it.  The figures are
  * plain data: the text, JSON and HTML writers all print from them.
+ * Strings (sym, desc, name, verdict) belong to the report and live until
+ * report_changes__delete().
+ *
+ * Sites are the text image's poked sites less the pokes it modelled for
+ * BPF JIT images and inject --jit objects (those are region bodies), over
+ * the bytes the kernel's own pokes wrote.  Regions are every KSYMBOL (and
+ * mapped ELF object) the machine saw, each with its life.
  */
 
 /* what a poked site is, decoded from its bytes */
 enum report_site_kind {
-	REPORT_KIND_JUMP_LABEL,	  /* 5- or 2-byte NOP <-> jmp */
-	REPORT_KIND_STATIC_CALL,  /* call/jmp whose target changes */
-	REPORT_KIND_FTRACE,	  /* 5-byte NOP <-> call (ftrace call site) */
-	REPORT_KIND_KPROBE,	  /* first byte <-> int3 */
-	REPORT_KIND_OPTPROBE,	  /* optimized kprobe: jmp into a detour buffer */
-	REPORT_KIND_TRAMPOLINE,	  /* OOL body appearing/going (old or new length 0) */
+	REPORT_KIND_JUMP_LABEL,	 /* 5- or 2-byte NOP <-> jmp */
+	REPORT_KIND_STATIC_CALL, /* call/jmp whose target changes */
+	REPORT_KIND_FTRACE,	 /* 5-byte NOP <-> call (ftrace call site) */
+	REPORT_KIND_KPROBE,	 /* first byte <-> int3 */
+	REPORT_KIND_OPTPROBE,	 /* optimized kprobe: jmp into a detour buffer */
+	REPORT_KIND_TRAMPOLINE,	 /* OOL body appearing/going (old or new length 0) */
 	REPORT_KIND_OTHER,
 	REPORT_KIND__MAX,
 };
@@ -35,11 +42,13 @@ const char *report_site_kind__name(enum report_site_kind kind); /* "jump_label",
 
 /* one version of a site: the bytes after a poke (version 0: before the first) */
 struct report_version {
-	u64 time;	   /* when it took effect; 0 for version 0 */
-	u64 duration;	   /* time it stayed, within the recording's span */
-	u64 nr_samples;	   /* samples whose IP was in the site during this version */
-	char *desc;	   /* "nop5", "jmp foo+0x12", "call __fentry__", "int3" */
+	u64 time;		       /* when it took effect; 0 for version 0 */
+	u64 duration;		       /* time it stayed, within the recording's span */
+	u64 nr_samples;		       /* samples whose IP was in the site during this version */
+	char *desc;		       /* "nop5", "jmp foo+0x12", "call __fentry__", "int3" */
 	enum textpoke_verdict verdict; /* of the poke that made it (version 0: UNKNOWN) */
+	bool changed;		       /* its bytes differ from version 0's */
+	u8 *bytes;		       /* the site's len bytes in this version, NULL: not known */
 };
 
 struct report_site {
@@ -53,12 +62,15 @@ struct report_site {
 	u64 nr_samples_changed; /* samples that ran while it differed from version 0 */
 };
 
+/* the ksym_type of an ELF object a kernel MMAP mapped (perf textpoke inject --jit's) */
+#define REPORT_REGION_OBJECT 0xffff
+
 /* a code region that existed only for part of the recording */
 struct report_region {
-	char *name;	/* the KSYMBOL name: bpf_prog_<tag>_<name>, ftrace_trampoline, ... */
+	char *name; /* the KSYMBOL name: bpf_prog_<tag>_<name>, ftrace_trampoline, ... */
 	u64 addr;
 	u32 len;
-	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL */
+	u16 ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF / _OOL, or REPORT_REGION_OBJECT */
 	u64 start, end; /* lifetime; end UINT64_MAX: alive at the end */
 	bool bytes_known;
 	u64 nr_samples;
@@ -78,7 +90,7 @@ struct report_consistency {
 };
 
 struct report_changes {
-	u64 first_time, last_time; /* the recording's span (samples and pokes) */
+	u64 first_time, last_time; /* the recording's span (samples, pokes, regions' lives) */
 	size_t nr_sites;
 	struct report_site *sites; /* address order */
 	size_t nr_regions;
@@ -98,5 +110,23 @@ void report_changes__delete(struct report_changes *rc);
 
 /* the text report's code-change part */
 void report_changes__fprintf(const struct report_changes *rc, FILE *fp);
+
+/*
+ * How much of it: the sites grouped by symbol and kind (the @max_groups
+ * with the most samples, then changes), and the @max_sites sites with the
+ * most samples, then changes, each with its versions; the rest as counts.
+ * 0: every one.  report_changes__fprintf() lists every site up to
+ * REPORT_CHANGES_ALL_SITES of them, else the top REPORT_CHANGES_TOP.
+ */
+#define REPORT_CHANGES_ALL_SITES 100
+#define REPORT_CHANGES_TOP 25
+
+struct report_changes_print_opts {
+	size_t max_sites;
+	size_t max_groups;
+};
+
+void report_changes__fprintf_opts(const struct report_changes *rc, FILE *fp,
+				  const struct report_changes_print_opts *opts);
 
 #endif /* __PERF_TEXTPOKE_REPORT_CHANGES_H */

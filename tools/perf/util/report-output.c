@@ -1,18 +1,144 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* placeholder until the JSON and HTML writers land: refuse, never pretend */
+/*
+ * What the JSON and HTML writers share: the sample density histogram,
+ * the walk over hostile strings, the sort keys named as perf names them.
+ */
 #include <errno.h>
+#include <string.h>
 
 #include "debug.h"
 #include "report-output.h"
 
-int report_output__json(const struct report_output *ro, FILE *fp)
+void report_density__init(struct report_density *d)
 {
-	pr_err("--json is not built yet\n");
-	return -EOPNOTSUPP;
+	memset(d, 0, sizeof(*d));
 }
 
-int report_output__html(const struct report_output *ro, FILE *fp)
+/* halve the resolution: neighbours merge, the span doubles */
+static void report_density__widen(struct report_density *d)
 {
-	pr_err("--html is not built yet\n");
-	return -EOPNOTSUPP;
+	size_t i;
+
+	for (i = 0; i < REPORT_DENSITY_BINS / 2; i++)
+		d->counts[i] = d->counts[2 * i] + d->counts[2 * i + 1];
+	memset(&d->counts[REPORT_DENSITY_BINS / 2], 0, sizeof(d->counts) / 2);
+	d->bin_ns *= 2;
+}
+
+void report_density__add(struct report_density *d, u64 time)
+{
+	u64 off;
+
+	if (!d->nr_samples) {
+		d->start = time;
+		d->bin_ns = 1;
+	}
+	d->nr_samples++;
+	off = time > d->start ? time - d->start : 0;
+	/* a u64 span fits in 2^56 bins of 256: stop widening before bin_ns overflows */
+	while (off / d->bin_ns >= REPORT_DENSITY_BINS && d->bin_ns <= UINT64_MAX / 4)
+		report_density__widen(d);
+	off /= d->bin_ns;
+	d->counts[off < REPORT_DENSITY_BINS ? off : REPORT_DENSITY_BINS - 1]++;
+}
+
+size_t report_density__nr_bins(const struct report_density *d)
+{
+	size_t n = REPORT_DENSITY_BINS;
+
+	if (!d->nr_samples)
+		return 0;
+	while (n > 1 && !d->counts[n - 1])
+		n--;
+	return n;
+}
+
+/*
+ * RFC 3629: the lead byte fixes the length and the smallest code point
+ * that length may carry, so overlong forms, UTF-16 surrogates and
+ * values past U+10FFFF are all caught by one range check.
+ */
+unsigned long report_output__utf8_next(const char **s)
+{
+	const unsigned char *p = (const unsigned char *)*s;
+	unsigned long cp, min;
+	int len, i;
+
+	if (p[0] < 0x80) {
+		*s += 1;
+		return p[0];
+	}
+	if ((p[0] & 0xe0) == 0xc0) {
+		len = 2, cp = p[0] & 0x1f, min = 0x80;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		len = 3, cp = p[0] & 0x0f, min = 0x800;
+	} else if ((p[0] & 0xf8) == 0xf0) {
+		len = 4, cp = p[0] & 0x07, min = 0x10000;
+	} else {
+		goto invalid;
+	}
+	for (i = 1; i < len; i++) {
+		/* a NUL here is not a continuation byte: never read past the end */
+		if ((p[i] & 0xc0) != 0x80)
+			goto invalid;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		goto invalid;
+	*s += len;
+	return cp;
+invalid:
+	*s += 1;
+	return REPORT_UTF8_INVALID;
+}
+
+static const char *const sort_key_names[SORT__MAX] = {
+    [SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_TID] = "tid", [SORT_DSO] = "dso",
+    [SORT_SYM] = "sym",	  [SORT_CPU] = "cpu", [SORT_ABI] = "abi",
+};
+
+const char *report_sort_key__name(enum report_sort_key key)
+{
+	return key < SORT__MAX ? sort_key_names[key] : "invalid";
+}
+
+int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__MAX],
+			     size_t *nr_keys)
+{
+	const char *p = sort ? sort : "comm,dso,sym";
+	size_t n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+		int k;
+
+		for (k = 0; k < SORT__MAX; k++)
+			if (strlen(sort_key_names[k]) == len && !strncmp(p, sort_key_names[k], len))
+				break;
+		if (k == SORT__MAX) {
+			pr_err(
+			    "report: sort key '%.*s' has no output column (comm, pid, tid, dso, sym, cpu, abi)\n",
+			    (int)len, p);
+			return -EINVAL;
+		}
+		/* a repeated key adds no column */
+		for (i = 0; i < n; i++)
+			if (keys[i] == (enum report_sort_key)k)
+				break;
+		if (i == n)
+			keys[n++] = k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	*nr_keys = n;
+	return 0;
+}
+
+bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
+			      float percent_limit)
+{
+	if (percent_limit <= 0 || !h->total_period)
+		return false;
+	return 100.0 * (double)he->period / (double)h->total_period < percent_limit;
 }

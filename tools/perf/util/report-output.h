@@ -2,10 +2,33 @@
 #ifndef __PERF_TEXTPOKE_REPORT_OUTPUT_H
 #define __PERF_TEXTPOKE_REPORT_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report-changes.h"
 #include "report-hist.h"
+
+/*
+ * Samples over time, for the density strip under the HTML timeline.
+ * The span is not known until the last sample, so the bins start one
+ * nanosecond wide at the first sample and double (merging neighbours)
+ * whenever a sample falls past the last bin: fixed memory, O(1)
+ * amortised per sample, whatever the recording's length.
+ */
+#define REPORT_DENSITY_BINS 256
+
+struct report_density {
+	u64 start;  /* the first bin's start: the first sample's time */
+	u64 bin_ns; /* the width of every bin */
+	u64 counts[REPORT_DENSITY_BINS];
+	u64 nr_samples;
+};
+
+void report_density__init(struct report_density *d);
+/* every sample's time; earlier than the first one counts in bin 0 */
+void report_density__add(struct report_density *d, u64 time);
+/* the number of bins in use (0 without samples) */
+size_t report_density__nr_bins(const struct report_density *d);
 
 /*
  * perf textpoke report --json and --html: every figure of the text report
@@ -18,12 +41,36 @@
 struct report_output {
 	size_t nr_hists;
 	const struct report_hist *hists;
-	const struct report_changes *changes;
-	const char *input; /* the recording, as named */
-	const char *sort;  /* the sort keys, as given */
+	const struct report_changes *changes; /* NULL: no code-change part */
+	const char *input;		      /* the recording, as named */
+	const char *sort;		      /* the sort keys, as given; NULL: comm,dso,sym */
+	const struct report_density *density; /* NULL: no sample times */
+	u64 nr_lost_samples;		      /* the text report's "Total Lost Samples" */
+	float percent_limit;		      /* --percent-limit: rows below it left out */
 };
 
 int report_output__json(const struct report_output *ro, FILE *fp);
+/* the lanes drawn at most: the busiest ones, the rest counted as omitted */
+#define REPORT_HTML_MAX_LANES 400
 int report_output__html(const struct report_output *ro, FILE *fp);
+
+/*
+ * What both writers share.  Strings from a recording (symbol, command
+ * and DSO names) are hostile input: report_output__utf8_next() walks
+ * them by code point, and gives REPORT_UTF8_INVALID for a byte that does
+ * not start a well-formed UTF-8 sequence (overlong, surrogate, past
+ * U+10FFFF, truncated), so each writer can replace it and never emit
+ * something its format's parser rejects.
+ */
+#define REPORT_UTF8_INVALID 0xfffffffful
+unsigned long report_output__utf8_next(const char **s);
+
+/* the sort keys of @sort in order, into keys[SORT__MAX]; -EINVAL names a bad one */
+int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__MAX],
+			     size_t *nr_keys);
+const char *report_sort_key__name(enum report_sort_key key);
+/* --percent-limit as perf applies it: the entry's share of the event's period */
+bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
+			      float percent_limit);
 
 #endif /* __PERF_TEXTPOKE_REPORT_OUTPUT_H */

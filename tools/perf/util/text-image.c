@@ -448,7 +448,12 @@ static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp
 {
 	int err;
 
-	if (!ti->finished)
+	/*
+	 * one pass (a pipe read as it comes) wants each poke's verdict at
+	 * once; text_image__load() has the whole recording first, and its
+	 * verdicts come from text_image__finish()
+	 */
+	if (!ti->finished && !ti->session)
 		ti__live_verdict(ti, tp, time);
 	err = textpoke_image__add_poke(ti->img, time, tp->addr, tp->bytes, tp->old_len,
 				       tp->bytes + tp->old_len, tp->new_len);
@@ -983,6 +988,7 @@ struct text_image *text_image__load(const char *path, const struct text_image_op
 	session = perf_session__new(path, &tool);
 	if (!session)
 		return NULL;
+	machine__set_keep_text_pokes(session->machine, opts && opts->keep_text_pokes);
 	if (machine__set_kernel_symbols(session->machine, opts ? opts->kallsyms : NULL,
 					opts ? opts->vmlinux : NULL)) {
 		perf_session__delete(session);

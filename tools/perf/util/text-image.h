@@ -64,6 +64,8 @@ struct text_image_opts {
 	 * (text_image__find_vmlinux()), below this root ("" or NULL: /).
 	 */
 	const char *symfs;
+	/* text_image__load(): the machine keeps every TEXT_POKE (machine__text_poke()) */
+	bool keep_text_pokes;
 };
 
 /*

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke report --json: the schema is Documentation/report-json.md,
+ * and a key changes only with schema_version.  Addresses are "0x..."
+ * strings because a JSON number is a double to most readers and loses
+ * the low bits of a kernel address; times are integer nanoseconds plus
+ * perf script's "seconds.microseconds" string, for readers that would
+ * round a large integer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "debug.h"
+#include "report-output.h"
+
+#define REPORT_JSON_SCHEMA_VERSION 1
+#define JSON_MAX_DEPTH 16
+
+struct json {
+	FILE *fp;
+	int depth;
+	bool need_comma[JSON_MAX_DEPTH];
+};
+
+static void json__sep(struct json *j)
+{
+	if (j->need_comma[j->depth])
+		fputc(',', j->fp);
+	j->need_comma[j->depth] = true;
+	fprintf(j->fp, "\n%*s", 2 * j->depth, "");
+}
+
+/*
+ * RFC 8259 section 7: quote and backslash escaped, control characters
+ * as \u00XX; DEL and the line separators U+2028/9 too, so the output
+ * also survives being pasted into JavaScript.  A byte that is not UTF-8
+ * becomes U+FFFD: a symbol from a hostile recording never breaks the
+ * document.
+ */
+static void json__string(struct json *j, const char *s)
+{
+	if (!s) {
+		fputs("null", j->fp);
+		return;
+	}
+	fputc('"', j->fp);
+	while (*s) {
+		const char *p = s;
+		unsigned long cp = report_output__utf8_next(&s);
+
+		if (cp == REPORT_UTF8_INVALID)
+			fputs("\\ufffd", j->fp);
+		else if (cp == '"')
+			fputs("\\\"", j->fp);
+		else if (cp == '\\')
+			fputs("\\\\", j->fp);
+		else if (cp == '\n')
+			fputs("\\n", j->fp);
+		else if (cp == '\t')
+			fputs("\\t", j->fp);
+		else if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029)
+			fprintf(j->fp, "\\u%04lx", cp);
+		else
+			fwrite(p, 1, s - p, j->fp);
+	}
+	fputc('"', j->fp);
+}
+
+static void json__key(struct json *j, const char *key)
+{
+	json__sep(j);
+	if (key)
+		fprintf(j->fp, "\"%s\": ", key);
+}
+
+static void json__open(struct json *j, const char *key, char c)
+{
+	json__key(j, key);
+	fputc(c, j->fp);
+	/* the document's nesting is fixed by this file, never by the data */
+	if (j->depth < JSON_MAX_DEPTH - 1)
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void json__close(struct json *j, char c)
+{
+	bool empty = !j->need_comma[j->depth];
+
+	j->depth--;
+	if (!empty)
+		fprintf(j->fp, "\n%*s", 2 * j->depth, "");
+	fputc(c, j->fp);
+}
+
+static void json__u64(struct json *j, const char *key, u64 v)
+{
+	json__key(j, key);
+	fprintf(j->fp, "%" PRIu64, v);
+}
+
+static void json__s64(struct json *j, const char *key, s64 v)
+{
+	json__key(j, key);
+	fprintf(j->fp, "%" PRId64, v);
+}
+
+static void json__bool(struct json *j, const char *key, bool v)
+{
+	json__key(j, key);
+	fputs(v ? "true" : "false", j->fp);
+}
+
+static void json__null(struct json *j, const char *key)
+{
+	json__key(j, key);
+	fputs("null", j->fp);
+}
+
+static void json__str(struct json *j, const char *key, const char *s)
+{
+	json__key(j, key);
+	json__string(j, s);
+}
+
+static void json__addr(struct json *j, const char *key, u64 addr)
+{
+	json__key(j, key);
+	fprintf(j->fp, "\"0x%" PRIx64 "\"", addr);
+}
+
+/* key_ns: integer nanoseconds; key: "s.us" as perf script prints it (truncated) */
+static void json__time(struct json *j, const char *key, u64 t)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s_ns", key);
+	json__u64(j, k, t);
+	json__key(j, key);
+	fprintf(j->fp, "\"%" PRIu64 ".%06" PRIu64 "\"", t / 1000000000, t % 1000000000 / 1000);
+}
+
+static void json__no_time(struct json *j, const char *key)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s_ns", key);
+	json__null(j, k);
+	json__null(j, key);
+}
+
+/* perf report's overhead: the entry's share of the event's period, in percent */
+static void json__percent(struct json *j, const char *key, u64 part, u64 total)
+{
+	json__key(j, key);
+	fprintf(j->fp, "%.6f", total ? 100.0 * (double)part / (double)total : 0.0);
+}
+
+static void json__hex_bytes(struct json *j, const char *key, const u8 *b, size_t len)
+{
+	size_t i;
+
+	json__key(j, key);
+	if (!b) {
+		fputs("null", j->fp);
+		return;
+	}
+	fputc('"', j->fp);
+	for (i = 0; i < len; i++)
+		fprintf(j->fp, "%s%02x", i ? " " : "", b[i]);
+	fputc('"', j->fp);
+}
+
+static void json__entry(struct json *j, const struct hist_entry *he, const struct report_hist *h,
+			const enum report_sort_key *keys, size_t nr_keys)
+{
+	size_t i;
+
+	json__open(j, NULL, '{');
+	json__percent(j, "overhead", he->period, h->total_period);
+	json__u64(j, "nr_samples", he->nr_samples);
+	json__u64(j, "period", he->period);
+	for (i = 0; i < nr_keys; i++) {
+		switch (keys[i]) {
+		case SORT_COMM:
+			json__str(j, "comm", he->comm);
+			break;
+		case SORT_PID:
+			json__u64(j, "pid", he->pid);
+			json__str(j, "thread_comm", he->thread_comm);
+			break;
+		case SORT_TID:
+			json__u64(j, "tid", he->tid);
+			break;
+		case SORT_DSO:
+			json__str(j, "dso", he->dso);
+			break;
+		case SORT_SYM:
+			json__str(j, "sym", he->sym);
+			json__addr(j, "ip", he->ip);
+			json__addr(j, "sym_start", he->sym_start);
+			json__str(j, "level", he->level == 'k' ? "kernel" : "user");
+			break;
+		case SORT_CPU:
+			json__s64(j, "cpu", he->cpu);
+			break;
+		case SORT_ABI:
+			json__u64(j, "abi", he->abi);
+			break;
+		default:
+			break;
+		}
+	}
+	json__close(j, '}');
+}
+
+static void json__hist(struct json *j, const struct report_hist *h,
+		       const enum report_sort_key *keys, size_t nr_keys, float percent_limit)
+{
+	static const char *const abi_keys[4] = {"none", "abi32", "abi64", "other"};
+	size_t i, k, hidden = 0;
+
+	json__open(j, NULL, '{');
+	json__str(j, "event", h->event_name);
+	json__str(j, "time_slices", h->time_slices);
+	json__u64(j, "nr_samples", h->nr_samples);
+	json__u64(j, "total_period", h->total_period);
+	json__open(j, "entries", '[');
+	for (i = 0; i < h->nr_entries; i++) {
+		if (report_hist_entry__below(&h->entries[i], h, percent_limit)) {
+			hidden++;
+			continue;
+		}
+		json__entry(j, &h->entries[i], h, keys, nr_keys);
+	}
+	json__close(j, ']');
+	json__u64(j, "nr_entries_below_limit", hidden);
+	json__open(j, "abi_counts", '[');
+	for (i = 0; i < h->nr_comms; i++) {
+		json__open(j, NULL, '{');
+		json__str(j, "comm", h->abi_counts[i].comm);
+		for (k = 0; k < 4; k++)
+			json__u64(j, abi_keys[k], h->abi_counts[i].nr[k]);
+		json__close(j, '}');
+	}
+	json__close(j, ']');
+	json__close(j, '}');
+}
+
+static const char *const verdict_keys[TEXTPOKE_VERDICT__MAX] = {
+    [TEXTPOKE_VERIFIED] = "verified",
+    [TEXTPOKE_PRE_APPLIED] = "pre_applied",
+    [TEXTPOKE_MISMATCH] = "mismatch",
+    [TEXTPOKE_UNKNOWN] = "unknown",
+};
+
+static const char *verdict_key(enum textpoke_verdict v)
+{
+	return v < TEXTPOKE_VERDICT__MAX ? verdict_keys[v] : "invalid";
+}
+
+static void json__site(struct json *j, const struct report_site *s)
+{
+	size_t v;
+
+	json__open(j, NULL, '{');
+	json__addr(j, "addr", s->addr);
+	json__u64(j, "len", s->len);
+	json__str(j, "sym", s->sym);
+	json__str(j, "kind", report_site_kind__name(s->kind));
+	json__u64(j, "nr_changes", s->nr_versions ? s->nr_versions - 1 : 0);
+	if (s->nr_versions > 1) {
+		json__time(j, "first_change", s->first_change);
+		json__time(j, "last_change", s->last_change);
+	} else {
+		json__no_time(j, "first_change");
+		json__no_time(j, "last_change");
+	}
+	json__u64(j, "nr_samples_changed", s->nr_samples_changed);
+	json__open(j, "versions", '[');
+	for (v = 0; v < s->nr_versions; v++) {
+		const struct report_version *rv = &s->versions[v];
+
+		json__open(j, NULL, '{');
+		json__u64(j, "version", v);
+		if (v)
+			json__time(j, "time", rv->time);
+		else
+			json__no_time(j, "time");
+		json__u64(j, "duration_ns", rv->duration);
+		json__u64(j, "nr_samples", rv->nr_samples);
+		json__bool(j, "changed", rv->changed);
+		json__str(j, "desc", rv->desc);
+		json__hex_bytes(j, "bytes", rv->bytes, s->len);
+		if (v)
+			json__str(j, "verdict", verdict_key(rv->verdict));
+		else
+			json__null(j, "verdict");
+		json__close(j, '}');
+	}
+	json__close(j, ']');
+	json__close(j, '}');
+}
+
+static const char *ksym_type_name(u16 type)
+{
+	/* PERF_RECORD_KSYMBOL_TYPE_BPF, _OOL (include/uapi/linux/perf_event.h) */
+	switch (type) {
+	case 1:
+		return "bpf";
+	case 2:
+		return "ool";
+	case REPORT_REGION_OBJECT:
+		return "object";
+	default:
+		return "unknown";
+	}
+}
+
+static void json__region(struct json *j, const struct report_region *r, size_t nr_regions)
+{
+	size_t i;
+
+	json__open(j, NULL, '{');
+	json__str(j, "name", r->name);
+	json__addr(j, "addr", r->addr);
+	json__u64(j, "len", r->len);
+	json__u64(j, "ksym_type", r->ksym_type);
+	json__str(j, "type", ksym_type_name(r->ksym_type));
+	json__time(j, "start", r->start);
+	if (r->end == UINT64_MAX)
+		json__no_time(j, "end");
+	else
+		json__time(j, "end", r->end);
+	json__bool(j, "alive_at_end", r->end == UINT64_MAX);
+	json__bool(j, "bytes_known", r->bytes_known);
+	json__u64(j, "nr_samples", r->nr_samples);
+	json__open(j, "reused_by", '[');
+	for (i = 0; i < r->nr_reused; i++)
+		if (r->reused[i] < nr_regions)
+			json__u64(j, NULL, r->reused[i]);
+	json__close(j, ']');
+	json__close(j, '}');
+}
+
+static void json__changes(struct json *j, const struct report_changes *rc)
+{
+	const struct report_consistency *c = &rc->consistency;
+	size_t i;
+
+	json__open(j, "changes", '{');
+	json__time(j, "first_time", rc->first_time);
+	json__time(j, "last_time", rc->last_time);
+	json__u64(j, "nr_kernel_samples", rc->nr_kernel_samples);
+	json__u64(j, "nr_sites", rc->nr_sites);
+	json__open(j, "sites", '[');
+	for (i = 0; i < rc->nr_sites; i++)
+		json__site(j, &rc->sites[i]);
+	json__close(j, ']');
+	json__u64(j, "nr_regions", rc->nr_regions);
+	json__open(j, "regions", '[');
+	for (i = 0; i < rc->nr_regions; i++)
+		json__region(j, &rc->regions[i], rc->nr_regions);
+	json__close(j, ']');
+	json__open(j, "consistency", '{');
+	json__open(j, "pokes", '{');
+	for (i = 0; i < TEXTPOKE_VERDICT__MAX; i++)
+		json__u64(j, verdict_keys[i], c->verdicts[i]);
+	json__close(j, '}');
+	json__u64(j, "nr_lost", c->nr_lost);
+	json__u64(j, "nr_lost_samples", c->nr_lost_samples);
+	json__u64(j, "nr_unordered", c->nr_unordered);
+	json__u64(j, "nr_unmapped", c->nr_unmapped);
+	json__bool(j, "trusted", c->trusted);
+	json__str(j, "verdict", c->verdict);
+	json__close(j, '}');
+	json__close(j, '}');
+}
+
+static void json__density(struct json *j, const struct report_density *d)
+{
+	size_t i, n = report_density__nr_bins(d);
+
+	json__open(j, "sample_density", '{');
+	json__u64(j, "nr_samples", d->nr_samples);
+	if (n)
+		json__time(j, "start", d->start);
+	else
+		json__no_time(j, "start");
+	json__u64(j, "bin_ns", n ? d->bin_ns : 0);
+	json__open(j, "counts", '[');
+	for (i = 0; i < n; i++)
+		json__u64(j, NULL, d->counts[i]);
+	json__close(j, ']');
+	json__close(j, '}');
+}
+
+int report_output__json(const struct report_output *ro, FILE *fp)
+{
+	enum report_sort_key keys[SORT__MAX];
+	struct json j = {.fp = fp};
+	size_t nr_keys, i;
+	int err;
+
+	err = report_output__sort_keys(ro->sort, keys, &nr_keys);
+	if (err)
+		return err;
+	json__open(&j, NULL, '{');
+	json__str(&j, "schema", "perf-textpoke-report");
+	json__u64(&j, "schema_version", REPORT_JSON_SCHEMA_VERSION);
+	json__str(&j, "input", ro->input);
+	json__u64(&j, "total_lost_samples", ro->nr_lost_samples);
+	json__open(&j, "sort", '[');
+	for (i = 0; i < nr_keys; i++)
+		json__str(&j, NULL, report_sort_key__name(keys[i]));
+	json__close(&j, ']');
+	json__open(&j, "profile", '[');
+	for (i = 0; i < ro->nr_hists; i++)
+		json__hist(&j, &ro->hists[i], keys, nr_keys, ro->percent_limit);
+	json__close(&j, ']');
+	if (ro->changes)
+		json__changes(&j, ro->changes);
+	else
+		json__null(&j, "changes");
+	if (ro->density)
+		json__density(&j, ro->density);
+	else
+		json__null(&j, "sample_density");
+	json__close(&j, '}');
+	fputc('\n', fp);
+	if (fflush(fp) || ferror(fp)) {
+		err = errno ? -errno : -EIO;
+		pr_err("report: writing the JSON failed: %s\n", strerror(-err));
+		return err;
+	}
+	return 0;
+}
