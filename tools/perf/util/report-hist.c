@@ -99,9 +99,9 @@ static int layout__parse_list(const char *opt, const char *str, bool keys_only, 
 		int col = column__lookup(p, len);
 
 		if (len && (col < 0 || (keys_only && col >= SORT__MAX))) {
-			pr_err("%s: unknown %s key '%.*s' (known: comm, pid, tid, dso, sym, cpu, "
+			pr_err("%s: unknown %s '%.*s' (known: comm, pid, tid, dso, sym, cpu, "
 			       "abi%s)\n",
-			       opt, keys_only ? "sort" : "field", (int)len, p,
+			       opt, keys_only ? "sort key" : "field", (int)len, p,
 			       keys_only ? "" : ", overhead, sample, period");
 			return -EINVAL;
 		}
@@ -507,6 +507,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	    .sym = k.sym,
 	    .ip = al->addr,
 	    .level = cpumode_level(al->cpumode),
+	    .sym_resolved = al->sym != NULL,
 	    .cpu = (s32)sample->cpu,
 	    .abi = sample->user_regs.abi,
 	    .nr_samples = 1,
@@ -743,7 +744,12 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 }
 
 /* perf's hists__calc_col_len(): the header, and every entry shown */
-static int column__width(const struct report_hist *h, int col)
+/*
+ * perf's hists__calc_col_len(): the header, and every entry shown; an
+ * entry whose first sample had no symbol widens the object column to an
+ * address's 16 digits, unless --dsos was given.
+ */
+static int column__width(const struct report_hist *h, const struct report_layout *l, int col)
 {
 	int w = strlen(column_headers[col]);
 	size_t i;
@@ -755,6 +761,7 @@ static int column__width(const struct report_hist *h, int col)
 	case REPORT_COL_PERIOD:
 		return 12;
 	case SORT_TID:
+	case SORT_CPU:
 		return w;
 	default:
 		break;
@@ -772,13 +779,11 @@ static int column__width(const struct report_hist *h, int col)
 			break;
 		case SORT_DSO:
 			len = e->dso ? (int)strlen(e->dso) : 0;
-			/* perf widens the object column for an unresolved symbol */
+			if (!e->sym_resolved && !l->dso_filter && len < 16)
+				len = 16;
 			break;
 		case SORT_SYM:
 			len = e->sym ? (int)strlen(e->sym) + 4 : 16 + 4 + 2;
-			break;
-		case SORT_CPU:
-			len = 3;
 			break;
 		case SORT_ABI:
 			len = 4;
@@ -786,16 +791,8 @@ static int column__width(const struct report_hist *h, int col)
 		default:
 			break;
 		}
-		if (col == SORT_DSO || col == SORT_PID) {
-			/* see below */
-		}
 		if (len > w)
 			w = len;
-	}
-	if (col == SORT_DSO) {
-		for (i = 0; i < h->nr_entries; i++)
-			if (!h->entries[i].sym && w < 16)
-				w = 16;
 	}
 	return w;
 }
@@ -803,7 +800,7 @@ static int column__width(const struct report_hist *h, int col)
 void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
 			  float percent_limit, FILE *fp)
 {
-	int width[REPORT_MAX_COLS], i, n = 0, last = -1;
+	int width[REPORT_MAX_COLS], i, last = -1;
 	char unit, buf[4096];
 	unsigned long nr = convert_unit(h->nr_samples, &unit);
 	size_t e;
@@ -816,9 +813,7 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 	for (i = 0; i < l->nr_cols; i++) {
 		int col = l->cols[i];
 
-		width[i] = col < SORT__MAX && l->elide[col] ? -1 : column__width(h, col);
-		if (width[i] >= 0)
-			n++;
+		width[i] = col < SORT__MAX && l->elide[col] ? -1 : column__width(h, l, col);
 	}
 	fprintf(fp, "#");
 	for (i = 0; i < l->nr_cols; i++) {
@@ -871,7 +866,6 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 		buf[len] = 0;
 		fprintf(fp, "%s\n", buf);
 	}
-	(void)n;
 }
 
 void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp)

@@ -34,10 +34,11 @@ struct hist_entry {
 	const char *thread_comm; /* the thread's last name: perf's pid column shows it */
 	u32 pid, tid;
 	const char *dso;
-	const char *sym; /* NULL: [unknown], printed with the address as perf does */
-	u64 ip;		 /* for an unknown symbol */
-	u64 sym_start;	 /* the symbol's start, object-relative (as ip) */
-	char level;	 /* '.' user, 'k' kernel, as perf's [.] [k] */
+	const char *sym;   /* NULL: [unknown], printed with the address as perf does */
+	u64 ip;		   /* for an unknown symbol */
+	u64 sym_start;	   /* the symbol's start, object-relative (as ip) */
+	char level;	   /* '.' user, 'k' kernel, as perf's [.] [k] */
+	bool sym_resolved; /* the first sample's symbol was known: perf sizes columns by it */
 	s32 cpu;
 	u64 abi;
 	u64 nr_samples;
@@ -80,6 +81,7 @@ struct report_layout {
 	int cols[REPORT_MAX_COLS]; /* columns printed, in order */
 	bool key[SORT__MAX];	   /* the sort keys among them */
 	bool elide[SORT__MAX];	   /* not printed: a one-name filter makes it constant */
+	bool dso_filter;	   /* --dsos given: perf leaves the object column narrow */
 };
 
 /* perf's name of a column: "comm", "dso", "sym", "overhead", "sample" */

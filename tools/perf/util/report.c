@@ -209,14 +209,24 @@ static int report__parse_time(struct report *r)
 	u64 first = env->first_sample_time, last = env->last_sample_time;
 
 	if (!strchr(str, '%')) {
-		const char *comma = strchr(str, ',');
+		/* several ranges are separated by spaces, as perf takes them */
+		while (*str) {
+			size_t len = strcspn(str, " ");
+			const char *comma = memchr(str, ',', len);
+			struct time_range *tr = &r->ranges[r->nr_ranges];
 
-		if (!comma || strchr(comma + 1, ',') ||
-		    parse_seconds(str, comma - str, &r->ranges[0].start) ||
-		    parse_seconds(comma + 1, strlen(comma + 1), &r->ranges[0].end) ||
-		    (r->ranges[0].end && r->ranges[0].start > r->ranges[0].end))
+			if (!comma || memchr(comma + 1, ',', str + len - comma - 1) ||
+			    r->nr_ranges == REPORT_MAX_RANGES ||
+			    parse_seconds(str, comma - str, &tr->start) ||
+			    parse_seconds(comma + 1, str + len - comma - 1, &tr->end) ||
+			    (tr->end && tr->start > tr->end))
+				goto bad;
+			r->nr_ranges++;
+			str += len;
+			str += strspn(str, " ");
+		}
+		if (!r->nr_ranges)
 			goto bad;
-		r->nr_ranges = 1;
 		return 0;
 	}
 	if (!first || last < first) {
@@ -259,8 +269,8 @@ static int report__parse_time(struct report *r)
 	}
 	return 0;
 bad:
-	pr_err("--time %s: expected start,end in seconds (12345.678901,12346), percentage "
-	       "slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
+	pr_err("--time %s: expected start,end in seconds (12345.678901,12346; several "
+	       "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
 	       r->opts->time);
 	return -EINVAL;
 }
@@ -539,6 +549,7 @@ static void report__setup_elide(struct report *r, FILE *fp)
 	bool all = true;
 	int i;
 
+	l->dso_filter = r->dsos.names != NULL;
 	memset(l->elide, 0, sizeof(l->elide));
 	for (i = 0; i < l->nr_cols; i++) {
 		int col = l->cols[i];

@@ -43,7 +43,6 @@ declare -A known=(
 	[perf_data_converter/perf.data.piped.corrupted.zero_size_sample-3.2]="a record of size 0: stock perf stops there and prints what it has with exit 0; we fail naming the record"
 	[platform2-sommelier/perf.data.piped.host]="the 2012 ChromeOS pipe's header features (type 69): stock perf 6.1 stops at the first, printing nothing"
 	[platform2-sommelier/perf.data.piped.powerpc]="the 2012 ChromeOS pipe's header features (type 69): stock perf 6.1 prints nothing"
-	[platform_system_extras/etm_perf_etm.data]="CoreSight ETM: stock perf stops for want of random file access and prints nothing; we print the samples"
 )
 
 diff_name() {

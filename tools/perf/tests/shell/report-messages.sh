@@ -38,7 +38,7 @@ expect() {
 
 expect sort-key 129 "unknown sort key 'foo'" -i "$tmp/ok.data" --sort comm,foo
 [ "$(wc -l <"$tmp/sort-key.err")" = 1 ] || fail "sort-key: not one line: $(cat "$tmp/sort-key.err")"
-expect field 129 "unknown field key 'bar'" -i "$tmp/ok.data" -F overhead,bar
+expect field 129 "unknown field 'bar'" -i "$tmp/ok.data" -F overhead,bar
 expect sort-field 129 "unknown sort key 'sample'" -i "$tmp/ok.data" --sort sample
 expect percent 129 "bad value 'x' for --percent-limit" -i "$tmp/ok.data" --percent-limit x
 expect pid 129 "--pid 1x" -i "$tmp/ok.data" --pid 1x

@@ -11,6 +11,9 @@
 # Mutation caught: sorting ties by name descending in entry__cmp()
 # (strcmp(b->sym, a->sym)): the sym and default sorts of the shell loop,
 # whose cpu-clock samples all weigh the same, come out in another order.
+# And: the pid column printing the command of the sample instead of the
+# thread's last one (e->comm for e->thread_comm in entry__snprintf()): the
+# exec'ing shell's row of exec-comm-pid differs.
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
@@ -21,6 +24,9 @@ perf_record "$tmp/sh.data" -e cpu-clock -F 4000 -- \
 	sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done'
 perf_record "$tmp/w.data" -e cpu-clock -F 4000 -- "$tmp/w" 30000000
 perf_record "$tmp/two.data" -e cpu-clock,task-clock -F 2000 -- "$tmp/w" 20000000
+# a shell that execs the program: one thread, two commands
+perf_record "$tmp/exec.data" -e cpu-clock -F 4000 -- \
+	sh -c "i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done; exec $tmp/w 20000000"
 
 for s in comm pid dso sym dso,sym sym,dso comm,pid,sym cpu,comm; do
 	same_report "sh-$s" "$tmp/sh.data" --sort "$s"
@@ -55,6 +61,8 @@ same_report w-time-ranges "$tmp/w.data" --time 0%-25%,50%-75% --sort sym
 first=$(HOME=$tmp perf script -i "$tmp/w.data" -F time 2>/dev/null | head -1 | tr -d ' :')
 [ -n "$first" ] || fail "no sample time from stock perf script"
 same_report w-time-secs "$tmp/w.data" --time "$first,$(echo "$first + 0.02" | bc)"
+same_report w-time-secs2 "$tmp/w.data" --sort sym \
+	--time "$first,$(echo "$first + 0.02" | bc) $(echo "$first + 0.04" | bc),"
 
 # our tid key: the thread ids and counts of stock perf's pid column
 perf_report -i "$tmp/w.data" --sort pid -n 2>/dev/null |
@@ -65,6 +73,11 @@ perf_report -i "$tmp/w.data" --sort pid -n 2>/dev/null |
 cmp -s "$tmp/tid.perf" "$tmp/tid.ours" ||
 	{ diff -u "$tmp/tid.perf" "$tmp/tid.ours"; fail "--sort tid differs from perf's pid column"; }
 echo "ok: --sort tid: $(wc -l <"$tmp/tid.ours") threads as stock perf's pid column"
+
+# the pid column shows the thread's last command, the comm column each one
+same_report exec-comm-pid "$tmp/exec.data" --sort comm,pid
+same_report exec-pid-dso "$tmp/exec.data" --sort pid,dso -n
+same_report exec-comm-sh "$tmp/exec.data" --comm sh --sort pid,sym
 
 same_report two-default "$tmp/two.data"
 same_report two-n "$tmp/two.data" -n --sort dso,sym

@@ -30,7 +30,9 @@ perf_report() {
 
 	HOME=$tmp timeout 120 perf report --stdio "$@" >"$tmp/perf-report.raw"
 	st=$?
-	awk '/^# \(Tip:/ { exit } { print }' "$tmp/perf-report.raw" | head -n -1
+	# the "#" before the tip goes with it; a report without rows has no tip
+	awk '/^# \(Tip:/ { tip = 1; exit } NR > 1 { print prev } { prev = $0 }
+	     END { if (!tip && NR) print prev }' "$tmp/perf-report.raw"
 	return $st
 }
 
