@@ -57,6 +57,7 @@ struct report {
 	struct perf_session *session;
 	struct report_hists *hists;
 	struct report_changes *changes;
+	struct report_density density; /* samples over time, for --html and --json */
 	struct name_list comms, dsos, symbols;
 	struct int_list pids, tids;
 	u8 *cpu_bitmap; /* REPORT_MAX_CPUS bits, NULL: every cpu */
@@ -364,6 +365,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		return 0;
 	if (r->changes)
 		report_changes__sample(r->changes, sample->ip, sample->cpumode, sample->time);
+	if (sample->time)
+		report_density__add(&r->density, sample->time);
 	if (r->cpu_bitmap && (sample->cpu >= REPORT_MAX_CPUS ||
 			      !(r->cpu_bitmap[sample->cpu / 8] & (1 << (sample->cpu % 8)))))
 		return 0;
@@ -726,6 +729,9 @@ int report__run(struct report_opts *opts)
 		    .changes = r.changes,
 		    .input = opts->input,
 		    .sort = sort_keys,
+		    .density = &r.density,
+		    .nr_lost_samples = r.session->stats.nr_lost_samples,
+		    .percent_limit = opts->percent_limit,
 		};
 
 		if (opts->html) {
