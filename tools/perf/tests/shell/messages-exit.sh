@@ -94,6 +94,17 @@ inject -i @@/empty -o @@/out.data|@@/empty
 inject -i @ -o @|that is the input
 inject -i @ -o - --snapshot=start|kcore_dir
 inject -i @ --jit|--jit-dir
+report --bogus|unknown option '--bogus'
+report -i @ extra|unexpected argument 'extra'
+report -i @ --sort foo|unknown sort key 'foo'
+report -i @ -F bar|unknown field 'bar'
+report -i @ --percent-limit x|bad value 'x' for --percent-limit
+report -i @ --cpu 0|--cpu: the recording has no cpu
+report -i @ --sort abi|no event samples the user registers
+report -i @ --json --stdio|choose one
+report -i @ --html @@|is a directory
+report -i @@/none|@@/none
+report -i @@/passwd|@@/passwd
 EOF
 echo "ok: $n bad invocations, each a non-zero exit and one line"
 exit 0
