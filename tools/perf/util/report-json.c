@@ -22,6 +22,7 @@ struct json {
 	FILE *fp;
 	int depth;
 	bool need_comma[JSON_MAX_DEPTH];
+	bool started; /* something written: later values go on lines of their own */
 };
 
 static void json__sep(struct json *j)
@@ -29,7 +30,10 @@ static void json__sep(struct json *j)
 	if (j->need_comma[j->depth])
 		fputc(',', j->fp);
 	j->need_comma[j->depth] = true;
-	fprintf(j->fp, "\n%*s", 2 * j->depth, "");
+	/* the document itself starts on the first line */
+	if (j->depth || j->started)
+		fprintf(j->fp, "\n%*s", 2 * j->depth, "");
+	j->started = true;
 }
 
 /*
@@ -432,7 +436,9 @@ int report_output__json(const struct report_output *ro, FILE *fp)
 	fputc('\n', fp);
 	if (fflush(fp) || ferror(fp)) {
 		err = errno ? -errno : -EIO;
-		pr_err("report: writing the JSON failed: %s\n", strerror(-err));
+		/* a reader that went away (| head) is no failure of ours: the caller decides */
+		if (err != -EPIPE)
+			pr_err("report: writing the JSON failed: %s\n", strerror(-err));
 		return err;
 	}
 	return 0;

@@ -741,9 +741,11 @@ int report__run(struct report_opts *opts)
 			if (err)
 				goto out;
 		}
-		if (opts->json)
+		if (opts->json) {
 			err = report_output__json(&ro, stdout);
-		else if (opts->stdio)
+			if (err == -EPIPE)
+				err = 0;
+		} else if (opts->stdio)
 			report__fprintf(&r, hists, nr, stdout);
 	}
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
