@@ -11,7 +11,7 @@ struct machine;
 enum inject_snapshot_at {
 	INJECT_SNAPSHOT_START, /* before every record: what makes stock perf's forward replay right */
 	INJECT_SNAPSHOT_END,   /* after every record */
-	INJECT_SNAPSHOT_TIME,  /* after every record with time <= the given time */
+	INJECT_SNAPSHOT_TIME, /* after every record with time <= the given time */
 };
 
 /*
