@@ -16,22 +16,7 @@ if ! command -v perf >/dev/null 2>&1; then
 	exit 1
 fi
 
-# best CPU time (user + system) of $runs runs, in ms, and the max RSS of
-# that run in kB: CPU time, not wall time, so that other work on the
-# machine disturbs the ratio as little as possible
-measure() {
-	local best= bestrss= u s t rss
-	for _ in $(seq "$runs"); do
-		/usr/bin/time -o "$dir/time" -f '%U %S %M' "$@" >/dev/null 2>"$dir/err" ||
-			{ cat "$dir/err" >&2; return 1; }
-		read -r u s rss <"$dir/time"
-		t=$(echo "($u + $s) * 1000" | bc)
-		t=${t%.*}
-		[ "$t" -gt 0 ] 2>/dev/null || t=1
-		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; bestrss=$rss; fi
-	done
-	echo "$best $bestrss"
-}
+. "$src/scripts/bench-lib.sh"
 
 cc -O1 -g -fno-omit-frame-pointer -o "$dir/loop" "$src/tools/perf/tests/workloads/loop.c"
 # ~300k samples with callchains: both CPUs busy for 3 s, a sample every
