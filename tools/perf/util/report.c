@@ -23,6 +23,7 @@
 #include "debug.h"
 #include "evsel.h"
 #include "machine.h"
+#include "output-path.h"
 #include "report-changes.h"
 #include "report-output.h"
 #include "report.h"
@@ -450,69 +451,70 @@ static struct text_image *report__load_changes(struct report *r)
 	return ti;
 }
 
-/*
- * A regular file (or a name not yet taken) is written beside and renamed
- * into place once complete; a device or FIFO is written through.
- */
+/* --html's file, as output-path.h says outputs are written */
 struct report_file {
 	FILE *fp;
-	char *tmp;
+	char *tmp;    /* the temporary name, NULL when written through */
+	char *target; /* the path, symlinks followed */
 	const char *path;
 };
 
 static int report_file__open(struct report_file *f, const char *path)
 {
-	const char *slash = strrchr(path, '/');
 	struct stat st;
-	int fd;
+	bool through;
+	int fd, err;
 
 	f->path = path;
 	f->tmp = NULL;
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		pr_err("--html %s: is a directory\n", path);
-		return -EISDIR;
+	err = output_path__resolve(path, &f->target, &through);
+	if (err) {
+		pr_err("--html %s: %s\n", path, strerror(-err));
+		return err;
 	}
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
-			int err = -errno;
-
-			pr_err("--html %s: %s\n", path, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return err;
+	if (!through && !stat(f->target, &st) && S_ISDIR(st.st_mode)) {
+		pr_err("--html %s: is a directory\n", path);
+		err = -EISDIR;
+		goto out_free;
+	}
+	if (through) {
+		/* O_NONBLOCK: a FIFO nobody reads fails at once instead of blocking */
+		fd = open(f->target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+			close(fd);
+			fd = -1;
 		}
 	} else {
-		if (asprintf(&f->tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
-			     slash ? slash + 1 : path) < 0) {
-			f->tmp = NULL;
-			return -ENOMEM;
+		f->tmp = output_path__tmp(f->target);
+		if (!f->tmp) {
+			err = -ENOMEM;
+			goto out_free;
 		}
 		fd = mkostemp(f->tmp, O_CLOEXEC);
-		if (fd < 0) {
-			int err = -errno;
-
-			pr_err("--html %s: %s\n", path, strerror(errno));
-			zfree(&f->tmp);
-			return err;
-		}
-		/* mkostemp's 0600: an HTML file is for sharing, as a redirection makes it */
-		{
+		if (fd >= 0) {
+			/* mkostemp's 0600: an HTML file is for sharing, as a redirection makes it */
 			mode_t mask = umask(0);
 
 			umask(mask);
 			fchmod(fd, 0666 & ~mask);
 		}
 	}
-	f->fp = fdopen(fd, "w");
-	if (!f->fp) {
-		close(fd);
-		if (f->tmp)
-			unlink(f->tmp);
-		zfree(&f->tmp);
-		return -ENOMEM;
+	if (fd < 0) {
+		err = -errno;
+		pr_err("--html %s: %s\n", path, strerror(errno));
+		goto out_free;
 	}
-	return 0;
+	f->fp = fdopen(fd, "w");
+	if (f->fp)
+		return 0;
+	close(fd);
+	if (f->tmp)
+		unlink(f->tmp);
+	err = -ENOMEM;
+out_free:
+	zfree(&f->tmp);
+	zfree(&f->target);
+	return err;
 }
 
 static int report_file__close(struct report_file *f, bool keep)
@@ -526,7 +528,7 @@ static int report_file__close(struct report_file *f, bool keep)
 	if (err)
 		pr_err("--html %s: %s\n", f->path, strerror(-err));
 	if (f->tmp) {
-		if (!err && keep && rename(f->tmp, f->path)) {
+		if (!err && keep && rename(f->tmp, f->target)) {
 			err = -errno;
 			pr_err("--html %s: %s\n", f->path, strerror(-err));
 		}
@@ -534,6 +536,7 @@ static int report_file__close(struct report_file *f, bool keep)
 			unlink(f->tmp);
 		zfree(&f->tmp);
 	}
+	zfree(&f->target);
 	return err;
 }
 

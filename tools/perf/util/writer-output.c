@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output-path.h"
 #include "writer-internal.h"
 
 /* as the kernel's MAXSYMLINKS */
@@ -159,7 +160,7 @@ static int follow_links(const char *path, char **target, mode_t *mode)
 }
 
 /* "<dir>/.<base>.XXXXXX" next to @path, so that rename() stays in one fs */
-static char *tmp_template(const char *path)
+char *output_path__tmp(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
@@ -203,7 +204,7 @@ static int open_tmp(struct perf_writer *w, unsigned int flags)
 
 	if (err)
 		return err;
-	w->tmp_path = tmp_template(w->path);
+	w->tmp_path = output_path__tmp(w->path);
 	if (!w->tmp_path)
 		return -ENOMEM;
 	if (flags & PERF_WRITER_DIRECTORY) {
@@ -234,7 +235,7 @@ static int open_tmp(struct perf_writer *w, unsigned int flags)
 	return 0;
 }
 
-int writer_output__open(struct perf_writer *w, const char *path, unsigned int flags)
+int output_path__resolve(const char *path, char **target, bool *through)
 {
 	size_t len = strlen(path);
 	struct stat st;
@@ -252,16 +253,25 @@ int writer_output__open(struct perf_writer *w, const char *path, unsigned int fl
 	 * /proc magic links to a pipe read back as "pipe:[n]", no path.
 	 */
 	if (!stat(name, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		w->path = name;
-		return open_through(w, flags);
+		*target = name;
+		*through = true;
+		return 0;
 	}
-	err = follow_links(name, &w->path, &mode);
+	err = follow_links(name, target, &mode);
 	free(name);
+	if (!err)
+		*through = mode && !S_ISREG(mode) && !S_ISDIR(mode);
+	return err;
+}
+
+int writer_output__open(struct perf_writer *w, const char *path, unsigned int flags)
+{
+	bool through;
+	int err = output_path__resolve(path, &w->path, &through);
+
 	if (err)
 		return err;
-	if (mode && !S_ISREG(mode) && !S_ISDIR(mode))
-		return open_through(w, flags);
-	return open_tmp(w, flags);
+	return through ? open_through(w, flags) : open_tmp(w, flags);
 }
 
 /* keep an existing destination as <path>.old, as perf record does */

@@ -6,7 +6,8 @@
 # (129 for a usage error, 1 for a recording that cannot be reported), that
 # stderr names what is wrong (the unknown key, the file and offset of the
 # cut record), that stdout stays empty, and for --html that an existing
-# file is left as it was and no temporary file stays behind.
+# file is left as it was and no temporary file stays behind, and that a
+# symlink given to --html stays a symlink.
 #
 # Mutation caught: going on to print after a failed pass (the goto out
 # after perf_session__process_events() in report__run() dropped): the
@@ -67,4 +68,11 @@ expect html-cut 1 "cut.data: record at" -i "$tmp/cut.data" --html "$tmp/out.html
 ls -a "$tmp" | grep -q '^\.out\.html\.' && fail "html-cut: a temporary file was left"
 mkdir "$tmp/dir.html"
 expect html-dir 1 "dir.html: is a directory" -i "$tmp/ok.data" --html "$tmp/dir.html"
+# a symlink stays: its target is what is replaced (output-path.h)
+echo keep >"$tmp/real.html"
+ln -s real.html "$tmp/link.html"
+"$TEXTPOKE" report -q -i "$tmp/ok.data" --html "$tmp/link.html" >/dev/null 2>"$tmp/link.err" ||
+	fail "html-link: $(head -3 "$tmp/link.err")"
+[ -L "$tmp/link.html" ] || fail "html-link: the symlink was replaced"
+grep -q '<svg' "$tmp/real.html" || fail "html-link: the link's target was not written"
 exit 0

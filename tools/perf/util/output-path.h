@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_OUTPUT_PATH_H
+#define __PERF_TEXTPOKE_OUTPUT_PATH_H
+
+#include <stdbool.h>
+
+/*
+ * Where an output named by the user goes, as writer-output.c decides it
+ * for perf.data files, for the other files we write (report --html): a
+ * regular file or a name not yet taken is written under a temporary name
+ * beside it and renamed into place; a device or FIFO is written through,
+ * never replaced; a symlink is followed, so that it stays and its target
+ * is what is replaced.
+ */
+
+/*
+ * @target (malloc'ed): @path with trailing slashes dropped and symlinks
+ * followed; @through: a device, FIFO or socket, to open and write in
+ * place.  0 or -errno (-ELOOP, -ENOMEM, what lstat() said).
+ */
+int output_path__resolve(const char *path, char **target, bool *through);
+
+/* "<dir>/.<base>.XXXXXX" beside @target, for mkstemp(); malloc'ed or NULL */
+char *output_path__tmp(const char *target);
+
+#endif /* __PERF_TEXTPOKE_OUTPUT_PATH_H */
