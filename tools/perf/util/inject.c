@@ -259,10 +259,9 @@ static int inject__auxtrace_data(struct perf_tool *tool, const void *buf, u64 le
 static char *inject__spool(const char *input, int *fdp)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	char *path = NULL, buf[65536];
-	int in, out;
-	off_t off = 0;
-	ssize_t n;
+	char *path = NULL;
+	bool read_failed;
+	int in, out, err;
 
 	if (!tmpdir || !*tmpdir)
 		tmpdir = "/tmp";
@@ -277,22 +276,14 @@ static char *inject__spool(const char *input, int *fdp)
 		       strerror(errno));
 		goto out;
 	}
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		int err;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			pr_err("%s: %s\n", input, strerror(errno));
-			goto out_close;
-		}
-		err = pwrite_all(out, buf, n, off);
-		if (err) {
+	err = copy_to_eof(in, out, &read_failed);
+	if (err) {
+		if (read_failed)
+			pr_err("%s: %s\n", input, strerror(-err));
+		else
 			pr_err("%s: cannot make a temporary copy of the stream: %s\n", tmpdir,
 			       strerror(-err));
-			goto out_close;
-		}
-		off += n;
+		goto out_close;
 	}
 	if (asprintf(&path, "/proc/self/fd/%d", out) < 0) {
 		path = NULL;
@@ -336,11 +327,9 @@ static int inject__check_paths(const struct inject_opts *o)
 
 static int copy_file(const char *from, const char *to)
 {
-	char buf[65536];
 	struct stat st;
-	off_t off = 0;
-	int in, out, err = 0;
-	ssize_t n;
+	bool read_failed;
+	int in, out, err;
 
 	in = input_file__open(from, &st);
 	if (in < 0) {
@@ -356,19 +345,9 @@ static int copy_file(const char *from, const char *to)
 		close(in);
 		return err;
 	}
-	while (!err && (n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			pr_err("%s: %s\n", from, strerror(errno));
-			break;
-		}
-		err = pwrite_all(out, buf, n, off);
-		if (err)
-			pr_err("%s: %s\n", to, strerror(-err));
-		off += n;
-	}
+	err = copy_to_eof(in, out, &read_failed);
+	if (err)
+		pr_err("%s: %s\n", read_failed ? from : to, strerror(-err));
 	close(in);
 	close(out);
 	return err;

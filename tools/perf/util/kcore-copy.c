@@ -25,10 +25,8 @@
  */
 static int copy_proc_file(const char *from, const char *to, bool optional)
 {
-	char buf[65536];
 	int in, out, err = 0;
-	off_t off = 0;
-	ssize_t n;
+	bool read_failed;
 
 	in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0 && !(optional && errno == ENOENT)) {
@@ -41,18 +39,10 @@ static int copy_proc_file(const char *from, const char *to, bool optional)
 		err = -errno;
 		goto out_close;
 	}
-	while (in >= 0 && (n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
+	if (in >= 0) {
+		err = copy_to_eof(in, out, &read_failed);
+		if (err && read_failed)
 			pr_err("%s: %s\n", from, strerror(-err));
-			break;
-		}
-		err = pwrite_all(out, buf, n, off);
-		if (err)
-			break;
-		off += n;
 	}
 	if (close(out) && !err)
 		err = -errno;

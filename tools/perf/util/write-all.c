@@ -21,3 +21,26 @@ int pwrite_all(int fd, const void *buf, size_t n, off_t off)
 	}
 	return 0;
 }
+
+int copy_to_eof(int in, int out, bool *read_failed)
+{
+	char buf[65536];
+	off_t off = 0;
+	ssize_t n;
+	int err;
+
+	*read_failed = false;
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*read_failed = true;
+			return -errno;
+		}
+		err = pwrite_all(out, buf, n, off);
+		if (err)
+			return err;
+		off += n;
+	}
+	return 0;
+}
