@@ -538,48 +538,52 @@ static int cmp_u64_asc(u64 a, u64 b)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * One sort key's order.  @input: perf's input tree, which tells symbols
+ * apart by dso and address; else its output order, by name.
+ */
+static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
+			  bool input)
+{
+	int c;
+
+	switch (key) {
+	case SORT_COMM:
+		return strcmp(a->comm, b->comm);
+	case SORT_PID:
+	case SORT_TID:
+		return a->tid < b->tid ? -1 : a->tid > b->tid;
+	case SORT_DSO:
+		return !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
+	case SORT_SYM:
+		if (!input)
+			return !a->sym || !b->sym ? cmp_null(a->sym, b->sym) :
+						    strcmp(a->sym, b->sym);
+		if (!a->sym && !b->sym)
+			return cmp_u64_asc(a->ip, b->ip);
+		c = entry__cmp_key(SORT_DSO, a, b, true);
+		if (c)
+			return c;
+		if (!a->sym || !b->sym)
+			return cmp_null(a->sym, b->sym);
+		return cmp_u64_asc(a->sym_start, b->sym_start);
+	case SORT_CPU:
+		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+	case SORT_ABI:
+		return cmp_u64_asc(a->abi, b->abi);
+	default:
+		return 0;
+	}
+}
+
 /* ties: perf's input tree, ordered by its keys' comparisons */
 static int entry__cmp_input(const struct report_layout *l, const struct hist_entry *a,
 			    const struct hist_entry *b)
 {
 	int i, c = 0;
 
-	for (i = 0; i < l->nr_sort && !c; i++) {
-		switch (l->sort[i]) {
-		case SORT_COMM:
-			c = strcmp(a->comm, b->comm);
-			break;
-		case SORT_PID:
-		case SORT_TID:
-			c = a->tid < b->tid ? -1 : a->tid > b->tid;
-			break;
-		case SORT_DSO:
-			c = !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
-			break;
-		case SORT_SYM:
-			if (!a->sym && !b->sym) {
-				c = cmp_u64_asc(a->ip, b->ip);
-				break;
-			}
-			c = !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
-			if (c)
-				break;
-			if (!a->sym || !b->sym) {
-				c = cmp_null(a->sym, b->sym);
-				break;
-			}
-			c = cmp_u64_asc(a->sym_start, b->sym_start);
-			break;
-		case SORT_CPU:
-			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-			break;
-		case SORT_ABI:
-			c = cmp_u64_asc(a->abi, b->abi);
-			break;
-		default:
-			break;
-		}
-	}
+	for (i = 0; i < l->nr_sort && !c; i++)
+		c = entry__cmp_key(l->sort[i], a, b, true);
 	return c;
 }
 
@@ -598,26 +602,8 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 		case REPORT_COL_SAMPLE:
 			c = cmp_u64_asc(b->nr_samples, a->nr_samples);
 			break;
-		case SORT_COMM:
-			c = strcmp(a->comm, b->comm);
-			break;
-		case SORT_PID:
-		case SORT_TID:
-			c = a->tid < b->tid ? -1 : a->tid > b->tid;
-			break;
-		case SORT_DSO:
-			c = !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
-			break;
-		case SORT_SYM:
-			c = !a->sym || !b->sym ? cmp_null(a->sym, b->sym) : strcmp(a->sym, b->sym);
-			break;
-		case SORT_CPU:
-			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-			break;
-		case SORT_ABI:
-			c = cmp_u64_asc(a->abi, b->abi);
-			break;
 		default:
+			c = entry__cmp_key(l->sort[i], a, b, false);
 			break;
 		}
 	}
