@@ -79,8 +79,6 @@ struct snapshot {
 	u64 time;	  /* the bytes: after every poke with time <= this */
 	u64 lookup_time;  /* the KSYMBOL objects: alive at this (0: at the end) */
 	bool before_zero; /* and before every TEXT_POKE made at time 0 */
-	const struct machine_text_poke **zero_pokes;
-	size_t nr_zero_pokes, alloc_zero_pokes;
 
 	struct snap_range *ranges;
 	size_t nr_ranges, alloc_ranges;
@@ -227,54 +225,6 @@ static int snap__tidy_ranges(struct snapshot *s)
 	return 0;
 }
 
-static int poke0__cmp(const void *a, const void *b)
-{
-	const struct machine_text_poke *x = *(const struct machine_text_poke *const *)a;
-	const struct machine_text_poke *y = *(const struct machine_text_poke *const *)b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* the TEXT_POKE records made at time 0, by address: the BPF JIT images are pokes of the image only */
-static int snap__zero_pokes(struct snapshot *s)
-{
-	size_t i, n = machine__nr_text_pokes(s->machine);
-
-	for (i = 0; i < n; i++) {
-		const struct machine_text_poke *tp = machine__text_poke(s->machine, i);
-
-		if (tp->time)
-			continue;
-		if (grow((void **)&s->zero_pokes, s->nr_zero_pokes, &s->alloc_zero_pokes,
-			 sizeof(*s->zero_pokes)))
-			return -ENOMEM;
-		s->zero_pokes[s->nr_zero_pokes++] = tp;
-	}
-	if (s->nr_zero_pokes)
-		qsort(s->zero_pokes, s->nr_zero_pokes, sizeof(*s->zero_pokes), poke0__cmp);
-	return 0;
-}
-
-static bool snap__is_record(const struct snapshot *s, const struct textpoke_poke *p)
-{
-	size_t lo = 0, hi = s->nr_zero_pokes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->zero_pokes[mid]->addr < p->addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < s->nr_zero_pokes && s->zero_pokes[lo]->addr == p->addr; lo++) {
-		if (s->zero_pokes[lo]->old_len == p->old_len &&
-		    s->zero_pokes[lo]->new_len == p->new_len)
-			return true;
-	}
-	return false;
-}
-
 /*
  * A site poked by a TEXT_POKE at time 0 (a recording without times, or
  * records made before the clock was read) holds, at the start, what it
@@ -292,7 +242,7 @@ static int snap__site_before_zero(struct textpoke_site *site, void *arg)
 	for (i = 0; i < nr; i++) {
 		if (textpoke_site__poke(site, i, &p) || p.time)
 			return 0;
-		if (snap__is_record(s, &p))
+		if (!text_image__is_model_poke(s->ti, p.addr, p.time))
 			break;
 	}
 	if (i == nr)
@@ -331,8 +281,6 @@ static int snap__collect_bytes(struct snapshot *s)
 
 	err = textpoke_image__export(img, s->time, snap__export_cb, s);
 	if (!err && s->before_zero)
-		err = snap__zero_pokes(s);
-	if (!err && s->nr_zero_pokes)
 		err = textpoke_image__for_each_site(img, snap__site_before_zero, s);
 	return err ?: snap__tidy_ranges(s);
 }
@@ -876,7 +824,6 @@ static void snapshot__exit(struct snapshot *s)
 	free(s->syms);
 	free(s->mods);
 	free(s->seen);
-	free(s->zero_pokes);
 	thread__put(s->kthread);
 }
 

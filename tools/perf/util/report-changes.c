@@ -79,11 +79,8 @@ struct rc {
 	u64 *reach;	 /* the highest end of by_addr[0..i] */
 	u64 region_lo, region_hi;
 	size_t *reused_pool;
-	struct rc_key *jit; /* JIT images' loads and unloads */
-	size_t nr_jit;
 	struct rc_key *loads; /* loads with JIT bytes */
 	size_t nr_loads;
-	size_t nr_objects; /* inject --jit objects, whose code is modelled */
 	/* scratch for one site */
 	size_t *real;
 	size_t alloc_real;
@@ -336,8 +333,6 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 			rc->region_lo = r->addr;
 		if (r->addr + r->len > rc->region_hi)
 			rc->region_hi = r->addr + r->len;
-		if (r->ksym_type == MACHINE_KSYMBOL_OBJECT)
-			rc->nr_objects++;
 	}
 	if (pub->nr_regions)
 		qsort_r(rc->by_addr, pub->nr_regions, sizeof(*rc->by_addr), cmp_region_addr,
@@ -355,21 +350,7 @@ static int rc__regions(struct rc *rc, struct machine *machine)
 	if (err)
 		return err;
 
-	/* where the text image modelled a BPF program's image coming and going */
 	loads = text_image__bpf_loads(rc->ti, &nr_loads);
-	rc->jit = malloc((2 * nr_loads ?: 1) * sizeof(*rc->jit));
-	if (!rc->jit)
-		return -ENOMEM;
-	for (i = 0; i < nr_loads; i++) {
-		if (!loads[i].len)
-			continue;
-		rc->jit[rc->nr_jit++] = (struct rc_key){loads[i].addr, loads[i].load_time};
-		if (loads[i].unload_time != TIME_OPEN)
-			rc->jit[rc->nr_jit++] =
-			    (struct rc_key){loads[i].addr, loads[i].unload_time};
-	}
-	if (rc->nr_jit)
-		qsort(rc->jit, rc->nr_jit, sizeof(*rc->jit), cmp_key);
 	rc->loads = malloc((nr_loads ?: 1) * sizeof(*rc->loads));
 	if (!rc->loads)
 		return -ENOMEM;
@@ -443,27 +424,6 @@ static void rc__region_bytes(struct rc *rc, struct report_region *r)
 }
 
 /* ---- sites ---- */
-
-/* a poke the text image made up for a BPF program or an inject --jit object */
-static bool rc__is_jit_poke(const struct rc *rc, const struct textpoke_poke *p)
-{
-	struct rc_key key = {p->addr, p->time};
-	const struct report_region *o;
-
-	if (p->old_len && p->new_len)
-		return false;
-	if (rc->nr_jit && bsearch(&key, rc->jit, rc->nr_jit, sizeof(key), cmp_key))
-		return true;
-	if (!rc->nr_objects)
-		return false;
-	/* an object's code comes with its MMAP and goes when its life ends */
-	if (!p->old_len) {
-		o = rc__region_at(rc, p->addr, p->time);
-		return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->start == p->time;
-	}
-	o = p->time ? rc__region_at(rc, p->addr, p->time - 1) : NULL;
-	return o && o->ksym_type == MACHINE_KSYMBOL_OBJECT && o->end == p->time;
-}
 
 enum rc_class { CL_NONE, CL_NOP, CL_JMP, CL_CALL, CL_INT3, CL_OTHER };
 
@@ -700,7 +660,7 @@ static int rc__add_site(struct textpoke_site *site, void *arg)
 
 		if (textpoke_site__poke(site, i, &p))
 			return -EINVAL;
-		if (rc__is_jit_poke(rc, &p))
+		if (text_image__is_model_poke(rc->ti, p.addr, p.time))
 			continue;
 		rc->real[nr_real++] = i;
 		if (!p.old_len || !p.new_len)
@@ -1004,7 +964,6 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->by_addr);
 	free(rc->reach);
 	free(rc->reused_pool);
-	free(rc->jit);
 	free(rc->loads);
 	free(rc->real);
 	free(rc->scratch);

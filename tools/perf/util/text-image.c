@@ -78,6 +78,7 @@ struct text_image {
 	size_t nr_objects, alloc_objects;
 	struct ti_key *jit_pokes;
 	size_t nr_jit_pokes, alloc_jit_pokes;
+	size_t nr_jit_sorted; /* jit_pokes[0 .. nr_jit_sorted) are in (addr, time) order */
 	struct ti_verdict *verdicts;
 	struct ti_verdict live; /* the last poke added, judged as it came */
 	bool has_live;
@@ -905,15 +906,30 @@ enum textpoke_verdict text_image__verdict(struct text_image *ti, u64 addr, u64 t
 	return TEXTPOKE_UNKNOWN;
 }
 
-static bool ti__is_jit_poke(struct text_image *ti, u64 addr, u64 time)
+static int ti_key__cmp(const void *a, const void *b)
 {
-	size_t i;
+	const struct ti_key *x = a, *y = b;
 
-	for (i = 0; i < ti->nr_jit_pokes; i++) {
-		if (ti->jit_pokes[i].addr == addr && ti->jit_pokes[i].time == time)
-			return true;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/*
+ * Sorted on the first question after a change: the pokes come in time
+ * order, the questions (every sample of script -F poked, every site of a
+ * report) by address.
+ */
+bool text_image__is_model_poke(struct text_image *ti, u64 addr, u64 time)
+{
+	struct ti_key key = {addr, time};
+
+	if (ti->nr_jit_sorted != ti->nr_jit_pokes) {
+		qsort(ti->jit_pokes, ti->nr_jit_pokes, sizeof(*ti->jit_pokes), ti_key__cmp);
+		ti->nr_jit_sorted = ti->nr_jit_pokes;
 	}
-	return false;
+	return ti->nr_jit_pokes &&
+	       bsearch(&key, ti->jit_pokes, ti->nr_jit_pokes, sizeof(key), ti_key__cmp);
 }
 
 bool text_image__poked_before(struct text_image *ti, u64 addr, size_t len, u64 time,
@@ -938,7 +954,7 @@ bool text_image__poked_before(struct text_image *ti, u64 addr, size_t len, u64 t
 				continue;
 			plen = p.old_len > p.new_len ? p.old_len : p.new_len;
 			if (p.addr >= end || p.addr + plen <= addr ||
-			    ti__is_jit_poke(ti, p.addr, p.time))
+			    text_image__is_model_poke(ti, p.addr, p.time))
 				continue;
 			if (!found || p.time > poke->time) {
 				*poke = p;

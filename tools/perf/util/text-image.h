@@ -116,6 +116,13 @@ const struct perf_env *text_image__env(const struct text_image *ti);
 int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *buf, u8 *known);
 
 /*
+ * Whether the poke made at @addr at @time is one the image made up, not a
+ * TEXT_POKE the kernel reported: a BPF program's JIT image coming or
+ * going, an inject --jit object's code mapped or unmapped.
+ */
+bool text_image__is_model_poke(struct text_image *ti, u64 addr, u64 time);
+
+/*
  * The last poke at or before @time that wrote any of [@addr, @addr + @len)
  * (JIT images of BPF programs are not pokes): true with @poke filled.
  */
