@@ -257,6 +257,19 @@ static int uw__report(struct uw_walk *w, u64 pc)
 	bool elf64;
 
 	addr_location__init(&al);
+	/* most frames are in a module reported already: check that first */
+	if (sp->dwfl) {
+		struct map *map = maps__find(w->thread->maps, pc);
+
+		mod = map ? dwfl_addrmodule(sp->dwfl, pc) : NULL;
+		if (mod) {
+			Dwarf_Addr start;
+
+			dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+			if (start == map->start - map->pgoff)
+				return 0;
+		}
+	}
 	/* as perf does: the lookup loads the object's symbols (and a vdso's image) */
 	thread__find_symbol(w->thread, PERF_RECORD_MISC_USER, pc, w->sample->time, &al);
 	if (!al.map || !al.map->dso)
