@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "dso.h"
 #include "dump.h"
 #include "evsel.h"
 #include "machine.h"
@@ -403,6 +404,7 @@ int script__run(struct script_opts *opts)
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
 
+	dso__set_symfs(opts->text.symfs);
 	s.session = perf_session__new(opts->input, &s.tool);
 	if (!s.session) {
 		err = -EINVAL;
