@@ -309,6 +309,15 @@ static int uw__report(struct uw_walk *w, u64 pc)
 			goto out;
 		break;
 	case DSO_KIND__VDSO:
+		/* the build-id cache's copy its symbols came from, else the image read from memory */
+		if (!dso->image && dso->symsrc) {
+			path = strdup(dso->symsrc);
+			if (!path ||
+			    dso_data__read(w->uw->files, dso, path, 0, ident, sizeof(ident),
+					   &elf64) != (ssize_t)sizeof(ident))
+				goto out;
+			break;
+		}
 		if (!dso->image || dso->image_size < EI_NIDENT)
 			goto out;
 		memcpy(ident, dso->image, EI_NIDENT);
