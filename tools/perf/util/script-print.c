@@ -596,7 +596,19 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		w = w_spaces(w + n, 6 - n);
 	}
 	if (f & SF_TIME) {
-		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
+		u64 t = sample->time, secs, ns;
+
+		/* perf's sums: a line before the first wraps around, as in perf */
+		if (p->reltime) {
+			if (!p->initial_time)
+				p->initial_time = t;
+			t -= p->initial_time;
+		} else if (p->deltatime) {
+			t = p->previous_time ? t - p->previous_time : 0;
+			p->previous_time = sample->time;
+		}
+		secs = t / 1000000000ULL;
+		ns = t % 1000000000ULL;
 
 		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
 		w = w_udec_cached(w, &p->secs5, secs, 5);

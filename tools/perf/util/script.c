@@ -5,8 +5,11 @@
  * and hand resolved values to the printers (script-print.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "debug.h"
 #include "dso.h"
@@ -30,6 +33,7 @@ struct script {
 	struct trace_events *trace;
 	struct script_text *text; /* kernel code over time, when asked for */
 	bool prepared;
+	bool filtering; /* some filter given: the sample path asks it */
 	bool trace_tried;
 	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
 	int nr_prepared;	   /* evsels set up so far */
@@ -38,7 +42,7 @@ struct script {
 void script_opts__init(struct script_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
-	opts->input = "perf.data";
+	opts->input = NULL;
 	opts->max_stack = SCRIPT_MAX_STACK;
 	script_fields__init(&opts->fields);
 }
@@ -173,6 +177,9 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	err = script__prepare(s);
 	if (err)
 		return err;
+	/* as perf: --time and -C drop a sample before it is resolved */
+	if (s->filtering && script_filter__skip_early(&s->opts->filter, sample))
+		return 0;
 	/* perf resolves every sample, printed or not: -D shows its thread and dso */
 	if (!script_printer__fields(&s->printer, evsel) && !dump_trace)
 		return 0;
@@ -186,7 +193,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	perf_sample__dump_resolved(&al, sample);
 	if (!script_printer__fields(&s->printer, evsel))
 		goto out;
-	if (al.filtered)
+	if (s->filtering && script_filter__skip_resolved(&s->opts->filter, sample, &al))
 		goto out;
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
 	loc_from_al(s, &info.loc, sample->ip, &al);
@@ -298,6 +305,9 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 		sample->pid = pid;
 		sample->tid = tid;
 	}
+	/* of the filters, perf applies -C alone to side-band lines */
+	if (s->filtering && script_filter__skip_cpu(&s->opts->filter, sample->cpu))
+		return;
 	if (tid != -1)
 		thread = machine__findnew_thread(machine, pid, tid);
 	if (event->header.type == PERF_RECORD_TEXT_POKE && thread) {
@@ -385,6 +395,50 @@ static bool script__wants_text(const struct script_opts *opts)
 	return false;
 }
 
+/*
+ * perf's check on the file it reads (a directory's data file): one owned
+ * by someone else, root aside, is refused unless -f
+ */
+static int script__check_owner(const struct script_opts *opts)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (opts->force || !strcmp(opts->input, "-") || stat(opts->input, &st))
+		return 0; /* opening it reports the rest */
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(path, sizeof(path), "%s/data", opts->input);
+		if (stat(path, &st))
+			return 0;
+	} else {
+		snprintf(path, sizeof(path), "%s", opts->input);
+	}
+	if (st.st_uid && st.st_uid != geteuid()) {
+		pr_err("File %s not owned by current user or root (use -f to override)\n", path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* perf checks the first event of each type for PERF_SAMPLE_CPU */
+static bool script__has_cpu(const struct evlist *evlist)
+{
+	bool seen[PERF_TYPE_MAX + 1] = {false};
+	int i;
+
+	for (i = 0; evlist && i < evlist->nr_entries; i++) {
+		const struct evsel *evsel = evlist->entries[i];
+		u32 type = evsel->attr.type < PERF_TYPE_MAX ? evsel->attr.type : PERF_TYPE_MAX;
+
+		if (seen[type])
+			continue;
+		seen[type] = true;
+		if (!(evsel->attr.sample_type & PERF_SAMPLE_CPU))
+			return false;
+	}
+	return true;
+}
+
 int script__run(struct script_opts *opts)
 {
 	struct script s = {
@@ -403,6 +457,18 @@ int script__run(struct script_opts *opts)
 		return err;
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
+	s.printer.reltime = opts->reltime;
+	s.printer.deltatime = opts->deltatime;
+	opts->filter.reltime = opts->reltime;
+	if (!opts->input) {
+		struct stat st;
+
+		/* as perf: no -i and a pipe on stdin reads the pipe */
+		opts->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	err = script__check_owner(opts);
+	if (err)
+		goto out_buf;
 
 	dso__set_symfs(opts->text.symfs);
 	s.session = perf_session__new(opts->input, &s.tool);
@@ -418,6 +484,14 @@ int script__run(struct script_opts *opts)
 	err = script__prepare(&s);
 	if (err)
 		goto out_delete;
+	s.filtering = script_filter__active(&opts->filter);
+	if (s.filtering) {
+		err = script_filter__init(&opts->filter, s.session->env.first_sample_time,
+					  s.session->env.last_sample_time,
+					  script__has_cpu(s.session->evlist));
+		if (err)
+			goto out_delete;
+	}
 	if (script__wants_text(opts)) {
 		s.text = script_text__new(opts->input, s.session, &opts->text);
 		if (!s.text) {
@@ -449,6 +523,7 @@ out_delete:
 	script_text__delete(s.text);
 	trace_events__delete(s.trace);
 	perf_session__delete(s.session);
+	script_filter__exit(&opts->filter);
 out_buf:
 	script_buf__exit(&s.printer.out);
 	return err;

@@ -3,12 +3,14 @@
 #define __PERF_TEXTPOKE_SCRIPT_H
 
 #include "script-fields.h"
+#include "script-filter.h"
 #include "text-image.h"
 #include "types.h"
 
 /* What perf textpoke script was asked to do (its command line) */
 struct script_opts {
-	const char *input; /* file, perf.data/ directory, or "-" */
+	const char
+	    *input; /* file, perf.data/ directory, "-", or NULL: a pipe on stdin, else perf.data */
 	struct script_fields fields;
 	bool show_task_events; /* COMM, FORK, EXIT */
 	bool show_mmap_events; /* MMAP, MMAP2 */
@@ -16,9 +18,13 @@ struct script_opts {
 	bool show_text_poke_events;
 	bool show_lost_events;
 	bool nanosecs;
+	bool reltime;	/* times from the first line printed */
+	bool deltatime; /* times from the previous line printed */
+	bool force;	/* -f: read a file another user owns */
 	bool hide_call_graph;
 	unsigned int max_stack;	     /* callchain entries printed, recorded and unwound apart */
 	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
+	struct script_filter filter; /* --time, -C, --pid, --tid, -c, --dsos, -S */
 };
 
 /* perf's default --max-stack: the kernel's sysctl_perf_event_max_stack */
