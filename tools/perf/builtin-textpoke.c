@@ -111,6 +111,10 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_DSOS,
 		OPT_RELTIME,
 		OPT_DELTATIME,
+		OPT_SWITCH,
+		OPT_NAMESPACE,
+		OPT_CGROUP,
+		OPT_ROUND,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -126,6 +130,14 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {0, "show-text-poke-events", no_argument, NULL, "show the text poke events",
 	     OPT_TEXT_POKE},
 	    {0, "show-lost-events", no_argument, NULL, "show the lost events", OPT_LOST},
+	    {0, "show-switch-events", no_argument, NULL, "Show context switch events (if recorded)",
+	     OPT_SWITCH},
+	    {0, "show-namespace-events", no_argument, NULL, "Show namespace events (if recorded)",
+	     OPT_NAMESPACE},
+	    {0, "show-cgroup-events", no_argument, NULL, "Show cgroup events (if recorded)",
+	     OPT_CGROUP},
+	    {0, "show-round-events", no_argument, NULL, "Show round events (if recorded)",
+	     OPT_ROUND},
 	    {'G', "hide-call-graph", no_argument, NULL,
 	     "when printing symbols do not display call chain", 'G'},
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
@@ -187,6 +199,18 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_LOST:
 			so.show_lost_events = true;
+			break;
+		case OPT_SWITCH:
+			so.show_switch_events = true;
+			break;
+		case OPT_NAMESPACE:
+			so.show_namespace_events = true;
+			break;
+		case OPT_CGROUP:
+			so.show_cgroup_events = true;
+			break;
+		case OPT_ROUND:
+			so.show_round_events = true;
 			break;
 		case 'G':
 			so.hide_call_graph = true;

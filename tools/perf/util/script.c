@@ -248,6 +248,13 @@ static bool script__shows(const struct script *s, u32 type)
 		return o->show_text_poke_events;
 	case PERF_RECORD_LOST:
 		return o->show_lost_events;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return o->show_switch_events;
+	case PERF_RECORD_NAMESPACES:
+		return o->show_namespace_events;
+	case PERF_RECORD_CGROUP:
+		return o->show_cgroup_events;
 	default:
 		return false;
 	}
@@ -278,6 +285,10 @@ static void side_band_ids(const union perf_event *event, const struct perf_sampl
 	case PERF_RECORD_EXIT:
 		*pid = event->fork.pid;
 		*tid = event->fork.tid;
+		break;
+	case PERF_RECORD_NAMESPACES:
+		*pid = event->namespaces.pid;
+		*tid = event->namespaces.tid;
 		break;
 	default:
 		*pid = sample->pid;
@@ -382,6 +393,19 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	return script_buf__maybe_flush(&s->printer.out);
 }
 
+/* --show-round-events: perf prints each round bare, where it is in the file */
+static int script__user_event(struct perf_tool *tool, union perf_event *event,
+			      struct perf_session *session)
+{
+	struct script *s = tool_to_script(tool);
+
+	(void)session;
+	if (event->header.type != PERF_RECORD_FINISHED_ROUND)
+		return 0;
+	script_print__side_band(&s->printer, event, NULL, NULL, NULL, NULL);
+	return script_buf__maybe_flush(&s->printer.out);
+}
+
 /* the text image costs a pass over the file: only when its answers are printed */
 static bool script__wants_text(const struct script_opts *opts)
 {
@@ -457,6 +481,11 @@ int script__run(struct script_opts *opts)
 		return err;
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
+	/* as perf: rounds are shown in file order, so nothing is sorted */
+	if (opts->show_round_events) {
+		s.tool.ordered_events = false;
+		s.tool.user_event = script__user_event;
+	}
 	s.printer.reltime = opts->reltime;
 	s.printer.deltatime = opts->deltatime;
 	opts->filter.reltime = opts->reltime;

@@ -17,6 +17,10 @@ struct script_opts {
 	bool show_bpf_events;  /* KSYMBOL, BPF_EVENT */
 	bool show_text_poke_events;
 	bool show_lost_events;
+	bool show_switch_events; /* SWITCH, SWITCH_CPU_WIDE */
+	bool show_namespace_events;
+	bool show_cgroup_events;
+	bool show_round_events; /* FINISHED_ROUND, and then records in file order */
 	bool nanosecs;
 	bool reltime;	/* times from the first line printed */
 	bool deltatime; /* times from the previous line printed */
