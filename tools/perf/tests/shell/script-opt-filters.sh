@@ -13,7 +13,7 @@
 # the other cpus' samples too); perf_time__ranges_skip() testing "nr >= 1"
 # for "nr == 1", so that only the first of several ranges counts.
 
-. "$(dirname "$0")/lib/script-common.sh"
+. "$(dirname "$0")/lib/script-opt.sh"
 need_perf_root
 scratch script-opt
 export HOME=$tmp/home
@@ -47,7 +47,7 @@ addr=$(awk '$1 == "w64" && $NF ~ /kernel/ { print $(NF - 2); exit }' "$tmp/all")
 filtered() {
 	local name=$1 n
 	shift
-	same_output "$name" "$f" "$@"
+	same_own "$name" "$f" "$@"
 	n=$(wc -l <"$tmp/$name.ours")
 	[ "$n" -lt "$total" ] || fail "$name: $* left nothing out ($n of $total lines)"
 }
@@ -64,8 +64,8 @@ filtered time-reltime --reltime --time "$r1,$r2"
 skipped=
 if [ "$(awk '$3 ~ /^\[0*1\]$/' "$tmp/all" | wc -l)" -gt 0 ]; then
 	filtered cpu -C 0
-	same_output cpus "$f" -C 0-0,1
-	same_output cpu-task-events "$f" -C 1 --show-task-events
+	same_own cpus "$f" -C 0-0,1
+	same_own cpu-task-events "$f" -C 1 --show-task-events
 else
 	skipped="-C: no sample on cpu 1 (one cpu online?)"
 fi
@@ -78,11 +78,11 @@ filtered address -S "$addr"
 filtered dso-kernel --dsos '[kernel.kallsyms]'
 filtered dso-path --dsos "$tmp/w64"
 # side-band lines are kept whatever the pid, as perf does
-same_output pid-task-events "$f" --show-task-events --pid "$pid"
+same_own pid-task-events "$f" --show-task-events --pid "$pid"
 grep -q 'PERF_RECORD_COMM' "$tmp/pid-task-events.ours" || fail "--pid dropped the COMM lines"
-same_output all-cpus "$f" -a
-same_output reltime "$f" --reltime --show-task-events
-same_output deltatime "$f" --deltatime --show-task-events --ns
+same_own all-cpus "$f" -a
+same_own reltime "$f" --reltime --show-task-events
+same_own deltatime "$f" --deltatime --show-task-events --ns
 
 # what perf refuses, we refuse, with its message
 refused() {
