@@ -115,6 +115,7 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_NAMESPACE,
 		OPT_CGROUP,
 		OPT_ROUND,
+		OPT_PER_EVENT_DUMP,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -141,6 +142,8 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {'G', "hide-call-graph", no_argument, NULL,
 	     "when printing symbols do not display call chain", 'G'},
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
+	    {0, "per-event-dump", no_argument, NULL,
+	     "Dump trace output to files named by the monitored events", OPT_PER_EVENT_DUMP},
 	    {0, "reltime", no_argument, NULL, "Show time stamps relative to start", OPT_RELTIME},
 	    {0, "deltatime", no_argument, NULL, "Show time stamps relative to previous event",
 	     OPT_DELTATIME},
@@ -211,6 +214,9 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_ROUND:
 			so.show_round_events = true;
+			break;
+		case OPT_PER_EVENT_DUMP:
+			so.per_event_dump = true;
 			break;
 		case 'G':
 			so.hide_call_graph = true;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -144,6 +145,75 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 	loc->inlined = false;
 }
 
+/* --per-event-dump: one output file per event, in evsel->priv */
+struct script_dump {
+	struct script_buf out;
+	char *path;
+	u64 samples;
+};
+
+/* perf's name for it: <input>.<event>.dump, next to the input */
+static struct script_dump *script__dump(struct script *s, struct evsel *evsel)
+{
+	struct script_dump *d = evsel->priv;
+	FILE *fp;
+
+	if (d)
+		return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || asprintf(&d->path, "%s.%s.dump", s->opts->input, evsel__name(evsel)) < 0) {
+		free(d);
+		return NULL;
+	}
+	fp = fopen(d->path, "w");
+	if (!fp || script_buf__init(&d->out, fp)) {
+		pr_err("%s: cannot create it: %s\n", d->path, strerror(errno));
+		if (fp)
+			fclose(fp);
+		free(d->path);
+		free(d);
+		return NULL;
+	}
+	evsel->priv = d;
+	return d;
+}
+
+/*
+ * perf's closing line per event.  perf measures the file with fstat()
+ * before its stdio buffer is flushed, so its size leaves out the last
+ * partial buffer (glibc's: st_blksize below BUFSIZ, else BUFSIZ): we
+ * print the same number.
+ */
+static int script__dump_close(struct script *s, struct evsel *evsel)
+{
+	struct script_dump *d = evsel->priv;
+	struct stat st;
+	long written;
+	u64 blk = BUFSIZ;
+	int err;
+
+	if (!d)
+		return 0;
+	err = script_buf__flush(&d->out);
+	written = ftell(d->out.fp);
+	if (!fstat(fileno(d->out.fp), &st) && st.st_blksize > 0 && st.st_blksize < BUFSIZ)
+		blk = st.st_blksize;
+	if (written < 0)
+		written = 0;
+	script_buf__printf(&s->printer.out, "[ perf script: Wrote %.3f MB %s (%llu samples) ]\n",
+			   (double)((u64)written / blk * blk) / 1024.0 / 1024.0, d->path,
+			   (unsigned long long)d->samples);
+	if (fclose(d->out.fp) && !err)
+		err = -errno;
+	if (err)
+		pr_err("%s: writing it failed: %s\n", d->path, strerror(-err));
+	script_buf__exit(&d->out);
+	free(d->path);
+	free(d);
+	evsel->priv = NULL;
+	return err;
+}
+
 struct frame_arg {
 	struct script *s;
 	struct evsel *evsel;
@@ -172,6 +242,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	struct script_sample_info info = {.comm = NULL};
 	struct addr_location al;
 	char text[512]; /* insn, disasm, poked: printed by the tail */
+	struct script_dump *dump = NULL;
+	struct script_buf saved;
 	int err;
 
 	err = script__prepare(s);
@@ -195,6 +267,17 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		goto out;
 	if (s->filtering && script_filter__skip_resolved(&s->opts->filter, sample, &al))
 		goto out;
+	if (s->opts->per_event_dump) {
+		dump = script__dump(s, evsel);
+		if (!dump) {
+			addr_location__exit(&al);
+			return -EIO;
+		}
+		/* the printers write to p->out: lend it the event's file */
+		saved = s->printer.out;
+		s->printer.out = dump->out;
+		dump->samples++;
+	}
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
 	loc_from_al(s, &info.loc, sample->ip, &al);
 	info.has_chain = sample->callchain != NULL;
@@ -220,6 +303,13 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 					script_printer__fields(&s->printer, evsel), sample, &al);
 	}
 	script_print__sample_tail(&s->printer, sample, evsel, &info);
+	if (dump) {
+		dump->out = s->printer.out;
+		s->printer.out = saved;
+		err = script_buf__maybe_flush(&dump->out);
+		if (err)
+			return err;
+	}
 out:
 	addr_location__exit(&al);
 	if (dump_trace)
@@ -528,7 +618,20 @@ int script__run(struct script_opts *opts)
 			goto out_delete;
 		}
 	}
+	for (int i = 0; opts->per_event_dump && i < s.session->evlist->nr_entries; i++) {
+		/* perf creates every event's file up front, empty ones too */
+		if (!script__dump(&s, s.session->evlist->entries[i])) {
+			err = -EIO;
+			goto out_delete;
+		}
+	}
 	err = perf_session__process_events(s.session);
+	for (int i = 0;
+	     opts->per_event_dump && s.session->evlist && i < s.session->evlist->nr_entries; i++) {
+		int e = script__dump_close(&s, s.session->evlist->entries[i]);
+
+		err = err ?: e;
+	}
 	if (!err)
 		err = script_buf__flush(&s.printer.out);
 	if (err == -EPIPE)
@@ -536,6 +639,21 @@ int script__run(struct script_opts *opts)
 	else if (s.printer.out.err)
 		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
 out_delete:
+	/* after an error: the files written so far are closed, without their lines */
+	for (int i = 0; opts->per_event_dump && s.session && s.session->evlist &&
+			i < s.session->evlist->nr_entries;
+	     i++) {
+		struct script_dump *d = s.session->evlist->entries[i]->priv;
+
+		if (!d)
+			continue;
+		script_buf__flush(&d->out);
+		fclose(d->out.fp);
+		script_buf__exit(&d->out);
+		free(d->path);
+		free(d);
+		s.session->evlist->entries[i]->priv = NULL;
+	}
 	if (s.unwinder) {
 		const struct unwind_stats *us = unwinder__stats(s.unwinder);
 

@@ -21,6 +21,7 @@ struct script_opts {
 	bool show_namespace_events;
 	bool show_cgroup_events;
 	bool show_round_events; /* FINISHED_ROUND, and then records in file order */
+	bool per_event_dump;	/* samples to <input>.<event>.dump, one file per event */
 	bool nanosecs;
 	bool reltime;	/* times from the first line printed */
 	bool deltatime; /* times from the previous line printed */
