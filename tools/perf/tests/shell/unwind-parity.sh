@@ -1,0 +1,115 @@
+#!/bin/bash
+# unwind: --call-graph dwarf chains of 64-bit workloads equal stock perf script's
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Two workloads built -O2 -g -fomit-frame-pointer, so that only the DWARF
+# CFI walks their frames: a chain main -> level1 -> level2 -> level3, and
+# a libc-heavy loop (qsort calling the program back, snprintf, malloc).
+# Each is recorded once with stock perf record --call-graph dwarf; stock
+# perf script (the oracle: libunwind, with addr2line's inline frames) and
+# ours print -F comm,tid,time,ip,sym,symoff,dso, and each sample's chain
+# is compared frame for frame (ip, sym+off, dso, "(inlined)" lines).
+# Samples are matched by their header (comm tid time, in ns); the share
+# of samples with user frames in perf's output whose chain is identical
+# in ours must be >= 99%.  The others are listed (the first few), with
+# the percentage.  --max-stack 4 (perf cuts the kernel part and the
+# unwound user part at 4 each, inline lines not counted) is held to the
+# same 99%; -G (the sample's own line, no chain) must be identical, and
+# nothing but the kernel's lost-events warning may reach our stderr.
+#
+# Mutation caught: unwinder__walk() returning before the first frame's
+# callback (no user frames: 0% of the chain workload's samples identical);
+# also the caller frames' ip without the "- 1" (every level2/level1/main
+# frame is off by one: sym+off differs).
+
+. "$(dirname "$0")/lib/common.sh"
+need_perf_root
+scratch unwind-parity
+export HOME=$tmp
+src=$(dirname "$0")/../workloads
+
+# ns timestamps: two samples of one task never share a header
+fields=comm,tid,time,ip,sym,symoff,dso
+
+# compare NAME PERF OURS: per-sample equality of two perf script outputs
+# (paragraph mode: a sample is its header line and its chain lines)
+compare() {
+	awk -v name="$1" -v show=5 '
+		BEGIN { RS = ""; FS = "\n" }
+		FNR == 1 { file++ }
+		file == 1 {
+			perf[$1] = $0; order[++n] = $1
+			for (i = 2; i <= NF; i++)
+				if ($i !~ /^\t *ffffffff[0-9a-f]{8} /) { user[$1] = 1; break }
+			next
+		}
+		{ ours[$1] = $0; nours++ }
+		END {
+			for (k = 1; k <= n; k++) {
+				h = order[k]
+				if (!(h in user))
+					continue
+				nuser++
+				if (ours[h] == perf[h]) {
+					same++
+					continue
+				}
+				if (shown++ < show) {
+					print "--- perf (sample " k ")\n" perf[h]
+					print "+++ ours\n" (h in ours ? ours[h] : "(no such sample)")
+				}
+			}
+			pct = nuser ? 100 * same / nuser : 0
+			printf "%s: %d of %d samples with user frames identical (%.2f%%); %d samples in perf, %d in ours\n",
+				name, same, nuser, pct, n, nours
+			exit !(nuser > 0 && n == nours && same * 100 >= nuser * 99)
+		}' "$2" "$3"
+}
+
+# check NAME DATA [SCRIPT OPTIONS]: both scripts, then the comparison
+check() {
+	local name=$1 data=$2
+	shift 2
+	perf script -i "$data" --ns -F $fields "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
+		fail "$name: stock perf script: $(head -3 "$tmp/$name.perf.err")"
+	"$TEXTPOKE" script -i "$data" --ns -F $fields "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
+		fail "$name: perf textpoke script: $(head -3 "$tmp/$name.ours.err")"
+	compare "$name" "$tmp/$name.perf" "$tmp/$name.ours" || fail "$name: below 99% of stock perf's chains"
+	grep -v "^warning: .* events lost in [0-9]* LOST records" "$tmp/$name.ours.err" |
+		head -3 | grep . && fail "$name: perf textpoke script wrote the above to stderr"
+	return 0
+}
+
+for w in chain libc; do
+	gcc -O2 -g -fomit-frame-pointer -o "$tmp/$w" "$src/unwind-$w.c" 2>"$tmp/gcc.err" ||
+		fail "gcc unwind-$w.c: $(cat "$tmp/gcc.err")"
+	# 5000 samples a second for 0.5 s: 8 kB of stack each, few lost chunks
+	HOME=$tmp perf record -q -e cpu-clock -c 200000 --call-graph dwarf -o "$tmp/$w.data" \
+		"$tmp/$w" 0.5 >"$tmp/record.out" 2>&1 ||
+		fail "perf record $w: $(head -3 "$tmp/record.out")"
+done
+
+# the oracle must unwind these at all, or there is nothing to compare
+perf script -i "$tmp/chain.data" -F ip,sym 2>/dev/null |
+	awk '/level3/ { l3 = 1; next } l3 && /level2/ { l2 = 1; next } l2 && /level1/ { l1 = 1; next }
+	     l1 && /main/ { found = 1; exit } /^$/ { l3 = l2 = l1 = 0 } END { exit !found }' ||
+	skip "stock perf unwinds no level3 -> main chain here (built without libunwind or libdw?)"
+
+check chain "$tmp/chain.data"
+check libc "$tmp/libc.data"
+# qsort's callbacks: the program's frames above libc's, in ours too
+grep -q "compare_words+.*/libc)$" "$tmp/libc.ours" || fail "libc: no compare_words frame in ours"
+
+check chain-max-stack "$tmp/chain.data" --max-stack 4
+check libc-max-stack "$tmp/libc.data" --max-stack 4
+
+for w in chain libc; do
+	perf script -i "$tmp/$w.data" --ns -F $fields -G >"$tmp/$w-G.perf" 2>/dev/null ||
+		fail "$w -G: stock perf script"
+	"$TEXTPOKE" script -i "$tmp/$w.data" --ns -F $fields -G >"$tmp/$w-G.ours" 2>"$tmp/$w-G.err" ||
+		fail "$w -G: perf textpoke script: $(head -3 "$tmp/$w-G.err")"
+	cmp -s "$tmp/$w-G.perf" "$tmp/$w-G.ours" ||
+		{ diff "$tmp/$w-G.perf" "$tmp/$w-G.ours" | head; fail "$w -G: differs from stock perf"; }
+	echo "ok: $w -G: $(wc -l <"$tmp/$w-G.ours") samples, one line each, as stock perf"
+done
+exit 0
