@@ -31,16 +31,24 @@ src=$(dirname "$0")/../workloads
 # ns timestamps: two samples of one task never share a header
 fields=comm,tid,time,ip,sym,symoff,dso
 
+# a chain line of a kernel frame: 16 hex digits from 0xffff..., and a dso
+# ([kernel.kallsyms] or a module); perf prints a failed user read as
+# ffffffffffffffff [unknown] ([unknown]), a user frame
+kernel_frame='function kernel(l, ip) {
+	ip = l; sub(/^\t */, "", ip); sub(/ .*/, "", ip)
+	return length(ip) == 16 && ip ~ /^ffff/ && l !~ /\(\[unknown\]\)$/
+}'
+
 # compare NAME PERF OURS: per-sample equality of two perf script outputs
 # (paragraph mode: a sample is its header line and its chain lines)
 compare() {
-	awk -v name="$1" -v show=5 '
+	awk -v name="$1" -v show=5 "$kernel_frame"'
 		BEGIN { RS = ""; FS = "\n" }
 		FNR == 1 { file++ }
 		file == 1 {
 			perf[$1] = $0; order[++n] = $1
 			for (i = 2; i <= NF; i++)
-				if ($i !~ /^\t *ffffffff[0-9a-f]{8} /) { user[$1] = 1; break }
+				if (!kernel($i)) { user[$1] = 1; break }
 			next
 		}
 		{ ours[$1] = $0; nours++ }
