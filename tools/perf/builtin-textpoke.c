@@ -3,7 +3,10 @@
  * perf textpoke: the subcommand table and the thin cmd_textpoke_<sub>()
  * entry points.  The work lives in util/ and tools/lib/textpoke/.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -100,6 +103,7 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_TEXT_POKE,
 		OPT_LOST,
 		OPT_NS,
+		OPT_MAX_STACK,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -118,6 +122,10 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {'G', "hide-call-graph", no_argument, NULL,
 	     "when printing symbols do not display call chain", 'G'},
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
+	    {0, "max-stack", required_argument, "n",
+	     "Set the maximum stack depth when parsing the callchain, anything beyond the "
+	     "specified depth will be ignored. Default: kernel.perf_event_max_stack or 127",
+	     OPT_MAX_STACK},
 	    TEXT_IMAGE_POPTS,
 	    {'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)", 'v'},
@@ -162,6 +170,20 @@ int cmd_textpoke_script(int argc, char **argv)
 		case OPT_NS:
 			so.nanosecs = true;
 			break;
+		case OPT_MAX_STACK: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 0);
+			if (errno || end == optarg || *end || optarg[0] == '-' || n > UINT32_MAX) {
+				popt__error(&ctx, "--max-stack: '%s' is not a number of frames",
+					    optarg);
+				return 129;
+			}
+			so.max_stack = n;
+			break;
+		}
 		case 'D':
 			dump_trace = true;
 			break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "dso-inline.h"
 #include "dso.h"
 
 static void dso__set_short_name(struct dso *dso)
@@ -89,6 +90,7 @@ void dso__put(struct dso *dso)
 	free(dso->name);
 	free(dso->symsrc);
 	free(dso->image);
+	dso_inline__delete(dso->inl);
 	free(dso);
 }
 

@@ -41,7 +41,8 @@ struct dso {
 	char *symsrc; /* the file the symbols came from */
 	u8 *image;    /* or the bytes (a vdso read from memory), the object's whole image */
 	size_t image_size;
-	struct dso *next; /* dsos hash chain */
+	struct dso_inline *inl; /* DWARF for callchains' inlined frames, opened on first use */
+	struct dso *next;	/* dsos hash chain */
 };
 
 /*
@@ -52,6 +53,8 @@ struct dso {
 bool kernel_mmap__is_object(const char *filename);
 /* perf's name for such an object: the basename, each '-' made '_' */
 void kernel_object__name(const char *filename, char *buf, size_t size);
+
+struct dso_inline;
 
 struct dso *dso__new(const char *name, enum dso_kind kind);
 struct dso *dso__get(struct dso *dso);
@@ -72,6 +75,12 @@ int dso__insert_symbol(struct dso *dso, struct symbol *sym);
 
 /* symbol-elf.c: ELF symbols, as perf's dso__load_sym() keeps them */
 int dso__load_elf(struct dso *dso);
+/*
+ * The file @dso's code was mapped from, for reading its code and CFI: its
+ * path when the build-id fits (or none was recorded), else the build-id
+ * cache's copy.  A malloc'ed path, NULL when neither is there.
+ */
+char *dso__runtime_path(const struct dso *dso);
 /* a DSO_KIND__KERNEL_OBJECT's symbols, from long_name (build-id checked when known) */
 int dso__load_kernel_object(struct dso *dso);
 /* the vdso image of this process, when its build-id fits */

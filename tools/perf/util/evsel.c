@@ -189,12 +189,17 @@ struct evsel *evlist__id2evsel(struct evlist *evlist, u64 id)
 {
 	u32 h;
 
+	if (evlist->last_evsel && evlist->last_id == id)
+		return evlist->last_evsel;
 	if (!evlist->id_hash_size)
 		return NULL;
 	h = id_hash(id, evlist->id_hash_size);
 	while (evlist->id_hash[h].evsel) {
-		if (evlist->id_hash[h].id == id)
-			return evlist->id_hash[h].evsel;
+		if (evlist->id_hash[h].id == id) {
+			evlist->last_id = id;
+			evlist->last_evsel = evlist->id_hash[h].evsel;
+			return evlist->last_evsel;
+		}
 		h = (h + 1) & (evlist->id_hash_size - 1);
 	}
 	return NULL;

@@ -36,6 +36,12 @@ struct evlist {
 	struct evlist_id *id_hash;
 	u32 id_hash_size;
 	u32 nr_ids;
+	/*
+	 * the last id found: records come in runs of one event, and an id
+	 * once owned keeps its owner (the first wins), so the memo stays right
+	 */
+	u64 last_id;
+	struct evsel *last_evsel;
 };
 
 struct evlist *evlist__new(void);

@@ -384,6 +384,14 @@ int ordered_events__queue(struct ordered_events *oe, const union perf_event *eve
 	return 0;
 }
 
+void ordered_events__note(struct ordered_events *oe, u64 timestamp)
+{
+	if (oe->delivered_any && timestamp < oe->last_flush)
+		oe->nr_unordered++;
+	if (timestamp > oe->round_max)
+		oe->round_max = timestamp;
+}
+
 int ordered_events__round(struct ordered_events *oe)
 {
 	u64 limit = oe->prev_round_max;

@@ -81,6 +81,12 @@ void ordered_events__exit(struct ordered_events *oe);
 /* copies @event; may deliver the oldest half when over the cap */
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 timestamp,
 			  u64 file_offset, const char *path);
+/*
+ * A record at @timestamp the tool skips: counted as unordered and
+ * raising the round's high mark as if it were queued, so that the
+ * figures and the flushes stay those of a pass that queues it.
+ */
+void ordered_events__note(struct ordered_events *oe, u64 timestamp);
 /* FINISHED_ROUND: deliver up to the previous round's newest timestamp */
 int ordered_events__round(struct ordered_events *oe);
 /* deliver everything (end of the data) */

@@ -87,6 +87,14 @@ struct rc {
 	u8 *scratch;
 	size_t alloc_scratch;
 	u8 *probe, *probe_known;
+	/*
+	 * For the samples: the sites' addresses packed, so that finding a
+	 * sample's site reads a few cache lines, and per site the version
+	 * its last sample fell in, where the next one (in time order)
+	 * mostly falls too
+	 */
+	u64 *site_addr;
+	size_t *site_cursor;
 	bool have_time;
 	int err;
 };
@@ -773,9 +781,14 @@ struct report_changes *report_changes__new(struct text_image *ti, struct machine
 	err = textpoke_image__for_each_site(text_image__image(ti), rc__add_site, rc);
 	if (err)
 		goto out_err;
+	rc->site_addr = malloc((rc->pub.nr_sites ?: 1) * sizeof(*rc->site_addr));
+	rc->site_cursor = calloc(rc->pub.nr_sites ?: 1, sizeof(*rc->site_cursor));
+	if (!rc->site_addr || !rc->site_cursor)
+		goto out_nomem;
 	for (i = 0; i < rc->pub.nr_sites; i++) {
 		struct report_site *s = &rc->pub.sites[i];
 
+		rc->site_addr[i] = s->addr;
 		s->versions = rc->pool + (uintptr_t)s->versions;
 		rc__span(rc, s->first_change);
 		rc__span(rc, s->last_change);
@@ -799,36 +812,50 @@ out_err:
 	return NULL;
 }
 
-static struct report_site *rc__site_at(const struct report_changes *pub, u64 ip)
+/* the index of the site holding @ip, or -1 */
+static ssize_t rc__site_at(const struct rc *rc, u64 ip)
 {
-	size_t lo = 0, hi = pub->nr_sites;
+	size_t lo = 0, hi = rc->pub.nr_sites;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (pub->sites[mid].addr <= ip)
+		if (rc->site_addr[mid] <= ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo || ip - pub->sites[lo - 1].addr >= pub->sites[lo - 1].len)
-		return NULL;
-	return &pub->sites[lo - 1];
+	if (!lo || ip - rc->site_addr[lo - 1] >= rc->pub.sites[lo - 1].len)
+		return -1;
+	return lo - 1;
 }
 
-/* the version in effect at @time: the last one that took effect at or before it */
-static struct report_version *site__version_at(const struct report_site *s, u64 time)
+/*
+ * The version in effect at @time: the last one that took effect at or
+ * before it.  @cursor: where to look first, the last answer.
+ */
+static struct report_version *site__version_at(const struct report_site *s, size_t *cursor,
+					       u64 time)
 {
-	size_t lo = 1, hi = s->nr_versions;
+	const struct report_version *v = s->versions;
+	size_t c = *cursor, lo = 1, hi = s->nr_versions;
 
+	/* in effect at @time: the last of the site's versions, or its successor came later */
+	if (v[c].time <= time && (c + 1 == hi || v[c + 1].time > time))
+		return &s->versions[c];
+	if (c + 2 <= hi && v[c + 1].time <= time && (c + 2 == hi || v[c + 2].time > time)) {
+		*cursor = c + 1;
+		return &s->versions[c + 1];
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->versions[mid].time <= time)
+		if (v[mid].time <= time)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	*cursor = lo - 1;
 	return &s->versions[lo - 1];
 }
 
@@ -836,15 +863,16 @@ void report_changes__sample(struct report_changes *pub, u64 ip, u8 cpumode, u64 
 {
 	struct rc *rc = rc__of(pub);
 	struct report_region *r;
-	struct report_site *s;
+	ssize_t i;
 
 	rc__span(rc, time);
 	if (cpumode != PERF_RECORD_MISC_KERNEL)
 		return;
 	pub->nr_kernel_samples++;
-	s = rc__site_at(pub, ip);
-	if (s) {
-		struct report_version *v = site__version_at(s, time);
+	i = rc__site_at(rc, ip);
+	if (i >= 0) {
+		struct report_site *s = &pub->sites[i];
+		struct report_version *v = site__version_at(s, &rc->site_cursor[i], time);
 
 		v->nr_samples++;
 		if (v->changed)
@@ -969,5 +997,7 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->scratch);
 	free(rc->probe);
 	free(rc->probe_known);
+	free(rc->site_addr);
+	free(rc->site_cursor);
 	free(rc);
 }

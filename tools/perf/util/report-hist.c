@@ -3,10 +3,12 @@
  * The profile of perf textpoke report: samples grouped by the sort keys,
  * sorted and printed as perf report --stdio (6.1) does.
  *
- * Per sample: the strings that make a key (command, object, symbol
- * name) are interned by content, so that a key is a few words compared
- * by value, and the key is looked up in an open-addressing table of
- * entries.  Nothing is allocated per sample, only per new entry or new
+ * Per sample: the strings that make a key (command, object) are
+ * interned by content, so that a key is a few words compared by value,
+ * and the key is looked up in an open-addressing table of entries.  A
+ * symbol is told apart as perf's _sort__sym_cmp() does, by its start and
+ * end within its object, so its name is interned only when an entry is
+ * made.  Nothing is allocated per sample, only per new entry or new
  * string.  Interning by content, not by the model's pointers, keeps the
  * keys right when a thread or object of the model goes away and its
  * memory is reused.
@@ -157,34 +159,53 @@ int report_layout__parse(struct report_layout *l, const char *sort, const char *
 	return 0;
 }
 
-/* interned strings: each distinct name once, for the life of the hists */
+/*
+ * Interned strings: each distinct name once, for the life of the hists.
+ * A slot keeps its string's hash, so that a probe reads a string only
+ * when the hashes agree: the strings are scattered over the heap, and
+ * reading one is a cache miss.
+ */
+struct str_slot {
+	char *str;
+	u64 hash;
+};
+
 struct str_pool {
-	char **slots;
+	struct str_slot *slots;
 	size_t size, nr;
 };
 
-static u64 str_hash(const char *s)
+/* eight bytes a step: names are short, but there are three per sample */
+static u64 str_hash(const char *s, size_t len)
 {
-	u64 h = 1469598103934665603ULL; /* FNV-1a */
+	u64 h = len * 0x9e3779b97f4a7c15ULL, w;
 
-	while (*s)
-		h = (h ^ (u8)*s++) * 1099511628211ULL;
-	return h;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	}
+	return h ^ (h >> 29);
 }
 
 static int str_pool__grow(struct str_pool *sp)
 {
 	size_t size = sp->size ? sp->size * 2 : STR_HASH_MIN, i;
-	char **slots = calloc(size, sizeof(*slots));
+	struct str_slot *slots = calloc(size, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
 	for (i = 0; i < sp->size; i++) {
 		size_t j;
 
-		if (!sp->slots[i])
+		if (!sp->slots[i].str)
 			continue;
-		for (j = str_hash(sp->slots[i]) & (size - 1); slots[j]; j = (j + 1) & (size - 1))
+		for (j = sp->slots[i].hash & (size - 1); slots[j].str; j = (j + 1) & (size - 1))
 			;
 		slots[j] = sp->slots[i];
 	}
@@ -196,24 +217,27 @@ static int str_pool__grow(struct str_pool *sp)
 
 static const char *str_pool__intern(struct str_pool *sp, const char *s)
 {
-	size_t j;
+	size_t len = strlen(s), j;
+	u64 h = str_hash(s, len);
 
 	if ((sp->nr + 1) * 2 > sp->size && str_pool__grow(sp))
 		return NULL;
-	for (j = str_hash(s) & (sp->size - 1); sp->slots[j]; j = (j + 1) & (sp->size - 1))
-		if (!strcmp(sp->slots[j], s))
-			return sp->slots[j];
-	sp->slots[j] = strdup(s);
-	if (!sp->slots[j])
+	for (j = h & (sp->size - 1); sp->slots[j].str; j = (j + 1) & (sp->size - 1))
+		if (sp->slots[j].hash == h && !memcmp(sp->slots[j].str, s, len + 1))
+			return sp->slots[j].str;
+	sp->slots[j].str = malloc(len + 1);
+	if (!sp->slots[j].str)
 		return NULL;
+	memcpy(sp->slots[j].str, s, len + 1);
+	sp->slots[j].hash = h;
 	sp->nr++;
-	return sp->slots[j];
+	return sp->slots[j].str;
 }
 
 static void str_pool__exit(struct str_pool *sp)
 {
 	for (size_t i = 0; i < sp->size; i++)
-		free(sp->slots[i]);
+		free(sp->slots[i].str);
 	free(sp->slots);
 }
 
@@ -221,7 +245,7 @@ static void str_pool__exit(struct str_pool *sp)
 struct hist_key {
 	const char *comm;
 	const char *dso; /* NULL: no map */
-	const char *sym; /* NULL: no symbol */
+	bool has_sym;
 	u64 sym_start, sym_end;
 	u64 ip; /* the unknown symbol's address */
 	s32 tid;
@@ -229,10 +253,14 @@ struct hist_key {
 	u64 abi;
 };
 
+/*
+ * What a sample that finds its entry touches: the table slot, then this,
+ * one or two cache lines; the counts are copied to the entry at the end
+ */
 struct hist_priv {
 	struct hist_key key;
+	u64 nr_samples, period;
 	struct thread *thread; /* of the first sample: perf's entry keeps it */
-	u64 hash;
 	bool filtered;
 };
 
@@ -241,7 +269,11 @@ struct hist_build {
 	struct hist_entry *entries; /* every entry, filtered ones too */
 	struct hist_priv *priv;
 	size_t nr, alloc;
-	u32 *table; /* entry index + 1, 0 free */
+	/*
+	 * entry index + 1 in the low half, 0 free; the key's hash in the
+	 * high half, so that a probe of another key reads no entry
+	 */
+	u64 *table;
 	size_t table_size;
 	bool has_regs_user;
 	struct report_abi_count *abi;
@@ -325,7 +357,7 @@ static u64 key_hash(const struct hist_key *k)
 	u64 h = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ULL;
 
 	h ^= (uintptr_t)k->dso + (h << 6) + (h >> 2);
-	h ^= (uintptr_t)k->sym + (h << 6) + (h >> 2);
+	h ^= (u64)k->has_sym + (h << 6) + (h >> 2);
 	h ^= k->sym_start + (h << 6) + (h >> 2);
 	h ^= k->ip + (h << 6) + (h >> 2);
 	h ^= ((u64)(u32)k->tid << 32 | (u32)k->cpu) + (h << 6) + (h >> 2);
@@ -335,7 +367,7 @@ static u64 key_hash(const struct hist_key *k)
 
 static bool key_equal(const struct hist_key *a, const struct hist_key *b)
 {
-	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
+	return a->comm == b->comm && a->dso == b->dso && a->has_sym == b->has_sym &&
 	       a->sym_start == b->sym_start && a->sym_end == b->sym_end && a->ip == b->ip &&
 	       a->tid == b->tid && a->cpu == b->cpu && a->abi == b->abi;
 }
@@ -343,16 +375,18 @@ static bool key_equal(const struct hist_key *a, const struct hist_key *b)
 static int hist_build__grow_table(struct hist_build *b)
 {
 	size_t size = b->table_size ? b->table_size * 2 : ENTRY_HASH_MIN, i;
-	u32 *table = calloc(size, sizeof(*table));
+	u64 *table = calloc(size, sizeof(*table));
 
 	if (!table)
 		return -ENOMEM;
-	for (i = 0; i < b->nr; i++) {
-		size_t j = b->priv[i].hash & (size - 1);
+	for (i = 0; i < b->table_size; i++) {
+		size_t j;
 
-		while (table[j])
-			j = (j + 1) & (size - 1);
-		table[j] = i + 1;
+		if (!b->table[i])
+			continue;
+		for (j = (b->table[i] >> 32) & (size - 1); table[j]; j = (j + 1) & (size - 1))
+			;
+		table[j] = b->table[i];
 	}
 	free(b->table);
 	b->table = table;
@@ -433,7 +467,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	const struct report_layout *l = &rh->layout;
 	struct hist_build *b;
 	struct hist_key k = {NULL};
-	const char *comm = NULL;
+	const char *comm = NULL, *sym = NULL;
 	size_t j;
 	u64 h;
 
@@ -466,9 +500,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	}
 	if (l->key[SORT_SYM]) {
 		if (al->sym) {
-			k.sym = str_pool__intern(&rh->strings, symbol__name(al->sym));
-			if (!k.sym)
-				return -ENOMEM;
+			k.has_sym = true;
 			k.sym_start = al->sym->start;
 			k.sym_end = al->sym->end;
 		} else {
@@ -483,14 +515,19 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	if (l->key[SORT_ABI])
 		k.abi = sample->user_regs.abi;
 
-	h = key_hash(&k);
+	/* the high half picks the slot and tells keys apart: the low half holds the index */
+	h = key_hash(&k) >> 32 << 32;
 	if (b->table_size) {
-		for (j = h & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1)) {
-			size_t i = b->table[j] - 1;
+		for (j = (h >> 32) & (b->table_size - 1); b->table[j];
+		     j = (j + 1) & (b->table_size - 1)) {
+			struct hist_priv *p;
 
-			if (b->priv[i].hash == h && key_equal(&b->priv[i].key, &k)) {
-				b->entries[i].nr_samples++;
-				b->entries[i].period += sample->period;
+			if ((b->table[j] & ~0xffffffffULL) != h)
+				continue;
+			p = &b->priv[(u32)b->table[j] - 1];
+			if (key_equal(&p->key, &k)) {
+				p->nr_samples++;
+				p->period += sample->period;
 				return 0;
 			}
 		}
@@ -499,29 +536,33 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		return -ENOMEM;
 	if (b->nr == b->alloc && hist_build__grow_entries(b))
 		return -ENOMEM;
+	if (k.has_sym) {
+		sym = str_pool__intern(&rh->strings, symbol__name(al->sym));
+		if (!sym)
+			return -ENOMEM;
+	}
 	b->entries[b->nr] = (struct hist_entry){
 	    .comm = k.comm,
 	    .pid = thread__pid(al->thread),
 	    .tid = thread__tid(al->thread),
 	    .dso = k.dso,
-	    .sym = k.sym,
+	    .sym = sym,
 	    .ip = al->addr,
 	    .level = cpumode_level(al->cpumode),
 	    .sym_resolved = al->sym != NULL,
 	    .cpu = (s32)sample->cpu,
 	    .abi = sample->user_regs.abi,
-	    .nr_samples = 1,
-	    .period = sample->period,
 	};
 	b->priv[b->nr] = (struct hist_priv){
 	    .key = k,
+	    .nr_samples = 1,
+	    .period = sample->period,
 	    .thread = thread__get(al->thread),
-	    .hash = h,
 	    .filtered = filtered,
 	};
-	for (j = h & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1))
+	for (j = (h >> 32) & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1))
 		;
-	b->table[j] = ++b->nr;
+	b->table[j] = h | ++b->nr;
 	return 0;
 }
 
@@ -653,6 +694,8 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 			if (!e->thread_comm)
 				e->thread_comm = "";
 			e->sym_start = b->priv[j].key.sym_start;
+			e->nr_samples = b->priv[j].nr_samples;
+			e->period = b->priv[j].period;
 			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;

@@ -660,6 +660,8 @@ int report__run(struct report_opts *opts)
 	    .tool =
 		{
 		    .sample = report__sample,
+		    /* the text image's own pass reads them */
+		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
 		},
 	    .opts = opts,

@@ -650,11 +650,13 @@ static void print_loc(struct script_printer *pr, const struct script_loc *loc, u
 			w = w_hex(w, loc->addr - loc->sym_start, 0);
 		}
 	}
-	if (f & SF_DSO) {
+	if ((f & SF_DSO) && !loc->inlined) {
 		w = w_mem(w, " (", 2);
 		w = w_mem(w, dso, dso_len);
 		*w++ = ')';
 	}
+	if (loc->inlined)
+		w = w_mem(w, " (inlined)", 10);
 	section_end(b, w);
 }
 

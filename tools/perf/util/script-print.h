@@ -62,6 +62,7 @@ struct script_loc {
 	u64 sym_start;	 /* object-relative */
 	u64 sym_end;
 	const char *dso; /* NULL: [unknown] */
+	bool inlined;	 /* a function inlined there: "(inlined)" stands for the dso */
 };
 
 struct script_sample_info {

@@ -9,15 +9,18 @@
 #include <string.h>
 
 #include "debug.h"
+#include "dso-inline.h"
 #include "dump.h"
 #include "evsel.h"
 #include "machine.h"
+#include "map.h"
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
 #include "session.h"
 #include "symbol.h"
 #include "trace-event.h"
+#include "unwind.h"
 
 struct script {
 	struct perf_tool tool; /* first: the callbacks get &tool */
@@ -28,14 +31,15 @@ struct script {
 	struct script_text *text; /* kernel code over time, when asked for */
 	bool prepared;
 	bool trace_tried;
-	bool dwarf_warned;
-	int nr_prepared; /* evsels set up so far */
+	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
+	int nr_prepared;	   /* evsels set up so far */
 };
 
 void script_opts__init(struct script_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->input = "perf.data";
+	opts->max_stack = SCRIPT_MAX_STACK;
 	script_fields__init(&opts->fields);
 }
 
@@ -123,6 +127,11 @@ static int script__prepare(struct script *s)
 	return 0;
 }
 
+static unsigned int opts_max_stack(const struct script *s)
+{
+	return s->opts->max_stack;
+}
+
 static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 			const struct addr_location *al)
 {
@@ -133,11 +142,16 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 	loc->sym_start = al->sym ? al->sym->start : 0;
 	loc->sym_end = al->sym ? al->sym->end : 0;
 	loc->dso = al->map ? map__dso_name(al->map) : NULL;
+	loc->inlined = false;
 }
 
 struct frame_arg {
 	struct script *s;
 	struct evsel *evsel;
+	struct thread *thread;
+	const struct perf_sample *sample;
+	unsigned int nr; /* frames printed of this part of the chain */
+	bool unwound;	 /* the part unwound from the stack dump */
 };
 
 static int print_frame(struct callchain_frame *frame, void *arg)
@@ -145,11 +159,48 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct frame_arg *fa = arg;
 	struct script_loc loc;
 
+	char *const *names;
+	unsigned int nr = 0;
+
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
 	/* kernel, module and BPF frames show the address as recorded */
 	loc.relative = callchain_frame__addr(frame) != frame->ip;
-	script_print__frame(&fa->s->printer, fa->evsel, &loc);
-	return 0;
+	/*
+	 * An unwound frame gets a frame per function DWARF has there, as
+	 * perf's unwind_entry() does (append_inlines()); perf 6.1 leaves
+	 * the recorded chain's frames as they are
+	 */
+	if (fa->unwound && frame->al.sym && frame->al.map && frame->al.map->dso)
+		nr = dso__inline_names(frame->al.map->dso, frame->al.addr, &names);
+	if (!nr)
+		script_print__frame(&fa->s->printer, fa->evsel, &loc);
+	for (unsigned int i = 0; i < nr; i++) {
+		struct script_loc in = loc;
+
+		in.sym = names[i];
+		in.inlined = strcmp(names[i], loc.sym) != 0;
+		script_print__frame(&fa->s->printer, fa->evsel, &in);
+	}
+	/* as perf, --max-stack counts the recorded chain and the unwound one apart */
+	return ++fa->nr >= fa->s->opts->max_stack;
+}
+
+/* an unwound user frame, resolved and printed as a recorded one is */
+static int print_unwound(const struct unwind_frame *uf, void *arg)
+{
+	struct frame_arg *fa = arg;
+	struct callchain_frame frame = {.ip = uf->ip, .cpumode = PERF_RECORD_MISC_USER};
+	int ret;
+
+	/* perf leaves out frames at address 0 */
+	if (!uf->ip)
+		return 0;
+	addr_location__init(&frame.al);
+	thread__find_symbol(fa->thread, PERF_RECORD_MISC_USER, uf->ip, fa->sample->time, &frame.al);
+	frame.al.cpu = fa->sample->cpu;
+	ret = print_frame(&frame, arg);
+	addr_location__exit(&frame.al);
+	return ret;
 }
 
 static int script__sample(struct perf_tool *tool, union perf_event *event,
@@ -188,22 +239,24 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 						  sample->raw_data, sample->raw_size);
 
 	script_print__sample_head(&s->printer, sample, evsel, &info);
-	/*
-	 * --call-graph dwarf: the kernel records only the kernel part of the
-	 * callchain and leaves the user part to be unwound from the stack
-	 * dump, as perf script does.  Until we do, the chains are short.
-	 */
-	if (sample->user_stack.size && !s->dwarf_warned &&
-	    script_printer__callchain(&s->printer, evsel)) {
-		s->dwarf_warned = true;
-		pr_warning("%s: user stack dumps (--call-graph dwarf) are not unwound: "
-			   "callchains show the kernel frames only\n",
-			   s->session->path);
-	}
-	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel)) {
-		struct frame_arg fa = {s, evsel};
+	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel) &&
+	    s->opts->max_stack) {
+		struct frame_arg fa = {s, evsel, al.thread, sample, 0, false};
 
 		thread__walk_callchain(al.thread, sample, print_frame, &fa);
+		/*
+		 * --call-graph dwarf: the kernel recorded the kernel part of
+		 * the chain; the user part is unwound from the stack dump
+		 */
+		if (unwind__sample_has_stack(evsel->attr.sample_type, sample)) {
+			if (!s->unwinder)
+				s->unwinder = unwinder__new();
+			fa.nr = 0;
+			fa.unwound = true;
+			if (s->unwinder)
+				unwinder__walk(s->unwinder, al.thread, sample, opts_max_stack(s),
+					       print_unwound, &fa);
+		}
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
 		info.text = text;
@@ -431,6 +484,7 @@ int script__run(struct script_opts *opts)
 	else if (s.printer.out.err)
 		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
 out_delete:
+	unwinder__delete(s.unwinder);
 	script_text__delete(s.text);
 	trace_events__delete(s.trace);
 	perf_session__delete(s.session);

@@ -17,8 +17,12 @@ struct script_opts {
 	bool show_lost_events;
 	bool nanosecs;
 	bool hide_call_graph;
+	unsigned int max_stack;	     /* callchain entries printed, recorded and unwound apart */
 	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
 };
+
+/* perf's default --max-stack: the kernel's sysctl_perf_event_max_stack */
+#define SCRIPT_MAX_STACK 127
 
 void script_opts__init(struct script_opts *opts);
 

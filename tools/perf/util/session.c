@@ -172,6 +172,14 @@ static int perf_session__queue_kernel(struct perf_session *session, union perf_e
 	 */
 	if (event->header.type == PERF_RECORD_SAMPLE && !session->tool->sample && !dump_trace)
 		return 0;
+	if ((session->tool->skip_types & (1ULL << event->header.type)) && !dump_trace) {
+		if (session->tool->ordered_events) {
+			t = perf_session__event_time(session, event);
+			if (t != 0 && t != (u64)-1)
+				ordered_events__note(&session->state->oe, t);
+		}
+		return 0;
+	}
 	if (session->tool->ordered_events) {
 		t = perf_session__event_time(session, event);
 		if (t != 0 && t != (u64)-1)

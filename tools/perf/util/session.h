@@ -44,6 +44,13 @@ struct perf_tool {
 	 * first), in pieces, in order; without it the trace is skipped
 	 */
 	int (*auxtrace_data)(struct perf_tool *tool, const void *buf, u64 len);
+	/*
+	 * kernel record types (bit 1 << type) the tool has no use for:
+	 * skipped unparsed and unqueued, as samples are for a tool with no
+	 * .sample (report's profile pass skips the TEXT_POKEs the text image
+	 * read); still counted, and still checked for their time order
+	 */
+	u64 skip_types;
 	bool ordered_events;
 };
 

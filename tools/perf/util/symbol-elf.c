@@ -448,11 +448,40 @@ static char *symsrc__debuglink(struct symsrc *ss)
 	return NULL;
 }
 
+/* the object as mapped: the file itself, else its cached copy */
+static int symsrc__init_runtime(struct symsrc *ss, const struct dso *dso, const char *cache)
+{
+	char *path = NULL;
+	int err;
+
+	err = symsrc__init(ss, dso->long_name, &dso->bid);
+	if (err && cache && asprintf(&path, "%s/elf", cache) >= 0) {
+		err = symsrc__init(ss, path, &dso->bid);
+		free(path);
+	}
+	return err;
+}
+
+char *dso__runtime_path(const struct dso *dso)
+{
+	struct symsrc ss = {.fd = -1};
+	char *cache = build_id_cache__dir(&dso->bid), *path = NULL;
+
+	elf_version(EV_CURRENT);
+	if (!symsrc__init_runtime(&ss, dso, cache)) {
+		path = ss.path;
+		ss.path = NULL;
+		symsrc__exit(&ss);
+	}
+	free(cache);
+	return path;
+}
+
 int dso__load_elf(struct dso *dso)
 {
 	struct symsrc runtime = {.fd = -1}, syms = {.fd = -1};
 	struct build_id bid = dso->bid;
-	char *cache = build_id_cache__dir(&dso->bid), *path = NULL;
+	char *cache = build_id_cache__dir(&dso->bid);
 	char *candidates[3] = {NULL, NULL, NULL};
 	bool have_runtime = false, have_syms = false;
 	size_t i;
@@ -460,14 +489,7 @@ int dso__load_elf(struct dso *dso)
 
 	elf_version(EV_CURRENT);
 
-	/* the object as mapped: the file itself, else its cached copy */
-	err = symsrc__init(&runtime, dso->long_name, &dso->bid);
-	if (!err) {
-		have_runtime = true;
-	} else if (cache && asprintf(&path, "%s/elf", cache) >= 0) {
-		have_runtime = !symsrc__init(&runtime, path, &dso->bid);
-		zfree(&path);
-	}
+	have_runtime = !symsrc__init_runtime(&runtime, dso, cache);
 	if (have_runtime && !bid.size)
 		elf__read_build_id(runtime.elf, &bid);
 
@@ -713,6 +735,11 @@ int dso__load_own_vdso(struct dso *dso)
 }
 
 #else /* !HAVE_LIBELF */
+
+char *dso__runtime_path(const struct dso *dso)
+{
+	return NULL;
+}
 
 int dso__load_elf(struct dso *dso)
 {

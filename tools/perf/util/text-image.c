@@ -83,6 +83,7 @@ struct text_image {
 	struct ti_verdict live; /* the last poke added, judged as it came */
 	bool has_live;
 	size_t nr_verdicts;
+	size_t verdict_next; /* the one after the last text_image__verdict() answer */
 	struct text_image_unmapped *unmapped;
 	size_t alloc_unmapped;
 	struct text_image_stats stats;
@@ -891,6 +892,13 @@ enum textpoke_verdict text_image__verdict(struct text_image *ti, u64 addr, u64 t
 		return TEXTPOKE_UNKNOWN;
 	}
 
+	/*
+	 * A walk over a site's pokes in time order (report's) asks for the
+	 * one after the last answer: try it before searching 1M of them.
+	 */
+	if (ti->verdict_next < ti->nr_verdicts && ti->verdicts[ti->verdict_next].addr == addr &&
+	    ti->verdicts[ti->verdict_next].time == time)
+		return ti->verdicts[ti->verdict_next++].verdict;
 	/* address order, then time order: the first at (addr, time) */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -901,8 +909,11 @@ enum textpoke_verdict text_image__verdict(struct text_image *ti, u64 addr, u64 t
 		else
 			hi = mid;
 	}
-	if (lo < ti->nr_verdicts && ti->verdicts[lo].addr == addr && ti->verdicts[lo].time == time)
+	if (lo < ti->nr_verdicts && ti->verdicts[lo].addr == addr &&
+	    ti->verdicts[lo].time == time) {
+		ti->verdict_next = lo + 1;
 		return ti->verdicts[lo].verdict;
+	}
 	return TEXTPOKE_UNKNOWN;
 }
 

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The functions inlined at an address of a user object, from its DWARF
+ * (the object's own, or its debug file under /usr/lib/debug/.build-id):
+ * what perf 6.1 prints as callchain frames.  perf asks binutils'
+ * addr2line -f -i, and gives each name it returns a frame of its own
+ * at that address: the innermost inlined function first, the function
+ * holding them last.  A name that is not the ELF symbol's becomes a
+ * frame marked "(inlined)" -- the containing function too, when DWARF
+ * calls it otherwise than the symbol table (glibc's
+ * __libc_start_main_impl, exported as __libc_start_main).  Here libdw
+ * answers the same question from the scopes around the address.
+ *
+ * Each object's DWARF is opened once, and each address asked once: a
+ * callchain repeats the same few hundred return addresses.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build-id.h"
+#include "debug.h"
+#include "dso-inline.h"
+#include "dso.h"
+#include "input-file.h"
+
+#ifdef HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* addr2line's own limit on the depth of inlining it reports, as perf's */
+#define INLINE_MAX_NEST 1024
+
+struct inline_answer {
+	u64 addr; /* file offset, as the object's symbols */
+	unsigned int nr;
+	char **names;
+	struct inline_answer *next;
+};
+
+#define INLINE_HASH 1024
+
+/* an executable PT_LOAD of the object as mapped */
+struct inline_load {
+	u64 offset, filesz, vaddr;
+};
+
+#define INLINE_LOADS 8
+
+struct dso_inline {
+	int fd;
+	Elf *elf;
+	Dwarf *dwarf; /* NULL: the object has no DWARF we can find */
+	/* from the object itself: a debug file's headers have no file offsets */
+	struct inline_load loads[INLINE_LOADS];
+	unsigned int nr_loads;
+	struct inline_answer *answers[INLINE_HASH];
+};
+
+static void dso_inline__close(struct dso_inline *di)
+{
+	if (di->dwarf)
+		dwarf_end(di->dwarf);
+	if (di->elf)
+		elf_end(di->elf);
+	if (di->fd >= 0)
+		close(di->fd);
+	di->dwarf = NULL;
+	di->elf = NULL;
+	di->fd = -1;
+}
+
+static void dso_inline__read_loads(struct dso_inline *di)
+{
+	size_t nr;
+
+	if (elf_getphdrnum(di->elf, &nr))
+		return;
+	for (size_t i = 0; i < nr && di->nr_loads < INLINE_LOADS; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(di->elf, i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		di->loads[di->nr_loads++] =
+		    (struct inline_load){ph.p_offset, ph.p_filesz, ph.p_vaddr};
+	}
+}
+
+/* @path's DWARF, if it has any; @runtime: the object itself, whose headers place its code */
+static int dso_inline__open(struct dso_inline *di, const char *path, bool runtime)
+{
+	struct stat st;
+
+	di->fd = input_file__open(path, &st);
+	if (di->fd < 0)
+		return di->fd;
+	di->elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);
+	if (di->elf && elf_kind(di->elf) == ELF_K_ELF) {
+		if (runtime)
+			dso_inline__read_loads(di);
+		di->dwarf = dwarf_begin_elf(di->elf, DWARF_C_READ, NULL);
+	}
+	if (!di->dwarf) {
+		dso_inline__close(di);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static struct dso_inline *dso_inline__new(const struct dso *dso)
+{
+	struct dso_inline *di = calloc(1, sizeof(*di));
+	struct build_id bid = dso->bid;
+	char *path;
+
+	if (!di)
+		return NULL;
+	di->fd = -1;
+	elf_version(EV_CURRENT);
+	/* the object itself when it kept its DWARF, else its debug file */
+	path = dso__runtime_path(dso);
+	if (path) {
+		if (!bid.size)
+			filename__read_build_id(path, &bid);
+		if (!dso_inline__open(di, path, true)) {
+			free(path);
+			return di;
+		}
+		free(path);
+	}
+	path = build_id__debuginfo_path(&bid);
+	/* without the object's own headers an address cannot be placed */
+	if (path && di->nr_loads)
+		dso_inline__open(di, path, false);
+	free(path);
+	return di;
+}
+
+void dso_inline__delete(struct dso_inline *di)
+{
+	if (!di)
+		return;
+	for (size_t i = 0; i < INLINE_HASH; i++) {
+		while (di->answers[i]) {
+			struct inline_answer *next = di->answers[i]->next;
+
+			for (unsigned int j = 0; j < di->answers[i]->nr; j++)
+				free(di->answers[i]->names[j]);
+			free(di->answers[i]->names);
+			free(di->answers[i]);
+			di->answers[i] = next;
+		}
+	}
+	dso_inline__close(di);
+	free(di);
+}
+
+/* a file offset of the object as the link-time address DWARF speaks of */
+static bool dso_inline__vaddr(const struct dso_inline *di, u64 offset, u64 *vaddr)
+{
+	for (unsigned int i = 0; i < di->nr_loads; i++) {
+		const struct inline_load *l = &di->loads[i];
+
+		if (offset >= l->offset && offset - l->offset < l->filesz) {
+			*vaddr = l->vaddr + (offset - l->offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* as addr2line names a function: its linkage name when it has one, else its name */
+static const char *scope__name(Dwarf_Die *die, bool *linkage)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		name = dwarf_formstring(&attr);
+	*linkage = name != NULL;
+	if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr))
+		name = dwarf_formstring(&attr);
+	return name;
+}
+
+/* the better of two symbols at or below @addr, as binutils' better_fit() sees it */
+static bool sym__better(const GElf_Sym *best, const GElf_Sym *sym, u64 addr)
+{
+	bool best_fn, sym_fn;
+
+	if (!best)
+		return true;
+	if (sym->st_value != best->st_value)
+		return sym->st_value > best->st_value;
+	if (best->st_value + best->st_size <= addr)
+		return sym->st_size > best->st_size;
+	if (sym->st_value + sym->st_size <= addr)
+		return false;
+	best_fn = GELF_ST_TYPE(best->st_info) != STT_NOTYPE;
+	sym_fn = GELF_ST_TYPE(sym->st_info) != STT_NOTYPE;
+	if (best_fn != sym_fn)
+		return sym_fn;
+	return sym->st_size < best->st_size;
+}
+
+/*
+ * The ELF symbol addr2line finds at @vaddr (its start in *@start): the
+ * first of aliases in the table's order, where perf's own table may have
+ * kept another
+ */
+static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Sym best = {0}, sym;
+	size_t sec = 0, nr;
+	bool have = false;
+	Elf_Data *data;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(di->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+		else if ((sh.sh_flags & SHF_ALLOC) && vaddr >= sh.sh_addr &&
+			 vaddr - sh.sh_addr < sh.sh_size && !sec)
+			sec = elf_ndxscn(scn);
+	}
+	scn = symtab ?: dynsym;
+	if (!scn || !sec || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return NULL;
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return NULL;
+	nr = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 0; i < nr; i++) {
+		int type;
+
+		if (!gelf_getsym(data, i, &sym) || sym.st_shndx != sec || sym.st_value > vaddr)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
+			continue;
+		if (sym__better(have ? &best : NULL, &sym, vaddr)) {
+			best = sym;
+			have = true;
+		}
+	}
+	if (!have)
+		return NULL;
+	*start = best.st_value;
+	return strdup(elf_strptr(di->elf, sh.sh_link, best.st_name) ?: "??");
+}
+
+static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_answer *a)
+{
+	Dwarf_Die cudie, inner, *scopes = NULL;
+	bool asm_unit;
+	u64 vaddr, start;
+	int nr;
+
+	if (!dso_inline__vaddr(di, offset, &vaddr) || !dwarf_addrdie(di->dwarf, vaddr, &cudie))
+		return 0;
+	/*
+	 * The innermost scope at the address, then the scopes that hold it
+	 * in the code: dwarf_getscopes() alone goes on from an inlined
+	 * instance to its abstract definition's scopes, not to its callers.
+	 */
+	nr = dwarf_getscopes(&cudie, vaddr, &scopes);
+	if (nr <= 0)
+		return 0;
+	if (!dwarf_getsrc_die(&cudie, vaddr))
+		nr = 0; /* no line: addr2line says "??:0", which perf takes as no answer */
+	else if (dwarf_tag(&scopes[0]) == DW_TAG_compile_unit) {
+		free(scopes);
+		a->names = calloc(1, sizeof(*a->names));
+		if (!a->names)
+			return -ENOMEM;
+		a->names[0] = dso_inline__elf_name(di, vaddr, &start);
+		a->nr = a->names[0] != NULL;
+		return 0;
+	}
+	if (nr <= 0) {
+		free(scopes);
+		return 0;
+	}
+	asm_unit = dwarf_srclang(&cudie) == DW_LANG_Mips_Assembler;
+	inner = scopes[0];
+	free(scopes);
+	scopes = NULL;
+	nr = dwarf_getscopes_die(&inner, &scopes);
+	if (nr <= 0)
+		return 0;
+	a->names = calloc(nr, sizeof(*a->names));
+	if (!a->names) {
+		free(scopes);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < nr && a->nr < INLINE_MAX_NEST; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		char *elf_name = NULL;
+		const char *name;
+		bool linkage;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		name = scope__name(&scopes[i], &linkage);
+		/*
+		 * Assembly: addr2line (binutils 2.40, as perf 6.1 runs it here)
+		 * names the ELF symbol, not the assembler's DWARF function --
+		 * glibc's __memcpy_avx_unaligned_erms where DWARF says memmove
+		 */
+		if (!a->nr && !linkage && asm_unit) {
+			elf_name = dso_inline__elf_name(di, vaddr, &start);
+			if (elf_name) {
+				a->names[a->nr++] = elf_name;
+				if (tag == DW_TAG_subprogram)
+					break;
+				continue;
+			}
+		}
+		a->names[a->nr] = strdup(name ?: "??");
+		if (!a->names[a->nr])
+			break;
+		a->nr++;
+		/* the function that holds the inlined ones ends the list */
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	free(scopes);
+	return 0;
+}
+
+unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names)
+{
+	struct dso_inline *di = dso->inl;
+	struct inline_answer *a;
+	size_t h = (offset * 0x9e3779b97f4a7c15ULL) >> 54;
+
+	if (dso->kind != DSO_KIND__USER)
+		return 0;
+	if (!di) {
+		di = dso->inl = dso_inline__new(dso);
+		if (!di)
+			return 0;
+	}
+	if (!di->dwarf)
+		return 0;
+	for (a = di->answers[h]; a; a = a->next)
+		if (a->addr == offset)
+			break;
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return 0;
+		a->addr = offset;
+		if (dso_inline__lookup(di, offset, a)) {
+			free(a);
+			return 0;
+		}
+		a->next = di->answers[h];
+		di->answers[h] = a;
+	}
+	*names = a->names;
+	return a->nr;
+}
+
+#else /* !HAVE_LIBDW */
+
+void dso_inline__delete(struct dso_inline *di)
+{
+}
+
+unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names)
+{
+	return 0;
+}
+
+#endif /* HAVE_LIBDW */

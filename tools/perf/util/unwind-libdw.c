@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DWARF unwinding of user stacks with elfutils' libdw (see unwind.h).
+ *
+ * Stock perf begins a Dwfl per sample and reports every object again,
+ * so each sample re-reads ELF headers and CFI.  Here a Dwfl lives per
+ * process address space (struct maps) and ABI, for the whole session:
+ * libdw caches each module's CFI, and the thread callbacks read the
+ * sample being unwound through the walk's context.  Modules are
+ * reported as the unwind reaches them.  A module no longer where the
+ * maps say (the process unmapped it and mapped something else there)
+ * drops the whole Dwfl, which is rebuilt for the sample.
+ *
+ * The ABI word decides the target, not the ELF class of the first
+ * object: libdw picks its backend from the first module it is given,
+ * so the module holding the sample's IP is reported first, and a
+ * 64-bit object is never given to a 32-bit task's Dwfl.  For a 32-bit
+ * task every address is cut to 32 bits and every memory read is 4
+ * bytes, zero-extended: libdw's i386 backend evaluates CFA expressions
+ * (main's, with a realigned stack) on full words otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "debug.h"
+#include "dso-data.h"
+#include "dso.h"
+#include "event.h"
+#include "machine.h"
+#include "map.h"
+#include "thread.h"
+#include "unwind.h"
+
+bool unwind__sample_has_stack(u64 sample_type, const struct perf_sample *sample)
+{
+	return (sample_type & PERF_SAMPLE_REGS_USER) && (sample_type & PERF_SAMPLE_STACK_USER) &&
+	       sample->user_regs.regs && sample->user_regs.abi && sample->user_stack.size;
+}
+
+#ifdef HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+
+/* perf's bit numbers (asm/perf_regs.h) */
+enum {
+	REG_AX,
+	REG_BX,
+	REG_CX,
+	REG_DX,
+	REG_SI,
+	REG_DI,
+	REG_BP,
+	REG_SP,
+	REG_IP,
+	REG_R8 = 16,
+};
+
+/* DWARF register n of x86_64 is perf's bit dwarf64[n]; 16, the return address, is IP */
+static const u8 dwarf64[17] = {
+    REG_AX,	REG_DX,	    REG_CX,	REG_BX,	    REG_SI,	REG_DI,
+    REG_BP,	REG_SP,	    REG_R8,	REG_R8 + 1, REG_R8 + 2, REG_R8 + 3,
+    REG_R8 + 4, REG_R8 + 5, REG_R8 + 6, REG_R8 + 7, REG_IP,
+};
+
+/* i386: eax ecx edx ebx esp ebp esi edi, then eip (8, the return address) */
+static const u8 dwarf32[9] = {
+    REG_AX, REG_CX, REG_DX, REG_BX, REG_SP, REG_BP, REG_SI, REG_DI, REG_IP,
+};
+
+/* the frames a walk keeps before it gives up: perf's own limit */
+#define UNWIND_MAX_FRAMES 127
+
+/* one process address space and ABI: its Dwfl, kept for the session */
+struct uw_space {
+	struct maps *maps; /* a reference: the key cannot be reused while cached */
+	bool is32;
+	Dwfl *dwfl;
+	bool attached;
+	struct uw_space *next;
+};
+
+/* the sample being unwound, as the callbacks see it */
+struct uw_walk {
+	struct unwinder *uw;
+	struct uw_space *space;
+	struct thread *thread;
+	const struct perf_sample *sample;
+	u64 regs[24]; /* by perf bit; valid[] says which were sampled */
+	bool valid[24];
+	u64 sp;	       /* the sampled stack pointer: the dump starts there */
+	u64 stack_len; /* bytes of the dump that hold stack */
+	bool is32;
+	bool stale;	/* a module moved: the Dwfl must be rebuilt */
+	bool bad_stack; /* a read outside the dump and every map */
+	u64 frames[UNWIND_MAX_FRAMES];
+	size_t nr_frames;
+	unsigned int max_frames;
+	u64 last_sp;
+	bool have_last_sp;
+	bool looped;
+};
+
+#define UW_HASH 64
+
+struct unwinder {
+	struct uw_space *spaces[UW_HASH];
+	struct dso_data *files; /* code bytes outside the stack dump */
+	struct uw_walk *walk;	/* the walk under way: the Dwfl callbacks' context */
+	struct unwind_stats stats;
+};
+
+/*
+ * No separate debuginfo: the CFI is the object's own .eh_frame and
+ * .debug_frame, and nothing may be fetched from the network
+ * (debuginfod) in the middle of a listing.
+ */
+static int uw__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			      Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			      GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks uw_callbacks = {
+    .find_elf = NULL,
+    .find_debuginfo = uw__find_debuginfo,
+};
+
+struct unwinder *unwinder__new(void)
+{
+	struct unwinder *uw = calloc(1, sizeof(*uw));
+
+	if (!uw)
+		return NULL;
+	uw->files = dso_data__new();
+	if (!uw->files) {
+		free(uw);
+		return NULL;
+	}
+	return uw;
+}
+
+static void uw_space__delete(struct uw_space *sp)
+{
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	maps__put(sp->maps);
+	free(sp);
+}
+
+void unwinder__delete(struct unwinder *uw)
+{
+	if (!uw)
+		return;
+	for (size_t i = 0; i < UW_HASH; i++) {
+		while (uw->spaces[i]) {
+			struct uw_space *next = uw->spaces[i]->next;
+
+			uw_space__delete(uw->spaces[i]);
+			uw->spaces[i] = next;
+		}
+	}
+	dso_data__delete(uw->files);
+	free(uw);
+}
+
+const struct unwind_stats *unwinder__stats(const struct unwinder *uw)
+{
+	return &uw->stats;
+}
+
+static size_t uw__hash(const struct maps *maps, bool is32)
+{
+	return (((uintptr_t)maps >> 4) ^ is32) & (UW_HASH - 1);
+}
+
+static struct uw_space *unwinder__space(struct unwinder *uw, struct maps *maps, bool is32)
+{
+	size_t h = uw__hash(maps, is32);
+	struct uw_space *sp;
+
+	for (sp = uw->spaces[h]; sp; sp = sp->next)
+		if (sp->maps == maps && sp->is32 == is32)
+			return sp;
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return NULL;
+	sp->maps = maps__get(maps);
+	sp->is32 = is32;
+	sp->next = uw->spaces[h];
+	uw->spaces[h] = sp;
+	return sp;
+}
+
+/* forget the space's Dwfl: its modules no longer match the maps */
+static void uw_space__reset(struct uw_space *sp)
+{
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	sp->dwfl = NULL;
+	sp->attached = false;
+}
+
+static u64 uw__addr(const struct uw_walk *w, u64 addr)
+{
+	return w->is32 ? (u32)addr : addr;
+}
+
+/* the ELF class an object file or image says, 0 when it is not ELF */
+static int elf_class_of(const u8 *ident, size_t len)
+{
+	if (len < EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG))
+		return 0;
+	return ident[EI_CLASS];
+}
+
+/*
+ * A file descriptor on the vdso's image, which libdw can only take as a
+ * file: an unlinked memory file.
+ */
+static int uw__image_fd(const struct dso *dso)
+{
+	int fd = memfd_create("perf-textpoke-vdso", MFD_CLOEXEC);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (off < dso->image_size) {
+		ssize_t n = write(fd, dso->image + off, dso->image_size - off);
+
+		if (n <= 0) {
+			close(fd);
+			return n < 0 ? -errno : -EIO;
+		}
+		off += n;
+	}
+	return fd;
+}
+
+/*
+ * Make the module holding @pc known to the walk's Dwfl (creating the Dwfl
+ * when it has none): 0, or -ENOENT when no object file backs @pc.
+ */
+static int uw__report(struct uw_walk *w, u64 pc)
+{
+	struct uw_space *sp = w->space;
+	struct addr_location al;
+	Dwfl_Module *mod = NULL;
+	struct dso *dso;
+	u64 base;
+	int fd = -1, err = -ENOENT;
+	char *path = NULL;
+	u8 ident[EI_NIDENT];
+	bool elf64;
+
+	addr_location__init(&al);
+	/* as perf does: the lookup loads the object's symbols (and a vdso's image) */
+	thread__find_symbol(w->thread, PERF_RECORD_MISC_USER, pc, w->sample->time, &al);
+	if (!al.map || !al.map->dso)
+		goto out;
+	dso = al.map->dso;
+	base = al.map->start - al.map->pgoff;
+	if (sp->dwfl) {
+		mod = dwfl_addrmodule(sp->dwfl, pc);
+		if (mod) {
+			Dwarf_Addr start;
+
+			dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+			if (start == base) {
+				err = 0;
+				goto out;
+			}
+			/* something else is mapped there now */
+			w->stale = true;
+			err = -ESTALE;
+			goto out;
+		}
+	}
+	switch (dso->kind) {
+	case DSO_KIND__USER:
+		path = dso__runtime_path(dso);
+		if (!path)
+			goto out;
+		if (dso_data__read(w->uw->files, dso, path, 0, ident, sizeof(ident), &elf64) !=
+		    (ssize_t)sizeof(ident))
+			goto out;
+		break;
+	case DSO_KIND__VDSO:
+		if (!dso->image || dso->image_size < EI_NIDENT)
+			goto out;
+		memcpy(ident, dso->image, EI_NIDENT);
+		fd = uw__image_fd(dso);
+		if (fd < 0)
+			goto out;
+		break;
+	default:
+		goto out;
+	}
+	/* the task's ABI decides: a 32-bit task's Dwfl never gets a 64-bit object, nor the reverse */
+	if (elf_class_of(ident, sizeof(ident)) != (w->is32 ? ELFCLASS32 : ELFCLASS64)) {
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	if (!sp->dwfl) {
+		sp->dwfl = dwfl_begin(&uw_callbacks);
+		if (!sp->dwfl) {
+			if (fd >= 0)
+				close(fd);
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	dwfl_report_begin_add(sp->dwfl);
+	/* the fd, when given, is the library's from here on */
+	mod = dwfl_report_elf(sp->dwfl, dso->short_name, path ?: dso->name, fd, base, false);
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	if (!mod)
+		goto out;
+	w->uw->stats.nr_objects_open++;
+	err = 0;
+out:
+	if (err == -ENOENT)
+		w->uw->stats.nr_no_object++;
+	free(path);
+	addr_location__exit(&al);
+	return err;
+}
+
+/* --- the thread callbacks: one thread, the sampled one ------------------ */
+
+static pid_t uw__next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	return 0;
+}
+
+static bool uw__get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	struct unwinder *uw = arg;
+
+	*thread_argp = uw->walk;
+	return uw->walk != NULL;
+}
+
+/*
+ * A word of the task's memory: from the stack dump when @addr is in it,
+ * else from the object file mapped there (code and read-only data as
+ * they are on disk).  Anything else ends the chain.
+ */
+static bool uw__memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *uw = arg;
+	struct uw_walk *w = uw->walk;
+	size_t word = w->is32 ? 4 : 8;
+	struct map *map;
+	u64 off;
+	u8 buf[8];
+	bool elf64;
+	char *path;
+	ssize_t n;
+
+	if (!w)
+		return false;
+	addr = uw__addr(w, addr);
+	memset(buf, 0, sizeof(buf));
+	if (addr >= w->sp && addr - w->sp <= w->stack_len &&
+	    w->stack_len - (addr - w->sp) >= word) {
+		memcpy(buf, w->sample->user_stack.data + (addr - w->sp), word);
+		memcpy(result, buf, 8);
+		return true;
+	}
+	map = maps__find(w->thread->maps, addr);
+	if (!map || !map->dso || map->dso->kind != DSO_KIND__USER || map->end - addr < word)
+		goto bad;
+	path = dso__runtime_path(map->dso);
+	if (!path)
+		goto bad;
+	off = addr - map->start + map->pgoff;
+	n = dso_data__read(uw->files, map->dso, path, off, buf, word, &elf64);
+	free(path);
+	if (n != (ssize_t)word)
+		goto bad;
+	memcpy(result, buf, 8);
+	return true;
+bad:
+	w->bad_stack = true;
+	return false;
+}
+
+static bool uw__set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uw_walk *w = arg;
+	const u8 *map = w->is32 ? dwarf32 : dwarf64;
+	size_t nr = w->is32 ? ARRAY_SIZE(dwarf32) : ARRAY_SIZE(dwarf64);
+
+	for (size_t i = 0; i < nr; i++) {
+		Dwarf_Word v;
+
+		/* a register not sampled, or unknown (-1 in a kernel-mode sample), stays unset */
+		if (!w->valid[map[i]])
+			continue;
+		v = uw__addr(w, w->regs[map[i]]);
+		if (!dwfl_thread_state_registers(thread, i, 1, &v))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, uw__addr(w, w->regs[REG_IP]));
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks uw_thread_callbacks = {
+    .next_thread = uw__next_thread,
+    .get_thread = uw__get_thread,
+    .memory_read = uw__memory_read,
+    .set_initial_registers = uw__set_initial_registers,
+};
+
+static int uw__frame(Dwfl_Frame *state, void *arg)
+{
+	struct uw_walk *w = arg;
+	unsigned int sp_reg = w->is32 ? 4 : 7;
+	Dwarf_Addr pc;
+	Dwarf_Word sp;
+	bool activation;
+	int err;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	pc = uw__addr(w, pc);
+	if (!pc)
+		return DWARF_CB_ABORT;
+	/*
+	 * The next step reads the CFI of the module holding pc: report it
+	 * first.  Without the object of the sample's own IP stock perf
+	 * gives no user frame at all: nor do we.
+	 */
+	err = uw__report(w, pc);
+	if (err == -ESTALE || (err && !w->nr_frames))
+		return DWARF_CB_ABORT;
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	pc = uw__addr(w, pc);
+	/* a frame must move the stack up; one that does not would repeat forever */
+	if (dwfl_frame_reg(state, sp_reg, &sp) == 0) {
+		sp = uw__addr(w, sp);
+		if (w->have_last_sp && (sp < w->last_sp || (sp == w->last_sp && w->nr_frames &&
+							    w->frames[w->nr_frames - 1] ==
+								(activation ? pc : pc - 1)))) {
+			w->looped = true;
+			return DWARF_CB_ABORT;
+		}
+		w->last_sp = sp;
+		w->have_last_sp = true;
+	}
+	w->frames[w->nr_frames++] = activation ? pc : pc - 1;
+	if (w->nr_frames >= w->max_frames)
+		return DWARF_CB_ABORT;
+	return DWARF_CB_OK;
+}
+
+/* the sampled registers by perf bit; false when IP or SP is missing */
+static bool uw_walk__regs(struct uw_walk *w)
+{
+	const struct regs_dump *r = &w->sample->user_regs;
+	size_t idx = 0;
+
+	for (unsigned int bit = 0; bit < 64; bit++) {
+		if (!(r->mask & (1ULL << bit)))
+			continue;
+		if (bit < ARRAY_SIZE(w->regs)) {
+			w->regs[bit] = r->regs[idx];
+			w->valid[bit] = r->regs[idx] != (u64)-1;
+		}
+		idx++;
+	}
+	return w->valid[REG_IP] && w->valid[REG_SP];
+}
+
+static int unwinder__attempt(struct unwinder *uw, struct uw_walk *w)
+{
+	struct uw_space *sp = w->space;
+	int err;
+
+	if (!sp->dwfl || !sp->attached) {
+		/* the IP's module first: it tells libdw which backend to use */
+		err = uw__report(w, uw__addr(w, w->regs[REG_IP]));
+		if (err)
+			return err;
+		if (!dwfl_attach_state(sp->dwfl, NULL, thread__pid(w->thread) ?: 1,
+				       &uw_thread_callbacks, uw)) {
+			pr_debug("unwind: %s\n", dwfl_errmsg(-1));
+			uw_space__reset(sp);
+			return -EINVAL;
+		}
+		sp->attached = true;
+	}
+	uw->walk = w;
+	dwfl_getthread_frames(sp->dwfl, thread__tid(w->thread) ?: 1, uw__frame, w);
+	uw->walk = NULL;
+	return 0;
+}
+
+int unwinder__walk(struct unwinder *uw, struct thread *thread, const struct perf_sample *sample,
+		   unsigned int max_stack, int (*cb)(const struct unwind_frame *frame, void *arg),
+		   void *arg)
+{
+	const struct stack_dump *st = &sample->user_stack;
+	struct uw_walk *w;
+	int err = 0;
+
+	if (!thread || !thread->maps || !sample->user_regs.regs || !st->size || !st->data)
+		return -EINVAL;
+	if (sample->user_regs.abi != PERF_SAMPLE_REGS_ABI_32 &&
+	    sample->user_regs.abi != PERF_SAMPLE_REGS_ABI_64)
+		return -EINVAL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->uw = uw;
+	w->thread = thread;
+	w->sample = sample;
+	w->is32 = sample->user_regs.abi == PERF_SAMPLE_REGS_ABI_32;
+	w->max_frames = max_stack && max_stack < UNWIND_MAX_FRAMES ? max_stack : UNWIND_MAX_FRAMES;
+	if (!uw_walk__regs(w)) {
+		err = -EINVAL;
+		goto out;
+	}
+	w->sp = uw__addr(w, w->regs[REG_SP]);
+	/* what the kernel could copy (dyn_size), never more than the dump holds */
+	w->stack_len = st->dyn_size && st->dyn_size < st->size ? st->dyn_size : st->size;
+	uw->stats.nr_walks++;
+	w->space = unwinder__space(uw, thread->maps, w->is32);
+	if (!w->space) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = unwinder__attempt(uw, w);
+	if (w->stale) {
+		/* the process remapped: a new Dwfl, and the sample once more */
+		uw_space__reset(w->space);
+		w->stale = false;
+		w->nr_frames = 0;
+		w->have_last_sp = false;
+		w->looped = false;
+		w->bad_stack = false;
+		err = unwinder__attempt(uw, w);
+	}
+	err = 0;
+	if (w->bad_stack || w->looped)
+		uw->stats.nr_bad_stack++;
+	if (w->nr_frames >= w->max_frames && max_stack)
+		uw->stats.nr_max_stack++;
+	for (size_t i = 0; i < w->nr_frames && !err; i++) {
+		struct unwind_frame f = {.ip = w->frames[i]};
+
+		uw->stats.nr_frames++;
+		err = cb(&f, arg);
+	}
+out:
+	free(w);
+	return err;
+}
+
+#else /* !HAVE_LIBDW */
+
+struct unwinder {
+	struct unwind_stats stats;
+};
+
+struct unwinder *unwinder__new(void)
+{
+	return calloc(1, sizeof(struct unwinder));
+}
+
+void unwinder__delete(struct unwinder *uw)
+{
+	free(uw);
+}
+
+const struct unwind_stats *unwinder__stats(const struct unwinder *uw)
+{
+	return &uw->stats;
+}
+
+int unwinder__walk(struct unwinder *uw, struct thread *thread, const struct perf_sample *sample,
+		   unsigned int max_stack, int (*cb)(const struct unwind_frame *frame, void *arg),
+		   void *arg)
+{
+	return -ENOSYS;
+}
+
+#endif /* HAVE_LIBDW */
