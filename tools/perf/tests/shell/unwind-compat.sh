@@ -19,7 +19,7 @@
 # the outermost frame, and >= 95% of ours must end there too.
 #
 # Mutation caught: the ABI word ignored (w->is32 = false in
-# unwinder__walk(): a 64-bit Dwfl, no frame past level3).  Mutation
+# unwinder__walk(): a 64-bit Dwfl for 32-bit objects, no user frame).  Mutation
 # caught: memory reads 8 bytes wide and addresses not cut to 32 bits for
 # a compat task (uw__memory_read(), uw__addr()): the chains stop at main.
 

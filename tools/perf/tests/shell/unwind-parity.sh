@@ -17,10 +17,10 @@
 # same 99%; -G (the sample's own line, no chain) must be identical, and
 # nothing but the kernel's lost-events warning may reach our stderr.
 #
-# Mutation caught: unwinder__walk() returning before the first frame's
-# callback (no user frames: 0% of the chain workload's samples identical);
-# also the caller frames' ip without the "- 1" (every level2/level1/main
-# frame is off by one: sym+off differs).
+# Mutation caught: unwinder__walk() returning -EINVAL before the first
+# frame (no user frames: 0 of 2494 chain samples identical).  Mutation
+# caught: the caller frames' ip without the "- 1" in uw__frame() (every
+# level2/level1/main frame off by one: 0 of 2502 identical).
 
 . "$(dirname "$0")/lib/common.sh"
 need_perf_root
