@@ -2,7 +2,8 @@
 /*
  * A libc-heavy loop for the unwinding tests: qsort calling back into
  * the program's comparator (frames of the program below and above
- * libc.so.6's), snprintf, strlen, memcpy, malloc and free.  Built
+ * libc.so.6's), snprintf, strlen, memcpy, malloc and free, and
+ * clock_gettime() in the vdso.  Built
  * -O2 -g -fomit-frame-pointer, as unwind-chain.c.
  * Usage: unwind-libc [seconds] (0.5 when omitted)
  */
@@ -54,6 +55,19 @@ __attribute__((noipa)) static size_t sort_words(char **words, unsigned int seed)
 	return total;
 }
 
+/* clock_gettime() is the vdso's: frames of the [vdso] image above libc's */
+__attribute__((noipa)) static long read_clock(int n)
+{
+	struct timespec ts;
+	long sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		sum += ts.tv_nsec;
+	}
+	return sum;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -72,6 +86,7 @@ int main(int argc, char **argv)
 		return 1;
 	while (now() < end) {
 		sink += sort_words(words, seed);
+		sink += read_clock(10000);
 		seed++;
 	}
 	free(words);
