@@ -74,7 +74,8 @@ perf script -i "$tmp/c32.data" --show-mmap-events 2>/dev/null |
 while read -r f; do
 	readelf -h "$f" 2>/dev/null | grep -q 'Class: *ELF32$' && echo "$f" >>"$tmp/dsos32"
 done <"$tmp/mapped"
-grep -qx "$tmp/chain32" "$tmp/dsos32" || fail "no mmap of $tmp/chain32 in stock perf's view: $(cat "$tmp/mapped")"
+grep -qx "$tmp/chain32" "$tmp/dsos32" ||
+	fail "no mmap of $tmp/chain32 in stock perf's view: $(cat "$tmp/mapped")"
 
 # past main, an oracle of its own: gdb's backtrace at level3 (past-main on)
 # names the outermost frame; ours must end there too (a 32-bit task read 8
@@ -88,7 +89,8 @@ if command -v gdb >/dev/null 2>&1; then
 		[ -n "$outer" ] && [ "$outer" != "??" ] && [ "$outer" != main ] ||
 			fail "gdb's backtrace at level3 ends in '$outer': $(grep '^#' "$tmp/gdb.out")"
 	else
-		skipped="gdb cannot run the workload to level3 ($(grep -m1 -iE 'warning|error' "$tmp/gdb.out")): frames past main not checked"
+		why=$(grep -m1 -iE 'warning|error' "$tmp/gdb.out")
+		skipped="gdb cannot run the workload to level3 ($why): frames past main not checked"
 	fi
 else
 	skipped="gdb is not installed: frames past main not checked"
@@ -138,11 +140,13 @@ awk -v n3="$n3" -v dsos="$tmp/dsos32" -v in3file="$tmp/in3" -v outer="$outer" "$
 			ends = ends " " t " " tail[t]
 		if (outer != "")
 			ends = ends sprintf(" (gdb: %s, %.1f%% of ours)", outer, n3 ? 100 * outermost / n3 : 0)
-		printf "ours: %d of %d user samples in level3 unwind through level2, level1 to main (%.1f%%); %d user frames; chains end in:%s\n",
+		printf "ours: %d of %d user samples in level3 unwind through level2, level1 to main" \
+			" (%.1f%%); %d user frames; chains end in:%s\n",
 			through, n3, n3 ? 100 * through / n3 : 0, frames, ends
 		exit !(seen3 == n3 && bad_ip + bad_dso == 0 && through * 100 >= n3 * 95 &&
 		       (outer == "" || outermost * 100 >= n3 * 95))
-	}' "$tmp/ours.out" >"$tmp/verdict" || { cat "$tmp/verdict"; fail "stock perf: $stock; $(tail -1 "$tmp/verdict")"; }
+	}' "$tmp/ours.out" >"$tmp/verdict" ||
+	{ cat "$tmp/verdict"; fail "stock perf: $stock; $(tail -1 "$tmp/verdict")"; }
 grep -v "^warning: .* events lost in [0-9]* LOST records" "$tmp/ours.err" | head -3 | grep . &&
 	fail "perf textpoke script wrote the above to stderr"
 echo "ok: stock perf: $stock; $(tail -1 "$tmp/verdict")"

@@ -98,7 +98,9 @@ compare() {
 				}
 			}
 			pct = nuser ? 100 * same / nuser : 0
-			printf "%s: %d of %d samples with user frames identical (%.2f%%), %d of %d in the vdso, %d cut by the dump (ours kept the -1 frame of %d); %d samples in perf, %d in ours\n",
+			printf "%s: %d of %d samples with user frames identical (%.2f%%), %d of %d" \
+				" in the vdso, %d cut by the dump (ours kept the -1 frame of %d);" \
+				" %d samples in perf, %d in ours\n",
 				name, same, nuser, pct, samevdso, nvdso, nminus1, kept, n, nours
 			exit !(nuser > 0 && n == nours && same * 100 >= nuser * 99 && nminus1 >= need_minus1 &&
 			       (nvdso < min_vdso || samevdso * 100 >= nvdso * 99) && nvdso >= need_vdso)
