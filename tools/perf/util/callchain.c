@@ -6,11 +6,16 @@
  * with a marker perf does not know is dropped whole, as perf drops it.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "debug.h"
+#include "dso-inline.h"
 #include "dso.h"
+#include "event.h"
 #include "machine.h"
 #include "map.h"
+#include "symbol.h"
+#include "unwind.h"
 
 #ifndef PERF_CONTEXT_MAX
 #define PERF_CONTEXT_MAX ((u64)-4095)
@@ -78,6 +83,7 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 		}
 	}
 
+	memset(&frame, 0, sizeof(frame));
 	addr_location__init(&frame.al);
 	for (i = 0; i < chain->nr; i++) {
 		u64 ip = chain->ips[i];
@@ -96,4 +102,75 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 	}
 	addr_location__exit(&frame.al);
 	return ret;
+}
+
+struct chain_walk {
+	struct thread *thread;
+	const struct perf_sample *sample;
+	unsigned int max_stack, nr; /* frames given of this part of the chain */
+	int (*cb)(struct callchain_frame *frame, void *arg);
+	void *arg;
+	int stop; /* the callback's non-zero value, which ends the whole walk */
+};
+
+static int chain_walk__recorded(struct callchain_frame *frame, void *arg)
+{
+	struct chain_walk *cw = arg;
+
+	cw->stop = cw->cb(frame, cw->arg);
+	return cw->stop ?: ++cw->nr >= cw->max_stack;
+}
+
+/*
+ * An unwound frame, resolved as a recorded one is, then split as perf's
+ * unwind_entry() splits it (append_inlines()); perf 6.1 leaves the
+ * recorded chain's frames whole
+ */
+static int chain_walk__unwound(const struct unwind_frame *uf, void *arg)
+{
+	struct chain_walk *cw = arg;
+	struct callchain_frame frame = {.ip = uf->ip, .cpumode = PERF_RECORD_MISC_USER};
+	char *const *names;
+	unsigned int nr = 0;
+	int ret = 0;
+
+	/* perf leaves out frames at address 0 */
+	if (!uf->ip)
+		return 0;
+	frame.unwound = true;
+	addr_location__init(&frame.al);
+	thread__find_symbol(cw->thread, PERF_RECORD_MISC_USER, uf->ip, cw->sample->time, &frame.al);
+	frame.al.cpu = cw->sample->cpu;
+	if (frame.al.sym && frame.al.map && frame.al.map->dso)
+		nr = dso__inline_names(frame.al.map->dso, frame.al.addr, &names);
+	if (!nr)
+		ret = cw->cb(&frame, cw->arg);
+	for (unsigned int i = 0; i < nr && !ret; i++) {
+		frame.inline_name = names[i];
+		frame.inlined = strcmp(names[i], symbol__name(frame.al.sym)) != 0;
+		ret = cw->cb(&frame, cw->arg);
+	}
+	addr_location__exit(&frame.al);
+	cw->stop = ret;
+	return ret ?: ++cw->nr >= cw->max_stack;
+}
+
+int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample, u64 sample_type,
+			      struct unwinder *uw, unsigned int max_stack,
+			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
+{
+	struct chain_walk cw = {thread, sample, max_stack, 0, cb, arg, 0};
+
+	if (!max_stack)
+		return 0;
+	/* a part that reaches max_stack ends; the callback's value ends it all */
+	thread__walk_callchain(thread, sample, chain_walk__recorded, &cw);
+	if (cw.stop)
+		return cw.stop;
+	if (!uw || !unwind__sample_has_stack(sample_type, sample))
+		return 0;
+	cw.nr = 0;
+	/* a stack that cannot be unwound gives no user frame: not an error */
+	unwinder__walk(uw, thread, sample, max_stack, chain_walk__unwound, &cw);
+	return cw.stop;
 }

@@ -112,6 +112,14 @@ struct callchain_frame {
 	u64 ip; /* as recorded */
 	u8 cpumode;
 	struct addr_location al; /* borrowed: valid during the callback */
+	bool unwound;		 /* a user frame unwound from the stack dump */
+	/*
+	 * thread__walk_sample_chain() only: a function DWARF has inlined
+	 * at an unwound frame (perf shows one frame per function there),
+	 * NULL for the frame itself; inlined: not the symbol's own name
+	 */
+	const char *inline_name;
+	bool inlined;
 };
 
 /*
@@ -129,6 +137,20 @@ u64 callchain_frame__addr(const struct callchain_frame *frame);
  */
 int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 			   int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
+
+struct unwinder;
+
+/*
+ * A sample's whole chain as perf resolves it: the recorded callchain,
+ * then, for a --call-graph dwarf sample (@sample_type has REGS_USER and
+ * STACK_USER), the user frames @uw unwinds from the stack dump, each
+ * split into one frame per function DWARF has inlined there.  At most
+ * @max_stack frames of each part (perf counts them apart; 0: none).
+ * @cb's non-zero value stops the walk and is returned.
+ */
+int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample, u64 sample_type,
+			      struct unwinder *uw, unsigned int max_stack,
+			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
 
 /* What the side-band records said, counted by machine__process_event() */
 struct machine_stats {

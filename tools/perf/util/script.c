@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "debug.h"
-#include "dso-inline.h"
+#include "dso.h"
 #include "dump.h"
 #include "evsel.h"
 #include "machine.h"
@@ -127,11 +127,6 @@ static int script__prepare(struct script *s)
 	return 0;
 }
 
-static unsigned int opts_max_stack(const struct script *s)
-{
-	return s->opts->max_stack;
-}
-
 static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 			const struct addr_location *al)
 {
@@ -148,10 +143,6 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 struct frame_arg {
 	struct script *s;
 	struct evsel *evsel;
-	struct thread *thread;
-	const struct perf_sample *sample;
-	unsigned int nr; /* frames printed of this part of the chain */
-	bool unwound;	 /* the part unwound from the stack dump */
 };
 
 static int print_frame(struct callchain_frame *frame, void *arg)
@@ -159,48 +150,15 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct frame_arg *fa = arg;
 	struct script_loc loc;
 
-	char *const *names;
-	unsigned int nr = 0;
-
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
 	/* kernel, module and BPF frames show the address as recorded */
 	loc.relative = callchain_frame__addr(frame) != frame->ip;
-	/*
-	 * An unwound frame gets a frame per function DWARF has there, as
-	 * perf's unwind_entry() does (append_inlines()); perf 6.1 leaves
-	 * the recorded chain's frames as they are
-	 */
-	if (fa->unwound && frame->al.sym && frame->al.map && frame->al.map->dso)
-		nr = dso__inline_names(frame->al.map->dso, frame->al.addr, &names);
-	if (!nr)
-		script_print__frame(&fa->s->printer, fa->evsel, &loc);
-	for (unsigned int i = 0; i < nr; i++) {
-		struct script_loc in = loc;
-
-		in.sym = names[i];
-		in.inlined = strcmp(names[i], loc.sym) != 0;
-		script_print__frame(&fa->s->printer, fa->evsel, &in);
+	if (frame->inline_name) {
+		loc.sym = frame->inline_name;
+		loc.inlined = frame->inlined;
 	}
-	/* as perf, --max-stack counts the recorded chain and the unwound one apart */
-	return ++fa->nr >= fa->s->opts->max_stack;
-}
-
-/* an unwound user frame, resolved and printed as a recorded one is */
-static int print_unwound(const struct unwind_frame *uf, void *arg)
-{
-	struct frame_arg *fa = arg;
-	struct callchain_frame frame = {.ip = uf->ip, .cpumode = PERF_RECORD_MISC_USER};
-	int ret;
-
-	/* perf leaves out frames at address 0 */
-	if (!uf->ip)
-		return 0;
-	addr_location__init(&frame.al);
-	thread__find_symbol(fa->thread, PERF_RECORD_MISC_USER, uf->ip, fa->sample->time, &frame.al);
-	frame.al.cpu = fa->sample->cpu;
-	ret = print_frame(&frame, arg);
-	addr_location__exit(&frame.al);
-	return ret;
+	script_print__frame(&fa->s->printer, fa->evsel, &loc);
+	return 0;
 }
 
 static int script__sample(struct perf_tool *tool, union perf_event *event,
@@ -239,24 +197,14 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 						  sample->raw_data, sample->raw_size);
 
 	script_print__sample_head(&s->printer, sample, evsel, &info);
-	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel) &&
-	    s->opts->max_stack) {
-		struct frame_arg fa = {s, evsel, al.thread, sample, 0, false};
+	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel)) {
+		struct frame_arg fa = {s, evsel};
 
-		thread__walk_callchain(al.thread, sample, print_frame, &fa);
-		/*
-		 * --call-graph dwarf: the kernel recorded the kernel part of
-		 * the chain; the user part is unwound from the stack dump
-		 */
-		if (unwind__sample_has_stack(evsel->attr.sample_type, sample)) {
-			if (!s->unwinder)
-				s->unwinder = unwinder__new();
-			fa.nr = 0;
-			fa.unwound = true;
-			if (s->unwinder)
-				unwinder__walk(s->unwinder, al.thread, sample, opts_max_stack(s),
-					       print_unwound, &fa);
-		}
+		/* --call-graph dwarf: the user part is unwound from the stack dump */
+		if (!s->unwinder && unwind__sample_has_stack(evsel->attr.sample_type, sample))
+			s->unwinder = unwinder__new();
+		thread__walk_sample_chain(al.thread, sample, evsel->attr.sample_type, s->unwinder,
+					  s->opts->max_stack, print_frame, &fa);
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
 		info.text = text;
@@ -456,6 +404,7 @@ int script__run(struct script_opts *opts)
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
 
+	dso__set_symfs(opts->text.symfs);
 	s.session = perf_session__new(opts->input, &s.tool);
 	if (!s.session) {
 		err = -EINVAL;
