@@ -14,7 +14,10 @@
  * asking the unwinder: at the entry of unwind_hostile_a..d the CFA is
  * SP + 8 (the return address at SP), and in unwind_hostile_fp's body
  * (after push %rbp; mov %rsp,%rbp) it is RBP + 16, the caller's RBP at
- * RBP.  A stack of return addresses X + 1 makes a chain of known frames
+ * RBP; unwind_hostile_fpx says the same with a CFA expression, as main's
+ * CFI does where gcc realigns the stack, one that the unwinder's kept
+ * "register + offset" rules cannot take (libdw's walk must: the stats
+ * count it in nr_slow_walks).  A stack of return addresses X + 1 makes a chain of known frames
  * (the unwinder reports a caller at return address - 1: X).  The thread
  * maps this binary's text where this process has it (/proc/self/maps),
  * and each dump ends at a PROT_NONE page: a read past the sample's bytes
@@ -22,8 +25,9 @@
  *
  * Mutation caught: uw_walk__regs() taking r->regs[bit] instead of the
  * packed index (the SP+IP-only mask reads past its two registers: no
- * chain).  Mutation caught: the loop check in uw__frame() removed (the
- * self-pointing frame repeats up to the frame limit).  Mutation caught:
+ * chain).  Mutation caught: the loop check removed, in uw_walk__fast()
+ * or in uw__frame() (libdw's walk) (the self-pointing frame repeats up
+ * to the frame limit: 127 frames, not 2).  Mutation caught:
  * stack_len taken as dyn_size even when larger than size (the read past
  * the dump hits the guard page).
  */
@@ -105,10 +109,34 @@ asm(".text\n"
     ".cfi_def_cfa %rsp, 8\n"
     "ret\n"
     ".cfi_endproc\n"
-    ".size unwind_hostile_fp, .-unwind_hostile_fp\n");
+    ".size unwind_hostile_fp, .-unwind_hostile_fp\n"
+    ".p2align 4\n"
+    ".type unwind_hostile_fpx, @function\n"
+    "unwind_hostile_fpx:\n"
+    ".cfi_startproc\n"
+    "push %rbp\n"
+    ".cfi_def_cfa_offset 16\n"
+    ".cfi_offset %rbp, -16\n"
+    "mov %rsp, %rbp\n"
+    /*
+     * DW_CFA_def_cfa_expression { DW_OP_breg6 (rbp) 0; DW_OP_plus_uconst 16 }:
+     * the same CFA, as an expression of two operations (what "register +
+     * offset" shortcuts cannot take: libdw evaluates it)
+     */
+    ".cfi_escape 0x0f, 0x04, 0x76, 0x00, 0x23, 0x10\n"
+    ".globl unwind_hostile_fpx_body\n"
+    ".hidden unwind_hostile_fpx_body\n"
+    "unwind_hostile_fpx_body:\n"
+    "nop\n"
+    "nop\n"
+    "pop %rbp\n"
+    ".cfi_def_cfa %rsp, 8\n"
+    "ret\n"
+    ".cfi_endproc\n"
+    ".size unwind_hostile_fpx, .-unwind_hostile_fpx\n");
 
 extern const char unwind_hostile_a[], unwind_hostile_b[], unwind_hostile_c[], unwind_hostile_d[];
-extern const char unwind_hostile_fp_body[];
+extern const char unwind_hostile_fp_body[], unwind_hostile_fpx_body[];
 
 #define PID 4242
 #define STACK_ADDR 0x7ffd10000000ULL /* in no map of the thread */
@@ -124,8 +152,9 @@ struct hostile {
 	struct unwinder *uw;
 	u8 *page; /* two pages: the dump ends at the second, PROT_NONE */
 	size_t page_size;
-	u64 fn[4]; /* a, b, c, d: runtime addresses of this binary's code */
-	u64 fp_body;
+	u64 fn[4];    /* a, b, c, d: runtime addresses of this binary's code */
+	u64 fp_body;  /* CFA = rbp + 16 as a register rule */
+	u64 fpx_body; /* the same as a DWARF expression */
 };
 
 struct frames {
@@ -235,6 +264,7 @@ static int walk(struct hostile *h, const struct perf_sample *s, unsigned int max
 	delta->nr_bad_stack = after->nr_bad_stack - before.nr_bad_stack;
 	delta->nr_max_stack = after->nr_max_stack - before.nr_max_stack;
 	delta->nr_objects_open = after->nr_objects_open - before.nr_objects_open;
+	delta->nr_slow_walks = after->nr_slow_walks - before.nr_slow_walks;
 	return ret;
 }
 
@@ -338,8 +368,12 @@ static int check_chains(struct hostile *h)
 	return TEST_OK;
 }
 
-/* the frame-pointer function: RBP decides where the next frame is */
-static int check_frame_pointer(struct hostile *h)
+/*
+ * a frame-pointer body (@body): RBP decides where the next frame is;
+ * once with the CFA as a register rule, once as an expression, which
+ * unwinders evaluate apart (libdw's expression evaluator)
+ */
+static int check_frame_pointer(struct hostile *h, u64 body, const char *kind, bool slow)
 {
 	u64 regs[24], words[2];
 	struct unwind_stats d;
@@ -347,37 +381,40 @@ static int check_frame_pointer(struct hostile *h)
 	struct frames fr;
 	const char *st;
 
+	pr_debug("frame-pointer body, CFA as %s\n", kind);
 	/* a well-formed frame: saved RBP 0, then the return address into c */
 	words[0] = 0;
 	words[1] = h->fn[2] + 1;
 	st = stack_of(h, words, 2, 16);
-	regs_all(regs, h->fp_body, STACK_ADDR, STACK_ADDR);
+	regs_all(regs, body, STACK_ADDR, STACK_ADDR);
 	memset(&fr, 0, sizeof(fr));
 	sample_init(&s, PERF_SAMPLE_REGS_ABI_64, MASK_ALL, regs, st, 16, 16);
 	TEST_ASSERT_EQUAL("fp", walk(h, &s, 127, &fr, &d), 0);
-	CHECK_CHAIN("fp", &fr, 2, h->fp_body, h->fn[2]);
+	CHECK_CHAIN("fp", &fr, 2, body, h->fn[2]);
+	TEST_ASSERT_EQUAL("fp: libdw's own walk for an expression", d.nr_slow_walks, slow);
 
 	/* the saved RBP is the frame itself, the return address back into the body: a loop */
 	words[0] = STACK_ADDR;
-	words[1] = h->fp_body + 1;
+	words[1] = body + 1;
 	st = stack_of(h, words, 2, 16);
 	memset(&fr, 0, sizeof(fr));
 	sample_init(&s, PERF_SAMPLE_REGS_ABI_64, MASK_ALL, regs, st, 16, 16);
 	TEST_ASSERT_EQUAL("loop", walk(h, &s, 127, &fr, &d), 0);
-	CHECK_CHAIN("loop", &fr, 2, h->fp_body, h->fp_body);
+	CHECK_CHAIN("loop", &fr, 2, body, body);
+	TEST_ASSERT_EQUAL("loop: libdw's own walk for an expression", d.nr_slow_walks, slow);
 	TEST_ASSERT_EQUAL("loop: counted as a bad stack", d.nr_bad_stack, 1);
 	TEST_ASSERT_EQUAL("loop: ended by the check, not by max_stack", d.nr_max_stack, 0);
 
 	/* RBP below the dump, then one that wraps around the address space */
-	regs_all(regs, h->fp_body, STACK_ADDR, STACK_ADDR - 64);
+	regs_all(regs, body, STACK_ADDR, STACK_ADDR - 64);
 	memset(&fr, 0, sizeof(fr));
 	TEST_ASSERT_EQUAL("rbp below", walk(h, &s, 127, &fr, &d), 0);
-	CHECK_CHAIN("rbp below", &fr, 1, h->fp_body);
+	CHECK_CHAIN("rbp below", &fr, 1, body);
 	TEST_ASSERT_EQUAL("rbp below: bad stack", d.nr_bad_stack, 1);
-	regs_all(regs, h->fp_body, STACK_ADDR, (u64)-16);
+	regs_all(regs, body, STACK_ADDR, (u64)-16);
 	memset(&fr, 0, sizeof(fr));
 	TEST_ASSERT_EQUAL("rbp wraps", walk(h, &s, 127, &fr, &d), 0);
-	CHECK_CHAIN("rbp wraps", &fr, 1, h->fp_body);
+	CHECK_CHAIN("rbp wraps", &fr, 1, body);
 	TEST_ASSERT_EQUAL("rbp wraps: bad stack", d.nr_bad_stack, 1);
 	return TEST_OK;
 }
@@ -486,11 +523,12 @@ static int hostile__init(struct hostile *h, struct perf_env *env, char *skip, si
 	h->fn[2] = (u64)(uintptr_t)unwind_hostile_c;
 	h->fn[3] = (u64)(uintptr_t)unwind_hostile_d;
 	h->fp_body = (u64)(uintptr_t)unwind_hostile_fp_body;
+	h->fpx_body = (u64)(uintptr_t)unwind_hostile_fpx_body;
 	if (self_text_map(h->fn[0], &start, &len, &pgoff, path, sizeof(path))) {
 		snprintf(skip, skip_size, "/proc/self/maps shows no file mapping this test's code");
 		return TEST_SKIP;
 	}
-	TEST_ASSERT_VAL("the functions in one map", h->fn[0] >= start && h->fp_body < start + len);
+	TEST_ASSERT_VAL("the functions in one map", h->fn[0] >= start && h->fpx_body < start + len);
 
 	h->machine = machine__new(env, NULL);
 	TEST_ASSERT_VAL("machine__new", h->machine);
@@ -536,7 +574,9 @@ static int test__unwind_hostile(struct test_suite *t)
 	if (!ret)
 		ret = check_chains(&h);
 	if (!ret)
-		ret = check_frame_pointer(&h);
+		ret = check_frame_pointer(&h, h.fp_body, "a register rule", false);
+	if (!ret)
+		ret = check_frame_pointer(&h, h.fpx_body, "an expression", true);
 	if (!ret)
 		ret = check_registers(&h);
 	hostile__exit(&h);
