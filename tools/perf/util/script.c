@@ -433,6 +433,18 @@ int script__run(struct script_opts *opts)
 	else if (s.printer.out.err)
 		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
 out_delete:
+	if (s.unwinder) {
+		const struct unwind_stats *us = unwinder__stats(s.unwinder);
+
+		pr_debug("unwind: %llu stacks, %llu frames; %llu by libdwfl, %llu ended in a pc "
+			 "with no object, %llu on a bad stack, %llu at --max-stack; %llu objects "
+			 "opened\n",
+			 (unsigned long long)us->nr_walks, (unsigned long long)us->nr_frames,
+			 (unsigned long long)us->nr_slow_walks,
+			 (unsigned long long)us->nr_no_object, (unsigned long long)us->nr_bad_stack,
+			 (unsigned long long)us->nr_max_stack,
+			 (unsigned long long)us->nr_objects_open);
+	}
 	unwinder__delete(s.unwinder);
 	script_text__delete(s.text);
 	trace_events__delete(s.trace);

@@ -309,6 +309,15 @@ static int uw__report(struct uw_walk *w, u64 pc)
 			goto out;
 		break;
 	case DSO_KIND__VDSO:
+		/* the build-id cache's copy its symbols came from, else the image read from memory */
+		if (!dso->image && dso->symsrc) {
+			path = strdup(dso->symsrc);
+			if (!path ||
+			    dso_data__read(w->uw->files, dso, path, 0, ident, sizeof(ident),
+					   &elf64) != (ssize_t)sizeof(ident))
+				goto out;
+			break;
+		}
 		if (!dso->image || dso->image_size < EI_NIDENT)
 			goto out;
 		memcpy(ident, dso->image, EI_NIDENT);
@@ -535,8 +544,8 @@ struct uw_rule {
 	s64 off[UW_NREGS];
 };
 
-/* the CFA as "register + offset", the only form kept */
-static bool uw_rule__cfa(struct uw_rule *r, Dwarf_Frame *frame)
+/* the CFA as "register + offset" (one of the ABI's @nregs), the only form kept */
+static bool uw_rule__cfa(struct uw_rule *r, Dwarf_Frame *frame, unsigned int nregs)
 {
 	Dwarf_Op *ops;
 	size_t nops;
@@ -552,7 +561,7 @@ static bool uw_rule__cfa(struct uw_rule *r, Dwarf_Frame *frame)
 	} else {
 		return false;
 	}
-	return r->cfa_reg < UW_NREGS;
+	return r->cfa_reg < nregs;
 }
 
 /* one register's rule: undefined, same value, or at / equal to CFA + offset */
@@ -610,7 +619,7 @@ static void uw_rule__build(struct uw_walk *w, Dwfl_Module *mod, u64 lookup, stru
 			return;
 	}
 	if (dwarf_frame_info(frame, NULL, NULL, &signal) != (int)nregs - 1 || signal ||
-	    !uw_rule__cfa(r, frame))
+	    !uw_rule__cfa(r, frame, nregs))
 		goto out;
 	for (unsigned int regno = 0; regno < nregs; regno++)
 		if (!uw_rule__reg(r, frame, regno))
@@ -645,8 +654,8 @@ static int uw_walk__fast(struct uw_walk *w)
 	unsigned int nregs = w->is32 ? ARRAY_SIZE(dwarf32) : ARRAY_SIZE(dwarf64);
 	unsigned int ra = nregs - 1, spr = w->is32 ? 4 : 7;
 	const u8 *map = w->is32 ? dwarf32 : dwarf64;
-	u64 val[UW_NREGS], next[UW_NREGS], pc;
-	bool known[UW_NREGS], next_known[UW_NREGS];
+	u64 val[UW_NREGS] = {0}, next[UW_NREGS] = {0}, pc;
+	bool known[UW_NREGS] = {false}, next_known[UW_NREGS] = {false};
 	int err;
 
 	for (unsigned int i = 0; i < nregs; i++) {
