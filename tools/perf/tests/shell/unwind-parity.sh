@@ -31,15 +31,9 @@
 # Mutation caught: unwinder__walk() returning -EINVAL before the first
 # frame (no user frames: 0 of 2494 chain samples identical).  Mutation
 # caught: the caller frames' ip without the "- 1" in uw__frame() (every
-# level2/level1/main frame off by one: 0 of 2502 identical).  On main as
-# merged (f524cc6) it fails for the vdso (0 of 676 identical: no user
-# frame when the vdso comes from the build-id cache) and for the JIT
-# code (no frame where stock perf prints the IP in /tmp/perf-PID.map),
-# and for the signal workload (368 of 1670: the signal trampoline's frame
-# is "3c04f [unknown]" in stock perf, return address - 1, and
-# "3c050 __restore_rt+0x0" in ours; clone3's frame, assembly without a
-# DWARF subprogram, is "clone3+0x2b (libc.so.6)" in stock perf and
-# "__clone3+0x2b (inlined)" in ours).
+# level2/level1/main frame off by one: 0 of 2502 identical).  Mutation
+# caught: the vdso's object not found in the build-id cache (before
+# 86b702a: 0 of 676 vdso samples identical, no user frame at all).
 
 . "$(dirname "$0")/lib/common.sh"
 need_perf_root
