@@ -333,11 +333,32 @@ static char *cu__line(Dwarf_Die *cudie, u64 vaddr)
 	return fileline(file, lineno);
 }
 
+/*
+ * The assembler gives each alias of a function a DW_TAG_subprogram of
+ * the same range; binutils takes the last of them (its function table
+ * is built backwards), libdw's scopes the first.  The last one covering
+ * @vaddr with @inner's range, or @inner itself.
+ */
+static void cu__last_alias(Dwarf_Die *cudie, Dwarf_Die *inner, u64 vaddr)
+{
+	Dwarf_Addr lo, hi, l, h;
+	Dwarf_Die child;
+
+	if (dwarf_lowpc(inner, &lo) || dwarf_highpc(inner, &hi) || dwarf_child(cudie, &child))
+		return;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &l) ||
+		    dwarf_highpc(&child, &h))
+			continue;
+		if (l == lo && h == hi && vaddr >= l && vaddr < h)
+			*inner = child;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
 static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_answer *a)
 {
 	Dwarf_Die cudie, inner, *scopes = NULL;
 	int inner_at = 0;
-	bool asm_unit;
 	u64 vaddr, start;
 	int nr;
 
@@ -368,8 +389,14 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 		free(scopes);
 		return 0;
 	}
-	asm_unit = dwarf_srclang(&cudie) == DW_LANG_Mips_Assembler;
 	inner = scopes[0];
+	/*
+	 * Assembly: one subprogram per alias (glibc's memmove is also
+	 * __memcpy_avx_unaligned_erms): addr2line names the last
+	 */
+	if (dwarf_srclang(&cudie) == DW_LANG_Mips_Assembler &&
+	    dwarf_tag(&inner) == DW_TAG_subprogram)
+		cu__last_alias(&cudie, &inner, vaddr);
 	free(scopes);
 	scopes = NULL;
 	nr = dwarf_getscopes_die(&inner, &scopes);
@@ -383,7 +410,6 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 	}
 	for (int i = 0; i < nr && a->nr < INLINE_MAX_NEST; i++) {
 		int tag = dwarf_tag(&scopes[i]);
-		char *elf_name = NULL;
 		const char *name;
 		bool linkage;
 
@@ -391,26 +417,12 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 			continue;
 		name = scope__name(&scopes[i], &linkage);
 		/*
-		 * Assembly: addr2line (binutils 2.40, as perf 6.1 runs it here)
-		 * names the ELF symbol, not the assembler's DWARF function --
-		 * glibc's __memcpy_avx_unaligned_erms where DWARF says memmove
-		 */
-		/*
 		 * Each level's line: the address's own for the innermost,
 		 * then the call site of the level inside it
 		 */
 		a->lines[a->nr] =
 		    a->nr ? scope__call_line(&cudie, &scopes[inner_at]) : cu__line(&cudie, vaddr);
 		inner_at = i;
-		if (!a->nr && !linkage && asm_unit) {
-			elf_name = dso_inline__elf_name(di, vaddr, &start, NULL);
-			if (elf_name) {
-				a->names[a->nr++] = elf_name;
-				if (tag == DW_TAG_subprogram)
-					break;
-				continue;
-			}
-		}
 		a->names[a->nr] = strdup(name ?: "??");
 		if (!a->names[a->nr]) {
 			free(a->lines[a->nr]);
