@@ -48,6 +48,36 @@ struct inline_answer {
 
 #define INLINE_HASH 1024
 
+/*
+ * The functions around one innermost scope: the same for every address
+ * in it, and costly to find (libdw walks the unit from its root), so
+ * kept by the scope's DIE
+ */
+/*
+ * A unit's functions by address, to go from an address to its function
+ * without libdw's dwarf_getscopes(), which walks the unit's DIEs from
+ * its root at each address
+ */
+struct cu_func {
+	u64 lo, hi;
+	Dwarf_Off die;
+};
+
+struct cu_funcs {
+	Dwarf_Off cu;
+	struct cu_func *funcs;
+	size_t nr, alloc;
+	struct cu_funcs *next;
+};
+
+struct scope_chain {
+	Dwarf_Off die;
+	unsigned int nr;
+	char **names;
+	char **lines; /* [0] unused: the line of each address is its own */
+	struct scope_chain *next;
+};
+
 /* an executable PT_LOAD of the object as mapped */
 struct inline_load {
 	u64 offset, filesz, vaddr;
@@ -64,6 +94,8 @@ struct dso_inline {
 	struct inline_load loads[INLINE_LOADS];
 	unsigned int nr_loads;
 	struct inline_answer *answers[INLINE_HASH];
+	struct scope_chain *chains[INLINE_HASH];
+	struct cu_funcs *units[INLINE_HASH];
 };
 
 static void dso_inline__close(struct dso_inline *di)
@@ -163,6 +195,27 @@ void dso_inline__delete(struct dso_inline *di)
 			free(di->answers[i]->names);
 			free(di->answers[i]);
 			di->answers[i] = next;
+		}
+	}
+	for (size_t i = 0; i < INLINE_HASH; i++) {
+		while (di->chains[i]) {
+			struct scope_chain *next = di->chains[i]->next;
+
+			for (unsigned int j = 0; j < di->chains[i]->nr; j++) {
+				free(di->chains[i]->names[j]);
+				free(di->chains[i]->lines[j]);
+			}
+			free(di->chains[i]->names);
+			free(di->chains[i]->lines);
+			free(di->chains[i]);
+			di->chains[i] = next;
+		}
+		while (di->units[i]) {
+			struct cu_funcs *next = di->units[i]->next;
+
+			free(di->units[i]->funcs);
+			free(di->units[i]);
+			di->units[i] = next;
 		}
 	}
 	dso_inline__close(di);
@@ -333,49 +386,202 @@ static char *cu__line(Dwarf_Die *cudie, u64 vaddr)
 	return fileline(file, lineno);
 }
 
-/*
- * The assembler gives each alias of a function a DW_TAG_subprogram of
- * the same range; binutils takes the last of them (its function table
- * is built backwards), libdw's scopes the first.  The last one covering
- * @vaddr with @inner's range, or @inner itself.
- */
-static void cu__last_alias(Dwarf_Die *cudie, Dwarf_Die *inner, u64 vaddr)
+static int cu_func__cmp(const void *pa, const void *pb)
 {
-	Dwarf_Addr lo, hi, l, h;
+	const struct cu_func *x = pa, *y = pb;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	/* the assembler's aliases: the later DIE last, as binutils takes it */
+	return x->die < y->die ? -1 : x->die > y->die;
+}
+
+static int cu_funcs__add(struct cu_funcs *u, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (lo >= hi)
+			continue;
+		if (u->nr == u->alloc) {
+			size_t alloc = u->alloc ? u->alloc * 2 : 64;
+			struct cu_func *f = realloc(u->funcs, alloc * sizeof(*f));
+
+			if (!f)
+				return -ENOMEM;
+			u->funcs = f;
+			u->alloc = alloc;
+		}
+		u->funcs[u->nr++] = (struct cu_func){lo, hi, dwarf_dieoffset(die)};
+	}
+	return 0;
+}
+
+/* the functions of a unit, and of its namespaces and classes (C++) */
+static int cu_funcs__scan(struct cu_funcs *u, Dwarf_Die *parent, int depth)
+{
 	Dwarf_Die child;
 
-	if (dwarf_lowpc(inner, &lo) || dwarf_highpc(inner, &hi) || dwarf_child(cudie, &child))
-		return;
+	if (depth > 8 || dwarf_child(parent, &child))
+		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &l) ||
-		    dwarf_highpc(&child, &h))
-			continue;
-		if (l == lo && h == hi && vaddr >= l && vaddr < h)
-			*inner = child;
+		int tag = dwarf_tag(&child), err = 0;
+
+		if (tag == DW_TAG_subprogram)
+			err = cu_funcs__add(u, &child);
+		else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+			 tag == DW_TAG_structure_type)
+			err = cu_funcs__scan(u, &child, depth + 1);
+		if (err)
+			return err;
 	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static struct cu_funcs *dso_inline__unit(struct dso_inline *di, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	size_t h = (off * 0x9e3779b97f4a7c15ULL) >> 54;
+	struct cu_funcs *u;
+
+	for (u = di->units[h]; u; u = u->next)
+		if (u->cu == off)
+			return u;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->cu = off;
+	if (cu_funcs__scan(u, cudie, 0)) {
+		free(u->funcs);
+		free(u);
+		return NULL;
+	}
+	if (u->nr)
+		qsort(u->funcs, u->nr, sizeof(*u->funcs), cu_func__cmp);
+	u->next = di->units[h];
+	di->units[h] = u;
+	return u;
+}
+
+/*
+ * The function holding @vaddr: of those reaching it, the one starting
+ * closest below it, the last in DIE order among aliases (binutils'
+ * choice); the entries are sorted so, and the first found going back
+ * from @vaddr is the one.  Nested ranges are rare: a few steps back suffice.
+ */
+static bool cu_funcs__find(const struct cu_funcs *u, u64 vaddr, Dwarf_Off *die)
+{
+	size_t lo = 0, hi = u->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->funcs[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, steps = 0; i-- > 0 && steps < 64; steps++) {
+		if (u->funcs[i].hi > vaddr) {
+			*die = u->funcs[i].die;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* the path from a function down to the innermost scope at @vaddr */
+static int scope__path(Dwarf_Die *fn, u64 vaddr, Dwarf_Die *path, int max)
+{
+	Dwarf_Die cur = *fn, child;
+	int depth = 0;
+
+	path[depth++] = cur;
+	while (depth < max && dwarf_child(&cur, &child) == 0) {
+		bool found = false;
+
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    dwarf_haspc(&child, vaddr) == 1) {
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			break;
+		cur = child;
+		path[depth++] = cur;
+	}
+	return depth;
+}
+
+#define SCOPE_DEPTH 64
+
+/* the functions around the innermost scope of @path, innermost first, with the outer ones' call sites */
+static struct scope_chain *dso_inline__chain(struct dso_inline *di, Dwarf_Die *cudie,
+					     Dwarf_Die *path, int depth)
+{
+	Dwarf_Off off = dwarf_dieoffset(&path[depth - 1]);
+	size_t h = (off * 0x9e3779b97f4a7c15ULL) >> 54;
+	struct scope_chain *c;
+	int inner_at = depth - 1;
+
+	for (c = di->chains[h]; c; c = c->next)
+		if (c->die == off)
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->die = off;
+	c->names = calloc(depth, sizeof(*c->names));
+	c->lines = calloc(depth, sizeof(*c->lines));
+	for (int i = depth - 1; c->names && c->lines && i >= 0; i--) {
+		int tag = dwarf_tag(&path[i]);
+		const char *name;
+		bool linkage;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		name = scope__name(&path[i], &linkage);
+		/* the outer levels' lines: the call site of the level inside each */
+		if (c->nr)
+			c->lines[c->nr] = scope__call_line(cudie, &path[inner_at]);
+		inner_at = i;
+		c->names[c->nr] = strdup(name ?: "??");
+		if (!c->names[c->nr]) {
+			free(c->lines[c->nr]);
+			c->lines[c->nr] = NULL;
+			break;
+		}
+		c->nr++;
+	}
+	c->next = di->chains[h];
+	di->chains[h] = c;
+	return c;
 }
 
 static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_answer *a)
 {
-	Dwarf_Die cudie, inner, *scopes = NULL;
-	int inner_at = 0;
+	Dwarf_Die cudie, fn, path[SCOPE_DEPTH];
+	struct scope_chain *chain;
+	struct cu_funcs *unit;
+	Dwarf_Off fn_off;
 	u64 vaddr, start;
-	int nr;
+	int depth;
 
 	if (!dso_inline__vaddr(di, offset, &vaddr) || !dwarf_addrdie(di->dwarf, vaddr, &cudie))
 		return 0;
-	/*
-	 * The innermost scope at the address, then the scopes that hold it
-	 * in the code: dwarf_getscopes() alone goes on from an inlined
-	 * instance to its abstract definition's scopes, not to its callers.
-	 */
-	nr = dwarf_getscopes(&cudie, vaddr, &scopes);
-	if (nr <= 0)
-		return 0;
+	/* no line: addr2line says "??:0", which perf takes as no answer */
 	if (!dwarf_getsrc_die(&cudie, vaddr))
-		nr = 0; /* no line: addr2line says "??:0", which perf takes as no answer */
-	else if (dwarf_tag(&scopes[0]) == DW_TAG_compile_unit) {
-		free(scopes);
+		return 0;
+	unit = dso_inline__unit(di, &cudie);
+	if (!unit)
+		return -ENOMEM;
+	if (!cu_funcs__find(unit, vaddr, &fn_off) || !dwarf_offdie(di->dwarf, fn_off, &fn)) {
+		/* a line but no function: addr2line names the ELF symbol */
 		a->names = calloc(1, sizeof(*a->names));
 		a->lines = calloc(1, sizeof(*a->lines));
 		if (!a->names || !a->lines)
@@ -385,56 +591,23 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 		a->nr = a->names[0] != NULL;
 		return 0;
 	}
-	if (nr <= 0) {
-		free(scopes);
-		return 0;
-	}
-	inner = scopes[0];
-	/*
-	 * Assembly: one subprogram per alias (glibc's memmove is also
-	 * __memcpy_avx_unaligned_erms): addr2line names the last
-	 */
-	if (dwarf_srclang(&cudie) == DW_LANG_Mips_Assembler &&
-	    dwarf_tag(&inner) == DW_TAG_subprogram)
-		cu__last_alias(&cudie, &inner, vaddr);
-	free(scopes);
-	scopes = NULL;
-	nr = dwarf_getscopes_die(&inner, &scopes);
-	if (nr <= 0)
-		return 0;
-	a->names = calloc(nr, sizeof(*a->names));
-	a->lines = calloc(nr, sizeof(*a->lines));
-	if (!a->names || !a->lines) {
-		free(scopes);
+	depth = scope__path(&fn, vaddr, path, SCOPE_DEPTH);
+	chain = dso_inline__chain(di, &cudie, path, depth);
+	if (!chain)
 		return -ENOMEM;
-	}
-	for (int i = 0; i < nr && a->nr < INLINE_MAX_NEST; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		const char *name;
-		bool linkage;
-
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
-		name = scope__name(&scopes[i], &linkage);
-		/*
-		 * Each level's line: the address's own for the innermost,
-		 * then the call site of the level inside it
-		 */
-		a->lines[a->nr] =
-		    a->nr ? scope__call_line(&cudie, &scopes[inner_at]) : cu__line(&cudie, vaddr);
-		inner_at = i;
-		a->names[a->nr] = strdup(name ?: "??");
-		if (!a->names[a->nr]) {
-			free(a->lines[a->nr]);
-			a->lines[a->nr] = NULL;
-			break;
-		}
+	a->names = calloc(chain->nr ?: 1, sizeof(*a->names));
+	a->lines = calloc(chain->nr ?: 1, sizeof(*a->lines));
+	if (!a->names || !a->lines)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < chain->nr; i++) {
+		a->names[i] = strdup(chain->names[i]);
+		if (!a->names[i])
+			return -ENOMEM;
 		a->nr++;
-		/* the function that holds the inlined ones ends the list */
-		if (tag == DW_TAG_subprogram)
-			break;
+		a->lines[i] = !i	      ? cu__line(&cudie, vaddr) :
+			      chain->lines[i] ? strdup(chain->lines[i]) :
+						NULL;
 	}
-	free(scopes);
 	return 0;
 }
 
