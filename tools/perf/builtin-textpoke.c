@@ -116,6 +116,8 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_CGROUP,
 		OPT_ROUND,
 		OPT_PER_EVENT_DUMP,
+		OPT_HEADER,
+		OPT_HEADER_ONLY,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -142,6 +144,8 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {'G', "hide-call-graph", no_argument, NULL,
 	     "when printing symbols do not display call chain", 'G'},
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
+	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
+	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
 	    {0, "per-event-dump", no_argument, NULL,
 	     "Dump trace output to files named by the monitored events", OPT_PER_EVENT_DUMP},
 	    {0, "reltime", no_argument, NULL, "Show time stamps relative to start", OPT_RELTIME},
@@ -214,6 +218,12 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_ROUND:
 			so.show_round_events = true;
+			break;
+		case OPT_HEADER:
+			so.header = true;
+			break;
+		case OPT_HEADER_ONLY:
+			so.header_only = true;
 			break;
 		case OPT_PER_EVENT_DUMP:
 			so.per_event_dump = true;

@@ -20,6 +20,7 @@
 #include "evsel.h"
 #include "machine.h"
 #include "map.h"
+#include "script-header.h"
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
@@ -36,7 +37,8 @@ struct script {
 	struct trace_events *trace;
 	struct script_text *text; /* kernel code over time, when asked for */
 	bool prepared;
-	bool filtering; /* some filter given: the sample path asks it */
+	bool filtering;		     /* some filter given: the sample path asks it */
+	struct script_header header; /* --header: the feature payloads */
 	bool trace_tried;
 	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
 	bool want_srcline;	   /* some event prints -F srcline */
@@ -55,6 +57,15 @@ void script_opts__init(struct script_opts *opts)
 static struct script *tool_to_script(struct perf_tool *tool)
 {
 	return (struct script *)tool;
+}
+
+/* --header of a pipe: the feature records seen since the last record printed */
+static void script__header_pending(struct script *s)
+{
+	if (!s->header.nr_pending)
+		return;
+	script_buf__flush(&s->printer.out);
+	script_header__fprintf_pending(&s->header, s->session, stdout);
 }
 
 /* tracepoint formats, names, and the fields each event type can print */
@@ -281,6 +292,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	err = script__prepare(s);
 	if (err)
 		return err;
+	script__header_pending(s);
 	/* as perf: --time and -C drop a sample before it is resolved */
 	if (s->filtering && script_filter__skip_early(&s->opts->filter, sample))
 		return 0;
@@ -490,6 +502,7 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	bool show = script__shows(s, event->header.type);
 	int err;
 
+	script__header_pending(s);
 	if (show) {
 		err = script__prepare(s);
 		if (err)
@@ -523,10 +536,16 @@ static int script__user_event(struct perf_tool *tool, union perf_event *event,
 	struct script *s = tool_to_script(tool);
 
 	(void)session;
+	script__header_pending(s);
 	if (event->header.type != PERF_RECORD_FINISHED_ROUND)
 		return 0;
 	script_print__side_band(&s->printer, event, NULL, NULL, NULL, NULL);
 	return script_buf__maybe_flush(&s->printer.out);
+}
+
+static int script__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
+{
+	return script_header__keep(&tool_to_script(tool)->header, feat, buf, size);
 }
 
 /* the text image costs a pass over the file: only when its answers are printed */
@@ -609,6 +628,8 @@ int script__run(struct script_opts *opts)
 		s.tool.ordered_events = false;
 		s.tool.user_event = script__user_event;
 	}
+	if (opts->header || opts->header_only)
+		s.tool.feature = script__feature;
 	s.printer.reltime = opts->reltime;
 	s.printer.deltatime = opts->deltatime;
 	opts->filter.reltime = opts->reltime;
@@ -636,6 +657,12 @@ int script__run(struct script_opts *opts)
 	err = script__prepare(&s);
 	if (err)
 		goto out_delete;
+	if (opts->header || opts->header_only) {
+		/* the printers' buffer goes out later: this block comes first */
+		err = script_header__fprintf(&s.header, s.session, stdout);
+		if (err || opts->header_only)
+			goto out_delete;
+	}
 	s.filtering = script_filter__active(&opts->filter);
 	if (s.filtering) {
 		err = script_filter__init(&opts->filter, s.session->env.first_sample_time,
@@ -659,6 +686,7 @@ int script__run(struct script_opts *opts)
 		}
 	}
 	err = perf_session__process_events(s.session);
+	script__header_pending(&s);
 	for (int i = 0;
 	     opts->per_event_dump && s.session->evlist && i < s.session->evlist->nr_entries; i++) {
 		int e = script__dump_close(&s, s.session->evlist->entries[i]);
@@ -704,6 +732,7 @@ out_delete:
 	trace_events__delete(s.trace);
 	perf_session__delete(s.session);
 	script_filter__exit(&opts->filter);
+	script_header__exit(&s.header);
 out_buf:
 	script_buf__exit(&s.printer.out);
 	return err;

@@ -21,6 +21,8 @@ struct script_opts {
 	bool show_namespace_events;
 	bool show_cgroup_events;
 	bool show_round_events; /* FINISHED_ROUND, and then records in file order */
+	bool header;		/* the recording's header first, as perf report --header-only */
+	bool header_only;	/* and nothing else */
 	bool per_event_dump;	/* samples to <input>.<event>.dump, one file per event */
 	bool nanosecs;
 	bool reltime;	/* times from the first line printed */
