@@ -146,6 +146,8 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
 	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
 	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
+	    {'I', "show-info", no_argument, NULL,
+	     "display extended information from perf.data file", 'I'},
 	    {0, "per-event-dump", no_argument, NULL,
 	     "Dump trace output to files named by the monitored events", OPT_PER_EVENT_DUMP},
 	    {0, "reltime", no_argument, NULL, "Show time stamps relative to start", OPT_RELTIME},
@@ -224,6 +226,9 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_HEADER_ONLY:
 			so.header_only = true;
+			break;
+		case 'I':
+			so.show_info = true;
 			break;
 		case OPT_PER_EVENT_DUMP:
 			so.per_event_dump = true;

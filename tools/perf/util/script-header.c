@@ -7,6 +7,7 @@
  * field as perf's perf_event_attr__fprintf() does (non-zero fields only).
  */
 #include <errno.h>
+#include <linux/bpf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,6 +452,419 @@ static void fprint_groups(const struct script_header *h, struct perf_session *se
 	}
 }
 
+/*
+ * Reading the -I sections: u32 and u64 fields and perf's strings (a u32
+ * length, then that many bytes, NUL-padded); a short payload ends the
+ * listing where it is short
+ */
+struct feat_cursor {
+	const u8 *p, *end;
+	bool bad;
+};
+
+static u32 cur_u32(struct feat_cursor *c)
+{
+	u32 v = 0;
+
+	if (c->end - c->p < 4)
+		c->bad = true;
+	else
+		memcpy(&v, c->p, 4), c->p += 4;
+	return v;
+}
+
+static u64 cur_u64(struct feat_cursor *c)
+{
+	u64 v = 0;
+
+	if (c->end - c->p < 8)
+		c->bad = true;
+	else
+		memcpy(&v, c->p, 8), c->p += 8;
+	return v;
+}
+
+/* a string's bytes, *@len its length to the first NUL */
+static const char *cur_str(struct feat_cursor *c, int *len)
+{
+	u32 n = cur_u32(c);
+	const char *s = (const char *)c->p;
+
+	if (c->bad || (u64)(c->end - c->p) < n) {
+		c->bad = true;
+		*len = 0;
+		return "";
+	}
+	c->p += n;
+	*len = (int)strnlen(s, n);
+	return s;
+}
+
+static struct feat_cursor feat_cursor(const struct script_header *h, int feat)
+{
+	const u8 *p = h->feat[feat];
+
+	return (struct feat_cursor){.p = p, .end = p + h->size[feat], .bad = !p};
+}
+
+/*
+ * HEADER_CPU_TOPOLOGY: the sibling core lists, the sibling thread lists,
+ * then (newer perf) per cpu its core and socket ids, then (newer still)
+ * the sibling die lists and per cpu its die id.  Where a part is there
+ * but cannot be read whole, perf drops the per cpu ids: so do we.  perf
+ * decides whether the ids are there by its own count of the bytes read,
+ * which takes each string as padded to 64 bytes, as perf writes them:
+ * a file whose strings are padded otherwise looks as old as that count
+ * says, and so it does here.
+ */
+static void fprint_cpu_topology(const struct script_header *h, struct perf_session *session,
+				FILE *fp)
+{
+	struct feat_cursor c = feat_cursor(h, HEADER_CPU_TOPOLOGY), t, d;
+	u32 nr_cpus = session->env.nr_cpus_avail, nr, nr_dies = 0, i;
+	const u8 *ids = NULL, *die_ids = NULL;
+	u64 counted;
+	int len;
+
+	for (nr = cur_u32(&c), counted = 4; nr && !c.bad; nr--) {
+		const char *str = cur_str(&c, &len);
+
+		fprintf(fp, "# sibling sockets : %.*s\n", len, str);
+		counted += 4 + ((len + 1 + 63) & ~63ULL);
+	}
+	t = c;
+	for (nr = cur_u32(&c), counted += 4; nr && !c.bad; nr--) {
+		cur_str(&c, &len);
+		counted += 4 + ((len + 1 + 63) & ~63ULL);
+	}
+	if (!c.bad && h->size[HEADER_CPU_TOPOLOGY] > counted &&
+	    (u64)(c.end - c.p) >= 8ULL * nr_cpus) {
+		ids = c.p;
+		c.p += 8ULL * nr_cpus;
+		counted += 8ULL * nr_cpus;
+		if (h->size[HEADER_CPU_TOPOLOGY] > counted && c.p < c.end) {
+			d = c;
+			nr_dies = cur_u32(&d);
+			for (nr = nr_dies; nr && !d.bad; nr--)
+				cur_str(&d, &len);
+			if (d.bad || (u64)(d.end - d.p) < 4ULL * nr_cpus)
+				ids = NULL, nr_dies = 0;
+			else
+				die_ids = d.p;
+		}
+	}
+	if (die_ids) {
+		d = c;
+		for (nr = cur_u32(&d); nr && !d.bad; nr--) {
+			const char *str = cur_str(&d, &len);
+
+			fprintf(fp, "# sibling dies    : %.*s\n", len, str);
+		}
+	}
+	for (nr = cur_u32(&t); nr && !t.bad; nr--) {
+		const char *str = cur_str(&t, &len);
+
+		fprintf(fp, "# sibling threads : %.*s\n", len, str);
+	}
+	if (!ids) {
+		fputs(nr_dies ? "# Core ID, Die ID and Socket ID information is not available\n" :
+				"# Core ID and Socket ID information is not available\n",
+		      fp);
+		return;
+	}
+	for (i = 0; i < nr_cpus; i++) {
+		s32 core, socket, die;
+
+		memcpy(&core, ids + 8 * i, 4);
+		memcpy(&socket, ids + 8 * i + 4, 4);
+		if (nr_dies) {
+			memcpy(&die, die_ids + 4 * i, 4);
+			fprintf(fp, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i, core, die,
+				socket);
+		} else {
+			fprintf(fp, "# CPU %u: Core ID %d, Socket ID %d\n", i, core, socket);
+		}
+	}
+}
+
+/* a cpu list as perf's cpu_map__snprint() prints it: ascending ranges */
+static void fprint_cpu_list(FILE *fp, const char *s, int len)
+{
+	char buf[4096];
+	unsigned char *set;
+	const char *sep = "";
+	char *p, *end;
+	long a, b, i, max = 0;
+
+	if (len >= (int)sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	set = calloc(4096, 1);
+	if (!set)
+		return;
+	for (p = buf; *p;) {
+		a = b = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (i = a; i <= b && i >= 0 && i < 4096; i++)
+			set[i] = 1, max = i > max ? i : max;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			break;
+	}
+	for (i = 0; i <= max; i++) {
+		if (!set[i])
+			continue;
+		for (a = i; i < max && set[i + 1]; i++)
+			;
+		if (a == i)
+			fprintf(fp, "%s%ld", sep, a);
+		else
+			fprintf(fp, "%s%ld-%ld", sep, a, i);
+		sep = ",";
+	}
+	fputc('\n', fp);
+	free(set);
+}
+
+static void fprint_numa(const struct script_header *h, FILE *fp)
+{
+	struct feat_cursor c = feat_cursor(h, HEADER_NUMA_TOPOLOGY);
+	int len;
+
+	for (u32 nr = cur_u32(&c); nr && !c.bad; nr--) {
+		u32 node = cur_u32(&c);
+		u64 total = cur_u64(&c), free_kb = cur_u64(&c);
+		const char *cpus = cur_str(&c, &len);
+
+		if (c.bad)
+			break;
+		fprintf(fp, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n",
+			node, total, free_kb);
+		fprintf(fp, "# node%u cpu list : ", node);
+		fprint_cpu_list(fp, cpus, len);
+	}
+}
+
+static void fprint_cache(const struct script_header *h, FILE *fp)
+{
+	struct feat_cursor c = feat_cursor(h, HEADER_CACHE);
+	u32 nr;
+	int tlen, slen, mlen;
+
+	fputs("# CPU cache info:\n", fp);
+	cur_u32(&c); /* version */
+	for (nr = cur_u32(&c); nr && !c.bad; nr--) {
+		u32 level = cur_u32(&c);
+		const char *type, *size, *map;
+
+		cur_u32(&c); /* line size */
+		cur_u32(&c); /* sets */
+		cur_u32(&c); /* ways */
+		type = cur_str(&c, &tlen);
+		size = cur_str(&c, &slen);
+		map = cur_str(&c, &mlen);
+		if (c.bad)
+			break;
+		fprintf(fp, "#  L%d %-15.*s %8.*s [%.*s]\n", (int)level, tlen, type, slen, size,
+			mlen, map);
+	}
+}
+
+/* perf's unit_number__scnprintf(): divides while more than 2 units remain */
+static void fprint_unit(FILE *fp, u64 n)
+{
+	const char *unit = "BKMG";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	fprintf(fp, "%" PRIu64 "%c", n, unit[i]);
+}
+
+static void fprint_mem_topology(const struct script_header *h, FILE *fp)
+{
+	struct feat_cursor c = feat_cursor(h, HEADER_MEM_TOPOLOGY);
+	u64 bsize, nr;
+
+	cur_u64(&c); /* version */
+	bsize = cur_u64(&c);
+	nr = cur_u64(&c);
+	fprintf(fp, "# memory nodes (nr %d, block size 0x%llx):\n", (int)nr,
+		(unsigned long long)bsize);
+	for (; nr && !c.bad; nr--) {
+		/* the node, its size, then the bitmap: its size in bits again, its words */
+		u64 node = cur_u64(&c), size = cur_u64(&c), bits = cur_u64(&c);
+		u64 words = (bits + 63) / 64, weight = 0;
+		const u8 *map = c.p;
+		const char *sep = "";
+
+		(void)size;
+		if (c.bad || (u64)(c.end - c.p) / 8 < words)
+			break;
+		c.p += 8 * words;
+		for (u64 i = 0; i < bits; i++) {
+			u64 w;
+
+			memcpy(&w, map + 8 * (i / 64), 8);
+			weight += (w >> (i % 64)) & 1;
+		}
+		fprintf(fp, "#  %3" PRIu64 " [", node);
+		fprint_unit(fp, bsize * weight);
+		fputs("]: ", fp);
+		for (u64 i = 0; i < bits; i++) {
+			u64 w, a;
+
+			memcpy(&w, map + 8 * (i / 64), 8);
+			if (!((w >> (i % 64)) & 1))
+				continue;
+			for (a = i; i + 1 < bits; i++) {
+				memcpy(&w, map + 8 * ((i + 1) / 64), 8);
+				if (!((w >> ((i + 1) % 64)) & 1))
+					break;
+			}
+			if (a == i)
+				fprintf(fp, "%s%" PRIu64, sep, a);
+			else
+				fprintf(fp, "%s%" PRIu64 "-%" PRIu64, sep, a, i);
+			sep = ",";
+		}
+		fputc('\n', fp);
+	}
+}
+
+static void fprint_hybrid(const struct script_header *h, FILE *fp)
+{
+	struct feat_cursor c = feat_cursor(h, HEADER_HYBRID_TOPOLOGY);
+	int nlen, clen;
+
+	fputs("# hybrid cpu system:\n", fp);
+	for (u32 nr = cur_u32(&c); nr && !c.bad; nr--) {
+		const char *pmu = cur_str(&c, &nlen), *cpus = cur_str(&c, &clen);
+
+		if (c.bad)
+			break;
+		fprintf(fp, "# %.*s cpu list : %.*s\n", nlen, pmu, clen, cpus);
+	}
+}
+
+/* whether HEADER_BPF_BTF holds the BTF of this id: then perf names sub-programs from it */
+static bool has_btf(const struct script_header *h, u32 id)
+{
+	struct feat_cursor c = feat_cursor(h, HEADER_BPF_BTF);
+
+	for (u32 nr = cur_u32(&c); nr && !c.bad; nr--) {
+		u32 btf = cur_u32(&c), size = cur_u32(&c);
+
+		if (c.bad || (u64)(c.end - c.p) < size)
+			return false;
+		if (btf == id)
+			return true;
+		c.p += size;
+	}
+	return false;
+}
+
+struct bpf_prog_line {
+	u32 id;
+	const u8 *data; /* the program's arrays, at the offsets its info gives */
+	u32 data_len;
+	struct bpf_prog_info info;
+};
+
+static int bpf_prog_line__cmp(const void *a, const void *b)
+{
+	const struct bpf_prog_line *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* an array of @n elements of @size at @off of the program's data, or NULL */
+static const u8 *bpf_array(const struct bpf_prog_line *l, u64 off, u32 n, u32 size)
+{
+	if (!n || off > l->data_len || n > (l->data_len - off) / size)
+		return NULL;
+	return l->data + off;
+}
+
+/*
+ * perf's print_bpf_prog_info(): the programs by id, each named
+ * bpf_prog_<tag>_<name> (sub-programs _F) as perf synthesizes the names
+ * without BTF; one whose BTF the recording holds perf names from the
+ * BTF's function names, which are not read here.
+ */
+static void fprint_bpf_progs(const struct script_header *h, FILE *fp)
+{
+	struct feat_cursor c = feat_cursor(h, HEADER_BPF_PROG_INFO);
+	struct bpf_prog_line *lines;
+	u32 nr = cur_u32(&c), n = 0;
+
+	if (c.bad || !nr || nr > (u64)(c.end - c.p) / 16)
+		return;
+	lines = calloc(nr, sizeof(*lines));
+	if (!lines)
+		return;
+	for (; n < nr; n++) {
+		u32 info_len = cur_u32(&c), data_len = cur_u32(&c);
+
+		cur_u64(&c);
+		if (c.bad || (u64)(c.end - c.p) < (u64)info_len + data_len)
+			break;
+		memcpy(&lines[n].info, c.p,
+		       info_len < sizeof(lines[n].info) ? info_len : sizeof(lines[n].info));
+		lines[n].id = lines[n].info.id;
+		lines[n].data = c.p + info_len;
+		lines[n].data_len = data_len;
+		c.p += info_len + data_len;
+	}
+	qsort(lines, n, sizeof(*lines), bpf_prog_line__cmp);
+	for (u32 i = 0; i < n; i++) {
+		const struct bpf_prog_line *l = &lines[i];
+		u32 subs = l->info.nr_jited_ksyms;
+		const u8 *tags = bpf_array(l, l->info.prog_tags, subs, BPF_TAG_SIZE);
+		const u8 *addrs = bpf_array(l, l->info.jited_ksyms, subs, 8);
+		const u8 *lens = bpf_array(l, l->info.jited_func_lens, subs, 4);
+
+		if (subs != l->info.nr_prog_tags || subs != l->info.nr_jited_func_lens || !tags ||
+		    !addrs || !lens)
+			continue;
+		if (l->info.btf_id && has_btf(h, l->info.btf_id)) {
+			fprintf(fp,
+				"# bpf_prog_info %u: names from BTF not shown by perf textpoke\n",
+				l->id);
+			continue;
+		}
+		if (subs > 1)
+			fprintf(fp, "# bpf_prog_info %u:\n", l->id);
+		for (u32 j = 0; j < subs; j++) {
+			u64 addr;
+			u32 len;
+
+			memcpy(&addr, addrs + 8 * j, 8);
+			memcpy(&len, lens + 4 * j, 4);
+			if (subs > 1)
+				fprintf(fp, "# \tsub_prog %u: bpf_prog_", j);
+			else
+				fprintf(fp, "# bpf_prog_info %u: bpf_prog_", l->id);
+			for (int k = 0; k < BPF_TAG_SIZE; k++)
+				fprintf(fp, "%02x", tags[j * BPF_TAG_SIZE + k]);
+			if (subs > 1)
+				fputs("_F", fp);
+			else if (l->info.name[0])
+				fprintf(fp, "_%.*s",
+					(int)strnlen(l->info.name, sizeof(l->info.name)),
+					l->info.name);
+			fprintf(fp, " addr 0x%llx size %u\n", (unsigned long long)addr, len);
+		}
+	}
+	free(lines);
+}
+
 /* what perf prints for the sections it shows in full only with -I */
 static bool feature__full_only(int feat)
 {
@@ -470,6 +884,26 @@ static void fprint_feature(const struct script_header *h, struct perf_session *s
 	const struct perf_env *env = &session->env;
 	double ms;
 
+	if (feature__full_only(feat) && h->full) {
+		switch (feat) {
+		case HEADER_CPU_TOPOLOGY:
+			fprint_cpu_topology(h, session, fp);
+			break;
+		case HEADER_NUMA_TOPOLOGY:
+			fprint_numa(h, fp);
+			break;
+		case HEADER_CACHE:
+			fprint_cache(h, fp);
+			break;
+		case HEADER_MEM_TOPOLOGY:
+			fprint_mem_topology(h, fp);
+			break;
+		default:
+			fprint_hybrid(h, fp);
+			break;
+		}
+		return;
+	}
 	if (feature__full_only(feat)) {
 		fprintf(fp, "# %s info available, use -I to display\n", feat_name(feat));
 		return;
@@ -566,6 +1000,8 @@ static void fprint_feature(const struct script_header *h, struct perf_session *s
 	case HEADER_BUILD_ID:
 		break; /* perf prints nothing for these */
 	case HEADER_BPF_PROG_INFO:
+		fprint_bpf_progs(h, fp);
+		break;
 	case HEADER_BPF_BTF:
 		/* a line per program, BTF, group, PMU: none, none printed */
 		if (feat_count(h, feat))

@@ -16,6 +16,7 @@ struct perf_session;
 struct script_header {
 	void *feat[64];
 	u64 size[64];
+	bool full;	 /* -I: the topologies in full */
 	bool pipe;	 /* features arrive as records, during processing */
 	int pending[64]; /* arrived, not printed yet */
 	size_t nr_pending;

@@ -630,6 +630,7 @@ int script__run(struct script_opts *opts)
 	}
 	if (opts->header || opts->header_only)
 		s.tool.feature = script__feature;
+	s.header.full = opts->show_info;
 	s.printer.reltime = opts->reltime;
 	s.printer.deltatime = opts->deltatime;
 	opts->filter.reltime = opts->reltime;

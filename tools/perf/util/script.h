@@ -23,6 +23,7 @@ struct script_opts {
 	bool show_round_events; /* FINISHED_ROUND, and then records in file order */
 	bool header;		/* the recording's header first, as perf report --header-only */
 	bool header_only;	/* and nothing else */
+	bool show_info;		/* -I: the header's topologies in full */
 	bool per_event_dump;	/* samples to <input>.<event>.dump, one file per event */
 	bool nanosecs;
 	bool reltime;	/* times from the first line printed */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# script: --header and --header-only print the recording's header as perf script
+# script: --header, --header-only and -I print the recording's header as perf script
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # perf script --header-only prints the "# ========" block perf report
@@ -8,11 +8,13 @@
 # made at test time with what changes the block (callchains, a clockid
 # and its reference time, an event group, zstd, system-wide context
 # switches, pipe mode: whose features come as records and are printed
-# where they come) are printed by stock perf and by us: byte-identical.
+# where they come) are printed by stock perf and by us: byte-identical,
+# with -I (the topologies in full) too.
 #
 # Mutation caught: fprint_u() printing zero fields too (every event line
 # differs); feature__full_only() forgetting CACHE (its "info available,
-# use -I to display" line is replaced).
+# use -I to display" line is replaced); fprint_unit() dividing by 1000
+# (-I's memory node size reads 25G where perf says 24G).
 
 . "$(dirname "$0")/lib/script-opt.sh"
 need_perf_root
@@ -39,10 +41,15 @@ grep_perf mono.data '# reference time:'
 grep_perf group.data '# group: {cpu-clock,task-clock}'
 grep_perf z.data '# compressed : Zstd'
 grep_perf plain.data 'CACHE info available, use -I to display'
+HOME=$tmp perf script -i "$tmp/plain.data" --header-only -I | grep -q '^# CPU cache info:' ||
+	fail "stock perf -I shows no cache info: the test's premise is wrong"
 
+# BPF programs other tests load meanwhile are in the recordings' BPF_PROG_INFO
+same_own_drop='^# (bpf_prog_info |\tsub_prog )'
 for f in plain g mono group z a pipe; do
 	same_own "$f-header-only" "$tmp/$f.data" --header-only
 	same_own "$f-header" "$tmp/$f.data" --header
+	same_own "$f-info" "$tmp/$f.data" --header-only -I
 done
 grep -q '^# event : name = cpu-clock, , id = {' "$tmp/plain-header-only.ours" ||
 	fail "no event line in the header"

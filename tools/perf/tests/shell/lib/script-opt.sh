@@ -8,7 +8,8 @@
 # same_own NAME FILE SCRIPT-ARGS...: same_output, but the lines that name an
 # object under /tmp other than ours are left out of both outputs alike:
 # another test's workload may be deleted between the two runs, and its
-# samples then resolve differently through no fault of ours
+# samples then resolve differently through no fault of ours.  Lines that
+# match the regex $same_own_drop are left out of both too.
 same_own() {
 	local name=$1 file=$2 w
 	shift 2
@@ -17,7 +18,8 @@ same_own() {
 	"$TEXTPOKE" script -i "$file" "$@" >"$tmp/$name.ours.all" 2>"$tmp/$name.ours.err" ||
 		fail "$name: perf textpoke script failed: $(head -3 "$tmp/$name.ours.err")"
 	for w in perf ours; do
-		awk -v own="$tmp/" 'index($0, "/tmp/") && !index($0, own) { next } { print }' \
+		awk -v own="$tmp/" -v drop="${same_own_drop:-^\001}" \
+			'index($0, "/tmp/") && !index($0, own) { next } $0 ~ drop { next } { print }' \
 			"$tmp/$name.$w.all" >"$tmp/$name.$w"
 	done
 	[ -s "$tmp/$name.perf" ] || fail "$name: stock perf printed nothing"
