@@ -791,6 +791,8 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 		print_regs(b, &sample->intr_regs);
 	if (f & SF_UREGS)
 		print_regs(b, &sample->user_regs);
+	if (info->branches_len)
+		script_buf__write(b, info->branches, info->branches_len);
 	if (f & SF_PHYS_ADDR)
 		buf_hex(b, sample->phys_addr, 16);
 	if (info->text_len)
