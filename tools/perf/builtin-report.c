@@ -84,7 +84,7 @@ int cmd_textpoke_report(int argc, char **argv)
 	    {'g', "call-graph", required_argument, "none",
 	     "call graph trees: only 'none' (they are not printed)", 'g'},
 	    {0, "max-stack", required_argument, "n",
-	     "frames of a callchain counted, recorded and unwound apart (default 127)",
+	     "callchain frames counted: the recorded outermost, the unwound innermost (127)",
 	     OPT_MAX_STACK},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},

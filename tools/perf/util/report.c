@@ -371,31 +371,58 @@ struct chain_arg {
 	const struct addr_location *al;
 	const struct perf_sample *sample;
 	bool filtered;
+	u64 skip; /* recorded frames left out: the innermost ones past --max-stack */
 };
 
 static int report__frame(struct callchain_frame *frame, void *arg)
 {
 	struct chain_arg *ca = arg;
 
+	if (ca->skip) {
+		ca->skip--;
+		return 0;
+	}
 	return report_hists__add_frame(ca->r->hists, ca->idx, frame, ca->al, ca->sample,
 				       ca->filtered);
 }
 
-/* Children: the entries of the sample's chain, each once */
+/*
+ * Children: the entries of the sample's chain, each once.  perf report
+ * --children resolves a chain caller first, so --max-stack keeps the
+ * recorded chain's outermost frames; the unwinder's frames are the
+ * innermost ones in either order.
+ */
 static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
 			 struct perf_sample *sample, bool filtered)
 {
-	struct chain_arg ca = {r, evsel->idx, al, sample, filtered};
-	u64 sample_type = evsel->attr.sample_type;
+	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0};
+	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
+	unsigned int max_stack = r->opts->max_stack;
+	struct perf_sample user;
 	int err;
 
-	if (!r->unwinder && unwind__sample_has_stack(sample_type, sample)) {
+	if (!max_stack)
+		return 0;
+	for (i = 0; i < sample->callchain->nr; i++)
+		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
+			nr++;
+	ca.skip = nr > max_stack ? nr - max_stack : 0;
+	err = thread__walk_callchain(al->thread, sample, report__frame, &ca);
+	if (err || !unwind__sample_has_stack(sample_type, sample))
+		goto out;
+	if (!r->unwinder) {
 		r->unwinder = unwinder__new();
-		if (!r->unwinder)
-			return -ENOMEM;
+		if (!r->unwinder) {
+			err = -ENOMEM;
+			goto out;
+		}
 	}
-	err = thread__walk_sample_chain(al->thread, sample, sample_type, r->unwinder,
-					r->opts->max_stack, report__frame, &ca);
+	/* the unwound part alone: the recorded one is counted above */
+	user = *sample;
+	user.callchain = NULL;
+	err = thread__walk_sample_chain(al->thread, &user, sample_type, r->unwinder, max_stack,
+					report__frame, &ca);
+out:
 	report_hists__end_chain(r->hists, evsel->idx);
 	return err;
 }

@@ -28,8 +28,8 @@ struct report_opts {
 	 * event samples callchains
 	 */
 	int children;
-	unsigned int
-	    max_stack; /* --max-stack: frames of a chain counted, recorded and unwound apart */
+	/* --max-stack: the recorded chain's outermost frames, the unwound innermost */
+	unsigned int max_stack;
 	struct text_image_opts text;
 };
 

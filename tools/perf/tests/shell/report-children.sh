@@ -10,7 +10,8 @@
 # stock perf report --stdio -g none (perf's call graph trees are the one
 # thing we do not print), with --sort sym, dso,sym, dso (every frame of
 # the program is one row there, each sample counted once), -n, -F and
-# --percent-limit; --no-children must equal perf's --no-children -g none.
+# --percent-limit, --max-stack; --no-children must equal perf's
+# --no-children -g none.
 # The dwarf recording's unwound frames include inlined ones, which perf
 # report shows as rows of their own ("descend (inlined)").
 #
@@ -75,6 +76,7 @@ parity() {
 	same_children "$p-F" "$file" -F overhead,sym
 	same_children "$p-F-plus" "$file" -F +sample
 	same_children "$p-limit" "$file" --percent-limit 5
+	same_children "$p-max-stack" "$file" --max-stack 3
 	same_children "$p-no-children" "$file" --no-children
 	same_children "$p-no-children-sym" "$file" --no-children --sort sym -n
 }
