@@ -13,10 +13,9 @@
  * A sample with a callchain also gives its period to the entries of its
  * chain's frames (perf's --children): the whole chain as perf resolves
  * it, the recorded one and, for --call-graph dwarf, the user frames one
- * unwinder for the pass unwinds from the stack dump.  Whether the report
- * shows Children is known once the events are (a pipe's come as
- * records), so the chains are counted whenever there are some and the
- * columns chosen after the pass.
+ * unwinder for the pass unwinds from the stack dump.  perf 6.1 decides
+ * on Children before the first record, so a pipe, whose events come as
+ * records, never gets them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +66,7 @@ struct report {
 	struct perf_session *session;
 	struct report_hists *hists;
 	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
+	bool children;		   /* perf's --children: the chains are counted */
 	struct report_changes *changes;
 	struct report_density density; /* samples over time, for --html and --json */
 	struct name_list comms, dsos, symbols;
@@ -455,7 +455,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	}
 	filtered = report__filtered(r, &al);
 	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample, filtered);
-	if (!err && sample->callchain && r->opts->children && al.thread)
+	if (!err && sample->callchain && r->children && al.thread)
 		err = report__chain(r, evsel, &al, sample, filtered);
 	if (err)
 		pr_err("%s: sample at %#llx: %s\n", r->session->path,
@@ -789,6 +789,12 @@ int report__run(struct report_opts *opts)
 		if (err)
 			goto out;
 	}
+	/*
+	 * perf 6.1: Children by default, silently not when no event has
+	 * callchains, which is what its sample type says of a pipe's before
+	 * the first record
+	 */
+	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
 	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
 	if (err)
@@ -802,8 +808,7 @@ int report__run(struct report_opts *opts)
 		report_changes__delete(r.changes);
 		r.changes = NULL;
 	}
-	/* perf 6.1: Children by default, silently not when no event has callchains */
-	if (opts->children && report__has_callchains(&r)) {
+	if (r.children) {
 		err = report_layout__parse(&r.layout, opts->sort, opts->fields,
 					   opts->show_nr_samples, true);
 		if (err)

@@ -11,7 +11,7 @@
 # thing we do not print), with --sort sym, dso,sym, dso (every frame of
 # the program is one row there, each sample counted once), -n, -F and
 # --percent-limit, --max-stack; --no-children must equal perf's
-# --no-children -g none.
+# --no-children -g none; a pipe gets no Children, as in perf 6.1.
 # The dwarf recording's unwound frames include inlined ones, which perf
 # report shows as rows of their own ("descend (inlined)").
 #
@@ -85,6 +85,12 @@ perf_record "$tmp/fp.data" -e cpu-clock -F 4000 -g -- "$tmp/wfp" 30000000
 parity "$tmp/fp.data" fp
 # a level's samples counted in main's row: the chain holds main
 grep -q '\[\.\] level3' "$tmp/fp-default.ours" || fail "fp: no level3 row"
+# a pipe's events come as records, after perf 6.1 has chosen its columns:
+# no Children, even when asked for
+HOME=$tmp perf record -q -o - -e cpu-clock -F 4000 -g -- "$tmp/wfp" 10000000 \
+	>"$tmp/pipe.data" 2>"$tmp/record.out" || fail "perf record -o -: $(head -3 "$tmp/record.out")"
+same_children fp-pipe "$tmp/pipe.data" --children
+grep -q '^# Overhead' "$tmp/fp-pipe.ours" || fail "fp-pipe: Children columns for a pipe"
 
 case "$skipped" in *libdw*) skip "$skipped" ;; esac
 
