@@ -62,9 +62,9 @@ same_children() {
 	echo "ok: $name ($(grep -c '^[^#]' "$tmp/$name.ours") rows equal to perf report -g none $*)"
 }
 
-# parity FILE PREFIX: the cases every recording goes through
+# parity FILE PREFIX PROGRAM: the cases every recording goes through
 parity() {
-	local file=$1 p=$2
+	local file=$1 p=$2 prog=$3
 	grep -q '^# Children      Self' <(perf_report -i "$file" -g none 2>/dev/null) ||
 		fail "$p: stock perf report shows no Children column for a -g recording"
 	same_children "$p-default" "$file"
@@ -77,12 +77,21 @@ parity() {
 	same_children "$p-F-plus" "$file" -F +sample
 	same_children "$p-limit" "$file" --percent-limit 5
 	same_children "$p-max-stack" "$file" --max-stack 3
+	# perf filters a chain's entries by the sample that made them
+	same_children "$p-symbols" "$file" --symbols level1,level2 --sort sym
+	same_children "$p-dsos" "$file" --dsos "$prog",libc.so.6
 	same_children "$p-no-children" "$file" --no-children
 	same_children "$p-no-children-sym" "$file" --no-children --sort sym -n
 }
 
+# no call graph trees: only -g none is taken, and said so
+"$TEXTPOKE" report -i /dev/null -g caller >/dev/null 2>"$tmp/g.err"
+st=$?
+[ $st = 129 ] && grep -q "only 'none'" "$tmp/g.err" ||
+	fail "-g caller: exit $st, $(head -1 "$tmp/g.err"); expected 129 and only 'none' taken"
+
 perf_record "$tmp/fp.data" -e cpu-clock -F 4000 -g -- "$tmp/wfp" 30000000
-parity "$tmp/fp.data" fp
+parity "$tmp/fp.data" fp wfp
 # a level's samples counted in main's row: the chain holds main
 grep -q '\[\.\] level3' "$tmp/fp-default.ours" || fail "fp: no level3 row"
 # a pipe's events come as records, after perf 6.1 has chosen its columns:
@@ -98,7 +107,7 @@ case "$skipped" in *libdw*) skip "$skipped" ;; esac
 # several ELF names and addr2line picks another than ours (__GI_munmap
 # against munmap in ld.so: an open difference of dso-inline.c)
 perf_record "$tmp/dw.data" -e cpu-clock -F 4000 -D 50 --call-graph dwarf -- "$tmp/wdw" 60000000
-parity "$tmp/dw.data" dw
+parity "$tmp/dw.data" dw wdw
 grep -q '\[\.\] descend (inlined)' "$tmp/dw-default.ours" ||
 	fail "dw: no row for the inlined descend(), which stock perf shows"
 
