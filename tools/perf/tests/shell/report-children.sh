@@ -72,6 +72,7 @@ parity() {
 	same_children "$p-dso-sym" "$file" --sort dso,sym
 	same_children "$p-dso" "$file" --sort dso -n
 	same_children "$p-n" "$file" -n
+	same_children "$p-pid-cpu" "$file" --sort pid,cpu,sym
 	same_children "$p-children" "$file" --children --sort comm,sym
 	same_children "$p-F" "$file" -F overhead,sym
 	same_children "$p-F-plus" "$file" -F +sample
