@@ -15,6 +15,7 @@
  * callchain repeats the same few hundred return addresses.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,9 @@ struct inline_answer {
 	u64 addr; /* file offset, as the object's symbols */
 	unsigned int nr;
 	char **names;
+	char **lines; /* per name: where it is at the address, as perf's srcline prints it */
+	bool names_known, line_known;
+	char *line; /* "file.c:12", NULL: no line there */
 	struct inline_answer *next;
 };
 
@@ -54,7 +58,8 @@ struct inline_load {
 struct dso_inline {
 	int fd;
 	Elf *elf;
-	Dwarf *dwarf; /* NULL: the object has no DWARF we can find */
+	Dwarf *dwarf;	/* NULL: the object has no DWARF we can find */
+	bool have_file; /* the object's file was found: addr2line would answer */
 	/* from the object itself: a debug file's headers have no file offsets */
 	struct inline_load loads[INLINE_LOADS];
 	unsigned int nr_loads;
@@ -123,6 +128,7 @@ static struct dso_inline *dso_inline__new(const struct dso *dso)
 	elf_version(EV_CURRENT);
 	/* the object itself when it kept its DWARF, else its debug file */
 	path = dso__runtime_path(dso);
+	di->have_file = path != NULL;
 	if (path) {
 		if (!bid.size)
 			filename__read_build_id(path, &bid);
@@ -148,8 +154,12 @@ void dso_inline__delete(struct dso_inline *di)
 		while (di->answers[i]) {
 			struct inline_answer *next = di->answers[i]->next;
 
-			for (unsigned int j = 0; j < di->answers[i]->nr; j++)
+			for (unsigned int j = 0; j < di->answers[i]->nr; j++) {
 				free(di->answers[i]->names[j]);
+				free(di->answers[i]->lines[j]);
+			}
+			free(di->answers[i]->lines);
+			free(di->answers[i]->line);
 			free(di->answers[i]->names);
 			free(di->answers[i]);
 			di->answers[i] = next;
@@ -213,9 +223,16 @@ static bool sym__better(const GElf_Sym *best, const GElf_Sym *sym, u64 addr)
  * first of aliases in the table's order, where perf's own table may have
  * kept another
  */
-static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start)
+/*
+ * @file, when not NULL, gets the source file addr2line names when DWARF
+ * has no line there: the STT_FILE symbol before a local function's, a
+ * malloc'ed name, else NULL (binutils' elf_find_function()).
+ */
+static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start, char **file)
 {
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	const char *last_file = NULL, *best_file = NULL;
 	GElf_Sym best = {0}, sym;
 	size_t sec = 0, nr;
 	bool have = false;
@@ -240,28 +257,86 @@ static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start)
 	if (!data)
 		return NULL;
 	nr = sh.sh_size / sh.sh_entsize;
-	for (size_t i = 0; i < nr; i++) {
+	/* bfd leaves out the null symbol */
+	for (size_t i = 1; i < nr; i++) {
 		int type;
 
-		if (!gelf_getsym(data, i, &sym) || sym.st_shndx != sec || sym.st_value > vaddr)
+		if (!gelf_getsym(data, i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE) {
+			last_file = elf_strptr(di->elf, sh.sh_link, sym.st_name);
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
+		if (sym.st_shndx != sec || sym.st_value > vaddr)
+			continue;
 		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
 			continue;
 		if (sym__better(have ? &best : NULL, &sym, vaddr)) {
 			best = sym;
 			have = true;
+			best_file = last_file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
+						  state != FILE_AFTER_SYMBOL) ?
+					last_file :
+					NULL;
 		}
 	}
 	if (!have)
 		return NULL;
 	*start = best.st_value;
+	if (file)
+		*file = best_file ? strdup(best_file) : NULL;
 	return strdup(elf_strptr(di->elf, sh.sh_link, best.st_name) ?: "??");
+}
+
+/* "file:line" as perf prints a srcline: the file's base name */
+static char *fileline(const char *file, int line)
+{
+	const char *base = strrchr(file, '/');
+	char *s;
+
+	if (asprintf(&s, "%s:%d", base ? base + 1 : file, line) < 0)
+		return NULL;
+	return s;
+}
+
+/* where @die, an inlined instance, was called: addr2line's line for its caller */
+static char *scope__call_line(Dwarf_Die *cudie, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Word idx, line;
+	const char *file;
+	size_t nfiles;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    !dwarf_attr(die, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line) ||
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) || idx >= nfiles ||
+	    !(file = dwarf_filesrc(files, idx, NULL, NULL)))
+		return NULL;
+	return fileline(file, (int)line);
+}
+
+/* the line at @vaddr, from the line table */
+static char *cu__line(Dwarf_Die *cudie, u64 vaddr)
+{
+	Dwarf_Line *line = dwarf_getsrc_die(cudie, vaddr);
+	const char *file;
+	int lineno;
+
+	if (!line || dwarf_lineno(line, &lineno) || !(file = dwarf_linesrc(line, NULL, NULL)))
+		return NULL;
+	return fileline(file, lineno);
 }
 
 static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_answer *a)
 {
 	Dwarf_Die cudie, inner, *scopes = NULL;
+	int inner_at = 0;
 	bool asm_unit;
 	u64 vaddr, start;
 	int nr;
@@ -281,9 +356,11 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 	else if (dwarf_tag(&scopes[0]) == DW_TAG_compile_unit) {
 		free(scopes);
 		a->names = calloc(1, sizeof(*a->names));
-		if (!a->names)
+		a->lines = calloc(1, sizeof(*a->lines));
+		if (!a->names || !a->lines)
 			return -ENOMEM;
-		a->names[0] = dso_inline__elf_name(di, vaddr, &start);
+		a->names[0] = dso_inline__elf_name(di, vaddr, &start, NULL);
+		a->lines[0] = a->names[0] ? cu__line(&cudie, vaddr) : NULL;
 		a->nr = a->names[0] != NULL;
 		return 0;
 	}
@@ -299,7 +376,8 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 	if (nr <= 0)
 		return 0;
 	a->names = calloc(nr, sizeof(*a->names));
-	if (!a->names) {
+	a->lines = calloc(nr, sizeof(*a->lines));
+	if (!a->names || !a->lines) {
 		free(scopes);
 		return -ENOMEM;
 	}
@@ -317,8 +395,15 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 		 * names the ELF symbol, not the assembler's DWARF function --
 		 * glibc's __memcpy_avx_unaligned_erms where DWARF says memmove
 		 */
+		/*
+		 * Each level's line: the address's own for the innermost,
+		 * then the call site of the level inside it
+		 */
+		a->lines[a->nr] =
+		    a->nr ? scope__call_line(&cudie, &scopes[inner_at]) : cu__line(&cudie, vaddr);
+		inner_at = i;
 		if (!a->nr && !linkage && asm_unit) {
-			elf_name = dso_inline__elf_name(di, vaddr, &start);
+			elf_name = dso_inline__elf_name(di, vaddr, &start, NULL);
 			if (elf_name) {
 				a->names[a->nr++] = elf_name;
 				if (tag == DW_TAG_subprogram)
@@ -327,8 +412,11 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 			}
 		}
 		a->names[a->nr] = strdup(name ?: "??");
-		if (!a->names[a->nr])
+		if (!a->names[a->nr]) {
+			free(a->lines[a->nr]);
+			a->lines[a->nr] = NULL;
 			break;
+		}
 		a->nr++;
 		/* the function that holds the inlined ones ends the list */
 		if (tag == DW_TAG_subprogram)
@@ -338,38 +426,115 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 	return 0;
 }
 
-unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names)
+/* the cached answers at @offset, made on first use; NULL when there is no DWARF */
+static struct inline_answer *dso__inline_answer(struct dso *dso, u64 offset)
 {
 	struct dso_inline *di = dso->inl;
 	struct inline_answer *a;
 	size_t h = (offset * 0x9e3779b97f4a7c15ULL) >> 54;
 
 	if (dso->kind != DSO_KIND__USER)
-		return 0;
+		return NULL;
 	if (!di) {
 		di = dso->inl = dso_inline__new(dso);
 		if (!di)
-			return 0;
+			return NULL;
 	}
 	if (!di->dwarf)
-		return 0;
+		return NULL;
 	for (a = di->answers[h]; a; a = a->next)
 		if (a->addr == offset)
-			break;
-	if (!a) {
-		a = calloc(1, sizeof(*a));
-		if (!a)
-			return 0;
-		a->addr = offset;
-		if (dso_inline__lookup(di, offset, a)) {
-			free(a);
-			return 0;
+			return a;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->addr = offset;
+	a->next = di->answers[h];
+	di->answers[h] = a;
+	return a;
+}
+
+unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
+			       char *const **lines)
+{
+	struct inline_answer *a = dso__inline_answer(dso, offset);
+
+	if (!a)
+		return 0;
+	if (!a->names_known) {
+		a->names_known = true;
+		if (dso_inline__lookup(dso->inl, offset, a)) {
+			for (unsigned int i = 0; i < a->nr; i++) {
+				free(a->names[i]);
+				free(a->lines ? a->lines[i] : NULL);
+			}
+			free(a->names);
+			free(a->lines);
+			a->names = NULL;
+			a->lines = NULL;
+			a->nr = 0;
 		}
-		a->next = di->answers[h];
-		di->answers[h] = a;
 	}
 	*names = a->names;
+	if (lines)
+		*lines = a->lines;
 	return a->nr;
+}
+
+const char *dso__srcline(struct dso *dso, u64 offset)
+{
+	struct inline_answer *a = dso__inline_answer(dso, offset);
+	Dwarf_Die cudie;
+
+	/* an object addr2line can read but that has no line there: "??:0" */
+	if (!a)
+		return dso->kind == DSO_KIND__USER && dso->inl && dso->inl->have_file ? "??:0" :
+											NULL;
+	Dwarf_Line *line;
+	const char *file, *base;
+	int lineno;
+	u64 vaddr;
+
+	if (!a)
+		return NULL;
+	if (a->line_known)
+		return a->line;
+	a->line_known = true;
+	if (!dso_inline__vaddr(dso->inl, offset, &vaddr)) {
+		a->line = strdup("??:0");
+		return a->line;
+	}
+	line =
+	    dwarf_addrdie(dso->inl->dwarf, vaddr, &cudie) ? dwarf_getsrc_die(&cudie, vaddr) : NULL;
+	if (!line || dwarf_lineno(line, &lineno) || !(file = dwarf_linesrc(line, NULL, NULL))) {
+		/*
+		 * No line: addr2line still names the function from the ELF
+		 * symbols, and a file from the STT_FILE before a local one,
+		 * line "?", which perf prints as "file:0", or "??:0" without
+		 * a file; with no function either perf takes it for no answer
+		 */
+		char *elf_file = NULL, *name;
+		u64 start;
+
+		name = dso_inline__elf_name(dso->inl, vaddr, &start, &elf_file);
+		if (!name)
+			return NULL; /* "??" and "??:0": perf prints its own fallback */
+		free(name);
+		if (!elf_file) {
+			a->line = strdup("??:0");
+			return a->line;
+		}
+		base = strrchr(elf_file, '/');
+		if (asprintf(&a->line, "%s:0", base ? base + 1 : elf_file) < 0)
+			a->line = NULL;
+		free(elf_file);
+		return a->line;
+	}
+	/* perf prints the file's base name (--full-source-path prints it whole) */
+	base = strrchr(file, '/');
+	if (asprintf(&a->line, "%s:%d", base ? base + 1 : file, lineno) < 0)
+		a->line = NULL;
+	return a->line;
 }
 
 #else /* !HAVE_LIBDW */
@@ -378,9 +543,15 @@ void dso_inline__delete(struct dso_inline *di)
 {
 }
 
-unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names)
+unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
+			       char *const **lines)
 {
 	return 0;
+}
+
+const char *dso__srcline(struct dso *dso, u64 offset)
+{
+	return NULL;
 }
 
 #endif /* HAVE_LIBDW */

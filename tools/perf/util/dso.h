@@ -81,6 +81,11 @@ int dso__load_elf(struct dso *dso);
  * cache's copy.  A malloc'ed path, NULL when neither is there.
  */
 char *dso__runtime_path(const struct dso *dso);
+/*
+ * perf's --symfs for user objects: their files are looked for below
+ * @dir first (the build-id cache after), for symbols and unwinding
+ */
+void dso__set_symfs(const char *dir);
 /* a DSO_KIND__KERNEL_OBJECT's symbols, from long_name (build-id checked when known) */
 int dso__load_kernel_object(struct dso *dso);
 /* the vdso image of this process, when its build-id fits */

@@ -67,6 +67,13 @@ struct rc_state {
 	const u8 *bytes; /* in the arena, NULL: not all known */
 };
 
+/* what a sample reads of a site: one cache line for four of them */
+struct rc_site_key {
+	u64 addr;
+	u32 len;
+	u32 cursor; /* the version of the site's last sample */
+};
+
 struct rc {
 	struct report_changes pub; /* first: the caller's pointer is to it */
 	struct text_image *ti;
@@ -93,8 +100,7 @@ struct rc {
 	 * its last sample fell in, where the next one (in time order)
 	 * mostly falls too
 	 */
-	u64 *site_addr;
-	size_t *site_cursor;
+	struct rc_site_key *site_keys;
 	bool have_time;
 	int err;
 };
@@ -781,14 +787,14 @@ struct report_changes *report_changes__new(struct text_image *ti, struct machine
 	err = textpoke_image__for_each_site(text_image__image(ti), rc__add_site, rc);
 	if (err)
 		goto out_err;
-	rc->site_addr = malloc((rc->pub.nr_sites ?: 1) * sizeof(*rc->site_addr));
-	rc->site_cursor = calloc(rc->pub.nr_sites ?: 1, sizeof(*rc->site_cursor));
-	if (!rc->site_addr || !rc->site_cursor)
+	rc->site_keys = calloc(rc->pub.nr_sites ?: 1, sizeof(*rc->site_keys));
+	if (!rc->site_keys)
 		goto out_nomem;
 	for (i = 0; i < rc->pub.nr_sites; i++) {
 		struct report_site *s = &rc->pub.sites[i];
 
-		rc->site_addr[i] = s->addr;
+		rc->site_keys[i].addr = s->addr;
+		rc->site_keys[i].len = s->len;
 		s->versions = rc->pool + (uintptr_t)s->versions;
 		rc__span(rc, s->first_change);
 		rc__span(rc, s->last_change);
@@ -815,27 +821,26 @@ out_err:
 /* the index of the site holding @ip, or -1 */
 static ssize_t rc__site_at(const struct rc *rc, u64 ip)
 {
-	size_t lo = 0, hi = rc->pub.nr_sites;
+	const struct rc_site_key *k = rc->site_keys;
+	size_t n = rc->pub.nr_sites, base = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rc->site_addr[mid] <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || ip - rc->site_addr[lo - 1] >= rc->pub.sites[lo - 1].len)
+	if (!n || ip < k[0].addr)
 		return -1;
-	return lo - 1;
+	/* the last key at or below @ip, without a branch to mispredict per step */
+	while (n > 1) {
+		size_t half = n / 2;
+
+		base = k[base + half].addr <= ip ? base + half : base;
+		n -= half;
+	}
+	return ip - k[base].addr < k[base].len ? (ssize_t)base : -1;
 }
 
 /*
  * The version in effect at @time: the last one that took effect at or
  * before it.  @cursor: where to look first, the last answer.
  */
-static struct report_version *site__version_at(const struct report_site *s, size_t *cursor,
-					       u64 time)
+static struct report_version *site__version_at(const struct report_site *s, u32 *cursor, u64 time)
 {
 	const struct report_version *v = s->versions;
 	size_t c = *cursor, lo = 1, hi = s->nr_versions;
@@ -872,7 +877,7 @@ void report_changes__sample(struct report_changes *pub, u64 ip, u8 cpumode, u64 
 	i = rc__site_at(rc, ip);
 	if (i >= 0) {
 		struct report_site *s = &pub->sites[i];
-		struct report_version *v = site__version_at(s, &rc->site_cursor[i], time);
+		struct report_version *v = site__version_at(s, &rc->site_keys[i].cursor, time);
 
 		v->nr_samples++;
 		if (v->changed)
@@ -997,7 +1002,6 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->scratch);
 	free(rc->probe);
 	free(rc->probe_known);
-	free(rc->site_addr);
-	free(rc->site_cursor);
+	free(rc->site_keys);
 	free(rc);
 }

@@ -29,7 +29,7 @@ static const struct {
     {"misc", SF_MISC},	       {"phys_addr", SF_PHYS_ADDR},
     {"ins_lat", SF_INS_LAT},   {"abi", SF_ABI},
     {"insn", SF_INSN},	       {"disasm", SF_DISASM},
-    {"poked", SF_POKED},
+    {"poked", SF_POKED},       {"srcline", SF_SRCLINE},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -290,6 +290,7 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	CHECK(SF_INSN, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_DISASM, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_POKED, PERF_SAMPLE_IP, "IP", false);
+	CHECK(SF_SRCLINE, PERF_SAMPLE_IP, "IP", false);
 #undef CHECK
 	return 0;
 }

@@ -655,9 +655,14 @@ static void print_loc(struct script_printer *pr, const struct script_loc *loc, u
 		w = w_mem(w, dso, dso_len);
 		*w++ = ')';
 	}
-	if (loc->inlined)
-		w = w_mem(w, " (inlined)", 10);
 	section_end(b, w);
+	/* perf: the line below, then "(inlined)" after it */
+	if ((f & SF_SRCLINE) && loc->srcline) {
+		buf_puts(b, "\n  ");
+		buf_puts(b, loc->srcline);
+	}
+	if (loc->inlined)
+		buf_puts(b, " (inlined)");
 }
 
 /*

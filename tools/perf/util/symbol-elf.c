@@ -448,13 +448,25 @@ static char *symsrc__debuglink(struct symsrc *ss)
 	return NULL;
 }
 
-/* the object as mapped: the file itself, else its cached copy */
+static const char *symfs_dir;
+
+void dso__set_symfs(const char *dir)
+{
+	symfs_dir = dir && *dir ? dir : NULL;
+}
+
+/* the object as mapped: the file itself (below --symfs), else its cached copy */
 static int symsrc__init_runtime(struct symsrc *ss, const struct dso *dso, const char *cache)
 {
 	char *path = NULL;
 	int err;
 
-	err = symsrc__init(ss, dso->long_name, &dso->bid);
+	if (symfs_dir && asprintf(&path, "%s%s", symfs_dir, dso->long_name) >= 0) {
+		err = symsrc__init(ss, path, &dso->bid);
+		zfree(&path);
+	} else {
+		err = symsrc__init(ss, dso->long_name, &dso->bid);
+	}
 	if (err && cache && asprintf(&path, "%s/elf", cache) >= 0) {
 		err = symsrc__init(ss, path, &dso->bid);
 		free(path);
@@ -739,6 +751,10 @@ int dso__load_own_vdso(struct dso *dso)
 char *dso__runtime_path(const struct dso *dso)
 {
 	return NULL;
+}
+
+void dso__set_symfs(const char *dir)
+{
 }
 
 int dso__load_elf(struct dso *dso)

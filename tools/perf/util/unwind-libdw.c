@@ -42,6 +42,7 @@ bool unwind__sample_has_stack(u64 sample_type, const struct perf_sample *sample)
 }
 
 #ifdef HAVE_LIBDW
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
 /* perf's bit numbers (asm/perf_regs.h) */
@@ -74,11 +75,14 @@ static const u8 dwarf32[9] = {
 #define UNWIND_MAX_FRAMES 127
 
 /* one process address space and ABI: its Dwfl, kept for the session */
+struct uw_rule;
+
 struct uw_space {
 	struct maps *maps; /* a reference: the key cannot be reused while cached */
 	bool is32;
 	Dwfl *dwfl;
 	bool attached;
+	struct uw_rule *rules; /* the fast path's cache, by pc */
 	struct uw_space *next;
 };
 
@@ -145,6 +149,7 @@ struct unwinder *unwinder__new(void)
 
 static void uw_space__delete(struct uw_space *sp)
 {
+	free(sp->rules);
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
 	maps__put(sp->maps);
@@ -198,6 +203,8 @@ static struct uw_space *unwinder__space(struct unwinder *uw, struct maps *maps, 
 /* forget the space's Dwfl: its modules no longer match the maps */
 static void uw_space__reset(struct uw_space *sp)
 {
+	free(sp->rules);
+	sp->rules = NULL;
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
 	sp->dwfl = NULL;
@@ -302,6 +309,15 @@ static int uw__report(struct uw_walk *w, u64 pc)
 			goto out;
 		break;
 	case DSO_KIND__VDSO:
+		/* the build-id cache's copy its symbols came from, else the image read from memory */
+		if (!dso->image && dso->symsrc) {
+			path = strdup(dso->symsrc);
+			if (!path ||
+			    dso_data__read(w->uw->files, dso, path, 0, ident, sizeof(ident),
+					   &elf64) != (ssize_t)sizeof(ident))
+				goto out;
+			break;
+		}
 		if (!dso->image || dso->image_size < EI_NIDENT)
 			goto out;
 		memcpy(ident, dso->image, EI_NIDENT);
@@ -363,10 +379,22 @@ static bool uw__get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
  * else from the object file mapped there (code and read-only data as
  * they are on disk).  Anything else ends the chain.
  */
+static bool uw_walk__read(struct uw_walk *w, u64 addr, u64 *result);
+
 static bool uw__memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwinder *uw = arg;
-	struct uw_walk *w = uw->walk;
+	u64 v;
+
+	if (!uw->walk || !uw_walk__read(uw->walk, addr, &v))
+		return false;
+	*result = v;
+	return true;
+}
+
+static bool uw_walk__read(struct uw_walk *w, u64 addr, u64 *result)
+{
+	struct unwinder *uw = w->uw;
 	size_t word = w->is32 ? 4 : 8;
 	struct map *map;
 	u64 off;
@@ -375,8 +403,6 @@ static bool uw__memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, voi
 	char *path;
 	ssize_t n;
 
-	if (!w)
-		return false;
 	addr = uw__addr(w, addr);
 	memset(buf, 0, sizeof(buf));
 	if (addr >= w->sp && addr - w->sp <= w->stack_len &&
@@ -491,6 +517,212 @@ static bool uw_walk__regs(struct uw_walk *w)
 	return w->valid[REG_IP] && w->valid[REG_SP];
 }
 
+/* --- the fast path: simple CFI rules, kept per pc ----------------------- */
+
+/*
+ * libdwfl allocates a state per frame and evaluates the CFI's DWARF
+ * expressions at every frame: most of the unwinding time.  The CFI of
+ * compiled code is a handful of rules -- the CFA is a register plus an
+ * offset, each saved register is at (or is) the CFA plus an offset --
+ * the same at every visit of a pc.  They are taken from libdw once per
+ * pc and kept.  A pc whose rules are anything else (an expression, a
+ * signal frame, no CFI, where libdwfl falls back to the frame pointer)
+ * sends the whole sample down libdwfl's way, so that both ways give
+ * the same chains.
+ */
+enum { UW_UNDEF, UW_SAME, UW_AT_CFA, UW_VAL_CFA };
+
+#define UW_NREGS 17 /* x86_64's, the return address (16) included; i386 has 9 */
+#define UW_RULES 1024
+
+struct uw_rule {
+	u64 pc; /* the address looked up, 0: an empty slot */
+	bool simple;
+	u8 cfa_reg;
+	s64 cfa_off;
+	u8 how[UW_NREGS];
+	s64 off[UW_NREGS];
+};
+
+/* the CFA as "register + offset" (one of the ABI's @nregs), the only form kept */
+static bool uw_rule__cfa(struct uw_rule *r, Dwarf_Frame *frame, unsigned int nregs)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1)
+		return false;
+	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		r->cfa_reg = ops[0].atom - DW_OP_breg0;
+		r->cfa_off = (s64)ops[0].number;
+	} else if (ops[0].atom == DW_OP_bregx) {
+		r->cfa_reg = ops[0].number;
+		r->cfa_off = (s64)ops[0].number2;
+	} else {
+		return false;
+	}
+	return r->cfa_reg < nregs;
+}
+
+/* one register's rule: undefined, same value, or at / equal to CFA + offset */
+static bool uw_rule__reg(struct uw_rule *r, Dwarf_Frame *frame, unsigned int regno)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops, i = 1;
+
+	if (dwarf_frame_register(frame, regno, mem, &ops, &nops)) {
+		r->how[regno] = UW_UNDEF; /* libdwfl leaves it unset */
+		return true;
+	}
+	if (!nops) {
+		if (ops && ops != mem)
+			return false;
+		r->how[regno] = ops ? UW_UNDEF : UW_SAME;
+		return true;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	r->off[regno] = 0;
+	if (i < nops && ops[i].atom == DW_OP_plus_uconst) {
+		r->off[regno] = (s64)ops[i].number;
+		i++;
+	} else if (i + 1 < nops && (ops[i].atom == DW_OP_consts || ops[i].atom == DW_OP_constu) &&
+		   (ops[i + 1].atom == DW_OP_plus || ops[i + 1].atom == DW_OP_minus)) {
+		r->off[regno] =
+		    ops[i + 1].atom == DW_OP_plus ? (s64)ops[i].number : -(s64)ops[i].number;
+		i += 2;
+	}
+	r->how[regno] = UW_AT_CFA;
+	if (i < nops && ops[i].atom == DW_OP_stack_value) {
+		r->how[regno] = UW_VAL_CFA;
+		i++;
+	}
+	return i == nops;
+}
+
+static void uw_rule__build(struct uw_walk *w, Dwfl_Module *mod, u64 lookup, struct uw_rule *r)
+{
+	unsigned int nregs = w->is32 ? ARRAY_SIZE(dwarf32) : ARRAY_SIZE(dwarf64);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+	bool signal;
+
+	memset(r, 0, sizeof(*r));
+	r->pc = lookup;
+	/* libdwfl's order: .eh_frame, then .debug_frame */
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, lookup - bias, &frame)) {
+		frame = NULL;
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, lookup - bias, &frame))
+			return;
+	}
+	if (dwarf_frame_info(frame, NULL, NULL, &signal) != (int)nregs - 1 || signal ||
+	    !uw_rule__cfa(r, frame, nregs))
+		goto out;
+	for (unsigned int regno = 0; regno < nregs; regno++)
+		if (!uw_rule__reg(r, frame, regno))
+			goto out;
+	r->simple = true;
+out:
+	free(frame);
+}
+
+static struct uw_rule *uw_walk__rule(struct uw_walk *w, Dwfl_Module *mod, u64 lookup)
+{
+	struct uw_space *sp = w->space;
+	struct uw_rule *r;
+
+	if (!sp->rules) {
+		sp->rules = calloc(UW_RULES, sizeof(*sp->rules));
+		if (!sp->rules)
+			return NULL;
+	}
+	r = &sp->rules[((lookup * 0x9e3779b97f4a7c15ULL) >> 32) & (UW_RULES - 1)];
+	if (r->pc != lookup || !lookup)
+		uw_rule__build(w, mod, lookup, r);
+	return r;
+}
+
+/*
+ * The chain from the sampled registers by the kept rules: 0, -ESTALE as
+ * uw__report() says, or -EAGAIN when libdwfl must take the sample.
+ */
+static int uw_walk__fast(struct uw_walk *w)
+{
+	unsigned int nregs = w->is32 ? ARRAY_SIZE(dwarf32) : ARRAY_SIZE(dwarf64);
+	unsigned int ra = nregs - 1, spr = w->is32 ? 4 : 7;
+	const u8 *map = w->is32 ? dwarf32 : dwarf64;
+	u64 val[UW_NREGS] = {0}, next[UW_NREGS] = {0}, pc;
+	bool known[UW_NREGS] = {false}, next_known[UW_NREGS] = {false};
+	int err;
+
+	for (unsigned int i = 0; i < nregs; i++) {
+		known[i] = w->valid[map[i]];
+		val[i] = uw__addr(w, w->regs[map[i]]);
+	}
+	pc = uw__addr(w, w->regs[REG_IP]);
+	for (bool first = true;; first = false) {
+		u64 fip = first ? pc : pc - 1, cfa;
+		struct uw_rule *r;
+		Dwfl_Module *mod;
+
+		if (!pc)
+			return 0;
+		err = uw__report(w, pc);
+		if (err == -ESTALE)
+			return err;
+		if (err)
+			return w->nr_frames ? -EAGAIN : 0;
+		if (known[spr]) {
+			if (w->have_last_sp &&
+			    (val[spr] < w->last_sp ||
+			     (val[spr] == w->last_sp && w->frames[w->nr_frames - 1] == fip))) {
+				w->looped = true;
+				return 0;
+			}
+			w->last_sp = val[spr];
+			w->have_last_sp = true;
+		}
+		w->frames[w->nr_frames++] = fip;
+		if (w->nr_frames >= w->max_frames)
+			return 0;
+		mod = dwfl_addrmodule(w->space->dwfl, fip);
+		r = mod ? uw_walk__rule(w, mod, fip) : NULL;
+		if (!r || !r->simple)
+			return -EAGAIN;
+		/* the CFA cannot be found: libdwfl would end the chain with an error here */
+		if (!known[r->cfa_reg])
+			return 0;
+		cfa = uw__addr(w, val[r->cfa_reg] + r->cfa_off);
+		for (unsigned int i = 0; i < nregs; i++) {
+			next_known[i] = true;
+			switch (r->how[i]) {
+			case UW_UNDEF:
+				next_known[i] = false;
+				break;
+			case UW_SAME:
+				next[i] = val[i];
+				next_known[i] = known[i];
+				break;
+			case UW_AT_CFA:
+				next_known[i] = uw_walk__read(w, cfa + r->off[i], &next[i]);
+				break;
+			case UW_VAL_CFA:
+				next[i] = uw__addr(w, cfa + r->off[i]);
+				break;
+			}
+		}
+		/* an undefined return address ends the chain (_start's CFI says so) */
+		if (!next_known[ra])
+			return 0;
+		memcpy(val, next, sizeof(val));
+		memcpy(known, next_known, sizeof(known));
+		pc = uw__addr(w, val[ra]);
+	}
+}
+
 static int unwinder__attempt(struct unwinder *uw, struct uw_walk *w)
 {
 	struct uw_space *sp = w->space;
@@ -509,6 +741,15 @@ static int unwinder__attempt(struct unwinder *uw, struct uw_walk *w)
 		}
 		sp->attached = true;
 	}
+	err = uw_walk__fast(w);
+	if (err != -EAGAIN)
+		return err;
+	/* libdwfl's way, from the start */
+	uw->stats.nr_slow_walks++;
+	w->nr_frames = 0;
+	w->have_last_sp = false;
+	w->looped = false;
+	w->bad_stack = false;
 	uw->walk = w;
 	dwfl_getthread_frames(sp->dwfl, thread__tid(w->thread) ?: 1, uw__frame, w);
 	uw->walk = NULL;

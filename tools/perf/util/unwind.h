@@ -73,6 +73,7 @@ struct unwind_stats {
 	u64 nr_bad_stack;    /* a read outside the dump, or a frame that did not move */
 	u64 nr_max_stack;    /* cut by @max_stack */
 	u64 nr_objects_open; /* object files opened (each once) */
+	u64 nr_slow_walks;   /* walks the kept simple CFI rules could not do */
 };
 
 const struct unwind_stats *unwinder__stats(const struct unwinder *uw);
