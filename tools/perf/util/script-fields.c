@@ -46,6 +46,7 @@ static const struct {
     {"brstack", SF_BRSTACK},
     {"brstacksym", SF_BRSTACKSYM},
     {"brstackoff", SF_BRSTACKOFF},
+    {"insnlen", SF_INSNLEN},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -304,6 +305,7 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	CHECK(SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", false);
 	CHECK(SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", false);
 	CHECK(SF_INSN, PERF_SAMPLE_IP, "IP", false);
+	CHECK(SF_INSNLEN, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_DISASM, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_POKED, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_SRCLINE, PERF_SAMPLE_IP, "IP", false);

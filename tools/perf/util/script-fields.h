@@ -40,9 +40,10 @@ enum script_field {
 	SF_BRSTACK = 1ULL << 26,
 	SF_BRSTACKSYM = 1ULL << 27,
 	SF_BRSTACKOFF = 1ULL << 28,
+	SF_INSNLEN = 1ULL << 29, /* " ilen: N", before insn */
 };
 
-#define SF_TEXT (SF_INSN | SF_DISASM | SF_POKED)
+#define SF_TEXT (SF_INSNLEN | SF_INSN | SF_DISASM | SF_POKED)
 
 enum script_output_type {
 	SCRIPT_OUT_HARDWARE, /* PERF_TYPE_HARDWARE .. PERF_TYPE_BREAKPOINT, in uapi order */

@@ -425,7 +425,7 @@ static bool script__wants_text(const struct script_opts *opts)
 	if (opts->show_text_poke_events)
 		return true;
 	for (t = 0; t < SCRIPT_OUT_MAX; t++)
-		if (opts->fields.out[t].fields & (SF_INSN | SF_DISASM | SF_POKED))
+		if (opts->fields.out[t].fields & SF_TEXT)
 			return true;
 	return false;
 }
