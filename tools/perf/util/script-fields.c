@@ -47,6 +47,9 @@ static const struct {
     {"brstacksym", SF_BRSTACKSYM},
     {"brstackoff", SF_BRSTACKOFF},
     {"insnlen", SF_INSNLEN},
+    {"flags", SF_FLAGS},
+    {"ipc", SF_IPC},
+    {"callindent", SF_CALLINDENT},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)

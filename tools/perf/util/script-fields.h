@@ -41,6 +41,14 @@ enum script_field {
 	SF_BRSTACKSYM = 1ULL << 27,
 	SF_BRSTACKOFF = 1ULL << 28,
 	SF_INSNLEN = 1ULL << 29, /* " ilen: N", before insn */
+	/*
+	 * The branch flags, IPC and call indentation of samples synthesized
+	 * from a hardware trace: nothing to show for other samples (flags'
+	 * column stays, empty, as perf leaves it)
+	 */
+	SF_FLAGS = 1ULL << 30,
+	SF_IPC = 1ULL << 31,
+	SF_CALLINDENT = 1ULL << 32,
 };
 
 #define SF_TEXT (SF_INSNLEN | SF_INSN | SF_DISASM | SF_POKED)

@@ -747,6 +747,9 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 		if (w)
 			section_end(b, w);
 	}
+	/* perf's "  %-21s " of the flags: empty but for trace-synthesized samples */
+	if (f & SF_FLAGS)
+		buf_puts(b, "                        ");
 	if ((f & SF_TRACE) && info->trace)
 		buf_puts(b, info->trace);
 	if (f & SF_ADDR)

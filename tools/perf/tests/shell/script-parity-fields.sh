@@ -6,7 +6,10 @@
 # dso, not that ip is printed: "-F -ip" prints each sample without its ip,
 # sym and dso (they print beside ip only), with and without callchains.
 # Where stock perf refuses a field list (symoff without sym, addr that the
-# samples lack), we must refuse it too.
+# samples lack), we must refuse it too.  flags, ipc and callindent, the
+# fields of trace-synthesized samples, on ordinary ones.
+#
+# Mutation caught: flags printing no column (the 24 blanks left out).
 
 . "$(dirname "$0")/lib/script-common.sh"
 need_perf_root
@@ -19,6 +22,13 @@ perf_record "$tmp/f.data" -e cpu-clock "$tmp/w64" 20000000
 perf_record "$tmp/g.data" -e cpu-clock -g "$tmp/w64" 20000000
 
 for f in -ip -ip,-dso -ip,-symoff -ip,-sym,-symoff -ip,-dso,-period +pid,-ip; do
+	same_output "f$f" "$tmp/f.data" -F "$f"
+	same_output "g$f" "$tmp/g.data" -F "$f"
+done
+
+# the trace-synthesis fields on ordinary samples: flags keeps its empty
+# column, ipc and callindent print nothing, as stock perf prints them
+for f in comm,tid,flags,ip,sym comm,time,event,flags,ipc,callindent,ip,sym,dso +flags; do
 	same_output "f$f" "$tmp/f.data" -F "$f"
 	same_output "g$f" "$tmp/g.data" -F "$f"
 done
