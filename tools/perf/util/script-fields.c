@@ -50,6 +50,8 @@ static const struct {
     {"flags", SF_FLAGS},
     {"ipc", SF_IPC},
     {"callindent", SF_CALLINDENT},
+    {"data_page_size", SF_DATA_PAGE_SIZE},
+    {"code_page_size", SF_CODE_PAGE_SIZE},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -309,6 +311,8 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	CHECK(SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", false);
 	CHECK(SF_INSN, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_INSNLEN, PERF_SAMPLE_IP, "IP", false);
+	CHECK(SF_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE", false);
+	CHECK(SF_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE", false);
 	CHECK(SF_DISASM, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_POKED, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_SRCLINE, PERF_SAMPLE_IP, "IP", false);

@@ -49,6 +49,8 @@ enum script_field {
 	SF_FLAGS = 1ULL << 30,
 	SF_IPC = 1ULL << 31,
 	SF_CALLINDENT = 1ULL << 32,
+	SF_DATA_PAGE_SIZE = 1ULL << 33,
+	SF_CODE_PAGE_SIZE = 1ULL << 34,
 };
 
 #define SF_TEXT (SF_INSNLEN | SF_INSN | SF_DISASM | SF_POKED)

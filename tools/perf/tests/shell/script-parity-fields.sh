@@ -9,7 +9,10 @@
 # samples lack), we must refuse it too.  flags, ipc and callindent, the
 # fields of trace-synthesized samples, on ordinary ones.
 #
-# Mutation caught: flags printing no column (the 24 blanks left out).
+# data_page_size and code_page_size on a recording that has them.
+#
+# Mutation caught: flags printing no column (the 24 blanks left out); a
+# page size printed as perf's unit_number__scnprintf() does not ("4096B").
 
 . "$(dirname "$0")/lib/script-common.sh"
 need_perf_root
@@ -33,8 +36,18 @@ for f in comm,tid,flags,ip,sym comm,time,event,flags,ipc,callindent,ip,sym,dso +
 	same_output "g$f" "$tmp/g.data" -F "$f"
 done
 
+# page sizes (perf record --code-page-size --data-page-size, kernels >= 5.11)
+if HOME=$tmp/home perf record -q -o "$tmp/p.data" -e cpu-clock -d --code-page-size \
+	--data-page-size "$tmp/w64" 20000000 >"$tmp/p.err" 2>&1; then
+	for f in comm,ip,sym,code_page_size,data_page_size comm,ip,addr,data_page_size; do
+		same_output "p$f" "$tmp/p.data" -F "$f"
+	done
+else
+	echo "skip: page sizes: stock perf record refuses them here: $(head -1 "$tmp/p.err")"
+fi
+
 # lists stock perf refuses: both exit non-zero, neither prints a sample
-for f in -ip,-sym -sym -ip,+addr; do
+for f in -ip,-sym -sym -ip,+addr comm,code_page_size; do
 	perf script -i "$tmp/f.data" -F "$f" >"$tmp/refused.perf" 2>&1 &&
 		fail "stock perf accepts -F $f: the test's premise is wrong"
 	"$TEXTPOKE" script -i "$tmp/f.data" -F "$f" >"$tmp/refused.ours" 2>"$tmp/refused.err" &&
