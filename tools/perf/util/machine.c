@@ -104,6 +104,11 @@ static bool env__is_running_kernel(const struct perf_env *env)
 	return env && env->os_release && !uname(&uts) && !strcmp(uts.release, env->os_release);
 }
 
+const struct perf_env *machine__env(const struct machine *machine)
+{
+	return machine->env;
+}
+
 struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 {
 	struct machine *machine = calloc(1, sizeof(*machine));

@@ -22,6 +22,8 @@ struct symbol;
 struct machine;
 
 struct machine *machine__new(struct perf_env *env, const char *kcore_dir);
+/* the recording's header, as given to machine__new() (may be NULL) */
+const struct perf_env *machine__env(const struct machine *machine);
 void machine__delete(struct machine *machine);
 
 /*

@@ -37,9 +37,23 @@ enum script_field {
 	SF_DISASM = 1ULL << 23, /* new: that instruction disassembled */
 	SF_POKED = 1ULL << 24,	/* new: "[poked T]" when a poke changed them before */
 	SF_SRCLINE = 1ULL << 25,
+	SF_BRSTACK = 1ULL << 26,
+	SF_BRSTACKSYM = 1ULL << 27,
+	SF_BRSTACKOFF = 1ULL << 28,
+	SF_INSNLEN = 1ULL << 29, /* " ilen: N", before insn */
+	/*
+	 * The branch flags, IPC and call indentation of samples synthesized
+	 * from a hardware trace: nothing to show for other samples (flags'
+	 * column stays, empty, as perf leaves it)
+	 */
+	SF_FLAGS = 1ULL << 30,
+	SF_IPC = 1ULL << 31,
+	SF_CALLINDENT = 1ULL << 32,
+	SF_DATA_PAGE_SIZE = 1ULL << 33,
+	SF_CODE_PAGE_SIZE = 1ULL << 34,
 };
 
-#define SF_TEXT (SF_INSN | SF_DISASM | SF_POKED)
+#define SF_TEXT (SF_INSNLEN | SF_INSN | SF_DISASM | SF_POKED)
 
 enum script_output_type {
 	SCRIPT_OUT_HARDWARE, /* PERF_TYPE_HARDWARE .. PERF_TYPE_BREAKPOINT, in uapi order */

@@ -677,6 +677,26 @@ static void print_loc(struct script_printer *pr, const struct script_loc *loc, u
 		buf_puts(b, " (inlined)");
 }
 
+/* perf's get_page_size_name(): " 4K", " 2M", " N/A" for none */
+static void print_page_size(struct script_buf *b, u64 size)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	buf_putc(b, ' ');
+	if (!size) {
+		buf_puts(b, "N/A");
+		return;
+	}
+	/* perf divides while the quotient is above 1: 1024 stays 1024B */
+	while (size / 1024 > 1 && i < 3) {
+		size /= 1024;
+		i++;
+	}
+	buf_udec(b, size, 0);
+	buf_putc(b, units[i]);
+}
+
 /*
  * perf prints " ABI:<n> " and then "%5s:0x%llx " per register in mask
  * order; nothing at all for ABI 0 (no registers recorded).
@@ -759,6 +779,9 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 		if (w)
 			section_end(b, w);
 	}
+	/* perf's "  %-21s " of the flags: empty but for trace-synthesized samples */
+	if (f & SF_FLAGS)
+		buf_puts(b, "                        ");
 	if ((f & SF_TRACE) && info->trace)
 		buf_puts(b, info->trace);
 	if (f & SF_ADDR)
@@ -803,10 +826,17 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 		print_regs(b, &sample->intr_regs);
 	if (f & SF_UREGS)
 		print_regs(b, &sample->user_regs);
-	if (f & SF_PHYS_ADDR)
-		buf_hex(b, sample->phys_addr, 16);
+	if (info->branches_len)
+		script_buf__write(b, info->branches, info->branches_len);
+	/* perf's order: insn (and our disasm, poked), phys_addr, the page sizes */
 	if (info->text_len)
 		script_buf__write(b, info->text, info->text_len);
+	if (f & SF_PHYS_ADDR)
+		buf_hex(b, sample->phys_addr, 16);
+	if (f & SF_DATA_PAGE_SIZE)
+		print_page_size(b, sample->data_page_size);
+	if (f & SF_CODE_PAGE_SIZE)
+		print_page_size(b, sample->code_page_size);
 	buf_putc(b, '\n');
 }
 

@@ -78,6 +78,9 @@ struct script_sample_info {
 	/* insn, disasm, poked: printed at the end of the line */
 	const char *text;
 	size_t text_len;
+	/* brstack, brstacksym or brstackoff, after uregs */
+	const char *branches;
+	size_t branches_len;
 };
 
 /*

@@ -138,9 +138,14 @@ static size_t user_sample(struct script_text *st, char *buf, size_t size, u64 fi
 
 	n = user_bytes(st, al, bytes, sizeof(bytes), &elf64);
 	if (n <= 0)
-		return 0;
+		return fields & SF_INSNLEN ? append(buf, size, 0, " ilen: 0") : 0;
+	if (fields & SF_INSNLEN) {
+		len = insn_len(bytes, NULL, n, elf64 ? INSN_LEN_64 : 0, NULL);
+		pos = append(buf, size, pos, " ilen: %d", len > 0 ? len : 0);
+	}
 	if (fields & SF_INSN)
-		pos = insn_len__scnprintf_field(buf, size, bytes, NULL, n, elf64 ? INSN_LEN_64 : 0);
+		pos += insn_len__scnprintf_field(buf + pos, size - pos, bytes, NULL, n,
+						 elf64 ? INSN_LEN_64 : 0);
 	/* capstone only for what it is needed for: the text, in the object's mode */
 	if (fields & SF_DISASM) {
 		if (elf64)
@@ -164,10 +169,16 @@ size_t script_text__sample(struct script_text *st, char *buf, size_t size, u64 f
 	buf[0] = '\0';
 	if (sample->cpumode == PERF_RECORD_MISC_USER) {
 		/* no TEXT_POKE covers user code (uprobes are not evented): the file it is */
-		return al->thread && al->map ? user_sample(st, buf, size, fields, sample, al) : 0;
+		if (al->thread && al->map)
+			return user_sample(st, buf, size, fields, sample, al);
+		return fields & SF_INSNLEN ? append(buf, size, 0, " ilen: 0") : 0;
 	}
 	if (sample->cpumode != PERF_RECORD_MISC_KERNEL)
-		return 0;
+		return fields & SF_INSNLEN ? append(buf, size, 0, " ilen: 0") : 0;
+	/* perf's ilen: of the instruction the insn field prints */
+	if (fields & SF_INSNLEN)
+		pos = append(buf, size, 0, " ilen: %d",
+			     text_poke__insn_len(st->ti, sample->ip, sample->time));
 	/* the scnprintf-style printers never return more than they wrote */
 	if (fields & SF_INSN)
 		pos += text_poke__scnprintf_insn(buf + pos, size - pos, st->ti, sample->ip,

@@ -20,6 +20,7 @@
 #include "evsel.h"
 #include "machine.h"
 #include "map.h"
+#include "script-branch.h"
 #include "script-header.h"
 #include "script-print.h"
 #include "script-text.h"
@@ -42,6 +43,7 @@ struct script {
 	bool trace_tried;
 	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
 	bool want_srcline;	   /* some event prints -F srcline */
+	struct script_branch_buf branches;
 	char srcline[2][PATH_MAX]; /* perf's "dso[addr]" of the sample's line, of a frame's */
 	int nr_prepared;	   /* evsels set up so far */
 };
@@ -341,6 +343,14 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		thread__walk_sample_chain(al.thread, sample, evsel->attr.sample_type, s->unwinder,
 					  s->opts->max_stack, print_frame, &fa);
 	}
+	if ((script_printer__fields(&s->printer, evsel) &
+	     (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) &&
+	    al.thread &&
+	    !script_branch__format(&s->branches, script_printer__fields(&s->printer, evsel),
+				   al.thread, sample)) {
+		info.branches = s->branches.buf;
+		info.branches_len = s->branches.len;
+	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
 		info.text = text;
 		info.text_len =
@@ -556,7 +566,7 @@ static bool script__wants_text(const struct script_opts *opts)
 	if (opts->show_text_poke_events)
 		return true;
 	for (t = 0; t < SCRIPT_OUT_MAX; t++)
-		if (opts->fields.out[t].fields & (SF_INSN | SF_DISASM | SF_POKED))
+		if (opts->fields.out[t].fields & SF_TEXT)
 			return true;
 	return false;
 }
@@ -729,6 +739,7 @@ out_delete:
 			 (unsigned long long)us->nr_objects_open);
 	}
 	unwinder__delete(s.unwinder);
+	script_branch_buf__exit(&s.branches);
 	script_text__delete(s.text);
 	trace_events__delete(s.trace);
 	perf_session__delete(s.session);

@@ -67,6 +67,17 @@ int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64
 	return insn_len__scnprintf_field(buf, size, bytes, known, INSN_MAX, INSN_LEN_64);
 }
 
+int text_poke__insn_len(struct text_image *ti, u64 ip, u64 time)
+{
+	u8 bytes[INSN_MAX], known[INSN_MAX];
+	int len;
+
+	if (!bytes_at(ti, ip, time, bytes, known))
+		return 0;
+	len = insn_len(bytes, known, INSN_MAX, INSN_LEN_64, NULL);
+	return len > 0 ? len : 0;
+}
+
 int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time,
 				disasm_sym_fn sym, void *arg)
 {

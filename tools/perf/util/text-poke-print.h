@@ -27,6 +27,8 @@ struct thread;
  * byte is unknown or the bytes do not decode (as perf prints nothing then).
  */
 int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time);
+/* the length of the instruction at @ip at @time, 0 when its bytes are not known enough */
+int text_poke__insn_len(struct text_image *ti, u64 ip, u64 time);
 
 /* The `disasm` field: " jmp fk_jl5_fn+0x44" (leading space), or empty */
 int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time,

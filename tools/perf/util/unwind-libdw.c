@@ -24,12 +24,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdio.h>
 #include <unistd.h>
 
+#include "build-id.h"
 #include "debug.h"
 #include "dso-data.h"
 #include "dso.h"
 #include "event.h"
+#include "header.h"
 #include "machine.h"
 #include "map.h"
 #include "thread.h"
@@ -84,6 +87,7 @@ struct uw_space {
 	bool attached;
 	struct uw_rule *rules; /* the fast path's cache, by pc */
 	int has_object;	       /* a mapped object file is readable: 1, 0, -1 not known yet */
+	size_t object_maps;    /* how many maps there were when it was 0: more may change it */
 	struct uw_space *next;
 };
 
@@ -363,22 +367,50 @@ out:
 }
 
 /*
+ * Would perf read a [vdso]'s ELF class: its own vdso stands in for one
+ * recorded without a build-id; one with a build-id must be in the
+ * build-id cache
+ */
+static int uw__vdso_readable(const struct dso *dso)
+{
+	char *dir, *path = NULL;
+	int ok = 0;
+
+	if (!dso->bid.size || dso->image || dso->symsrc)
+		return 1;
+	dir = build_id_cache__dir(&dso->bid);
+	if (dir && asprintf(&path, "%s/elf", dir) >= 0)
+		ok = !access(path, R_OK);
+	free(path);
+	free(dir);
+	return ok;
+}
+
+/*
  * The sample's IP is in no object file (JIT code in an anonymous map):
  * perf still gives that one frame when its unwinder is set up for the
- * process, which takes an object of the process it can read; a process
- * with none (a recording from elsewhere) gets no frame at all.
+ * process (unwind__prepare_access()): at once when the recording names
+ * no arch, else at the first map whose object's ELF class it can read,
+ * its own vdso standing in for a [vdso] recorded without a build-id.  A process with neither (a
+ * recording from elsewhere, all its objects missing) gets no frame.
  */
 static bool uw_walk__ip_alone(struct uw_walk *w)
 {
+	const struct perf_env *env = machine__env(w->thread->machine);
 	struct uw_space *sp = w->space;
 	const struct maps *maps = w->thread->maps;
 
-	if (sp->has_object < 0) {
-		sp->has_object = 0;
+	if (sp->has_object < 0 || (!sp->has_object && sp->object_maps != maps->nr)) {
+		sp->object_maps = maps->nr;
+		sp->has_object = !env || !env->arch;
 		for (size_t i = 0; i < maps->nr && !sp->has_object; i++) {
 			struct dso *dso = maps->entries[i]->dso;
 			char *path;
 
+			if (dso && dso->kind == DSO_KIND__VDSO) {
+				sp->has_object = uw__vdso_readable(dso);
+				continue;
+			}
 			if (!dso || dso->kind != DSO_KIND__USER)
 				continue;
 			path = dso__runtime_path(dso);
@@ -386,7 +418,8 @@ static bool uw_walk__ip_alone(struct uw_walk *w)
 			free(path);
 		}
 	}
-	if (!sp->has_object)
+	/* an IP in no map at all (an exec under way) gets nothing from perf either */
+	if (!sp->has_object || !maps__find(maps, uw__addr(w, w->regs[REG_IP])))
 		return false;
 	w->frames[w->nr_frames++] = uw__addr(w, w->regs[REG_IP]);
 	return true;

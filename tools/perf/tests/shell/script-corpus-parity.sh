@@ -40,10 +40,8 @@ declare -A known=(
 	[perf_data_converter/perf.data.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace; we do not decode AUX data"
 	[perf_data_converter/perf.data.piped.target-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perf_data_converter/perf.data.raw_callgraph_branch-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
-	[perfparser/vector_static_gcc__perf.data.zstd]="DWARF unwinding of the user stack: stock perf adds the unwound frames (no unwinder is built in here)"
-	[perfparser/contentsize.data]="DWARF unwinding of the user stack: stock perf adds the unwound frames"
-	[perfparser/fork_static_gcc__perf.data.zstd]="DWARF unwinding of the user stack"
-	[perfparser/parallel_static_gcc__perf.data.zstd]="DWARF unwinding of the user stack"
+	[perfparser/vector_static_gcc__perf.data.zstd]="a dwarf sample whose object is missing: stock perf gives no user frame for it, we give its IP (once in the file)"
+	[perfparser/parallel_static_gcc__perf.data.zstd]="dwarf samples whose object is missing: stock perf gives no user frame for two sched_switch samples, we give their IP"
 	[perfparser/vector_static_gcc__perf.lbr.data]="LBR call-stack mode: stock perf builds the user part of the chain from the branch stack"
 )
 

@@ -6,7 +6,11 @@
 # prints each sample's bytes with its own instruction-length decoder, in
 # the mode of the object's ELF class, and ours must print the same bytes
 # (our decoder, no capstone).  Kernel samples have no bytes without a
-# kcore, in both.
+# kcore, in both.  -F insnlen prints that length (" ilen: N", 0 with no
+# bytes).
+#
+# Mutation caught: insnlen printing how many bytes were read instead of
+# the decoded length (" ilen: %d", n in user_sample()).
 
 . "$(dirname "$0")/lib/script-common.sh"
 need_perf_root
@@ -18,6 +22,8 @@ build_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
 perf_record "$tmp/u64.data" -e cpu-clock -c 50000 "$tmp/w64" 20000000
 same_output insn64 "$tmp/u64.data" -F comm,tid,ip,sym,dso,insn
 same_output insn64-only "$tmp/u64.data" -F ip,insn
+# insnlen: perf's " ilen: N" before insn, 0 where it knows no bytes (the kernel here)
+same_output insnlen64 "$tmp/u64.data" -F comm,tid,ip,sym,insnlen,insn
 
 # a pipe carries no build-ids: the vdso's bytes come from its image in memory
 # (this process's vdso), as perf takes them from its own copy; loop.c
@@ -47,6 +53,7 @@ if ! gcc -m32 -O1 -fno-omit-frame-pointer -o "$tmp/w32" \
 fi
 perf_record "$tmp/u32.data" -e cpu-clock -c 50000 "$tmp/w32" 20000000
 same_output insn32 "$tmp/u32.data" -F comm,tid,ip,sym,dso,insn
+same_output insnlen32 "$tmp/u32.data" -F ip,insnlen
 # the 32-bit task's own code and its libc decode in 32-bit mode
 grep -q 'w32) insn: ' "$tmp/insn32.ours" || fail "insn32: no insn in the 32-bit program"
 # from a pipe the vdso32 is perf's helper's copy, held in memory
