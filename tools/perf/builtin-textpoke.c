@@ -12,6 +12,7 @@
 #include "builtin.h"
 #include "util/debug.h"
 #include "util/help-man.h"
+#include "util/pager.h"
 #include "util/parse-options.h"
 #include "util/script.h"
 #include "util/text-image-options.h"
@@ -104,6 +105,19 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_LOST,
 		OPT_NS,
 		OPT_MAX_STACK,
+		OPT_TIME,
+		OPT_PID,
+		OPT_TID,
+		OPT_DSOS,
+		OPT_RELTIME,
+		OPT_DELTATIME,
+		OPT_SWITCH,
+		OPT_NAMESPACE,
+		OPT_CGROUP,
+		OPT_ROUND,
+		OPT_PER_EVENT_DUMP,
+		OPT_HEADER,
+		OPT_HEADER_ONLY,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -120,9 +134,40 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {0, "show-text-poke-events", no_argument, NULL, "show the text poke events",
 	     OPT_TEXT_POKE},
 	    {0, "show-lost-events", no_argument, NULL, "show the lost events", OPT_LOST},
+	    {0, "show-switch-events", no_argument, NULL, "Show context switch events (if recorded)",
+	     OPT_SWITCH},
+	    {0, "show-namespace-events", no_argument, NULL, "Show namespace events (if recorded)",
+	     OPT_NAMESPACE},
+	    {0, "show-cgroup-events", no_argument, NULL, "Show cgroup events (if recorded)",
+	     OPT_CGROUP},
+	    {0, "show-round-events", no_argument, NULL, "Show round events (if recorded)",
+	     OPT_ROUND},
 	    {'G', "hide-call-graph", no_argument, NULL,
 	     "when printing symbols do not display call chain", 'G'},
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
+	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
+	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
+	    {'I', "show-info", no_argument, NULL,
+	     "display extended information from perf.data file", 'I'},
+	    {0, "per-event-dump", no_argument, NULL,
+	     "Dump trace output to files named by the monitored events", OPT_PER_EVENT_DUMP},
+	    {0, "reltime", no_argument, NULL, "Show time stamps relative to start", OPT_RELTIME},
+	    {0, "deltatime", no_argument, NULL, "Show time stamps relative to previous event",
+	     OPT_DELTATIME},
+	    {0, "time", required_argument, "str", "Time span of interest (start,stop)", OPT_TIME},
+	    {'C', "cpu", required_argument, "cpu", "list of cpus to profile", 'C'},
+	    {'c', "comms", required_argument, "comm[,comm...]",
+	     "only display events for these comms", 'c'},
+	    {0, "pid", required_argument, "pid[,pid...]", "only consider symbols in these pids",
+	     OPT_PID},
+	    {0, "tid", required_argument, "tid[,tid...]", "only consider symbols in these tids",
+	     OPT_TID},
+	    {'S', "symbols", required_argument, "symbol[,symbol...]", "only consider these symbols",
+	     'S'},
+	    {0, "dsos", required_argument, "dso[,dso...]", "only consider symbols in these DSOs",
+	     OPT_DSOS},
+	    {'a', "all-cpus", no_argument, NULL, "system-wide collection from all CPUs", 'a'},
+	    {'f', "force", no_argument, NULL, "don't complain, do it", 'f'},
 	    {0, "max-stack", required_argument, "n",
 	     "Set the maximum stack depth when parsing the callchain, anything beyond the "
 	     "specified depth will be ignored. Default: kernel.perf_event_max_stack or 127",
@@ -165,11 +210,68 @@ int cmd_textpoke_script(int argc, char **argv)
 		case OPT_LOST:
 			so.show_lost_events = true;
 			break;
+		case OPT_SWITCH:
+			so.show_switch_events = true;
+			break;
+		case OPT_NAMESPACE:
+			so.show_namespace_events = true;
+			break;
+		case OPT_CGROUP:
+			so.show_cgroup_events = true;
+			break;
+		case OPT_ROUND:
+			so.show_round_events = true;
+			break;
+		case OPT_HEADER:
+			so.header = true;
+			break;
+		case OPT_HEADER_ONLY:
+			so.header_only = true;
+			break;
+		case 'I':
+			so.show_info = true;
+			break;
+		case OPT_PER_EVENT_DUMP:
+			so.per_event_dump = true;
+			break;
 		case 'G':
 			so.hide_call_graph = true;
 			break;
 		case OPT_NS:
 			so.nanosecs = true;
+			break;
+		case OPT_RELTIME:
+			so.reltime = true;
+			break;
+		case OPT_DELTATIME:
+			so.deltatime = true;
+			break;
+		case OPT_TIME:
+			so.filter.time_str = optarg;
+			break;
+		case 'C':
+			so.filter.cpu_str = optarg;
+			break;
+		case 'c':
+			so.filter.comm_str = optarg;
+			break;
+		case OPT_PID:
+			so.filter.pid_str = optarg;
+			break;
+		case OPT_TID:
+			so.filter.tid_str = optarg;
+			break;
+		case 'S':
+			so.filter.sym_str = optarg;
+			break;
+		case OPT_DSOS:
+			so.filter.dso_str = optarg;
+			break;
+		case 'a':
+			/* perf script takes it and does nothing with it */
+			break;
+		case 'f':
+			so.force = true;
 			break;
 		case OPT_MAX_STACK: {
 			char *end;
@@ -209,8 +311,16 @@ int cmd_textpoke_script(int argc, char **argv)
 		popt__error(&ctx, "unexpected argument '%s'", argv[optind]);
 		return 129;
 	}
+	if (so.reltime && so.deltatime) {
+		fprintf(stderr,
+			"reltime and deltatime - the two don't get along well. Please limit "
+			"to --reltime or --deltatime.\n");
+		return 1;
+	}
 	if (text_image_opts__check(&so.text))
 		return 1;
+	/* as perf script: the pager starts before the file is read, so errors go there too */
+	pager__setup();
 	err = script__run(&so);
 	return err ? 1 : 0;
 }
@@ -219,7 +329,7 @@ static void textpoke_usage(FILE *fp)
 {
 	size_t i;
 
-	fprintf(fp, "\n Usage: perf textpoke [-v] <command> [<args>]\n\n"
+	fprintf(fp, "\n Usage: perf textpoke [-v] [--no-pager] <command> [<args>]\n\n"
 		    " Kernel code as it was at each moment of a recording.\n\n"
 		    " Commands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
@@ -293,10 +403,13 @@ int cmd_textpoke(int argc, char **argv)
 	/* perf passes "textpoke" as argv[0] when run as "perf textpoke" */
 	argc--;
 	argv++;
-	while (argc > 0 && !strcmp(argv[0], "-v")) {
-		verbose++;
-		argc--;
-		argv++;
+	for (; argc > 0; argc--, argv++) {
+		if (!strcmp(argv[0], "-v"))
+			verbose++;
+		else if (!strcmp(argv[0], "--no-pager"))
+			setenv("PERF_PAGER", "cat", 1); /* what perf --no-pager does */
+		else
+			break;
 	}
 	if (argc == 0 || !strcmp(argv[0], "-h")) {
 		textpoke_usage(argc == 0 ? stderr : stdout);

@@ -596,7 +596,19 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		w = w_spaces(w + n, 6 - n);
 	}
 	if (f & SF_TIME) {
-		u64 t = sample->time, secs = t / 1000000000ULL, ns = t % 1000000000ULL;
+		u64 t = sample->time, secs, ns;
+
+		/* perf's sums: a line before the first wraps around, as in perf */
+		if (p->reltime) {
+			if (!p->initial_time)
+				p->initial_time = t;
+			t -= p->initial_time;
+		} else if (p->deltatime) {
+			t = p->previous_time ? t - p->previous_time : 0;
+			p->previous_time = sample->time;
+		}
+		secs = t / 1000000000ULL;
+		ns = t % 1000000000ULL;
 
 		/* "%5lu.%09llu: ", or "%12s: " of "secs.usecs", the same thing with 6 */
 		w = w_udec_cached(w, &p->secs5, secs, 5);
@@ -914,6 +926,47 @@ static void print_text_poke(struct script_buf *b, const union perf_event *event,
 	print_bytes(b, tp->bytes + old_len, new_len, "New");
 }
 
+/* perf's perf_event__fprintf_switch(): the cpu-wide record names the other task */
+static void print_switch(struct script_buf *b, const union perf_event *event)
+{
+	u16 misc = event->header.misc;
+	bool out = misc & PERF_RECORD_MISC_SWITCH_OUT;
+	const char *in_out = !out					   ? "IN         " :
+			     !(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT        " :
+									     "OUT preempt";
+
+	if (event->header.type == PERF_RECORD_SWITCH) {
+		script_buf__printf(b, " %s\n", in_out);
+		return;
+	}
+	script_buf__printf(b, " %s  %s pid/tid: %5d/%-5d\n", in_out, out ? "next" : "prev",
+			   (s32)event->context_switch.next_prev_pid,
+			   (s32)event->context_switch.next_prev_tid);
+}
+
+/* perf's perf_event__fprintf_namespaces(): four (dev, inode) pairs a line */
+static void print_namespaces(struct script_buf *b, const union perf_event *event)
+{
+	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+	const struct perf_record_namespaces *ns = &event->namespaces;
+	u64 i, nr = ns->nr_namespaces;
+	u64 room = (event->header.size - sizeof(*ns)) / sizeof(ns->link_info[0]);
+
+	script_buf__printf(b, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (s32)ns->pid,
+			   (s32)ns->tid, nr);
+	/* a count past the record's end shows the pairs it holds */
+	for (i = 0; i < nr && i < room; i++) {
+		if (i && i % 4 == 0)
+			buf_puts(b, "\n\t\t ");
+		script_buf__printf(b, "%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
+				   i < ARRAY_SIZE(names) ? names[i] : "UNKNOWN",
+				   (u64)ns->link_info[i].dev, (u64)ns->link_info[i].ino,
+				   i + 1 != nr ? ", " : "]\n");
+	}
+	if (i < nr)
+		buf_puts(b, "]\n");
+}
+
 /* the fixed part of the records printed here: shorter ones are not decoded */
 static size_t record_min_size(u32 type)
 {
@@ -935,6 +988,12 @@ static size_t record_min_size(u32 type)
 		return offsetof(struct perf_record_text_poke, bytes);
 	case PERF_RECORD_LOST:
 		return sizeof(struct perf_record_lost);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return sizeof(struct perf_record_switch);
+	case PERF_RECORD_NAMESPACES:
+		return sizeof(struct perf_record_namespaces);
+	case PERF_RECORD_CGROUP:
+		return sizeof(struct perf_record_cgroup);
 	default:
 		return sizeof(struct perf_event_header);
 	}
@@ -1018,6 +1077,18 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 		break;
 	case PERF_RECORD_TEXT_POKE:
 		print_text_poke(b, event, poke_sym);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		print_switch(b, event);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		print_namespaces(b, event);
+		break;
+	case PERF_RECORD_CGROUP:
+		script_buf__printf(b, " cgroup: %" PRIu64 " ", (u64)event->cgroup.id);
+		put_bounded(b, event, event->cgroup.path);
+		buf_putc(b, '\n');
 		break;
 	case PERF_RECORD_LOST:
 		script_buf__printf(b, " lost %" PRIu64 "\n", (u64)event->lost.lost);

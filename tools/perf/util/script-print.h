@@ -109,8 +109,11 @@ struct script_ip_cache {
 struct script_printer {
 	struct script_buf out;
 	struct script_fields *fields;
-	int name_width;	    /* longest event name in the recording */
-	bool nanosecs;	    /* --ns */
+	int name_width; /* longest event name in the recording */
+	bool nanosecs;	/* --ns */
+	bool reltime;	/* --reltime: from the first line's time */
+	bool deltatime; /* --deltatime: from the previous line's */
+	u64 initial_time, previous_time;
 	bool use_callchain; /* not -G, and some event has callchains */
 	int data_src_width; /* widest data_src column so far */
 	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu", ip "%16llx" */

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "debug.h"
 #include "dso-inline.h"
@@ -19,6 +21,7 @@
 #include "machine.h"
 #include "map.h"
 #include "script-branch.h"
+#include "script-header.h"
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
@@ -35,6 +38,8 @@ struct script {
 	struct trace_events *trace;
 	struct script_text *text; /* kernel code over time, when asked for */
 	bool prepared;
+	bool filtering;		     /* some filter given: the sample path asks it */
+	struct script_header header; /* --header: the feature payloads */
 	bool trace_tried;
 	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
 	bool want_srcline;	   /* some event prints -F srcline */
@@ -46,7 +51,7 @@ struct script {
 void script_opts__init(struct script_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
-	opts->input = "perf.data";
+	opts->input = NULL;
 	opts->max_stack = SCRIPT_MAX_STACK;
 	script_fields__init(&opts->fields);
 }
@@ -54,6 +59,15 @@ void script_opts__init(struct script_opts *opts)
 static struct script *tool_to_script(struct perf_tool *tool)
 {
 	return (struct script *)tool;
+}
+
+/* --header of a pipe: the feature records seen since the last record printed */
+static void script__header_pending(struct script *s)
+{
+	if (!s->header.nr_pending)
+		return;
+	script_buf__flush(&s->printer.out);
+	script_header__fprintf_pending(&s->header, s->session, stdout);
 }
 
 /* tracepoint formats, names, and the fields each event type can print */
@@ -173,6 +187,75 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 	loc->srcline = NULL;
 }
 
+/* --per-event-dump: one output file per event, in evsel->priv */
+struct script_dump {
+	struct script_buf out;
+	char *path;
+	u64 samples;
+};
+
+/* perf's name for it: <input>.<event>.dump, next to the input */
+static struct script_dump *script__dump(struct script *s, struct evsel *evsel)
+{
+	struct script_dump *d = evsel->priv;
+	FILE *fp;
+
+	if (d)
+		return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || asprintf(&d->path, "%s.%s.dump", s->opts->input, evsel__name(evsel)) < 0) {
+		free(d);
+		return NULL;
+	}
+	fp = fopen(d->path, "w");
+	if (!fp || script_buf__init(&d->out, fp)) {
+		pr_err("%s: cannot create it: %s\n", d->path, strerror(errno));
+		if (fp)
+			fclose(fp);
+		free(d->path);
+		free(d);
+		return NULL;
+	}
+	evsel->priv = d;
+	return d;
+}
+
+/*
+ * perf's closing line per event.  perf measures the file with fstat()
+ * before its stdio buffer is flushed, so its size leaves out the last
+ * partial buffer (glibc's: st_blksize below BUFSIZ, else BUFSIZ): we
+ * print the same number.
+ */
+static int script__dump_close(struct script *s, struct evsel *evsel)
+{
+	struct script_dump *d = evsel->priv;
+	struct stat st;
+	long written;
+	u64 blk = BUFSIZ;
+	int err;
+
+	if (!d)
+		return 0;
+	err = script_buf__flush(&d->out);
+	written = ftell(d->out.fp);
+	if (!fstat(fileno(d->out.fp), &st) && st.st_blksize > 0 && st.st_blksize < BUFSIZ)
+		blk = st.st_blksize;
+	if (written < 0)
+		written = 0;
+	script_buf__printf(&s->printer.out, "[ perf script: Wrote %.3f MB %s (%llu samples) ]\n",
+			   (double)((u64)written / blk * blk) / 1024.0 / 1024.0, d->path,
+			   (unsigned long long)d->samples);
+	if (fclose(d->out.fp) && !err)
+		err = -errno;
+	if (err)
+		pr_err("%s: writing it failed: %s\n", d->path, strerror(-err));
+	script_buf__exit(&d->out);
+	free(d->path);
+	free(d);
+	evsel->priv = NULL;
+	return err;
+}
+
 struct frame_arg {
 	struct script *s;
 	struct evsel *evsel;
@@ -204,11 +287,17 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	struct script_sample_info info = {.comm = NULL};
 	struct addr_location al;
 	char text[512]; /* insn, disasm, poked: printed by the tail */
+	struct script_dump *dump = NULL;
+	struct script_buf saved;
 	int err;
 
 	err = script__prepare(s);
 	if (err)
 		return err;
+	script__header_pending(s);
+	/* as perf: --time and -C drop a sample before it is resolved */
+	if (s->filtering && script_filter__skip_early(&s->opts->filter, sample))
+		return 0;
 	/* perf resolves every sample, printed or not: -D shows its thread and dso */
 	if (!script_printer__fields(&s->printer, evsel) && !dump_trace)
 		return 0;
@@ -222,8 +311,19 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	perf_sample__dump_resolved(&al, sample);
 	if (!script_printer__fields(&s->printer, evsel))
 		goto out;
-	if (al.filtered)
+	if (s->filtering && script_filter__skip_resolved(&s->opts->filter, sample, &al))
 		goto out;
+	if (s->opts->per_event_dump) {
+		dump = script__dump(s, evsel);
+		if (!dump) {
+			addr_location__exit(&al);
+			return -EIO;
+		}
+		/* the printers write to p->out: lend it the event's file */
+		saved = s->printer.out;
+		s->printer.out = dump->out;
+		dump->samples++;
+	}
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
 	loc_from_al(s, &info.loc, sample->ip, &al);
 	info.loc.srcline = script__srcline(s, &al, 0);
@@ -258,6 +358,13 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 					script_printer__fields(&s->printer, evsel), sample, &al);
 	}
 	script_print__sample_tail(&s->printer, sample, evsel, &info);
+	if (dump) {
+		dump->out = s->printer.out;
+		s->printer.out = saved;
+		err = script_buf__maybe_flush(&dump->out);
+		if (err)
+			return err;
+	}
 out:
 	addr_location__exit(&al);
 	if (dump_trace)
@@ -286,6 +393,13 @@ static bool script__shows(const struct script *s, u32 type)
 		return o->show_text_poke_events;
 	case PERF_RECORD_LOST:
 		return o->show_lost_events;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return o->show_switch_events;
+	case PERF_RECORD_NAMESPACES:
+		return o->show_namespace_events;
+	case PERF_RECORD_CGROUP:
+		return o->show_cgroup_events;
 	default:
 		return false;
 	}
@@ -317,6 +431,10 @@ static void side_band_ids(const union perf_event *event, const struct perf_sampl
 		*pid = event->fork.pid;
 		*tid = event->fork.tid;
 		break;
+	case PERF_RECORD_NAMESPACES:
+		*pid = event->namespaces.pid;
+		*tid = event->namespaces.tid;
+		break;
 	default:
 		*pid = sample->pid;
 		*tid = sample->tid;
@@ -343,6 +461,9 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 		sample->pid = pid;
 		sample->tid = tid;
 	}
+	/* of the filters, perf applies -C alone to side-band lines */
+	if (s->filtering && script_filter__skip_cpu(&s->opts->filter, sample->cpu))
+		return;
 	if (tid != -1)
 		thread = machine__findnew_thread(machine, pid, tid);
 	if (event->header.type == PERF_RECORD_TEXT_POKE && thread) {
@@ -391,6 +512,7 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	bool show = script__shows(s, event->header.type);
 	int err;
 
+	script__header_pending(s);
 	if (show) {
 		err = script__prepare(s);
 		if (err)
@@ -417,6 +539,25 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	return script_buf__maybe_flush(&s->printer.out);
 }
 
+/* --show-round-events: perf prints each round bare, where it is in the file */
+static int script__user_event(struct perf_tool *tool, union perf_event *event,
+			      struct perf_session *session)
+{
+	struct script *s = tool_to_script(tool);
+
+	(void)session;
+	script__header_pending(s);
+	if (event->header.type != PERF_RECORD_FINISHED_ROUND)
+		return 0;
+	script_print__side_band(&s->printer, event, NULL, NULL, NULL, NULL);
+	return script_buf__maybe_flush(&s->printer.out);
+}
+
+static int script__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
+{
+	return script_header__keep(&tool_to_script(tool)->header, feat, buf, size);
+}
+
 /* the text image costs a pass over the file: only when its answers are printed */
 static bool script__wants_text(const struct script_opts *opts)
 {
@@ -428,6 +569,50 @@ static bool script__wants_text(const struct script_opts *opts)
 		if (opts->fields.out[t].fields & SF_TEXT)
 			return true;
 	return false;
+}
+
+/*
+ * perf's check on the file it reads (a directory's data file): one owned
+ * by someone else, root aside, is refused unless -f
+ */
+static int script__check_owner(const struct script_opts *opts)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (opts->force || !strcmp(opts->input, "-") || stat(opts->input, &st))
+		return 0; /* opening it reports the rest */
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(path, sizeof(path), "%s/data", opts->input);
+		if (stat(path, &st))
+			return 0;
+	} else {
+		snprintf(path, sizeof(path), "%s", opts->input);
+	}
+	if (st.st_uid && st.st_uid != geteuid()) {
+		pr_err("File %s not owned by current user or root (use -f to override)\n", path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* perf checks the first event of each type for PERF_SAMPLE_CPU */
+static bool script__has_cpu(const struct evlist *evlist)
+{
+	bool seen[PERF_TYPE_MAX + 1] = {false};
+	int i;
+
+	for (i = 0; evlist && i < evlist->nr_entries; i++) {
+		const struct evsel *evsel = evlist->entries[i];
+		u32 type = evsel->attr.type < PERF_TYPE_MAX ? evsel->attr.type : PERF_TYPE_MAX;
+
+		if (seen[type])
+			continue;
+		seen[type] = true;
+		if (!(evsel->attr.sample_type & PERF_SAMPLE_CPU))
+			return false;
+	}
+	return true;
 }
 
 int script__run(struct script_opts *opts)
@@ -448,6 +633,26 @@ int script__run(struct script_opts *opts)
 		return err;
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
+	/* as perf: rounds are shown in file order, so nothing is sorted */
+	if (opts->show_round_events) {
+		s.tool.ordered_events = false;
+		s.tool.user_event = script__user_event;
+	}
+	if (opts->header || opts->header_only)
+		s.tool.feature = script__feature;
+	s.header.full = opts->show_info;
+	s.printer.reltime = opts->reltime;
+	s.printer.deltatime = opts->deltatime;
+	opts->filter.reltime = opts->reltime;
+	if (!opts->input) {
+		struct stat st;
+
+		/* as perf: no -i and a pipe on stdin reads the pipe */
+		opts->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	err = script__check_owner(opts);
+	if (err)
+		goto out_buf;
 
 	dso__set_symfs(opts->text.symfs);
 	s.session = perf_session__new(opts->input, &s.tool);
@@ -463,6 +668,20 @@ int script__run(struct script_opts *opts)
 	err = script__prepare(&s);
 	if (err)
 		goto out_delete;
+	if (opts->header || opts->header_only) {
+		/* the printers' buffer goes out later: this block comes first */
+		err = script_header__fprintf(&s.header, s.session, stdout);
+		if (err || opts->header_only)
+			goto out_delete;
+	}
+	s.filtering = script_filter__active(&opts->filter);
+	if (s.filtering) {
+		err = script_filter__init(&opts->filter, s.session->env.first_sample_time,
+					  s.session->env.last_sample_time,
+					  script__has_cpu(s.session->evlist));
+		if (err)
+			goto out_delete;
+	}
 	if (script__wants_text(opts)) {
 		s.text = script_text__new(opts->input, s.session, &opts->text);
 		if (!s.text) {
@@ -470,7 +689,21 @@ int script__run(struct script_opts *opts)
 			goto out_delete;
 		}
 	}
+	for (int i = 0; opts->per_event_dump && i < s.session->evlist->nr_entries; i++) {
+		/* perf creates every event's file up front, empty ones too */
+		if (!script__dump(&s, s.session->evlist->entries[i])) {
+			err = -EIO;
+			goto out_delete;
+		}
+	}
 	err = perf_session__process_events(s.session);
+	script__header_pending(&s);
+	for (int i = 0;
+	     opts->per_event_dump && s.session->evlist && i < s.session->evlist->nr_entries; i++) {
+		int e = script__dump_close(&s, s.session->evlist->entries[i]);
+
+		err = err ?: e;
+	}
 	if (!err)
 		err = script_buf__flush(&s.printer.out);
 	if (err == -EPIPE)
@@ -478,6 +711,21 @@ int script__run(struct script_opts *opts)
 	else if (s.printer.out.err)
 		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
 out_delete:
+	/* after an error: the files written so far are closed, without their lines */
+	for (int i = 0; opts->per_event_dump && s.session && s.session->evlist &&
+			i < s.session->evlist->nr_entries;
+	     i++) {
+		struct script_dump *d = s.session->evlist->entries[i]->priv;
+
+		if (!d)
+			continue;
+		script_buf__flush(&d->out);
+		fclose(d->out.fp);
+		script_buf__exit(&d->out);
+		free(d->path);
+		free(d);
+		s.session->evlist->entries[i]->priv = NULL;
+	}
 	if (s.unwinder) {
 		const struct unwind_stats *us = unwinder__stats(s.unwinder);
 
@@ -495,6 +743,8 @@ out_delete:
 	script_text__delete(s.text);
 	trace_events__delete(s.trace);
 	perf_session__delete(s.session);
+	script_filter__exit(&opts->filter);
+	script_header__exit(&s.header);
 out_buf:
 	script_buf__exit(&s.printer.out);
 	return err;

@@ -3,22 +3,36 @@
 #define __PERF_TEXTPOKE_SCRIPT_H
 
 #include "script-fields.h"
+#include "script-filter.h"
 #include "text-image.h"
 #include "types.h"
 
 /* What perf textpoke script was asked to do (its command line) */
 struct script_opts {
-	const char *input; /* file, perf.data/ directory, or "-" */
+	const char
+	    *input; /* file, perf.data/ directory, "-", or NULL: a pipe on stdin, else perf.data */
 	struct script_fields fields;
 	bool show_task_events; /* COMM, FORK, EXIT */
 	bool show_mmap_events; /* MMAP, MMAP2 */
 	bool show_bpf_events;  /* KSYMBOL, BPF_EVENT */
 	bool show_text_poke_events;
 	bool show_lost_events;
+	bool show_switch_events; /* SWITCH, SWITCH_CPU_WIDE */
+	bool show_namespace_events;
+	bool show_cgroup_events;
+	bool show_round_events; /* FINISHED_ROUND, and then records in file order */
+	bool header;		/* the recording's header first, as perf report --header-only */
+	bool header_only;	/* and nothing else */
+	bool show_info;		/* -I: the header's topologies in full */
+	bool per_event_dump;	/* samples to <input>.<event>.dump, one file per event */
 	bool nanosecs;
+	bool reltime;	/* times from the first line printed */
+	bool deltatime; /* times from the previous line printed */
+	bool force;	/* -f: read a file another user owns */
 	bool hide_call_graph;
 	unsigned int max_stack;	     /* callchain entries printed, recorded and unwound apart */
 	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
+	struct script_filter filter; /* --time, -C, --pid, --tid, -c, --dsos, -S */
 };
 
 /* perf's default --max-stack: the kernel's sysctl_perf_event_max_stack */
