@@ -1357,11 +1357,15 @@ int record__run(struct record_opts *opts)
 	if (rec.bpf) {
 		bpf_capture__stop(rec.bpf);
 		err = bpf_capture__write(rec.bpf, rec.w);
-		/* a pipe carries its features before the data: too late for these */
-		if (err == -EBUSY && !opts->quiet)
-			pr_warning("pipe mode: the captured BPF JIT images cannot be written\n");
-		else if (err)
+		/* a pipe's HEADER_FEATURE record holds 64 KiB at most */
+		if (err == -E2BIG) {
+			if (!opts->quiet)
+				pr_warning(
+				    "pipe mode: a captured BPF JIT image does not fit a 64 KiB "
+				    "HEADER_FEATURE record: none written (record to a file)\n");
+		} else if (err) {
 			goto out_abort;
+		}
 	}
 	if (perf_writer__dir_path(rec.w)) {
 		err = record__trim_kallsyms(&rec);
