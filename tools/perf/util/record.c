@@ -1166,8 +1166,9 @@ static void record__report(struct record *rec)
 		if (zout)
 			fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
 				zin / 1024.0 / 1024.0, (double)zin / zout);
+		/* the starting image apart: it is not records, and perf's file has none */
 		if (rec->kcore_dir_bytes)
-			fprintf(stderr, ", kcore_dir %.3f MB",
+			fprintf(stderr, ", with %.3f MB of kernel symbols and code",
 				rec->kcore_dir_bytes / 1024.0 / 1024.0);
 		fprintf(stderr, " ]\n");
 	}
