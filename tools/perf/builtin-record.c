@@ -3,7 +3,6 @@
  * perf textpoke record: the option table and a thin entry point; the
  * recorder lives in util/record.c.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,8 +117,9 @@ static int parse_mmap_pages(const char *arg, unsigned int *pages)
 	if (errno || end == arg || *arg == '-')
 		return -EINVAL;
 	if (*end) {
-		static const char units[] = "bkmg";
-		const char *u = strchr(units, tolower((unsigned char)*end));
+		/* upper case only, as perf's parse_tag_value() */
+		static const char units[] = "BKMG";
+		const char *u = strchr(units, *end);
 
 		if (!u || end[1])
 			return -EINVAL;
