@@ -1,5 +1,5 @@
 #!/bin/bash
-# record: -b/-j, --kcore and -m succeed or fail where stock perf record does, with its words
+# record: -b/-j, --kcore, -m and bad -e groups succeed or fail where stock perf record does, with its words
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Each case runs stock perf record 6.1 and ours with the same options:
@@ -15,7 +15,9 @@
 #   (stock perf leaves an empty directory); where it can, both write a
 #   directory whose kcore_dir holds kcore, kallsyms and modules;
 # - -m: 0, 3, 5K, 1M give stock perf's rounding note or none, word for
-#   word; 3k (perf's units are upper case) is refused by both.
+#   word; 3k (perf's units are upper case) is refused by both;
+# - -e lists and groups stock perf refuses ("{}", "{a,}", "{a}{b}", ...):
+#   we refuse them in one line naming the argument, with nothing left.
 # Mutation caught: record_event__open_error() without the branch stack
 # case: the -b message is the generic one.
 # Mutation caught: parse_mmap_pages() taking lower-case units: -m 3k is
@@ -102,3 +104,23 @@ for m in 0 3 5K 1M 3k; do
 	[ "$want" = "$have" ] || fail "-m $m: '$have', stock perf says '$want'"
 	echo "ok: -m $m: ${have:-no note}, as stock perf"
 done
+
+while IFS= read -r e; do
+	rm -rf "$tmp/perf.data" "$tmp/ours.data"
+	perf record -q -o "$tmp/perf.data" -e "$e" -- true >/dev/null 2>&1 && fail "-e '$e': stock perf takes it"
+	"$TEXTPOKE" record -q -o "$tmp/ours.data" -e "$e" -- true >/dev/null 2>"$tmp/ours.err" &&
+		fail "-e '$e': recorded"
+	[ "$(wc -l <"$tmp/ours.err")" = 1 ] || fail "-e '$e': not one line: $(cat "$tmp/ours.err")"
+	grep -qF "event '" "$tmp/ours.err" || fail "-e '$e': '$(cat "$tmp/ours.err")' names no event"
+	[ -e "$tmp/ours.data" ] && fail "-e '$e': output left behind"
+	echo "ok: -e '$e': $(cat "$tmp/ours.err")"
+done <<'EOF'
+{}
+{cpu-clock,}
+}
+{cpu-clock}{task-clock}
+,cpu-clock
+cpu-clock,
+{{cpu-clock}}
+{cpu-clock}:x
+EOF
