@@ -80,6 +80,12 @@ if [ -x "$src/scripts/bench-report.sh" ]; then
 	"$src/scripts/bench-report.sh" "$prog" "$dir/perf.data"
 fi
 
+# user stacks of --call-graph dwarf samples unwound, against perf script
+if [ -x "$src/scripts/bench-unwind.sh" ]; then
+	echo
+	"$src/scripts/bench-unwind.sh" "$prog"
+fi
+
 # the code image library's own benchmark, when built
 if [ -x "$src/tools/lib/textpoke/bench/run.sh" ]; then
 	echo

@@ -46,6 +46,9 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_SYMBOLS,
 		OPT_TIME,
 		OPT_NO_CHANGES,
+		OPT_CHILDREN,
+		OPT_NO_CHILDREN,
+		OPT_MAX_STACK,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -73,6 +76,16 @@ int cmd_textpoke_report(int argc, char **argv)
 	     "time range: start,end in seconds, or percentages (10%/2, 0%-10%)", OPT_TIME},
 	    {0, "no-changes", no_argument, NULL, "the profile only: no code-change report",
 	     OPT_NO_CHANGES},
+	    {0, "children", no_argument, NULL,
+	     "add the period of callers: Children and Self (the default with callchains)",
+	     OPT_CHILDREN},
+	    {0, "no-children", no_argument, NULL, "the period of each entry's own samples only",
+	     OPT_NO_CHILDREN},
+	    {'g', "call-graph", required_argument, "none",
+	     "call graph trees: only 'none' (they are not printed)", 'g'},
+	    {0, "max-stack", required_argument, "n",
+	     "callchain frames counted: the recorded outermost, the unwound innermost (127)",
+	     OPT_MAX_STACK},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
@@ -138,6 +151,33 @@ int cmd_textpoke_report(int argc, char **argv)
 		case OPT_NO_CHANGES:
 			o.no_changes = true;
 			break;
+		case OPT_CHILDREN:
+			o.children = 1;
+			break;
+		case OPT_NO_CHILDREN:
+			o.children = 0;
+			break;
+		case 'g':
+			/* perf's trees under the entries are not printed: say so, do not pretend */
+			if (strcmp(optarg, "none")) {
+				popt__bad_value(&ctx,
+						"only 'none': call graph trees are not printed");
+				return 129;
+			}
+			break;
+		case OPT_MAX_STACK: {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || n > UINT32_MAX) {
+				popt__bad_value(&ctx, "expected a number of frames");
+				return 129;
+			}
+			o.max_stack = n;
+			break;
+		}
 		case 'v':
 			verbose++;
 			break;

@@ -111,7 +111,7 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {'F', "fields", required_argument, "fields",
 	     "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
 	     "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc,insn,"
-	     "disasm,poked",
+	     "disasm,poked,srcline,brstack,brstacksym,brstackoff",
 	     'F'},
 	    {0, "show-task-events", no_argument, NULL, "show the fork/comm/exit events", OPT_TASK},
 	    {0, "show-mmap-events", no_argument, NULL, "show the mmap events", OPT_MMAP},

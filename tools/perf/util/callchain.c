@@ -130,7 +130,7 @@ static int chain_walk__unwound(const struct unwind_frame *uf, void *arg)
 {
 	struct chain_walk *cw = arg;
 	struct callchain_frame frame = {.ip = uf->ip, .cpumode = PERF_RECORD_MISC_USER};
-	char *const *names;
+	char *const *names, *const *lines;
 	unsigned int nr = 0;
 	int ret = 0;
 
@@ -142,11 +142,12 @@ static int chain_walk__unwound(const struct unwind_frame *uf, void *arg)
 	thread__find_symbol(cw->thread, PERF_RECORD_MISC_USER, uf->ip, cw->sample->time, &frame.al);
 	frame.al.cpu = cw->sample->cpu;
 	if (frame.al.sym && frame.al.map && frame.al.map->dso)
-		nr = dso__inline_names(frame.al.map->dso, frame.al.addr, &names);
+		nr = dso__inline_names(frame.al.map->dso, frame.al.addr, &names, &lines);
 	if (!nr)
 		ret = cw->cb(&frame, cw->arg);
 	for (unsigned int i = 0; i < nr && !ret; i++) {
 		frame.inline_name = names[i];
+		frame.inline_srcline = lines[i];
 		frame.inlined = strcmp(names[i], symbol__name(frame.al.sym)) != 0;
 		ret = cw->cb(&frame, cw->arg);
 	}

@@ -15,6 +15,7 @@
  * callchain repeats the same few hundred return addresses.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,10 +40,43 @@ struct inline_answer {
 	u64 addr; /* file offset, as the object's symbols */
 	unsigned int nr;
 	char **names;
+	char **lines; /* per name: where it is at the address, as perf's srcline prints it */
+	bool names_known, line_known;
+	char *line; /* "file.c:12", NULL: no line there */
 	struct inline_answer *next;
 };
 
 #define INLINE_HASH 1024
+
+/*
+ * The functions around one innermost scope: the same for every address
+ * in it, and costly to find (libdw walks the unit from its root), so
+ * kept by the scope's DIE
+ */
+/*
+ * A unit's functions by address, to go from an address to its function
+ * without libdw's dwarf_getscopes(), which walks the unit's DIEs from
+ * its root at each address
+ */
+struct cu_func {
+	u64 lo, hi;
+	Dwarf_Off die;
+};
+
+struct cu_funcs {
+	Dwarf_Off cu;
+	struct cu_func *funcs;
+	size_t nr, alloc;
+	struct cu_funcs *next;
+};
+
+struct scope_chain {
+	Dwarf_Off die;
+	unsigned int nr;
+	char **names;
+	char **lines; /* [0] unused: the line of each address is its own */
+	struct scope_chain *next;
+};
 
 /* an executable PT_LOAD of the object as mapped */
 struct inline_load {
@@ -54,11 +88,14 @@ struct inline_load {
 struct dso_inline {
 	int fd;
 	Elf *elf;
-	Dwarf *dwarf; /* NULL: the object has no DWARF we can find */
+	Dwarf *dwarf;	/* NULL: the object has no DWARF we can find */
+	bool have_file; /* the object's file was found: addr2line would answer */
 	/* from the object itself: a debug file's headers have no file offsets */
 	struct inline_load loads[INLINE_LOADS];
 	unsigned int nr_loads;
 	struct inline_answer *answers[INLINE_HASH];
+	struct scope_chain *chains[INLINE_HASH];
+	struct cu_funcs *units[INLINE_HASH];
 };
 
 static void dso_inline__close(struct dso_inline *di)
@@ -123,6 +160,7 @@ static struct dso_inline *dso_inline__new(const struct dso *dso)
 	elf_version(EV_CURRENT);
 	/* the object itself when it kept its DWARF, else its debug file */
 	path = dso__runtime_path(dso);
+	di->have_file = path != NULL;
 	if (path) {
 		if (!bid.size)
 			filename__read_build_id(path, &bid);
@@ -148,11 +186,36 @@ void dso_inline__delete(struct dso_inline *di)
 		while (di->answers[i]) {
 			struct inline_answer *next = di->answers[i]->next;
 
-			for (unsigned int j = 0; j < di->answers[i]->nr; j++)
+			for (unsigned int j = 0; j < di->answers[i]->nr; j++) {
 				free(di->answers[i]->names[j]);
+				free(di->answers[i]->lines[j]);
+			}
+			free(di->answers[i]->lines);
+			free(di->answers[i]->line);
 			free(di->answers[i]->names);
 			free(di->answers[i]);
 			di->answers[i] = next;
+		}
+	}
+	for (size_t i = 0; i < INLINE_HASH; i++) {
+		while (di->chains[i]) {
+			struct scope_chain *next = di->chains[i]->next;
+
+			for (unsigned int j = 0; j < di->chains[i]->nr; j++) {
+				free(di->chains[i]->names[j]);
+				free(di->chains[i]->lines[j]);
+			}
+			free(di->chains[i]->names);
+			free(di->chains[i]->lines);
+			free(di->chains[i]);
+			di->chains[i] = next;
+		}
+		while (di->units[i]) {
+			struct cu_funcs *next = di->units[i]->next;
+
+			free(di->units[i]->funcs);
+			free(di->units[i]);
+			di->units[i] = next;
 		}
 	}
 	dso_inline__close(di);
@@ -213,9 +276,16 @@ static bool sym__better(const GElf_Sym *best, const GElf_Sym *sym, u64 addr)
  * first of aliases in the table's order, where perf's own table may have
  * kept another
  */
-static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start)
+/*
+ * @file, when not NULL, gets the source file addr2line names when DWARF
+ * has no line there: the STT_FILE symbol before a local function's, a
+ * malloc'ed name, else NULL (binutils' elf_find_function()).
+ */
+static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start, char **file)
 {
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	const char *last_file = NULL, *best_file = NULL;
 	GElf_Sym best = {0}, sym;
 	size_t sec = 0, nr;
 	bool have = false;
@@ -240,136 +310,416 @@ static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start)
 	if (!data)
 		return NULL;
 	nr = sh.sh_size / sh.sh_entsize;
-	for (size_t i = 0; i < nr; i++) {
+	/* bfd leaves out the null symbol */
+	for (size_t i = 1; i < nr; i++) {
 		int type;
 
-		if (!gelf_getsym(data, i, &sym) || sym.st_shndx != sec || sym.st_value > vaddr)
+		if (!gelf_getsym(data, i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE) {
+			last_file = elf_strptr(di->elf, sh.sh_link, sym.st_name);
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
+		if (sym.st_shndx != sec || sym.st_value > vaddr)
+			continue;
 		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
 			continue;
 		if (sym__better(have ? &best : NULL, &sym, vaddr)) {
 			best = sym;
 			have = true;
+			best_file = last_file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
+						  state != FILE_AFTER_SYMBOL) ?
+					last_file :
+					NULL;
 		}
 	}
 	if (!have)
 		return NULL;
 	*start = best.st_value;
+	if (file)
+		*file = best_file ? strdup(best_file) : NULL;
 	return strdup(elf_strptr(di->elf, sh.sh_link, best.st_name) ?: "??");
 }
 
-static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_answer *a)
+/* "file:line" as perf prints a srcline: the file's base name */
+static char *fileline(const char *file, int line)
 {
-	Dwarf_Die cudie, inner, *scopes = NULL;
-	bool asm_unit;
-	u64 vaddr, start;
-	int nr;
+	const char *base = strrchr(file, '/');
+	char *s;
 
-	if (!dso_inline__vaddr(di, offset, &vaddr) || !dwarf_addrdie(di->dwarf, vaddr, &cudie))
-		return 0;
-	/*
-	 * The innermost scope at the address, then the scopes that hold it
-	 * in the code: dwarf_getscopes() alone goes on from an inlined
-	 * instance to its abstract definition's scopes, not to its callers.
-	 */
-	nr = dwarf_getscopes(&cudie, vaddr, &scopes);
-	if (nr <= 0)
-		return 0;
-	if (!dwarf_getsrc_die(&cudie, vaddr))
-		nr = 0; /* no line: addr2line says "??:0", which perf takes as no answer */
-	else if (dwarf_tag(&scopes[0]) == DW_TAG_compile_unit) {
-		free(scopes);
-		a->names = calloc(1, sizeof(*a->names));
-		if (!a->names)
-			return -ENOMEM;
-		a->names[0] = dso_inline__elf_name(di, vaddr, &start);
-		a->nr = a->names[0] != NULL;
-		return 0;
+	if (asprintf(&s, "%s:%d", base ? base + 1 : file, line) < 0)
+		return NULL;
+	return s;
+}
+
+/* where @die, an inlined instance, was called: addr2line's line for its caller */
+static char *scope__call_line(Dwarf_Die *cudie, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Word idx, line;
+	const char *file;
+	size_t nfiles;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    !dwarf_attr(die, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line) ||
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) || idx >= nfiles ||
+	    !(file = dwarf_filesrc(files, idx, NULL, NULL)))
+		return NULL;
+	return fileline(file, (int)line);
+}
+
+/* the line at @vaddr, from the line table */
+static char *cu__line(Dwarf_Die *cudie, u64 vaddr)
+{
+	Dwarf_Line *line = dwarf_getsrc_die(cudie, vaddr);
+	const char *file;
+	int lineno;
+
+	if (!line || dwarf_lineno(line, &lineno) || !(file = dwarf_linesrc(line, NULL, NULL)))
+		return NULL;
+	return fileline(file, lineno);
+}
+
+static int cu_func__cmp(const void *pa, const void *pb)
+{
+	const struct cu_func *x = pa, *y = pb;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	/* the assembler's aliases: the later DIE last, as binutils takes it */
+	return x->die < y->die ? -1 : x->die > y->die;
+}
+
+static int cu_funcs__add(struct cu_funcs *u, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (lo >= hi)
+			continue;
+		if (u->nr == u->alloc) {
+			size_t alloc = u->alloc ? u->alloc * 2 : 64;
+			struct cu_func *f = realloc(u->funcs, alloc * sizeof(*f));
+
+			if (!f)
+				return -ENOMEM;
+			u->funcs = f;
+			u->alloc = alloc;
+		}
+		u->funcs[u->nr++] = (struct cu_func){lo, hi, dwarf_dieoffset(die)};
 	}
-	if (nr <= 0) {
-		free(scopes);
+	return 0;
+}
+
+/* the functions of a unit, and of its namespaces and classes (C++) */
+static int cu_funcs__scan(struct cu_funcs *u, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 8 || dwarf_child(parent, &child))
 		return 0;
+	do {
+		int tag = dwarf_tag(&child), err = 0;
+
+		if (tag == DW_TAG_subprogram)
+			err = cu_funcs__add(u, &child);
+		else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+			 tag == DW_TAG_structure_type)
+			err = cu_funcs__scan(u, &child, depth + 1);
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static struct cu_funcs *dso_inline__unit(struct dso_inline *di, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	size_t h = (off * 0x9e3779b97f4a7c15ULL) >> 54;
+	struct cu_funcs *u;
+
+	for (u = di->units[h]; u; u = u->next)
+		if (u->cu == off)
+			return u;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->cu = off;
+	if (cu_funcs__scan(u, cudie, 0)) {
+		free(u->funcs);
+		free(u);
+		return NULL;
 	}
-	asm_unit = dwarf_srclang(&cudie) == DW_LANG_Mips_Assembler;
-	inner = scopes[0];
-	free(scopes);
-	scopes = NULL;
-	nr = dwarf_getscopes_die(&inner, &scopes);
-	if (nr <= 0)
-		return 0;
-	a->names = calloc(nr, sizeof(*a->names));
-	if (!a->names) {
-		free(scopes);
-		return -ENOMEM;
+	if (u->nr)
+		qsort(u->funcs, u->nr, sizeof(*u->funcs), cu_func__cmp);
+	u->next = di->units[h];
+	di->units[h] = u;
+	return u;
+}
+
+/*
+ * The function holding @vaddr: of those reaching it, the one starting
+ * closest below it, the last in DIE order among aliases (binutils'
+ * choice); the entries are sorted so, and the first found going back
+ * from @vaddr is the one.  Nested ranges are rare: a few steps back suffice.
+ */
+static bool cu_funcs__find(const struct cu_funcs *u, u64 vaddr, Dwarf_Off *die)
+{
+	size_t lo = 0, hi = u->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->funcs[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	for (int i = 0; i < nr && a->nr < INLINE_MAX_NEST; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		char *elf_name = NULL;
+	for (size_t i = lo, steps = 0; i-- > 0 && steps < 64; steps++) {
+		if (u->funcs[i].hi > vaddr) {
+			*die = u->funcs[i].die;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* the path from a function down to the innermost scope at @vaddr */
+static int scope__path(Dwarf_Die *fn, u64 vaddr, Dwarf_Die *path, int max)
+{
+	Dwarf_Die cur = *fn, child;
+	int depth = 0;
+
+	path[depth++] = cur;
+	while (depth < max && dwarf_child(&cur, &child) == 0) {
+		bool found = false;
+
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    dwarf_haspc(&child, vaddr) == 1) {
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			break;
+		cur = child;
+		path[depth++] = cur;
+	}
+	return depth;
+}
+
+#define SCOPE_DEPTH 64
+
+/* the functions around the innermost scope of @path, innermost first, with the outer ones' call sites */
+static struct scope_chain *dso_inline__chain(struct dso_inline *di, Dwarf_Die *cudie,
+					     Dwarf_Die *path, int depth)
+{
+	Dwarf_Off off = dwarf_dieoffset(&path[depth - 1]);
+	size_t h = (off * 0x9e3779b97f4a7c15ULL) >> 54;
+	struct scope_chain *c;
+	int inner_at = depth - 1;
+
+	for (c = di->chains[h]; c; c = c->next)
+		if (c->die == off)
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->die = off;
+	c->names = calloc(depth, sizeof(*c->names));
+	c->lines = calloc(depth, sizeof(*c->lines));
+	for (int i = depth - 1; c->names && c->lines && i >= 0; i--) {
+		int tag = dwarf_tag(&path[i]);
 		const char *name;
 		bool linkage;
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		name = scope__name(&scopes[i], &linkage);
-		/*
-		 * Assembly: addr2line (binutils 2.40, as perf 6.1 runs it here)
-		 * names the ELF symbol, not the assembler's DWARF function --
-		 * glibc's __memcpy_avx_unaligned_erms where DWARF says memmove
-		 */
-		if (!a->nr && !linkage && asm_unit) {
-			elf_name = dso_inline__elf_name(di, vaddr, &start);
-			if (elf_name) {
-				a->names[a->nr++] = elf_name;
-				if (tag == DW_TAG_subprogram)
-					break;
-				continue;
-			}
+		name = scope__name(&path[i], &linkage);
+		/* the outer levels' lines: the call site of the level inside each */
+		if (c->nr)
+			c->lines[c->nr] = scope__call_line(cudie, &path[inner_at]);
+		inner_at = i;
+		c->names[c->nr] = strdup(name ?: "??");
+		if (!c->names[c->nr]) {
+			free(c->lines[c->nr]);
+			c->lines[c->nr] = NULL;
+			break;
 		}
-		a->names[a->nr] = strdup(name ?: "??");
-		if (!a->names[a->nr])
-			break;
-		a->nr++;
-		/* the function that holds the inlined ones ends the list */
-		if (tag == DW_TAG_subprogram)
-			break;
+		c->nr++;
 	}
-	free(scopes);
+	c->next = di->chains[h];
+	di->chains[h] = c;
+	return c;
+}
+
+static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_answer *a)
+{
+	Dwarf_Die cudie, fn, path[SCOPE_DEPTH];
+	struct scope_chain *chain;
+	struct cu_funcs *unit;
+	Dwarf_Off fn_off;
+	u64 vaddr, start;
+	int depth;
+
+	if (!dso_inline__vaddr(di, offset, &vaddr) || !dwarf_addrdie(di->dwarf, vaddr, &cudie))
+		return 0;
+	/* no line: addr2line says "??:0", which perf takes as no answer */
+	if (!dwarf_getsrc_die(&cudie, vaddr))
+		return 0;
+	unit = dso_inline__unit(di, &cudie);
+	if (!unit)
+		return -ENOMEM;
+	if (!cu_funcs__find(unit, vaddr, &fn_off) || !dwarf_offdie(di->dwarf, fn_off, &fn)) {
+		/* a line but no function: addr2line names the ELF symbol */
+		a->names = calloc(1, sizeof(*a->names));
+		a->lines = calloc(1, sizeof(*a->lines));
+		if (!a->names || !a->lines)
+			return -ENOMEM;
+		a->names[0] = dso_inline__elf_name(di, vaddr, &start, NULL);
+		a->lines[0] = a->names[0] ? cu__line(&cudie, vaddr) : NULL;
+		a->nr = a->names[0] != NULL;
+		return 0;
+	}
+	depth = scope__path(&fn, vaddr, path, SCOPE_DEPTH);
+	chain = dso_inline__chain(di, &cudie, path, depth);
+	if (!chain)
+		return -ENOMEM;
+	a->names = calloc(chain->nr ?: 1, sizeof(*a->names));
+	a->lines = calloc(chain->nr ?: 1, sizeof(*a->lines));
+	if (!a->names || !a->lines)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < chain->nr; i++) {
+		a->names[i] = strdup(chain->names[i]);
+		if (!a->names[i])
+			return -ENOMEM;
+		a->nr++;
+		a->lines[i] = !i	      ? cu__line(&cudie, vaddr) :
+			      chain->lines[i] ? strdup(chain->lines[i]) :
+						NULL;
+	}
 	return 0;
 }
 
-unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names)
+/* the cached answers at @offset, made on first use; NULL when there is no DWARF */
+static struct inline_answer *dso__inline_answer(struct dso *dso, u64 offset)
 {
 	struct dso_inline *di = dso->inl;
 	struct inline_answer *a;
 	size_t h = (offset * 0x9e3779b97f4a7c15ULL) >> 54;
 
 	if (dso->kind != DSO_KIND__USER)
-		return 0;
+		return NULL;
 	if (!di) {
 		di = dso->inl = dso_inline__new(dso);
 		if (!di)
-			return 0;
+			return NULL;
 	}
 	if (!di->dwarf)
-		return 0;
+		return NULL;
 	for (a = di->answers[h]; a; a = a->next)
 		if (a->addr == offset)
-			break;
-	if (!a) {
-		a = calloc(1, sizeof(*a));
-		if (!a)
-			return 0;
-		a->addr = offset;
-		if (dso_inline__lookup(di, offset, a)) {
-			free(a);
-			return 0;
+			return a;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->addr = offset;
+	a->next = di->answers[h];
+	di->answers[h] = a;
+	return a;
+}
+
+unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
+			       char *const **lines)
+{
+	struct inline_answer *a = dso__inline_answer(dso, offset);
+
+	if (!a)
+		return 0;
+	if (!a->names_known) {
+		a->names_known = true;
+		if (dso_inline__lookup(dso->inl, offset, a)) {
+			for (unsigned int i = 0; i < a->nr; i++) {
+				free(a->names[i]);
+				free(a->lines ? a->lines[i] : NULL);
+			}
+			free(a->names);
+			free(a->lines);
+			a->names = NULL;
+			a->lines = NULL;
+			a->nr = 0;
 		}
-		a->next = di->answers[h];
-		di->answers[h] = a;
 	}
 	*names = a->names;
+	if (lines)
+		*lines = a->lines;
 	return a->nr;
+}
+
+const char *dso__srcline(struct dso *dso, u64 offset)
+{
+	struct inline_answer *a = dso__inline_answer(dso, offset);
+	Dwarf_Die cudie;
+
+	/* an object addr2line can read but that has no line there: "??:0" */
+	if (!a)
+		return dso->kind == DSO_KIND__USER && dso->inl && dso->inl->have_file ? "??:0" :
+											NULL;
+	Dwarf_Line *line;
+	const char *file, *base;
+	int lineno;
+	u64 vaddr;
+
+	if (!a)
+		return NULL;
+	if (a->line_known)
+		return a->line;
+	a->line_known = true;
+	if (!dso_inline__vaddr(dso->inl, offset, &vaddr)) {
+		a->line = strdup("??:0");
+		return a->line;
+	}
+	line =
+	    dwarf_addrdie(dso->inl->dwarf, vaddr, &cudie) ? dwarf_getsrc_die(&cudie, vaddr) : NULL;
+	if (!line || dwarf_lineno(line, &lineno) || !(file = dwarf_linesrc(line, NULL, NULL))) {
+		/*
+		 * No line: addr2line still names the function from the ELF
+		 * symbols, and a file from the STT_FILE before a local one,
+		 * line "?", which perf prints as "file:0", or "??:0" without
+		 * a file; with no function either perf takes it for no answer
+		 */
+		char *elf_file = NULL, *name;
+		u64 start;
+
+		name = dso_inline__elf_name(dso->inl, vaddr, &start, &elf_file);
+		if (!name)
+			return NULL; /* "??" and "??:0": perf prints its own fallback */
+		free(name);
+		if (!elf_file) {
+			a->line = strdup("??:0");
+			return a->line;
+		}
+		base = strrchr(elf_file, '/');
+		if (asprintf(&a->line, "%s:0", base ? base + 1 : elf_file) < 0)
+			a->line = NULL;
+		free(elf_file);
+		return a->line;
+	}
+	/* perf prints the file's base name (--full-source-path prints it whole) */
+	base = strrchr(file, '/');
+	if (asprintf(&a->line, "%s:%d", base ? base + 1 : file, lineno) < 0)
+		a->line = NULL;
+	return a->line;
 }
 
 #else /* !HAVE_LIBDW */
@@ -378,9 +728,15 @@ void dso_inline__delete(struct dso_inline *di)
 {
 }
 
-unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names)
+unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
+			       char *const **lines)
 {
 	return 0;
+}
+
+const char *dso__srcline(struct dso *dso, u64 offset)
+{
+	return NULL;
 }
 
 #endif /* HAVE_LIBDW */

@@ -119,6 +119,7 @@ struct callchain_frame {
 	 * NULL for the frame itself; inlined: not the symbol's own name
 	 */
 	const char *inline_name;
+	const char *inline_srcline; /* its line there: "file.c:12", NULL: none */
 	bool inlined;
 };
 

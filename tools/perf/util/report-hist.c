@@ -17,13 +17,23 @@
  * order (overhead and samples descending, names ascending, known before
  * unknown), ties kept in the order of perf's input tree, which is the
  * keys' comparison order (symbols by address within their object).
+ *
+ * Children (perf's cumulative mode): a sample's chain frames are keyed
+ * as its own entry is, with the sample's command, thread, cpu and ABI
+ * and the frame's object and symbol, as perf's
+ * iter_add_next_cumulative_entry() keys them; the entries the sample has
+ * already given its period to are remembered by index for the length of
+ * the sample (perf's he_cache), so that a recursive chain counts once.
+ * A recording without callchains pays one store per sample for this.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "debug.h"
+#include "dso.h"
 #include "machine.h"
+#include "map.h"
 #include "report-hist.h"
 #include "symbol.h"
 
@@ -39,6 +49,7 @@ static const char *const column_names[REPORT_COL__MAX] = {
     [SORT_CPU] = "cpu",
     [SORT_ABI] = "abi",
     [REPORT_COL_OVERHEAD] = "overhead",
+    [REPORT_COL_CHILDREN] = "overhead_children",
     [REPORT_COL_SAMPLE] = "sample",
     [REPORT_COL_PERIOD] = "period",
 };
@@ -53,6 +64,7 @@ static const char *const column_headers[REPORT_COL__MAX] = {
     [SORT_CPU] = "CPU",
     [SORT_ABI] = "ABI",
     [REPORT_COL_OVERHEAD] = "Overhead",
+    [REPORT_COL_CHILDREN] = "Children",
     [REPORT_COL_SAMPLE] = "Samples",
     [REPORT_COL_PERIOD] = "Period",
 };
@@ -104,7 +116,7 @@ static int layout__parse_list(const char *opt, const char *str, bool keys_only, 
 			pr_err("%s: unknown %s '%.*s' (known: comm, pid, tid, dso, sym, cpu, "
 			       "abi%s)\n",
 			       opt, keys_only ? "sort key" : "field", (int)len, p,
-			       keys_only ? "" : ", overhead, sample, period");
+			       keys_only ? "" : ", overhead, overhead_children, sample, period");
 			return -EINVAL;
 		}
 		if (len && layout__add(cols, nr, col))
@@ -118,12 +130,13 @@ static int layout__parse_list(const char *opt, const char *str, bool keys_only, 
 
 /*
  * perf 6.1's setup_sorting(): without a strict -F, "overhead" is put
- * before the sort keys; the printed columns are -F's (or overhead and,
- * with -n, samples) followed by the sort keys not among them; and the
- * printed columns not sorted on are sorted on last.
+ * before the sort keys (and "overhead_children" before it, with
+ * --children); the printed columns are -F's (or overhead and, with -n,
+ * samples, after Children with --children) followed by the sort keys not
+ * among them; and the printed columns not sorted on are sorted on last.
  */
 int report_layout__parse(struct report_layout *l, const char *sort, const char *fields,
-			 bool show_nr_samples)
+			 bool show_nr_samples, bool children)
 {
 	bool strict = fields && fields[0] != '+';
 	int keys[REPORT_MAX_COLS], nr_keys = 0, i;
@@ -133,6 +146,10 @@ int report_layout__parse(struct report_layout *l, const char *sort, const char *
 		sort = "comm,dso,sym";
 	if (sort && layout__parse_list("--sort", sort, true, keys, &nr_keys))
 		return -EINVAL;
+	l->children = children;
+	l->self_header = children && !strict;
+	if (l->self_header)
+		layout__add(l->sort, &l->nr_sort, REPORT_COL_CHILDREN);
 	if (!strict)
 		layout__add(l->sort, &l->nr_sort, REPORT_COL_OVERHEAD);
 	for (i = 0; i < nr_keys; i++)
@@ -141,6 +158,8 @@ int report_layout__parse(struct report_layout *l, const char *sort, const char *
 		if (layout__parse_list("-F", fields, false, l->cols, &l->nr_cols))
 			return -EINVAL;
 	} else {
+		if (l->self_header)
+			layout__add(l->cols, &l->nr_cols, REPORT_COL_CHILDREN);
 		layout__add(l->cols, &l->nr_cols, REPORT_COL_OVERHEAD);
 		if (show_nr_samples)
 			layout__add(l->cols, &l->nr_cols, REPORT_COL_SAMPLE);
@@ -246,6 +265,7 @@ struct hist_key {
 	const char *comm;
 	const char *dso; /* NULL: no map */
 	bool has_sym;
+	const char *inlined; /* the inlined function's name, NULL: the symbol's own */
 	u64 sym_start, sym_end;
 	u64 ip; /* the unknown symbol's address */
 	s32 tid;
@@ -259,7 +279,7 @@ struct hist_key {
  */
 struct hist_priv {
 	struct hist_key key;
-	u64 nr_samples, period;
+	u64 nr_samples, period, children;
 	struct thread *thread; /* of the first sample: perf's entry keeps it */
 	bool filtered;
 };
@@ -288,6 +308,14 @@ struct report_hists {
 	size_t nr_hists;
 	struct hist_build *builds;
 	struct report_hist *out;
+	/* the sample being added: the entries it has given its period to */
+	u32 *seen;
+	size_t nr_seen, alloc_seen;
+	const char *comm; /* its command, interned when a key */
+	char level;	  /* its own [x] level */
+	/* entries made by its frames outside every map since the last one in a map */
+	u32 *mapless;
+	size_t nr_mapless, alloc_mapless;
 };
 
 struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events,
@@ -327,6 +355,8 @@ void report_hists__delete(struct report_hists *rh)
 	}
 	for (i = 0; rh->out && i < rh->nr_hists; i++)
 		free(rh->out[i].entries);
+	free(rh->seen);
+	free(rh->mapless);
 	free(rh->builds);
 	free(rh->out);
 	str_pool__exit(&rh->strings);
@@ -357,7 +387,7 @@ static u64 key_hash(const struct hist_key *k)
 	u64 h = (uintptr_t)k->comm * 0x9e3779b97f4a7c15ULL;
 
 	h ^= (uintptr_t)k->dso + (h << 6) + (h >> 2);
-	h ^= (u64)k->has_sym + (h << 6) + (h >> 2);
+	h ^= (u64)k->has_sym + (uintptr_t)k->inlined + (h << 6) + (h >> 2);
 	h ^= k->sym_start + (h << 6) + (h >> 2);
 	h ^= k->ip + (h << 6) + (h >> 2);
 	h ^= ((u64)(u32)k->tid << 32 | (u32)k->cpu) + (h << 6) + (h >> 2);
@@ -368,8 +398,9 @@ static u64 key_hash(const struct hist_key *k)
 static bool key_equal(const struct hist_key *a, const struct hist_key *b)
 {
 	return a->comm == b->comm && a->dso == b->dso && a->has_sym == b->has_sym &&
-	       a->sym_start == b->sym_start && a->sym_end == b->sym_end && a->ip == b->ip &&
-	       a->tid == b->tid && a->cpu == b->cpu && a->abi == b->abi;
+	       a->inlined == b->inlined && a->sym_start == b->sym_start &&
+	       a->sym_end == b->sym_end && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
+	       a->abi == b->abi;
 }
 
 static int hist_build__grow_table(struct hist_build *b)
@@ -460,16 +491,124 @@ static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi
 	return 0;
 }
 
+/* where an entry is: its object and symbol (or address), and its [x] level */
+struct hist_place {
+	struct map *map;
+	struct symbol *sym;
+	const char *inlined; /* an inlined function's name at the address */
+	u64 addr;	     /* the address an unknown symbol is told apart and printed by */
+	char level;
+};
+
+/*
+ * The entry of @k in @b, made from @p and the sample when new; its
+ * index.  -ENOMEM.
+ */
+static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
+			      const struct hist_key *k, const struct hist_place *p,
+			      const struct addr_location *al, const struct perf_sample *sample,
+			      bool filtered)
+{
+	const char *sym = NULL;
+	size_t j;
+	/* the high half picks the slot and tells keys apart: the low half holds the index */
+	u64 h = key_hash(k) >> 32 << 32;
+
+	if (b->table_size) {
+		for (j = (h >> 32) & (b->table_size - 1); b->table[j];
+		     j = (j + 1) & (b->table_size - 1)) {
+			u32 i = (u32)b->table[j] - 1;
+
+			if ((b->table[j] & ~0xffffffffULL) == h && key_equal(&b->priv[i].key, k))
+				return i;
+		}
+	}
+	if ((b->nr + 1) * 2 > b->table_size && hist_build__grow_table(b))
+		return -ENOMEM;
+	if (b->nr == b->alloc && hist_build__grow_entries(b))
+		return -ENOMEM;
+	if (k->has_sym) {
+		sym = k->inlined ?: str_pool__intern(&rh->strings, symbol__name(p->sym));
+		if (!sym)
+			return -ENOMEM;
+	}
+	b->entries[b->nr] = (struct hist_entry){
+	    .comm = k->comm,
+	    .pid = thread__pid(al->thread),
+	    .tid = thread__tid(al->thread),
+	    .dso = k->dso,
+	    .sym = sym,
+	    .inlined = k->inlined != NULL,
+	    .ip = p->addr,
+	    .level = p->level,
+	    .sym_resolved = p->sym != NULL,
+	    .cpu = (s32)sample->cpu,
+	    .abi = sample->user_regs.abi,
+	};
+	b->priv[b->nr] = (struct hist_priv){
+	    .key = *k,
+	    .thread = thread__get(al->thread),
+	    .filtered = filtered,
+	};
+	for (j = (h >> 32) & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1))
+		;
+	b->table[j] = h | ++b->nr;
+	return b->nr - 1;
+}
+
+/* the key of an entry at @p: the place's fields of the keys sorted on, the sample's others */
+static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const struct hist_place *p,
+			  const struct addr_location *al, const struct perf_sample *sample,
+			  const char *comm)
+{
+	const struct report_layout *l = &rh->layout;
+
+	memset(k, 0, sizeof(*k));
+	if (l->key[SORT_COMM])
+		k->comm = comm;
+	if (l->key[SORT_PID] || l->key[SORT_TID])
+		k->tid = thread__tid(al->thread);
+	if ((l->key[SORT_DSO] || l->key[SORT_SYM]) && p->map) {
+		k->dso = str_pool__intern(&rh->strings, map__dso_short(p->map));
+		if (!k->dso)
+			return -ENOMEM;
+	}
+	if (l->key[SORT_SYM]) {
+		if (p->sym) {
+			k->has_sym = true;
+			k->sym_start = p->sym->start;
+			k->sym_end = p->sym->end;
+			if (p->inlined) {
+				k->inlined = str_pool__intern(&rh->strings, p->inlined);
+				if (!k->inlined)
+					return -ENOMEM;
+			}
+		} else {
+			/* perf tells unknown symbols apart by address alone */
+			k->ip = p->addr;
+		}
+		if (!l->key[SORT_DSO] && !p->sym)
+			k->dso = NULL;
+	}
+	if (l->key[SORT_CPU])
+		k->cpu = (s32)sample->cpu;
+	if (l->key[SORT_ABI])
+		k->abi = sample->user_regs.abi;
+	return 0;
+}
+
 int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      const struct addr_location *al, const struct perf_sample *sample,
 		      bool filtered)
 {
 	const struct report_layout *l = &rh->layout;
+	struct hist_place p = {
+	    .map = al->map, .sym = al->sym, .addr = al->addr, .level = cpumode_level(al->cpumode)};
 	struct hist_build *b;
-	struct hist_key k = {NULL};
-	const char *comm = NULL, *sym = NULL;
-	size_t j;
-	u64 h;
+	struct hist_priv *priv;
+	struct hist_key k;
+	const char *comm = NULL;
+	long i;
 
 	if (idx < 0)
 		return -EINVAL;
@@ -489,81 +628,117 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	}
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;
-	if (l->key[SORT_COMM])
-		k.comm = comm;
-	if (l->key[SORT_PID] || l->key[SORT_TID])
-		k.tid = thread__tid(al->thread);
-	if ((l->key[SORT_DSO] || l->key[SORT_SYM]) && al->map) {
-		k.dso = str_pool__intern(&rh->strings, map__dso_short(al->map));
-		if (!k.dso)
-			return -ENOMEM;
-	}
-	if (l->key[SORT_SYM]) {
-		if (al->sym) {
-			k.has_sym = true;
-			k.sym_start = al->sym->start;
-			k.sym_end = al->sym->end;
-		} else {
-			/* perf tells unknown symbols apart by address alone */
-			k.ip = al->addr;
-		}
-		if (!l->key[SORT_DSO] && !al->sym)
-			k.dso = NULL;
-	}
-	if (l->key[SORT_CPU])
-		k.cpu = (s32)sample->cpu;
-	if (l->key[SORT_ABI])
-		k.abi = sample->user_regs.abi;
-
-	/* the high half picks the slot and tells keys apart: the low half holds the index */
-	h = key_hash(&k) >> 32 << 32;
-	if (b->table_size) {
-		for (j = (h >> 32) & (b->table_size - 1); b->table[j];
-		     j = (j + 1) & (b->table_size - 1)) {
-			struct hist_priv *p;
-
-			if ((b->table[j] & ~0xffffffffULL) != h)
-				continue;
-			p = &b->priv[(u32)b->table[j] - 1];
-			if (key_equal(&p->key, &k)) {
-				p->nr_samples++;
-				p->period += sample->period;
-				return 0;
-			}
-		}
-	}
-	if ((b->nr + 1) * 2 > b->table_size && hist_build__grow_table(b))
+	if (hist_key__fill(rh, &k, &p, al, sample, comm))
 		return -ENOMEM;
-	if (b->nr == b->alloc && hist_build__grow_entries(b))
-		return -ENOMEM;
-	if (k.has_sym) {
-		sym = str_pool__intern(&rh->strings, symbol__name(al->sym));
-		if (!sym)
+	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
+	if (i < 0)
+		return i;
+	priv = &b->priv[i];
+	priv->nr_samples++;
+	priv->period += sample->period;
+	priv->children += sample->period;
+	/* the sample's own entry is the first its chain may not count again */
+	if (!rh->alloc_seen) {
+		rh->seen = malloc(64 * sizeof(*rh->seen));
+		if (!rh->seen)
 			return -ENOMEM;
+		rh->alloc_seen = 64;
 	}
-	b->entries[b->nr] = (struct hist_entry){
-	    .comm = k.comm,
-	    .pid = thread__pid(al->thread),
-	    .tid = thread__tid(al->thread),
-	    .dso = k.dso,
-	    .sym = sym,
-	    .ip = al->addr,
-	    .level = cpumode_level(al->cpumode),
-	    .sym_resolved = al->sym != NULL,
-	    .cpu = (s32)sample->cpu,
-	    .abi = sample->user_regs.abi,
-	};
-	b->priv[b->nr] = (struct hist_priv){
-	    .key = k,
-	    .nr_samples = 1,
-	    .period = sample->period,
-	    .thread = thread__get(al->thread),
-	    .filtered = filtered,
-	};
-	for (j = (h >> 32) & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1))
-		;
-	b->table[j] = h | ++b->nr;
+	rh->seen[0] = i;
+	rh->nr_seen = 1;
+	rh->level = p.level;
+	rh->comm = comm;
+	rh->nr_mapless = 0;
 	return 0;
+}
+
+/*
+ * perf report --children walks a chain caller first (its default
+ * -g caller), and fill_callchain_info() leaves a frame outside every map
+ * at the level of the frame walked before it: the nearest one outside it
+ * (a caller) in a map, or the sample's own when there is none.  Walked
+ * callee first here, the entries such frames made wait for it.
+ */
+static void mapless__set_level(struct report_hists *rh, struct hist_build *b, char level)
+{
+	for (size_t j = 0; j < rh->nr_mapless; j++)
+		b->entries[rh->mapless[j]].level = level;
+	rh->nr_mapless = 0;
+}
+
+/* a frame in a map is at the level of its maps, kernel or user */
+static char frame__level(const struct callchain_frame *frame)
+{
+	const struct dso *dso = frame->al.map->dso;
+
+	if (dso && (dso->kind == DSO_KIND__KERNEL || dso->kind == DSO_KIND__MODULE ||
+		    dso->kind == DSO_KIND__KSYMBOL))
+		return 'k';
+	return '.';
+}
+
+int report_hists__add_frame(struct report_hists *rh, int idx, const struct callchain_frame *frame,
+			    const struct addr_location *al, const struct perf_sample *sample,
+			    bool filtered)
+{
+	struct hist_place p = {
+	    .map = frame->al.map,
+	    .sym = frame->al.sym,
+	    .inlined = frame->inlined ? frame->inline_name : NULL,
+	    /* perf's callchain entries keep the address as recorded, not the object's */
+	    .addr = frame->ip,
+	};
+	struct hist_build *b;
+	struct hist_key k;
+	size_t j, nr;
+	long i;
+
+	if (idx < 0 || (size_t)idx >= rh->nr_hists || !rh->nr_seen)
+		return -EINVAL;
+	b = &rh->builds[idx];
+	if (p.map) {
+		p.level = frame__level(frame);
+		mapless__set_level(rh, b, p.level);
+	}
+	if (hist_key__fill(rh, &k, &p, al, sample, rh->comm))
+		return -ENOMEM;
+	nr = b->nr;
+	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
+	if (i < 0)
+		return i;
+	/* its level is the next frame's in a map, or the sample's: known later */
+	if (!p.map && b->nr > nr) {
+		if (rh->nr_mapless == rh->alloc_mapless) {
+			size_t alloc = rh->alloc_mapless ? 2 * rh->alloc_mapless : 16;
+			u32 *m = realloc(rh->mapless, alloc * sizeof(*m));
+
+			if (!m)
+				return -ENOMEM;
+			rh->mapless = m;
+			rh->alloc_mapless = alloc;
+		}
+		rh->mapless[rh->nr_mapless++] = i;
+	}
+	for (j = 0; j < rh->nr_seen; j++)
+		if (rh->seen[j] == (u32)i)
+			return 0;
+	if (rh->nr_seen == rh->alloc_seen) {
+		u32 *seen = realloc(rh->seen, 2 * rh->alloc_seen * sizeof(*seen));
+
+		if (!seen)
+			return -ENOMEM;
+		rh->seen = seen;
+		rh->alloc_seen *= 2;
+	}
+	rh->seen[rh->nr_seen++] = i;
+	b->priv[i].children += sample->period;
+	return 0;
+}
+
+void report_hists__end_chain(struct report_hists *rh, int idx)
+{
+	if (idx >= 0 && (size_t)idx < rh->nr_hists)
+		mapless__set_level(rh, &rh->builds[idx], rh->level);
 }
 
 /* known before unknown, as perf's cmp_null() sorts them */
@@ -607,6 +782,16 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 			return c;
 		if (!a->sym || !b->sym)
 			return cmp_null(a->sym, b->sym);
+		/*
+		 * perf's _sort__sym_cmp() tells an inlined function by its
+		 * name first, the new entry's name against the tree's:
+		 * names descend in the tree's order
+		 */
+		if (a->inlined || b->inlined) {
+			c = strcmp(b->sym, a->sym);
+			if (c)
+				return c;
+		}
 		return cmp_u64_asc(a->sym_start, b->sym_start);
 	case SORT_CPU:
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
@@ -640,6 +825,9 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 		case REPORT_COL_PERIOD:
 			c = cmp_u64_asc(b->period, a->period);
 			break;
+		case REPORT_COL_CHILDREN:
+			c = cmp_u64_asc(b->children, a->children);
+			break;
 		case REPORT_COL_SAMPLE:
 			c = cmp_u64_asc(b->nr_samples, a->nr_samples);
 			break;
@@ -668,10 +856,12 @@ static int abi_count__cmp(const void *pa, const void *pb)
 	return na != nb ? (na < nb ? 1 : -1) : strcmp(a->comm, b->comm);
 }
 
-const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *nr)
+const struct report_hist *report_hists__finish(struct report_hists *rh,
+					       const struct report_layout *l, size_t *nr)
 {
 	size_t i, j;
 
+	rh->layout = *l;
 	for (i = 0; i < rh->nr_hists; i++) {
 		struct hist_build *b = &rh->builds[i];
 		struct report_hist *h = &rh->out[i];
@@ -679,6 +869,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 
 		*h = b->hist;
 		h->time_slices = rh->time_slices;
+		h->children = l->children;
 		h->entries = malloc((b->nr ?: 1) * sizeof(*h->entries));
 		if (!h->entries) {
 			*nr = 0;
@@ -696,6 +887,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *
 			e->sym_start = b->priv[j].key.sym_start;
 			e->nr_samples = b->priv[j].nr_samples;
 			e->period = b->priv[j].period;
+			e->children = b->priv[j].children;
 			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;
@@ -740,6 +932,9 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 	case REPORT_COL_OVERHEAD:
 		pct = h->total_period ? 100.0 * e->period / h->total_period : 0.0;
 		return snprintf(buf, size, " %*.2f%%", width - 2, pct);
+	case REPORT_COL_CHILDREN:
+		pct = h->total_period ? 100.0 * e->children / h->total_period : 0.0;
+		return snprintf(buf, size, " %*.2f%%", width - 2, pct);
 	case REPORT_COL_SAMPLE:
 		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)e->nr_samples);
 	case REPORT_COL_PERIOD:
@@ -754,6 +949,17 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 	case SORT_DSO:
 		return snprintf(buf, size, "%-*.*s", width, width, e->dso ?: "[unknown]");
 	case SORT_SYM:
+		/* perf sizes the column by the name alone: " (inlined)" may run past it */
+		if (e->sym && e->inlined) {
+			int n = snprintf(buf, size, "[%c] %s (inlined)", e->level, e->sym);
+
+			if (n >= 0 && n < width && (size_t)width < size) {
+				memset(buf + n, ' ', width - n);
+				buf[width] = 0;
+				n = width;
+			}
+			return n;
+		}
 		if (e->sym)
 			return snprintf(buf, size, "[%c] %-*.*s", e->level, width - 4, width - 4,
 					e->sym);
@@ -785,6 +991,7 @@ static int column__width(const struct report_hist *h, const struct report_layout
 
 	switch (col) {
 	case REPORT_COL_OVERHEAD:
+	case REPORT_COL_CHILDREN:
 		return 8;
 	case REPORT_COL_SAMPLE:
 	case REPORT_COL_PERIOD:
@@ -850,7 +1057,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 
 		if (width[i] < 0)
 			continue;
-		if (col >= SORT__MAX)
+		if (col == REPORT_COL_OVERHEAD && l->self_header)
+			fprintf(fp, " %s%*s", i ? " " : "", width[i], "Self");
+		else if (col >= SORT__MAX)
 			fprintf(fp, " %s%*s", i ? " " : "", width[i], column_headers[col]);
 		else
 			fprintf(fp, " %s%-*.*s", i ? " " : "", width[i], width[i],
@@ -870,7 +1079,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 		last = l->cols[l->nr_cols - 1];
 	for (e = 0; e < h->nr_entries; e++) {
 		const struct hist_entry *he = &h->entries[e];
-		float pct = h->total_period ? he->period * 100.0 / h->total_period : 0;
+		/* perf's hist_entry__get_percent_limit(): Children's share with --children */
+		u64 period = h->children ? he->children : he->period;
+		float pct = h->total_period ? period * 100.0 / h->total_period : 0;
 		size_t len = 0;
 
 		if (pct < percent_limit)

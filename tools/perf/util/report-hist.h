@@ -9,6 +9,7 @@
 struct perf_sample;
 struct evsel;
 struct addr_location;
+struct callchain_frame;
 
 /*
  * perf textpoke report: the profile, as perf report --stdio prints it.
@@ -16,6 +17,11 @@ struct addr_location;
  * address that held program A and later program B splits as perf's
  * forward pass splits it.  One histogram per event (evsel), as perf
  * prints one block per event.
+ *
+ * With callchains, as perf's --children (its default then): besides its
+ * own period (Self), each entry accumulates the period of every sample
+ * whose chain holds it (Children), once per sample however often the
+ * chain holds it, as perf's cumulative hist_entry_iter does.
  */
 enum report_sort_key {
 	SORT_COMM,
@@ -35,19 +41,22 @@ struct hist_entry {
 	u32 pid, tid;
 	const char *dso;
 	const char *sym;   /* NULL: [unknown], printed with the address as perf does */
+	bool inlined;	   /* sym is a function DWARF inlined there: "sym (inlined)" */
 	u64 ip;		   /* for an unknown symbol */
 	u64 sym_start;	   /* the symbol's start, object-relative (as ip) */
 	char level;	   /* '.' user, 'k' kernel, as perf's [.] [k] */
 	bool sym_resolved; /* the first sample's symbol was known: perf sizes columns by it */
 	s32 cpu;
 	u64 abi;
-	u64 nr_samples;
+	u64 nr_samples; /* of its own: perf's Samples column counts Self */
 	u64 period;
+	u64 children; /* the period of the samples whose chain holds it, Self's included */
 };
 
 struct report_hist {
 	const char *event_name;
 	const char *time_slices; /* --time as given, NULL: the whole recording */
+	bool children;		 /* entries' children periods are perf's Children */
 	size_t nr_entries;
 	struct hist_entry *entries; /* sorted as printed: overhead, then keys */
 	u64 nr_samples;
@@ -63,6 +72,7 @@ struct report_hist {
 /* columns that are not sort keys, numbered after them */
 enum report_column {
 	REPORT_COL_OVERHEAD = SORT__MAX,
+	REPORT_COL_CHILDREN, /* perf's overhead_children */
 	REPORT_COL_SAMPLE,
 	REPORT_COL_PERIOD,
 	REPORT_COL__MAX,
@@ -82,17 +92,22 @@ struct report_layout {
 	bool key[SORT__MAX];	   /* the sort keys among them */
 	bool elide[SORT__MAX];	   /* not printed: a one-name filter makes it constant */
 	bool dso_filter;	   /* --dsos given: perf leaves the object column narrow */
+	bool children;		   /* perf's --children: entries' percent limit is Children's */
+	bool self_header;	   /* ... and -F not strict: "Children", then "Self" for Overhead */
 };
 
 /* perf's name of a column: "comm", "dso", "sym", "overhead", "sample" */
 const char *report_column__name(int col);
 
 /*
- * @sort: perf's --sort (NULL: comm,dso,sym), @fields: -F (NULL: none).
- * 0, or -EINVAL with a one-line error naming the unknown key.
+ * @sort: perf's --sort (NULL: comm,dso,sym), @fields: -F (NULL: none);
+ * @children: perf's --children, which puts "Children" (renaming
+ * "Overhead" to "Self") before the columns and sorts on it first unless
+ * -F names the columns.  0, or -EINVAL with a one-line error naming the
+ * unknown key.
  */
 int report_layout__parse(struct report_layout *l, const char *sort, const char *fields,
-			 bool show_nr_samples);
+			 bool show_nr_samples, bool children);
 
 /* the histograms of a session, one per event, filled sample by sample */
 struct report_hists;
@@ -111,8 +126,27 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      const struct addr_location *al, const struct perf_sample *sample,
 		      bool filtered);
 
-/* sorts and returns the histograms, valid until report_hists__delete() */
-const struct report_hist *report_hists__finish(struct report_hists *rh, size_t *nr);
+/*
+ * One frame of the chain of the sample last given to report_hists__add()
+ * (@al and @filtered as given there): the period goes to the frame's
+ * entry's children, unless an earlier frame of the sample, or the sample
+ * itself, already gave it.  The entry has the sample's command, thread,
+ * cpu and ABI, and the frame's object and symbol.  0 or -ENOMEM.
+ */
+int report_hists__add_frame(struct report_hists *rh, int idx, const struct callchain_frame *frame,
+			    const struct addr_location *al, const struct perf_sample *sample,
+			    bool filtered);
+/* after the sample's last frame, the outermost */
+void report_hists__end_chain(struct report_hists *rh, int idx);
+
+/*
+ * Sorts and returns the histograms as @l (the layout given to
+ * report_hists__new(), or one with other columns, once the recording
+ * says whether it has callchains) orders them; valid until
+ * report_hists__delete().
+ */
+const struct report_hist *report_hists__finish(struct report_hists *rh,
+					       const struct report_layout *l, size_t *nr);
 
 /*
  * One event's block as perf report --stdio prints it, from "# Samples:"

@@ -186,6 +186,10 @@ static void json__entry(struct json *j, const struct hist_entry *he, const struc
 	json__percent(j, "overhead", he->period, h->total_period);
 	json__u64(j, "nr_samples", he->nr_samples);
 	json__u64(j, "period", he->period);
+	if (h->children) {
+		json__percent(j, "children_overhead", he->children, h->total_period);
+		json__u64(j, "children", he->children);
+	}
 	for (i = 0; i < nr_keys; i++) {
 		switch (keys[i]) {
 		case SORT_COMM:
@@ -203,6 +207,7 @@ static void json__entry(struct json *j, const struct hist_entry *he, const struc
 			break;
 		case SORT_SYM:
 			json__str(j, "sym", he->sym);
+			json__bool(j, "inlined", he->inlined);
 			json__addr(j, "ip", he->ip);
 			json__addr(j, "sym_start", he->sym_start);
 			json__str(j, "level", he->level == 'k' ? "kernel" : "user");
@@ -220,6 +225,17 @@ static void json__entry(struct json *j, const struct hist_entry *he, const struc
 	json__close(j, '}');
 }
 
+/* --percent-limit as the text report applies it: Children's share with --children */
+static bool json__below(const struct hist_entry *he, const struct report_hist *h,
+			float percent_limit)
+{
+	struct hist_entry self = *he;
+
+	if (h->children)
+		self.period = he->children;
+	return report_hist_entry__below(&self, h, percent_limit);
+}
+
 static void json__hist(struct json *j, const struct report_hist *h,
 		       const enum report_sort_key *keys, size_t nr_keys, float percent_limit)
 {
@@ -231,9 +247,10 @@ static void json__hist(struct json *j, const struct report_hist *h,
 	json__str(j, "time_slices", h->time_slices);
 	json__u64(j, "nr_samples", h->nr_samples);
 	json__u64(j, "total_period", h->total_period);
+	json__bool(j, "children", h->children);
 	json__open(j, "entries", '[');
 	for (i = 0; i < h->nr_entries; i++) {
-		if (report_hist_entry__below(&h->entries[i], h, percent_limit)) {
+		if (json__below(&h->entries[i], h, percent_limit)) {
 			hidden++;
 			continue;
 		}

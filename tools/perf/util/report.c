@@ -9,6 +9,13 @@
  *
  * Nothing is printed before the pass has succeeded: a bad record leaves
  * an error naming it and no partial report.
+ *
+ * A sample with a callchain also gives its period to the entries of its
+ * chain's frames (perf's --children): the whole chain as perf resolves
+ * it, the recorded one and, for --call-graph dwarf, the user frames one
+ * unwinder for the pass unwinds from the stack dump.  perf 6.1 decides
+ * on Children before the first record, so a pipe, whose events come as
+ * records, never gets them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +38,7 @@
 #include "symbol.h"
 #include "time-utils.h"
 #include "trace-event.h"
+#include "unwind.h"
 
 #define REPORT_MAX_RANGES 64
 #define REPORT_MAX_CPUS 4096
@@ -57,6 +65,8 @@ struct report {
 	struct report_layout layout;
 	struct perf_session *session;
 	struct report_hists *hists;
+	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
+	bool children;		   /* perf's --children: the chains are counted */
 	struct report_changes *changes;
 	struct report_density density; /* samples over time, for --html and --json */
 	struct name_list comms, dsos, symbols;
@@ -71,6 +81,8 @@ void report_opts__init(struct report_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->input = "perf.data";
+	opts->children = -1;
+	opts->max_stack = REPORT_MAX_STACK;
 }
 
 static int name_list__parse(struct name_list *l, const char *str)
@@ -353,11 +365,74 @@ static void report__name_tracepoints(struct report *r)
 	trace_events__delete(te);
 }
 
+struct chain_arg {
+	struct report *r;
+	int idx;
+	const struct addr_location *al;
+	const struct perf_sample *sample;
+	bool filtered;
+	u64 skip; /* recorded frames left out: the innermost ones past --max-stack */
+};
+
+static int report__frame(struct callchain_frame *frame, void *arg)
+{
+	struct chain_arg *ca = arg;
+
+	if (ca->skip) {
+		ca->skip--;
+		return 0;
+	}
+	return report_hists__add_frame(ca->r->hists, ca->idx, frame, ca->al, ca->sample,
+				       ca->filtered);
+}
+
+/*
+ * Children: the entries of the sample's chain, each once.  perf report
+ * --children resolves a chain caller first, so --max-stack keeps the
+ * recorded chain's outermost frames; the unwinder's frames are the
+ * innermost ones in either order.
+ */
+static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
+			 struct perf_sample *sample, bool filtered)
+{
+	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0};
+	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
+	unsigned int max_stack = r->opts->max_stack;
+	struct perf_sample user;
+	int err;
+
+	if (!max_stack)
+		return 0;
+	for (i = 0; i < sample->callchain->nr; i++)
+		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
+			nr++;
+	ca.skip = nr > max_stack ? nr - max_stack : 0;
+	err = thread__walk_callchain(al->thread, sample, report__frame, &ca);
+	if (err || !unwind__sample_has_stack(sample_type, sample))
+		goto out;
+	if (!r->unwinder) {
+		r->unwinder = unwinder__new();
+		if (!r->unwinder) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	/* the unwound part alone: the recorded one is counted above */
+	user = *sample;
+	user.callchain = NULL;
+	err = thread__walk_sample_chain(al->thread, &user, sample_type, r->unwinder, max_stack,
+					report__frame, &ca);
+out:
+	report_hists__end_chain(r->hists, evsel->idx);
+	return err;
+}
+
 static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
 	struct report *r = (struct report *)tool;
 	struct addr_location al;
+	bool filtered;
 	int err;
 
 	if (!r->trace_tried)
@@ -378,14 +453,27 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		       (unsigned long long)r->session->cur_offset, strerror(-err));
 		goto out;
 	}
-	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample,
-				report__filtered(r, &al));
+	filtered = report__filtered(r, &al);
+	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample, filtered);
+	if (!err && sample->callchain && r->children && al.thread)
+		err = report__chain(r, evsel, &al, sample, filtered);
 	if (err)
 		pr_err("%s: sample at %#llx: %s\n", r->session->path,
 		       (unsigned long long)r->session->cur_offset, strerror(-err));
 out:
 	addr_location__exit(&al);
 	return err;
+}
+
+/* perf's evlist__combined_sample_type() & PERF_SAMPLE_CALLCHAIN */
+static bool report__has_callchains(const struct report *r)
+{
+	const struct evlist *evlist = r->session->evlist;
+
+	for (int i = 0; evlist && i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
 }
 
 /* the checks perf makes on the recording before the pass */
@@ -631,7 +719,7 @@ static int report__parse_options(struct report *r)
 		pr_err("--json and --stdio both print to stdout: choose one\n");
 		return -EINVAL;
 	}
-	err = report_layout__parse(&r->layout, o->sort, o->fields, o->show_nr_samples);
+	err = report_layout__parse(&r->layout, o->sort, o->fields, o->show_nr_samples, false);
 	if (err)
 		return err;
 	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
@@ -701,6 +789,12 @@ int report__run(struct report_opts *opts)
 		if (err)
 			goto out;
 	}
+	/*
+	 * perf 6.1: Children by default, silently not when no event has
+	 * callchains, which is what its sample type says of a pipe's before
+	 * the first record
+	 */
+	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
 	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
 	if (err)
@@ -714,7 +808,13 @@ int report__run(struct report_opts *opts)
 		report_changes__delete(r.changes);
 		r.changes = NULL;
 	}
-	hists = report_hists__finish(r.hists, &nr);
+	if (r.children) {
+		err = report_layout__parse(&r.layout, opts->sort, opts->fields,
+					   opts->show_nr_samples, true);
+		if (err)
+			goto out;
+	}
+	hists = report_hists__finish(r.hists, &r.layout, &nr);
 	if (!hists) {
 		err = -ENOMEM;
 		goto out;
@@ -762,6 +862,7 @@ out:
 		report_file__close(&html, false);
 	report_changes__delete(r.changes);
 	report_hists__delete(r.hists);
+	unwinder__delete(r.unwinder);
 	if (r.session)
 		perf_session__delete(r.session);
 	text_image__delete(ti);

@@ -6,6 +6,9 @@
 #include "text-image.h"
 #include "types.h"
 
+/* perf's default --max-stack: the kernel's default perf_event_max_stack */
+#define REPORT_MAX_STACK 127
+
 /* What perf textpoke report was asked to do (its command line) */
 struct report_opts {
 	const char *input;  /* file, perf.data/ directory, or "-" */
@@ -20,6 +23,13 @@ struct report_opts {
 	const char *comms, *pids, *tids, *dsos, *symbols, *cpus;
 	const char *time; /* perf's --time: start,end in seconds or percentages */
 	bool no_changes;  /* --no-changes: the profile only */
+	/*
+	 * --children / --no-children; -1: perf's default, Children when an
+	 * event samples callchains
+	 */
+	int children;
+	/* --max-stack: the recorded chain's outermost frames, the unwound innermost */
+	unsigned int max_stack;
 	struct text_image_opts text;
 };
 

@@ -17,19 +17,35 @@ static const struct {
 	const char *name;
 	u64 field;
 } field_names[] = {
-    {"comm", SF_COMM},	       {"tid", SF_TID},
-    {"pid", SF_PID},	       {"time", SF_TIME},
-    {"cpu", SF_CPU},	       {"event", SF_EVNAME},
-    {"trace", SF_TRACE},       {"ip", SF_IP},
-    {"sym", SF_SYM},	       {"dso", SF_DSO},
-    {"addr", SF_ADDR},	       {"symoff", SF_SYMOFFSET},
-    {"period", SF_PERIOD},     {"iregs", SF_IREGS},
-    {"uregs", SF_UREGS},       {"weight", SF_WEIGHT},
-    {"data_src", SF_DATA_SRC}, {"bpf-output", SF_BPF_OUTPUT},
-    {"misc", SF_MISC},	       {"phys_addr", SF_PHYS_ADDR},
-    {"ins_lat", SF_INS_LAT},   {"abi", SF_ABI},
-    {"insn", SF_INSN},	       {"disasm", SF_DISASM},
+    {"comm", SF_COMM},
+    {"tid", SF_TID},
+    {"pid", SF_PID},
+    {"time", SF_TIME},
+    {"cpu", SF_CPU},
+    {"event", SF_EVNAME},
+    {"trace", SF_TRACE},
+    {"ip", SF_IP},
+    {"sym", SF_SYM},
+    {"dso", SF_DSO},
+    {"addr", SF_ADDR},
+    {"symoff", SF_SYMOFFSET},
+    {"period", SF_PERIOD},
+    {"iregs", SF_IREGS},
+    {"uregs", SF_UREGS},
+    {"weight", SF_WEIGHT},
+    {"data_src", SF_DATA_SRC},
+    {"bpf-output", SF_BPF_OUTPUT},
+    {"misc", SF_MISC},
+    {"phys_addr", SF_PHYS_ADDR},
+    {"ins_lat", SF_INS_LAT},
+    {"abi", SF_ABI},
+    {"insn", SF_INSN},
+    {"disasm", SF_DISASM},
     {"poked", SF_POKED},
+    {"srcline", SF_SRCLINE},
+    {"brstack", SF_BRSTACK},
+    {"brstacksym", SF_BRSTACKSYM},
+    {"brstackoff", SF_BRSTACKOFF},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -290,6 +306,10 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	CHECK(SF_INSN, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_DISASM, PERF_SAMPLE_IP, "IP", false);
 	CHECK(SF_POKED, PERF_SAMPLE_IP, "IP", false);
+	CHECK(SF_SRCLINE, PERF_SAMPLE_IP, "IP", false);
+	CHECK(SF_BRSTACK, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK", false);
+	CHECK(SF_BRSTACKSYM, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK", false);
+	CHECK(SF_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK", false);
 #undef CHECK
 	return 0;
 }

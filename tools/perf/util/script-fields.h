@@ -36,6 +36,10 @@ enum script_field {
 	SF_INSN = 1ULL << 22,	/* the instruction bytes at ip, as of the sample's time */
 	SF_DISASM = 1ULL << 23, /* new: that instruction disassembled */
 	SF_POKED = 1ULL << 24,	/* new: "[poked T]" when a poke changed them before */
+	SF_SRCLINE = 1ULL << 25,
+	SF_BRSTACK = 1ULL << 26,
+	SF_BRSTACKSYM = 1ULL << 27,
+	SF_BRSTACKOFF = 1ULL << 28,
 };
 
 #define SF_TEXT (SF_INSN | SF_DISASM | SF_POKED)

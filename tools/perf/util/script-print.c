@@ -655,9 +655,14 @@ static void print_loc(struct script_printer *pr, const struct script_loc *loc, u
 		w = w_mem(w, dso, dso_len);
 		*w++ = ')';
 	}
-	if (loc->inlined)
-		w = w_mem(w, " (inlined)", 10);
 	section_end(b, w);
+	/* perf: the line below, then "(inlined)" after it */
+	if ((f & SF_SRCLINE) && loc->srcline) {
+		buf_puts(b, "\n  ");
+		buf_puts(b, loc->srcline);
+	}
+	if (loc->inlined)
+		buf_puts(b, " (inlined)");
 }
 
 /*
@@ -786,6 +791,8 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 		print_regs(b, &sample->intr_regs);
 	if (f & SF_UREGS)
 		print_regs(b, &sample->user_regs);
+	if (info->branches_len)
+		script_buf__write(b, info->branches, info->branches_len);
 	if (f & SF_PHYS_ADDR)
 		buf_hex(b, sample->phys_addr, 16);
 	if (info->text_len)

@@ -63,6 +63,7 @@ struct script_loc {
 	u64 sym_end;
 	const char *dso; /* NULL: [unknown] */
 	bool inlined;	 /* a function inlined there: "(inlined)" stands for the dso */
+	const char *srcline; /* -F srcline: "file.c:12", or perf's "dso[addr]"; NULL: none */
 };
 
 struct script_sample_info {
@@ -77,6 +78,9 @@ struct script_sample_info {
 	/* insn, disasm, poked: printed at the end of the line */
 	const char *text;
 	size_t text_len;
+	/* brstack, brstacksym or brstackoff, after uregs */
+	const char *branches;
+	size_t branches_len;
 };
 
 /*

@@ -5,15 +5,20 @@
  * and hand resolved values to the printers (script-print.c).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "debug.h"
+#include "dso-inline.h"
 #include "dso.h"
 #include "dump.h"
 #include "evsel.h"
 #include "machine.h"
 #include "map.h"
+#include "script-branch.h"
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
@@ -32,6 +37,9 @@ struct script {
 	bool prepared;
 	bool trace_tried;
 	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
+	bool want_srcline;	   /* some event prints -F srcline */
+	struct script_branch_buf branches;
+	char srcline[2][PATH_MAX]; /* perf's "dso[addr]" of the sample's line, of a frame's */
 	int nr_prepared;	   /* evsels set up so far */
 };
 
@@ -61,8 +69,13 @@ static int script__prepare_evsel(struct script *s, struct evsel *evsel, bool fir
 		}
 	}
 	/* perf checks the first event of each type only */
-	if (first_of_type)
-		return script_fields__check_evsel(&s->opts->fields, evsel);
+	if (first_of_type) {
+		int err = script_fields__check_evsel(&s->opts->fields, evsel);
+
+		if (script_fields__get(&s->opts->fields, evsel->attr.type) & SF_SRCLINE)
+			s->want_srcline = true;
+		return err;
+	}
 	return 0;
 }
 
@@ -127,6 +140,25 @@ static int script__prepare(struct script *s)
 	return 0;
 }
 
+/*
+ * The srcline field: the object's DWARF line at the address, else what
+ * perf prints when addr2line has no answer, the object's short name and
+ * the address
+ */
+static const char *script__srcline(struct script *s, const struct addr_location *al, int which)
+{
+	const char *line;
+
+	if (!s->want_srcline || !al->map || !al->map->dso)
+		return NULL;
+	line = dso__srcline(al->map->dso, al->addr);
+	if (line)
+		return line;
+	snprintf(s->srcline[which], sizeof(s->srcline[which]), "%s[%" PRIx64 "]",
+		 al->map->dso->short_name, al->addr);
+	return s->srcline[which];
+}
+
 static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 			const struct addr_location *al)
 {
@@ -138,6 +170,7 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 	loc->sym_end = al->sym ? al->sym->end : 0;
 	loc->dso = al->map ? map__dso_name(al->map) : NULL;
 	loc->inlined = false;
+	loc->srcline = NULL;
 }
 
 struct frame_arg {
@@ -151,11 +184,14 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct script_loc loc;
 
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
+	loc.srcline = script__srcline(fa->s, &frame->al, 1);
 	/* kernel, module and BPF frames show the address as recorded */
 	loc.relative = callchain_frame__addr(frame) != frame->ip;
 	if (frame->inline_name) {
 		loc.sym = frame->inline_name;
 		loc.inlined = frame->inlined;
+		if (loc.srcline && frame->inline_srcline)
+			loc.srcline = frame->inline_srcline;
 	}
 	script_print__frame(&fa->s->printer, fa->evsel, &loc);
 	return 0;
@@ -190,6 +226,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		goto out;
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
 	loc_from_al(s, &info.loc, sample->ip, &al);
+	info.loc.srcline = script__srcline(s, &al, 0);
 	info.has_chain = sample->callchain != NULL;
 	if ((script_printer__fields(&s->printer, evsel) & SF_TRACE) && sample->raw_data &&
 	    evsel->tp_format)
@@ -205,6 +242,14 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			s->unwinder = unwinder__new();
 		thread__walk_sample_chain(al.thread, sample, evsel->attr.sample_type, s->unwinder,
 					  s->opts->max_stack, print_frame, &fa);
+	}
+	if ((script_printer__fields(&s->printer, evsel) &
+	     (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) &&
+	    al.thread &&
+	    !script_branch__format(&s->branches, script_printer__fields(&s->printer, evsel),
+				   al.thread, sample)) {
+		info.branches = s->branches.buf;
+		info.branches_len = s->branches.len;
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
 		info.text = text;
@@ -446,6 +491,7 @@ out_delete:
 			 (unsigned long long)us->nr_objects_open);
 	}
 	unwinder__delete(s.unwinder);
+	script_branch_buf__exit(&s.branches);
 	script_text__delete(s.text);
 	trace_events__delete(s.trace);
 	perf_session__delete(s.session);

@@ -83,6 +83,7 @@ struct uw_space {
 	Dwfl *dwfl;
 	bool attached;
 	struct uw_rule *rules; /* the fast path's cache, by pc */
+	int has_object;	       /* a mapped object file is readable: 1, 0, -1 not known yet */
 	struct uw_space *next;
 };
 
@@ -105,6 +106,7 @@ struct uw_walk {
 	u64 last_sp;
 	bool have_last_sp;
 	bool looped;
+	bool prev_activation; /* the frame before was an exact pc, not the initial one */
 };
 
 #define UW_HASH 64
@@ -195,6 +197,7 @@ static struct uw_space *unwinder__space(struct unwinder *uw, struct maps *maps, 
 		return NULL;
 	sp->maps = maps__get(maps);
 	sp->is32 = is32;
+	sp->has_object = -1;
 	sp->next = uw->spaces[h];
 	uw->spaces[h] = sp;
 	return sp;
@@ -359,6 +362,36 @@ out:
 	return err;
 }
 
+/*
+ * The sample's IP is in no object file (JIT code in an anonymous map):
+ * perf still gives that one frame when its unwinder is set up for the
+ * process, which takes an object of the process it can read; a process
+ * with none (a recording from elsewhere) gets no frame at all.
+ */
+static bool uw_walk__ip_alone(struct uw_walk *w)
+{
+	struct uw_space *sp = w->space;
+	const struct maps *maps = w->thread->maps;
+
+	if (sp->has_object < 0) {
+		sp->has_object = 0;
+		for (size_t i = 0; i < maps->nr && !sp->has_object; i++) {
+			struct dso *dso = maps->entries[i]->dso;
+			char *path;
+
+			if (!dso || dso->kind != DSO_KIND__USER)
+				continue;
+			path = dso__runtime_path(dso);
+			sp->has_object = path != NULL;
+			free(path);
+		}
+	}
+	if (!sp->has_object)
+		return false;
+	w->frames[w->nr_frames++] = uw__addr(w, w->regs[REG_IP]);
+	return true;
+}
+
 /* --- the thread callbacks: one thread, the sampled one ------------------ */
 
 static pid_t uw__next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -476,11 +509,27 @@ static int uw__frame(Dwfl_Frame *state, void *arg)
 	 * gives no user frame at all: nor do we.
 	 */
 	err = uw__report(w, pc);
-	if (err == -ESTALE || (err && !w->nr_frames))
+	if (err == -ESTALE)
 		return DWARF_CB_ABORT;
+	if (err && !w->nr_frames) {
+		uw_walk__ip_alone(w);
+		return DWARF_CB_ABORT;
+	}
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	pc = uw__addr(w, pc);
+	/*
+	 * libdwfl calls both a signal trampoline and the frame it
+	 * interrupted exact pcs; perf prints the trampoline as a caller
+	 * (one byte back), the interrupted frame exact
+	 */
+	if (w->nr_frames) {
+		bool trampoline = activation && !w->prev_activation;
+
+		w->prev_activation = activation;
+		if (trampoline)
+			activation = false;
+	}
 	/* a frame must move the stack up; one that does not would repeat forever */
 	if (dwfl_frame_reg(state, sp_reg, &sp) == 0) {
 		sp = uw__addr(w, sp);
@@ -673,8 +722,12 @@ static int uw_walk__fast(struct uw_walk *w)
 		err = uw__report(w, pc);
 		if (err == -ESTALE)
 			return err;
+		if (err && !w->nr_frames) {
+			uw_walk__ip_alone(w);
+			return 0;
+		}
 		if (err)
-			return w->nr_frames ? -EAGAIN : 0;
+			return -EAGAIN;
 		if (known[spr]) {
 			if (w->have_last_sp &&
 			    (val[spr] < w->last_sp ||
@@ -731,6 +784,8 @@ static int unwinder__attempt(struct unwinder *uw, struct uw_walk *w)
 	if (!sp->dwfl || !sp->attached) {
 		/* the IP's module first: it tells libdw which backend to use */
 		err = uw__report(w, uw__addr(w, w->regs[REG_IP]));
+		if (err == -ENOENT)
+			uw_walk__ip_alone(w);
 		if (err)
 			return err;
 		if (!dwfl_attach_state(sp->dwfl, NULL, thread__pid(w->thread) ?: 1,
@@ -750,6 +805,7 @@ static int unwinder__attempt(struct unwinder *uw, struct uw_walk *w)
 	w->have_last_sp = false;
 	w->looped = false;
 	w->bad_stack = false;
+	w->prev_activation = false;
 	uw->walk = w;
 	dwfl_getthread_frames(sp->dwfl, thread__tid(w->thread) ?: 1, uw__frame, w);
 	uw->walk = NULL;

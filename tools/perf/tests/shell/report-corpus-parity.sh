@@ -6,10 +6,12 @@
 # with --sort comm,dso, and with comm,dso,sym where we resolve the kernel
 # (a file recorded on another kernel: stock perf moves this machine's
 # kallsyms there anyway, we warn and print [unknown], so its kernel
-# symbols are not compared; see script-corpus-parity.sh).  Stock perf runs
-# with --no-children -g none --no-branch-stack: we print the flat profile
-# of samples, not call graphs nor branch-stack entries, which stock perf
-# picks by default for recordings that have callchains or branch stacks.
+# symbols are not compared; see script-corpus-parity.sh).  Both run with
+# --no-children (the Self profile; report-children.sh compares Children on
+# recordings made here, whose objects are present), stock perf also with
+# -g none --no-branch-stack: we print no call graph trees nor
+# branch-stack entries, which stock perf picks by default for recordings
+# that have callchains or branch stacks.
 #
 # Checked in under tools/perf/tests/data/report-corpus-parity/:
 #   status        for every file: stock perf's exit status and ours;
@@ -61,7 +63,7 @@ while IFS= read -r -d '' f; do
 		perf_report -i "$f" --no-children -g none --no-branch-stack --sort $s \
 			>>"$tmp/perf" 2>"$tmp/perf.err" </dev/null
 		pst=$?
-		HOME=$tmp timeout 120 "$TEXTPOKE" report --no-changes -i "$f" --sort $s \
+		HOME=$tmp timeout 120 "$TEXTPOKE" report --no-changes --no-children -i "$f" --sort $s \
 			2>"$tmp/ours.err" </dev/null |
 			awk '/^# Samples per user-register ABI/ { s = 1 } s && /^$/ { s = 0; next } !s' \
 				>>"$tmp/ours"
