@@ -800,7 +800,7 @@ static void record__writer_open_error(const char *output, unsigned int flags, in
 static int record__write_groups(struct record *rec)
 {
 	struct record_group *groups = calloc(rec->nr_evsels, sizeof(*groups));
-	int nr = 0, err = 0;
+	int nr = 0, kept = 0, err = 0;
 
 	if (!groups)
 		return -ENOMEM;
@@ -816,14 +816,12 @@ static int record__write_groups(struct record *rec)
 			groups[nr - 1].nr_members++;
 	}
 	/* as perf: a group of one is no group */
-	for (int i = 0, j = 0; i < nr; i++) {
+	for (int i = 0; i < nr; i++) {
 		if (groups[i].nr_members > 1)
-			groups[j++] = groups[i];
-		if (i == nr - 1)
-			nr = j;
+			groups[kept++] = groups[i];
 	}
-	if (nr)
-		err = record_features__group_desc(rec->w, groups, nr);
+	if (kept)
+		err = record_features__group_desc(rec->w, groups, kept);
 	if (err)
 		pr_err("%s: cannot write the group descriptions: %s\n", rec->opts->output,
 		       strerror(-err));
@@ -1260,6 +1258,11 @@ int record__run(struct record_opts *opts)
 		pr_err("-m %u: the ring size must be a power of two pages\n", opts->mmap_pages);
 		return -EINVAL;
 	}
+	/* as perf record --kcore: the option asks for the copy, so no copy, no recording */
+	if (opts->kcore_required && access("/proc/kcore", R_OK)) {
+		pr_err("--kcore: /proc/kcore is not readable: %s\n", strerror(errno));
+		return -ENOENT;
+	}
 	/* as perf record: no command and no target means the whole system until Ctrl-C */
 	if (!opts->cpu_list && !opts->pid_list && !opts->argc)
 		opts->system_wide = true;
@@ -1320,12 +1323,6 @@ int record__run(struct record_opts *opts)
 			pr_warning("no BPF JIT capture: %s (needs root)\n", strerror(errno));
 	}
 	record__check_kallsyms(&rec);
-	if (opts->kcore_required && access("/proc/kcore", R_OK)) {
-		/* perf record --kcore stops here too: the option asks for the copy */
-		pr_err("--kcore: /proc/kcore is not readable: %s\n", strerror(errno));
-		err = -ENOENT;
-		goto out;
-	}
 	err = record__writer_open(&rec);
 	if (err)
 		goto out_discard;
