@@ -3,12 +3,13 @@
  * perf textpoke record: the option table and a thin entry point; the
  * recorder lives in util/record.c.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/perf_event.h>
 
 #include "builtin.h"
 #include "util/debug.h"
@@ -116,8 +117,9 @@ static int parse_mmap_pages(const char *arg, unsigned int *pages)
 	if (errno || end == arg || *arg == '-')
 		return -EINVAL;
 	if (*end) {
-		static const char units[] = "bkmg";
-		const char *u = strchr(units, tolower((unsigned char)*end));
+		/* upper case only, as perf's parse_tag_value() */
+		static const char units[] = "BKMG";
+		const char *u = strchr(units, *end);
 
 		if (!u || end[1])
 			return -EINVAL;
@@ -132,11 +134,12 @@ static int parse_mmap_pages(const char *arg, unsigned int *pages)
 	} else {
 		n = x;
 	}
-	if (!n || n > RECORD_MAX_MMAP_PAGES)
+	/* as perf: 0 rounds up to the one page a ring needs at least */
+	if (n > RECORD_MAX_MMAP_PAGES)
 		return -ERANGE;
 	for (p2 = 1; p2 < n; p2 <<= 1)
 		;
-	if (p2 != n) {
+	if (p2 != n || !n) {
 		unsigned long long size = p2 * page;
 		int unit = 0;
 
@@ -160,10 +163,14 @@ int cmd_textpoke_record(int argc, char **argv)
 		OPT_CALL_GRAPH,
 		OPT_NO_KCORE,
 		OPT_NO_BPF,
+		OPT_SWITCH_EVENTS,
+		OPT_KCORE,
+		OPT_FULL_KALLSYMS,
 	};
 	static const struct popt opts[] = {
 	    {'e', "event", required_argument, "event",
-	     "event to sample: cpu-clock, task-clock, cycles, sys:tracepoint, with :u :k :p :pp :ppp",
+	     "events to sample: cpu-clock, task-clock, cycles, sys:tracepoint, with :u :k :p :pp "
+	     ":ppp; a,b lists, {a,b} groups",
 	     'e'},
 	    {'c', "count", required_argument, "n", "sample every n events", 'c'},
 	    {'F', "freq", required_argument, "n", "sample n times a second (default 4000), or max",
@@ -177,6 +184,16 @@ int cmd_textpoke_record(int argc, char **argv)
 	    {0, "intr-regs", optional_argument, "regs",
 	     "sample registers at the interrupt (all, or a list)", OPT_INTR_REGS},
 	    {'g', NULL, no_argument, NULL, "record call graphs (frame pointers)", 'g'},
+	    {'d', "data", no_argument, NULL, "record the sample virtual addresses", 'd'},
+	    {'T', "timestamp", no_argument, NULL, "record the sample timestamps (always on)", 'T'},
+	    {'s', "stat", no_argument, NULL, "per thread counts", 's'},
+	    {'b', "branch-any", no_argument, NULL, "sample any taken branches", 'b'},
+	    {'j', "branch-filter", required_argument, "branch filter mask",
+	     "branch stack filter modes: any,any_call,any_ret,ind_call,ind_jmp,call,cond,u,k,hv,...",
+	     'j'},
+	    {0, "switch-events", no_argument, NULL, "record context switch events",
+	     OPT_SWITCH_EVENTS},
+	    {'i', "no-inherit", no_argument, NULL, "child tasks do not inherit counters", 'i'},
 	    {0, "call-graph", required_argument, "mode", "fp, dwarf or dwarf,<stack bytes>",
 	     OPT_CALL_GRAPH},
 	    {'o', "output", required_argument, "file", "output file name (- for a pipe)", 'o'},
@@ -186,6 +203,11 @@ int cmd_textpoke_record(int argc, char **argv)
 	     "ring buffer pages per CPU, or a size with B/K/M/G (default 256)", 'm'},
 	    {0, "no-kcore", no_argument, NULL, "write a plain file, without kcore_dir",
 	     OPT_NO_KCORE},
+	    {0, "kcore", no_argument, NULL, "copy /proc/kcore: fail when it cannot be read",
+	     OPT_KCORE},
+	    {0, "full-kallsyms", no_argument, NULL,
+	     "keep all of kallsyms in kcore_dir, not only the symbols the recording hit",
+	     OPT_FULL_KALLSYMS},
 	    {0, "no-bpf-capture", no_argument, NULL, "do not capture BPF JIT images", OPT_NO_BPF},
 	    {'q', "quiet", no_argument, NULL, "do not print any messages", 'q'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
@@ -304,6 +326,41 @@ int cmd_textpoke_record(int argc, char **argv)
 			break;
 		case OPT_NO_KCORE:
 			ro.kcore = false;
+			ro.kcore_required = false;
+			break;
+		case OPT_KCORE:
+			ro.kcore = true;
+			ro.kcore_required = true;
+			break;
+		case OPT_FULL_KALLSYMS:
+			ro.full_kallsyms = true;
+			break;
+		case 'd':
+			ro.sample_addr = true;
+			break;
+		case 'T':
+			/* every sample carries its time already (PERF_SAMPLE_TIME) */
+			break;
+		case 's':
+			ro.inherit_stat = true;
+			break;
+		case 'b':
+			ro.branch_filter = PERF_SAMPLE_BRANCH_ANY;
+			break;
+		case 'j':
+			if (record_opts__parse_branch_filter(optarg, &ro.branch_filter)) {
+				popt__bad_value(
+				    &ctx, "expected a comma list of any, any_call, any_ret, "
+					  "ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx, "
+					  "abort_tx, save_type, stack, hw_index, priv");
+				goto out_usage;
+			}
+			break;
+		case OPT_SWITCH_EVENTS:
+			ro.switch_events = true;
+			break;
+		case 'i':
+			ro.no_inherit = true;
 			break;
 		case OPT_NO_BPF:
 			ro.bpf_capture = false;
@@ -324,6 +381,11 @@ int cmd_textpoke_record(int argc, char **argv)
 		}
 	}
 	ro.events = events;
+	if (ro.kcore_required && !strcmp(ro.output, "-")) {
+		pr_err("--kcore: a pipe (-o -) has no room for kcore_dir\n");
+		free(events);
+		return 129;
+	}
 	ro.argc = argc - optind;
 	ro.argv = argv + optind;
 	if (ro.argc && !command__exists(ro.argv[0])) {

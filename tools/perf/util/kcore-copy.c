@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -316,4 +317,298 @@ int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
 int kcore_dir__write(const char *dir, bool quiet)
 {
 	return kcore_dir__write_from(dir, "/proc", quiet);
+}
+
+/* a kallsyms line: where it is in the copy, its address, the module it names */
+struct ksym_line {
+	u64 addr;
+	u32 off, len;
+	const char *mod; /* "" for the kernel, else the name between [ and ] */
+	u32 mod_len;
+	u8 name_off;	/* past the address and the type */
+	bool perf_type; /* a type perf loads, so it can hold or end a symbol */
+	bool keep;
+};
+
+static int ksym_line__cmp(const void *a, const void *b)
+{
+	const struct ksym_line *x = *(struct ksym_line *const *)a,
+			       *y = *(struct ksym_line *const *)b;
+	u32 n = x->mod_len < y->mod_len ? x->mod_len : y->mod_len;
+	int c = memcmp(x->mod, y->mod, n);
+
+	if (c)
+		return c;
+	if (x->mod_len != y->mod_len)
+		return x->mod_len < y->mod_len ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static bool ksym__perf_type(char type)
+{
+	switch (type | 0x20) {
+	case 't':
+	case 'w':
+	case 'd':
+	case 'b':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* "ffffffff81000000 T _text\t[mod]": 0, or -EINVAL for a line that is none */
+static int ksym_line__parse(struct ksym_line *l, const char *p, size_t len)
+{
+	const char *end = p + len, *name, *br;
+	u64 addr = 0;
+	int digits = 0;
+
+	for (; p < end && digits < 17; p++, digits++) {
+		int v = *p >= '0' && *p <= '9'			   ? *p - '0' :
+			((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f') ? (*p | 0x20) - 'a' + 10 :
+								     -1;
+
+		if (v < 0)
+			break;
+		addr = addr << 4 | v;
+	}
+	if (!digits || digits > 16 || end - p < 4 || *p != ' ' || p[2] != ' ')
+		return -EINVAL;
+	l->addr = addr;
+	l->perf_type = ksym__perf_type(p[1]);
+	name = p + 3;
+	l->name_off = name - (end - len);
+	l->mod = "";
+	l->mod_len = 0;
+	br = memchr(name, '[', end - name);
+	if (br) {
+		const char *close = memchr(br, ']', end - br);
+
+		if (close) {
+			l->mod = br + 1;
+			l->mod_len = close - br - 1;
+		}
+	}
+	return 0;
+}
+
+static bool ksym_line__named(const struct ksym_line *l, const char *buf, const char *name)
+{
+	const char *p = buf + l->off + l->name_off, *end = buf + l->off + l->len;
+	size_t n = strlen(name);
+
+	return !l->mod_len && (size_t)(end - p) >= n && !memcmp(p, name, n) &&
+	       (p + n == end || p[n] == '\t' || p[n] == ' ' || p[n] == '\n');
+}
+
+/* the last line at or below @addr among the perf-loaded ones of [lo, hi) */
+static long ksym__find(struct ksym_line **v, long lo, long hi, u64 addr)
+{
+	long found = -1;
+
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+
+		if (v[mid]->addr <= addr) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	while (found >= 0 && !v[found]->perf_type)
+		found--;
+	return found;
+}
+
+static void ksym__keep_around(struct ksym_line **v, long first, long last, u64 addr)
+{
+	long i = ksym__find(v, first, last + 1, addr), j;
+
+	if (i < first)
+		return;
+	/* aliases at the same address: the reader picks among them, keep them all */
+	for (j = i; j >= first && v[j]->addr == v[i]->addr; j--)
+		v[j]->keep = true;
+	for (j = i + 1; j <= last && v[j]->addr == v[i]->addr; j++)
+		v[j]->keep = true;
+	/* the next symbol perf loads, which ends this one */
+	while (j <= last && !v[j]->perf_type)
+		j++;
+	for (u64 next = j <= last ? v[j]->addr : 0; j <= last && v[j]->addr == next; j++)
+		v[j]->keep = true;
+}
+
+struct ksym_group {
+	long first, last; /* indexes in the sorted view */
+};
+
+static int ksym_group__cmp(const void *a, const void *b, void *arg)
+{
+	struct ksym_line **v = arg;
+	const struct ksym_group *x = a, *y = b;
+
+	return v[x->first]->addr < v[y->first]->addr ? -1 : v[x->first]->addr > v[y->first]->addr;
+}
+
+/* a kallsyms copy larger than this is not one */
+#define KALLSYMS_MAX (256U << 20)
+
+static int read_file(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out_close;
+	}
+	if (st.st_size > KALLSYMS_MAX) {
+		err = -EFBIG;
+		goto out_close;
+	}
+	*buf = malloc(st.st_size + 1);
+	if (!*buf) {
+		err = -ENOMEM;
+		goto out_close;
+	}
+	n = pread(fd, *buf, st.st_size, 0);
+	if (n != st.st_size) {
+		err = n < 0 ? -errno : -EIO;
+		zfree(buf);
+		goto out_close;
+	}
+	(*buf)[n] = '\0';
+	*len = n;
+out_close:
+	close(fd);
+	return err;
+}
+
+int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
+{
+	char path[4096], tmp[4096];
+	struct ksym_line *lines = NULL, **v = NULL;
+	struct ksym_group *groups = NULL;
+	size_t len = 0, nr_lines = 0, alloc = 0, nr_groups = 0;
+	char *buf = NULL;
+	int fd = -1, err;
+
+	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", dir);
+	snprintf(tmp, sizeof(tmp), "%s/kcore_dir/.kallsyms.tmp", dir);
+	err = read_file(path, &buf, &len);
+	if (err)
+		return err;
+	for (size_t off = 0; off < len;) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - buf - off) + 1 : len - off;
+
+		if (nr_lines == alloc) {
+			size_t n = alloc ? alloc * 2 : 1 << 16;
+			struct ksym_line *t = realloc(lines, n * sizeof(*t));
+
+			err = -ENOMEM;
+			if (!t)
+				goto out_free;
+			lines = t;
+			alloc = n;
+		}
+		memset(&lines[nr_lines], 0, sizeof(lines[0]));
+		if (!ksym_line__parse(&lines[nr_lines], buf + off, l)) {
+			lines[nr_lines].off = off;
+			lines[nr_lines].len = l;
+			nr_lines++;
+		}
+		off += l;
+	}
+	err = -ENOMEM;
+	v = malloc((nr_lines ? nr_lines : 1) * sizeof(*v));
+	groups = malloc((nr_lines ? nr_lines : 1) * sizeof(*groups));
+	if (!v || !groups)
+		goto out_free;
+	for (size_t i = 0; i < nr_lines; i++)
+		v[i] = &lines[i];
+	qsort(v, nr_lines, sizeof(*v), ksym_line__cmp);
+	for (size_t i = 0; i < nr_lines; i++) {
+		if (!i || v[i]->mod_len != v[i - 1]->mod_len ||
+		    memcmp(v[i]->mod, v[i - 1]->mod, v[i]->mod_len))
+			groups[nr_groups++].first = i;
+		groups[nr_groups - 1].last = i;
+		if (ksym_line__named(v[i], buf, "_text") || ksym_line__named(v[i], buf, "_stext") ||
+		    ksym_line__named(v[i], buf, "_etext"))
+			v[i]->keep = true;
+	}
+	for (size_t g = 0; g < nr_groups; g++) {
+		v[groups[g].first]->keep = true;
+		v[groups[g].last]->keep = true;
+	}
+	qsort_r(groups, nr_groups, sizeof(*groups), ksym_group__cmp, v);
+	for (size_t i = 0; i < nr; i++) {
+		size_t lo = 0, hi = nr_groups;
+
+		/* the group with the highest first address at or below the ip */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (v[groups[mid].first]->addr <= ips[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo)
+			ksym__keep_around(v, groups[lo - 1].first, groups[lo - 1].last, ips[i]);
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = -errno;
+		goto out_free;
+	}
+	err = 0;
+	/* in the copy's own order: readers see the table as the kernel listed it */
+	for (size_t i = 0, out = 0; i < nr_lines && !err; i++) {
+		if (!lines[i].keep)
+			continue;
+		err = pwrite_all(fd, buf + lines[i].off, lines[i].len, out);
+		out += lines[i].len;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out_free:
+	free(groups);
+	free(v);
+	free(lines);
+	free(buf);
+	return err;
+}
+
+u64 kcore_dir__size(const char *dir)
+{
+	char path[4096];
+	struct dirent *de;
+	struct stat st;
+	u64 total = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/kcore_dir", dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (!fstatat(dirfd(d), de->d_name, &st, 0) && S_ISREG(st.st_mode))
+			total += st.st_size;
+	}
+	closedir(d);
+	return total;
 }

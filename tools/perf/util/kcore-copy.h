@@ -20,6 +20,20 @@ int kcore_dir__write(const char *dir, bool quiet);
 /* the same from @proc/{kallsyms,modules,kcore}: tests give a directory of their own */
 int kcore_dir__write_from(const char *dir, const char *proc, bool quiet);
 
+/*
+ * Cut <dir>/kcore_dir/kallsyms down to what the recording can ask of it:
+ * for each of the sorted kernel addresses @ips (samples, callchains, text
+ * poke sites), the symbol that holds it and the one after it, which ends
+ * it (readers, perf among them, end a kallsyms symbol at the next);
+ * every module's and the kernel's first and last symbol, which bound the
+ * maps readers stretch over them; and _text, _stext and _etext, which
+ * tie the addresses to the kernel's.  Only the symbol types perf loads
+ * (t, w, d, b) count.  The file is replaced atomically; 0 or -errno.
+ */
+int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr);
+/* the bytes of every file in <dir>/kcore_dir, 0 when there is none */
+u64 kcore_dir__size(const char *dir);
+
 /* the most kernel text and module code copied; more is refused (-EFBIG) */
 #define KCORE_COPY_MAX (1ULL << 30)
 

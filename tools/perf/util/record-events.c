@@ -42,21 +42,31 @@ static const struct event_name event_names[] = {
     {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
 };
 
-/* "u", "k", "pp", "ukp": perf's modifier letters; -EINVAL on anything else */
+/*
+ * perf's modifier letters on top of what @attr already excludes: the
+ * first of u, k, h excludes every privilege level, then each letter
+ * lets its own back in.  A group's modifiers ("{a,b:k}:u") come on top
+ * of each member's own, so that b ends up with user and kernel.
+ */
 static int apply_modifiers(struct perf_event_attr *attr, const char *mods)
 {
-	bool u = false, k = false, h = false;
+	bool excluding = attr->exclude_user || attr->exclude_kernel || attr->exclude_hv;
 
 	for (const char *p = mods; *p; p++) {
 		switch (*p) {
 		case 'u':
-			u = true;
-			break;
 		case 'k':
-			k = true;
-			break;
 		case 'h':
-			h = true;
+			if (!excluding) {
+				attr->exclude_user = attr->exclude_kernel = attr->exclude_hv = 1;
+				excluding = true;
+			}
+			if (*p == 'u')
+				attr->exclude_user = 0;
+			else if (*p == 'k')
+				attr->exclude_kernel = 0;
+			else
+				attr->exclude_hv = 0;
 			break;
 		case 'p':
 			if (attr->precise_ip >= 3)
@@ -70,11 +80,98 @@ static int apply_modifiers(struct perf_event_attr *attr, const char *mods)
 			return -EINVAL;
 		}
 	}
-	/* as perf: naming some privilege levels excludes the others */
-	if (u || k || h) {
-		attr->exclude_user = !u;
-		attr->exclude_kernel = !k;
-		attr->exclude_hv = !h;
+	return 0;
+}
+
+int record_event__apply_modifiers(struct record_event *ev, const char *mods)
+{
+	if (apply_modifiers(&ev->attr, mods)) {
+		pr_err("event '%s': bad modifier '%s' (u, k, h, p, pp, ppp)\n", ev->name, mods);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the end of the name starting at @p: a comma or brace outside any group, or the end */
+static const char *name_end(const char *p)
+{
+	while (*p && *p != ',' && *p != '{' && *p != '}')
+		p++;
+	return p;
+}
+
+int record_events__split(const char *arg, record_events__fn fn, void *ctx)
+{
+	const char *p = arg;
+	int err;
+
+	while (*p) {
+		const char *end;
+
+		if (*p == '{') {
+			const char *members = p + 1, *close = strchr(members, '}'), *mods = "";
+			const char *inner = strchr(members, '{');
+			size_t n = 0;
+			char *copy, *q;
+
+			if (!close || close == members || (inner && inner < close)) {
+				pr_err("event '%s': a group is {event,event,...}\n", arg);
+				return -EINVAL;
+			}
+			end = close + 1;
+			if (*end == ':') {
+				mods = end + 1;
+				end = name_end(mods);
+			}
+			if (*end && *end != ',') {
+				pr_err("event '%s': expected ',' after the group\n", arg);
+				return -EINVAL;
+			}
+			copy = strndup(mods, end - mods);
+			if (!copy)
+				return -ENOMEM;
+			for (q = (char *)members; q < close; n++) {
+				const char *e = name_end(q);
+
+				if (e == q) {
+					pr_err("event '%s': an empty event name in the group\n",
+					       arg);
+					free(copy);
+					return -EINVAL;
+				}
+				err = fn(ctx, q, e - q,
+					 n == 0 ? RECORD_GROUP_LEADER : RECORD_GROUP_MEMBER, copy);
+				if (err) {
+					free(copy);
+					return err;
+				}
+				q = (char *)(*e == ',' ? e + 1 : e);
+				if (*e == ',' && q == close) {
+					pr_err("event '%s': an empty event name in the group\n",
+					       arg);
+					free(copy);
+					return -EINVAL;
+				}
+			}
+			free(copy);
+		} else {
+			end = name_end(p);
+			if (end == p || *end == '{' || *end == '}') {
+				pr_err("event '%s': expected an event name at '%s'\n", arg, p);
+				return -EINVAL;
+			}
+			err = fn(ctx, p, end - p, RECORD_GROUP_NONE, "");
+			if (err)
+				return err;
+		}
+		p = end;
+		if (*p == ',') {
+			p++;
+			if (!*p) {
+				pr_err("event '%s': an empty event name at the end\n", arg);
+				return -EINVAL;
+			}
+		}
 	}
 	return 0;
 }
@@ -157,14 +254,13 @@ int record_event__parse(struct record_event *ev, const char *str)
 		    str);
 		goto out_free;
 	}
-	if (mods && apply_modifiers(&ev->attr, mods)) {
-		pr_err("event '%s': bad modifier '%s' (u, k, h, p, pp, ppp)\n", str, mods);
-		err = -EINVAL;
-		goto out_free;
-	}
 	ev->name = strdup(str);
 	if (!ev->name) {
 		err = -ENOMEM;
+		goto out_free;
+	}
+	if (mods && record_event__apply_modifiers(ev, mods)) {
+		err = -EINVAL;
 		goto out_free;
 	}
 	free(copy);
@@ -184,6 +280,13 @@ void record_event__exit(struct record_event *ev)
 
 void record_event__open_error(const struct record_event *ev, int err, char *buf, size_t size)
 {
+	/* the kernel's answer for a software event or a PMU without LBR, as perf words it */
+	if (ev->attr.branch_sample_type && err == -EOPNOTSUPP) {
+		snprintf(buf, size,
+			 "%s: PMU Hardware or event type doesn't support branch stack sampling.",
+			 ev->name);
+		return;
+	}
 	if (ev->attr.type == PERF_TYPE_HARDWARE &&
 	    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV) &&
 	    access("/sys/bus/event_source/devices/cpu", F_OK) &&

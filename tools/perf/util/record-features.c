@@ -11,6 +11,7 @@
 #include "build-id.h"
 #include "debug.h"
 #include "event.h"
+#include "header.h"
 #include "record-events.h"
 #include "record-features.h"
 #include "record.h"
@@ -28,9 +29,13 @@ void record_hits__exit(struct record_hits *h)
 		free(h->maps[i].filename);
 	zfree(&h->maps);
 	zfree(&h->pages);
+	zfree(&h->kernel_ips.keys);
+	h->kernel_ips.nr = h->kernel_ips.alloc = 0;
 	h->nr_maps = h->alloc_maps = 0;
 	h->nr_pages = h->alloc_pages = 0;
 }
+
+static int cmp_u64(const void *a, const void *b);
 
 static u64 page_key(u64 ip)
 {
@@ -65,11 +70,85 @@ static int hits__grow(struct record_hits *h)
 	return 0;
 }
 
+static int set__grow(struct record_set *set)
+{
+	u32 alloc = set->alloc ? set->alloc * 2 : 4096;
+	u64 *keys = calloc(alloc, sizeof(u64));
+
+	if (!keys)
+		return -ENOMEM;
+	for (u32 i = 0; i < set->alloc; i++) {
+		u32 j;
+
+		if (!set->keys[i])
+			continue;
+		for (j = page_hash(set->keys[i], alloc - 1); keys[j]; j = (j + 1) & (alloc - 1))
+			;
+		keys[j] = set->keys[i];
+	}
+	free(set->keys);
+	set->keys = keys;
+	set->alloc = alloc;
+	return 0;
+}
+
+static void set__add(struct record_set *set, u64 key)
+{
+	u32 j;
+
+	if (!key || set->full)
+		return;
+	if (set->alloc) {
+		for (j = page_hash(key, set->alloc - 1); set->keys[j];
+		     j = (j + 1) & (set->alloc - 1)) {
+			if (set->keys[j] == key)
+				return;
+		}
+	}
+	/* a lost key would lose a symbol: past the cap, the set says it is incomplete */
+	if (set->nr >= RECORD_HITS_MAX || ((set->nr + 1) * 2 > set->alloc && set__grow(set))) {
+		set->full = true;
+		return;
+	}
+	for (j = page_hash(key, set->alloc - 1); set->keys[j]; j = (j + 1) & (set->alloc - 1))
+		;
+	set->keys[j] = key;
+	set->nr++;
+}
+
+void record_hits__kernel_ip(struct record_hits *h, u64 ip)
+{
+	set__add(&h->kernel_ips, ip);
+}
+
+u64 *record_hits__kernel_ips(struct record_hits *h, size_t *nr)
+{
+	struct record_set *set = &h->kernel_ips;
+	u64 *out;
+	size_t n = 0;
+
+	*nr = 0;
+	if (set->full)
+		return NULL;
+	out = malloc((set->nr ? set->nr : 1) * sizeof(u64));
+	if (!out)
+		return NULL;
+	for (u32 i = 0; i < set->alloc; i++) {
+		if (set->keys[i])
+			out[n++] = set->keys[i];
+	}
+	qsort(out, n, sizeof(u64), cmp_u64);
+	*nr = n;
+	return out;
+}
+
 void record_hits__sample(struct record_hits *h, u8 cpumode, u32 pid __maybe_unused, u64 ip)
 {
 	u64 key;
 	u32 j;
 
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		set__add(&h->kernel_ips, ip);
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return;
 	key = page_key(ip);
@@ -235,6 +314,40 @@ void record_features__write_end(struct perf_writer *w, struct record_hits *h, u6
 	record_features__build_ids(w, h);
 	if (last)
 		perf_writer__set_sample_time(w, first, last);
+}
+
+/*
+ * perf's layout: the number of groups, then per group a name (u32 length
+ * padded to 64 bytes, NUL padded), the leader's index and the member
+ * count.  An unnamed group is "{anon_group}" in perf's writing, which its
+ * reader turns back into no name.
+ */
+int record_features__group_desc(struct perf_writer *w, const struct record_group *groups, int nr)
+{
+	static const char anon[] = "{anon_group}";
+	const u32 name_len = 64;
+	size_t each = 4 + name_len + 8, size = 4 + nr * each;
+	u8 *buf, *p;
+	u32 v;
+	int err;
+
+	if (nr <= 0 || nr > 1 << 16)
+		return -EINVAL;
+	buf = calloc(1, size);
+	if (!buf)
+		return -ENOMEM;
+	v = nr;
+	memcpy(buf, &v, 4);
+	p = buf + 4;
+	for (int i = 0; i < nr; i++, p += each) {
+		memcpy(p, &name_len, 4);
+		memcpy(p + 4, anon, sizeof(anon));
+		memcpy(p + 4 + name_len, &groups[i].leader_idx, 4);
+		memcpy(p + 8 + name_len, &groups[i].nr_members, 4);
+	}
+	err = perf_writer__set_feature(w, HEADER_GROUP_DESC, buf, size);
+	free(buf);
+	return err;
 }
 
 /* "model name : AMD EPYC" -> "AMD EPYC", runs of blanks squeezed as perf does */

@@ -27,9 +27,18 @@ struct record_map {
 	char *filename;
 };
 
+/* open addressing, 0 = empty; at most RECORD_HITS_MAX keys, then @full */
+struct record_set {
+	u64 *keys;
+	u32 nr, alloc;
+	bool full;
+};
+
 struct record_hits {
 	u64 *pages; /* open addressing, 0 = empty, page | 1 */
 	u32 nr_pages, alloc_pages;
+	/* kernel sample ips, callchain entries, text poke sites: the symbols kallsyms keeps */
+	struct record_set kernel_ips;
 	struct record_map *maps;
 	size_t nr_maps, alloc_maps;
 };
@@ -39,8 +48,24 @@ void record_hits__exit(struct record_hits *h);
 void record_hits__sample(struct record_hits *h, u8 cpumode, u32 pid, u64 ip);
 void record_hits__mmap(struct record_hits *h, const struct perf_record_mmap2 *m,
 		       const char *filename);
+void record_hits__kernel_ip(struct record_hits *h, u64 ip);
+/*
+ * The kernel addresses seen, sorted, in a new array the caller frees;
+ * NULL with *@nr 0 when there were too many to keep (or no memory):
+ * then every symbol must be kept.
+ */
+u64 *record_hits__kernel_ips(struct record_hits *h, size_t *nr);
 /* synthesize.h's on_mmap hook */
 void record_hits__synth_mmap(void *arg, const struct perf_record_mmap2 *m, const char *filename);
+
+/* a group as HEADER_GROUP_DESC holds it: the leader's attr index and the size */
+struct record_group {
+	u32 leader_idx;
+	u32 nr_members;
+};
+
+/* HEADER_GROUP_DESC for @nr groups of 2 or more events; 0 or -errno */
+int record_features__group_desc(struct perf_writer *w, const struct record_group *groups, int nr);
 
 /* what is known before the first record: host, CPU, command line, tracing data */
 int record_features__write_start(struct perf_writer *w, const struct record_opts *opts,

@@ -49,9 +49,13 @@ struct record_evsel {
 	bool system_wide; /* opened with pid -1 even in task mode */
 	bool user_given;  /* from -e: no silent fallback */
 	int idx;	  /* writer attr index */
+	enum record_group_pos group;
+	int leader; /* index in rec->evsels of its group's leader, or its own */
 	int nr_fds;
 	int *fds;
 	u64 *ids;
+	/* fd per (cpu, tid) slot or -1: a group member opens beside its leader's */
+	int *slot_fd;
 };
 
 struct record {
@@ -71,9 +75,12 @@ struct record {
 	struct perf_ring *rings;
 	struct bpf_capture *bpf;
 	struct record_hits hits;
+	/* where the callchain starts in a sample, 0 when samples have none */
+	u16 callchain_off;
 	u64 first_time, last_time;
 	u64 nr_samples;
 	u64 bytes;
+	u64 kcore_dir_bytes; /* what kcore_dir holds at the end */
 	/* -z: bytes before and after compression, kept past the writer's close */
 	u64 zbytes_in, zbytes_out;
 };
@@ -156,6 +163,58 @@ int record_opts__parse_regs(const char *arg, u64 *mask)
 	}
 	free(copy);
 	return err;
+}
+
+int record_opts__parse_branch_filter(const char *arg, u64 *mask)
+{
+	static const struct {
+		const char *name;
+		u64 bit;
+	} modes[] = {
+	    {"u", PERF_SAMPLE_BRANCH_USER},
+	    {"k", PERF_SAMPLE_BRANCH_KERNEL},
+	    {"hv", PERF_SAMPLE_BRANCH_HV},
+	    {"any", PERF_SAMPLE_BRANCH_ANY},
+	    {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+	    {"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+	    {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+	    {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+	    {"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
+	    {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+	    {"cond", PERF_SAMPLE_BRANCH_COND},
+	    {"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+	    {"call", PERF_SAMPLE_BRANCH_CALL},
+	    {"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
+	    {"stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+	    {"hw_index", PERF_SAMPLE_BRANCH_HW_INDEX},
+	    {"priv", PERF_SAMPLE_BRANCH_PRIV_SAVE},
+	};
+	const u64 priv =
+	    PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
+	char *copy = strdup(arg), *tok, *save;
+	u64 m = 0;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(modes) && strcmp(tok, modes[i].name); i++)
+			;
+		if (i == ARRAY_SIZE(modes))
+			err = -EINVAL;
+		else
+			m |= modes[i].bit;
+	}
+	free(copy);
+	if (err || !m)
+		return -EINVAL;
+	/* as perf: privilege levels alone mean any branch at those levels */
+	if (!(m & ~priv))
+		m |= PERF_SAMPLE_BRANCH_ANY;
+	*mask = m;
+	return 0;
 }
 
 /* "0-1,3" -> cpus; -EINVAL on a malformed list or an offline CPU */
@@ -356,8 +415,20 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	attr->sample_id_all = 1;
 	attr->read_format = PERF_FORMAT_ID;
 	attr->disabled = 1;
-	attr->inherit = rec->task_mode;
+	attr->inherit = rec->task_mode && !o->no_inherit;
 	attr->enable_on_exec = rec->task_mode && rec->child > 0;
+	if (o->sample_addr)
+		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	if (o->inherit_stat) {
+		/* the kernel sends each child's counts as a READ record when it exits */
+		attr->inherit_stat = 1;
+		attr->read_format |=
+		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	if (o->branch_filter) {
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = o->branch_filter;
+	}
 	if (attr->type == PERF_TYPE_TRACEPOINT) {
 		attr->sample_type |= PERF_SAMPLE_RAW;
 		attr->sample_period = 1;
@@ -406,6 +477,40 @@ static int record__add_sideband(struct record *rec, struct record_evsel **ep, co
 	return 0;
 }
 
+/* record_events__split()'s callback: one event of an -e argument */
+static int record__add_event(void *ctx, const char *name, size_t len, enum record_group_pos pos,
+			     const char *group_mods)
+{
+	struct record *rec = ctx;
+	struct record_evsel *e;
+	char *copy = strndup(name, len);
+	int err = copy ? record__add_evsel(rec, &e) : -ENOMEM;
+
+	if (err)
+		goto out_free;
+	err = record_event__parse(&e->ev, copy);
+	if (!err && *group_mods)
+		err = record_event__apply_modifiers(&e->ev, group_mods);
+	if (err)
+		goto out_free;
+	e->user_given = rec->opts->nr_events > 0;
+	e->group = pos;
+	e->leader = rec->nr_evsels - 1;
+	if (pos == RECORD_GROUP_MEMBER) {
+		while (rec->evsels[e->leader].group != RECORD_GROUP_LEADER)
+			e->leader--;
+	}
+	record__config_sample(rec, &e->ev.attr);
+	/* as perf: the leader enables its group, members follow it */
+	if (pos == RECORD_GROUP_MEMBER) {
+		e->ev.attr.disabled = 0;
+		e->ev.attr.enable_on_exec = 0;
+	}
+out_free:
+	free(copy);
+	return err;
+}
+
 static int record__setup_evsels(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
@@ -416,14 +521,9 @@ static int record__setup_evsels(struct record *rec)
 	int err;
 
 	for (int i = 0; i < nr; i++) {
-		err = record__add_evsel(rec, &e);
+		err = record_events__split(names[i], record__add_event, rec);
 		if (err)
 			return err;
-		err = record_event__parse(&e->ev, names[i]);
-		if (err)
-			return err;
-		e->user_given = o->nr_events > 0;
-		record__config_sample(rec, &e->ev.attr);
 	}
 	/* the side-band: enabled from the start, so nothing is missed while we synthesize */
 	err = record__add_sideband(rec, &e, rec->task_mode ? "dummy:u" : "dummy:HG");
@@ -433,6 +533,10 @@ static int record__setup_evsels(struct record *rec)
 	e->ev.attr.sample_period = 1;
 	e->ev.attr.freq = 0;
 	e->ev.attr.sample_type = RECORD_SAMPLE_TYPE;
+	e->ev.attr.read_format = PERF_FORMAT_ID;
+	e->ev.attr.inherit_stat = 0;
+	e->ev.attr.branch_sample_type = 0;
+	e->ev.attr.context_switch = o->switch_events;
 	e->ev.attr.sample_regs_user = 0;
 	e->ev.attr.sample_regs_intr = 0;
 	e->ev.attr.sample_stack_user = 0;
@@ -449,7 +553,7 @@ static int record__setup_evsels(struct record *rec)
 	 * read-only segment apart from the code: perf's unwinder needs its
 	 * mapping, so report data mappings too, as perf record does.
 	 */
-	e->ev.attr.mmap_data = o->call_graph == CALL_GRAPH_DWARF;
+	e->ev.attr.mmap_data = o->call_graph == CALL_GRAPH_DWARF || o->sample_addr;
 	if (!rec->task_mode) {
 		e->ev.attr.text_poke = 1;
 		e->ev.attr.ksymbol = 1;
@@ -479,6 +583,7 @@ static void record__close_evsel(struct record_evsel *e)
 	}
 	zfree(&e->fds);
 	zfree(&e->ids);
+	zfree(&e->slot_fd);
 	e->nr_fds = 0;
 }
 
@@ -486,19 +591,31 @@ static void record__close_evsel(struct record_evsel *e)
 static int record__open_evsel(struct record *rec, struct record_evsel *e)
 {
 	int nr_tids = e->system_wide ? 1 : rec->nr_tids;
+	const struct record_evsel *leader =
+	    e->group == RECORD_GROUP_MEMBER ? &rec->evsels[e->leader] : NULL;
 	int err = 0;
 
 	e->fds = calloc(rec->nr_cpus * nr_tids, sizeof(int));
 	e->ids = calloc(rec->nr_cpus * nr_tids, sizeof(u64));
-	if (!e->fds || !e->ids)
+	e->slot_fd = malloc(rec->nr_cpus * nr_tids * sizeof(int));
+	if (!e->fds || !e->ids || !e->slot_fd)
 		return -ENOMEM;
+	for (int i = 0; i < rec->nr_cpus * nr_tids; i++)
+		e->slot_fd[i] = -1;
 	for (int c = 0; c < rec->nr_cpus; c++) {
 		for (int t = 0; t < nr_tids; t++) {
 			pid_t pid = e->system_wide ? -1 : rec->tids[t];
 			struct perf_ring *ring = &rec->rings[c];
+			int slot = c * nr_tids + t, group_fd = -1;
 			int fd;
 
-			fd = sys_perf_event_open(&e->ev.attr, pid, rec->cpus[c], -1,
+			if (leader) {
+				group_fd = leader->slot_fd[slot];
+				/* the leader's thread exited before it could be opened */
+				if (group_fd < 0)
+					continue;
+			}
+			fd = sys_perf_event_open(&e->ev.attr, pid, rec->cpus[c], group_fd,
 						 PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0) {
 				err = -errno;
@@ -508,6 +625,7 @@ static int record__open_evsel(struct record *rec, struct record_evsel *e)
 				return err;
 			}
 			e->fds[e->nr_fds] = fd;
+			e->slot_fd[slot] = fd;
 			err = perf_event__id(fd, &e->ids[e->nr_fds]);
 			e->nr_fds++;
 			if (err)
@@ -678,6 +796,39 @@ static void record__writer_open_error(const char *output, unsigned int flags, in
 		pr_err("%s: cannot create: %s\n", output, strerror(-err));
 }
 
+/* HEADER_GROUP_DESC, once the attrs have their indexes */
+static int record__write_groups(struct record *rec)
+{
+	struct record_group *groups = calloc(rec->nr_evsels, sizeof(*groups));
+	int nr = 0, kept = 0, err = 0;
+
+	if (!groups)
+		return -ENOMEM;
+	for (int i = 0; i < rec->nr_evsels; i++) {
+		struct record_evsel *e = &rec->evsels[i];
+
+		if (!e->nr_fds)
+			continue;
+		if (e->group == RECORD_GROUP_LEADER)
+			groups[nr++] = (struct record_group){.leader_idx = e->idx, .nr_members = 1};
+		else if (e->group == RECORD_GROUP_MEMBER && nr &&
+			 groups[nr - 1].leader_idx == (u32)rec->evsels[e->leader].idx)
+			groups[nr - 1].nr_members++;
+	}
+	/* as perf: a group of one is no group */
+	for (int i = 0; i < nr; i++) {
+		if (groups[i].nr_members > 1)
+			groups[kept++] = groups[i];
+	}
+	if (kept)
+		err = record_features__group_desc(rec->w, groups, kept);
+	if (err)
+		pr_err("%s: cannot write the group descriptions: %s\n", rec->opts->output,
+		       strerror(-err));
+	free(groups);
+	return err;
+}
+
 static int record__writer_open(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
@@ -714,10 +865,28 @@ static int record__writer_open(struct record *rec)
 	}
 	if (flags & PERF_WRITER_DIRECTORY)
 		perf_writer__set_dir_format(rec->w, 0);
-	return 0;
+	return record__write_groups(rec);
 }
 
 /* ---- the main loop ---- */
+
+/* the kernel part of a sample's callchain: what kallsyms must keep symbols for */
+static void record__callchain_hits(struct record *rec, const u8 *p, size_t room)
+{
+	u64 nr, ip;
+	bool kernel = false;
+
+	memcpy(&nr, p, 8);
+	if (nr > (room - 8) / 8)
+		return;
+	for (u64 i = 0; i < nr; i++) {
+		memcpy(&ip, p + 8 + i * 8, 8);
+		if (ip >= (u64)PERF_CONTEXT_MAX)
+			kernel = ip == (u64)PERF_CONTEXT_KERNEL;
+		else if (kernel)
+			record_hits__kernel_ip(&rec->hits, ip);
+	}
+}
 
 static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 			 const union perf_event *ev)
@@ -741,6 +910,14 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 		rec->nr_samples++;
 		record_hits__sample(&rec->hits, ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK,
 				    pid, ip);
+		if (rec->callchain_off && size >= rec->callchain_off + 8)
+			record__callchain_hits(rec, p + rec->callchain_off,
+					       size - rec->callchain_off);
+	} else if (ev->header.type == PERF_RECORD_TEXT_POKE && size >= 16) {
+		u64 addr;
+
+		memcpy(&addr, p + 8, 8);
+		record_hits__kernel_ip(&rec->hits, addr);
 	} else if (ev->header.type == PERF_RECORD_MMAP2 &&
 		   size > sizeof(struct perf_record_mmap2) + 32) {
 		const struct perf_record_mmap2 *m = (const void *)ev;
@@ -886,7 +1063,8 @@ static int record__synthesize(struct record *rec)
 			  .idx = rec->sb_idx,
 			  .on_mmap = record_hits__synth_mmap,
 			  .arg = &rec->hits,
-			  .data_mmaps = rec->opts->call_graph == CALL_GRAPH_DWARF};
+			  .data_mmaps =
+			      rec->opts->call_graph == CALL_GRAPH_DWARF || rec->opts->sample_addr};
 	int err;
 
 	err = synthesize__kernel_mmap(&s);
@@ -912,6 +1090,37 @@ static int record__synthesize(struct record *rec)
 
 		err = n < 0 ? n : 0;
 	}
+	return err;
+}
+
+/*
+ * The kallsyms copy keeps the symbols of what the recording touched
+ * (record_hits__kernel_ip()); a whole copy costs megabytes a short run
+ * has no use for.  --full-kallsyms, or more addresses than the hit set
+ * holds, keeps everything.
+ */
+static int record__trim_kallsyms(struct record *rec)
+{
+	const char *dir = perf_writer__dir_path(rec->w);
+	size_t nr;
+	u64 *ips;
+	int err = 0;
+
+	if (!rec->opts->full_kallsyms) {
+		ips = record_hits__kernel_ips(&rec->hits, &nr);
+		if (ips)
+			err = kcore_dir__trim_kallsyms(dir, ips, nr);
+		else
+			pr_debug("kallsyms: too many kernel addresses to trim by, kept whole\n");
+		free(ips);
+		/* no kallsyms copy (restricted): nothing to trim */
+		if (err == -ENOENT)
+			err = 0;
+		if (err)
+			pr_err("%s: cannot trim kcore_dir/kallsyms: %s\n", rec->opts->output,
+			       strerror(-err));
+	}
+	rec->kcore_dir_bytes = kcore_dir__size(dir);
 	return err;
 }
 
@@ -955,6 +1164,10 @@ static void record__report(struct record *rec)
 		if (zout)
 			fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
 				zin / 1024.0 / 1024.0, (double)zin / zout);
+		/* the starting image apart: it is not records, and perf's file has none */
+		if (rec->kcore_dir_bytes)
+			fprintf(stderr, ", with %.3f MB of kernel symbols and code",
+				rec->kcore_dir_bytes / 1024.0 / 1024.0);
 		fprintf(stderr, " ]\n");
 	}
 }
@@ -1045,6 +1258,11 @@ int record__run(struct record_opts *opts)
 		pr_err("-m %u: the ring size must be a power of two pages\n", opts->mmap_pages);
 		return -EINVAL;
 	}
+	/* as perf record --kcore: the option asks for the copy, so no copy, no recording */
+	if (opts->kcore_required && access("/proc/kcore", R_OK)) {
+		pr_err("--kcore: /proc/kcore is not readable: %s\n", strerror(errno));
+		return -ENOENT;
+	}
 	/* as perf record: no command and no target means the whole system until Ctrl-C */
 	if (!opts->cpu_list && !opts->pid_list && !opts->argc)
 		opts->system_wide = true;
@@ -1095,6 +1313,8 @@ int record__run(struct record_opts *opts)
 	err = record__setup_evsels(&rec);
 	if (!err)
 		err = record__open(&rec);
+	if (!err && opts->call_graph != CALL_GRAPH_NONE)
+		rec.callchain_off = SAMPLE_OFF_TIME + 8 + (opts->sample_addr ? 8 : 0) + 16;
 	if (err)
 		goto out;
 	if (opts->bpf_capture) {
@@ -1135,10 +1355,19 @@ int record__run(struct record_opts *opts)
 	if (rec.bpf) {
 		bpf_capture__stop(rec.bpf);
 		err = bpf_capture__write(rec.bpf, rec.w);
-		/* a pipe carries its features before the data: too late for these */
-		if (err == -EBUSY && !opts->quiet)
-			pr_warning("pipe mode: the captured BPF JIT images cannot be written\n");
-		else if (err)
+		/* a pipe's HEADER_FEATURE record holds 64 KiB at most */
+		if (err == -E2BIG) {
+			if (!opts->quiet)
+				pr_warning(
+				    "pipe mode: a captured BPF JIT image does not fit a 64 KiB "
+				    "HEADER_FEATURE record: none written (record to a file)\n");
+		} else if (err) {
+			goto out_abort;
+		}
+	}
+	if (perf_writer__dir_path(rec.w)) {
+		err = record__trim_kallsyms(&rec);
+		if (err)
 			goto out_abort;
 	}
 	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time);

@@ -45,7 +45,14 @@ struct record_opts {
 	bool bpf_capture;
 	unsigned int mmap_pages; /* per CPU ring, power of two */
 	bool quiet;
-	int argc; /* the workload */
+	bool switch_events;  /* --switch-events: context_switch on the side-band */
+	bool sample_addr;    /* -d: ADDR and DATA_SRC, data mmaps */
+	bool inherit_stat;   /* -s: per-thread counts at exit */
+	bool no_inherit;     /* --no-inherit: children are not followed */
+	bool kcore_required; /* --kcore: /proc/kcore must be copied, as perf insists */
+	bool full_kallsyms;  /* --full-kallsyms: keep the whole kallsyms copy */
+	u64 branch_filter;   /* -b / -j: PERF_SAMPLE_BRANCH_*, 0 = none */
+	int argc;	     /* the workload */
 	char **argv;
 	int cmdline_argc; /* for HEADER_CMDLINE */
 	const char *const *cmdline_argv;
@@ -54,6 +61,8 @@ struct record_opts {
 void record_opts__init(struct record_opts *opts);
 /* "fp", "dwarf", "dwarf,8192"; 0 or -EINVAL */
 int record_opts__parse_call_graph(struct record_opts *opts, const char *arg);
+/* -j "any,u": perf's branch filter names; 0 or -EINVAL (the caller names the option) */
+int record_opts__parse_branch_filter(const char *arg, u64 *mask);
 /* NULL/"" = every register perf records by default, else "ax,bx,sp,ip,..." */
 int record_opts__parse_regs(const char *arg, u64 *mask);
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Feature sections for the writer.  Payloads are kept in file byte order
- * until written: at close in file mode, as HEADER_FEATURE records before
- * the first data record in pipe mode (so pipe features must be set before
- * that).
+ * until written: at close in file mode; in pipe mode as HEADER_FEATURE
+ * records before the first data record, and those set later (build-ids,
+ * sample times, BPF JIT images: known once the workload ran) as records
+ * after the last data record.  perf reads a pipe's HEADER_FEATURE and
+ * HEADER_BUILD_ID records wherever they come.  A feature sent once is
+ * final.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,16 +14,26 @@
 
 #include "writer-internal.h"
 
-/* pipe mode sends features at the first record, file mode at close */
+/*
+ * What a recording learns only at its end may come late in pipe mode;
+ * what describes the machine and the events comes first, where a reader
+ * printing the header at the first data record expects it.
+ */
+static bool writer__feat_may_be_late(int feat)
+{
+	return feat == HEADER_SAMPLE_TIME || feat == HEADER_BPF_PROG_INFO || feat == HEADER_BPF_BTF;
+}
+
+/* pipe mode sends features at the first record and the late ones at close, file mode at close */
 static struct wbuf *writer__feat_begin(struct perf_writer *w, int feat)
 {
 	struct writer_feat *f;
 
 	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_LAST_FEATURE)
 		return NULL;
-	if (w->pipe && w->started)
-		return NULL;
 	f = &w->feat[feat];
+	if (w->pipe && w->started && (f->sent || !writer__feat_may_be_late(feat)))
+		return NULL;
 	wbuf__reset(&f->buf);
 	f->set = false;
 	return &f->buf;
@@ -33,10 +46,67 @@ static int writer__feat_end(struct perf_writer *w, int feat)
 	if (f->buf.err)
 		return f->buf.err;
 	/* pipe mode: a HEADER_FEATURE record of 16 bytes + payload */
-	if (w->pipe && feat != HEADER_TRACING_DATA && f->buf.len > RECORD_MAX - 16)
+	if (w->pipe && feat != HEADER_TRACING_DATA && f->buf.len > RECORD_MAX - 16 &&
+	    (feat != HEADER_BPF_PROG_INFO || !w->started ||
+	     writer__bpf_prog_info_split(w, &f->buf, NULL)))
 		return -E2BIG;
 	f->set = true;
 	return 0;
+}
+
+/*
+ * BPF_PROG_INFO is a count and that many entries (u32 info_len, u32
+ * data_len, u64 arrays, then info_len + data_len bytes), which perf adds
+ * to what it knows one by one: in a pipe, a late payload past one record
+ * goes as several records, each a count and the entries that fit.  (An
+ * early one stays one record, so that a reader printing the header as
+ * it streams by lists each program once: past 64 KiB it is -E2BIG.)  With @emit
+ * NULL, only says whether it can (0) or an entry alone is too large
+ * (-E2BIG); otherwise calls @emit on each piece, count in place.
+ */
+int writer__bpf_prog_info_split(struct perf_writer *w, const struct wbuf *b,
+				int (*emit)(struct perf_writer *w, const u8 *p, size_t len))
+{
+	const size_t room = RECORD_MAX - 16;
+	size_t off = 4, start = 4;
+	u8 piece[RECORD_MAX];
+	u32 count, n = 0;
+	int err;
+
+	if (b->len < 4)
+		return -EINVAL;
+	memcpy(&count, b->p, 4);
+	count = writer__u32(w, count);
+	for (u32 i = 0; i <= count; i++) {
+		size_t size = 0;
+
+		if (i < count) {
+			u32 info_len, data_len;
+
+			if (off + 16 > b->len)
+				return -E2BIG;
+			memcpy(&info_len, b->p + off, 4);
+			memcpy(&data_len, b->p + off + 4, 4);
+			size = 16 + (size_t)writer__u32(w, info_len) + writer__u32(w, data_len);
+			if (size > room - 4 || size > b->len - off)
+				return -E2BIG;
+		}
+		/* the piece so far is full, or the last */
+		if (emit && n && (i == count || 4 + (off - start) + size > room)) {
+			u32 c = writer__u32(w, n);
+
+			memcpy(piece, &c, 4);
+			memcpy(piece + 4, b->p + start, off - start);
+			err = emit(w, piece, 4 + off - start);
+			if (err)
+				return err;
+			start = off;
+			n = 0;
+		}
+		off += size;
+		n++;
+	}
+	return off == b->len ? 0 : -E2BIG;
 }
 
 static int writer__feat_error(struct perf_writer *w, int feat)
@@ -169,8 +239,6 @@ int perf_writer__add_build_id(struct perf_writer *w, u16 misc, s32 pid, const u8
 
 	if (!build_id || !filename || size > 20)
 		return -EINVAL;
-	if (w->pipe && w->started)
-		return -EBUSY;
 	n = strnlen(filename, PATH_MAX + 1);
 	if (n > PATH_MAX)
 		return -E2BIG;

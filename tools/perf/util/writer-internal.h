@@ -53,7 +53,13 @@ struct writer_attr {
 struct writer_feat {
 	struct wbuf buf;
 	bool set;
+	bool sent; /* pipe mode: already a HEADER_FEATURE record, final */
 };
+
+struct wbuf;
+/* pipe mode: BPF_PROG_INFO in pieces that fit a record (writer-feature.c) */
+int writer__bpf_prog_info_split(struct perf_writer *w, const struct wbuf *b,
+				int (*emit)(struct perf_writer *w, const u8 *p, size_t len));
 
 struct perf_writer {
 	unsigned int flags;
@@ -77,6 +83,7 @@ struct perf_writer {
 	u64 next_id;
 	struct writer_feat feat[HEADER_LAST_FEATURE];
 	struct wbuf build_ids; /* BUILD_ID entries */
+	size_t build_ids_sent; /* pipe mode: the bytes of them written as records */
 	struct wbuf rec;       /* record being assembled */
 	u64 aux_owed;	       /* AUXTRACE trace bytes still to come */
 	/* file mode: where each AUXTRACE went, for the HEADER_AUXTRACE index */

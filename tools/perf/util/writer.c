@@ -312,6 +312,22 @@ static int writer__emit_wbuf_record(struct perf_writer *w, struct wbuf *b)
 	return writer__emit(w, b->p, b->len);
 }
 
+static int writer__emit_bpf_piece(struct perf_writer *w, const u8 *p, size_t len)
+{
+	struct wbuf b;
+	int err;
+
+	wbuf__init(&b, w->swap, RECORD_MAX);
+	wbuf__header(&b, PERF_RECORD_HEADER_FEATURE, 0);
+	wbuf__u64(&b, HEADER_BPF_PROG_INFO);
+	wbuf__put(&b, p, len);
+	wbuf__pad(&b, 8);
+	err = writer__emit_wbuf_record(w, &b);
+	w->nr_records[PERF_RECORD_HEADER_FEATURE]++;
+	wbuf__exit(&b);
+	return err;
+}
+
 static int writer__start_pipe(struct perf_writer *w)
 {
 	struct writer_feat *td = &w->feat[HEADER_TRACING_DATA];
@@ -344,6 +360,7 @@ static int writer__start_pipe(struct perf_writer *w)
 		if (i < HEADER_LAST_FEATURE) {
 			wbuf__put(&b, f->buf.p, f->buf.len);
 			wbuf__pad(&b, 8);
+			f->sent = true;
 		}
 		err = writer__emit_wbuf_record(w, &b);
 		w->nr_records[PERF_RECORD_HEADER_FEATURE]++;
@@ -378,8 +395,50 @@ static int writer__start_pipe(struct perf_writer *w)
 			w->nr_records[PERF_RECORD_HEADER_BUILD_ID]++;
 			pos += size;
 		}
+		w->build_ids_sent = pos;
 	}
 	wbuf__exit(&b);
+	return err;
+}
+
+/* pipe mode: what was set after the first record, as records after the last */
+static int writer__pipe_late_features(struct perf_writer *w)
+{
+	struct wbuf b;
+	int err = 0;
+
+	wbuf__init(&b, w->swap, RECORD_MAX);
+	for (int i = HEADER_FIRST_FEATURE; !err && i < HEADER_LAST_FEATURE; i++) {
+		struct writer_feat *f = &w->feat[i];
+
+		if (!f->set || f->sent || i == HEADER_TRACING_DATA || i == HEADER_BUILD_ID)
+			continue;
+		f->sent = true;
+		if (i == HEADER_BPF_PROG_INFO && f->buf.len > RECORD_MAX - 16) {
+			err = writer__bpf_prog_info_split(w, &f->buf, writer__emit_bpf_piece);
+			continue;
+		}
+		wbuf__reset(&b);
+		wbuf__header(&b, PERF_RECORD_HEADER_FEATURE, 0);
+		wbuf__u64(&b, i);
+		wbuf__put(&b, f->buf.p, f->buf.len);
+		wbuf__pad(&b, 8);
+		err = writer__emit_wbuf_record(w, &b);
+		f->sent = true;
+		w->nr_records[PERF_RECORD_HEADER_FEATURE]++;
+	}
+	wbuf__exit(&b);
+	/* BUILD_ID entries are complete HEADER_BUILD_ID records already */
+	while (!err && w->build_ids_sent < w->build_ids.len) {
+		struct perf_event_header h;
+		u16 size;
+
+		memcpy(&h, w->build_ids.p + w->build_ids_sent, sizeof(h));
+		size = writer__u16(w, h.size);
+		err = writer__emit(w, w->build_ids.p + w->build_ids_sent, size);
+		w->nr_records[PERF_RECORD_HEADER_BUILD_ID]++;
+		w->build_ids_sent += size;
+	}
 	return err;
 }
 
@@ -779,6 +838,8 @@ int perf_writer__close(struct perf_writer *w)
 		err = writer__aux_index(w);
 	if (!err)
 		err = writer__zstd_flush(w);
+	if (!err && w->pipe)
+		err = writer__pipe_late_features(w);
 	if (!err) {
 		if (w->pipe)
 			err = writer__flush(w);

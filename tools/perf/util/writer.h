@@ -17,7 +17,9 @@
  *	idx = perf_writer__add_attr(w, &attr, ids, nr_ids, "cpu-clock");
  *	perf_writer__set_hostname(w, ...);      (features: any time in file
  *						 mode, before the first record
- *						 in pipe mode)
+ *						 in pipe mode but for BUILD_ID,
+ *						 SAMPLE_TIME and BPF_*, which go
+ *						 after the last record)
  *	perf_writer__synth_comm(w, idx, ...);   (records)
  *	perf_writer__close(w);                  (or perf_writer__abort(w))
  *
@@ -155,7 +157,13 @@ int perf_writer__synth_finished_round(struct perf_writer *w);
  */
 int perf_writer__synth_sample(struct perf_writer *w, int idx, const struct perf_sample *s);
 
-/* Feature sections.  Setting one twice replaces it. */
+/*
+ * Feature sections.  Setting one twice replaces it, except in pipe mode
+ * once it went out as a record (-EBUSY).  In pipe mode BUILD_ID entries,
+ * SAMPLE_TIME, BPF_PROG_INFO and BPF_BTF set after the first record are
+ * written as HEADER_BUILD_ID / HEADER_FEATURE records at close, after the
+ * data, where perf reads them; any other feature is -EBUSY then.
+ */
 int perf_writer__set_hostname(struct perf_writer *w, const char *s);
 int perf_writer__set_osrelease(struct perf_writer *w, const char *s);
 int perf_writer__set_version(struct perf_writer *w, const char *s);

@@ -54,8 +54,10 @@ else
 	workload="$tmp/churn busy 0.3"
 fi
 
+# the whole kallsyms: record keeps only the symbols samples hit, and the kcore's
+# symbol table is checked below to hold the kernel's functions
 # shellcheck disable=SC2086
-"$TEXTPOKE" record -q -a -e cpu-clock -o "$tmp/in.data" -- $workload >/dev/null 2>"$tmp/rec.err" ||
+"$TEXTPOKE" record -q -a -e cpu-clock --full-kallsyms -o "$tmp/in.data" -- $workload >/dev/null 2>"$tmp/rec.err" ||
 	skip "perf textpoke record -a cannot record here: $(head -1 "$tmp/rec.err")"
 [ -n "$busy" ] && { kill $busy 2>/dev/null; wait $busy 2>/dev/null; busy=""; }
 in_k="$tmp/in.data/kcore_dir"
