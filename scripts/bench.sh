@@ -39,6 +39,8 @@ row() { # fields
 row ''
 row '-F comm,tid,time,ip,sym,dso'
 row '-G -F comm,tid,pid,cpu,time,period,event,ip,sym,symoff,dso'
+# the filters: both tools still read every record (samples per second of the whole file)
+row '--time 10%-90% -C 0 -F comm,tid,time,ip,sym,dso'
 
 # insn: what the instruction bytes add to the same fields (our length
 # decoder and mapped objects), and against stock perf's own decoder
