@@ -313,6 +313,12 @@ struct report_hists {
 	size_t nr_seen, alloc_seen;
 	const char *comm; /* its command, interned when a key */
 	char level;	  /* its own [x] level */
+	/*
+	 * the last map's interned object name: a chain's frames come in
+	 * runs of one object; kept for one sample only, whose maps stay
+	 */
+	const struct map *name_map;
+	const char *name_dso;
 	/* entries made by its frames outside every map since the last one in a map */
 	u32 *mapless;
 	size_t nr_mapless, alloc_mapless;
@@ -569,9 +575,13 @@ static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const str
 	if (l->key[SORT_PID] || l->key[SORT_TID])
 		k->tid = thread__tid(al->thread);
 	if ((l->key[SORT_DSO] || l->key[SORT_SYM]) && p->map) {
-		k->dso = str_pool__intern(&rh->strings, map__dso_short(p->map));
-		if (!k->dso)
-			return -ENOMEM;
+		if (p->map != rh->name_map) {
+			rh->name_dso = str_pool__intern(&rh->strings, map__dso_short(p->map));
+			if (!rh->name_dso)
+				return -ENOMEM;
+			rh->name_map = p->map;
+		}
+		k->dso = rh->name_dso;
 	}
 	if (l->key[SORT_SYM]) {
 		if (p->sym) {
@@ -628,6 +638,8 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	}
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;
+	/* a new sample: the maps of the last one may be gone */
+	rh->name_map = NULL;
 	if (hist_key__fill(rh, &k, &p, al, sample, comm))
 		return -ENOMEM;
 	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
