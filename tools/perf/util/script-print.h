@@ -61,8 +61,8 @@ struct script_loc {
 	const char *sym; /* NULL: [unknown] */
 	u64 sym_start;	 /* object-relative */
 	u64 sym_end;
-	const char *dso; /* NULL: [unknown] */
-	bool inlined;	 /* a function inlined there: "(inlined)" stands for the dso */
+	const char *dso;     /* NULL: [unknown] */
+	bool inlined;	     /* a function inlined there: "(inlined)" stands for the dso */
 	const char *srcline; /* -F srcline: "file.c:12", or perf's "dso[addr]"; NULL: none */
 };
 
