@@ -48,18 +48,7 @@ fi
 
 # same_children NAME FILE ARGS...: ours with ARGS equals stock perf report -g none ARGS
 same_children() {
-	local name=$1 file=$2
-	shift 2
-	perf_report -i "$file" -g none "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
-		fail "$name: stock perf report failed: $(head -3 "$tmp/$name.perf.err")"
-	ours_report -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
-		fail "$name: perf textpoke report failed: $(head -3 "$tmp/$name.ours.err")"
-	grep -q '^[^#]' "$tmp/$name.perf" || fail "$name: stock perf printed no rows"
-	if ! cmp -s "$tmp/$name.perf" "$tmp/$name.ours"; then
-		diff -u "$tmp/$name.perf" "$tmp/$name.ours" | head -40
-		fail "$name: differs from stock perf report --stdio -g none $*"
-	fi
-	echo "ok: $name ($(grep -c '^[^#]' "$tmp/$name.ours") rows equal to perf report -g none $*)"
+	perf_extra="-g none" same_report "$@"
 }
 
 # parity FILE PREFIX PROGRAM: the cases every recording goes through

@@ -43,18 +43,20 @@ ours_report() {
 }
 
 # same_report NAME FILE ARGS...: stock perf report --stdio and ours agree
-# line for line, comment lines included, or the test fails
+# line for line, comment lines included, or the test fails; $perf_extra
+# (unquoted, words) goes to stock perf alone
 same_report() {
 	local name=$1 file=$2
 	shift 2
-	perf_report -i "$file" "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
+	# shellcheck disable=SC2086
+	perf_report -i "$file" $perf_extra "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
 		fail "$name: stock perf report failed: $(head -3 "$tmp/$name.perf.err")"
 	ours_report -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
 		fail "$name: perf textpoke report failed: $(head -3 "$tmp/$name.ours.err")"
 	grep -q '^[^#]' "$tmp/$name.perf" || fail "$name: stock perf printed no rows"
 	if ! cmp -s "$tmp/$name.perf" "$tmp/$name.ours"; then
 		diff -u "$tmp/$name.perf" "$tmp/$name.ours" | head -40
-		fail "$name: differs from stock perf report --stdio $*"
+		fail "$name: differs from stock perf report --stdio $perf_extra $*"
 	fi
-	echo "ok: $name ($(grep -c '^[^#]' "$tmp/$name.ours") rows equal to perf report $*)"
+	echo "ok: $name ($(grep -c '^[^#]' "$tmp/$name.ours") rows equal to perf report $perf_extra $*)"
 }
