@@ -165,19 +165,10 @@ int cmd_textpoke_report(int argc, char **argv)
 				return 129;
 			}
 			break;
-		case OPT_MAX_STACK: {
-			char *end;
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || n > UINT32_MAX) {
-				popt__bad_value(&ctx, "expected a number of frames");
+		case OPT_MAX_STACK:
+			if (!popt__u32(&ctx, "a number of frames", &o.max_stack))
 				return 129;
-			}
-			o.max_stack = n;
 			break;
-		}
 		case 'v':
 			verbose++;
 			break;

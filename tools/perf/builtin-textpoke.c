@@ -273,20 +273,10 @@ int cmd_textpoke_script(int argc, char **argv)
 		case 'f':
 			so.force = true;
 			break;
-		case OPT_MAX_STACK: {
-			char *end;
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(optarg, &end, 0);
-			if (errno || end == optarg || *end || optarg[0] == '-' || n > UINT32_MAX) {
-				popt__error(&ctx, "--max-stack: '%s' is not a number of frames",
-					    optarg);
+		case OPT_MAX_STACK:
+			if (!popt__u32(&ctx, "a number of frames", &so.max_stack))
 				return 129;
-			}
-			so.max_stack = n;
 			break;
-		}
 		case 'D':
 			dump_trace = true;
 			break;

@@ -143,6 +143,9 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 
 struct unwinder;
 
+/* perf's default --max-stack: the kernel's default sysctl perf_event_max_stack */
+#define CALLCHAIN_MAX_STACK 127
+
 /*
  * A sample's whole chain as perf resolves it: the recorded callchain,
  * then, for a --call-graph dwarf sample (@sample_type has REGS_USER and

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse-options.h"
@@ -138,6 +141,21 @@ void popt__bad_value(const struct popt_ctx *ctx, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	popt__error(ctx, "bad value '%s' for %s: %s", optarg ?: "", ctx->typed, what);
+}
+
+bool popt__u32(const struct popt_ctx *ctx, const char *what, unsigned int *n)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = optarg ? strtoul(optarg, &end, 0) : 0;
+	if (!optarg || errno || end == optarg || *end || optarg[0] == '-' || v > UINT32_MAX) {
+		popt__bad_value(ctx, "expected %s", what);
+		return false;
+	}
+	*n = v;
+	return true;
 }
 
 void popt__usage(const char *const *usage, const struct popt *opts, FILE *fp)

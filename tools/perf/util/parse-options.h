@@ -3,6 +3,7 @@
 #define __PERF_TEXTPOKE_PARSE_OPTIONS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "types.h"
@@ -46,5 +47,10 @@ void popt__error(const struct popt_ctx *ctx, const char *fmt, ...) __printf(2, 3
  * <what is allowed>\n"
  */
 void popt__bad_value(const struct popt_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+/*
+ * optarg as a whole unsigned number (decimal, 0x hex) of at most 32
+ * bits into *@n; false, with popt__bad_value("expected @what") said, if not
+ */
+bool popt__u32(const struct popt_ctx *ctx, const char *what, unsigned int *n);
 
 #endif /* __PERF_TEXTPOKE_PARSE_OPTIONS_H */

@@ -82,7 +82,7 @@ void report_opts__init(struct report_opts *opts)
 	memset(opts, 0, sizeof(*opts));
 	opts->input = "perf.data";
 	opts->children = -1;
-	opts->max_stack = REPORT_MAX_STACK;
+	opts->max_stack = CALLCHAIN_MAX_STACK;
 }
 
 static int name_list__parse(struct name_list *l, const char *str)

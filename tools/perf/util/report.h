@@ -6,9 +6,6 @@
 #include "text-image.h"
 #include "types.h"
 
-/* perf's default --max-stack: the kernel's default perf_event_max_stack */
-#define REPORT_MAX_STACK 127
-
 /* What perf textpoke report was asked to do (its command line) */
 struct report_opts {
 	const char *input;  /* file, perf.data/ directory, or "-" */

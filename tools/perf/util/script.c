@@ -52,7 +52,7 @@ void script_opts__init(struct script_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->input = NULL;
-	opts->max_stack = SCRIPT_MAX_STACK;
+	opts->max_stack = CALLCHAIN_MAX_STACK;
 	script_fields__init(&opts->fields);
 }
 

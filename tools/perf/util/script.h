@@ -35,8 +35,6 @@ struct script_opts {
 	struct script_filter filter; /* --time, -C, --pid, --tid, -c, --dsos, -S */
 };
 
-/* perf's default --max-stack: the kernel's sysctl_perf_event_max_stack */
-#define SCRIPT_MAX_STACK 127
 
 void script_opts__init(struct script_opts *opts);
 

@@ -75,7 +75,7 @@ static const u8 dwarf32[9] = {
 };
 
 /* the frames a walk keeps before it gives up: perf's own limit */
-#define UNWIND_MAX_FRAMES 127
+#define UNWIND_MAX_FRAMES CALLCHAIN_MAX_STACK
 
 /* one process address space and ABI: its Dwfl, kept for the session */
 struct uw_rule;
