@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +39,7 @@
 #include "trace-event.h"
 #include "unwind.h"
 
-#define REPORT_MAX_RANGES 64
 #define REPORT_MAX_CPUS 4096
-
-struct time_range {
-	u64 start, end; /* 0: open */
-};
 
 /* a comma-separated list, split once: the names perf's strlist holds */
 struct name_list {
@@ -71,8 +65,8 @@ struct report {
 	struct report_density density; /* samples over time, for --html and --json */
 	struct name_list comms, dsos, symbols;
 	struct int_list pids, tids;
-	u8 *cpu_bitmap; /* REPORT_MAX_CPUS bits, NULL: every cpu */
-	struct time_range ranges[REPORT_MAX_RANGES];
+	u8 *cpu_bitmap;			   /* REPORT_MAX_CPUS bits, NULL: every cpu */
+	struct perf_time_interval *ranges; /* --time, NULL: the whole recording */
 	int nr_ranges;
 	bool trace_tried;
 };
@@ -179,130 +173,33 @@ static int cpu_list__parse(struct report *r, const char *str)
 }
 
 /* "10%" as a fraction; -1 when it is not one */
-static double parse_percent(const char *s, size_t len)
-{
-	char buf[32], *end;
-	double v;
-
-	if (!len || len >= sizeof(buf) || s[len - 1] != '%' || s[0] < '0' || s[0] > '9')
-		return -1;
-	memcpy(buf, s, len - 1);
-	buf[len - 1] = 0;
-	if (strspn(buf, "0123456789.") != len - 1)
-		return -1;
-	v = strtod(buf, &end);
-	if (*end || v > 100)
-		return -1;
-	return v / 100.0;
-}
-
-static int parse_seconds(const char *s, size_t len, u64 *ns)
-{
-	char buf[64];
-
-	if (!len) {
-		*ns = 0;
-		return 0;
-	}
-	if (len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	return parse_nsec_time(buf, ns);
-}
-
-/*
- * perf's --time: "start,end" in seconds (either may be left out), or
- * percentages of the span from the first sample to the last:
- * "10%/2" (the second tenth), "0%-10%", several of them comma-separated.
- */
+/* perf's --time (util/time-utils.c has the syntax), shared with perf textpoke script */
 static int report__parse_time(struct report *r)
 {
-	const char *str = r->opts->time;
 	const struct perf_env *env = &r->session->env;
-	u64 first = env->first_sample_time, last = env->last_sample_time;
+	int nr = perf_time__parse_ranges(r->opts->time, env->first_sample_time,
+					 env->last_sample_time, false, &r->ranges);
 
-	if (!strchr(str, '%')) {
-		/* several ranges are separated by spaces, as perf takes them */
-		while (*str) {
-			size_t len = strcspn(str, " ");
-			const char *comma = memchr(str, ',', len);
-			struct time_range *tr = &r->ranges[r->nr_ranges];
-
-			if (!comma || memchr(comma + 1, ',', str + len - comma - 1) ||
-			    r->nr_ranges == REPORT_MAX_RANGES ||
-			    parse_seconds(str, comma - str, &tr->start) ||
-			    parse_seconds(comma + 1, str + len - comma - 1, &tr->end) ||
-			    (tr->end && tr->start > tr->end))
-				goto bad;
-			r->nr_ranges++;
-			str += len;
-			str += strspn(str, " ");
-		}
-		if (!r->nr_ranges)
-			goto bad;
-		return 0;
-	}
-	if (!first || last < first) {
+	if (nr == -ENODATA) {
 		pr_err("--time %s: %s has no first and last sample time (HEADER_SAMPLE_TIME) to "
 		       "take percentages of; give seconds\n",
-		       str, r->session->path);
+		       r->opts->time, r->session->path);
 		return -EINVAL;
 	}
-	while (*str) {
-		size_t len = strcspn(str, ",");
-		const char *slash = memchr(str, '/', len), *dash = memchr(str, '-', len);
-		struct time_range *tr = &r->ranges[r->nr_ranges];
-		double a, b;
-
-		if (r->nr_ranges == REPORT_MAX_RANGES)
-			goto bad;
-		if (slash) {
-			char *end;
-			double p = parse_percent(str, slash - str);
-			long n = strtol(slash + 1, &end, 10);
-
-			if (p < 0 || end != str + len || n < 1)
-				goto bad;
-			a = p * (n - 1);
-			b = p * n;
-		} else if (dash) {
-			a = parse_percent(str, dash - str);
-			b = parse_percent(dash + 1, str + len - dash - 1);
-		} else {
-			goto bad;
-		}
-		if (a < 0 || b < 0 || a > 1 || b > 1 || a > b)
-			goto bad;
-		tr->start = first + (u64)round(a * (last - first));
-		tr->end = first + (u64)round(b * (last - first));
-		r->nr_ranges++;
-		str += len;
-		if (*str == ',')
-			str++;
+	if (nr < 0) {
+		pr_err(
+		    "--time %s: expected start,end in seconds (12345.678901,12346; several "
+		    "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
+		    r->opts->time);
+		return -EINVAL;
 	}
+	r->nr_ranges = nr;
 	return 0;
-bad:
-	pr_err("--time %s: expected start,end in seconds (12345.678901,12346; several "
-	       "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
-	       r->opts->time);
-	return -EINVAL;
 }
 
-/* as perf: a sample at time 0 is never left out; bounds are inclusive */
 static bool report__skip_time(const struct report *r, u64 t)
 {
-	int i;
-
-	if (!r->nr_ranges || !t)
-		return false;
-	if (r->nr_ranges == 1)
-		return (r->ranges[0].start && t < r->ranges[0].start) ||
-		       (r->ranges[0].end && t > r->ranges[0].end);
-	for (i = 0; i < r->nr_ranges; i++)
-		if (t >= r->ranges[i].start && (!r->ranges[i].end || t <= r->ranges[i].end))
-			return false;
-	return true;
+	return perf_time__ranges_skip(r->ranges, r->nr_ranges, t);
 }
 
 /* the filters perf marks an entry with: counted in the totals, not shown */
@@ -707,6 +604,7 @@ static void report__exit_options(struct report *r)
 	free(r->pids.v);
 	free(r->tids.v);
 	free(r->cpu_bitmap);
+	free(r->ranges);
 }
 
 /* the options that need no recording: -F, --sort, the filters' lists */
