@@ -148,10 +148,11 @@ static int dso_inline__open(struct dso_inline *di, const char *path, bool runtim
 	return 0;
 }
 
-static struct dso_inline *dso_inline__new(const struct dso *dso)
+static struct dso_inline *dso_inline__new(struct dso *dso)
 {
 	struct dso_inline *di = calloc(1, sizeof(*di));
 	struct build_id bid = dso->bid;
+	const char *runtime;
 	char *path;
 
 	if (!di)
@@ -159,16 +160,13 @@ static struct dso_inline *dso_inline__new(const struct dso *dso)
 	di->fd = -1;
 	elf_version(EV_CURRENT);
 	/* the object itself when it kept its DWARF, else its debug file */
-	path = dso__runtime_path(dso);
-	di->have_file = path != NULL;
-	if (path) {
+	runtime = dso__runtime_path(dso);
+	di->have_file = runtime != NULL;
+	if (runtime) {
 		if (!bid.size)
-			filename__read_build_id(path, &bid);
-		if (!dso_inline__open(di, path, true)) {
-			free(path);
+			filename__read_build_id(runtime, &bid);
+		if (!dso_inline__open(di, runtime, true))
 			return di;
-		}
-		free(path);
 	}
 	path = build_id__debuginfo_path(&bid);
 	/* without the object's own headers an address cannot be placed */

@@ -91,6 +91,7 @@ void dso__put(struct dso *dso)
 	free(dso->symsrc);
 	free(dso->image);
 	dso_inline__delete(dso->inl);
+	free(dso->runtime_path);
 	free(dso);
 }
 
@@ -103,13 +104,16 @@ int dso__set_long_name(struct dso *dso, const char *long_name)
 	if (dso->long_name != dso->name)
 		free(dso->long_name);
 	dso->long_name = copy;
+	dso->runtime_known = false;
 	return 0;
 }
 
 void dso__set_build_id(struct dso *dso, const struct build_id *bid)
 {
-	if (bid->size)
+	if (bid->size) {
 		dso->bid = *bid;
+		dso->runtime_known = false;
+	}
 }
 
 int dso__insert_symbol(struct dso *dso, struct symbol *sym)

@@ -42,7 +42,9 @@ struct dso {
 	u8 *image;    /* or the bytes (a vdso read from memory), the object's whole image */
 	size_t image_size;
 	struct dso_inline *inl; /* DWARF for callchains' inlined frames, opened on first use */
-	struct dso *next;	/* dsos hash chain */
+	char *runtime_path;	/* dso__runtime_path()'s answer, once runtime_known */
+	bool runtime_known;
+	struct dso *next; /* dsos hash chain */
 };
 
 /*
@@ -78,9 +80,11 @@ int dso__load_elf(struct dso *dso);
 /*
  * The file @dso's code was mapped from, for reading its code and CFI: its
  * path when the build-id fits (or none was recorded), else the build-id
- * cache's copy.  A malloc'ed path, NULL when neither is there.
+ * cache's copy; NULL when neither is there.  Looked for once (opening and
+ * checking ELF files is no per-read cost) and kept by @dso until its name
+ * or build-id changes.
  */
-char *dso__runtime_path(const struct dso *dso);
+const char *dso__runtime_path(struct dso *dso);
 /*
  * perf's --symfs for user objects: their files are looked for below
  * @dir first (the build-id cache after), for symbols and unwinding

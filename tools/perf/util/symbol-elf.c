@@ -474,19 +474,25 @@ static int symsrc__init_runtime(struct symsrc *ss, const struct dso *dso, const 
 	return err;
 }
 
-char *dso__runtime_path(const struct dso *dso)
+const char *dso__runtime_path(struct dso *dso)
 {
 	struct symsrc ss = {.fd = -1};
-	char *cache = build_id_cache__dir(&dso->bid), *path = NULL;
+	char *cache;
 
+	if (dso->runtime_known)
+		return dso->runtime_path;
+	cache = build_id_cache__dir(&dso->bid);
 	elf_version(EV_CURRENT);
+	free(dso->runtime_path);
+	dso->runtime_path = NULL;
 	if (!symsrc__init_runtime(&ss, dso, cache)) {
-		path = ss.path;
+		dso->runtime_path = ss.path;
 		ss.path = NULL;
 		symsrc__exit(&ss);
 	}
 	free(cache);
-	return path;
+	dso->runtime_known = true;
+	return dso->runtime_path;
 }
 
 int dso__load_elf(struct dso *dso)
@@ -748,7 +754,7 @@ int dso__load_own_vdso(struct dso *dso)
 
 #else /* !HAVE_LIBELF */
 
-char *dso__runtime_path(const struct dso *dso)
+const char *dso__runtime_path(struct dso *dso)
 {
 	return NULL;
 }

@@ -266,7 +266,7 @@ static int uw__report(struct uw_walk *w, u64 pc)
 	struct dso *dso;
 	u64 base;
 	int fd = -1, err = -ENOENT;
-	char *path = NULL;
+	const char *path = NULL;
 	u8 ident[EI_NIDENT];
 	bool elf64;
 
@@ -318,9 +318,8 @@ static int uw__report(struct uw_walk *w, u64 pc)
 	case DSO_KIND__VDSO:
 		/* the build-id cache's copy its symbols came from, else the image read from memory */
 		if (!dso->image && dso->symsrc) {
-			path = strdup(dso->symsrc);
-			if (!path ||
-			    dso_data__read(w->uw->files, dso, path, 0, ident, sizeof(ident),
+			path = dso->symsrc;
+			if (dso_data__read(w->uw->files, dso, path, 0, ident, sizeof(ident),
 					   &elf64) != (ssize_t)sizeof(ident))
 				goto out;
 			break;
@@ -361,7 +360,6 @@ static int uw__report(struct uw_walk *w, u64 pc)
 out:
 	if (err == -ENOENT)
 		w->uw->stats.nr_no_object++;
-	free(path);
 	addr_location__exit(&al);
 	return err;
 }
@@ -405,7 +403,6 @@ static bool uw_walk__ip_alone(struct uw_walk *w)
 		sp->has_object = !env || !env->arch;
 		for (size_t i = 0; i < maps->nr && !sp->has_object; i++) {
 			struct dso *dso = maps->entries[i]->dso;
-			char *path;
 
 			if (dso && dso->kind == DSO_KIND__VDSO) {
 				sp->has_object = uw__vdso_readable(dso);
@@ -413,9 +410,7 @@ static bool uw_walk__ip_alone(struct uw_walk *w)
 			}
 			if (!dso || dso->kind != DSO_KIND__USER)
 				continue;
-			path = dso__runtime_path(dso);
-			sp->has_object = path != NULL;
-			free(path);
+			sp->has_object = dso__runtime_path(dso) != NULL;
 		}
 	}
 	/* an IP in no map at all (an exec under way) gets nothing from perf either */
@@ -466,7 +461,7 @@ static bool uw_walk__read(struct uw_walk *w, u64 addr, u64 *result)
 	u64 off;
 	u8 buf[8];
 	bool elf64;
-	char *path;
+	const char *path;
 	ssize_t n;
 
 	addr = uw__addr(w, addr);
@@ -485,7 +480,6 @@ static bool uw_walk__read(struct uw_walk *w, u64 addr, u64 *result)
 		goto bad;
 	off = addr - map->start + map->pgoff;
 	n = dso_data__read(uw->files, map->dso, path, off, buf, word, &elf64);
-	free(path);
 	if (n != (ssize_t)word)
 		goto bad;
 	memcpy(result, buf, 8);
