@@ -516,13 +516,33 @@ static const Dwfl_Thread_Callbacks uw_thread_callbacks = {
     .set_initial_registers = uw__set_initial_registers,
 };
 
+/*
+ * Keep frame @ip, whose stack pointer is @sp when @sp_known; false when
+ * the walk ends here: the chain is full, or the frame did not move the
+ * stack up (one that does not would repeat forever), which drops it.
+ */
+static bool uw_walk__push(struct uw_walk *w, u64 ip, u64 sp, bool sp_known)
+{
+	if (sp_known) {
+		if (w->have_last_sp && (sp < w->last_sp || (sp == w->last_sp && w->nr_frames &&
+							    w->frames[w->nr_frames - 1] == ip))) {
+			w->looped = true;
+			return false;
+		}
+		w->last_sp = sp;
+		w->have_last_sp = true;
+	}
+	w->frames[w->nr_frames++] = ip;
+	return w->nr_frames < w->max_frames;
+}
+
 static int uw__frame(Dwfl_Frame *state, void *arg)
 {
 	struct uw_walk *w = arg;
 	unsigned int sp_reg = w->is32 ? 4 : 7;
 	Dwarf_Addr pc;
-	Dwarf_Word sp;
-	bool activation;
+	Dwarf_Word sp = 0;
+	bool activation, known;
 	int err;
 
 	if (!dwfl_frame_pc(state, &pc, NULL))
@@ -557,22 +577,9 @@ static int uw__frame(Dwfl_Frame *state, void *arg)
 		if (trampoline)
 			activation = false;
 	}
-	/* a frame must move the stack up; one that does not would repeat forever */
-	if (dwfl_frame_reg(state, sp_reg, &sp) == 0) {
-		sp = uw__addr(w, sp);
-		if (w->have_last_sp && (sp < w->last_sp || (sp == w->last_sp && w->nr_frames &&
-							    w->frames[w->nr_frames - 1] ==
-								(activation ? pc : pc - 1)))) {
-			w->looped = true;
-			return DWARF_CB_ABORT;
-		}
-		w->last_sp = sp;
-		w->have_last_sp = true;
-	}
-	w->frames[w->nr_frames++] = activation ? pc : pc - 1;
-	if (w->nr_frames >= w->max_frames)
-		return DWARF_CB_ABORT;
-	return DWARF_CB_OK;
+	known = dwfl_frame_reg(state, sp_reg, &sp) == 0;
+	return uw_walk__push(w, activation ? pc : pc - 1, uw__addr(w, sp), known) ? DWARF_CB_OK :
+										    DWARF_CB_ABORT;
 }
 
 /* the sampled registers by perf bit; false when IP or SP is missing */
@@ -755,18 +762,7 @@ static int uw_walk__fast(struct uw_walk *w)
 		}
 		if (err)
 			return -EAGAIN;
-		if (known[spr]) {
-			if (w->have_last_sp &&
-			    (val[spr] < w->last_sp ||
-			     (val[spr] == w->last_sp && w->frames[w->nr_frames - 1] == fip))) {
-				w->looped = true;
-				return 0;
-			}
-			w->last_sp = val[spr];
-			w->have_last_sp = true;
-		}
-		w->frames[w->nr_frames++] = fip;
-		if (w->nr_frames >= w->max_frames)
+		if (!uw_walk__push(w, fip, val[spr], known[spr]))
 			return 0;
 		mod = dwfl_addrmodule(w->space->dwfl, fip);
 		r = mod ? uw_walk__rule(w, mod, fip) : NULL;
