@@ -270,16 +270,13 @@ static bool sym__better(const GElf_Sym *best, const GElf_Sym *sym, u64 addr)
 }
 
 /*
- * The ELF symbol addr2line finds at @vaddr (its start in *@start): the
- * first of aliases in the table's order, where perf's own table may have
- * kept another
+ * The name of the ELF symbol addr2line finds at @vaddr (binutils'
+ * elf_find_function()), for code DWARF has a line but no function for.
+ * @file, when not NULL, gets the source file addr2line names where DWARF
+ * has no line: the STT_FILE symbol before a local function's, a
+ * malloc'ed name, else NULL.
  */
-/*
- * @file, when not NULL, gets the source file addr2line names when DWARF
- * has no line there: the STT_FILE symbol before a local function's, a
- * malloc'ed name, else NULL (binutils' elf_find_function()).
- */
-static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start, char **file)
+static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, char **file)
 {
 	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
@@ -338,7 +335,6 @@ static char *dso_inline__elf_name(struct dso_inline *di, u64 vaddr, u64 *start, 
 	}
 	if (!have)
 		return NULL;
-	*start = best.st_value;
 	if (file)
 		*file = best_file ? strdup(best_file) : NULL;
 	return strdup(elf_strptr(di->elf, sh.sh_link, best.st_name) ?: "??");
@@ -567,7 +563,7 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 	struct scope_chain *chain;
 	struct cu_funcs *unit;
 	Dwarf_Off fn_off;
-	u64 vaddr, start;
+	u64 vaddr;
 	int depth;
 
 	if (!dso_inline__vaddr(di, offset, &vaddr) || !dwarf_addrdie(di->dwarf, vaddr, &cudie))
@@ -584,7 +580,7 @@ static int dso_inline__lookup(struct dso_inline *di, u64 offset, struct inline_a
 		a->lines = calloc(1, sizeof(*a->lines));
 		if (!a->names || !a->lines)
 			return -ENOMEM;
-		a->names[0] = dso_inline__elf_name(di, vaddr, &start, NULL);
+		a->names[0] = dso_inline__elf_name(di, vaddr, NULL);
 		a->lines[0] = a->names[0] ? cu__line(&cudie, vaddr) : NULL;
 		a->nr = a->names[0] != NULL;
 		return 0;
@@ -667,19 +663,14 @@ unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
 const char *dso__srcline(struct dso *dso, u64 offset)
 {
 	struct inline_answer *a = dso__inline_answer(dso, offset);
+	char *elf_file = NULL, *name;
 	Dwarf_Die cudie;
+	u64 vaddr;
 
 	/* an object addr2line can read but that has no line there: "??:0" */
 	if (!a)
 		return dso->kind == DSO_KIND__USER && dso->inl && dso->inl->have_file ? "??:0" :
 											NULL;
-	Dwarf_Line *line;
-	const char *file, *base;
-	int lineno;
-	u64 vaddr;
-
-	if (!a)
-		return NULL;
 	if (a->line_known)
 		return a->line;
 	a->line_known = true;
@@ -687,36 +678,22 @@ const char *dso__srcline(struct dso *dso, u64 offset)
 		a->line = strdup("??:0");
 		return a->line;
 	}
-	line =
-	    dwarf_addrdie(dso->inl->dwarf, vaddr, &cudie) ? dwarf_getsrc_die(&cudie, vaddr) : NULL;
-	if (!line || dwarf_lineno(line, &lineno) || !(file = dwarf_linesrc(line, NULL, NULL))) {
-		/*
-		 * No line: addr2line still names the function from the ELF
-		 * symbols, and a file from the STT_FILE before a local one,
-		 * line "?", which perf prints as "file:0", or "??:0" without
-		 * a file; with no function either perf takes it for no answer
-		 */
-		char *elf_file = NULL, *name;
-		u64 start;
-
-		name = dso_inline__elf_name(dso->inl, vaddr, &start, &elf_file);
-		if (!name)
-			return NULL; /* "??" and "??:0": perf prints its own fallback */
-		free(name);
-		if (!elf_file) {
-			a->line = strdup("??:0");
-			return a->line;
-		}
-		base = strrchr(elf_file, '/');
-		if (asprintf(&a->line, "%s:0", base ? base + 1 : elf_file) < 0)
-			a->line = NULL;
-		free(elf_file);
+	if (dwarf_addrdie(dso->inl->dwarf, vaddr, &cudie))
+		a->line = cu__line(&cudie, vaddr);
+	if (a->line)
 		return a->line;
-	}
-	/* perf prints the file's base name (--full-source-path prints it whole) */
-	base = strrchr(file, '/');
-	if (asprintf(&a->line, "%s:%d", base ? base + 1 : file, lineno) < 0)
-		a->line = NULL;
+	/*
+	 * No line: addr2line still names the function from the ELF symbols,
+	 * and a file from the STT_FILE before a local one, line "?", which
+	 * perf prints as "file:0", or "??:0" without a file; with no
+	 * function either perf takes it for no answer and prints its own
+	 */
+	name = dso_inline__elf_name(dso->inl, vaddr, &elf_file);
+	if (!name)
+		return NULL;
+	free(name);
+	a->line = elf_file ? fileline(elf_file, 0) : strdup("??:0");
+	free(elf_file);
 	return a->line;
 }
 
