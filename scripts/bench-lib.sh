@@ -1,6 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Sourced by the bench scripts, which set $dir (scratch) and $runs.
+# Sourced by the bench scripts.
+#
+# bench_setup NAME [PROG]: $prog (PROG, default tools/perf/perf-textpoke),
+# $dir (a scratch directory removed on exit), $runs ($BENCH_RUNS or 5) and
+# a scratch $HOME, since stock perf keeps ~/.debug between runs; exits 0
+# with a line when stock perf or /usr/bin/time is missing.
+bench_setup() {
+	prog=$(realpath "${2:-tools/perf/perf-textpoke}")
+	dir=$(mktemp -d "/tmp/perf-textpoke-bench-$1.XXXXXX")
+	trap 'rm -rf "$dir"' EXIT
+	runs=${BENCH_RUNS:-5}
+	export HOME=$dir/home
+	mkdir "$HOME"
+	if ! command -v perf >/dev/null 2>&1 || [ ! -x /usr/bin/time ]; then
+		echo "bench-$1: needs stock perf and /usr/bin/time" >&2
+		exit 0
+	fi
+}
 #
 # measure CMD...: the best CPU time (user + system) of $runs runs, in ms,
 # and the max RSS of that run in kB.  CPU time, not wall time, so that

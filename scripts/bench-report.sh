@@ -19,21 +19,9 @@
 # (5), as bench.sh measures, and the max RSS of that run.  Nothing here
 # asserts a time; the targets are printed beside the measurements.
 set -e
-prog=$(realpath "${1:-tools/perf/perf-textpoke}")
 src=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d /tmp/perf-textpoke-bench-report.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-runs=${BENCH_RUNS:-5}
-# stock perf keeps ~/.debug between runs: a scratch one for both tools
-export HOME=$dir/home
-mkdir "$HOME"
-
-if ! command -v perf >/dev/null 2>&1 || [ ! -x /usr/bin/time ]; then
-	echo "bench-report: needs stock perf and /usr/bin/time" >&2
-	exit 0
-fi
-
 . "$src/scripts/bench-lib.sh"
+bench_setup report "$1"
 
 nr_samples() {
 	perf report --stats -i "$1" 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }'

@@ -18,21 +18,9 @@
 # (5), as bench.sh measures, and the max RSS of that run.  Nothing here
 # asserts a time; the target is printed beside the measurement.
 set -e
-prog=$(realpath "${1:-tools/perf/perf-textpoke}")
 src=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d /tmp/perf-textpoke-bench-unwind.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-runs=${BENCH_RUNS:-5}
-# stock perf keeps ~/.debug between runs: a scratch one for both tools
-export HOME=$dir/home
-mkdir "$HOME"
-
-if ! command -v perf >/dev/null 2>&1 || [ ! -x /usr/bin/time ]; then
-	echo "bench-unwind: needs stock perf and /usr/bin/time" >&2
-	exit 0
-fi
-
 . "$src/scripts/bench-lib.sh"
+bench_setup unwind "$1"
 
 data=$2
 if [ -z "$data" ]; then
