@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "fixture-big.h"
+#include "fixture-kernel.h"
 #include "../util/debug.h"
 #include "../util/writer.h"
 
@@ -57,32 +58,6 @@ static void fb__build_fn(u8 *fn)
 	memcpy(fn + FB_SITE_OFF, nop5, 5);
 	memset(fn + FB_SITE_OFF + 5, 0x90, FB_JMP_OFF - FB_SITE_OFF - 5);
 	memcpy(fn + FB_JMP_OFF, "\x5d\xc3", 2);
-}
-
-static int fb__attrs(struct fb_ctx *c)
-{
-	struct perf_event_attr attr = {
-	    .type = PERF_TYPE_SOFTWARE,
-	    .size = sizeof(attr),
-	    .config = PERF_COUNT_SW_CPU_CLOCK,
-	    .sample_period = 10000,
-	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			   PERF_SAMPLE_PERIOD,
-	    .disabled = 1,
-	    .sample_id_all = 1,
-	    .exclude_guest = 1,
-	};
-
-	c->clock = perf_writer__add_attr(c->w, &attr, NULL, 0, "cpu-clock");
-	if (c->clock < 0)
-		return c->clock;
-	/* the side-band on a dummy event, as perf record --kcore -a puts it */
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.sample_period = 1;
-	attr.mmap = attr.mmap2 = attr.comm = attr.task = 1;
-	attr.ksymbol = attr.bpf_event = attr.text_poke = 1;
-	c->dummy = perf_writer__add_attr(c->w, &attr, NULL, 0, "dummy:HG");
-	return c->dummy < 0 ? c->dummy : 0;
 }
 
 static int fb__features(struct fb_ctx *c)
@@ -324,7 +299,7 @@ int fixture_big__write(const char *path, const struct fixture_big_opts *opts,
 		err = -errno;
 		goto out_free;
 	}
-	err = fb__attrs(&c);
+	err = fixture__kcore_attrs(c.w, &c.clock, &c.dummy);
 	err = err ?: fb__features(&c);
 	err = err ?: fb__side_band(&c);
 	err = err ?: fb__records(&c);

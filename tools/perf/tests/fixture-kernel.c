@@ -315,7 +315,7 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__round(c);
 }
 
-static int fk__attrs(struct fk_ctx *c)
+int fixture__kcore_attrs(struct perf_writer *w, int *clock, int *dummy)
 {
 	struct perf_event_attr attr = {
 	    .type = PERF_TYPE_SOFTWARE,
@@ -329,15 +329,16 @@ static int fk__attrs(struct fk_ctx *c)
 	    .exclude_guest = 1,
 	};
 
-	c->clock = perf_writer__add_attr(c->w, &attr, NULL, 0, "cpu-clock");
-	if (c->clock < 0)
-		return c->clock;
+	*clock = perf_writer__add_attr(w, &attr, NULL, 0, "cpu-clock");
+	if (*clock < 0)
+		return *clock;
+	/* the side-band on a dummy event, as perf record --kcore -a puts it */
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.sample_period = 1;
 	attr.mmap = attr.mmap2 = attr.comm = attr.task = 1;
 	attr.ksymbol = attr.bpf_event = attr.text_poke = 1;
-	c->dummy = perf_writer__add_attr(c->w, &attr, NULL, 0, "dummy:HG");
-	return c->dummy < 0 ? c->dummy : 0;
+	*dummy = perf_writer__add_attr(w, &attr, NULL, 0, "dummy:HG");
+	return *dummy < 0 ? *dummy : 0;
 }
 
 /* HEADER_BPF_PROG_INFO as perf lays it out: arrays as offsets into the data */
@@ -542,7 +543,7 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 		err = -errno;
 		goto out_free;
 	}
-	err = fk__attrs(&c);
+	err = fixture__kcore_attrs(c.w, &c.clock, &c.dummy);
 	err = err ?: fk__features(&c, jit_a, jit_b);
 	if (!err) {
 		fk__records(&c, jit_a, jit_b);

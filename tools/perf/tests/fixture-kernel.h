@@ -95,6 +95,15 @@ struct fixture_kernel {
 };
 
 /* NULL + errno */
+struct perf_writer;
+
+/*
+ * The two events of a perf record --kcore -a recording: cpu-clock every
+ * 10000 ns with ip, tid, time, cpu and period, and the side-band
+ * (mmap, comm, task, ksymbol, bpf_event, text_poke) on a dummy
+ */
+int fixture__kcore_attrs(struct perf_writer *w, int *clock, int *dummy);
+
 struct fixture_kernel *fixture_kernel__new(unsigned int flags);
 void fixture_kernel__delete(struct fixture_kernel *fk);
 
