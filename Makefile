@@ -41,7 +41,7 @@ endif
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 DEB_PACKAGES := gcc make pkg-config bc time libelf-dev libdw-dev libtraceevent-dev \
-		libunwind-dev libcapstone-dev libzstd-dev libbpf-dev
+		libunwind-dev libcapstone-dev libzstd-dev libbpf-dev libipt-dev
 # the man pages; without its recommends, which pull in a browser and a
 # PDF toolchain
 DOC_PACKAGES := asciidoctor

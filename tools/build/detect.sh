@@ -35,6 +35,7 @@ probe() { # name pkg-config-name fallback-libs
 	probe capstone capstone -lcapstone
 	probe zstd libzstd -lzstd
 	probe libbpf libbpf -lbpf
+	probe libipt libipt -lipt
 } >"$tmp"
 mv "$tmp" "$out"
 trap - EXIT
