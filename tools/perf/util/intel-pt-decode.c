@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Intel PT decoding with libipt's instruction-flow decoder, code bytes
+ * from the text image (kernel) and mapped files (user), both as of the
+ * decoder's time.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+#include "intel-pt-decode.h"
+
+#ifndef HAVE_LIBIPT
+
+struct intel_pt *intel_pt__new(const struct intel_pt_info *info, const char *cpuid,
+			       struct machine *machine, struct text_image *ti, struct auxtrace *at,
+			       const struct intel_pt_opts *opts)
+{
+	(void)info, (void)cpuid, (void)machine, (void)ti, (void)at, (void)opts;
+	pr_err("Intel PT decoding: not built in (built without libipt)\n");
+	errno = ENOTSUP;
+	return NULL;
+}
+
+void intel_pt__delete(struct intel_pt *pt)
+{
+	(void)pt;
+}
+
+int intel_pt__set_cpu_task(struct intel_pt *pt, int cpu, s32 pid, s32 tid, u64 time)
+{
+	(void)pt, (void)cpu, (void)pid, (void)tid, (void)time;
+	return 0;
+}
+
+bool intel_pt__cpu_task(const struct intel_pt *pt, int cpu, u64 time, s32 *pid, s32 *tid)
+{
+	(void)pt, (void)cpu, (void)time, (void)pid, (void)tid;
+	return false;
+}
+
+void intel_pt__maps_changed(struct intel_pt *pt)
+{
+	(void)pt;
+}
+
+int intel_pt__next(struct intel_pt *pt, size_t qi, struct intel_pt_item *item)
+{
+	(void)pt, (void)qi, (void)item;
+	return 0;
+}
+
+#else
+
+#include <intel-pt.h>
+
+#include "dso-data.h"
+#include "dso.h"
+#include "machine.h"
+#include "map.h"
+#include "text-image.h"
+
+/* the user/kernel split of x86_64 canonical addresses */
+#define KERNEL_START 0xffff800000000000ULL
+
+#define PENDING_MAX 8
+
+/* who ran on a CPU from when on: appended in time order as records arrive */
+struct ipt_cpu_task {
+	u64 time;
+	s32 pid, tid;
+};
+
+struct ipt_cpu {
+	struct ipt_cpu_task *tasks;
+	size_t nr, alloc;
+};
+
+/* the object mapped at the last user address read, until maps change */
+struct ipt_map_cache {
+	u64 start, end; /* runtime addresses */
+	u64 delta;	/* file offset = address - delta */
+	s32 pid;
+	const void *key;
+	char *path;
+	u64 gen;
+};
+
+struct ipt_queue {
+	struct intel_pt *pt;
+	struct auxtrace_queue *aq;
+	size_t next_buffer;		/* the buffer to open next */
+	struct auxtrace_buffer *buffer; /* non-NULL while open; moves with realloc */
+	u64 buffer_file_offset;
+	struct pt_insn_decoder *dec;
+	int status;
+	/* the previous instruction, for the branch it took */
+	bool have_prev;
+	u64 prev_ip;
+	u8 prev_size;
+	enum pt_insn_class prev_class;
+	bool trace_begin; /* after a sync or an overflow: the next ip starts the trace */
+	u64 fail_ip;	  /* where the image had no bytes */
+	u64 nr_insns;	  /* since the last instruction item */
+	u64 next_sample_time;
+	u64 last_time;
+	struct intel_pt_item pending[PENDING_MAX];
+	int nr_pending, pending_at;
+	struct ipt_map_cache map;
+};
+
+struct intel_pt {
+	struct intel_pt_info info;
+	struct pt_config config;
+	struct machine *machine;
+	struct text_image *ti;
+	struct auxtrace *at;
+	struct intel_pt_opts opts;
+	struct ipt_queue *queues;
+	size_t nr_queues;
+	struct ipt_cpu *cpus;
+	int nr_cpus;
+	struct dso_data *objs;
+	u64 maps_gen;
+};
+
+/* "GenuineIntel,6,78,3": the family, model and stepping libipt's errata need */
+static void intel_pt__set_cpu(struct pt_config *config, const char *cpuid)
+{
+	unsigned int family, model, stepping;
+
+	if (!cpuid || strncmp(cpuid, "GenuineIntel,", 13) ||
+	    sscanf(cpuid + 13, "%u,%u,%u", &family, &model, &stepping) != 3)
+		return;
+	config->cpu.vendor = pcv_intel;
+	config->cpu.family = family;
+	config->cpu.model = model;
+	config->cpu.stepping = stepping;
+	if (pt_cpu_errata(&config->errata, &config->cpu) < 0)
+		pr_debug("intel_pt: no errata known for cpu %s\n", cpuid);
+}
+
+struct intel_pt *intel_pt__new(const struct intel_pt_info *info, const char *cpuid,
+			       struct machine *machine, struct text_image *ti, struct auxtrace *at,
+			       const struct intel_pt_opts *opts)
+{
+	struct intel_pt *pt = calloc(1, sizeof(*pt));
+
+	if (!pt)
+		return NULL;
+	pt->info = *info;
+	pt->info.filter = NULL;
+	pt->machine = machine;
+	pt->ti = ti;
+	pt->at = at;
+	pt->opts = *opts;
+	pt->objs = dso_data__new();
+	if (!pt->objs) {
+		free(pt);
+		return NULL;
+	}
+	pt_config_init(&pt->config);
+	intel_pt__set_cpu(&pt->config, cpuid);
+	pt->config.cpuid_0x15_eax = info->tsc_ctc_d;
+	pt->config.cpuid_0x15_ebx = info->tsc_ctc_n;
+	pt->config.mtc_freq = info->mtc_freq_bits;
+	pt->config.nom_freq = info->max_nonturbo_ratio;
+	return pt;
+}
+
+static void ipt_queue__close(struct ipt_queue *q)
+{
+	if (q->dec)
+		pt_insn_free_decoder(q->dec);
+	q->dec = NULL;
+	q->buffer = NULL;
+}
+
+void intel_pt__delete(struct intel_pt *pt)
+{
+	size_t i;
+
+	if (!pt)
+		return;
+	for (i = 0; i < pt->nr_queues; i++) {
+		ipt_queue__close(&pt->queues[i]);
+		free(pt->queues[i].map.path);
+	}
+	free(pt->queues);
+	for (i = 0; i < (size_t)pt->nr_cpus; i++)
+		free(pt->cpus[i].tasks);
+	free(pt->cpus);
+	dso_data__delete(pt->objs);
+	free(pt);
+}
+
+int intel_pt__set_cpu_task(struct intel_pt *pt, int cpu, s32 pid, s32 tid, u64 time)
+{
+	struct ipt_cpu *c;
+
+	if (cpu < 0 || cpu >= 1 << 16)
+		return 0;
+	if (cpu >= pt->nr_cpus) {
+		int n = cpu + 1;
+		struct ipt_cpu *nc = realloc(pt->cpus, n * sizeof(*nc));
+
+		if (!nc)
+			return -ENOMEM;
+		memset(nc + pt->nr_cpus, 0, (n - pt->nr_cpus) * sizeof(*nc));
+		pt->cpus = nc;
+		pt->nr_cpus = n;
+	}
+	c = &pt->cpus[cpu];
+	if (c->nr && c->tasks[c->nr - 1].time > time)
+		time = c->tasks[c->nr - 1].time; /* out of order: keep the list sorted */
+	if (c->nr == c->alloc) {
+		size_t n = c->alloc ? c->alloc * 2 : 64;
+		struct ipt_cpu_task *t = realloc(c->tasks, n * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		c->tasks = t;
+		c->alloc = n;
+	}
+	c->tasks[c->nr].time = time;
+	c->tasks[c->nr].pid = pid;
+	c->tasks[c->nr].tid = tid;
+	c->nr++;
+	return 0;
+}
+
+bool intel_pt__cpu_task(const struct intel_pt *pt, int cpu, u64 time, s32 *pid, s32 *tid)
+{
+	const struct ipt_cpu *c;
+	size_t lo = 0, hi;
+
+	if (cpu < 0 || cpu >= pt->nr_cpus)
+		return false;
+	c = &pt->cpus[cpu];
+	hi = c->nr;
+	/* the last switch at or before @time */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->tasks[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	*pid = c->tasks[lo - 1].pid;
+	*tid = c->tasks[lo - 1].tid;
+	return true;
+}
+
+void intel_pt__maps_changed(struct intel_pt *pt)
+{
+	pt->maps_gen++;
+}
+
+static u64 ipt_queue__time(struct ipt_queue *q)
+{
+	u64 tsc = 0;
+	u32 lost_mtc, lost_cyc;
+
+	if (!q->dec || pt_insn_time(q->dec, &tsc, &lost_mtc, &lost_cyc) < 0 || !tsc)
+		return q->last_time;
+	q->last_time = perf_tsc_conv__to_time(&q->pt->info.tc, tsc);
+	return q->last_time;
+}
+
+static void ipt_queue__task(const struct ipt_queue *q, s32 *pid, s32 *tid)
+{
+	const struct intel_pt *pt = q->pt;
+	int cpu = q->aq->cpu;
+
+	*pid = q->aq->pid;
+	*tid = q->aq->tid;
+	if (cpu >= 0)
+		intel_pt__cpu_task(pt, cpu, q->last_time, pid, tid);
+}
+
+/* the object mapped at @ip in the queue's process at @time, into q->map */
+static bool ipt_queue__find_map(struct ipt_queue *q, u64 ip, u64 time)
+{
+	struct ipt_map_cache *mc = &q->map;
+	struct addr_location al;
+	struct thread *thread;
+	s32 pid, tid;
+	bool found = false;
+
+	ipt_queue__task(q, &pid, &tid);
+	if (mc->path && mc->gen == q->pt->maps_gen && mc->pid == pid && ip >= mc->start &&
+	    ip < mc->end)
+		return true;
+	if (tid == -1)
+		return false;
+	thread = machine__find_thread(q->pt->machine, pid, tid);
+	if (!thread)
+		return false;
+	addr_location__init(&al);
+	thread__find_symbol(thread, PERF_RECORD_MISC_USER, ip, time, &al);
+	if (al.map && al.map->dso && !al.map->identity) {
+		const char *path = map__dso_name(al.map);
+
+		if (path && path[0] == '/') {
+			free(mc->path);
+			mc->path = strdup(path);
+			mc->start = map__start(al.map);
+			mc->end = map__end(al.map);
+			mc->delta = ip - al.addr;
+			mc->key = al.map->dso;
+			mc->pid = pid;
+			mc->gen = q->pt->maps_gen;
+			found = mc->path != NULL;
+		}
+	}
+	addr_location__exit(&al);
+	thread__put(thread);
+	return found;
+}
+
+/*
+ * libipt asks for code bytes at @ip on every fetch, without a time: the
+ * decoder's time (its last timing packet) picks the version.  Only the
+ * bytes known at that time are returned, so a read never mixes versions
+ * or unknown bytes.
+ */
+static int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip,
+			   void *context)
+{
+	struct ipt_queue *q = context;
+	u64 time = ipt_queue__time(q);
+	u8 known[pt_max_insn_size];
+	size_t n = 0;
+
+	(void)asid;
+	if (size > sizeof(known))
+		size = sizeof(known);
+	if (ip >= KERNEL_START) {
+		if (q->pt->ti && !text_image__read(q->pt->ti, ip, size, time, buf, known)) {
+			while (n < size && known[n])
+				n++;
+		}
+	} else if (ipt_queue__find_map(q, ip, time)) {
+		struct ipt_map_cache *mc = &q->map;
+		bool elf64;
+		ssize_t r;
+
+		if (size > mc->end - ip)
+			size = mc->end - ip;
+		r = dso_data__read(q->pt->objs, mc->key, mc->path, ip - mc->delta, buf, size,
+				   &elf64);
+		n = r > 0 ? (size_t)r : 0;
+	}
+	if (!n) {
+		q->fail_ip = ip;
+		return -pte_nomap;
+	}
+	return n;
+}
+
+static int ipt_queue__open(struct ipt_queue *q)
+{
+	struct intel_pt *pt = q->pt;
+	struct auxtrace_queue *aq = q->aq;
+	struct pt_config config = pt->config;
+	struct pt_image *image;
+
+	while (q->next_buffer < aq->nr_buffers) {
+		struct auxtrace_buffer *b = &aq->buffers[q->next_buffer];
+
+		/* a buffer still arriving (a pipe) waits */
+		if (b->got < b->size)
+			return 0;
+		q->next_buffer++;
+		if (!b->size)
+			continue;
+		config.begin = b->data;
+		config.end = b->data + b->size;
+		q->dec = pt_insn_alloc_decoder(&config);
+		if (!q->dec)
+			return -ENOMEM;
+		image = pt_insn_get_image(q->dec);
+		if (!image || pt_image_set_callback(image, ipt_read_memory, q) < 0) {
+			ipt_queue__close(q);
+			return -ENOMEM;
+		}
+		q->buffer = b;
+		q->buffer_file_offset = b->file_offset;
+		q->status = pt_insn_sync_forward(q->dec);
+		q->have_prev = false;
+		q->trace_begin = true;
+		if (q->status >= 0)
+			return 1;
+		/* no PSB in the whole buffer: nothing to decode */
+		pr_debug("intel_pt: AUXTRACE at %#" PRIx64 ": no PSB (%s)\n", b->file_offset,
+			 pt_errstr(pt_errcode(q->status)));
+		ipt_queue__close(q);
+	}
+	return 0;
+}
+
+static struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type)
+{
+	struct intel_pt_item *it;
+
+	if (q->nr_pending >= PENDING_MAX)
+		return NULL;
+	it = &q->pending[(q->pending_at + q->nr_pending++) % PENDING_MAX];
+	memset(it, 0, sizeof(*it));
+	it->type = type;
+	it->time = ipt_queue__time(q);
+	it->cpu = q->aq->cpu;
+	ipt_queue__task(q, &it->pid, &it->tid);
+	return it;
+}
+
+static void ipt_queue__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags)
+{
+	struct intel_pt_item *it = ipt_queue__push(q, IPT_ITEM_BRANCH);
+
+	if (!it)
+		return;
+	it->ip = from;
+	it->addr = to;
+	it->flags = flags | IPT_FLAG_BRANCH;
+	it->cpumode_user = from < KERNEL_START;
+}
+
+static u32 ipt_class_flags(enum pt_insn_class c)
+{
+	switch (c) {
+	case ptic_call:
+		return IPT_FLAG_CALL;
+	case ptic_return:
+		return IPT_FLAG_RETURN;
+	case ptic_cond_jump:
+		return IPT_FLAG_CONDITIONAL;
+	case ptic_far_call:
+		return IPT_FLAG_CALL | IPT_FLAG_SYSCALLRET;
+	case ptic_far_return:
+		return IPT_FLAG_RETURN | IPT_FLAG_SYSCALLRET;
+	default:
+		return 0;
+	}
+}
+
+static bool ipt_class_branches(enum pt_insn_class c)
+{
+	return c != ptic_other && c != ptic_ptwrite && c != ptic_error;
+}
+
+static void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
+{
+	struct intel_pt_item *it = ipt_queue__push(q, IPT_ITEM_ERROR);
+	u64 off = 0;
+
+	if (!it)
+		return;
+	it->ip = ip;
+	if (q->dec)
+		pt_insn_get_offset(q->dec, &off);
+	switch (errcode) {
+	case pte_nomap:
+		it->err_code = IPT_ERR_NOINSN;
+		snprintf(it->msg, sizeof(it->msg),
+			 "code bytes unknown at %#" PRIx64 " at %" PRIu64 ".%09" PRIu64
+			 " (trace offset %#" PRIx64 " of the AUXTRACE at %#" PRIx64 ")",
+			 ip, it->time / 1000000000, it->time % 1000000000, off,
+			 q->buffer_file_offset);
+		return;
+	case pte_bad_opc:
+	case pte_bad_packet:
+		it->err_code = IPT_ERR_BADPKT;
+		break;
+	case pte_bad_insn:
+		it->err_code = IPT_ERR_NOINSN;
+		break;
+	case pte_nomem:
+		it->err_code = IPT_ERR_NOMEM;
+		break;
+	case pte_internal:
+		it->err_code = IPT_ERR_INTERN;
+		break;
+	default:
+		it->err_code = IPT_ERR_UNK;
+		break;
+	}
+	snprintf(it->msg, sizeof(it->msg),
+		 "%s at %#" PRIx64 " (trace offset %#" PRIx64 " of the AUXTRACE at %#" PRIx64 ")",
+		 pt_errstr(errcode), ip, off, q->buffer_file_offset);
+}
+
+/* the events libipt has pending before the next instruction */
+static int ipt_queue__events(struct ipt_queue *q)
+{
+	while (q->status & pts_event_pending) {
+		struct pt_event ev;
+
+		q->status = pt_insn_event(q->dec, &ev, sizeof(ev));
+		if (q->status < 0)
+			return q->status;
+		switch (ev.type) {
+		case ptev_enabled:
+			ipt_queue__branch(q, 0, ev.variant.enabled.ip, IPT_FLAG_TRACE_BEGIN);
+			q->trace_begin = false;
+			q->have_prev = false;
+			break;
+		case ptev_disabled:
+		case ptev_async_disabled:
+			if (q->have_prev)
+				ipt_queue__branch(q, q->prev_ip, 0,
+						  IPT_FLAG_TRACE_END |
+						      ipt_class_flags(q->prev_class));
+			q->have_prev = false;
+			q->trace_begin = true;
+			break;
+		case ptev_async_branch:
+			if (q->have_prev && ipt_class_branches(q->prev_class) &&
+			    ev.variant.async_branch.from != q->prev_ip + q->prev_size)
+				ipt_queue__branch(q, q->prev_ip, ev.variant.async_branch.from,
+						  ipt_class_flags(q->prev_class));
+			ipt_queue__branch(q, ev.variant.async_branch.from,
+					  ev.variant.async_branch.to,
+					  IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_INTERRUPT);
+			q->trace_begin = false;
+			q->have_prev = false;
+			break;
+		case ptev_overflow:
+			ipt_queue__error(q, pte_overflow, q->have_prev ? q->prev_ip : 0);
+			q->pending[(q->pending_at + q->nr_pending - 1) % PENDING_MAX].err_code =
+			    IPT_ERR_OVR;
+			q->have_prev = false;
+			q->trace_begin = true;
+			break;
+		default:
+			break;
+		}
+		if (q->nr_pending >= PENDING_MAX / 2)
+			break;
+	}
+	return 0;
+}
+
+/* one step of the walk: an instruction, its events, or an error and a resync */
+static int ipt_queue__step(struct ipt_queue *q)
+{
+	struct intel_pt *pt = q->pt;
+	struct pt_insn insn;
+	int err;
+
+	err = ipt_queue__events(q);
+	if (err < 0)
+		goto decode_error;
+	if (q->status & pts_event_pending)
+		return 0; /* the pending items go out first */
+	q->fail_ip = 0;
+	q->status = pt_insn_next(q->dec, &insn, sizeof(insn));
+	if (q->status < 0) {
+		err = q->status;
+		goto decode_error;
+	}
+	if (q->trace_begin) {
+		ipt_queue__branch(q, 0, insn.ip, IPT_FLAG_TRACE_BEGIN);
+		q->trace_begin = false;
+	} else if (q->have_prev && ipt_class_branches(q->prev_class) &&
+		   (q->prev_class != ptic_cond_jump || insn.ip != q->prev_ip + q->prev_size)) {
+		ipt_queue__branch(q, q->prev_ip, insn.ip, ipt_class_flags(q->prev_class));
+	}
+	q->have_prev = true;
+	q->prev_ip = insn.ip;
+	q->prev_size = insn.size;
+	q->prev_class = insn.iclass;
+	if (pt->opts.want_insns) {
+		u64 now = 0;
+		bool take;
+
+		q->nr_insns++;
+		if (pt->opts.period_ns) {
+			now = ipt_queue__time(q);
+			take = now >= q->next_sample_time;
+		} else {
+			take = q->nr_insns >= pt->opts.insn_period;
+		}
+		if (take) {
+			struct intel_pt_item *it = ipt_queue__push(q, IPT_ITEM_INSN);
+
+			if (it) {
+				it->ip = insn.ip;
+				it->period = q->nr_insns;
+				it->insn_len = insn.size;
+				memcpy(it->insn, insn.raw, insn.size);
+				it->cpumode_user = insn.ip < KERNEL_START;
+			}
+			q->nr_insns = 0;
+			if (pt->opts.period_ns)
+				q->next_sample_time =
+				    (now / pt->opts.period_ns + 1) * pt->opts.period_ns;
+		}
+	}
+	return 0;
+
+decode_error:
+	if (err == -pte_eos) {
+		ipt_queue__close(q);
+		return 0;
+	}
+	if (q->trace_begin && q->fail_ip) {
+		ipt_queue__branch(q, 0, q->fail_ip, IPT_FLAG_TRACE_BEGIN);
+		q->trace_begin = false;
+	}
+	ipt_queue__error(q, pt_errcode(err), q->fail_ip ? q->fail_ip : q->prev_ip);
+	/* libipt cannot go on mid-segment: the next PSB starts afresh */
+	q->have_prev = false;
+	q->trace_begin = true;
+	q->status = pt_insn_sync_forward(q->dec);
+	if (q->status < 0)
+		ipt_queue__close(q);
+	return 0;
+}
+
+static int intel_pt__queues(struct intel_pt *pt)
+{
+	size_t n = pt->at->nr_queues, i;
+	struct ipt_queue *nq;
+
+	if (n <= pt->nr_queues)
+		return 0;
+	nq = realloc(pt->queues, n * sizeof(*nq));
+	if (!nq)
+		return -ENOMEM;
+	memset(nq + pt->nr_queues, 0, (n - pt->nr_queues) * sizeof(*nq));
+	pt->queues = nq;
+	for (i = pt->nr_queues; i < n; i++)
+		nq[i].pt = pt;
+	pt->nr_queues = n;
+	/* realloc moved them: the decoders' callback contexts follow */
+	for (i = 0; i < n; i++) {
+		nq[i].aq = &pt->at->queues[i];
+		if (nq[i].dec)
+			pt_image_set_callback(pt_insn_get_image(nq[i].dec), ipt_read_memory,
+					      &nq[i]);
+	}
+	return 0;
+}
+
+int intel_pt__next(struct intel_pt *pt, size_t qi, struct intel_pt_item *item)
+{
+	struct ipt_queue *q;
+	int err;
+
+	err = intel_pt__queues(pt);
+	if (err)
+		return err;
+	if (qi >= pt->nr_queues)
+		return 0;
+	q = &pt->queues[qi];
+	q->aq = &pt->at->queues[qi];
+	while (!q->nr_pending) {
+		if (!q->dec) {
+			err = ipt_queue__open(q);
+			if (err <= 0)
+				return err;
+		}
+		err = ipt_queue__step(q);
+		if (err)
+			return err;
+	}
+	*item = q->pending[q->pending_at];
+	q->pending_at = (q->pending_at + 1) % PENDING_MAX;
+	q->nr_pending--;
+	return 1;
+}
+
+#endif /* HAVE_LIBIPT */
