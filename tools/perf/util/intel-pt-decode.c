@@ -615,9 +615,13 @@ decode_error:
 		q->trace_begin = false;
 	}
 	ipt_queue__error(q, pt_errcode(err), q->fail_ip ? q->fail_ip : q->prev_ip);
-	/* libipt cannot go on mid-segment: the next PSB starts afresh */
+	/*
+	 * libipt cannot go on mid-segment: the next PSB starts afresh.  Its
+	 * FUP is where the code already ran, no new start of the trace
+	 * (perf too gives no branch for it after an error)
+	 */
 	q->have_prev = false;
-	q->trace_begin = true;
+	q->trace_begin = false;
 	q->status = pt_insn_sync_forward(q->dec);
 	if (q->status < 0)
 		ipt_queue__close(q);

@@ -604,6 +604,16 @@ int itrace__side_band(struct itrace *it, union perf_event *event, struct perf_sa
 		return 0;
 	switch (event->header.type) {
 	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/*
+		 * as perf with context-switch records (have_sched_switch 3):
+		 * the next task runs from the switch-out on, not from the
+		 * switch-in record a few microseconds later
+		 */
+		if (event->header.misc & PERF_RECORD_MISC_SWITCH_OUT)
+			err = intel_pt__set_cpu_task(
+			    it->pt, sample->cpu, event->context_switch.next_prev_pid,
+			    event->context_switch.next_prev_tid, sample->time);
+		break;
 	case PERF_RECORD_SWITCH:
 		if (!(event->header.misc & PERF_RECORD_MISC_SWITCH_OUT))
 			err = intel_pt__set_cpu_task(it->pt, sample->cpu, sample->pid, sample->tid,
