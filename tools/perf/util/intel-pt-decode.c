@@ -107,6 +107,18 @@ struct ipt_queue {
 	u64 nr_insns;	  /* since the last instruction item */
 	u64 next_sample_time;
 	u64 last_time;
+	/* items of an event take its time, a branch that of its instruction */
+	bool use_fixed;
+	u64 fixed_time;
+	u64 prev_time; /* after the previous instruction's packets were consumed */
+	/*
+	 * The version code bytes are read at: the time once the previous
+	 * instruction's (or event's) packets were consumed.  libipt's own
+	 * time inside the read callback can be ahead of it (it reads timing
+	 * packets ahead while looking for the next event, through a PSB+)
+	 */
+	u64 read_time;
+	u64 sync_offset; /* of the PSB last synced to */
 	struct intel_pt_item pending[PENDING_MAX];
 	int nr_pending, pending_at;
 	struct ipt_map_cache map;
@@ -297,7 +309,7 @@ static bool ipt_queue__find_map(struct ipt_queue *q, u64 ip, u64 time)
 	if (mc->path && mc->gen == q->pt->maps_gen && mc->pid == pid && ip >= mc->start &&
 	    ip < mc->end)
 		return true;
-	if (tid == -1)
+	if (tid == -1 || !q->pt->machine)
 		return false;
 	thread = machine__find_thread(q->pt->machine, pid, tid);
 	if (!thread)
@@ -334,7 +346,7 @@ static int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid
 			   void *context)
 {
 	struct ipt_queue *q = context;
-	u64 time = ipt_queue__time(q);
+	u64 time = q->read_time;
 	u8 known[pt_max_insn_size];
 	size_t n = 0;
 
@@ -342,7 +354,7 @@ static int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid
 	if (size > sizeof(known))
 		size = sizeof(known);
 	if (ip >= KERNEL_START) {
-		if (q->pt->ti && !text_image__read(q->pt->ti, ip, size, time, buf, known)) {
+		if (q->pt->ti && text_image__read(q->pt->ti, ip, size, time, buf, known) > 0) {
 			while (n < size && known[n])
 				n++;
 		}
@@ -393,8 +405,11 @@ static int ipt_queue__open(struct ipt_queue *q)
 		q->buffer = b;
 		q->buffer_file_offset = b->file_offset;
 		q->status = pt_insn_sync_forward(q->dec);
+		q->sync_offset = 0;
+		pt_insn_get_sync_offset(q->dec, &q->sync_offset);
 		q->have_prev = false;
 		q->trace_begin = true;
+		q->read_time = q->prev_time = ipt_queue__time(q);
 		if (q->status >= 0)
 			return 1;
 		/* no PSB in the whole buffer: nothing to decode */
@@ -414,7 +429,7 @@ static struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_
 	it = &q->pending[(q->pending_at + q->nr_pending++) % PENDING_MAX];
 	memset(it, 0, sizeof(*it));
 	it->type = type;
-	it->time = ipt_queue__time(q);
+	it->time = q->use_fixed ? q->fixed_time : ipt_queue__time(q);
 	it->cpu = q->aq->cpu;
 	ipt_queue__task(q, &it->pid, &it->tid);
 	return it;
@@ -457,7 +472,13 @@ static bool ipt_class_branches(enum pt_insn_class c)
 
 static void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
 {
-	struct intel_pt_item *it = ipt_queue__push(q, IPT_ITEM_ERROR);
+	struct intel_pt_item *it;
+
+	/* when the code was looked for */
+	q->use_fixed = true;
+	q->fixed_time = q->read_time;
+	it = ipt_queue__push(q, IPT_ITEM_ERROR);
+	q->use_fixed = false;
 	u64 off = 0;
 
 	if (!it)
@@ -505,6 +526,11 @@ static int ipt_queue__events(struct ipt_queue *q)
 		q->status = pt_insn_event(q->dec, &ev, sizeof(ev));
 		if (q->status < 0)
 			return q->status;
+		/* an event's own time: the decoder's may be past it already */
+		q->use_fixed = true;
+		q->fixed_time =
+		    ev.has_tsc ? perf_tsc_conv__to_time(&q->pt->info.tc, ev.tsc) : q->read_time;
+		q->read_time = q->prev_time = q->fixed_time;
 		switch (ev.type) {
 		case ptev_enabled:
 			ipt_queue__branch(q, 0, ev.variant.enabled.ip, IPT_FLAG_TRACE_BEGIN);
@@ -541,10 +567,74 @@ static int ipt_queue__events(struct ipt_queue *q)
 		default:
 			break;
 		}
+		q->use_fixed = false;
 		if (q->nr_pending >= PENDING_MAX / 2)
 			break;
 	}
 	return 0;
+}
+
+static const u8 ipt_psb[16] = {0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+			       0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82};
+
+/* where the PSB+ that starts at @psb ends (after its PSBEND), or 0 */
+static u64 ipt_psb_plus_end(const struct pt_config *base, const struct auxtrace_buffer *b, u64 psb)
+{
+	struct pt_config config = *base;
+	struct pt_packet_decoder *pkt;
+	struct pt_packet packet;
+	uint64_t end = 0;
+	int i;
+
+	config.begin = b->data;
+	config.end = b->data + b->size;
+	pkt = pt_pkt_alloc_decoder(&config);
+	if (!pkt)
+		return 0;
+	if (pt_pkt_sync_set(pkt, psb) >= 0) {
+		/* a PSB+ holds a handful of packets: a long one is no PSB+ */
+		for (i = 0; i < 64 && pt_pkt_next(pkt, &packet, sizeof(packet)) >= 0; i++) {
+			if (packet.type == ppt_psbend) {
+				pt_pkt_get_offset(pkt, &end);
+				break;
+			}
+		}
+	}
+	pt_pkt_free_decoder(pkt);
+	return end;
+}
+
+/*
+ * The PSB after the segment that failed.  Not pt_insn_sync_forward(): it
+ * starts from where the query decoder is, and that may be past the next
+ * segment's PSB+ already (it reads ahead for events: after a TIP.PGE into
+ * unknown code it has read the PSB+ that follows), so that segment would
+ * be lost.  So: the PSB whose PSB+ the decoder stands in or just after,
+ * if it is past the last sync point; else the first PSB after the decoder.
+ */
+static int ipt_queue__resync(struct ipt_queue *q)
+{
+	const struct auxtrace_buffer *b = q->buffer;
+	uint64_t off = 0;
+	const u8 *at, *last = NULL;
+	u64 from;
+
+	if (pt_insn_get_offset(q->dec, &off) < 0 || off >= b->size)
+		return -pte_eos;
+	for (from = q->sync_offset + 1; from < off; from = at - b->data + 1) {
+		at = memmem(b->data + from, off - from, ipt_psb, sizeof(ipt_psb));
+		if (!at)
+			break;
+		last = at;
+	}
+	if (last && off <= ipt_psb_plus_end(&q->pt->config, b, last - b->data))
+		at = last;
+	else
+		at = memmem(b->data + off, b->size - off, ipt_psb, sizeof(ipt_psb));
+	if (!at)
+		return -pte_eos;
+	q->sync_offset = at - b->data;
+	return pt_insn_sync_set(q->dec, q->sync_offset);
 }
 
 /* one step of the walk: an instruction, its events, or an error and a resync */
@@ -552,6 +642,7 @@ static int ipt_queue__step(struct ipt_queue *q)
 {
 	struct intel_pt *pt = q->pt;
 	struct pt_insn insn;
+	u64 now;
 	int err;
 
 	err = ipt_queue__events(q);
@@ -565,24 +656,31 @@ static int ipt_queue__step(struct ipt_queue *q)
 		err = q->status;
 		goto decode_error;
 	}
+	now = ipt_queue__time(q);
 	if (q->trace_begin) {
 		ipt_queue__branch(q, 0, insn.ip, IPT_FLAG_TRACE_BEGIN);
 		q->trace_begin = false;
 	} else if (q->have_prev && ipt_class_branches(q->prev_class) &&
 		   (q->prev_class != ptic_cond_jump || insn.ip != q->prev_ip + q->prev_size)) {
+		/*
+		 * the time libipt had when the branch's own TNT or TIP was
+		 * consumed, not what it read ahead since
+		 */
+		q->use_fixed = true;
+		q->fixed_time = q->prev_time;
 		ipt_queue__branch(q, q->prev_ip, insn.ip, ipt_class_flags(q->prev_class));
+		q->use_fixed = false;
 	}
+	q->read_time = q->prev_time = now;
 	q->have_prev = true;
 	q->prev_ip = insn.ip;
 	q->prev_size = insn.size;
 	q->prev_class = insn.iclass;
 	if (pt->opts.want_insns) {
-		u64 now = 0;
 		bool take;
 
 		q->nr_insns++;
 		if (pt->opts.period_ns) {
-			now = ipt_queue__time(q);
 			take = now >= q->next_sample_time;
 		} else {
 			take = q->nr_insns >= pt->opts.insn_period;
@@ -622,7 +720,8 @@ decode_error:
 	 */
 	q->have_prev = false;
 	q->trace_begin = false;
-	q->status = pt_insn_sync_forward(q->dec);
+	q->status = ipt_queue__resync(q);
+	q->read_time = q->prev_time = ipt_queue__time(q);
 	if (q->status < 0)
 		ipt_queue__close(q);
 	return 0;
