@@ -217,12 +217,12 @@ int auxtrace__add_buffer(struct auxtrace *at, const union perf_event *event, u64
 	b->size = r->size;
 	b->reference = r->reference;
 	b->file_offset = file_offset;
-	/* the bytes arrive next; a cut-off payload is an error of the session */
-	b->data = malloc(r->size ? r->size : 1);
-	if (!b->data) {
-		*why = "has a trace that cannot be allocated";
-		return -ENOMEM;
-	}
+	/*
+	 * The bytes arrive next, and memory grows with them: a size past
+	 * the end of the file or stream is refused by the session before
+	 * any arrive, and must not have been allocated first
+	 */
+	b->data = NULL;
 	q->nr_buffers++;
 	if (!per_cpu && q->pid < 0)
 		q->pid = -1;
@@ -240,6 +240,20 @@ int auxtrace__data(struct auxtrace *at, const void *buf, u64 len)
 		return 0;
 	if (len > b->size - b->got)
 		return -EINVAL;
+	if (b->got + len > b->alloc) {
+		u64 n = b->alloc ? b->alloc : 1 << 16;
+		u8 *d;
+
+		while (n < b->got + len)
+			n *= 2;
+		if (n > b->size)
+			n = b->size;
+		d = realloc(b->data, n);
+		if (!d)
+			return -ENOMEM;
+		b->data = d;
+		b->alloc = n;
+	}
 	memcpy(b->data + b->got, buf, len);
 	b->got += len;
 	if (b->got == b->size)

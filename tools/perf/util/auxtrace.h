@@ -88,7 +88,8 @@ struct auxtrace_buffer {
 	u64 reference;	 /* the TSC when perf record read it */
 	u64 file_offset; /* of the AUXTRACE record, for messages */
 	u8 *data;
-	u64 got; /* bytes arrived so far */
+	u64 got;   /* bytes arrived so far */
+	u64 alloc; /* of data */
 };
 
 struct auxtrace_queue {

@@ -376,6 +376,24 @@ static int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid
 	return n;
 }
 
+static struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type);
+
+static void ipt_queue__no_psb(struct ipt_queue *q, const struct auxtrace_buffer *b)
+{
+	struct intel_pt_item *it;
+
+	q->use_fixed = true;
+	q->fixed_time = q->last_time;
+	it = ipt_queue__push(q, IPT_ITEM_ERROR);
+	q->use_fixed = false;
+	if (!it)
+		return;
+	it->err_code = IPT_ERR_NODATA;
+	snprintf(it->msg, sizeof(it->msg),
+		 "no PSB in the %" PRIu64 " bytes of the AUXTRACE at %#" PRIx64 ": nothing decoded",
+		 b->size, b->file_offset);
+}
+
 static int ipt_queue__open(struct ipt_queue *q)
 {
 	struct intel_pt *pt = q->pt;
@@ -412,10 +430,10 @@ static int ipt_queue__open(struct ipt_queue *q)
 		q->read_time = q->prev_time = ipt_queue__time(q);
 		if (q->status >= 0)
 			return 1;
-		/* no PSB in the whole buffer: nothing to decode */
-		pr_debug("intel_pt: AUXTRACE at %#" PRIx64 ": no PSB (%s)\n", b->file_offset,
-			 pt_errstr(pt_errcode(q->status)));
+		/* no PSB in the whole buffer: nothing can be decoded, say so */
+		ipt_queue__no_psb(q, b);
 		ipt_queue__close(q);
+		return 0;
 	}
 	return 0;
 }
@@ -767,8 +785,12 @@ int intel_pt__next(struct intel_pt *pt, size_t qi, struct intel_pt_item *item)
 	while (!q->nr_pending) {
 		if (!q->dec) {
 			err = ipt_queue__open(q);
-			if (err <= 0)
+			if (err < 0)
 				return err;
+			if (!err && !q->nr_pending)
+				return 0;
+			if (!q->dec)
+				continue;
 		}
 		err = ipt_queue__step(q);
 		if (err)
