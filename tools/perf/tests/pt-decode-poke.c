@@ -151,12 +151,12 @@ static int test__pt_decode_poke(struct test_suite *t)
 	    {IPT_ITEM_BRANCH, K + 0x10, K, B, 3000},
 	    /* after the poke: the jump label's jmp, then jmp* leaving the traced code */
 	    {IPT_ITEM_BRANCH, K, K + 0x10, B, 3000},
-	    {IPT_ITEM_BRANCH, K + 0x10, 0, B | IPT_FLAG_TRACE_END, 3000},
+	    {IPT_ITEM_BRANCH, K + 0x10, K + 0x200, B | IPT_FLAG_TRACE_END, 3000},
 	    {IPT_ITEM_BRANCH, 0, K + 0x100, B | IPT_FLAG_TRACE_BEGIN, 4000},
 	    {IPT_ITEM_ERROR, K + 0x100, 0, 0, 4000},
 	    /* the jump label is a jmp at 5000: no TNT for it */
 	    {IPT_ITEM_BRANCH, K, K + 0x10, B, 5000},
-	    {IPT_ITEM_BRANCH, K + 0x10, 0, B | IPT_FLAG_TRACE_END, 5000},
+	    {IPT_ITEM_BRANCH, K + 0x10, K + 0x200, B | IPT_FLAG_TRACE_END, 5000},
 	};
 	struct intel_pt_info info;
 	struct intel_pt_opts po = {0};

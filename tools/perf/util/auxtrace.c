@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "auxtrace.h"
+#include "data.h"
 
 /* AUXTRACE_INFO: header, u32 type, u32 reserved, then u64 priv[] */
 #define AUXTRACE_INFO_PRIV 16
@@ -272,4 +273,92 @@ void auxtrace__aux(struct auxtrace *at, const union perf_event *event)
 		at->nr_partial++;
 	if (flags & AUXTRACE_FLAG_COLLISION)
 		at->nr_collision++;
+}
+
+/* append the @len bytes at @off of the file to @b */
+static int auxtrace_buffer__read(struct auxtrace_buffer *b, struct perf_data *data, u64 off,
+				 u64 len)
+{
+	u8 *d = realloc(b->data, b->got + len ? b->got + len : 1);
+
+	if (!d)
+		return -ENOMEM;
+	b->data = d;
+	b->alloc = b->got + len;
+	if (len && perf_data__pread(data, b->data + b->got, len, off))
+		return -EIO;
+	b->got += len;
+	b->size = b->got;
+	return 0;
+}
+
+int auxtrace__read_index(struct auxtrace *at, struct perf_data *data, const void *index,
+			 u64 index_size, u64 data_end, bool per_cpu, const char **why,
+			 u64 *bad_offset)
+{
+	const u8 *p = index;
+	u64 nr, i;
+
+	*bad_offset = 0;
+	if (index_size < 8) {
+		*why = "HEADER_AUXTRACE is too short";
+		return -EINVAL;
+	}
+	nr = rd64(p);
+	if (nr > (index_size - 8) / 16) {
+		*why = "HEADER_AUXTRACE has more entries than it holds";
+		return -EINVAL;
+	}
+	for (i = 0; i < nr; i++) {
+		u64 off = rd64(p + 8 + 16 * i);
+		union perf_event ev;
+		struct auxtrace_queue *q;
+		struct auxtrace_buffer *last;
+		const char *w = NULL;
+		int err;
+
+		*bad_offset = off;
+		if (off > data_end || data_end - off < sizeof(ev.auxtrace) ||
+		    perf_data__pread(data, &ev.auxtrace, sizeof(ev.auxtrace), off)) {
+			*why = "HEADER_AUXTRACE points past the data section";
+			return -EINVAL;
+		}
+		if (ev.header.type != PERF_RECORD_AUXTRACE ||
+		    ev.header.size < sizeof(ev.auxtrace)) {
+			*why = "HEADER_AUXTRACE points to a record that is not an AUXTRACE";
+			return -EINVAL;
+		}
+		if (ev.auxtrace.size > data_end - off - ev.header.size) {
+			*why = "has a payload that runs past the end of the data";
+			return -EINVAL;
+		}
+		if (ev.auxtrace.size > AUXTRACE_MAX_BYTES - at->nr_bytes) {
+			*why = "has more trace than the decoder holds at once (2 GiB)";
+			return -ENOMEM;
+		}
+		q = auxtrace__queue(at, per_cpu ? (int)ev.auxtrace.cpu : -1,
+				    per_cpu ? -1 : (s32)ev.auxtrace.tid, ev.auxtrace.idx);
+		if (!q)
+			return -ENOMEM;
+		last = q->nr_buffers ? &q->buffers[q->nr_buffers - 1] : NULL;
+		if (!last || last->aux_offset + last->size != ev.auxtrace.offset) {
+			err = auxtrace__add_buffer(at, &ev, off, per_cpu, &w);
+			if (err) {
+				*why = w;
+				return err;
+			}
+			at->filling = NULL;
+			last = &q->buffers[q->nr_buffers - 1];
+			last->size = 0;
+		} else {
+			at->nr_bytes += ev.auxtrace.size;
+		}
+		err = auxtrace_buffer__read(last, data, off + ev.header.size, ev.auxtrace.size);
+		if (err) {
+			*why = "cannot be read";
+			return err;
+		}
+	}
+	at->indexed = true;
+	return 0;
 }

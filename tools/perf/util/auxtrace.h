@@ -120,6 +120,7 @@ struct auxtrace {
 	struct auxtrace_queue *filling_queue;
 	u64 nr_truncated, nr_partial, nr_collision; /* AUX records' flags */
 	u64 nr_aux;
+	bool indexed; /* the buffers came from the file's index: records add none */
 };
 
 void auxtrace__init(struct auxtrace *at);
@@ -131,6 +132,19 @@ void auxtrace__exit(struct auxtrace *at);
  */
 int auxtrace__add_buffer(struct auxtrace *at, const union perf_event *event, u64 file_offset,
 			 bool per_cpu, const char **why);
+/*
+ * A file's trace, found through its HEADER_AUXTRACE index (entry count,
+ * then each AUXTRACE record's file offset and size) and read by offset
+ * before any record is delivered, as perf does: every buffer is known
+ * from the start, and consecutive buffers of a queue (each AUX area
+ * offset following the last) are joined, so that a decoder runs across
+ * them as the hardware wrote them.  @data_end: where the data section
+ * ends.  0, or -errno with @why and *@bad_offset set.
+ */
+struct perf_data;
+int auxtrace__read_index(struct auxtrace *at, struct perf_data *data, const void *index,
+			 u64 index_size, u64 data_end, bool per_cpu, const char **why,
+			 u64 *bad_offset);
 /* the next piece of the buffer being filled */
 int auxtrace__data(struct auxtrace *at, const void *buf, u64 len);
 /* an AUX record (flags counted) */

@@ -557,8 +557,12 @@ static int ipt_queue__events(struct ipt_queue *q)
 			break;
 		case ptev_disabled:
 		case ptev_async_disabled:
+			/* perf shows where the branch went, when the packet says */
 			if (q->have_prev)
-				ipt_queue__branch(q, q->prev_ip, 0,
+				ipt_queue__branch(q, q->prev_ip,
+						  ev.type == ptev_disabled && !ev.ip_suppressed ?
+						      ev.variant.disabled.ip :
+						      0,
 						  IPT_FLAG_TRACE_END |
 						      ipt_class_flags(q->prev_class));
 			q->have_prev = false;

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "auxtrace.h"
+#include "data.h"
+#include "header.h"
 #include "debug.h"
 #include "evsel.h"
 #include "intel-pt-decode.h"
@@ -223,6 +225,48 @@ static struct evsel *itrace__pt_evsel(struct itrace *it)
 	return NULL;
 }
 
+/*
+ * A file's HEADER_AUXTRACE section, found in the feature table after the
+ * data section (one {offset, size} per feature bit set, in bit order)
+ */
+static int itrace__read_index(struct itrace *it)
+{
+	struct perf_session *session = it->session;
+	const struct perf_file_header *h = &session->file_header;
+	u64 data_end = h->data.offset + h->data.size, sec[2];
+	const char *why = NULL;
+	u64 bad = 0;
+	void *buf;
+	int i, n = 0, err;
+
+	if (session->is_pipe || session->needs_swap ||
+	    !perf_session__has_feat(session, HEADER_AUXTRACE))
+		return 0;
+	for (i = 0; i < HEADER_AUXTRACE; i++)
+		if (h->adds_features[i / 64] & (1ULL << (i % 64)))
+			n++;
+	if (perf_data__pread(session->data, sec, sizeof(sec), data_end + 16 * n) ||
+	    sec[1] > (64ULL << 20)) {
+		pr_warning("%s: HEADER_AUXTRACE cannot be read: the trace is read as it comes\n",
+			   session->path);
+		return 0;
+	}
+	buf = malloc(sec[1] ? sec[1] : 1);
+	if (!buf)
+		return -ENOMEM;
+	err = perf_data__pread(session->data, buf, sec[1], sec[0]);
+	if (!err)
+		err = auxtrace__read_index(&it->at, session->data, buf, sec[1], data_end,
+					   it->info.per_cpu_mmaps, &why, &bad);
+	free(buf);
+	if (err) {
+		pr_err("%s: AUXTRACE at %#" PRIx64 " (HEADER_AUXTRACE at %#" PRIx64 ") %s\n",
+		       session->path, bad, sec[0], why ?: strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
 static int itrace__setup(struct itrace *it)
 {
 	struct intel_pt_opts po = {
@@ -231,6 +275,7 @@ static int itrace__setup(struct itrace *it)
 	    .period_ns = it->opts.period_ns ? it->opts.period : 0,
 	};
 	struct evsel *pt_evsel = itrace__pt_evsel(it);
+	int err;
 
 	if (!pt_evsel) {
 		/* perf decodes nothing then, and says so only with -v: we say it */
@@ -254,6 +299,9 @@ static int itrace__setup(struct itrace *it)
 	}
 	if (!it->ti)
 		return -EINVAL;
+	err = itrace__read_index(it);
+	if (err)
+		return err;
 	it->pt = intel_pt__new(&it->info, it->session->env.cpuid, it->session->machine, it->ti,
 			       &it->at, &po);
 	if (!it->pt)
@@ -296,7 +344,8 @@ int itrace__user_event(struct itrace *it, union perf_event *event, struct perf_s
 			perf_tsc_conv__time_conv(&it->info.tc, event);
 		return 0;
 	case PERF_RECORD_AUXTRACE:
-		if (!it->pt)
+		/* read already, through the file's index */
+		if (!it->pt || it->at.indexed)
 			return 0;
 		err = auxtrace__add_buffer(&it->at, event, session->cur_offset,
 					   it->info.per_cpu_mmaps, &why);
@@ -573,7 +622,8 @@ static int itrace__run(struct itrace *it, u64 time, bool all)
 			if (h->valid && (!best || h->item.time < best->item.time))
 				best = h;
 		}
-		if (!best || (!all && best->item.time > time))
+		/* as perf: a record goes before the trace of its own time */
+		if (!best || (!all && best->item.time >= time))
 			return 0;
 		best->valid = false;
 		err = itrace__print(it, &best->item);
