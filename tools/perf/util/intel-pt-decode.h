@@ -47,6 +47,7 @@ enum {
 	IPT_ERR_NOINSN = 5,
 	IPT_ERR_OVR = 7,
 	IPT_ERR_UNK = 9,
+	IPT_ERR_NELOOP = 10,
 };
 
 struct intel_pt_item {

@@ -302,6 +302,12 @@ static int itrace__setup(struct itrace *it)
 	err = itrace__read_index(it);
 	if (err)
 		return err;
+	/* a mask into attr.config, like the bits: the value libipt wants is under it */
+	if (it->info.mtc_freq_bits)
+		it->info.mtc_freq_bits = (pt_evsel->attr.config & it->info.mtc_freq_bits) >>
+					 __builtin_ctzll(it->info.mtc_freq_bits);
+	if (!(pt_evsel->attr.config & it->info.mtc_bit))
+		it->info.mtc_freq_bits = 0;
 	it->pt = intel_pt__new(&it->info, it->session->env.cpuid, it->session->machine, it->ti,
 			       &it->at, &po);
 	if (!it->pt)
@@ -385,6 +391,7 @@ static const struct {
     {IPT_FLAG_BRANCH | IPT_FLAG_TX_ABORT, "tx abrt"},
     {IPT_FLAG_BRANCH | IPT_FLAG_TRACE_BEGIN, "tr strt"},
     {IPT_FLAG_BRANCH | IPT_FLAG_TRACE_END, "tr end"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_ASYNC | IPT_FLAG_TRACE_END, "tr end  async"},
     {IPT_FLAG_BRANCH | IPT_FLAG_CALL | IPT_FLAG_TRACE_END, "tr end  call"},
     {IPT_FLAG_BRANCH | IPT_FLAG_RETURN | IPT_FLAG_TRACE_END, "tr end  return"},
     {IPT_FLAG_BRANCH | IPT_FLAG_CONDITIONAL | IPT_FLAG_TRACE_END, "tr end  jcc"},
