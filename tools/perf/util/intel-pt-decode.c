@@ -135,6 +135,14 @@ struct ipt_queue {
 	bool w_need_full_ip;	   /* as perf after an error: a compressed IP is no IP */
 	u64 w_prev_off, w_cur_off; /* the query decoder at the last steps */
 	u64 w_offs[4];
+	/*
+	 * objects whose unknown code was reported once (as perf does, but
+	 * per queue: the queues are decoded a little ahead of printing, so
+	 * a shared list would let a later error of one CPU hide an earlier
+	 * one of another)
+	 */
+	const void *reported[64];
+	size_t nr_reported;
 	/* instructions since the trace position last moved: a loop that never ends */
 	u64 nr_no_progress;
 	u64 progress_off;
@@ -158,6 +166,7 @@ struct intel_pt {
 	int nr_cpus;
 	struct dso_data *objs;
 	u64 maps_gen;
+	u64 nr_errors_quiet;
 };
 
 /* "GenuineIntel,6,78,3": the family, model and stepping libipt's errata need */
@@ -515,10 +524,57 @@ static bool ipt_class_branches(enum pt_insn_class c)
 	return c != ptic_other && c != ptic_ptwrite && c != ptic_error;
 }
 
+/*
+ * The object mapped at @ip, if any: perf reports an object whose bytes it
+ * cannot read once, and an address outside every map each time
+ */
+static const void *ipt_queue__object(struct ipt_queue *q, u64 ip)
+{
+	struct addr_location al;
+	struct thread *thread;
+	const void *key = NULL;
+	s32 pid, tid;
+
+	if (ip < KERNEL_START)
+		return ipt_queue__find_map(q, ip, q->read_time) ? q->map.key : NULL;
+	ipt_queue__task(q, &pid, &tid);
+	if (!q->pt->machine || tid == -1)
+		return NULL;
+	thread = machine__find_thread(q->pt->machine, pid, tid);
+	if (!thread)
+		return NULL;
+	addr_location__init(&al);
+	thread__find_symbol(thread, PERF_RECORD_MISC_KERNEL, ip, q->read_time, &al);
+	key = al.map ? al.map->dso : NULL;
+	addr_location__exit(&al);
+	thread__put(thread);
+	return key;
+}
+
+/* whether an error about @ip's object was reported already (and note it) */
+static bool ipt_queue__reported(struct ipt_queue *q, u64 ip)
+{
+	const void *key = ipt_queue__object(q, ip);
+	size_t i;
+
+	if (!key)
+		return false;
+	for (i = 0; i < q->nr_reported; i++)
+		if (q->reported[i] == key)
+			return true;
+	if (q->nr_reported < sizeof(q->reported) / sizeof(q->reported[0]))
+		q->reported[q->nr_reported++] = key;
+	return false;
+}
+
 static void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
 {
 	struct intel_pt_item *it;
 
+	if (errcode == pte_nomap && ipt_queue__reported(q, ip)) {
+		q->pt->nr_errors_quiet++;
+		return;
+	}
 	/* when the code was looked for */
 	q->use_fixed = true;
 	q->fixed_time = q->read_time;
