@@ -121,7 +121,8 @@ static int poke(struct text_image *ti, u64 addr, const u8 *old, u16 old_len, con
 	ev->text_poke.addr = addr;
 	ev->text_poke.old_len = old_len;
 	ev->text_poke.new_len = new_len;
-	memcpy(ev->text_poke.bytes, old, old_len);
+	if (old_len)
+		memcpy(ev->text_poke.bytes, old, old_len);
 	memcpy(ev->text_poke.bytes + old_len, new, new_len);
 	sample.time = time;
 	sample.cpumode = PERF_RECORD_MISC_KERNEL;

@@ -20,7 +20,8 @@ struct intel_pt *intel_pt__new(const struct intel_pt_info *info, const char *cpu
 			       const struct intel_pt_opts *opts)
 {
 	(void)info, (void)cpuid, (void)machine, (void)ti, (void)at, (void)opts;
-	pr_err("Intel PT decoding: not built in (built without libipt)\n");
+	pr_warning("Intel PT decoding: not built in (built without libipt): the trace is not "
+		   "decoded\n");
 	errno = ENOTSUP;
 	return NULL;
 }
@@ -112,6 +113,10 @@ struct ipt_queue {
 	bool use_fixed;
 	u64 fixed_time;
 	u64 prev_time; /* after the previous instruction's packets were consumed */
+	/* the last instruction decoded, for the insn field of its branch */
+	u64 br_ip;
+	u8 br_raw[15];
+	u8 br_len;
 	/*
 	 * The version code bytes are read at: the time once the previous
 	 * instruction's (or event's) packets were consumed.  libipt's own
@@ -499,6 +504,11 @@ static void ipt_queue__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags)
 	it->addr = to;
 	it->flags = flags | IPT_FLAG_BRANCH;
 	it->cpumode_user = from < KERNEL_START;
+	/* -F insn: the branch instruction's bytes, when it is the one at hand */
+	if (from && from == q->br_ip && q->br_len) {
+		it->insn_len = q->br_len;
+		memcpy(it->insn, q->br_raw, q->br_len);
+	}
 }
 
 static u32 ipt_class_flags(enum pt_insn_class c)
@@ -1229,8 +1239,12 @@ static int ipt_walk__insn(struct ipt_queue *q)
 				    (t / pt->opts.period_ns + 1) * pt->opts.period_ns;
 		}
 	}
-	if (kind != IW_OTHER && (kind != IW_COND || next != ip + len))
+	if (kind != IW_OTHER && (kind != IW_COND || next != ip + len)) {
+		q->br_ip = ip;
+		q->br_len = len;
+		memcpy(q->br_raw, bytes, len);
 		ipt_walk__branch(q, ip, next, ipt_walk__flags(kind));
+	}
 	q->w_ip = next;
 	return 0;
 
@@ -1327,6 +1341,9 @@ static int ipt_queue__step(struct ipt_queue *q)
 	q->prev_ip = insn.ip;
 	q->prev_size = insn.size;
 	q->prev_class = insn.iclass;
+	q->br_ip = insn.ip;
+	q->br_len = insn.size;
+	memcpy(q->br_raw, insn.raw, insn.size);
 	if (pt->opts.want_insns) {
 		bool take;
 

@@ -15,6 +15,7 @@
 #include "data.h"
 #include "header.h"
 #include "debug.h"
+#include "disasm.h"
 #include "evsel.h"
 #include "intel-pt-decode.h"
 #include "itrace.h"
@@ -310,8 +311,13 @@ static int itrace__setup(struct itrace *it)
 		it->info.mtc_freq_bits = 0;
 	it->pt = intel_pt__new(&it->info, it->session->env.cpuid, it->session->machine, it->ti,
 			       &it->at, &po);
-	if (!it->pt)
-		return -errno ?: -EINVAL;
+	if (!it->pt) {
+		if (errno != ENOTSUP)
+			return -errno ?: -EINVAL;
+		/* said once; the session counts the trace as not decoded */
+		it->broken = true;
+		return 0;
+	}
 	if (it->opts.branches || it->opts.calls || it->opts.returns) {
 		it->branches_evsel = itrace__add_evsel(
 		    it, pt_evsel, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", true);
@@ -458,8 +464,13 @@ static void itrace__put_loc(struct itrace *it, const struct evsel *evsel,
 	}
 }
 
+/*
+ * insn, disasm: the bytes the decoder walked, which are those live at the
+ * item's time (what the text image gave it), not a later copy
+ */
 static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *item, u64 f)
 {
+	struct disasm_insn insn;
 	int i;
 
 	if (f & SF_INSNLEN)
@@ -469,6 +480,9 @@ static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *i
 		for (i = 0; i < item->insn_len; i++)
 			script_buf__printf(b, " %02x", item->insn[i]);
 	}
+	if ((f & SF_DISASM) && item->insn_len &&
+	    disasm__one(item->insn, item->insn_len, item->ip, &insn, NULL, NULL) > 0)
+		script_buf__printf(b, " %s", insn.text);
 }
 
 static int itrace__print_error(struct itrace *it, const struct intel_pt_item *item)
@@ -566,14 +580,19 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	}
 	if (f & SF_IP) {
 		itrace__put_loc(it, evsel, &info.loc);
-		if (item->type == IPT_ITEM_BRANCH) {
+		/*
+		 * as perf 6.1: the target if asked for, or with the default
+		 * fields, which '-F +flags' alone leaves (+insn, +ip do not)
+		 */
+		if (item->type == IPT_ITEM_BRANCH &&
+		    ((f & SF_ADDR) || !p->fields->out[t].user_set ||
+		     p->fields->out[t].user_fields == SF_FLAGS)) {
 			script_buf__puts(b, " =>");
 			itrace__loc(thread, item->addr, item->time, &to, &al_to);
 			itrace__put_loc(it, evsel, &to);
 		}
 	}
-	if (item->type == IPT_ITEM_INSN)
-		itrace__put_insn(b, item, f);
+	itrace__put_insn(b, item, f);
 	info.loc.srcline = NULL;
 	script_print__sample_tail(p, &sample, evsel, &info);
 	addr_location__exit(&al_to);

@@ -37,13 +37,18 @@ if ! "$writer" test --write-fixture pt-start:100 "$tmp/probe" >"$tmp/probe.out" 
 	fail "--write-fixture pt-start: $(head -3 "$tmp/probe.out")"
 fi
 
-# our branches as branches.txt lines: "cpu time 0xfrom 0xto", from
-# -F cpu,time,ip lines "[000]     1.000000000:  ffffffff81000102 => ffffffff81000200"
-# (addr cannot be asked for: the intel_pt event has no PERF_SAMPLE_ADDR)
+# our branches as branches.txt lines: "cpu time 0xfrom 0xto", from the
+# default fields with --ns: "comm tid [cpu] time: period branches: from
+# sym (dso) => to sym (dso)" (no -F: that would drop the target, as in perf)
 branches() {
-	awk '$4 == "=>" {
-		c = $1; gsub(/[\[\]]/, "", c); t = $2; sub(/:$/, "", t); split(t, a, ".")
-		printf "%d %d 0x%s 0x%s\n", c, a[1] * 1000000000 + a[2], $3, $5
+	awk '/ branches: / {
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^\[[0-9]+\]$/) { c = $i; gsub(/[\[\]]/, "", c); t = $(i + 1) }
+			if ($i == "branches:") from = $(i + 1)
+			if ($i == "=>") to = $(i + 1)
+		}
+		sub(/:$/, "", t); split(t, a, ".")
+		printf "%d %d 0x%s 0x%s\n", c, a[1] * 1000000000 + a[2], from, to
 	}' "$1"
 }
 
@@ -57,7 +62,7 @@ for k in start end none; do
 		2>"$tmp/ours.$k.err" || fail "ours on pt-$k: $(head -3 "$tmp/ours.$k.err")"
 	pe=$(grep -c 'instruction trace error' "$tmp/perf.$k")
 	oe=$(grep -c 'instruction trace error' "$tmp/ours.$k")
-	"$TEXTPOKE" script -i "$d/perf.data" --itrace=b -F cpu,time,ip --ns >"$tmp/ours.$k.b" \
+	"$TEXTPOKE" script -i "$d/perf.data" --itrace=b --ns >"$tmp/ours.$k.b" \
 		2>"$tmp/ours.$k.b.err" || fail "ours on pt-$k -F: $(head -3 "$tmp/ours.$k.b.err")"
 	branches "$tmp/ours.$k.b" | sed 's/0x0*\([0-9a-f]\)/0x\1/g' | sort >"$tmp/ours.$k.set"
 	sed 's/0x0*\([0-9a-f]\)/0x\1/g' "$d/branches.txt" | sort >"$tmp/truth.$k.set"
