@@ -72,10 +72,13 @@ done <<'EOF'
 -i @ -F ip,bogus|||
 -i @ -F bogus:ip|||
 -i @ -F ip,+sym|||
+-i @ -F synth:bogus|||
+-i @ -F synth:trace|||
+-i @ -F synth:ip,+sym|||
 -i @ -F ip,addr|||
 -i @ -F +tod|||
 -i @ --time abc|||
 -i @ --time 5%/0|||
 -i @ --time 1,2,3|||
 EOF
-[ "$n" -ge 15 ] || fail "only $n cases ran"
+[ "$n" -ge 18 ] || fail "only $n cases ran"
