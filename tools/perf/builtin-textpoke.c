@@ -318,13 +318,20 @@ int cmd_textpoke_script(int argc, char **argv)
 			"to --reltime or --deltatime.\n");
 		return 1;
 	}
+	/* a --kcore, --vmlinux or --kallsyms that cannot be read: an input perf could not open */
 	if (text_image_opts__check(&so.text))
-		return 1;
+		return 255;
 	/* as perf script: the pager starts before the file is read, so errors go there too */
 	pager__setup();
 	err = script__run(&so);
-	/* perf script's status: the error's low byte (255 for -1, 234 for -EINVAL) */
-	return err < 0 ? err & 0xff : 0;
+	/*
+	 * perf script's statuses: 255 (its -1) for an input it cannot open
+	 * as a recording, 234 (-EINVAL) for the rest; no other values, so
+	 * that none reads as a shell's 128 + signal
+	 */
+	if (!err)
+		return 0;
+	return err == SCRIPT_ERR_OPEN ? 255 : 234;
 }
 
 static void textpoke_usage(FILE *fp)

@@ -46,8 +46,8 @@ void script_opts__init(struct script_opts *opts);
 
 /*
  * Print the recording; 0, SCRIPT_ERR_OPEN, or a negative errno with the
- * reason printed.  As perf script's, the value is the exit status (its low
- * byte): -EINVAL, 234, for a bad --time or a record that cannot be read.
+ * reason printed.  perf script exits with such values' low byte: 255 for
+ * -1, 234 for -EINVAL (a bad --time, a record that cannot be read).
  */
 int script__run(struct script_opts *opts);
 
