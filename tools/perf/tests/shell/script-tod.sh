@@ -54,6 +54,21 @@ for args in "-F tod" "-F +tod" "-F sw:comm,tod"; do
 	echo "ok: $args without -k: exit $st_ours, $(cat "$tmp/p.err")"
 done
 
+# a pipe: the clock data comes as a record; without it both print perf's "disabled"
+for k in "-k monotonic" ""; do
+	# shellcheck disable=SC2086
+	HOME=$tmp perf record -q $k -e cpu-clock -o - -- "$tmp/w64" 20000000 >"$tmp/pipe.data" \
+		2>"$tmp/pipe.err" || fail "stock perf record -o - $k: $(head -3 "$tmp/pipe.err")"
+	HOME=$tmp perf script -i - -F tid,tod,time <"$tmp/pipe.data" >"$tmp/pipe.perf" 2>&1 ||
+		fail "stock perf script of a pipe ($k): $(head -3 "$tmp/pipe.perf")"
+	"$TEXTPOKE" script -i - -F tid,tod,time <"$tmp/pipe.data" >"$tmp/pipe.ours" 2>&1 ||
+		fail "perf textpoke script of a pipe ($k): $(head -3 "$tmp/pipe.ours")"
+	[ -s "$tmp/pipe.perf" ] || fail "stock perf printed nothing for a pipe ($k)"
+	cmp -s "$tmp/pipe.perf" "$tmp/pipe.ours" ||
+		{ diff "$tmp/pipe.perf" "$tmp/pipe.ours" | head -5; fail "pipe ($k): differs"; }
+	echo "ok: pipe ${k:-without -k}: $(wc -l <"$tmp/pipe.ours") lines equal, $(head -c 40 "$tmp/pipe.ours")"
+done
+
 # our record -k: the feature stock perf reads, and the same tod lines
 "$TEXTPOKE" record -q -k monotonic -e cpu-clock -o "$tmp/ours.data" -- "$tmp/w64" 20000000 \
 	>"$tmp/rec.out" 2>&1 || fail "perf textpoke record -k: $(head -3 "$tmp/rec.out")"
