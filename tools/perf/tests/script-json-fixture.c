@@ -5,12 +5,15 @@
  * jump label TEXT_POKEs), in file and pipe form, every side-band record
  * shown: each line parses (python3's json.loads), and the records of each
  * type and the samples of each ABI are as many as the fixture's model
- * wrote, each TEXT_POKE with its bytes ("text") and its decoded line.
+ * wrote, each TEXT_POKE with its bytes ("text") and its decoded line;
+ * and Python finds each sample's insnlen, insn, disasm and poked (some
+ * samples are on poked jump labels) as it reads them in the text listing.
  *
  * Mutation caught: script__print_side_band() skipping
  * script_print__side_band_end() (side-band objects never close: lines
  * merge and fail to parse, counts drop); script_json__side_band() naming
- * the record by header.misc instead of its type.
+ * the record by header.misc instead of its type; script__json_text()
+ * keeping only the seconds of the poke's time (poked differs).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +73,54 @@ static int count_types(const struct fixture *f, const char *out)
 	return TEST_OK;
 }
 
+/*
+ * The text fields, both ways: Python reads "ip ilen: N insn: .. disasm
+ * [poked S.N]" out of the text listing and compares with the JSON of the
+ * same samples (the fixture's samples on jump labels were poked)
+ */
+static int compare_text(const struct fixture *f)
+{
+	char *cmd = NULL, *out = NULL, *err = NULL;
+	int ret = TEST_FAIL;
+
+	if (asprintf(
+		&cmd,
+		"exe='%s'; in='%s'; \"$exe\" script -i \"$in\" -F ip,insnlen,insn,disasm,poked "
+		">\"$in.txt\" && \"$exe\" script -i \"$in\" -F ip,insnlen,insn,disasm,poked "
+		"--json >\"$in.json\" && python3 -c 'import json, re, sys\n"
+		"t = open(sys.argv[1]).read().split(\"\\n\")[:-1]\n"
+		"j = [json.loads(l) for l in open(sys.argv[2])]\n"
+		"assert len(t) == len(j), (len(t), len(j))\n"
+		"poked = 0\n"
+		"for a, o in zip(t, j):\n"
+		"    m = re.match(r\" *([0-9a-f]+) ilen: (\\d+)(.*)$\", a)\n"
+		"    n = int(m[2])\n"
+		"    r = re.match(r\"(?: insn:((?: [0-9a-f]{2}){%%d}))?(?: (.*?))?"
+		"(?: \\[poked (\\d+)\\.(\\d{9})\\])?$\" %% n, m[3])\n"
+		"    assert int(o[\"ip\"], 16) == int(m[1], 16), (a, o)\n"
+		"    assert o[\"insnlen\"] == n, (a, o)\n"
+		"    assert o[\"insn\"] == (r[1][1:] if r[1] else None), (a, o)\n"
+		"    assert o[\"disasm\"] == r[2], (a, o)\n"
+		"    p = int(r[3]) * 1000000000 + int(r[4]) if r[3] else None\n"
+		"    assert o[\"poked\"] == p, (a, o)\n"
+		"    poked += p is not None\n"
+		"assert poked, \"no poked sample\"\n"
+		"print(len(j), \"samples equal,\", poked, \"poked\")' \"$in.txt\" \"$in.json\"",
+		test_self_exe(), f->path) < 0)
+		return TEST_FAIL;
+	if (fixture__run(cmd, &out, &err)) {
+		pr_debug("text against json: %s%s\n", out ?: "", err ?: "");
+		goto out;
+	}
+	pr_debug("text against json: %s", out);
+	ret = TEST_OK;
+out:
+	free(cmd);
+	free(out);
+	free(err);
+	return ret;
+}
+
 static int check(struct test_suite *t, const struct fixture *f, bool *python_done)
 {
 	char *cmd = NULL, *out = NULL, *err = NULL;
@@ -117,7 +168,7 @@ static int check(struct test_suite *t, const struct fixture *f, bool *python_don
 		goto out;
 	}
 	pr_debug("python3: %s", out);
-	ret = TEST_OK;
+	ret = compare_text(f);
 out:
 	free(cmd);
 	free(out);
