@@ -299,9 +299,9 @@ bool script_json__sample_head(struct script_printer *p, const struct perf_sample
 		udec(b, "weight", sample->weight);
 	if (f & SF_INS_LAT)
 		udec(b, "ins_lat", sample->ins_lat);
-	loc_members(b, &info->loc, sample->ip, f & ~SF_SRCLINE);
-	if ((f & SF_SRCLINE) && (f & SF_IP))
-		str_or_null(b, "srcline", info->loc.srcline);
+	/* as the text line: sym, dso and srcline go with the ip ("-F -ip" drops them) */
+	if (f & SF_IP)
+		loc_members(b, &info->loc, sample->ip, f);
 	p->json_frames = -1;
 	if ((f & SF_IP) && info->has_chain && script_printer__callchain(p, evsel)) {
 		script_buf__puts(b, ",\"callchain\":[");
