@@ -907,6 +907,28 @@ static void fp__change(struct fp_ctx *c)
 	fp__check(c, perf_writer__synth_finished_round(c->w));
 }
 
+/*
+ * Before the last loop iteration every site holds its other state (and the
+ * trampoline is there), so that a kcore copied at the end is wrong at all
+ * of them for the trace's beginning.
+ */
+static void fp__end_state(struct fp_ctx *c)
+{
+	u64 t = c->now + 1;
+	int i;
+
+	if (c->tramp_time == ~0ULL)
+		fp__tramp(c, t);
+	for (i = 0; i < S__MAX; i++) {
+		const struct fp_site *s = &c->site[i];
+
+		if (memcmp(s->v[s->nr - 1].bytes, s->alt, s->len))
+			fp__flip(c, i, t + 2 + i);
+	}
+	c->now += 8;
+	fp__check(c, perf_writer__synth_finished_round(c->w));
+}
+
 static void fp__run(struct fp_ctx *c)
 {
 	u64 iter = 0;
@@ -917,6 +939,8 @@ static void fp__run(struct fp_ctx *c)
 		fp__start(c, &c->cpu[i]);
 	while (!last && !c->err) {
 		last = c->fp->nr_insns >= c->nr_target;
+		if (last)
+			fp__end_state(c);
 		for (i = 0; i < FP_NR_CPUS; i++)
 			fp__iteration(c, &c->cpu[i], last);
 		if (!last && ++iter % FP_STEP_ITERS == 0)
@@ -939,17 +963,18 @@ static int fp__attrs(struct fp_ctx *c)
 	    .sample_period = 1,
 	    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
 	    .disabled = 1,
-	    .sample_id_all = !(q & FP_QUIRK_NO_SAMPLE_ID_ALL),
+	    .sample_id_all = 1,
 	    .exclude_guest = 1,
 	};
 	u64 ids[FP_NR_CPUS];
 	int i;
 
+	if (q & FP_QUIRK_NO_TSC_CONFIG)
+		attr.config &= ~PT_CFG_TSC;
 	/* one id per CPU, as perf record -a opens the event once per CPU */
 	for (i = 0; i < FP_NR_CPUS; i++)
 		ids[i] = 100 + i;
-	c->pt = perf_writer__add_attr(c->w, &attr, ids, q & FP_QUIRK_NO_IDS ? 0 : FP_NR_CPUS,
-				      "intel_pt//");
+	c->pt = perf_writer__add_attr(c->w, &attr, ids, FP_NR_CPUS, "intel_pt//");
 	if (c->pt < 0)
 		return c->pt;
 	/* the side-band on a dummy event, as perf record --kcore -a adds it */
@@ -959,7 +984,9 @@ static int fp__attrs(struct fp_ctx *c)
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-	attr.sample_id_all = !(q & FP_QUIRK_NO_SAMPLE_ID_ALL);
+	if (q & FP_QUIRK_DUMMY_NO_TIME)
+		attr.sample_type &= ~PERF_SAMPLE_TIME;
+	attr.sample_id_all = 1;
 	attr.exclude_guest = 1;
 	attr.mmap = attr.mmap2 = attr.comm = attr.task = 1;
 	attr.ksymbol = attr.bpf_event = attr.text_poke = 1;
@@ -1407,6 +1434,8 @@ int fixture_pt__main(int argc, char **argv)
 			argv[1], FP_MAX_INSNS);
 		return 129;
 	}
+	if (getenv("FP_QUIRKS"))
+		o.quirks = strtoul(getenv("FP_QUIRKS"), NULL, 0);
 	if (mkdir(argv[2], 0755) && errno != EEXIST) {
 		fprintf(stderr, "perf textpoke test: creating %s: %s\n", argv[2], strerror(errno));
 		return 1;

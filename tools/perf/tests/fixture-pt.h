@@ -28,7 +28,9 @@
  *
  * Every FP_STEP_ITERS loop iterations one change happens (fixture-pt.c's
  * fp_steps[]: the sites flip, the trampoline comes, A loads, A goes and B
- * comes, ...), at a time between two TSC packets of every CPU.
+ * comes, ...), at a time between two TSC packets of every CPU; before the
+ * last iteration every site takes its changed state, so that the code at
+ * the end differs from the code at the start at every site.
  *
  * The timing model, which the truth follows: TSC = perf time in ns
  * (time_mult 1, time_shift 0, time_zero 0); a TSC packet precedes every
@@ -68,7 +70,7 @@
 /* what /sys/bus/event_source/devices/intel_pt/type says on most machines */
 #define FP_PMU_TYPE 8
 #define FP_NR_CPUS 2
-#define FP_STEP_ITERS 8
+#define FP_STEP_ITERS 4
 #define FP_PSB_PERIOD 2048
 /* the default and the largest trace length (instructions, all CPUs) */
 #define FP_DEFAULT_INSNS 4000ULL
@@ -85,11 +87,11 @@ enum fixture_pt_kcore {
  * perf insists on (the issue's "facts"); 0 for a normal recording.
  */
 enum fixture_pt_quirks {
-	FP_QUIRK_NO_IDS = 1 << 0,	    /* the intel_pt attr without ids */
-	FP_QUIRK_WRONG_PMU_TYPE = 1 << 1,   /* priv[PMU_TYPE] != attr.type */
-	FP_QUIRK_NO_TIME_ZERO = 1 << 2,	    /* priv[CAP_USER_TIME_ZERO] 0 */
-	FP_QUIRK_PGOFF_ZERO = 1 << 3,	    /* kernel MMAP2 pgoff 0, not _text */
-	FP_QUIRK_NO_SAMPLE_ID_ALL = 1 << 4, /* attrs without sample_id_all */
+	FP_QUIRK_WRONG_PMU_TYPE = 1 << 0, /* priv[PMU_TYPE] != the intel_pt attr's type */
+	FP_QUIRK_NO_TIME_ZERO = 1 << 1,	  /* priv[CAP_USER_TIME_ZERO] 0 */
+	FP_QUIRK_NO_TSC_CONFIG = 1 << 2,  /* attr.config without the priv[TSC_BIT] mask */
+	FP_QUIRK_DUMMY_NO_TIME = 1 << 3,  /* the side-band event without PERF_SAMPLE_TIME */
+	FP_QUIRK_PGOFF_ZERO = 1 << 4,	  /* kernel MMAP2 pgoff 0, not _text */
 };
 
 struct fixture_pt_opts {
