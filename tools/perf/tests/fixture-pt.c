@@ -693,9 +693,17 @@ static void fp__step(struct fp_ctx *c, struct fp_cpu *p, bool last)
 		fp__tip(c, p, ppt_tip, to, pt_ipc_sext_48);
 		break;
 	case K_JMP_IND:
-		/* the end of the trace: tracing stops at the branch, its target untold */
-		to = 0;
-		fp__tip(c, p, ppt_tip_pgd, 0, pt_ipc_suppressed);
+		/*
+		 * The end of the trace: the jmp leaves for user space, which is not
+		 * traced.  TIP.PGD with its target binds to the jmp in libipt (with
+		 * the IP suppressed, libipt ends the trace before the jmp, perf
+		 * after it).  Its TSC is the jmp's time in the truth and in perf's
+		 * instruction samples; perf's branch sample has a time it estimates
+		 * from there.  libipt, looking ahead for events, takes that TSC
+		 * early, for the instructions since the latest TIP.
+		 */
+		to = FP_USER_IP;
+		fp__tip(c, p, ppt_tip_pgd, to, pt_ipc_sext_48);
 		p->ended = true;
 		break;
 	}
@@ -1434,8 +1442,6 @@ int fixture_pt__main(int argc, char **argv)
 			argv[1], FP_MAX_INSNS);
 		return 129;
 	}
-	if (getenv("FP_QUIRKS"))
-		o.quirks = strtoul(getenv("FP_QUIRKS"), NULL, 0);
 	if (mkdir(argv[2], 0755) && errno != EEXIST) {
 		fprintf(stderr, "perf textpoke test: creating %s: %s\n", argv[2], strerror(errno));
 		return 1;

@@ -41,8 +41,20 @@
  * current time, CBR, MODE.exec, FUP, PSBEND, PAD) starts every AUXTRACE
  * buffer and comes every FP_PSB_PERIOD bytes, at the loop's head; MTC
  * packets (without TMA, so no decoder takes time from them) come before
- * some TSCs.  The trace starts with TIP.PGE at FP_LOOP and ends with
- * TIP.PGD (suppressed IP) at the loop's final indirect jmp.
+ * some TSCs.  The trace starts with TIP.PGE at FP_LOOP (branches.txt:
+ * from 0) and ends with TSC, TIP.PGD at the loop's final indirect jmp to
+ * FP_USER_IP (user space, not traced).
+ *
+ * Decoders and this model: perf 6.1 gives every instruction the truth's
+ * time, but dates its branch sample of the trace's end (TIP.PGD) with an
+ * estimate a little past the TSC; libipt's pt_insn_time() is the truth's
+ * but for the instructions between the latest TIP and the TIP.PGD, which
+ * get the TSC before the TIP.PGD (libipt reads ahead for events).
+ *
+ * truth.txt: "<cpu> <time ns> 0x<ip> <len> <bytes>", bytes as one hex
+ * string ("e8f9000000"); branches.txt: "<cpu> <time ns> 0x<from> 0x<to>".
+ * Each CPU's lines are in its execution order; the CPUs take turns by
+ * loop iteration, so the files are not sorted by time across CPUs.
  */
 
 #define FP_T0 1000000000ULL
@@ -66,6 +78,7 @@
 #define FP_BPF_B_NAME "bpf_prog_b4b4b4b4b4b4b4b4_fp_b"
 #define FP_BPF_A_LEN 0x40
 #define FP_BPF_B_LEN 0x30
+#define FP_USER_IP 0x401000ULL
 
 /* what /sys/bus/event_source/devices/intel_pt/type says on most machines */
 #define FP_PMU_TYPE 8
@@ -111,7 +124,7 @@ struct fixture_pt_insn {
 	u8 bytes[15];
 };
 
-/* one taken branch, as branches.txt has it (from 0: trace start, to 0: trace end) */
+/* one taken branch, as branches.txt has it (from 0: the trace starts) */
 struct fixture_pt_branch {
 	u64 time;
 	u64 from, to;
