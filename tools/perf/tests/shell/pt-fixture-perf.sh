@@ -7,7 +7,8 @@
 #   perf script --itrace=b -F cpu,time,ip,addr --ns   equals branches.txt and
 #   perf script --itrace=i1i -F cpu,time,ip,insn --ns equals truth.txt,
 # line for line, times and instruction bytes included, at the default
-# length and at 30000 instructions (more AUXTRACE buffers and pokes), but
+# length, at 30000 instructions (more 4 KiB AUXTRACE buffers and pokes)
+# and at 200000 (1 MiB buffers, 576 pokes), but
 # for the time of the jmp that ends the trace (FP_LOOP + 0x17, to
 # FP_USER_IP), which perf estimates (its instruction and branch samples).
 #
@@ -63,7 +64,7 @@ same() {
 	done
 }
 
-for f in pt-start pt-start:30000; do
+for f in pt-start pt-start:30000 pt-start:200000; do
 	d=$tmp/$f
 	"$TEXTPOKE" test --write-fixture "$f" "$d" >/dev/null || fail "--write-fixture $f"
 	HOME=$tmp/home perf script -i "$d/perf.data" --itrace=b -F cpu,time,ip,addr --ns \
