@@ -188,8 +188,11 @@ install: all doc
 		install -m 644 $$f $(DESTDIR)$(pkgdatadir)/$$f || exit 1; \
 	done
 
+# make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses, built with clang
+-include tools/perf/tests/fuzz/fuzz.mk
+
 clean:
-	rm -rf build/ build-san/ tools/perf/perf-textpoke
+	rm -rf build/ build-san/ build-fuzz/ tools/perf/perf-textpoke
 
 help:
 	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr-buckets.h"
 #include "debug.h"
 #include "disasm.h"
 #include "insn-len.h"
@@ -101,6 +102,7 @@ struct rc {
 	 * mostly falls too
 	 */
 	struct rc_site_key *site_keys;
+	struct addr_buckets site_index;
 	bool have_time;
 	int err;
 };
@@ -799,6 +801,10 @@ struct report_changes *report_changes__new(struct text_image *ti, struct machine
 		rc__span(rc, s->first_change);
 		rc__span(rc, s->last_change);
 	}
+	err = addr_buckets__build(&rc->site_index, rc->site_keys, rc->pub.nr_sites,
+				  sizeof(*rc->site_keys));
+	if (err)
+		goto out_err;
 	for (i = 0; i < rc->pub.nr_regions; i++) {
 		struct report_region *r = &rc->pub.regions[i];
 
@@ -822,10 +828,14 @@ out_err:
 static ssize_t rc__site_at(const struct rc *rc, u64 ip)
 {
 	const struct rc_site_key *k = rc->site_keys;
-	size_t n = rc->pub.nr_sites, base = 0;
+	size_t lo, hi, n, base;
 
-	if (!n || ip < k[0].addr)
+	addr_buckets__range(&rc->site_index, ip, rc->pub.nr_sites, &lo, &hi);
+	/* the keys at or below @ip are [0, lo + n) for some n in [0, hi - lo] */
+	if (!hi)
 		return -1;
+	base = lo ? lo - 1 : 0;
+	n = hi - base;
 	/* the last key at or below @ip, without a branch to mispredict per step */
 	while (n > 1) {
 		size_t half = n / 2;
@@ -833,6 +843,8 @@ static ssize_t rc__site_at(const struct rc *rc, u64 ip)
 		base = k[base + half].addr <= ip ? base + half : base;
 		n -= half;
 	}
+	if (k[base].addr > ip)
+		return -1;
 	return ip - k[base].addr < k[base].len ? (ssize_t)base : -1;
 }
 
@@ -1003,5 +1015,6 @@ void report_changes__delete(struct report_changes *pub)
 	free(rc->probe);
 	free(rc->probe_known);
 	free(rc->site_keys);
+	addr_buckets__exit(&rc->site_index);
 	free(rc);
 }

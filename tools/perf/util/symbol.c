@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr-buckets.h"
 #include "symbol.h"
 
 #define PAGE_SIZE_4K 4096ULL
@@ -178,14 +179,45 @@ void symbol__delete(struct symbol *sym)
 #define SYMBOLS_CACHE_SIZE (1U << SYMBOLS_CACHE_BITS)
 #define SYMBOLS_CACHE_EMPTY ((u64)-1)
 
+/*
+ * A kernel's table is 100k+ symbols and a storm of samples lands all over
+ * it: the search itself then misses the cache at every step, once for the
+ * pointer and once for the symbol.  So the cache also keeps each symbol's
+ * {start, end} in one array, in table order, with a bucket index over the
+ * starts (addr-buckets.h).
+ */
+struct symbol_span {
+	u64 start, end;
+};
+
 struct symbols_cache {
 	u64 addr[SYMBOLS_CACHE_SIZE];
 	struct symbol *sym[SYMBOLS_CACHE_SIZE];
+	struct symbol_span *span; /* syms->nr of them, NULL: search the table itself */
+	struct addr_buckets index;
 };
 
 static void symbols__cache_drop(struct symbols *syms)
 {
+	if (syms->cache) {
+		free(syms->cache->span);
+		addr_buckets__exit(&syms->cache->index);
+	}
 	zfree(&syms->cache);
+}
+
+/* without memory, lookups search the table itself */
+static void symbols_cache__index(struct symbols_cache *c, const struct symbols *syms)
+{
+	size_t i;
+
+	c->span = malloc(syms->nr * sizeof(*c->span));
+	if (!c->span)
+		return;
+	for (i = 0; i < syms->nr; i++)
+		c->span[i] = (struct symbol_span){syms->entries[i]->start, syms->entries[i]->end};
+	if (addr_buckets__build(&c->index, c->span, syms->nr, sizeof(*c->span)))
+		zfree(&c->span);
 }
 
 static unsigned int symbols_cache__slot(u64 addr)
@@ -459,38 +491,49 @@ int symbols__add_late(struct symbols *syms, struct symbol *sym)
 	return 0;
 }
 
+/*
+ * The symbol of @addr, from the number of symbols starting at or below it
+ * (@lo).  Tables are disjoint but for symbols added after the fixups: PLT
+ * entries over a symbol stretched across .plt (_init).  Those sit below the
+ * stretched one in perf's rb-tree, whose search meets the outer symbol
+ * first: so does this, a few steps back.
+ */
+static struct symbol *symbols__pick(const struct symbols *syms, const struct symbol_span *span,
+				    size_t lo, u64 addr)
+{
+	size_t i, found = 0;
+
+	for (i = lo; i > 0 && lo - i < 8; i--) {
+		u64 start = span ? span[i - 1].start : syms->entries[i - 1]->start;
+		u64 end = span ? span[i - 1].end : syms->entries[i - 1]->end;
+
+		if (addr < end || addr == start)
+			found = i;
+	}
+	return found ? syms->entries[found - 1] : NULL;
+}
+
 static struct symbol *__symbols__find(const struct symbols *syms, u64 addr)
 {
-	size_t lo = 0, hi = syms->nr, i;
-	struct symbol *sym = NULL;
+	const struct symbols_cache *c = syms->cache;
+	const struct symbol_span *span = c ? c->span : NULL;
+	size_t lo = 0, hi = syms->nr;
 
 	if (syms->tree)
 		return symtree__find(syms->tree, addr);
-
+	if (span)
+		addr_buckets__range(&c->index, addr, syms->nr, &lo, &hi);
 	/* the last symbol starting at or below addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		u64 start = span ? span[mid].start : syms->entries[mid]->start;
 
-		if (syms->entries[mid]->start <= addr)
+		if (start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo)
-		return NULL;
-	/*
-	 * Tables are disjoint but for symbols added after the fixups: PLT
-	 * entries over a symbol stretched across .plt (_init).  Those sit
-	 * below the stretched one in perf's rb-tree, whose search meets the
-	 * outer symbol first: so does this, a few steps back.
-	 */
-	for (i = lo; i > 0 && lo - i < 8; i--) {
-		struct symbol *s = syms->entries[i - 1];
-
-		if (addr < s->end || addr == s->start)
-			sym = s;
-	}
-	return sym;
+	return symbols__pick(syms, span, lo, addr);
 }
 
 struct symbol *symbols__find(struct symbols *syms, u64 addr)
@@ -499,9 +542,13 @@ struct symbol *symbols__find(struct symbols *syms, u64 addr)
 	unsigned int slot;
 
 	if (!c && syms->nr) {
-		c = malloc(sizeof(*c));
-		if (c)
+		c = calloc(1, sizeof(*c));
+		if (c) {
 			memset(c->addr, 0xff, sizeof(c->addr));
+			/* with the tree, perf's order among overlaps is the tree's */
+			if (!syms->tree)
+				symbols_cache__index(c, syms);
+		}
 		syms->cache = c;
 	}
 	if (!c || addr == SYMBOLS_CACHE_EMPTY)
