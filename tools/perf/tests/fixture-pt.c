@@ -177,8 +177,12 @@ static void fp__build_text(struct fp_ctx *c)
 	put(t, FP_JL2_FN, "\x55\x48\x89\xe5", 4);
 	put(t, FP_JL2_SITE, nop2, 2);
 	put(t, FP_JL2_SITE + 2, "\x90\x5d\xc3", 3);
-	/* target: test; je +2; nop2; pop; ret */
-	put(t, FP_JL2_FN + 0x20, "\x85\xc0\x74\x02\x66\x90\x5d\xc3", 8);
+	/*
+	 * target: xor; pop; ret.  Both ways take the same packets (the ret's
+	 * TIP), so a decoder with the wrong bytes here follows the wrong way
+	 * with no error; at the 5-byte label the jmp's way has a jne more.
+	 */
+	put(t, FP_JL2_FN + 0x20, "\x31\xc0\x5d\xc3", 4);
 
 	/* SITE nop5 (fentry); push; mov; test; jne +2; nop2; pop; ret */
 	put(t, FP_FTRACE_SITE, nop5, 5);

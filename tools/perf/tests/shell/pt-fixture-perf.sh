@@ -17,7 +17,7 @@
 # beat, checked in as tools/perf/tests/data/pt-fixture-perf/stock-perf:
 # per fixture, perf's instructions, its decode errors (--itrace=e), and
 # how many of its instructions are the truth's (per CPU, the lines diff
-# leaves in common).  After a deliberate change of the fixture:
+# --minimal leaves in common).  After a deliberate change of the fixture:
 #   TEXTPOKE_BLESS=1 TEXTPOKE_SRCDIR=$PWD tools/perf/perf-textpoke test "Intel PT fixtures as their truth"
 #
 # Mutation caught: fp__tnt() puts the first branch in the payload's least
@@ -95,7 +95,7 @@ for f in pt-start pt-end pt-none; do
 		awk -v c=$c '$1 == c' "$tmp/ips" >"$tmp/a"
 		awk -v c=$c '$1 == c' "$tmp/truth" >"$tmp/b"
 		n=$(wc -l <"$tmp/a")
-		wrong=$(diff "$tmp/a" "$tmp/b" | grep -c '^<')
+		wrong=$(diff --minimal "$tmp/a" "$tmp/b" | grep -c "^<")
 		insns=$((insns + n))
 		right=$((right + n - wrong))
 	done
