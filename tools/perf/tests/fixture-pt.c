@@ -100,6 +100,9 @@ struct fp_cpu {
 	int nr_tnt;
 	u64 rng;
 	bool ended;
+	/* a change since the latest TSC: the next TSC goes before a TIP */
+	bool changed;
+	u64 nr_tnt_packets;
 	size_t all_alloc;
 };
 
@@ -405,8 +408,18 @@ static void fp__flush_tnt(struct fp_ctx *c, struct fp_cpu *p)
 	p->tnt = 0;
 }
 
+static void fp__tsc(struct fp_ctx *c, struct fp_cpu *p);
+
 static void fp__tnt(struct fp_ctx *c, struct fp_cpu *p, bool taken)
 {
+	/*
+	 * Every other TNT packet has a TSC before it too, but never the first
+	 * after a change: perf applies a change when its decoder stops at a
+	 * branch it reports, and a not-taken branch is not one with
+	 * --itrace=b, so the time must pass the change at a TIP.
+	 */
+	if (!p->nr_tnt && !p->changed && p->nr_tnt_packets++ % 2)
+		fp__tsc(c, p);
 	/* the first branch is the payload's most significant bit */
 	p->tnt = (p->tnt << 1) | taken;
 	if (++p->nr_tnt == 6)
@@ -434,6 +447,13 @@ static void fp__tsc(struct fp_ctx *c, struct fp_cpu *p)
 	p->cur_time = p->last_tsc;
 }
 
+/* the TSC of a TIP-class packet, which may pass a change */
+static void fp__tip_tsc(struct fp_ctx *c, struct fp_cpu *p)
+{
+	fp__tsc(c, p);
+	p->changed = false;
+}
+
 static void fp__ip_packet(struct fp_ctx *c, struct fp_cpu *p, enum pt_packet_type type, u64 ip,
 			  enum pt_ip_compression ipc)
 {
@@ -448,7 +468,7 @@ static void fp__tip(struct fp_ctx *c, struct fp_cpu *p, enum pt_packet_type type
 		    enum pt_ip_compression ipc)
 {
 	fp__flush_tnt(c, p);
-	fp__tsc(c, p);
+	fp__tip_tsc(c, p);
 	fp__ip_packet(c, p, type, ip, ipc);
 }
 
@@ -941,6 +961,14 @@ static void fp__end_state(struct fp_ctx *c)
 	fp__check(c, perf_writer__synth_finished_round(c->w));
 }
 
+static void fp__changed(struct fp_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < FP_NR_CPUS; i++)
+		c->cpu[i].changed = true;
+}
+
 static void fp__run(struct fp_ctx *c)
 {
 	u64 iter = 0;
@@ -951,12 +979,16 @@ static void fp__run(struct fp_ctx *c)
 		fp__start(c, &c->cpu[i]);
 	while (!last && !c->err) {
 		last = c->fp->nr_insns >= c->nr_target;
-		if (last)
+		if (last) {
 			fp__end_state(c);
+			fp__changed(c);
+		}
 		for (i = 0; i < FP_NR_CPUS; i++)
 			fp__iteration(c, &c->cpu[i], last);
-		if (!last && ++iter % FP_STEP_ITERS == 0)
+		if (!last && ++iter % FP_STEP_ITERS == 0) {
 			fp__change(c);
+			fp__changed(c);
+		}
 	}
 	for (i = 0; i < FP_NR_CPUS; i++)
 		fp__flush_buffer(c, &c->cpu[i]);

@@ -34,10 +34,16 @@
  *
  * The timing model, which the truth follows: TSC = perf time in ns
  * (time_mult 1, time_shift 0, time_zero 0); a TSC packet precedes every
- * TIP-class packet (TIP, TIP.PGE, TIP.PGD) and none precedes a TNT, so an
- * instruction's time is that of the packet consumed by the latest
- * TIP-consuming branch at or before it, and it executes the bytes live at
- * that time.  TNT packets carry up to 6 branches, a PSB+ (PSB, TSC of the
+ * TIP-class packet (TIP, TIP.PGE, TIP.PGD) and every other TNT packet, so
+ * an instruction's time is that of the packet consumed by the latest
+ * TNT/TIP-consuming branch at or before it, and it executes the bytes live
+ * at that time.  The time passes a change only at a TIP: stock perf
+ * applies a change when its decoder stops at a sample, which with
+ * --itrace=b is a taken branch, so after a not-taken branch whose TNT has
+ * a newer TSC it still decodes with the old bytes (with --itrace=i1i it
+ * does not; checked by hand: a TSC before the first TNT after a change
+ * makes perf's branches differ from the truth, its instructions not).
+ * TNT packets carry up to 6 branches, a PSB+ (PSB, TSC of the
  * current time, CBR, MODE.exec, FUP, PSBEND, PAD) starts every AUXTRACE
  * buffer and comes every FP_PSB_PERIOD bytes, at the loop's head; MTC
  * packets (without TMA, so no decoder takes time from them) come before
