@@ -43,9 +43,12 @@
  * a newer TSC it still decodes with the old bytes (with --itrace=i1i it
  * does not; checked by hand: a TSC before the first TNT after a change
  * makes perf's branches differ from the truth, its instructions not).
- * TNT packets carry up to 6 branches, a PSB+ (PSB, TSC of the
- * current time, CBR, MODE.exec, FUP, PSBEND, PAD) starts every AUXTRACE
- * buffer and comes every FP_PSB_PERIOD bytes, at the loop's head; MTC
+ * TNT packets carry up to 6 branches.  AUXTRACE buffers (4 KiB, or 1 MiB
+ * above 100000 instructions; one AUX record each, offsets consecutive per
+ * CPU) end at the loop's head, zero (PAD) padded to 8 bytes.  A PSB+
+ * (PSB, TSC of the current time, CBR, MODE.exec, FUP, PSBEND, PAD) begins
+ * every buffer but the first (PSB, TSC, CBR, PSBEND, then MODE.exec and
+ * TIP.PGE) and comes every FP_PSB_PERIOD bytes, at the loop's head; MTC
  * packets (without TMA, so no decoder takes time from them) come before
  * some TSCs.  The trace starts with TIP.PGE at FP_LOOP (branches.txt:
  * from 0) and ends with TSC, TIP.PGD at the loop's final indirect jmp to
@@ -117,7 +120,10 @@ struct fixture_pt_opts {
 	enum fixture_pt_kcore kcore;
 	u64 nr_insns; /* 0: FP_DEFAULT_INSNS */
 	unsigned int quirks;
-	/* keep the truth in memory (fixture_pt.insns/branches) as well as in the files */
+	/*
+	 * keep the truth in memory (fixture_pt.insns/branch, ~40 bytes an
+	 * instruction) and the traces, as well as in the files
+	 */
 	bool keep_truth;
 };
 
