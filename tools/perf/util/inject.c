@@ -522,6 +522,7 @@ int inject__run(const struct inject_opts *o)
 		    .user_event = inject__user_event,
 		    .feature = inject__feature,
 		    .auxtrace_data = inject__auxtrace_data,
+		    .defer_cut = true,
 		},
 	    .opts = o,
 	    .in_name = o->input,
@@ -529,7 +530,7 @@ int inject__run(const struct inject_opts *o)
 	struct text_image *ti = NULL;
 	char *spool = NULL, *in_kcore_dir = NULL;
 	const char *in_path = o->input;
-	int spool_fd = -1, err, i;
+	int spool_fd = -1, err, err_cut = 0, i;
 
 	/*
 	 * Past ulimit -f the kernel sends SIGXFSZ, which kills: ignored, the
@@ -582,6 +583,14 @@ int inject__run(const struct inject_opts *o)
 	if (err)
 		goto out;
 	err = perf_session__process_events(inj.session);
+	/*
+	 * A cut-off input: the output is a whole recording of the complete
+	 * records before the cut, and inject still fails, saying why
+	 */
+	if (err && inj.session->truncated) {
+		err_cut = err;
+		err = 0;
+	}
 	if (!err && !inj.started)
 		err = inject__start(&inj);
 	if (!err && perf_writer__final_path(inj.w))
@@ -595,6 +604,11 @@ int inject__run(const struct inject_opts *o)
 		goto out;
 	}
 	inject__summary(&inj);
+	if (err_cut) {
+		pr_err("%s: the output holds the records before it\n",
+		       perf_session__cut_message(inj.session));
+		err = err_cut;
+	}
 out:
 	if (inj.w)
 		perf_writer__abort(inj.w);

@@ -649,6 +649,7 @@ int report__run(struct report_opts *opts)
 		    /* the text image's own pass reads them */
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
+		    .defer_cut = true,
 		},
 	    .opts = opts,
 	};
@@ -657,7 +658,7 @@ int report__run(struct report_opts *opts)
 	struct report_file html = {NULL};
 	char sort_keys[REPORT_MAX_COLS * 16] = "";
 	size_t nr = 0;
-	int err;
+	int err, err_cut = 0;
 
 	err = report__parse_options(&r);
 	if (err)
@@ -695,8 +696,15 @@ int report__run(struct report_opts *opts)
 	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
 	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
+	/* a cut-off input: the report of what came before, then why it ends */
+	if (err && r.session->truncated) {
+		err_cut = err;
+		err = 0;
+	}
 	if (err)
 		goto out;
+	if (r.changes)
+		r.changes->consistency.truncated = r.session->truncated;
 	if (r.changes && report_changes__finish(r.changes, r.session->stats.nr_lost_events,
 						r.session->stats.nr_lost_samples,
 						r.session->stats.nr_unordered_events)) {
@@ -754,6 +762,10 @@ int report__run(struct report_opts *opts)
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
 		pr_err("writing the report failed: %s\n", strerror(errno));
 		err = -EIO;
+	}
+	if (!err && err_cut) {
+		pr_err("%s\n", perf_session__cut_message(r.session));
+		err = err_cut;
 	}
 out:
 	if (html.fp)

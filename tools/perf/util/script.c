@@ -623,6 +623,7 @@ int script__run(struct script_opts *opts)
 		    .sample = script__sample,
 		    .side_band = script__side_band,
 		    .ordered_events = true,
+		    .defer_cut = true,
 		},
 	    .opts = opts,
 	};
@@ -704,12 +705,21 @@ int script__run(struct script_opts *opts)
 
 		err = err ?: e;
 	}
-	if (!err)
-		err = script_buf__flush(&s.printer.out);
+	/* a cut-off input: the lines of what came before, then why it ends */
+	if (!err || s.session->truncated) {
+		int e = script_buf__flush(&s.printer.out);
+
+		err = e ?: err;
+	}
 	if (err == -EPIPE)
 		err = 0;
 	else if (s.printer.out.err)
 		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
+	else if (s.session->truncated) {
+		/* after the lines it ends, in a 2>&1 stream too */
+		fflush(s.printer.out.fp);
+		pr_err("%s\n", perf_session__cut_message(s.session));
+	}
 out_delete:
 	/* after an error: the files written so far are closed, without their lines */
 	for (int i = 0; opts->per_event_dump && s.session && s.session->evlist &&
