@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "fixture-big.h"
+#include "fixture-pt.h"
 #include "fixture-kernel.h"
 #include "../util/debug.h"
 #include "../util/writer.h"
@@ -362,16 +363,22 @@ int fixture_big__main(int argc, char **argv)
 	struct fixture_big_counts n;
 	int err;
 
+	/* the Intel PT fixtures: pt-start, pt-end, pt-none */
+	err = fixture_pt__main(argc, argv);
+	if (err != -ENOENT)
+		return err;
 	if (argc != 3) {
 		fprintf(stderr, "usage: perf textpoke test --write-fixture "
-				"big-pokes[:<pokes>,<samples>,<sites>] <dir>\n");
+				"big-pokes[:<pokes>,<samples>,<sites>] <dir>\n"
+				"       perf textpoke test --write-fixture "
+				"pt-{start,end,none}[:<instructions>] <dir>\n");
 		return 129;
 	}
 	err = fb__parse_name(argv[1], &o);
 	if (err) {
 		fprintf(stderr, "perf textpoke test: bad value '%s' for --write-fixture: %s\n",
 			argv[1],
-			err == -ENOENT ? "the fixture is big-pokes" :
+			err == -ENOENT ? "the fixture is big-pokes or pt-{start,end,none}" :
 					 "big-pokes:<pokes>,<samples>,<sites>, at most 268435456 "
 					 "pokes and samples and 1..1048576 sites");
 		return 129;
