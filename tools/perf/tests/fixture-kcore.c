@@ -8,8 +8,6 @@
 
 #include "fixture-kcore.h"
 
-#define KCORE_DATA_OFF 0x1000
-
 int fixture__write_file(const char *dir, const char *name, const void *buf, size_t len)
 {
 	char *path;
@@ -29,23 +27,16 @@ int fixture__write_file(const char *dir, const char *name, const void *buf, size
 	return err;
 }
 
-int fixture__write_kcore(const char *dir, const struct fixture_segment *segs, int nr)
+int fixture__kcore_head(u8 *head, const struct fixture_segment *segs, int nr)
 {
-	size_t size = KCORE_DATA_OFF, off = KCORE_DATA_OFF;
-	Elf64_Ehdr *eh;
-	Elf64_Phdr *ph;
-	u8 *buf;
-	int i, err;
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)head;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(head + sizeof(*eh));
+	size_t off = FIXTURE_KCORE_DATA;
+	int i;
 
-	if (sizeof(*eh) + nr * sizeof(*ph) > KCORE_DATA_OFF)
+	if (sizeof(*eh) + nr * sizeof(*ph) > FIXTURE_KCORE_DATA)
 		return -E2BIG;
-	for (i = 0; i < nr; i++)
-		size += segs[i].len;
-	buf = calloc(1, size);
-	if (!buf)
-		return -ENOMEM;
-	eh = (Elf64_Ehdr *)buf;
-	ph = (Elf64_Phdr *)(buf + sizeof(*eh));
+	memset(head, 0, FIXTURE_KCORE_DATA);
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
 	eh->e_ident[EI_CLASS] = ELFCLASS64;
 	eh->e_ident[EI_DATA] = ELFDATA2LSB;
@@ -64,10 +55,28 @@ int fixture__write_kcore(const char *dir, const struct fixture_segment *segs, in
 		ph[i].p_vaddr = segs[i].vaddr;
 		ph[i].p_filesz = ph[i].p_memsz = segs[i].len;
 		ph[i].p_align = 0x1000;
+		off += segs[i].len;
+	}
+	return 0;
+}
+
+int fixture__write_kcore(const char *dir, const struct fixture_segment *segs, int nr)
+{
+	size_t size = FIXTURE_KCORE_DATA, off = FIXTURE_KCORE_DATA;
+	u8 *buf;
+	int i, err;
+
+	for (i = 0; i < nr; i++)
+		size += segs[i].len;
+	buf = calloc(1, size);
+	if (!buf)
+		return -ENOMEM;
+	err = fixture__kcore_head(buf, segs, nr);
+	for (i = 0; !err && i < nr; i++) {
 		memcpy(buf + off, segs[i].bytes, segs[i].len);
 		off += segs[i].len;
 	}
-	err = fixture__write_file(dir, "kcore", buf, size);
+	err = err ?: fixture__write_file(dir, "kcore", buf, size);
 	free(buf);
 	return err;
 }

@@ -22,9 +22,18 @@ struct fixture_segment {
 /* @dir/@name holding @len bytes of @buf; 0 or -errno */
 int fixture__write_file(const char *dir, const char *name, const void *buf, size_t len);
 
+/* where a kcore's segments start in the file, after its ELF and program headers */
+#define FIXTURE_KCORE_DATA 0x1000
+
+/*
+ * The first FIXTURE_KCORE_DATA bytes of such a kcore, for a writer that
+ * streams the segments itself (@segs' bytes unused); 0 or -E2BIG
+ */
+int fixture__kcore_head(u8 *head, const struct fixture_segment *segs, int nr);
+
 /*
  * @dir/kcore: an ELF64 x86_64 core with one PT_LOAD per segment, their
- * bytes from file offset 0x1000 on, back to back
+ * bytes from file offset FIXTURE_KCORE_DATA on, back to back
  */
 int fixture__write_kcore(const char *dir, const struct fixture_segment *segs, int nr);
 
