@@ -28,6 +28,7 @@
 
 #include "debug.h"
 #include "evsel.h"
+#include "interrupt.h"
 #include "machine.h"
 #include "output-path.h"
 #include "report-changes.h"
@@ -423,6 +424,8 @@ static struct text_image *report__load_changes(struct report *r)
 		return NULL;
 	}
 	ti = text_image__load(o->input, &o->text);
+	if (!ti && interrupt__pending())
+		return NULL;
 	if (!ti) {
 		pr_warning("%s: the kernel's code over time cannot be built: the code-change "
 			   "report is unavailable, the profile follows\n",
@@ -684,6 +687,8 @@ int report__run(struct report_opts *opts)
 		goto out;
 	}
 	if (opts->html) {
+		/* Ctrl-C keeps what --html named as it was, with no temporary file */
+		interrupt__install();
 		err = report_file__open(&html, opts->html);
 		if (err)
 			goto out;
@@ -777,5 +782,10 @@ out:
 		perf_session__delete(r.session);
 	text_image__delete(ti);
 	report__exit_options(&r);
+	if (interrupt__pending()) {
+		pr_err("--html %s: interrupted by %s: not written, what was there is kept\n",
+		       opts->html, strsignal(interrupt__pending()));
+		interrupt__reraise();
+	}
 	return err;
 }

@@ -25,6 +25,7 @@
 #include "evsel.h"
 #include "evsel-time.h"
 #include "header.h"
+#include "interrupt.h"
 #include "machine.h"
 #include "ordered-events.h"
 #include "session.h"
@@ -710,6 +711,8 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		const void *p;
 		u64 skip = 0;
 
+		if (interrupt__pending())
+			return -EINTR;
 		if (data->size - off < sizeof(h)) {
 			input_cut(session,
 				  "%s: record at %#" PRIx64
@@ -933,6 +936,10 @@ static int perf_session__process_pipe(struct perf_session *session)
 		struct perf_event_header h;
 		ssize_t n;
 
+		if (interrupt__pending()) {
+			err = -EINTR;
+			goto out;
+		}
 		n = perf_data__read(data, buf, sizeof(h));
 		if (n == 0)
 			break;

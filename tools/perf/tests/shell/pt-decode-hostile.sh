@@ -6,7 +6,8 @@
 # `script --itrace=be`:
 #  - cut at record boundaries (found with bi_records, awk over od): every
 #    8th, and those at and after every AUX-related record; and at 40
-#    offsets spread over each file: exit 1 naming the file and an
+#    offsets spread over each file: exit 234 or 255 (perf script's statuses
+#    for -EINVAL and -1) naming the file and an
 #    offset, or, for a pipe cut exactly at a record boundary (a valid
 #    shorter stream), exit 0; never a signal, a hang or a sanitizer report;
 #  - the trace bytes after each AUXTRACE replaced: all random, random
@@ -14,9 +15,9 @@
 #    errors that name the trace offset and the AUXTRACE record's offset
 #    (that of the file, found by bi_records);
 #  - AUXTRACE sizes past the end of the file or stream (2^40, 1 TiB - 8,
-#    1.25 GiB, to just past the end): exit 1 naming the record, no huge
+#    1.25 GiB, to just past the end): a refusal naming the record, no huge
 #    allocation (ulimit -v 1 GiB where the build allows it); a size cut
-#    to half: exit 0 or 1, no crash;
+#    to half: exit 0 or a refusal, no crash;
 #  - AUXTRACE_INFO naming another PMU type, or another trace type: a
 #    warning that the trace is not decoded, exit 0.
 # Random bytes come from perl's generator with a fixed seed.
@@ -48,9 +49,14 @@ run() {
 	err=$(<"$BI_TMP/err")
 }
 
-# the common checks of a run: no signal, hang or sanitizer report
+# the common checks of a run: no signal, hang or sanitizer report (a
+# refusal is perf script's exit status: 234 for -EINVAL, 255 for -1)
+refusal() {
+	[ "$status" = 234 ] || [ "$status" = 255 ]
+}
+
 sane() {
-	if [ "$status" -ge 124 ]; then
+	if [ "$status" -ge 124 ] && ! refusal; then
 		bi_fail "$1: exit $status (signal or timeout): ${err:0:300}"
 		return 1
 	fi
@@ -64,8 +70,8 @@ sane() {
 refused() {
 	sane "$1" || return
 	BI_RUNS=$((BI_RUNS + 1))
-	if [ "$status" != 1 ] || [[ $err != *"$2"* ]] || ! [[ $err =~ 0x[0-9a-f]+ ]]; then
-		bi_fail "$1: exit $status, expected 1 naming $2 and an offset: ${err:0:300}"
+	if ! refusal || [[ $err != *"$2"* ]] || ! [[ $err =~ 0x[0-9a-f]+ ]]; then
+		bi_fail "$1: exit $status, expected 234 or 255 naming $2 and an offset: ${err:0:300}"
 	fi
 }
 
@@ -101,9 +107,8 @@ for f in "$f_file" "$f_pipe"; do
 		if bi_is_pipe "$f" && [ -n "${boundary[$cut]}" ]; then
 			[ "$status" = 0 ] ||
 				bi_fail "${f##*/} cut at record boundary $cut: exit $status: ${err:0:200}"
-		elif [ "$status" != 1 ] || [[ $err != *"$BI_TMP/cut"* ]] ||
-			! [[ $err =~ 0x[0-9a-f]+ ]]; then
-			bi_fail "${f##*/} cut at $cut: exit $status, expected 1 naming file and offset: ${err:0:200}"
+		elif ! refusal || [[ $err != *"$BI_TMP/cut"* ]] || ! [[ $err =~ 0x[0-9a-f]+ ]]; then
+			bi_fail "${f##*/} cut at $cut: exit $status, expected 234 or 255 naming file and offset: ${err:0:200}"
 		fi
 	done
 	unset boundary
