@@ -89,7 +89,7 @@ static int script__prepare_evsel(struct script *s, struct evsel *evsel, bool fir
 	}
 	/* perf checks the first event of each type only */
 	if (first_of_type) {
-		int err = script_fields__check_evsel(&s->opts->fields, evsel);
+		int err = script_fields__check_evsel(&s->opts->fields, evsel, s->session->path);
 
 		if (script_fields__get(&s->opts->fields, evsel->attr.type) & SF_SRCLINE)
 			s->want_srcline = true;
