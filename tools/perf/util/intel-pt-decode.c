@@ -971,16 +971,27 @@ static bool ipt_walk__full_ip(struct ipt_queue *q)
 	return true;
 }
 
-/* the compression of the last @type packet in [@from, @to), or -1 */
-static int ipt_walk__last_ipc(struct ipt_queue *q, u64 from, u64 to, enum pt_packet_type type)
+/*
+ * The compression of the last @type packet that starts before the query
+ * decoder's position, or -1.  The query decoder is past an event's packets
+ * when it reports it (and has read ahead), so they are looked for from its
+ * last PSB on, a packet boundary.
+ */
+static int ipt_walk__last_ipc(struct ipt_queue *q, enum pt_packet_type type)
 {
 	struct pt_packet pk;
-	uint64_t off = from;
+	uint64_t from = 0, to = 0, off;
 	int ipc = -1, i;
 
+	if (pt_qry_get_offset(q->qry, &to) < 0)
+		return -1;
+	if (pt_qry_get_sync_offset(q->qry, &from) < 0 || from > to)
+		from = q->sync_offset;
 	if (pt_pkt_sync_set(q->pkt, from) < 0)
 		return -1;
-	for (i = 0; i < 256 && off < to; i++) {
+	off = from;
+	/* PSBs are a few kilobytes apart: a bound for hostile input only */
+	for (i = 0; i < 1 << 16 && off < to; i++) {
 		if (pt_pkt_next(q->pkt, &pk, sizeof(pk)) < 0)
 			break;
 		if (pk.type == type)
@@ -1015,9 +1026,7 @@ static void ipt_walk__skip_async(struct ipt_queue *q, const struct pt_event *ev)
 {
 	bool branch = ev->type == ptev_async_branch;
 	u64 from = branch ? ev->variant.async_branch.from : ev->variant.async_disabled.at;
-	bool fup_full =
-	    !q->w_need_full_ip ||
-	    ipt_ipc_full(ipt_walk__last_ipc(q, q->w_prev_off, q->w_cur_off + 1, ppt_fup));
+	bool fup_full = !q->w_need_full_ip || ipt_ipc_full(ipt_walk__last_ipc(q, ppt_fup));
 
 	if (!branch)
 		q->w_skipping = true;
@@ -1058,8 +1067,7 @@ static int ipt_walk__skip(struct ipt_queue *q)
 			ipt_walk__skip_async(q, &ev);
 		} else if (ev.type == ptev_enabled) {
 			/* a TIP.PGE: an IP if a full one */
-			full = !full || ipt_ipc_full(ipt_walk__last_ipc(
-					    q, q->w_prev_off, q->w_cur_off + 1, ppt_tip_pge));
+			full = !full || ipt_ipc_full(ipt_walk__last_ipc(q, ppt_tip_pge));
 			if (full) {
 				q->w_need_full_ip = false;
 				ipt_walk__event(q, &ev);
@@ -1102,6 +1110,54 @@ static int ipt_walk__skip(struct ipt_queue *q)
 	return q->status;
 }
 
+/*
+ * The code at @ip is unknown.  perf reads the packet that needs it (a TNT,
+ * a TIP or TIP.PGD, an interrupt's FUP) before it walks there, so that packet
+ * is lost with the walk: a TIP's target starts nothing, and the error has the
+ * time after the packet.  Of an interrupt only the FUP goes: its TIP is the
+ * first packet of the scan for an IP that follows, a trace start if it has a
+ * full address.
+ */
+static int ipt_walk__lose(struct ipt_queue *q, int errcode, u64 ip)
+{
+	struct pt_event ev;
+	bool have_ev = false, start = false;
+	uint64_t to = 0;
+	int taken;
+
+	if (q->w_have_held) {
+		ev = q->w_held;
+		have_ev = true;
+		q->w_have_held = false;
+	} else if (q->status & pts_event_pending) {
+		q->status = pt_qry_event(q->qry, &ev, sizeof(ev));
+		have_ev = q->status >= 0;
+	} else {
+		q->status = pt_qry_cond_branch(q->qry, &taken);
+		if (q->status == -pte_bad_query)
+			q->status = pt_qry_indirect_branch(q->qry, &to);
+	}
+	if (have_ev && ev.type == ptev_async_branch && !ev.ip_suppressed) {
+		start = ipt_ipc_full(ipt_walk__last_ipc(q, ppt_tip));
+		to = ev.variant.async_branch.to;
+	}
+	q->read_time = ipt_qry_now(q);
+	ipt_queue__error(q, errcode, ip);
+	q->w_skipping = true;
+	q->w_need_full_ip = true;
+	if (start) {
+		ipt_walk__branch(q, 0, to, IPT_FLAG_TRACE_BEGIN);
+		q->w_ip = to;
+		q->w_skipping = false;
+		q->w_need_full_ip = false;
+	}
+	if (q->status == -pte_eos)
+		return q->status;
+	if (q->status < 0)
+		q->status = 0;
+	return 0;
+}
+
 /* one instruction at w_ip */
 static int ipt_walk__insn(struct ipt_queue *q)
 {
@@ -1140,13 +1196,8 @@ static int ipt_walk__insn(struct ipt_queue *q)
 	q->fail_ip = 0;
 	n = ipt_read_memory(bytes, sizeof(bytes), NULL, ip, q);
 	len = n > 0 ? insn_len(bytes, NULL, n, INSN_LEN_64, NULL) : -1;
-	if (len <= 0) {
-		ipt_queue__error(q, n > 0 ? pte_bad_insn : pte_nomap, ip);
-		q->w_skipping = true;
-		q->w_need_full_ip = true;
-		q->w_have_held = false;
-		return 0;
-	}
+	if (len <= 0)
+		return ipt_walk__lose(q, n > 0 ? pte_bad_insn : pte_nomap, ip);
 	memset(known, 1, sizeof(known));
 	if (ipt_queue__stuck(q, q->w_cur_off)) {
 		ipt_queue__error(q, pte_internal, ip);
