@@ -101,7 +101,8 @@ struct ipt_queue {
 	u64 nr_no_progress;
 	u64 progress_off;
 	unsigned int w_nr_offs;
-	u64 w_sync; /* the query decoder's last PSB */
+	/* the scan took a FUP as the IP: libipt's interrupt there is perf's TIP */
+	bool w_fup_taken;
 	struct intel_pt_item pending[PENDING_MAX];
 	int nr_pending, pending_at;
 	struct ipt_map_cache map;

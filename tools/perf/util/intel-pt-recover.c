@@ -48,6 +48,17 @@ static void ipt_walk__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags)
 	q->use_fixed = false;
 }
 
+/*
+ * When an event's packet was read: libipt's own time is past the timing
+ * packets between an interrupt's FUP and its TIP by then, perf's is not
+ */
+static u64 ipt_walk__event_time(struct ipt_queue *q, const struct pt_event *ev)
+{
+	if (ev->has_tsc)
+		return perf_tsc_conv__to_time(&q->pt->info.tc, ev->tsc);
+	return ipt_qry_now(q);
+}
+
 /* the query decoder at the instruction decoder's position: 0 or -errno */
 int ipt_walk__start(struct ipt_queue *q)
 {
@@ -99,8 +110,6 @@ int ipt_walk__start(struct ipt_queue *q)
 		}
 	}
 	q->status = status;
-	q->w_sync = 0;
-	pt_qry_get_sync_offset(q->qry, &q->w_sync);
 	/*
 	 * Nothing to consume: the instruction decoder had read ahead into
 	 * the next segment's PSB+, and the code runs on at its FUP (as for
@@ -112,6 +121,7 @@ int ipt_walk__start(struct ipt_queue *q)
 	q->w_prev_off = q->w_cur_off;
 	q->w_nr_offs = 0;
 	q->w_have_held = false;
+	q->w_fup_taken = false;
 	q->w_nr_ret = 0;
 	q->have_prev = false;
 	return status < 0 ? status : 0;
@@ -338,17 +348,20 @@ static void ipt_walk__skip_async(struct ipt_queue *q, const struct pt_event *ev)
 		q->w_skipping = true;
 	if (!fup_full)
 		return;
-	ipt_walk__branch(q, 0, from, IPT_FLAG_TRACE_BEGIN);
 	q->w_need_full_ip = false;
+	q->use_fixed = true;
+	q->fixed_time = ipt_walk__event_time(q, ev);
+	ipt_queue__branch(q, 0, from, IPT_FLAG_TRACE_BEGIN);
+	q->use_fixed = false;
 	if (ipt_walk__has_code(q, from)) {
-		if (branch) {
-			ipt_walk__branch(q, from, ev->variant.async_branch.to,
-					 IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_INTERRUPT);
-			q->w_ip = ev->variant.async_branch.to;
-			q->w_skipping = false;
-		} else {
+		if (!branch) {
 			ipt_walk__branch(q, from, 0, IPT_FLAG_TRACE_END | IPT_FLAG_ASYNC);
+			return;
 		}
+		ipt_walk__branch(q, from, ev->variant.async_branch.to,
+				 IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_INTERRUPT);
+		q->w_ip = ev->variant.async_branch.to;
+		q->w_skipping = false;
 		return;
 	}
 	ipt_queue__error(q, pte_nomap, from);
@@ -369,7 +382,22 @@ static int ipt_walk__skip(struct ipt_queue *q)
 		q->status = pt_qry_event(q->qry, &ev, sizeof(ev));
 		if (q->status < 0)
 			return q->status;
-		if (ev.type == ptev_async_branch || ev.type == ptev_async_disabled) {
+		if (ev.status_update) {
+			/*
+			 * A PSB+ (libipt reports its MODE packets as status
+			 * events at its FUP): perf syncs at the FUP, without
+			 * a trace start of its own
+			 */
+			u64 at = ev.type == ptev_exec_mode ? ev.variant.exec_mode.ip :
+				 ev.type == ptev_tsx	   ? ev.variant.tsx.ip :
+							     0;
+
+			if (at && !ev.ip_suppressed) {
+				q->w_ip = at;
+				q->w_skipping = false;
+				q->w_need_full_ip = false;
+			}
+		} else if (ev.type == ptev_async_branch || ev.type == ptev_async_disabled) {
 			ipt_walk__skip_async(q, &ev);
 		} else if (ev.type == ptev_enabled) {
 			/* a TIP.PGE: an IP if a full one */
@@ -378,32 +406,24 @@ static int ipt_walk__skip(struct ipt_queue *q)
 				q->w_need_full_ip = false;
 				ipt_walk__event(q, &ev);
 			}
+		} else if (ev.type == ptev_tsx && !ev.ip_suppressed &&
+			   (!full || ipt_ipc_full(ipt_walk__last_ipc(q, ppt_fup)))) {
+			/* MODE.TSX and its FUP (no TIP): an IP for perf */
+			q->use_fixed = true;
+			q->fixed_time = ipt_walk__event_time(q, &ev);
+			ipt_queue__branch(q, 0, ev.variant.tsx.ip, IPT_FLAG_TRACE_BEGIN);
+			q->use_fixed = false;
+			q->w_need_full_ip = false;
+			q->w_ip = ev.variant.tsx.ip;
+			q->w_skipping = false;
+			/* an abort's FUP has a TIP: libipt's interrupt, a plain TIP to perf */
+			q->w_fup_taken = ev.variant.tsx.aborted;
 		} else {
 			ipt_walk__event(q, &ev);
 		}
 		return q->status;
 	}
 	q->status = pt_qry_cond_branch(q->qry, &taken);
-	if (q->status >= 0) {
-		uint64_t sync = 0, fup = 0;
-		int status;
-
-		/*
-		 * A PSB passed on the way to the next packet: perf syncs
-		 * there, at its FUP, without a trace start of its own
-		 */
-		if (pt_qry_get_sync_offset(q->qry, &sync) >= 0 && sync > q->w_sync) {
-			q->w_sync = sync;
-			status = pt_qry_sync_set(q->qry, &fup, sync);
-			if (status >= 0) {
-				q->status = status;
-				if (!(status & pts_ip_suppressed)) {
-					q->w_ip = fup;
-					q->w_skipping = false;
-				}
-			}
-		}
-	}
 	if (q->status != -pte_bad_query)
 		return q->status;
 	full = ipt_walk__full_ip(q);
@@ -486,6 +506,22 @@ static int ipt_walk__insn(struct ipt_queue *q)
 		else
 			q->w_have_held = true;
 	}
+	if (q->w_have_held && q->w_fup_taken && q->w_held.type == ptev_async_branch &&
+	    q->w_held.variant.async_branch.from == ip) {
+		u8 b[INSN_LEN_MAX];
+
+		q->w_fup_taken = false;
+		q->read_time = ipt_qry_now(q);
+		if (ipt_read_memory(b, sizeof(b), NULL, ip, q) <= 0) {
+			/* the walk to the TIP fails: the TIP is gone with it */
+			q->w_have_held = false;
+			ipt_queue__error(q, pte_nomap, ip);
+			q->w_skipping = true;
+			q->w_need_full_ip = true;
+			return 0;
+		}
+	}
+	q->w_fup_taken = false;
 	if (q->w_have_held) {
 		u64 at = q->w_held.type == ptev_async_branch ? q->w_held.variant.async_branch.from :
 			 q->w_held.type == ptev_async_disabled ?
