@@ -447,7 +447,7 @@ static int ipt_walk__skip(struct ipt_queue *q)
 static int ipt_walk__lose(struct ipt_queue *q, int errcode, u64 ip)
 {
 	struct pt_event ev;
-	bool have_ev = false, start = false;
+	bool have_ev = false, start = false, tip = false;
 	uint64_t to = 0;
 	int taken;
 
@@ -460,15 +460,25 @@ static int ipt_walk__lose(struct ipt_queue *q, int errcode, u64 ip)
 		have_ev = q->status >= 0;
 	} else {
 		q->status = pt_qry_cond_branch(q->qry, &taken);
-		if (q->status == -pte_bad_query)
+		if (q->status == -pte_bad_query) {
 			q->status = pt_qry_indirect_branch(q->qry, &to);
+			tip = q->status >= 0 && !(q->status & pts_ip_suppressed);
+		}
 	}
 	if (have_ev && ev.type == ptev_async_branch && !ev.ip_suppressed) {
 		start = ipt_ipc_full(ipt_walk__last_ipc(q, ppt_tip));
 		to = ev.variant.async_branch.to;
+		tip = true;
 	}
 	q->read_time = ipt_qry_now(q);
 	ipt_queue__error(q, errcode, ip);
+	/*
+	 * Beyond perf: a TIP into code the image has (a poked site, a BPF
+	 * program or trampoline of a recording without kcore) is decoded
+	 * from.  Where the image has nothing, as in perf, it starts nothing.
+	 */
+	if (tip && !start)
+		start = ipt_walk__has_code(q, to);
 	q->w_skipping = true;
 	q->w_need_full_ip = true;
 	if (start) {
