@@ -86,9 +86,8 @@ struct ipt_queue {
 	bool w_have_held;
 	u64 w_ret[64]; /* return addresses, for compressed returns */
 	unsigned int w_nr_ret;
-	bool w_need_full_ip;	   /* as perf after an error: a compressed IP is no IP */
-	u64 w_prev_off, w_cur_off; /* the query decoder at the last steps */
-	u64 w_offs[4];
+	bool w_need_full_ip; /* as perf after an error: a compressed IP is no IP */
+	u64 w_cur_off;	     /* the query decoder at this step */
 	/*
 	 * objects whose unknown code was reported once (as perf does, but
 	 * per queue: the queues are decoded a little ahead of printing, so
@@ -100,7 +99,6 @@ struct ipt_queue {
 	/* instructions since the trace position last moved: a loop that never ends */
 	u64 nr_no_progress;
 	u64 progress_off;
-	unsigned int w_nr_offs;
 	/* the scan took a FUP as the IP: libipt's interrupt there is perf's TIP */
 	bool w_fup_taken;
 	struct intel_pt_item pending[PENDING_MAX];

@@ -1,6 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Intel PT: the recovery walk after a decode error, perf's way.
+ *
+ * libipt's instruction decoder can only start at a PSB.  perf's decoder
+ * (6.1, intel-pt-decoder.c), after an instruction it cannot get, forgets the
+ * last IP and scans for one: TNTs are skipped (they belong to the unknown
+ * code), and a TIP, TIP.PGE, FUP (an interrupt's, or MODE.TSX's) with a full
+ * address is a trace start; a PSB's FUP is an IP without a trace start.
+ * The packet that needed the unknown code was read before the walk failed,
+ * so it goes with the error.  With PSBs kilobytes apart that is where the
+ * known code of a recording with holes (no kcore: only poked sites,
+ * trampolines and BPF programs are known) gets decoded, and there we go
+ * one step beyond perf: a lost TIP into known code is decoded from.
+ * So after an error the buffer's rest is walked here: a query decoder
+ * brought to where the instruction decoder stopped, and an instruction
+ * walk of its own (lengths from insn-len.c, the branch kind from the
+ * opcode) that asks it for each branch.
  */
 #ifdef HAVE_LIBIPT
 
@@ -14,20 +29,6 @@
 
 static const u8 ipt_psb[16] = {0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 			       0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82};
-
-/* --- recovery: perf's way, on libipt's query decoder ---------------------
- *
- * libipt's instruction decoder can only start at a PSB.  perf's decoder,
- * after an instruction it cannot get, skips TNT packets (they belong to the
- * unknown code) to the next packet that gives an IP (TIP, TIP.PGE, FUP
- * with TIP), reports a trace start there and decodes on if it has that
- * code.  With PSBs kilobytes apart that is where the known code of a
- * recording with holes (no kcore: only poked sites, trampolines and BPF
- * programs are known) gets decoded.  So after an error the buffer's rest
- * is walked here: a query decoder brought to where the instruction decoder
- * stopped, and an instruction walk of its own (lengths from insn-len.c,
- * the branch kind from the opcode) that asks it for each branch.
- */
 
 static u64 ipt_qry_now(struct ipt_queue *q)
 {
@@ -118,8 +119,6 @@ int ipt_walk__start(struct ipt_queue *q)
 	q->w_skipping = !fresh;
 	q->w_need_full_ip = true;
 	pt_qry_get_offset(q->qry, &q->w_cur_off);
-	q->w_prev_off = q->w_cur_off;
-	q->w_nr_offs = 0;
 	q->w_have_held = false;
 	q->w_fup_taken = false;
 	q->w_nr_ret = 0;
@@ -668,9 +667,6 @@ int ipt_walk__step(struct ipt_queue *q)
 	int err;
 
 	pt_qry_get_offset(q->qry, &off);
-	q->w_offs[q->w_nr_offs++ % 4] = off;
-	/* the oldest of the last four: the FUP read ahead may lie before the last step */
-	q->w_prev_off = q->w_nr_offs >= 4 ? q->w_offs[q->w_nr_offs % 4] : q->w_offs[0];
 	q->w_cur_off = off;
 	err = q->w_skipping ? ipt_walk__skip(q) : ipt_walk__insn(q);
 
