@@ -88,14 +88,6 @@ struct ipt_queue {
 	unsigned int w_nr_ret;
 	bool w_need_full_ip; /* as perf after an error: a compressed IP is no IP */
 	u64 w_cur_off;	     /* the query decoder at this step */
-	/*
-	 * objects whose unknown code was reported once (as perf does, but
-	 * per queue: the queues are decoded a little ahead of printing, so
-	 * a shared list would let a later error of one CPU hide an earlier
-	 * one of another)
-	 */
-	const void *reported[64];
-	size_t nr_reported;
 	/* instructions since the trace position last moved: a loop that never ends */
 	u64 nr_no_progress;
 	u64 progress_off;
@@ -119,7 +111,6 @@ struct intel_pt {
 	int nr_cpus;
 	struct dso_data *objs;
 	u64 maps_gen;
-	u64 nr_errors_quiet;
 };
 
 int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip,

@@ -426,57 +426,10 @@ static bool ipt_class_branches(enum pt_insn_class c)
 	return c != ptic_other && c != ptic_ptwrite && c != ptic_error;
 }
 
-/*
- * The object mapped at @ip, if any: perf reports an object whose bytes it
- * cannot read once, and an address outside every map each time
- */
-static const void *ipt_queue__object(struct ipt_queue *q, u64 ip)
-{
-	struct addr_location al;
-	struct thread *thread;
-	const void *key = NULL;
-	s32 pid, tid;
-
-	if (ip < KERNEL_START)
-		return ipt_queue__find_map(q, ip, q->read_time) ? q->map.key : NULL;
-	ipt_queue__task(q, &pid, &tid);
-	if (!q->pt->machine || tid == -1)
-		return NULL;
-	thread = machine__find_thread(q->pt->machine, pid, tid);
-	if (!thread)
-		return NULL;
-	addr_location__init(&al);
-	thread__find_symbol(thread, PERF_RECORD_MISC_KERNEL, ip, q->read_time, &al);
-	key = al.map ? al.map->dso : NULL;
-	addr_location__exit(&al);
-	thread__put(thread);
-	return key;
-}
-
-/* whether an error about @ip's object was reported already (and note it) */
-static bool ipt_queue__reported(struct ipt_queue *q, u64 ip)
-{
-	const void *key = ipt_queue__object(q, ip);
-	size_t i;
-
-	if (!key)
-		return false;
-	for (i = 0; i < q->nr_reported; i++)
-		if (q->reported[i] == key)
-			return true;
-	if (q->nr_reported < sizeof(q->reported) / sizeof(q->reported[0]))
-		q->reported[q->nr_reported++] = key;
-	return false;
-}
-
 void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
 {
 	struct intel_pt_item *it;
 
-	if (errcode == pte_nomap && ipt_queue__reported(q, ip)) {
-		q->pt->nr_errors_quiet++;
-		return;
-	}
 	/* when the code was looked for */
 	q->use_fixed = true;
 	q->fixed_time = q->read_time;
@@ -487,11 +440,13 @@ void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
 	if (!it)
 		return;
 	it->ip = ip;
+	it->cpumode_user = ip < KERNEL_START;
 	if (q->dec)
 		pt_insn_get_offset(q->dec, &off);
 	switch (errcode) {
 	case pte_nomap:
 		it->err_code = IPT_ERR_NOINSN;
+		it->once = true;
 		snprintf(it->msg, sizeof(it->msg),
 			 "code bytes unknown at %#" PRIx64 " at %" PRIu64 ".%09" PRIu64
 			 " (trace offset %#" PRIx64 " of the AUXTRACE at %#" PRIx64 ")",

@@ -11,7 +11,12 @@
 #  - --itrace=i1i: the same output (no instruction at all: none of the code
 #    is on this machine);
 #  - --itrace=e: our first error is perf's first (time to the ns, cpu, pid,
-#    tid, ip, code), and every error names its trace offset and AUXTRACE;
+#    tid, ip, code), and every error names its trace offset and AUXTRACE.
+#    Not all are perf's: we report code missing from an object once per
+#    object (in time order, across CPUs), perf once or twice (file: ours
+#    110, perf 114, the second errors in libc, libpcre, libpthread and
+#    libselinux; its intel_pt.log (--itrace=d) has "failed to read" twice
+#    for those, once for ld, coreutils and the kernel);
 #  - --itrace=b: the code is unknown everywhere, so both decoders only
 #    restart at IP packets, by perf's rules (intel-pt-recover.c): after an
 #    error, a TIP, TIP.PGE, FUP or MODE.TSX's FUP with a full address, or a
