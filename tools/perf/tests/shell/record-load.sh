@@ -81,8 +81,11 @@ fi
 	fail "the LOST records drop $lost_events records, the events' lost counts only $lost_samples"
 
 # our script and report print what stock perf prints of them
-perf script --show-lost-events -i "$tmp/load.data" 2>/dev/null | grep PERF_RECORD_LOST >"$tmp/lost.perf"
-"$TEXTPOKE" script --show-lost-events -i "$tmp/load.data" 2>"$tmp/script.err" >"$tmp/script.out" ||
+# (pids, not commands: a thread whose COMM was among the lost has no name)
+perf script -F pid,tid,cpu,time --show-lost-events -i "$tmp/load.data" 2>/dev/null |
+	grep PERF_RECORD_LOST >"$tmp/lost.perf"
+"$TEXTPOKE" script -F pid,tid,cpu,time --show-lost-events -i "$tmp/load.data" \
+	2>"$tmp/script.err" >"$tmp/script.out" ||
 	fail "perf textpoke script: $(head -3 "$tmp/script.err")"
 grep PERF_RECORD_LOST "$tmp/script.out" >"$tmp/lost.ours"
 [ "$(wc -l <"$tmp/lost.perf")" = "$chunks" ] || fail "stock perf script shows $(wc -l <"$tmp/lost.perf") of $chunks LOST records"
