@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fixture-kcore.h"
 #include "fixture-pt.h"
 #include "fixture-pt-record.h"
 #include "../util/writer.h"
@@ -218,57 +219,6 @@ int fixture_pt_record__begin(struct perf_writer *w, unsigned int quirks, int dum
 	return err ?: perf_writer__synth_finished_round(w);
 }
 
-static int write_file(const char *dir, const char *name, const void *buf, size_t len)
-{
-	char *path;
-	FILE *f;
-	int err = 0;
-
-	if (asprintf(&path, "%s/%s", dir, name) < 0)
-		return -ENOMEM;
-	f = fopen(path, "w");
-	if (!f || (len && fwrite(buf, len, 1, f) != 1))
-		err = -EIO;
-	if (f && fclose(f))
-		err = -EIO;
-	free(path);
-	return err;
-}
-
-/* an ELF core file with one PT_LOAD segment, as perf's kcore_copy() writes it */
-static int fp__write_kcore(const char *dir, const u8 *text)
-{
-	size_t off = 0x1000, size = off + FP_TEXT_LEN;
-	u8 *buf = calloc(1, size);
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
-	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(*eh));
-	int err;
-
-	if (!buf)
-		return -ENOMEM;
-	memcpy(eh->e_ident, ELFMAG, SELFMAG);
-	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
-	eh->e_ident[EI_VERSION] = EV_CURRENT;
-	eh->e_type = ET_CORE;
-	eh->e_machine = EM_X86_64;
-	eh->e_version = EV_CURRENT;
-	eh->e_phoff = sizeof(*eh);
-	eh->e_ehsize = sizeof(*eh);
-	eh->e_phentsize = sizeof(*ph);
-	eh->e_phnum = 1;
-	ph->p_type = PT_LOAD;
-	ph->p_flags = PF_R | PF_W | PF_X;
-	ph->p_offset = off;
-	ph->p_vaddr = FP_TEXT;
-	ph->p_filesz = ph->p_memsz = FP_TEXT_LEN;
-	ph->p_align = 0x1000;
-	memcpy(buf + off, text, FP_TEXT_LEN);
-	err = write_file(dir, "kcore", buf, size);
-	free(buf);
-	return err;
-}
-
 int fixture_pt_record__kcore_dir(const char *dir, const u8 *text)
 {
 	static const char kallsyms[] = "ffffffff81000000 T _text\n"
@@ -280,16 +230,7 @@ int fixture_pt_record__kcore_dir(const char *dir, const u8 *text)
 				       "ffffffff81000500 T fp_idle_fn\n"
 				       "ffffffff81001200 T fp_tracer_fn\n"
 				       "ffffffff81004000 T _etext\n";
-	char *path;
-	int err;
+	struct fixture_segment seg = {FP_TEXT, text, FP_TEXT_LEN};
 
-	if (asprintf(&path, "%s/kcore_dir", dir) < 0)
-		return -ENOMEM;
-	err = mkdir(path, 0700) ? -errno : 0;
-	err = err ?: write_file(path, "kallsyms", kallsyms, strlen(kallsyms));
-	err = err ?: write_file(path, "modules", "", 0);
-	if (!err && text)
-		err = fp__write_kcore(path, text);
-	free(path);
-	return err;
+	return fixture__write_kcore_dir(dir, kallsyms, "", &seg, text ? 1 : 0);
 }

@@ -52,6 +52,8 @@ static const struct {
     {"callindent", SF_CALLINDENT},
     {"data_page_size", SF_DATA_PAGE_SIZE},
     {"code_page_size", SF_CODE_PAGE_SIZE},
+    {"tod", SF_TOD},
+    {"synth", SF_SYNTH},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -66,11 +68,13 @@ static const struct script_output defaults[SCRIPT_OUT_MAX] = {
     [SCRIPT_OUT_RAW] = {SF_BASE | SF_CODE | SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT,
 			SF_TRACE | SF_BPF_OUTPUT},
     [SCRIPT_OUT_BREAKPOINT] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
+    /* as perf 6.1: no period, and the synth payload */
+    [SCRIPT_OUT_SYNTH] = {(SF_BASE | SF_CODE | SF_SYNTH) & ~SF_PERIOD, SF_TRACE | SF_BPF_OUTPUT},
     [SCRIPT_OUT_OTHER] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
 };
 
 static const char *const type_names[SCRIPT_OUT_MAX] = {
-    "hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint", "unknown",
+    "hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint", "synth", "unknown",
 };
 
 void script_fields__init(struct script_fields *sf)
@@ -81,7 +85,9 @@ void script_fields__init(struct script_fields *sf)
 
 enum script_output_type script_output_type(u32 attr_type)
 {
-	return attr_type < SCRIPT_OUT_OTHER ? (enum script_output_type)attr_type : SCRIPT_OUT_OTHER;
+	if (attr_type == PERF_TYPE_SYNTH)
+		return SCRIPT_OUT_SYNTH;
+	return attr_type < SCRIPT_OUT_SYNTH ? (enum script_output_type)attr_type : SCRIPT_OUT_OTHER;
 }
 
 const char *script_output_type__name(enum script_output_type type)
@@ -119,7 +125,7 @@ static int type_lookup(const char *name)
 	} prefixes[] = {
 	    {"hw", SCRIPT_OUT_HARDWARE},      {"sw", SCRIPT_OUT_SOFTWARE},
 	    {"trace", SCRIPT_OUT_TRACEPOINT}, {"raw", SCRIPT_OUT_RAW},
-	    {"break", SCRIPT_OUT_BREAKPOINT},
+	    {"break", SCRIPT_OUT_BREAKPOINT}, {"synth", SCRIPT_OUT_SYNTH},
 	};
 	size_t i;
 
@@ -158,7 +164,7 @@ int script_fields__parse(struct script_fields *sf, const char *arg)
 		type = type_lookup(str);
 		if (type < 0) {
 			pr_err(
-			    "invalid event type '%s' in field string (hw, sw, trace, raw, break)\n",
+			    "invalid event type '%s' in field string (hw, sw, trace, raw, break, synth)\n",
 			    str);
 			rc = -EINVAL;
 			goto out;

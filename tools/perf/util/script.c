@@ -18,10 +18,12 @@
 #include "dso.h"
 #include "dump.h"
 #include "evsel.h"
+#include "header.h"
 #include "machine.h"
 #include "map.h"
 #include "script-branch.h"
 #include "script-header.h"
+#include "script-json.h"
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
@@ -46,6 +48,7 @@ struct script {
 	struct script_branch_buf branches;
 	char srcline[2][PATH_MAX]; /* perf's "dso[addr]" of the sample's line, of a frame's */
 	int nr_prepared;	   /* evsels set up so far */
+	char json_text[4][256];	   /* --json: insnlen, insn, disasm, poked of a sample */
 };
 
 void script_opts__init(struct script_opts *opts)
@@ -280,6 +283,45 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	return 0;
 }
 
+/*
+ * --json: insnlen, insn, disasm and poked as separate values, each from
+ * the text its field prints alone (" ilen: 2", " insn: 89 07", " movl
+ * ...", " [poked 12.000000345]"), so both outputs show the same figures
+ */
+static void script__json_text(struct script *s, struct script_sample_info *info, u64 fields,
+			      const struct perf_sample *sample, const struct addr_location *al)
+{
+	char *t;
+	size_t n;
+
+	if (fields & SF_INSNLEN) {
+		n = script_text__sample(s->text, s->json_text[0], sizeof(s->json_text[0]),
+					SF_INSNLEN, sample, al);
+		info->json_insnlen = n > 7 ? atoi(s->json_text[0] + 7) : 0;
+	}
+	if (fields & SF_INSN) {
+		n = script_text__sample(s->text, s->json_text[1], sizeof(s->json_text[1]), SF_INSN,
+					sample, al);
+		t = s->json_text[1];
+		info->json_insn = n > 7 && !strncmp(t, " insn: ", 7) ? t + 7 : NULL;
+	}
+	if (fields & SF_DISASM) {
+		n = script_text__sample(s->text, s->json_text[2], sizeof(s->json_text[2]),
+					SF_DISASM, sample, al);
+		info->json_disasm = n > 1 ? s->json_text[2] + 1 : NULL;
+	}
+	if (fields & SF_POKED) {
+		unsigned long long secs, ns;
+
+		n = script_text__sample(s->text, s->json_text[3], sizeof(s->json_text[3]), SF_POKED,
+					sample, al);
+		info->json_poked =
+		    n && sscanf(s->json_text[3], " [poked %llu.%9llu]", &secs, &ns) == 2;
+		if (info->json_poked)
+			info->json_poked_time = secs * 1000000000ULL + ns;
+	}
+}
+
 static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -352,10 +394,15 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		info.branches_len = s->branches.len;
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
-		info.text = text;
-		info.text_len =
-		    script_text__sample(s->text, text, sizeof(text),
-					script_printer__fields(&s->printer, evsel), sample, &al);
+		if (s->printer.json) {
+			script__json_text(s, &info, script_printer__fields(&s->printer, evsel),
+					  sample, &al);
+		} else {
+			info.text = text;
+			info.text_len = script_text__sample(
+			    s->text, text, sizeof(text), script_printer__fields(&s->printer, evsel),
+			    sample, &al);
+		}
 	}
 	script_print__sample_tail(&s->printer, sample, evsel, &info);
 	if (dump) {
@@ -491,7 +538,10 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 			 * our line after perf's Old/New bytes, in their style:
 			 * the poke decoded and checked against the image
 			 */
-			if (n > lead) {
+			if (n > lead && s->printer.json) {
+				script_json__side_band_extra(&s->printer, "decoded", text + lead,
+							     n - lead);
+			} else if (n > lead) {
 				script_buf__puts(&s->printer.out, "            Decoded: ");
 				script_buf__write(&s->printer.out, text + lead, n - lead);
 				script_buf__putc(&s->printer.out, '\n');
@@ -501,6 +551,7 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 		script_print__side_band(&s->printer, event, sample, evsel,
 					thread ? thread__comm_str(thread) : NULL, NULL);
 	}
+	script_print__side_band_end(&s->printer);
 	thread__put(thread);
 }
 
@@ -550,12 +601,48 @@ static int script__user_event(struct perf_tool *tool, union perf_event *event,
 	if (event->header.type != PERF_RECORD_FINISHED_ROUND)
 		return 0;
 	script_print__side_band(&s->printer, event, NULL, NULL, NULL, NULL);
+	script_print__side_band_end(&s->printer);
 	return script_buf__maybe_flush(&s->printer.out);
 }
 
 static int script__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
 {
-	return script_header__keep(&tool_to_script(tool)->header, feat, buf, size);
+	struct script *s = tool_to_script(tool);
+
+	/* -F tod converts with it; a bad one is perf's "no clock data" */
+	if (feat == HEADER_CLOCK_DATA && script_tod__init(&s->printer.tod, buf, size))
+		pr_debug("%s: HEADER_CLOCK_DATA of %llu bytes is not version 1, ignored\n",
+			 s->opts->input, (unsigned long long)size);
+	if (!s->opts->header && !s->opts->header_only)
+		return 0;
+	return script_header__keep(&s->header, feat, buf, size);
+}
+
+/*
+ * perf's check: -F tod on some event type present needs the recording's
+ * clock data (a pipe's arrives later: its lines say "disabled" without)
+ */
+static int script__check_tod(struct script *s)
+{
+	struct evlist *evlist = s->session->evlist;
+	int i;
+
+	if (s->printer.tod.enabled || s->session->is_pipe)
+		return 0;
+	for (i = 0; evlist && i < evlist->nr_entries; i++) {
+		const struct evsel *evsel = evlist->entries[i];
+
+		/* as perf, the side-band carrier does not count */
+		if (evsel->attr.type == PERF_TYPE_SOFTWARE &&
+		    evsel->attr.config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (!(script_printer__fields(&s->printer, evsel) & SF_TOD))
+			continue;
+		pr_err("Can't provide 'tod' time, missing clock data. Please record with "
+		       "-k/--clockid option.\n");
+		return SCRIPT_ERR_OPEN;
+	}
+	return 0;
 }
 
 /* the text image costs a pass over the file: only when its answers are printed */
@@ -634,13 +721,21 @@ int script__run(struct script_opts *opts)
 		return err;
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
+	s.printer.json = opts->json;
+	s.printer.json_frames = -1;
+	if (opts->json) {
+		err = script_buf__init(&s.printer.scratch, NULL);
+		if (err)
+			goto out_buf;
+	}
 	/* as perf: rounds are shown in file order, so nothing is sorted */
 	if (opts->show_round_events) {
 		s.tool.ordered_events = false;
 		s.tool.user_event = script__user_event;
 	}
-	if (opts->header || opts->header_only)
-		s.tool.feature = script__feature;
+	/* the header's features, and the clock data -F tod needs */
+	s.tool.feature = script__feature;
+	s.printer.tod.cached_sec = -1;
 	s.header.full = opts->show_info;
 	s.printer.reltime = opts->reltime;
 	s.printer.deltatime = opts->deltatime;
@@ -658,7 +753,8 @@ int script__run(struct script_opts *opts)
 	dso__set_symfs(opts->text.symfs);
 	s.session = perf_session__new(opts->input, &s.tool);
 	if (!s.session) {
-		err = -EINVAL;
+		/* perf's status when a file cannot be opened or is not a recording */
+		err = SCRIPT_ERR_OPEN;
 		goto out_buf;
 	}
 	err = machine__set_kernel_symbols(s.session->machine, opts->text.kallsyms,
@@ -667,8 +763,10 @@ int script__run(struct script_opts *opts)
 		goto out_delete;
 	/* a file's evlist is known now: report bad -F choices before any output */
 	err = script__prepare(&s);
-	if (err)
+	if (err || (err = script__check_tod(&s))) {
+		err = SCRIPT_ERR_OPEN; /* perf's check_output_opt() returns -1 */
 		goto out_delete;
+	}
 	if (opts->header || opts->header_only) {
 		/* the printers' buffer goes out later: this block comes first */
 		err = script_header__fprintf(&s.header, s.session, stdout);
@@ -757,5 +855,7 @@ out_delete:
 	script_header__exit(&s.header);
 out_buf:
 	script_buf__exit(&s.printer.out);
+	if (opts->json)
+		script_buf__exit(&s.printer.scratch);
 	return err;
 }

@@ -10,7 +10,8 @@
 # its SAMPLE records that end at or before the cut, as (time, ip), and
 # the offset of the first record the cut runs through.  Checked:
 # - script --ns -F time,ip prints exactly those samples, in time order,
-#   exits 1, and its last stderr line names the file and that offset;
+#   exits 234 (perf script's status for a cut file), and its last stderr
+#   line names the file and that offset;
 # - report --json counts exactly those samples, says "truncated", exits 1;
 # - inject writes a recording of them that stock perf reads (its
 #   report -D counts them), exits 1.
@@ -83,7 +84,7 @@ check() {
 	"$TEXTPOKE" script $in --ns -F time,ip <"$tmp/$name.cut" >"$tmp/$name.script" \
 		2>"$tmp/$name.script.err"
 	st=$?
-	[ "$st" = 1 ] || fail "$name: script exit $st, not 1"
+	[ "$st" = 234 ] || fail "$name: script exit $st, not 234 (stock perf's)"
 	tail -1 "$tmp/$name.script.err" | grep -q "^error: .*: record at $first" ||
 		fail "$name: script's last stderr line does not name the record at $first: $(tail -1 "$tmp/$name.script.err")"
 	awk '{ sub(/:$/, "", $1); print $1, $2 }' "$tmp/$name.script" >"$tmp/$name.got"
