@@ -118,6 +118,7 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_PER_EVENT_DUMP,
 		OPT_HEADER,
 		OPT_HEADER_ONLY,
+		OPT_ITRACE,
 		OPT_JSON,
 	};
 	static const struct popt opts[] = {
@@ -149,6 +150,10 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
 	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
 	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
+	    {0, "itrace", required_argument, "opts",
+	     "Instruction Tracing options: i[period] instructions, b branches, c calls, r returns, "
+	     "e errors (period: Ni instructions, Nns Nus Nms time)",
+	     OPT_ITRACE},
 	    {'I', "show-info", no_argument, NULL,
 	     "display extended information from perf.data file", 'I'},
 	    {0, "per-event-dump", no_argument, NULL,
@@ -229,6 +234,10 @@ int cmd_textpoke_script(int argc, char **argv)
 			break;
 		case OPT_HEADER_ONLY:
 			so.header_only = true;
+			break;
+		case OPT_ITRACE:
+			if (itrace_opts__parse(&so.itrace, optarg))
+				return 1;
 			break;
 		case OPT_JSON:
 			so.json = true;

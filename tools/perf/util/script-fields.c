@@ -243,17 +243,17 @@ out:
  * perf's evsel__do_check_stype(): a field the samples cannot supply is
  * dropped when it came from the defaults, an error when asked for.
  */
-static int check_stype(struct script_output *o, const struct evsel *evsel, u64 sample_bits,
-		       const char *what, u64 field, bool allow_user_set)
+static int check_stype(struct script_output *o, const struct evsel *evsel, const char *path,
+		       u64 sample_bits, const char *what, u64 field, bool allow_user_set)
 {
 	if (evsel->attr.sample_type & sample_bits)
 		return 0;
 	if (o->user_fields & field) {
 		if (allow_user_set)
 			return 0;
-		pr_err(
-		    "samples for '%s' event do not have %s attribute set, cannot print '%s' field\n",
-		    evsel->name ? evsel->name : "?", what, script_field__name(field));
+		pr_err("%s: samples for '%s' event do not have %s attribute set, cannot print '%s' "
+		       "field\n",
+		       path, evsel->name ? evsel->name : "?", what, script_field__name(field));
 		return -EINVAL;
 	}
 	o->fields &= ~field;
@@ -262,16 +262,17 @@ static int check_stype(struct script_output *o, const struct evsel *evsel, u64 s
 	return 0;
 }
 
-int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel)
+int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel,
+			       const char *path)
 {
 	int t = script_output_type(evsel->attr.type);
 	struct script_output *o = &sf->out[t];
 	bool has_addr = evsel->attr.sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
 
-#define CHECK(f, bits, what, allow)                                                   \
-	do {                                                                          \
-		if ((o->fields & (f)) && check_stype(o, evsel, bits, what, f, allow)) \
-			return -EINVAL;                                               \
+#define CHECK(f, bits, what, allow)                                                         \
+	do {                                                                                \
+		if ((o->fields & (f)) && check_stype(o, evsel, path, bits, what, f, allow)) \
+			return -EINVAL;                                                     \
 	} while (0)
 
 	if (!o->fields)
@@ -286,23 +287,25 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	 * prints lines without them.
 	 */
 	if ((o->fields & SF_SYM) && !has_addr) {
-		pr_err(
-		    "display of symbols requested but neither sample IP nor sample address available\n");
+		pr_err("%s: display of symbols requested but neither sample IP nor sample address "
+		       "available\n",
+		       path);
 		return -EINVAL;
 	}
 	if ((o->fields & SF_SYMOFFSET) && !(o->fields & SF_SYM)) {
-		pr_err("display of offsets requested but symbol is not selected\n");
+		pr_err("%s: display of offsets requested but symbol is not selected\n", path);
 		return -EINVAL;
 	}
 	if ((o->fields & SF_DSO) && !has_addr) {
-		pr_err("display of DSO requested but no address to convert\n");
+		pr_err("%s: display of DSO requested but no address to convert\n", path);
 		return -EINVAL;
 	}
 	if ((o->fields & (SF_PID | SF_TID)) && !(evsel->attr.sample_type & PERF_SAMPLE_TID)) {
 		if (o->user_fields & (SF_PID | SF_TID)) {
 			pr_err(
-			    "samples for '%s' event do not have TID attribute set, cannot print 'tid' field\n",
-			    evsel->name ? evsel->name : "?");
+			    "%s: samples for '%s' event do not have TID attribute set, cannot print "
+			    "'tid' field\n",
+			    path, evsel->name ? evsel->name : "?");
 			return -EINVAL;
 		}
 		o->fields &= ~(SF_PID | SF_TID);

@@ -103,7 +103,9 @@ const char *script_field__name(u64 field);
  * sample_type lacks (perf's check_stype), explicit requests for missing
  * data are errors.  0 or -EINVAL with the reason printed.
  */
-int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel);
+/* @path: the recording, which the errors name */
+int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel,
+			       const char *path);
 
 static inline u64 script_fields__get(const struct script_fields *sf, u32 attr_type)
 {

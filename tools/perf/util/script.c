@@ -19,6 +19,7 @@
 #include "dump.h"
 #include "evsel.h"
 #include "header.h"
+#include "itrace.h"
 #include "machine.h"
 #include "map.h"
 #include "script-branch.h"
@@ -49,6 +50,7 @@ struct script {
 	char srcline[2][PATH_MAX]; /* perf's "dso[addr]" of the sample's line, of a frame's */
 	int nr_prepared;	   /* evsels set up so far */
 	char json_text[4][256];	   /* --json: insnlen, insn, disasm, poked of a sample */
+	struct itrace *itrace;	   /* the hardware trace, decoded among the records */
 };
 
 void script_opts__init(struct script_opts *opts)
@@ -87,7 +89,7 @@ static int script__prepare_evsel(struct script *s, struct evsel *evsel, bool fir
 	}
 	/* perf checks the first event of each type only */
 	if (first_of_type) {
-		int err = script_fields__check_evsel(&s->opts->fields, evsel);
+		int err = script_fields__check_evsel(&s->opts->fields, evsel, s->session->path);
 
 		if (script_fields__get(&s->opts->fields, evsel->attr.type) & SF_SRCLINE)
 			s->want_srcline = true;
@@ -283,6 +285,17 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	return 0;
 }
 
+/* the trace's samples up to a record's time go first, as in perf */
+static int script__itrace_until(struct script *s, u64 time)
+{
+	int err;
+
+	if (!itrace__active(s->itrace))
+		return 0;
+	err = script__prepare(s);
+	return err ?: itrace__flush_until(s->itrace, time);
+}
+
 /*
  * --json: insnlen, insn, disasm and poked as separate values, each from
  * the text its field prints alone (" ilen: 2", " insn: 89 07", " movl
@@ -337,6 +350,9 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if (err)
 		return err;
 	script__header_pending(s);
+	err = script__itrace_until(s, sample->time);
+	if (err)
+		return err;
 	/* as perf: --time and -C drop a sample before it is resolved */
 	if (s->filtering && script_filter__skip_early(&s->opts->filter, sample))
 		return 0;
@@ -564,11 +580,14 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	int err;
 
 	script__header_pending(s);
-	if (show) {
+	if (show || s->itrace) {
 		err = script__prepare(s);
 		if (err)
 			return err;
 	}
+	err = script__itrace_until(s, sample->time);
+	if (err)
+		return err;
 	/* perf prints an EXIT while the thread still exists, the rest after the update */
 	if (show && event->header.type == PERF_RECORD_EXIT)
 		script__print_side_band(s, event, sample, evsel, machine);
@@ -577,6 +596,9 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 		pr_debug("%s: %s record at %#llx not applied to the machine model (%d)\n",
 			 s->session->path, perf_event__name(event->header.type),
 			 (unsigned long long)s->session->cur_offset, err);
+	err = itrace__side_band(s->itrace, event, sample);
+	if (err)
+		return err;
 	if (s->text && script_text__side_band(s->text, machine, event, sample))
 		pr_debug("%s: %s record at %#llx not applied to the text image\n", s->session->path,
 			 perf_event__name(event->header.type),
@@ -603,6 +625,31 @@ static int script__user_event(struct perf_tool *tool, union perf_event *event,
 	script_print__side_band(&s->printer, event, NULL, NULL, NULL, NULL);
 	script_print__side_band_end(&s->printer);
 	return script_buf__maybe_flush(&s->printer.out);
+}
+
+/*
+ * AUXTRACE_INFO, TIME_CONV and AUXTRACE go to the decoder; a trace it
+ * cannot decode is left to the session, which skips and counts it
+ */
+static int script__itrace_user_event(struct perf_tool *tool, union perf_event *event,
+				     struct perf_session *session)
+{
+	struct script *s = tool_to_script(tool);
+	int err;
+
+	err = itrace__user_event(s->itrace, event, session);
+	if (err)
+		return err;
+	if (event->header.type == PERF_RECORD_AUXTRACE_INFO && !itrace__active(s->itrace))
+		s->tool.auxtrace_data = NULL;
+	if (s->opts->show_round_events)
+		return script__user_event(tool, event, session);
+	return 0;
+}
+
+static int script__itrace_data(struct perf_tool *tool, const void *buf, u64 len)
+{
+	return itrace__auxtrace_data(tool_to_script(tool)->itrace, buf, len);
 }
 
 static int script__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
@@ -680,6 +727,31 @@ static int script__check_owner(const struct script_opts *opts)
 		pr_err("File %s not owned by current user or root (use -f to override)\n", path);
 		return -EPERM;
 	}
+	return 0;
+}
+
+/*
+ * The hardware trace of a file that has one (HEADER_AUXTRACE), or of any
+ * pipe (its AUXTRACE_INFO comes later), is decoded: as perf, with its
+ * default --itrace when none is given
+ */
+static int script__itrace_init(struct script *s)
+{
+	struct script_opts *opts = s->opts;
+
+	if (!s->session->is_pipe && !perf_session__has_feat(s->session, HEADER_AUXTRACE))
+		return 0;
+	/* the synthesized samples have no JSON form yet: the trace is left undecoded */
+	if (opts->json)
+		return 0;
+	if (!opts->itrace.set)
+		itrace_opts__set_default(&opts->itrace);
+	s->itrace = itrace__new(&opts->itrace, s->session, &s->printer, opts->input, &opts->text,
+				&opts->filter, s->filtering);
+	if (!s->itrace)
+		return -ENOMEM;
+	s->tool.user_event = script__itrace_user_event;
+	s->tool.auxtrace_data = script__itrace_data;
 	return 0;
 }
 
@@ -781,8 +853,16 @@ int script__run(struct script_opts *opts)
 		if (err)
 			goto out_delete;
 	}
+	err = script__itrace_init(&s);
+	if (err)
+		goto out_delete;
 	if (script__wants_text(opts)) {
+		bool saved = quiet;
+
+		/* its pass cannot decode the trace that the listing decodes: no warning */
+		quiet = quiet || s.itrace;
 		s.text = script_text__new(opts->input, s.session, &opts->text);
+		quiet = saved;
 		if (!s.text) {
 			err = -EINVAL;
 			goto out_delete;
@@ -796,6 +876,8 @@ int script__run(struct script_opts *opts)
 		}
 	}
 	err = perf_session__process_events(s.session);
+	if (!err)
+		err = itrace__finish(s.itrace);
 	script__header_pending(&s);
 	for (int i = 0;
 	     opts->per_event_dump && s.session->evlist && i < s.session->evlist->nr_entries; i++) {
@@ -846,6 +928,7 @@ out_delete:
 			 (unsigned long long)us->nr_max_stack,
 			 (unsigned long long)us->nr_objects_open);
 	}
+	itrace__delete(s.itrace);
 	unwinder__delete(s.unwinder);
 	script_branch_buf__exit(&s.branches);
 	script_text__delete(s.text);

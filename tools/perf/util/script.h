@@ -2,6 +2,7 @@
 #ifndef __PERF_TEXTPOKE_SCRIPT_H
 #define __PERF_TEXTPOKE_SCRIPT_H
 
+#include "itrace.h"
 #include "script-fields.h"
 #include "script-filter.h"
 #include "text-image.h"
@@ -34,6 +35,7 @@ struct script_opts {
 	unsigned int max_stack;	     /* callchain entries printed, recorded and unwound apart */
 	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
 	struct script_filter filter; /* --time, -C, --pid, --tid, -c, --dsos, -S */
+	struct itrace_opts itrace;   /* --itrace, or perf's default for AUX recordings */
 };
 
 void script_opts__init(struct script_opts *opts);
