@@ -18,10 +18,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -50,6 +52,43 @@ static int fuzz_corpus__read(const char *path, u8 **data, size_t *size)
 	if (err)
 		zfree(data);
 	return err;
+}
+
+/* as libFuzzer's -timeout in make fuzz */
+#define FUZZ_INPUT_SECS 10
+
+/*
+ * One input in a child of its own, as libFuzzer runs it: a hang is cut
+ * by an alarm instead of the whole test's timeout, and in the ASan build
+ * the child's exit() runs the leak check on what the target left.  0, an
+ * exit status (FUZZ_BUG: a check of the target's own), or -signal.
+ */
+static int fuzz_corpus__one(const struct fuzz_target *ft, const u8 *data, size_t size)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		int ret;
+
+		alarm(FUZZ_INPUT_SECS);
+		ret = ft->fn(data, size);
+		fuzz__cleanup();
+		fflush(stdout);
+		fflush(stderr);
+		exit(ret);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	if (WIFSIGNALED(status))
+		return -WTERMSIG(status);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -104,16 +143,21 @@ static int fuzz_corpus__run(struct test_suite *t, const char *target)
 			continue;
 		}
 		pr_debug("%s %s (%zu bytes)\n", target, names[i], size);
-		/* the targets' error messages are the inputs' faults: only ours with -vv */
-		if (ft->fn(data, size)) {
-			pr_debug("FAILED: %s\n", path);
+		err = fuzz_corpus__one(ft, data, size);
+		if (err) {
+			if (err == -SIGALRM)
+				pr_debug("FAILED: %s: no answer in %d s (a hang)\n", path,
+					 FUZZ_INPUT_SECS);
+			else if (err < 0)
+				pr_debug("FAILED: %s: killed by signal %d\n", path, -err);
+			else
+				pr_debug("FAILED: %s: exit status %d\n", path, err);
 			ret = TEST_FAIL;
 		}
 		free(data);
 	}
 	for (int i = 0; i < nr; i++)
 		free(names[i]);
-	fuzz__cleanup();
 	return ret;
 }
 

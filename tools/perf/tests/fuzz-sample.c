@@ -70,9 +70,15 @@ static int fsm__check(const struct evsel *evsel, const union perf_event *event,
 	}
 #undef FSM_INSIDE
 
-	/* where the attr says the id is, as perf finds it without parsing */
-	if (event->header.type == PERF_RECORD_SAMPLE && evsel->id_pos >= 0 &&
-	    (evsel->attr.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))) {
+	/*
+	 * where the attr says the id is, as perf finds it without parsing;
+	 * with both ID and IDENTIFIER the later slot wins (the kernel writes
+	 * the same id in both), as in perf
+	 */
+	if (__builtin_popcountll(evsel->attr.sample_type &
+				 (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) != 1)
+		return 0;
+	if (event->header.type == PERF_RECORD_SAMPLE && evsel->id_pos >= 0) {
 		memcpy(&v, r.start + 8 + 8 * evsel->id_pos, 8);
 		if (v != s->id) {
 			fprintf(stderr, "fuzz sample: id %#llx, at id_pos %d is %#llx\n",
@@ -81,8 +87,7 @@ static int fsm__check(const struct evsel *evsel, const union perf_event *event,
 		}
 	}
 	if (event->header.type != PERF_RECORD_SAMPLE && evsel->attr.sample_id_all &&
-	    evsel->is_pos >= 0 &&
-	    (evsel->attr.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))) {
+	    evsel->is_pos >= 0) {
 		memcpy(&v, r.end - 8 * evsel->is_pos, 8);
 		if (v != s->id) {
 			fprintf(stderr, "fuzz sample: trailer id %#llx, at is_pos %d is %#llx\n",

@@ -26,6 +26,7 @@
 
 #include "fuzz.h"
 #include "machine-records.h"
+#include "../util/debug.h"
 #include "../util/header.h"
 #include "../util/machine.h"
 #include "../util/unwind.h"
@@ -238,6 +239,7 @@ int fuzz__unwind(const u8 *data, size_t size)
 
 	ret = unwinder__walk(fuw.uw, fuw.thread, &s, max_stack, fuw__frame, &fr);
 	free(regs);
+	pr_debug2("fuzz unwind: %u frames, walk returned %d\n", fr.nr, ret);
 	if ((ret > 0 && ret != 99) || (ret == 99 && fr.nr != fr.stop_at) || fr.nr > max_stack) {
 		fprintf(stderr, "fuzz unwind: walk returned %d after %u frames (max_stack %u)\n",
 			ret, fr.nr, max_stack);
