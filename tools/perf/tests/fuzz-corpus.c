@@ -4,16 +4,22 @@
  * corpus (tools/perf/tests/fuzz/corpus/<target>/: seeds, and the
  * minimized input of every crash found) goes through its target once.
  * A target's own checks failing is a failure here; a crash, a leak (ASan
- * build) or a hang is one too, by the test runner's signal and timeout.
+ * build) or a hang (10 s per input, each in a child of its own) is one
+ * too.
  *
  * Mutation caught (sample): evsel.c's callchain check without
- * "v > (c.end - c.p) / 8" (the seed callchain-huge-nr then points past
- * its record).  Mutation caught (textpoke): textpoke_image__add_poke()
- * accepting a range that wraps ("end < addr" dropped: the seed
- * poke-wraps-top is then accepted, and the model says -EINVAL).
- * Mutation caught (kallsyms): the walk returning lines + 1 (every seed
- * with lines disagrees).  Mutation caught (session, kcore, unwind): see
- * the regression inputs named in tools/perf/tests/fuzz/README.
+ * "v > (c.end - c.p) / 8" (callchain-huge-nr then points past its
+ * record).  Mutation caught (textpoke): textpoke_image__add_poke()
+ * without "end < addr" (poke-wraps-top is accepted; the model says
+ * -EINVAL).  Mutation caught (kallsyms): kallsyms__parse() returning
+ * nr + 1 (bad-lines, empty).  Mutation caught (kcore): kcore.c's overlap
+ * check removed (core-overlap: a segment not found at its own ends).
+ * Mutation caught (unwind): unwind-libdw.c taking dyn_size as the stack
+ * length even when larger than size (dyn-size-larger reads into the
+ * guard page: SIGSEGV).  The session target has no one-line break known
+ * to fail it in the normal build (zero-size-record-file is refused by
+ * two checks, either alone enough); under ASan it fails on any read past
+ * a record.
  */
 #include <dirent.h>
 #include <errno.h>
