@@ -57,8 +57,9 @@ fuzz-build: $(FUZZ_PROGS)
 # -close_fd_mask=3: the readers' error messages about bad input would be
 # most of the output; libFuzzer's own and the sanitizers' reports stay.
 # Replay one input with its messages: build-fuzz/fuzz-<target> <file>.
+# every target runs even when one before crashed; the status says which did
 fuzz: fuzz-build
-	$(Q)for t in $(FUZZ_TARGETS); do \
+	$(Q)failed=""; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_OUT)corpus/$$t || exit 1; \
 		dict=$$(for d in $(FUZZ_DIR)/$$t.dict $(FUZZ_DIR)/perf-data.dict; do \
 			case $$t:$$d in *:$(FUZZ_DIR)/$$t.dict|session:*|sample:*) \
@@ -69,8 +70,10 @@ fuzz: fuzz-build
 		$(FUZZ_OUT)fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 			-rss_limit_mb=1024 -malloc_limit_mb=256 -close_fd_mask=3 \
 			-print_final_stats=1 -artifact_prefix=$(FUZZ_OUT)crash-$$t- $$dict \
-			$(FUZZ_ARGS) $(FUZZ_OUT)corpus/$$t $(FUZZ_DIR)/corpus/$$t || exit 1; \
-	done
+			$(FUZZ_ARGS) $(FUZZ_OUT)corpus/$$t $(FUZZ_DIR)/corpus/$$t || \
+			failed="$$failed $$t"; \
+	done; \
+	[ -z "$$failed" ] || { echo "fuzz: crashed:$$failed (inputs in $(FUZZ_OUT)crash-*)"; exit 1; }
 
 -include $(FUZZ_OBJS:.o=.d) $(patsubst %,$(FUZZ_OUT)$(FUZZ_DIR)/fuzz-%.d,$(FUZZ_TARGETS))
 
