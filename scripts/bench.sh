@@ -88,6 +88,12 @@ if [ -x "$src/scripts/bench-unwind.sh" ]; then
 	"$src/scripts/bench-unwind.sh" "$prog"
 fi
 
+# Intel PT decoding of a 10M-instruction trace, against perf script
+if [ -x "$src/scripts/bench-pt.sh" ]; then
+	echo
+	"$src/scripts/bench-pt.sh" "$prog"
+fi
+
 # the code image library's own benchmark, when built
 if [ -x "$src/tools/lib/textpoke/bench/run.sh" ]; then
 	echo

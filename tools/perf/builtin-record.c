@@ -194,6 +194,8 @@ int cmd_textpoke_record(int argc, char **argv)
 	    {0, "switch-events", no_argument, NULL, "record context switch events",
 	     OPT_SWITCH_EVENTS},
 	    {'i', "no-inherit", no_argument, NULL, "child tasks do not inherit counters", 'i'},
+	    {'k', "clockid", required_argument, "clockid",
+	     "clockid to use for events, see clock_gettime()", 'k'},
 	    {0, "call-graph", required_argument, "mode", "fp, dwarf or dwarf,<stack bytes>",
 	     OPT_CALL_GRAPH},
 	    {'o', "output", required_argument, "file", "output file name (- for a pipe)", 'o'},
@@ -361,6 +363,13 @@ int cmd_textpoke_record(int argc, char **argv)
 			break;
 		case 'i':
 			ro.no_inherit = true;
+			break;
+		case 'k':
+			if (ro.use_clockid || record_opts__parse_clockid(&ro, optarg)) {
+				popt__bad_value(&ctx, "expected a clock number or monotonic, "
+						      "monotonic_raw, realtime, boottime, tai");
+				goto out_usage;
+			}
 			break;
 		case OPT_NO_BPF:
 			ro.bpf_capture = false;

@@ -118,6 +118,8 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_PER_EVENT_DUMP,
 		OPT_HEADER,
 		OPT_HEADER_ONLY,
+		OPT_ITRACE,
+		OPT_JSON,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -126,8 +128,9 @@ int cmd_textpoke_script(int argc, char **argv)
 	     "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
 	     "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc,insn,"
 	     "disasm,poked,srcline,brstack,brstacksym,brstackoff,insnlen,flags,ipc,callindent,"
-	     "data_page_size,code_page_size",
+	     "data_page_size,code_page_size,tod,synth; types hw,sw,trace,raw,break,synth",
 	     'F'},
+	    {0, "json", no_argument, NULL, "one JSON object per line, a key per field", OPT_JSON},
 	    {0, "show-task-events", no_argument, NULL, "show the fork/comm/exit events", OPT_TASK},
 	    {0, "show-mmap-events", no_argument, NULL, "show the mmap events", OPT_MMAP},
 	    {0, "show-bpf-events", no_argument, NULL, "show the ksymbol/bpf events", OPT_BPF},
@@ -147,6 +150,10 @@ int cmd_textpoke_script(int argc, char **argv)
 	    {0, "ns", no_argument, NULL, "use 9 decimal places when displaying time", OPT_NS},
 	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
 	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
+	    {0, "itrace", required_argument, "opts",
+	     "Instruction Tracing options: i[period] instructions, b branches, c calls, r returns, "
+	     "e errors (period: Ni instructions, Nns Nus Nms time)",
+	     OPT_ITRACE},
 	    {'I', "show-info", no_argument, NULL,
 	     "display extended information from perf.data file", 'I'},
 	    {0, "per-event-dump", no_argument, NULL,
@@ -228,6 +235,13 @@ int cmd_textpoke_script(int argc, char **argv)
 		case OPT_HEADER_ONLY:
 			so.header_only = true;
 			break;
+		case OPT_ITRACE:
+			if (itrace_opts__parse(&so.itrace, optarg))
+				return 1;
+			break;
+		case OPT_JSON:
+			so.json = true;
+			break;
 		case 'I':
 			so.show_info = true;
 			break;
@@ -301,18 +315,32 @@ int cmd_textpoke_script(int argc, char **argv)
 		popt__error(&ctx, "unexpected argument '%s'", argv[optind]);
 		return 129;
 	}
+	/* their blocks are text: JSON lines have no room for them */
+	if (so.json && (so.header || so.header_only || dump_trace)) {
+		popt__error(&ctx, "--json does not mix with %s",
+			    dump_trace ? "-D/--dump-raw-trace" : "--header and --header-only");
+		return 129;
+	}
 	if (so.reltime && so.deltatime) {
 		fprintf(stderr,
 			"reltime and deltatime - the two don't get along well. Please limit "
 			"to --reltime or --deltatime.\n");
 		return 1;
 	}
+	/* a --kcore, --vmlinux or --kallsyms that cannot be read: an input perf could not open */
 	if (text_image_opts__check(&so.text))
-		return 1;
+		return 255;
 	/* as perf script: the pager starts before the file is read, so errors go there too */
 	pager__setup();
 	err = script__run(&so);
-	return err ? 1 : 0;
+	/*
+	 * perf script's statuses: 255 (its -1) for an input it cannot open
+	 * as a recording, 234 (-EINVAL) for the rest; no other values, so
+	 * that none reads as a shell's 128 + signal
+	 */
+	if (!err)
+		return 0;
+	return err == SCRIPT_ERR_OPEN ? 255 : 234;
 }
 
 static void textpoke_usage(FILE *fp)

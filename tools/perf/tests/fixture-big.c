@@ -12,13 +12,13 @@
 #include <sys/stat.h>
 
 #include "fixture-big.h"
+#include "fixture-kcore.h"
 #include "fixture-kernel.h"
+#include "fixture-pt.h"
 #include "../util/debug.h"
 #include "../util/writer.h"
 
 #define FB_DEFAULT_SEED 0x9e3779b97f4a7c15ULL
-/* kcore's text starts a page in, after the ELF and program headers */
-#define FB_KCORE_OFF 0x1000
 
 static const u8 nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 /* jmp rel32 from the site to FB_JMP_OFF: the same bytes at every site */
@@ -205,31 +205,14 @@ static int fb__fclose(FILE *f, int err)
 /* an ELF core file with one PT_LOAD segment of the text as booted, as kcore_copy() writes */
 static int fb__write_kcore(struct fb_ctx *c, const char *dir)
 {
-	u8 head[FB_KCORE_OFF] = {0}, fn[FB_FN_LEN];
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)head;
-	Elf64_Phdr *ph = (Elf64_Phdr *)(head + sizeof(*eh));
+	struct fixture_segment text = {FB_TEXT, NULL, fb__text_len(c->o)};
+	u8 head[FIXTURE_KCORE_DATA], fn[FB_FN_LEN];
 	FILE *f = fb__fopen(dir, "kcore");
 	u32 i;
 
 	if (!f)
 		return -errno;
-	memcpy(eh->e_ident, ELFMAG, SELFMAG);
-	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
-	eh->e_ident[EI_VERSION] = EV_CURRENT;
-	eh->e_type = ET_CORE;
-	eh->e_machine = EM_X86_64;
-	eh->e_version = EV_CURRENT;
-	eh->e_phoff = sizeof(*eh);
-	eh->e_ehsize = sizeof(*eh);
-	eh->e_phentsize = sizeof(*ph);
-	eh->e_phnum = 1;
-	ph->p_type = PT_LOAD;
-	ph->p_flags = PF_R | PF_W | PF_X;
-	ph->p_offset = FB_KCORE_OFF;
-	ph->p_vaddr = FB_TEXT;
-	ph->p_filesz = ph->p_memsz = fb__text_len(c->o);
-	ph->p_align = 0x1000;
+	fixture__kcore_head(head, &text, 1);
 	fwrite(head, sizeof(head), 1, f);
 	fb__build_fn(fn);
 	for (i = 0; i < c->o->nr_sites; i++)
@@ -362,16 +345,22 @@ int fixture_big__main(int argc, char **argv)
 	struct fixture_big_counts n;
 	int err;
 
+	/* the Intel PT fixtures: pt-start, pt-end, pt-none */
+	err = fixture_pt__main(argc, argv);
+	if (err != -ENOENT)
+		return err;
 	if (argc != 3) {
 		fprintf(stderr, "usage: perf textpoke test --write-fixture "
-				"big-pokes[:<pokes>,<samples>,<sites>] <dir>\n");
+				"big-pokes[:<pokes>,<samples>,<sites>] <dir>\n"
+				"       perf textpoke test --write-fixture "
+				"pt-{start,end,none}[:<instructions>] <dir>\n");
 		return 129;
 	}
 	err = fb__parse_name(argv[1], &o);
 	if (err) {
 		fprintf(stderr, "perf textpoke test: bad value '%s' for --write-fixture: %s\n",
 			argv[1],
-			err == -ENOENT ? "the fixture is big-pokes" :
+			err == -ENOENT ? "the fixture is big-pokes or pt-{start,end,none}" :
 					 "big-pokes:<pokes>,<samples>,<sites>, at most 268435456 "
 					 "pokes and samples and 1..1048576 sites");
 		return 129;

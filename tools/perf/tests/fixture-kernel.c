@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "fixture.h"
+#include "fixture-kcore.h"
 #include "fixture-kernel.h"
 #include "../util/debug.h"
 #include "../util/text-image.h"
@@ -409,57 +410,6 @@ static int fk__features(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	return err;
 }
 
-static int write_file(const char *dir, const char *name, const void *buf, size_t len)
-{
-	char *path;
-	FILE *f;
-	int err = 0;
-
-	if (asprintf(&path, "%s/%s", dir, name) < 0)
-		return -ENOMEM;
-	f = fopen(path, "w");
-	if (!f || (len && fwrite(buf, len, 1, f) != 1))
-		err = -EIO;
-	if (f && fclose(f))
-		err = -EIO;
-	free(path);
-	return err;
-}
-
-/* an ELF core file with one PT_LOAD segment, as perf's kcore_copy() writes it */
-static int fk__write_kcore(const char *dir, const u8 *text)
-{
-	size_t off = 0x1000, size = off + FK_TEXT_LEN;
-	u8 *buf = calloc(1, size);
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
-	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(*eh));
-	int err;
-
-	if (!buf)
-		return -ENOMEM;
-	memcpy(eh->e_ident, ELFMAG, SELFMAG);
-	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
-	eh->e_ident[EI_VERSION] = EV_CURRENT;
-	eh->e_type = ET_CORE;
-	eh->e_machine = EM_X86_64;
-	eh->e_version = EV_CURRENT;
-	eh->e_phoff = sizeof(*eh);
-	eh->e_ehsize = sizeof(*eh);
-	eh->e_phentsize = sizeof(*ph);
-	eh->e_phnum = 1;
-	ph->p_type = PT_LOAD;
-	ph->p_flags = PF_R | PF_W | PF_X;
-	ph->p_offset = off;
-	ph->p_vaddr = FK_TEXT;
-	ph->p_filesz = ph->p_memsz = FK_TEXT_LEN;
-	ph->p_align = 0x1000;
-	memcpy(buf + off, text, FK_TEXT_LEN);
-	err = write_file(dir, "kcore", buf, size);
-	free(buf);
-	return err;
-}
-
 static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 {
 	static const char kallsyms[] = "ffffffff81000000 T _text\n"
@@ -473,18 +423,11 @@ static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 				       "ffffffff81001100 T fk_target_b\n"
 				       "ffffffff81001200 T ftrace_caller\n"
 				       "ffffffff81004000 T _etext\n";
-	char *path;
-	int err;
+	struct fixture_segment text = {FK_TEXT, c->kcore ? c->kcore : c->r[R_TEXT].bytes,
+				       FK_TEXT_LEN};
 
-	if (asprintf(&path, "%s/kcore_dir", dir) < 0)
-		return -ENOMEM;
-	err = mkdir(path, 0700) ? -errno : 0;
-	err = err ?: write_file(path, "kallsyms", kallsyms, strlen(kallsyms));
-	err = err ?: write_file(path, "modules", "", 0);
-	if (!err && !(c->fk->flags & FK_NO_KCORE))
-		err = fk__write_kcore(path, c->kcore ? c->kcore : c->r[R_TEXT].bytes);
-	free(path);
-	return err;
+	return fixture__write_kcore_dir(dir, kallsyms, "", &text,
+					c->fk->flags & FK_NO_KCORE ? 0 : 1);
 }
 
 static int fk__expected(struct fixture_kernel *fk)

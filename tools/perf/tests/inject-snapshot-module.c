@@ -45,6 +45,7 @@
 #include "tests.h"
 #include "elf-section.h"
 #include "fixture.h"
+#include "fixture-kcore.h"
 #include "../util/writer.h"
 
 #define MS_T0 1000000000ULL
@@ -219,61 +220,23 @@ static int ms__records(struct perf_writer *w, struct ms_rec *r)
 	return err ?: perf_writer__synth_finished_round(w);
 }
 
-static int ms__write_file(const char *dir, const char *name, const void *buf, size_t len)
-{
-	char path[4200];
-	FILE *f;
-	int err = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || (len && fwrite(buf, len, 1, f) != 1))
-		err = -EIO;
-	if (f && fclose(f))
-		err = -EIO;
-	return err;
-}
-
 /* kcore as copied at the end: the kernel and the module with their jump labels poked */
 static int ms__kcore(const char *dir, struct ms_rec *r)
 {
-	size_t off = 0x1000, size = off + MS_TEXT_LEN + MS_MOD_LEN;
-	u8 *buf = calloc(1, size);
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
-	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(*eh));
-	int i, err;
+	u8 *text = malloc(MS_TEXT_LEN), *mod = malloc(MS_MOD_LEN);
+	struct fixture_segment segs[] = {{MS_TEXT, text, MS_TEXT_LEN}, {MS_MOD, mod, MS_MOD_LEN}};
+	int err = -ENOMEM;
 
-	if (!buf)
-		return -ENOMEM;
-	memcpy(eh->e_ident, ELFMAG, SELFMAG);
-	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
-	eh->e_ident[EI_VERSION] = EV_CURRENT;
-	eh->e_type = ET_CORE;
-	eh->e_machine = EM_X86_64;
-	eh->e_version = EV_CURRENT;
-	eh->e_phoff = sizeof(*eh);
-	eh->e_ehsize = sizeof(*eh);
-	eh->e_phentsize = sizeof(*ph);
-	eh->e_phnum = r->no_modules ? 1 : 2;
-	for (i = 0; i < 2; i++) {
-		ph[i].p_type = PT_LOAD;
-		ph[i].p_flags = PF_R | PF_W | PF_X;
-		ph[i].p_align = 0x1000;
+	if (text && mod) {
+		memcpy(text, r->text, MS_TEXT_LEN);
+		memcpy(mod, r->mod, MS_MOD_LEN);
+		memcpy(text + MS_SITE, jmp5, 5);
+		memcpy(mod + MS_SITE, jmp5, 5);
+		memcpy(text + MS_SITE0, jmp2, 2);
+		err = fixture__write_kcore(dir, segs, r->no_modules ? 1 : 2);
 	}
-	ph[0].p_offset = off;
-	ph[0].p_vaddr = MS_TEXT;
-	ph[0].p_filesz = ph[0].p_memsz = MS_TEXT_LEN;
-	ph[1].p_offset = off + MS_TEXT_LEN;
-	ph[1].p_vaddr = MS_MOD;
-	ph[1].p_filesz = ph[1].p_memsz = MS_MOD_LEN;
-	memcpy(buf + off, r->text, MS_TEXT_LEN);
-	memcpy(buf + off + MS_TEXT_LEN, r->mod, MS_MOD_LEN);
-	memcpy(buf + off + MS_SITE, jmp5, 5);
-	memcpy(buf + off + MS_TEXT_LEN + MS_SITE, jmp5, 5);
-	memcpy(buf + off + MS_SITE0, jmp2, 2);
-	err = ms__write_file(dir, "kcore", buf, size);
-	free(buf);
+	free(text);
+	free(mod);
 	return err;
 }
 
@@ -290,9 +253,9 @@ static int ms__kcore_dir(const char *dir, struct ms_rec *r)
 
 	snprintf(path, sizeof(path), "%s/kcore_dir", dir);
 	err = mkdir(path, 0700) ? -errno : 0;
-	err = err ?: ms__write_file(path, "kallsyms", kallsyms, strlen(kallsyms));
+	err = err ?: fixture__write_file(path, "kallsyms", kallsyms, strlen(kallsyms));
 	if (!r->no_modules)
-		err = err ?: ms__write_file(path, "modules", modules, strlen(modules));
+		err = err ?: fixture__write_file(path, "modules", modules, strlen(modules));
 	if (r->bare)
 		return err;
 	return err ?: ms__kcore(path, r);

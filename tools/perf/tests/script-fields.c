@@ -69,7 +69,7 @@ static bool refused(const char *fields, struct evsel *evsel, const char *const *
 		return false;
 	rc = script_fields__parse(&sf, fields);
 	if (!rc && evsel)
-		rc = script_fields__check_evsel(&sf, evsel);
+		rc = script_fields__check_evsel(&sf, evsel, "test.data");
 	ok = rc != 0 && has_all(stderr_text(cap, &saved), needles);
 	fclose(cap);
 	if (!ok)
@@ -91,7 +91,7 @@ static int test__script_fields(struct test_suite *t)
 
 	/* defaults: perf 6.1's software set, cpu dropped for want of PERF_SAMPLE_CPU */
 	script_fields__init(&sf);
-	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&sf, &evsel, "test.data"));
 	sw = script_fields__get(&sf, PERF_TYPE_SOFTWARE);
 	TEST_ASSERT_EQUAL("sw defaults", sw,
 			  SF_COMM | SF_TID | SF_TIME | SF_EVNAME | SF_IP | SF_SYM | SF_SYMOFFSET |
@@ -145,9 +145,9 @@ static int test__script_fields(struct test_suite *t)
 			    "cannot print 'cpu' field")));
 	script_fields__init(&sf);
 	TEST_ASSERT_VAL("abi", !script_fields__parse(&sf, "+abi"));
-	TEST_ASSERT_VAL("regs missing", script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL("regs missing", script_fields__check_evsel(&sf, &evsel, "test.data"));
 	evsel.attr.sample_type |= PERF_SAMPLE_REGS_USER;
-	TEST_ASSERT_VAL("regs present", !script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL("regs present", !script_fields__check_evsel(&sf, &evsel, "test.data"));
 
 	/*
 	 * sym needs samples with an address, not the ip field (perf prints
@@ -155,7 +155,7 @@ static int test__script_fields(struct test_suite *t)
 	 */
 	script_fields__init(&sf);
 	TEST_ASSERT_VAL("sym", !script_fields__parse(&sf, "comm,sym"));
-	TEST_ASSERT_VAL("sym without ip", !script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL("sym without ip", !script_fields__check_evsel(&sf, &evsel, "test.data"));
 	evsel.attr.sample_type &= ~PERF_SAMPLE_IP;
 	TEST_ASSERT_VAL("sym without an address",
 			refused("comm,sym", &evsel,
@@ -163,9 +163,10 @@ static int test__script_fields(struct test_suite *t)
 					"sample address")));
 	script_fields__init(&sf);
 	TEST_ASSERT_VAL("dso", !script_fields__parse(&sf, "comm,dso"));
-	TEST_ASSERT_VAL("dso without an address", script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL("dso without an address",
+			script_fields__check_evsel(&sf, &evsel, "test.data"));
 	evsel.attr.sample_type |= PERF_SAMPLE_ADDR;
-	TEST_ASSERT_VAL("dso with addr", !script_fields__check_evsel(&sf, &evsel));
+	TEST_ASSERT_VAL("dso with addr", !script_fields__check_evsel(&sf, &evsel, "test.data"));
 	evsel.attr.sample_type |= PERF_SAMPLE_IP;
 	TEST_ASSERT_VAL("symoff without sym",
 			refused("ip,symoff", &evsel,

@@ -115,7 +115,7 @@ static int test__script_print(struct test_suite *t)
 	sample.user_regs.regs = regs64;
 
 	/* the default fields lose cpu: the samples have no PERF_SAMPLE_CPU */
-	if (script_fields__check_evsel(&c.fields, &evsel)) {
+	if (script_fields__check_evsel(&c.fields, &evsel, "test.data")) {
 		ret = TEST_FAIL;
 		goto out;
 	}
@@ -171,7 +171,7 @@ static int test__script_print(struct test_suite *t)
 	/* +field keeps the defaults; pid with tid prints perf's pid/tid pair */
 	script_fields__init(&c.fields);
 	TEST_ASSERT_VAL("+pid", !script_fields__parse(&c.fields, "+pid,+abi"));
-	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel));
+	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel, "test.data"));
 	script_print__sample(&c.p, &sample, &evsel, &info);
 	CHECK_TEXT(
 	    &c,
@@ -180,7 +180,7 @@ static int test__script_print(struct test_suite *t)
 
 	script_fields__init(&c.fields);
 	TEST_ASSERT_VAL("-period", !script_fields__parse(&c.fields, "-period"));
-	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel));
+	TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel, "test.data"));
 	script_print__sample(&c.p, &sample, &evsel, &info);
 	CHECK_TEXT(
 	    &c, "          loop64  6138   331.447084: cpu-clock:      "
@@ -211,7 +211,8 @@ static int test__script_print(struct test_suite *t)
 		info.frames = frames;
 		info.nr_frames = ARRAY_SIZE(frames);
 		script_fields__init(&c.fields);
-		TEST_ASSERT_VAL("check", !script_fields__check_evsel(&c.fields, &evsel));
+		TEST_ASSERT_VAL("check",
+				!script_fields__check_evsel(&c.fields, &evsel, "test.data"));
 		script_print__sample(&c.p, &sample, &evsel, &info);
 		CHECK_TEXT(
 		    &c,

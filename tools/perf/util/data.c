@@ -17,6 +17,7 @@
 #include "data.h"
 #include "debug.h"
 #include "header.h"
+#include "interrupt.h"
 
 /* big enough to make pipe reads cheap, small enough to never matter */
 #define STREAM_BUF_SIZE (256 * 1024)
@@ -143,7 +144,7 @@ int perf_data__pread(struct perf_data *data, void *buf, size_t len, u64 offset)
 	while (done < len) {
 		ssize_t n = pread(data->fd, (char *)buf + done, len - done, offset + done);
 
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !interrupt__pending())
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
@@ -160,7 +161,7 @@ static int perf_data__fill(struct perf_data *data)
 		return 0;
 	do {
 		n = read(data->fd, data->sbuf, STREAM_BUF_SIZE);
-	} while (n < 0 && errno == EINTR);
+	} while (n < 0 && errno == EINTR && !interrupt__pending());
 	if (n < 0)
 		return -errno;
 	if (n == 0)

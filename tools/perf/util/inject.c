@@ -30,6 +30,7 @@
 #include "inject-snapshot.h"
 #include "inject.h"
 #include "input-file.h"
+#include "interrupt.h"
 #include "machine.h"
 #include "session.h"
 #include "text-image.h"
@@ -308,6 +309,13 @@ static bool is_stream(const char *input)
 	return !stat(input, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
+static bool is_device(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
 /* -o naming the input would turn it into input.old: refuse before reading */
 static int inject__check_paths(const struct inject_opts *o)
 {
@@ -325,7 +333,8 @@ static int inject__check_paths(const struct inject_opts *o)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
+/* @to is temporary: messages name it as @name, where it will be */
+static int copy_file(const char *from, const char *to, const char *name)
 {
 	struct stat st;
 	bool read_failed;
@@ -341,22 +350,22 @@ static int copy_file(const char *from, const char *to)
 	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0) {
 		err = -errno;
-		pr_err("%s: %s\n", to, strerror(errno));
+		pr_err("%s: %s\n", name, strerror(errno));
 		close(in);
 		return err;
 	}
 	err = copy_to_eof(in, out, &read_failed);
 	if (err)
-		pr_err("%s: %s\n", read_failed ? from : to, strerror(-err));
+		pr_err("%s: %s\n", read_failed ? from : name, strerror(-err));
 	close(in);
 	close(out);
 	return err;
 }
 
 /* the input's kcore_dir, kept in the output when no snapshot replaces it */
-static int inject__copy_kcore_dir(const char *from, const char *dir)
+static int inject__copy_kcore_dir(const char *from, const char *dir, const char *output)
 {
-	char *src, *dst;
+	char *src, *dst, *name;
 	size_t i;
 	int err = 0;
 
@@ -367,9 +376,15 @@ static int inject__copy_kcore_dir(const char *from, const char *dir)
 			free(src);
 			return -ENOMEM;
 		}
-		err = copy_file(src, dst);
+		if (asprintf(&name, "%s/kcore_dir/%s", output, kcore_dir_files[i]) < 0) {
+			free(src);
+			free(dst);
+			return -ENOMEM;
+		}
+		err = copy_file(src, dst, name);
 		free(src);
 		free(dst);
+		free(name);
 	}
 	return err;
 }
@@ -451,7 +466,7 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 			err = inject_snapshot__write(ti, text_image__machine(ti), o->snapshot_at,
 						     o->snapshot_time, kdir);
 		} else {
-			err = inject__copy_kcore_dir(in_kcore_dir, kdir);
+			err = inject__copy_kcore_dir(in_kcore_dir, kdir, o->output);
 		}
 		free(kdir);
 		if (err)
@@ -479,8 +494,12 @@ static unsigned int inject__writer_flags(const struct inject_opts *o, bool in_kc
 {
 	unsigned int flags = PERF_WRITER_KEEP_ATTRS;
 
-	if (!strcmp(o->output, "-"))
+	/* a FIFO is a stream too: what -o - writes */
+	if (is_stream(o->output))
 		return flags | PERF_WRITER_PIPE;
+	/* a device (/dev/null) takes the data file; the kcore_dir has no place there */
+	if (is_device(o->output))
+		return flags;
 	if (o->snapshot || (o->jit && !o->jit_dir) || in_kcore_dir)
 		flags |= PERF_WRITER_DIRECTORY;
 	return flags;
@@ -522,6 +541,7 @@ int inject__run(const struct inject_opts *o)
 		    .user_event = inject__user_event,
 		    .feature = inject__feature,
 		    .auxtrace_data = inject__auxtrace_data,
+		    .defer_cut = true,
 		},
 	    .opts = o,
 	    .in_name = o->input,
@@ -529,20 +549,23 @@ int inject__run(const struct inject_opts *o)
 	struct text_image *ti = NULL;
 	char *spool = NULL, *in_kcore_dir = NULL;
 	const char *in_path = o->input;
-	int spool_fd = -1, err, i;
+	int spool_fd = -1, err, err_cut = 0, i;
 
 	/*
 	 * Past ulimit -f the kernel sends SIGXFSZ, which kills: ignored, the
 	 * write fails with EFBIG, which is said, and the output is removed
 	 */
 	signal(SIGXFSZ, SIG_IGN);
-	if (o->snapshot && !strcmp(o->output, "-")) {
-		pr_err(
-		    "--snapshot writes a kcore_dir, which -o - cannot carry: give a directory\n");
+	interrupt__install();
+	if (o->snapshot && is_stream(o->output)) {
+		pr_err("--snapshot writes a kcore_dir, which -o %s (a stream) cannot carry: give a "
+		       "directory\n",
+		       o->output);
 		return -EINVAL;
 	}
-	if (o->jit && !o->jit_dir && !strcmp(o->output, "-")) {
-		pr_err("--jit with -o -: say with --jit-dir where the objects go\n");
+	if (o->jit && !o->jit_dir && is_stream(o->output)) {
+		pr_err("--jit with -o %s (a stream): say with --jit-dir where the objects go\n",
+		       o->output);
 		return -EINVAL;
 	}
 	err = inject__check_paths(o);
@@ -582,6 +605,14 @@ int inject__run(const struct inject_opts *o)
 	if (err)
 		goto out;
 	err = perf_session__process_events(inj.session);
+	/*
+	 * A cut-off input: the output is a whole recording of the complete
+	 * records before the cut, and inject still fails, saying why
+	 */
+	if (err && inj.session->truncated) {
+		err_cut = err;
+		err = 0;
+	}
 	if (!err && !inj.started)
 		err = inject__start(&inj);
 	if (!err && perf_writer__final_path(inj.w))
@@ -595,6 +626,11 @@ int inject__run(const struct inject_opts *o)
 		goto out;
 	}
 	inject__summary(&inj);
+	if (err_cut) {
+		pr_err("%s: the output holds the records before it\n",
+		       perf_session__cut_message(inj.session));
+		err = err_cut;
+	}
 out:
 	if (inj.w)
 		perf_writer__abort(inj.w);
@@ -608,5 +644,10 @@ out:
 	if (spool_fd >= 0)
 		close(spool_fd);
 	free(spool);
+	if (interrupt__pending()) {
+		pr_err("%s: interrupted by %s: not written, what was there is kept\n", o->output,
+		       strsignal(interrupt__pending()));
+		interrupt__reraise();
+	}
 	return err;
 }

@@ -20,7 +20,16 @@
  */
 int output_path__resolve(const char *path, char **target, bool *through);
 
-/* "<dir>/.<base>.XXXXXX" beside @target, for mkstemp(); malloc'ed or NULL */
+/*
+ * "<dir>/.<base>.<pid>.XXXXXX" beside @target, for mkstemp(); malloc'ed or
+ * NULL.  Removes first what output_path__clean_stale() finds.
+ */
 char *output_path__tmp(const char *target);
+
+/*
+ * Remove the temporary outputs of @target that a killed writer left (their
+ * pid is gone), saying so.
+ */
+void output_path__clean_stale(const char *target);
 
 #endif /* __PERF_TEXTPOKE_OUTPUT_PATH_H */

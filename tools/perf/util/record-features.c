@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "build-id.h"
@@ -444,6 +445,36 @@ static int record_features__cmdline(struct perf_writer *w, const struct record_o
 	return err;
 }
 
+/*
+ * -k: HEADER_CLOCKID (the clock's resolution in ns) and HEADER_CLOCK_DATA
+ * (version 1, the clock id, the wall clock and the clock read back to
+ * back), which perf script -F tod converts sample times with
+ */
+static int record_features__clock(struct perf_writer *w, int clockid)
+{
+	struct timespec res, tod, clk;
+	u8 data[24];
+	u32 version = 1, id = clockid;
+	u64 tod_ns, clk_ns, res_ns;
+	int err;
+
+	if (clock_getres(clockid, &res) || clock_gettime(CLOCK_REALTIME, &tod) ||
+	    clock_gettime(clockid, &clk)) {
+		err = -errno;
+		pr_err("-k: clock %d cannot be read: %s\n", clockid, strerror(errno));
+		return err;
+	}
+	res_ns = res.tv_sec * 1000000000ULL + res.tv_nsec;
+	tod_ns = tod.tv_sec * 1000000000ULL + tod.tv_nsec;
+	clk_ns = clk.tv_sec * 1000000000ULL + clk.tv_nsec;
+	memcpy(data, &version, 4);
+	memcpy(data + 4, &id, 4);
+	memcpy(data + 8, &tod_ns, 8);
+	memcpy(data + 16, &clk_ns, 8);
+	err = perf_writer__set_clockid(w, res_ns);
+	return err ?: perf_writer__set_feature(w, HEADER_CLOCK_DATA, data, sizeof(data));
+}
+
 int record_features__write_start(struct perf_writer *w, const struct record_opts *opts,
 				 const struct record_event *const *tracepoints, int nr_tracepoints)
 {
@@ -467,6 +498,8 @@ int record_features__write_start(struct perf_writer *w, const struct record_opts
 		err = perf_writer__set_cpuid(w, buf);
 	}
 	err = err ?: perf_writer__set_total_mem(w, meminfo__total_kb());
+	if (!err && opts->use_clockid)
+		err = record_features__clock(w, opts->clockid);
 	if (!err && opts->cmdline_argc)
 		err = record_features__cmdline(w, opts);
 	if (!err && nr_tracepoints) {

@@ -4,15 +4,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bpf-capture.h"
@@ -163,6 +166,45 @@ int record_opts__parse_regs(const char *arg, u64 *mask)
 	}
 	free(copy);
 	return err;
+}
+
+int record_opts__parse_clockid(struct record_opts *opts, const char *arg)
+{
+	/* perf record's names, the short ones included */
+	static const struct {
+		const char *name;
+		int id;
+	} clocks[] = {
+	    {"monotonic", CLOCK_MONOTONIC},
+	    {"monotonic_raw", CLOCK_MONOTONIC_RAW},
+	    {"realtime", CLOCK_REALTIME},
+	    {"boottime", CLOCK_BOOTTIME},
+	    {"tai", CLOCK_TAI},
+	    {"mono", CLOCK_MONOTONIC},
+	    {"raw", CLOCK_MONOTONIC_RAW},
+	    {"real", CLOCK_REALTIME},
+	    {"boot", CLOCK_BOOTTIME},
+	};
+	char *end;
+	long id;
+	size_t i;
+
+	id = strtol(arg, &end, 10);
+	if (end != arg && !*end && id >= 0 && id <= INT_MAX) {
+		opts->use_clockid = true;
+		opts->clockid = id;
+		return 0;
+	}
+	if (!strncasecmp(arg, "CLOCK_", 6))
+		arg += 6;
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		if (!strcasecmp(arg, clocks[i].name)) {
+			opts->use_clockid = true;
+			opts->clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 int record_opts__parse_branch_filter(const char *arg, u64 *mask)
@@ -415,6 +457,9 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	attr->sample_id_all = 1;
 	attr->read_format = PERF_FORMAT_ID;
 	attr->disabled = 1;
+	/* -k: every event on the one clock, so side-band and samples stay in order */
+	attr->use_clockid = o->use_clockid;
+	attr->clockid = o->use_clockid ? o->clockid : 0;
 	attr->inherit = rec->task_mode && !o->no_inherit;
 	attr->enable_on_exec = rec->task_mode && rec->child > 0;
 	if (o->sample_addr)
@@ -474,6 +519,9 @@ static int record__add_sideband(struct record *rec, struct record_evsel **ep, co
 	if (!e->ev.name)
 		return -ENOMEM;
 	e->sideband = true;
+	/* the kernel lets events share a ring only on one clock (perf_event_set_output) */
+	e->ev.attr.use_clockid = rec->opts->use_clockid;
+	e->ev.attr.clockid = rec->opts->use_clockid ? rec->opts->clockid : 0;
 	return 0;
 }
 

@@ -52,7 +52,9 @@ struct record_opts {
 	bool kcore_required; /* --kcore: /proc/kcore must be copied, as perf insists */
 	bool full_kallsyms;  /* --full-kallsyms: keep the whole kallsyms copy */
 	u64 branch_filter;   /* -b / -j: PERF_SAMPLE_BRANCH_*, 0 = none */
-	int argc;	     /* the workload */
+	bool use_clockid;    /* -k: sample times from this clock, HEADER_CLOCK_DATA written */
+	int clockid;
+	int argc; /* the workload */
 	char **argv;
 	int cmdline_argc; /* for HEADER_CMDLINE */
 	const char *const *cmdline_argv;
@@ -63,6 +65,8 @@ void record_opts__init(struct record_opts *opts);
 int record_opts__parse_call_graph(struct record_opts *opts, const char *arg);
 /* -j "any,u": perf's branch filter names; 0 or -EINVAL (the caller names the option) */
 int record_opts__parse_branch_filter(const char *arg, u64 *mask);
+/* -k: a clock's number, or its name as perf spells it ("monotonic", "CLOCK_TAI", "raw"); 0 or -EINVAL */
+int record_opts__parse_clockid(struct record_opts *opts, const char *arg);
 /* NULL/"" = every register perf records by default, else "ax,bx,sp,ip,..." */
 int record_opts__parse_regs(const char *arg, u64 *mask);
 

@@ -933,6 +933,8 @@ static void rc__verdict(struct rc *rc)
 		WHY("%llu records lost", (unsigned long long)c->nr_lost);
 	if (c->nr_unordered)
 		WHY("%llu records out of time order", (unsigned long long)c->nr_unordered);
+	if (c->truncated)
+		WHY("the recording is cut off: what the kernel changed later is unknown");
 	if (st->nr_pokes_failed)
 		WHY("%llu pokes past the memory cap", (unsigned long long)st->nr_pokes_failed);
 	if (st->nr_bpf_no_bytes)

@@ -319,6 +319,12 @@ struct report_hists {
 	 */
 	const struct map *name_map;
 	const char *name_dso;
+	/*
+	 * the last sample's command name as the thread held it, and its
+	 * interned copy: consecutive samples mostly share one, and a name
+	 * freed and another allocated at its address reads as different
+	 */
+	const char *last_comm_src, *last_comm;
 	/* entries made by its frames outside every map since the last one in a map */
 	u32 *mapless;
 	size_t nr_mapless, alloc_mapless;
@@ -632,9 +638,15 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	if (sample->user_regs.mask || sample->user_regs.abi)
 		b->has_regs_user = true;
 	if (l->key[SORT_COMM] || b->has_regs_user) {
-		comm = str_pool__intern(&rh->strings, thread__comm_str(al->thread));
-		if (!comm)
-			return -ENOMEM;
+		const char *src = thread__comm_str(al->thread);
+
+		if (src != rh->last_comm_src || !rh->last_comm || strcmp(src, rh->last_comm)) {
+			rh->last_comm = str_pool__intern(&rh->strings, src);
+			if (!rh->last_comm)
+				return -ENOMEM;
+			rh->last_comm_src = src;
+		}
+		comm = rh->last_comm;
 	}
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;

@@ -28,6 +28,7 @@
 
 #include "debug.h"
 #include "evsel.h"
+#include "interrupt.h"
 #include "machine.h"
 #include "output-path.h"
 #include "report-changes.h"
@@ -423,6 +424,8 @@ static struct text_image *report__load_changes(struct report *r)
 		return NULL;
 	}
 	ti = text_image__load(o->input, &o->text);
+	if (!ti && interrupt__pending())
+		return NULL;
 	if (!ti) {
 		pr_warning("%s: the kernel's code over time cannot be built: the code-change "
 			   "report is unavailable, the profile follows\n",
@@ -649,6 +652,7 @@ int report__run(struct report_opts *opts)
 		    /* the text image's own pass reads them */
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
+		    .defer_cut = true,
 		},
 	    .opts = opts,
 	};
@@ -657,7 +661,7 @@ int report__run(struct report_opts *opts)
 	struct report_file html = {NULL};
 	char sort_keys[REPORT_MAX_COLS * 16] = "";
 	size_t nr = 0;
-	int err;
+	int err, err_cut = 0;
 
 	err = report__parse_options(&r);
 	if (err)
@@ -683,6 +687,8 @@ int report__run(struct report_opts *opts)
 		goto out;
 	}
 	if (opts->html) {
+		/* Ctrl-C keeps what --html named as it was, with no temporary file */
+		interrupt__install();
 		err = report_file__open(&html, opts->html);
 		if (err)
 			goto out;
@@ -695,8 +701,15 @@ int report__run(struct report_opts *opts)
 	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
 	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
+	/* a cut-off input: the report of what came before, then why it ends */
+	if (err && r.session->truncated) {
+		err_cut = err;
+		err = 0;
+	}
 	if (err)
 		goto out;
+	if (r.changes)
+		r.changes->consistency.truncated = r.session->truncated;
 	if (r.changes && report_changes__finish(r.changes, r.session->stats.nr_lost_events,
 						r.session->stats.nr_lost_samples,
 						r.session->stats.nr_unordered_events)) {
@@ -755,6 +768,10 @@ int report__run(struct report_opts *opts)
 		pr_err("writing the report failed: %s\n", strerror(errno));
 		err = -EIO;
 	}
+	if (!err && err_cut) {
+		pr_err("%s\n", perf_session__cut_message(r.session));
+		err = err_cut;
+	}
 out:
 	if (html.fp)
 		report_file__close(&html, false);
@@ -765,5 +782,10 @@ out:
 		perf_session__delete(r.session);
 	text_image__delete(ti);
 	report__exit_options(&r);
+	if (interrupt__pending()) {
+		pr_err("--html %s: interrupted by %s: not written, what was there is kept\n",
+		       opts->html, strsignal(interrupt__pending()));
+		interrupt__reraise();
+	}
 	return err;
 }

@@ -52,6 +52,8 @@ static const struct {
     {"callindent", SF_CALLINDENT},
     {"data_page_size", SF_DATA_PAGE_SIZE},
     {"code_page_size", SF_CODE_PAGE_SIZE},
+    {"tod", SF_TOD},
+    {"synth", SF_SYNTH},
 };
 
 #define SF_BASE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -66,11 +68,13 @@ static const struct script_output defaults[SCRIPT_OUT_MAX] = {
     [SCRIPT_OUT_RAW] = {SF_BASE | SF_CODE | SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT,
 			SF_TRACE | SF_BPF_OUTPUT},
     [SCRIPT_OUT_BREAKPOINT] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
+    /* as perf 6.1: no period, and the synth payload */
+    [SCRIPT_OUT_SYNTH] = {(SF_BASE | SF_CODE | SF_SYNTH) & ~SF_PERIOD, SF_TRACE | SF_BPF_OUTPUT},
     [SCRIPT_OUT_OTHER] = {SF_BASE | SF_CODE, SF_TRACE | SF_BPF_OUTPUT},
 };
 
 static const char *const type_names[SCRIPT_OUT_MAX] = {
-    "hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint", "unknown",
+    "hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint", "synth", "unknown",
 };
 
 void script_fields__init(struct script_fields *sf)
@@ -81,7 +85,9 @@ void script_fields__init(struct script_fields *sf)
 
 enum script_output_type script_output_type(u32 attr_type)
 {
-	return attr_type < SCRIPT_OUT_OTHER ? (enum script_output_type)attr_type : SCRIPT_OUT_OTHER;
+	if (attr_type == PERF_TYPE_SYNTH)
+		return SCRIPT_OUT_SYNTH;
+	return attr_type < SCRIPT_OUT_SYNTH ? (enum script_output_type)attr_type : SCRIPT_OUT_OTHER;
 }
 
 const char *script_output_type__name(enum script_output_type type)
@@ -119,7 +125,7 @@ static int type_lookup(const char *name)
 	} prefixes[] = {
 	    {"hw", SCRIPT_OUT_HARDWARE},      {"sw", SCRIPT_OUT_SOFTWARE},
 	    {"trace", SCRIPT_OUT_TRACEPOINT}, {"raw", SCRIPT_OUT_RAW},
-	    {"break", SCRIPT_OUT_BREAKPOINT},
+	    {"break", SCRIPT_OUT_BREAKPOINT}, {"synth", SCRIPT_OUT_SYNTH},
 	};
 	size_t i;
 
@@ -158,7 +164,7 @@ int script_fields__parse(struct script_fields *sf, const char *arg)
 		type = type_lookup(str);
 		if (type < 0) {
 			pr_err(
-			    "invalid event type '%s' in field string (hw, sw, trace, raw, break)\n",
+			    "invalid event type '%s' in field string (hw, sw, trace, raw, break, synth)\n",
 			    str);
 			rc = -EINVAL;
 			goto out;
@@ -237,17 +243,17 @@ out:
  * perf's evsel__do_check_stype(): a field the samples cannot supply is
  * dropped when it came from the defaults, an error when asked for.
  */
-static int check_stype(struct script_output *o, const struct evsel *evsel, u64 sample_bits,
-		       const char *what, u64 field, bool allow_user_set)
+static int check_stype(struct script_output *o, const struct evsel *evsel, const char *path,
+		       u64 sample_bits, const char *what, u64 field, bool allow_user_set)
 {
 	if (evsel->attr.sample_type & sample_bits)
 		return 0;
 	if (o->user_fields & field) {
 		if (allow_user_set)
 			return 0;
-		pr_err(
-		    "samples for '%s' event do not have %s attribute set, cannot print '%s' field\n",
-		    evsel->name ? evsel->name : "?", what, script_field__name(field));
+		pr_err("%s: samples for '%s' event do not have %s attribute set, cannot print '%s' "
+		       "field\n",
+		       path, evsel->name ? evsel->name : "?", what, script_field__name(field));
 		return -EINVAL;
 	}
 	o->fields &= ~field;
@@ -256,16 +262,17 @@ static int check_stype(struct script_output *o, const struct evsel *evsel, u64 s
 	return 0;
 }
 
-int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel)
+int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel,
+			       const char *path)
 {
 	int t = script_output_type(evsel->attr.type);
 	struct script_output *o = &sf->out[t];
 	bool has_addr = evsel->attr.sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
 
-#define CHECK(f, bits, what, allow)                                                   \
-	do {                                                                          \
-		if ((o->fields & (f)) && check_stype(o, evsel, bits, what, f, allow)) \
-			return -EINVAL;                                               \
+#define CHECK(f, bits, what, allow)                                                         \
+	do {                                                                                \
+		if ((o->fields & (f)) && check_stype(o, evsel, path, bits, what, f, allow)) \
+			return -EINVAL;                                                     \
 	} while (0)
 
 	if (!o->fields)
@@ -280,23 +287,25 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 	 * prints lines without them.
 	 */
 	if ((o->fields & SF_SYM) && !has_addr) {
-		pr_err(
-		    "display of symbols requested but neither sample IP nor sample address available\n");
+		pr_err("%s: display of symbols requested but neither sample IP nor sample address "
+		       "available\n",
+		       path);
 		return -EINVAL;
 	}
 	if ((o->fields & SF_SYMOFFSET) && !(o->fields & SF_SYM)) {
-		pr_err("display of offsets requested but symbol is not selected\n");
+		pr_err("%s: display of offsets requested but symbol is not selected\n", path);
 		return -EINVAL;
 	}
 	if ((o->fields & SF_DSO) && !has_addr) {
-		pr_err("display of DSO requested but no address to convert\n");
+		pr_err("%s: display of DSO requested but no address to convert\n", path);
 		return -EINVAL;
 	}
 	if ((o->fields & (SF_PID | SF_TID)) && !(evsel->attr.sample_type & PERF_SAMPLE_TID)) {
 		if (o->user_fields & (SF_PID | SF_TID)) {
 			pr_err(
-			    "samples for '%s' event do not have TID attribute set, cannot print 'tid' field\n",
-			    evsel->name ? evsel->name : "?");
+			    "%s: samples for '%s' event do not have TID attribute set, cannot print "
+			    "'tid' field\n",
+			    path, evsel->name ? evsel->name : "?");
 			return -EINVAL;
 		}
 		o->fields &= ~(SF_PID | SF_TID);

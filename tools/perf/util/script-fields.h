@@ -51,9 +51,16 @@ enum script_field {
 	SF_CALLINDENT = 1ULL << 32,
 	SF_DATA_PAGE_SIZE = 1ULL << 33,
 	SF_CODE_PAGE_SIZE = 1ULL << 34,
+	SF_TOD = 1ULL << 35,   /* wall-clock time, from the recording's HEADER_CLOCK_DATA */
+	SF_SYNTH = 1ULL << 36, /* the payload of a PERF_TYPE_SYNTH sample */
 };
 
 #define SF_TEXT (SF_INSNLEN | SF_INSN | SF_DISASM | SF_POKED)
+
+#ifndef PERF_TYPE_SYNTH
+/* perf's attr.type of the samples its trace decoders synthesize (util/event.h) */
+#define PERF_TYPE_SYNTH 0x80000000U
+#endif
 
 enum script_output_type {
 	SCRIPT_OUT_HARDWARE, /* PERF_TYPE_HARDWARE .. PERF_TYPE_BREAKPOINT, in uapi order */
@@ -62,6 +69,7 @@ enum script_output_type {
 	SCRIPT_OUT_HW_CACHE,
 	SCRIPT_OUT_RAW,
 	SCRIPT_OUT_BREAKPOINT,
+	SCRIPT_OUT_SYNTH, /* PERF_TYPE_SYNTH: made by a hardware trace decoder */
 	SCRIPT_OUT_OTHER, /* dynamic PMUs */
 	SCRIPT_OUT_MAX,
 };
@@ -95,7 +103,9 @@ const char *script_field__name(u64 field);
  * sample_type lacks (perf's check_stype), explicit requests for missing
  * data are errors.  0 or -EINVAL with the reason printed.
  */
-int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel);
+/* @path: the recording, which the errors name */
+int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evsel,
+			       const char *path);
 
 static inline u64 script_fields__get(const struct script_fields *sf, u32 attr_type)
 {

@@ -12,10 +12,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "evsel.h"
 #include "perf-regs.h"
 #include "script-data-src.h"
+#include "script-json.h"
 #include "script-print.h"
 
 #define SCRIPT_BUF_SIZE (256 * 1024)
@@ -40,7 +42,7 @@ void script_buf__exit(struct script_buf *b)
 
 int script_buf__flush(struct script_buf *b)
 {
-	if (b->len && !b->err && fwrite(b->data, 1, b->len, b->fp) != b->len)
+	if (b->len && !b->err && b->fp && fwrite(b->data, 1, b->len, b->fp) != b->len)
 		b->err = -errno ?: -EIO;
 	b->len = 0;
 	return b->err;
@@ -52,6 +54,19 @@ int script_buf__flush(struct script_buf *b)
  */
 static char *reserve_slow(struct script_buf *b, size_t n)
 {
+	/* a buffer without a file (--json's scratch) keeps what it has */
+	if (!b->fp && b->len + n > b->cap) {
+		size_t cap = b->cap * 2 > b->len + n ? b->cap * 2 : b->len + n;
+		char *p = realloc(b->data, cap);
+
+		if (!p) {
+			b->err = -ENOMEM;
+			return NULL;
+		}
+		b->data = p;
+		b->cap = cap;
+		return b->data + b->len;
+	}
 	if (b->len + n > b->cap)
 		script_buf__flush(b);
 	if (n > b->cap) {
@@ -536,8 +551,8 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 			comm = ":-1";
 		comm_len = strlen(comm);
 	}
-	/* the comm, then at most ~100 bytes of numbers */
-	w = section_begin(b, comm_len + 128);
+	/* the comm, then at most ~100 bytes of numbers and a time of day */
+	w = section_begin(b, comm_len + 128 + ((f & SF_TOD) ? 96 : 0));
 	if (!w)
 		return;
 	if (f & SF_COMM) {
@@ -595,6 +610,14 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 			w[n++] = 'E';
 		w = w_spaces(w + n, 6 - n);
 	}
+	if (f & SF_TOD) {
+		char tod[96];
+		size_t n =
+		    script_tod__scnprintf(&p->tod, tod, sizeof(tod), sample->time, p->nanosecs);
+
+		w = w_mem(w, tod, n);
+		*w++ = ' ';
+	}
 	if (f & SF_TIME) {
 		u64 t = sample->time, secs, ns;
 
@@ -623,6 +646,56 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		w = w_mem(w, ": ", 2);
 	}
 	section_end(b, w);
+}
+
+int script_tod__init(struct script_tod *tod, const void *buf, u64 size)
+{
+	u32 version;
+
+	memset(tod, 0, sizeof(*tod));
+	tod->cached_sec = -1;
+	/* u32 version, u32 clockid, u64 time of day, u64 clockid time; perf reads version 1 */
+	if (size < 24)
+		return -EINVAL;
+	memcpy(&version, buf, 4);
+	if (version != 1)
+		return -EINVAL;
+	memcpy(&tod->tod_ns, (const u8 *)buf + 8, 8);
+	memcpy(&tod->clockid_ns, (const u8 *)buf + 16, 8);
+	tod->enabled = true;
+	return 0;
+}
+
+size_t script_tod__scnprintf(struct script_tod *tod, char *buf, size_t size, u64 time,
+			     bool nanosecs)
+{
+	u64 ns;
+	time_t sec;
+	int n;
+
+	if (!size)
+		return 0;
+	if (!tod->enabled)
+		return snprintf(buf, size, "disabled"), strlen(buf);
+	/* perf's sum: unsigned, so a time before the reference wraps as in perf */
+	ns = time > tod->clockid_ns ? tod->tod_ns + (time - tod->clockid_ns) :
+				      tod->tod_ns - (tod->clockid_ns - time);
+	sec = ns / 1000000000ULL;
+	ns %= 1000000000ULL;
+	/* localtime_r() per sample is most of the cost: once per second of samples */
+	if (sec != tod->cached_sec) {
+		struct tm tm;
+
+		if (!localtime_r(&sec, &tm))
+			return snprintf(buf, size, "failed"), strlen(buf);
+		strftime(tod->date, sizeof(tod->date), "%F %H:%M:%S", &tm);
+		tod->cached_sec = sec;
+	}
+	if (nanosecs)
+		n = snprintf(buf, size, "%s.%09llu", tod->date, (unsigned long long)ns);
+	else
+		n = snprintf(buf, size, "%s.%06llu", tod->date, (unsigned long long)(ns / 1000));
+	return n < 0 ? 0 : ((size_t)n < size ? (size_t)n : size - 1);
 }
 
 /* perf's __symbol__fprintf_symname_offs(): name, +0x offset, or [unknown] */
@@ -678,7 +751,7 @@ static void print_loc(struct script_printer *pr, const struct script_loc *loc, u
 }
 
 /* perf's get_page_size_name(): " 4K", " 2M", " N/A" for none */
-static void print_page_size(struct script_buf *b, u64 size)
+void script_print__page_size(struct script_buf *b, u64 size)
 {
 	static const char units[] = "BKMG";
 	int i = 0;
@@ -753,12 +826,114 @@ static void print_data_src(struct script_printer *p, u64 data_src)
 	buf_pad_str(&p->out, out, p->data_src_width, true);
 }
 
+/* perf's synthesized event ids (attr.config of PERF_TYPE_SYNTH) */
+enum {
+	SYNTH_PTWRITE,
+	SYNTH_MWAIT,
+	SYNTH_PWRE,
+	SYNTH_EXSTOP,
+	SYNTH_PWRX,
+	SYNTH_CBR,
+	SYNTH_PSB,
+};
+
+/* a ptwrite payload of printable ASCII, NUL padded, is shown as text too */
+static bool ptwrite_printable(u64 v, char *str)
+{
+	unsigned int i;
+	bool nul = false;
+
+	for (i = 0; i < 8; i++) {
+		unsigned char c = v >> (8 * i);
+
+		if (!c)
+			nul = true;
+		else if (nul || c < 0x20 || c > 0x7e)
+			return false;
+		str[i] = c;
+	}
+	str[8] = '\0';
+	return true;
+}
+
+/*
+ * The synth field: the payload of a sample a trace decoder made, laid out
+ * as perf's struct perf_synth_intel_* without their leading u32 (the raw
+ * size overlays it), padded to 34 columns as perf does.
+ */
+void script_print__synth(struct script_buf *b, const struct perf_sample *sample,
+			 const struct evsel *evsel)
+{
+	const u8 *raw = sample->raw_data;
+	u32 size = raw ? sample->raw_size : 0, w0 = 0, w1 = 0;
+	u64 q = 0;
+	char str[9] = "", out[128];
+	int len;
+
+	/* all but exstop's layout hold 12 bytes: shorter payloads print nothing, as in perf */
+	if (size < 4 || (size < 12 && evsel->attr.config != SYNTH_EXSTOP))
+		return;
+	memcpy(&w0, raw, 4);
+	if (size >= 12) {
+		memcpy(&w1, raw + 4, 4);
+		memcpy(&q, raw + 4, 8);
+	}
+	switch (evsel->attr.config) {
+	case SYNTH_PTWRITE:
+		if (!ptwrite_printable(q, str))
+			str[0] = '\0';
+		len =
+		    snprintf(out, sizeof(out), " IP: %u payload: %#" PRIx64 " %s ", w0 & 1, q, str);
+		break;
+	case SYNTH_MWAIT:
+		len = snprintf(out, sizeof(out), " hints: %#x extensions: %#x ",
+			       (unsigned int)(q & 0xff), (unsigned int)((q >> 32) & 3));
+		break;
+	case SYNTH_PWRE:
+		len = snprintf(out, sizeof(out), " hw: %u cstate: %u sub-cstate: %u ",
+			       (unsigned int)((q >> 7) & 1), (unsigned int)((q >> 12) & 0xf),
+			       (unsigned int)((q >> 8) & 0xf));
+		break;
+	case SYNTH_EXSTOP:
+		len = snprintf(out, sizeof(out), " IP: %u ", w0 & 1);
+		break;
+	case SYNTH_PWRX:
+		len = snprintf(out, sizeof(out),
+			       " deepest cstate: %u last cstate: %u wake reason: %#x ",
+			       (unsigned int)(q & 0xf), (unsigned int)((q >> 4) & 0xf),
+			       (unsigned int)((q >> 8) & 0xf));
+		break;
+	case SYNTH_CBR: {
+		unsigned int cbr = w0 & 0xff, max_nonturbo = (w0 >> 16) & 0xff;
+
+		len =
+		    snprintf(out, sizeof(out), " cbr: %2u freq: %4u MHz ", cbr, (w1 + 500) / 1000);
+		if (max_nonturbo && len > 0)
+			len += snprintf(out + len, sizeof(out) - len, "(%3u%%) ",
+					(5 + (1000 * cbr) / max_nonturbo) / 10);
+		break;
+	}
+	case SYNTH_PSB:
+		len = snprintf(out, sizeof(out), " psb offs: %#" PRIx64, q);
+		break;
+	default:
+		return;
+	}
+	if (len <= 0 || len >= (int)sizeof(out))
+		return;
+	buf_write(b, out, len);
+	/* perf pads what it printed to 34 columns */
+	pad(b, 34 - len);
+}
+
 bool script_print__sample_head(struct script_printer *p, const struct perf_sample *sample,
 			       const struct evsel *evsel, const struct script_sample_info *info)
 {
 	struct script_buf *b = &p->out;
 	u64 f = script_printer__fields(p, evsel);
 
+	if (__builtin_expect(p->json, 0))
+		return script_json__sample_head(p, sample, evsel, info);
 	if (!f)
 		return false;
 	print_start(p, sample, evsel, info->comm, PERF_RECORD_SAMPLE);
@@ -784,6 +959,8 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 		buf_puts(b, "                        ");
 	if ((f & SF_TRACE) && info->trace)
 		buf_puts(b, info->trace);
+	if ((f & SF_SYNTH) && evsel->attr.type == PERF_TYPE_SYNTH)
+		script_print__synth(b, sample, evsel);
 	if (f & SF_ADDR)
 		buf_hex(b, sample->addr, 16);
 	if (f & SF_DATA_SRC)
@@ -808,6 +985,10 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 {
 	struct script_buf *b = &p->out;
 
+	if (__builtin_expect(p->json, 0)) {
+		script_json__frame(p, evsel, fr);
+		return;
+	}
 	/* perf shows frames in objects object-relative, the kernel's absolute */
 	buf_putc(b, '\t');
 	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
@@ -820,6 +1001,10 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 	struct script_buf *b = &p->out;
 	u64 f = script_printer__fields(p, evsel);
 
+	if (__builtin_expect(p->json, 0)) {
+		script_json__sample_tail(p, sample, evsel, info);
+		return;
+	}
 	if (f & SF_ABI)
 		print_abi(b, sample);
 	if (f & SF_IREGS)
@@ -834,9 +1019,9 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 	if (f & SF_PHYS_ADDR)
 		buf_hex(b, sample->phys_addr, 16);
 	if (f & SF_DATA_PAGE_SIZE)
-		print_page_size(b, sample->data_page_size);
+		script_print__page_size(b, sample->data_page_size);
 	if (f & SF_CODE_PAGE_SIZE)
-		print_page_size(b, sample->code_page_size);
+		script_print__page_size(b, sample->code_page_size);
 	buf_putc(b, '\n');
 }
 
@@ -999,18 +1184,14 @@ static size_t record_min_size(u32 type)
 	}
 }
 
-void script_print__side_band(struct script_printer *p, const union perf_event *event,
-			     const struct perf_sample *sample, const struct evsel *evsel,
-			     const char *comm, const struct script_loc *poke_sym)
+/* what follows PERF_RECORD_<NAME> on a side-band line, into p->out */
+static void side_band_detail(struct script_printer *p, const union perf_event *event,
+			     const struct script_loc *poke_sym)
 {
 	struct script_buf *b = &p->out;
 	u32 type = event->header.type;
 	u16 misc = event->header.misc;
 
-	if (evsel)
-		print_start(p, sample, evsel, comm, type);
-	buf_puts(b, "PERF_RECORD_");
-	buf_puts(b, perf_event__name(type));
 	if (event->header.size < record_min_size(type)) {
 		script_buf__printf(b, " (record of %u bytes, too short to decode)\n",
 				   event->header.size);
@@ -1097,4 +1278,34 @@ void script_print__side_band(struct script_printer *p, const union perf_event *e
 		buf_putc(b, '\n');
 		break;
 	}
+}
+
+void script_print__side_band(struct script_printer *p, const union perf_event *event,
+			     const struct perf_sample *sample, const struct evsel *evsel,
+			     const char *comm, const struct script_loc *poke_sym)
+{
+	if (__builtin_expect(p->json, 0)) {
+		/* the text printers write to p->out: lend them the scratch buffer */
+		struct script_buf out = p->out;
+
+		p->out = p->scratch;
+		side_band_detail(p, event, poke_sym);
+		p->scratch = p->out;
+		p->out = out;
+		script_json__side_band(p, event, sample, evsel, comm, p->scratch.data,
+				       p->scratch.len);
+		p->scratch.len = 0;
+		return;
+	}
+	if (evsel)
+		print_start(p, sample, evsel, comm, event->header.type);
+	buf_puts(&p->out, "PERF_RECORD_");
+	buf_puts(&p->out, perf_event__name(event->header.type));
+	side_band_detail(p, event, poke_sym);
+}
+
+void script_print__side_band_end(struct script_printer *p)
+{
+	if (p->json)
+		script_json__side_band_end(p);
 }

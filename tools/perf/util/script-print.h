@@ -81,6 +81,12 @@ struct script_sample_info {
 	/* brstack, brstacksym or brstackoff, after uregs */
 	const char *branches;
 	size_t branches_len;
+	/* --json: the text fields apart (NULL: not known) */
+	int json_insnlen;
+	const char *json_insn;
+	const char *json_disasm;
+	bool json_poked;
+	u64 json_poked_time;
 };
 
 /*
@@ -106,6 +112,25 @@ struct script_ip_cache {
 	char text[SCRIPT_IP_CACHE_SLOTS][48];
 };
 
+/*
+ * HEADER_CLOCK_DATA: the wall clock and the recording's clock read at one
+ * instant, so a sample's time converts to a time of day (-F tod)
+ */
+struct script_tod {
+	bool enabled; /* the recording has the feature (perf record -k) */
+	u64 tod_ns;
+	u64 clockid_ns;
+	/* the last second converted and its "%F %H:%M:%S" text */
+	s64 cached_sec;
+	char date[64];
+};
+
+/* 0, or -EINVAL when @size bytes are not a version 1 HEADER_CLOCK_DATA */
+int script_tod__init(struct script_tod *tod, const void *buf, u64 size);
+/* "2026-12-01 16:31:16.097449" (9 digits with @nanosecs), perf's "disabled" without data */
+size_t script_tod__scnprintf(struct script_tod *tod, char *buf, size_t size, u64 time,
+			     bool nanosecs);
+
 struct script_printer {
 	struct script_buf out;
 	struct script_fields *fields;
@@ -113,12 +138,16 @@ struct script_printer {
 	bool nanosecs;	/* --ns */
 	bool reltime;	/* --reltime: from the first line's time */
 	bool deltatime; /* --deltatime: from the previous line's */
+	struct script_tod tod;
 	u64 initial_time, previous_time;
 	bool use_callchain; /* not -G, and some event has callchains */
 	int data_src_width; /* widest data_src column so far */
 	/* pid "%5d", tid "%-5d" and "%5d", seconds "%5lu", period "%10llu", ip "%16llx" */
 	struct script_num_cache pid5, tid_left5, tid5, secs5, period10;
 	struct script_ip_cache ip16;
+	bool json;		   /* --json: script-json.c writes the records */
+	int json_frames;	   /* callchain entries written, -1 outside a "callchain" array */
+	struct script_buf scratch; /* text of a JSON member (fp NULL: it grows, never flushes) */
 };
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */
@@ -141,6 +170,11 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
 			       const struct evsel *evsel, const struct script_sample_info *info);
 
+/* the synth field (of PERF_TYPE_SYNTH samples) and a page size, as the line has them */
+void script_print__synth(struct script_buf *b, const struct perf_sample *sample,
+			 const struct evsel *evsel);
+void script_print__page_size(struct script_buf *b, u64 size);
+
 /*
  * A side-band record as perf script --show-*-events prints it: the start
  * of a sample line (comm, tid, cpu, time) when @evsel is known, then
@@ -150,5 +184,7 @@ void script_print__sample_tail(struct script_printer *p, const struct perf_sampl
 void script_print__side_band(struct script_printer *p, const union perf_event *event,
 			     const struct perf_sample *sample, const struct evsel *evsel,
 			     const char *comm, const struct script_loc *poke_sym);
+/* after the side-band record's lines: --json closes its object */
+void script_print__side_band_end(struct script_printer *p);
 
 #endif /* __PERF_TEXTPOKE_SCRIPT_PRINT_H */

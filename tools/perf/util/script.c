@@ -18,10 +18,13 @@
 #include "dso.h"
 #include "dump.h"
 #include "evsel.h"
+#include "header.h"
+#include "itrace.h"
 #include "machine.h"
 #include "map.h"
 #include "script-branch.h"
 #include "script-header.h"
+#include "script-json.h"
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
@@ -46,6 +49,8 @@ struct script {
 	struct script_branch_buf branches;
 	char srcline[2][PATH_MAX]; /* perf's "dso[addr]" of the sample's line, of a frame's */
 	int nr_prepared;	   /* evsels set up so far */
+	char json_text[4][256];	   /* --json: insnlen, insn, disasm, poked of a sample */
+	struct itrace *itrace;	   /* the hardware trace, decoded among the records */
 };
 
 void script_opts__init(struct script_opts *opts)
@@ -84,7 +89,7 @@ static int script__prepare_evsel(struct script *s, struct evsel *evsel, bool fir
 	}
 	/* perf checks the first event of each type only */
 	if (first_of_type) {
-		int err = script_fields__check_evsel(&s->opts->fields, evsel);
+		int err = script_fields__check_evsel(&s->opts->fields, evsel, s->session->path);
 
 		if (script_fields__get(&s->opts->fields, evsel->attr.type) & SF_SRCLINE)
 			s->want_srcline = true;
@@ -280,6 +285,56 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	return 0;
 }
 
+/* the trace's samples up to a record's time go first, as in perf */
+static int script__itrace_until(struct script *s, u64 time)
+{
+	int err;
+
+	if (!itrace__active(s->itrace))
+		return 0;
+	err = script__prepare(s);
+	return err ?: itrace__flush_until(s->itrace, time);
+}
+
+/*
+ * --json: insnlen, insn, disasm and poked as separate values, each from
+ * the text its field prints alone (" ilen: 2", " insn: 89 07", " movl
+ * ...", " [poked 12.000000345]"), so both outputs show the same figures
+ */
+static void script__json_text(struct script *s, struct script_sample_info *info, u64 fields,
+			      const struct perf_sample *sample, const struct addr_location *al)
+{
+	char *t;
+	size_t n;
+
+	if (fields & SF_INSNLEN) {
+		n = script_text__sample(s->text, s->json_text[0], sizeof(s->json_text[0]),
+					SF_INSNLEN, sample, al);
+		info->json_insnlen = n > 7 ? atoi(s->json_text[0] + 7) : 0;
+	}
+	if (fields & SF_INSN) {
+		n = script_text__sample(s->text, s->json_text[1], sizeof(s->json_text[1]), SF_INSN,
+					sample, al);
+		t = s->json_text[1];
+		info->json_insn = n > 7 && !strncmp(t, " insn: ", 7) ? t + 7 : NULL;
+	}
+	if (fields & SF_DISASM) {
+		n = script_text__sample(s->text, s->json_text[2], sizeof(s->json_text[2]),
+					SF_DISASM, sample, al);
+		info->json_disasm = n > 1 ? s->json_text[2] + 1 : NULL;
+	}
+	if (fields & SF_POKED) {
+		unsigned long long secs, ns;
+
+		n = script_text__sample(s->text, s->json_text[3], sizeof(s->json_text[3]), SF_POKED,
+					sample, al);
+		info->json_poked =
+		    n && sscanf(s->json_text[3], " [poked %llu.%9llu]", &secs, &ns) == 2;
+		if (info->json_poked)
+			info->json_poked_time = secs * 1000000000ULL + ns;
+	}
+}
+
 static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -295,6 +350,9 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if (err)
 		return err;
 	script__header_pending(s);
+	err = script__itrace_until(s, sample->time);
+	if (err)
+		return err;
 	/* as perf: --time and -C drop a sample before it is resolved */
 	if (s->filtering && script_filter__skip_early(&s->opts->filter, sample))
 		return 0;
@@ -352,10 +410,15 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		info.branches_len = s->branches.len;
 	}
 	if (script_printer__fields(&s->printer, evsel) & SF_TEXT) {
-		info.text = text;
-		info.text_len =
-		    script_text__sample(s->text, text, sizeof(text),
-					script_printer__fields(&s->printer, evsel), sample, &al);
+		if (s->printer.json) {
+			script__json_text(s, &info, script_printer__fields(&s->printer, evsel),
+					  sample, &al);
+		} else {
+			info.text = text;
+			info.text_len = script_text__sample(
+			    s->text, text, sizeof(text), script_printer__fields(&s->printer, evsel),
+			    sample, &al);
+		}
 	}
 	script_print__sample_tail(&s->printer, sample, evsel, &info);
 	if (dump) {
@@ -491,7 +554,10 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 			 * our line after perf's Old/New bytes, in their style:
 			 * the poke decoded and checked against the image
 			 */
-			if (n > lead) {
+			if (n > lead && s->printer.json) {
+				script_json__side_band_extra(&s->printer, "decoded", text + lead,
+							     n - lead);
+			} else if (n > lead) {
 				script_buf__puts(&s->printer.out, "            Decoded: ");
 				script_buf__write(&s->printer.out, text + lead, n - lead);
 				script_buf__putc(&s->printer.out, '\n');
@@ -501,6 +567,7 @@ static void script__print_side_band(struct script *s, union perf_event *event,
 		script_print__side_band(&s->printer, event, sample, evsel,
 					thread ? thread__comm_str(thread) : NULL, NULL);
 	}
+	script_print__side_band_end(&s->printer);
 	thread__put(thread);
 }
 
@@ -513,11 +580,14 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 	int err;
 
 	script__header_pending(s);
-	if (show) {
+	if (show || s->itrace) {
 		err = script__prepare(s);
 		if (err)
 			return err;
 	}
+	err = script__itrace_until(s, sample->time);
+	if (err)
+		return err;
 	/* perf prints an EXIT while the thread still exists, the rest after the update */
 	if (show && event->header.type == PERF_RECORD_EXIT)
 		script__print_side_band(s, event, sample, evsel, machine);
@@ -526,6 +596,9 @@ static int script__side_band(struct perf_tool *tool, union perf_event *event,
 		pr_debug("%s: %s record at %#llx not applied to the machine model (%d)\n",
 			 s->session->path, perf_event__name(event->header.type),
 			 (unsigned long long)s->session->cur_offset, err);
+	err = itrace__side_band(s->itrace, event, sample);
+	if (err)
+		return err;
 	if (s->text && script_text__side_band(s->text, machine, event, sample))
 		pr_debug("%s: %s record at %#llx not applied to the text image\n", s->session->path,
 			 perf_event__name(event->header.type),
@@ -550,12 +623,73 @@ static int script__user_event(struct perf_tool *tool, union perf_event *event,
 	if (event->header.type != PERF_RECORD_FINISHED_ROUND)
 		return 0;
 	script_print__side_band(&s->printer, event, NULL, NULL, NULL, NULL);
+	script_print__side_band_end(&s->printer);
 	return script_buf__maybe_flush(&s->printer.out);
+}
+
+/*
+ * AUXTRACE_INFO, TIME_CONV and AUXTRACE go to the decoder; a trace it
+ * cannot decode is left to the session, which skips and counts it
+ */
+static int script__itrace_user_event(struct perf_tool *tool, union perf_event *event,
+				     struct perf_session *session)
+{
+	struct script *s = tool_to_script(tool);
+	int err;
+
+	err = itrace__user_event(s->itrace, event, session);
+	if (err)
+		return err;
+	if (event->header.type == PERF_RECORD_AUXTRACE_INFO && !itrace__active(s->itrace))
+		s->tool.auxtrace_data = NULL;
+	if (s->opts->show_round_events)
+		return script__user_event(tool, event, session);
+	return 0;
+}
+
+static int script__itrace_data(struct perf_tool *tool, const void *buf, u64 len)
+{
+	return itrace__auxtrace_data(tool_to_script(tool)->itrace, buf, len);
 }
 
 static int script__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
 {
-	return script_header__keep(&tool_to_script(tool)->header, feat, buf, size);
+	struct script *s = tool_to_script(tool);
+
+	/* -F tod converts with it; a bad one is perf's "no clock data" */
+	if (feat == HEADER_CLOCK_DATA && script_tod__init(&s->printer.tod, buf, size))
+		pr_debug("%s: HEADER_CLOCK_DATA of %llu bytes is not version 1, ignored\n",
+			 s->opts->input, (unsigned long long)size);
+	if (!s->opts->header && !s->opts->header_only)
+		return 0;
+	return script_header__keep(&s->header, feat, buf, size);
+}
+
+/*
+ * perf's check: -F tod on some event type present needs the recording's
+ * clock data (a pipe's arrives later: its lines say "disabled" without)
+ */
+static int script__check_tod(struct script *s)
+{
+	struct evlist *evlist = s->session->evlist;
+	int i;
+
+	if (s->printer.tod.enabled || s->session->is_pipe)
+		return 0;
+	for (i = 0; evlist && i < evlist->nr_entries; i++) {
+		const struct evsel *evsel = evlist->entries[i];
+
+		/* as perf, the side-band carrier does not count */
+		if (evsel->attr.type == PERF_TYPE_SOFTWARE &&
+		    evsel->attr.config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (!(script_printer__fields(&s->printer, evsel) & SF_TOD))
+			continue;
+		pr_err("Can't provide 'tod' time, missing clock data. Please record with "
+		       "-k/--clockid option.\n");
+		return SCRIPT_ERR_OPEN;
+	}
+	return 0;
 }
 
 /* the text image costs a pass over the file: only when its answers are printed */
@@ -596,6 +730,31 @@ static int script__check_owner(const struct script_opts *opts)
 	return 0;
 }
 
+/*
+ * The hardware trace of a file that has one (HEADER_AUXTRACE), or of any
+ * pipe (its AUXTRACE_INFO comes later), is decoded: as perf, with its
+ * default --itrace when none is given
+ */
+static int script__itrace_init(struct script *s)
+{
+	struct script_opts *opts = s->opts;
+
+	if (!s->session->is_pipe && !perf_session__has_feat(s->session, HEADER_AUXTRACE))
+		return 0;
+	/* the synthesized samples have no JSON form yet: the trace is left undecoded */
+	if (opts->json)
+		return 0;
+	if (!opts->itrace.set)
+		itrace_opts__set_default(&opts->itrace);
+	s->itrace = itrace__new(&opts->itrace, s->session, &s->printer, opts->input, &opts->text,
+				&opts->filter, s->filtering);
+	if (!s->itrace)
+		return -ENOMEM;
+	s->tool.user_event = script__itrace_user_event;
+	s->tool.auxtrace_data = script__itrace_data;
+	return 0;
+}
+
 /* perf checks the first event of each type for PERF_SAMPLE_CPU */
 static bool script__has_cpu(const struct evlist *evlist)
 {
@@ -623,6 +782,7 @@ int script__run(struct script_opts *opts)
 		    .sample = script__sample,
 		    .side_band = script__side_band,
 		    .ordered_events = true,
+		    .defer_cut = true,
 		},
 	    .opts = opts,
 	};
@@ -633,13 +793,21 @@ int script__run(struct script_opts *opts)
 		return err;
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
+	s.printer.json = opts->json;
+	s.printer.json_frames = -1;
+	if (opts->json) {
+		err = script_buf__init(&s.printer.scratch, NULL);
+		if (err)
+			goto out_buf;
+	}
 	/* as perf: rounds are shown in file order, so nothing is sorted */
 	if (opts->show_round_events) {
 		s.tool.ordered_events = false;
 		s.tool.user_event = script__user_event;
 	}
-	if (opts->header || opts->header_only)
-		s.tool.feature = script__feature;
+	/* the header's features, and the clock data -F tod needs */
+	s.tool.feature = script__feature;
+	s.printer.tod.cached_sec = -1;
 	s.header.full = opts->show_info;
 	s.printer.reltime = opts->reltime;
 	s.printer.deltatime = opts->deltatime;
@@ -657,7 +825,8 @@ int script__run(struct script_opts *opts)
 	dso__set_symfs(opts->text.symfs);
 	s.session = perf_session__new(opts->input, &s.tool);
 	if (!s.session) {
-		err = -EINVAL;
+		/* perf's status when a file cannot be opened or is not a recording */
+		err = SCRIPT_ERR_OPEN;
 		goto out_buf;
 	}
 	err = machine__set_kernel_symbols(s.session->machine, opts->text.kallsyms,
@@ -666,8 +835,10 @@ int script__run(struct script_opts *opts)
 		goto out_delete;
 	/* a file's evlist is known now: report bad -F choices before any output */
 	err = script__prepare(&s);
-	if (err)
+	if (err || (err = script__check_tod(&s))) {
+		err = SCRIPT_ERR_OPEN; /* perf's check_output_opt() returns -1 */
 		goto out_delete;
+	}
 	if (opts->header || opts->header_only) {
 		/* the printers' buffer goes out later: this block comes first */
 		err = script_header__fprintf(&s.header, s.session, stdout);
@@ -682,8 +853,16 @@ int script__run(struct script_opts *opts)
 		if (err)
 			goto out_delete;
 	}
+	err = script__itrace_init(&s);
+	if (err)
+		goto out_delete;
 	if (script__wants_text(opts)) {
+		bool saved = quiet;
+
+		/* its pass cannot decode the trace that the listing decodes: no warning */
+		quiet = quiet || s.itrace;
 		s.text = script_text__new(opts->input, s.session, &opts->text);
+		quiet = saved;
 		if (!s.text) {
 			err = -EINVAL;
 			goto out_delete;
@@ -697,6 +876,8 @@ int script__run(struct script_opts *opts)
 		}
 	}
 	err = perf_session__process_events(s.session);
+	if (!err)
+		err = itrace__finish(s.itrace);
 	script__header_pending(&s);
 	for (int i = 0;
 	     opts->per_event_dump && s.session->evlist && i < s.session->evlist->nr_entries; i++) {
@@ -704,12 +885,21 @@ int script__run(struct script_opts *opts)
 
 		err = err ?: e;
 	}
-	if (!err)
-		err = script_buf__flush(&s.printer.out);
+	/* a cut-off input: the lines of what came before, then why it ends */
+	if (!err || s.session->truncated) {
+		int e = script_buf__flush(&s.printer.out);
+
+		err = e ?: err;
+	}
 	if (err == -EPIPE)
 		err = 0;
 	else if (s.printer.out.err)
 		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
+	else if (s.session->truncated) {
+		/* after the lines it ends, in a 2>&1 stream too */
+		fflush(s.printer.out.fp);
+		pr_err("%s\n", perf_session__cut_message(s.session));
+	}
 out_delete:
 	/* after an error: the files written so far are closed, without their lines */
 	for (int i = 0; opts->per_event_dump && s.session && s.session->evlist &&
@@ -738,6 +928,7 @@ out_delete:
 			 (unsigned long long)us->nr_max_stack,
 			 (unsigned long long)us->nr_objects_open);
 	}
+	itrace__delete(s.itrace);
 	unwinder__delete(s.unwinder);
 	script_branch_buf__exit(&s.branches);
 	script_text__delete(s.text);
@@ -747,5 +938,7 @@ out_delete:
 	script_header__exit(&s.header);
 out_buf:
 	script_buf__exit(&s.printer.out);
+	if (opts->json)
+		script_buf__exit(&s.printer.scratch);
 	return err;
 }

@@ -2,6 +2,7 @@
 #ifndef __PERF_TEXTPOKE_SCRIPT_H
 #define __PERF_TEXTPOKE_SCRIPT_H
 
+#include "itrace.h"
 #include "script-fields.h"
 #include "script-filter.h"
 #include "text-image.h"
@@ -30,15 +31,26 @@ struct script_opts {
 	bool deltatime; /* times from the previous line printed */
 	bool force;	/* -f: read a file another user owns */
 	bool hide_call_graph;
+	bool json;		     /* --json: one JSON object per line (script-json.c) */
 	unsigned int max_stack;	     /* callchain entries printed, recorded and unwound apart */
 	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
 	struct script_filter filter; /* --time, -C, --pid, --tid, -c, --dsos, -S */
+	struct itrace_opts itrace;   /* --itrace, or perf's default for AUX recordings */
 };
-
 
 void script_opts__init(struct script_opts *opts);
 
-/* Print the recording; 0, or a negative errno with the reason printed */
+/*
+ * perf script's -1: the file cannot be read as a recording, or the fields
+ * asked for do not fit it (exit status 255)
+ */
+#define SCRIPT_ERR_OPEN (-1)
+
+/*
+ * Print the recording; 0, SCRIPT_ERR_OPEN, or a negative errno with the
+ * reason printed.  perf script exits with such values' low byte: 255 for
+ * -1, 234 for -EINVAL (a bad --time, a record that cannot be read).
+ */
 int script__run(struct script_opts *opts);
 
 #endif /* __PERF_TEXTPOKE_SCRIPT_H */

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "evsel.h"
 #include "evsel-time.h"
 #include "header.h"
+#include "interrupt.h"
 #include "machine.h"
 #include "ordered-events.h"
 #include "session.h"
@@ -53,6 +55,12 @@ struct perf_session_state {
 	/* data.N paths of a directory: queued records point at them */
 	char **dir_paths;
 	int nr_dir_paths;
+	/*
+	 * Why the input ended early (a record or header cut off by the end
+	 * of the file or stream): said after the complete records before the
+	 * cut are delivered, so that the error is the last line
+	 */
+	char cut_msg[512];
 };
 
 static int perf_session__process_raw(struct perf_session *session, const void *raw, u64 offset,
@@ -90,6 +98,34 @@ static void record_error(struct perf_session *session, u64 offset, int depth,
 		       perf_event__name(h->type), h->size, what);
 	else
 		pr_err("%s: record at %#" PRIx64 " %s\n", session->path, offset, what);
+}
+
+/*
+ * The input ends inside a record: a killed recorder, a full disk, a copy
+ * cut short.  What came before is whole, so the session delivers it
+ * before it says where the input ended.
+ */
+static void __printf(2, 3) input_cut(struct perf_session *session, const char *fmt, ...)
+{
+	struct perf_session_state *st = session->state;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->cut_msg, sizeof(st->cut_msg), fmt, ap);
+	va_end(ap);
+	session->truncated = true;
+}
+
+const char *perf_session__cut_message(const struct perf_session *session)
+{
+	return session->truncated ? session->state->cut_msg : NULL;
+}
+
+static void record_cut(struct perf_session *session, u64 offset, const struct perf_event_header *h,
+		       const char *what)
+{
+	input_cut(session, "%s: record at %#" PRIx64 " (type %u %s, size %u) %s", session->path,
+		  offset, h->type, perf_event__name(h->type), h->size, what);
 }
 
 /* --- delivery ---------------------------------------------------------- */
@@ -675,11 +711,19 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		const void *p;
 		u64 skip = 0;
 
-		if (end - off < sizeof(h) || data->size - off < sizeof(h)) {
+		if (interrupt__pending())
+			return -EINTR;
+		if (data->size - off < sizeof(h)) {
+			input_cut(session,
+				  "%s: record at %#" PRIx64
+				  ": header is cut off by the end of the file (truncated file?)",
+				  session->path, off);
+			return -EINVAL;
+		}
+		if (end - off < sizeof(h)) {
 			pr_err("%s: record at %#" PRIx64
-			       ": header is cut off by the end of the %s (truncated file?)\n",
-			       session->path, off,
-			       data->size - off < sizeof(h) ? "file" : "data section");
+			       ": header is cut off by the end of the data section\n",
+			       session->path, off);
 			return -EINVAL;
 		}
 		p = session__window_get(data, &st->win, off, sizeof(h));
@@ -694,11 +738,13 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			record_error(session, off, 0, &h, "has an invalid size (corrupt file?)");
 			return -EINVAL;
 		}
-		if (h.size > end - off || h.size > data->size - off) {
-			record_error(session, off, 0, &h,
-				     h.size > data->size - off ?
-					 "is cut off by the end of the file (truncated file?)" :
-					 "runs past the end of the data section");
+		if (h.size > data->size - off) {
+			record_cut(session, off, &h,
+				   "is cut off by the end of the file (truncated file?)");
+			return -EINVAL;
+		}
+		if (h.size > end - off) {
+			record_error(session, off, 0, &h, "runs past the end of the data section");
 			return -EINVAL;
 		}
 		p = session__window_get(data, &st->win, off, h.size);
@@ -712,8 +758,14 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		off += h.size;
 		if (skip) {
 			if (skip > end - off) {
-				record_error(session, off - h.size, 0, &h,
-					     "has a payload that runs past the end of the data");
+				if (skip > data->size - off)
+					record_cut(session, off - h.size, &h,
+						   "has a payload cut off by the end of the file "
+						   "(truncated file?)");
+				else
+					record_error(
+					    session, off - h.size, 0, &h,
+					    "has a payload that runs past the end of the data");
 				return -EINVAL;
 			}
 			if (h.type == PERF_RECORD_AUXTRACE && session->tool->auxtrace_data) {
@@ -725,9 +777,10 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		}
 	}
 	if (end > data->size) {
-		pr_err("%s: the data section ends at %#" PRIx64 " but the file ends at %#" PRIx64
-		       " (truncated file?)\n",
-		       session->path, end, data->size);
+		input_cut(session,
+			  "%s: the data section ends at %#" PRIx64 " but the file ends at %#" PRIx64
+			  " (truncated file?)",
+			  session->path, end, data->size);
 		return -EINVAL;
 	}
 	return 0;
@@ -821,9 +874,15 @@ static int perf_session__read_tracing_data(struct perf_session *session, u64 siz
 		r = perf_data__read(session->data, buf + got, step);
 		if (r < (ssize_t)step) {
 			free(buf);
-			pr_err("%s: TRACING_DATA at %#" PRIx64
-			       " is cut off by the end of the stream\n",
-			       session->path, offset);
+			if (r < 0) {
+				pr_err("%s: TRACING_DATA at %#" PRIx64 ": cannot read: %s\n",
+				       session->path, offset, strerror((int)-r));
+				return r;
+			}
+			input_cut(session,
+				  "%s: TRACING_DATA at %#" PRIx64
+				  " is cut off by the end of the stream",
+				  session->path, offset);
 			return -EINVAL;
 		}
 		got += step;
@@ -846,8 +905,12 @@ static int perf_session__stream_auxtrace(struct perf_session *session, u8 *buf, 
 		int err;
 
 		if (got < (ssize_t)n) {
-			record_error(session, off, 0, h,
-				     "has a payload cut off by the end of the stream");
+			if (got < 0)
+				record_error(session, off, 0, h,
+					     "has a payload that cannot be read");
+			else
+				record_cut(session, off, h,
+					   "has a payload cut off by the end of the stream");
 			return got < 0 ? got : -EINVAL;
 		}
 		err = session->tool->auxtrace_data(session->tool, buf, n);
@@ -873,14 +936,25 @@ static int perf_session__process_pipe(struct perf_session *session)
 		struct perf_event_header h;
 		ssize_t n;
 
+		if (interrupt__pending()) {
+			err = -EINTR;
+			goto out;
+		}
 		n = perf_data__read(data, buf, sizeof(h));
 		if (n == 0)
 			break;
+		if (n < 0) {
+			pr_err("%s: record at %#" PRIx64 ": cannot read: %s\n", session->path, off,
+			       strerror((int)-n));
+			err = n;
+			goto out;
+		}
 		if (n < (ssize_t)sizeof(h)) {
-			pr_err("%s: record at %#" PRIx64
-			       ": header is cut off by the end of the stream (truncated?)\n",
-			       session->path, off);
-			err = n < 0 ? n : -EINVAL;
+			input_cut(session,
+				  "%s: record at %#" PRIx64
+				  ": header is cut off by the end of the stream (truncated?)",
+				  session->path, off);
+			err = -EINVAL;
 			goto out;
 		}
 		memcpy(&h, buf, sizeof(h));
@@ -900,10 +974,15 @@ static int perf_session__process_pipe(struct perf_session *session)
 				   session->path, (u64)n + sizeof(h), off);
 			break;
 		}
+		if (n < 0) {
+			record_error(session, off, 0, &h, "cannot be read");
+			err = n;
+			goto out;
+		}
 		if (n < (ssize_t)(h.size - sizeof(h))) {
-			record_error(session, off, 0, &h,
-				     "is cut off by the end of the stream (truncated?)");
-			err = n < 0 ? n : -EINVAL;
+			record_cut(session, off, &h,
+				   "is cut off by the end of the stream (truncated?)");
+			err = -EINVAL;
 			goto out;
 		}
 		err = perf_session__process_raw(session, buf, off, DEPTH_TOP, &skip);
@@ -922,8 +1001,8 @@ static int perf_session__process_pipe(struct perf_session *session)
 			s64 s = perf_data__skip(data, skip);
 
 			if (s < 0 || (u64)s < skip) {
-				record_error(session, off, 0, &h,
-					     "has a payload cut off by the end of the stream");
+				record_cut(session, off, &h,
+					   "has a payload cut off by the end of the stream");
 				err = -EINVAL;
 				goto out;
 			}
@@ -989,8 +1068,18 @@ int perf_session__process_events(struct perf_session *session)
 		err = perf_session__process_pipe(session);
 	else
 		err = perf_session__process_file(session);
-	if (!err && session->tool->ordered_events)
-		err = ordered_events__flush_all(&st->oe);
+	/* a cut-off input: what came before the cut is whole, deliver it */
+	if ((!err || session->truncated) && session->tool->ordered_events) {
+		int e = ordered_events__flush_all(&st->oe);
+
+		if (e)
+			err = e;
+	}
+	if (session->truncated && !session->tool->defer_cut) {
+		/* the error after the output it ends, in a 2>&1 stream too */
+		fflush(stdout);
+		pr_err("%s\n", st->cut_msg);
+	}
 	perf_data__window_put(&st->win);
 	if (!err && st->decomp_len)
 		pr_warning("%s: compressed data ends with %zu bytes of an unfinished record\n",

@@ -52,6 +52,12 @@ struct perf_tool {
 	 */
 	u64 skip_types;
 	bool ordered_events;
+	/*
+	 * when the input is cut off (perf_session.truncated), the tool says
+	 * perf_session__cut_message() itself, after the output it salvaged;
+	 * else perf_session__process_events() says it
+	 */
+	bool defer_cut;
 };
 
 struct events_stats {
@@ -89,11 +95,19 @@ struct perf_session {
 	u64 data_size;
 	/* 2012 ChromeOS pipe: types 69..80 carry header features */
 	bool legacy_pipe;
-	bool seen_header_end;		  /* HEADER_LAST_FEATURE or FINISHED_INIT seen */
-	bool no_rounds;			  /* reading data.N of a directory: rounds are per file */
+	bool seen_header_end; /* HEADER_LAST_FEATURE or FINISHED_INIT seen */
+	bool no_rounds;	      /* reading data.N of a directory: rounds are per file */
+	/*
+	 * the input ends inside a record: perf_session__process_events()
+	 * delivered every complete record before the cut, then failed
+	 */
+	bool truncated;
 	struct perf_session_state *state; /* buffers private to session.c */
 	struct perf_tool null_tool;	  /* used when perf_session__new() gets no tool */
 };
+
+/* why the input ended early, without a newline; NULL if it did not */
+const char *perf_session__cut_message(const struct perf_session *session);
 
 /*
  * Open @path ("-" for stdin, a file, or a perf.data/ directory), read the

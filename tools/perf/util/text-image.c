@@ -1007,7 +1007,8 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
 
 struct text_image *text_image__load(const char *path, const struct text_image_opts *opts)
 {
-	struct perf_tool tool = {.side_band = ti__load_side_band, .ordered_events = true};
+	struct perf_tool tool = {
+	    .side_band = ti__load_side_band, .ordered_events = true, .defer_cut = true};
 	struct perf_session *session;
 	struct text_image *ti;
 	int err;
@@ -1034,6 +1035,12 @@ struct text_image *text_image__load(const char *path, const struct text_image_op
 	ti->tool = tool;
 	session->tool = &ti->tool;
 	err = perf_session__process_events(session);
+	if (err && session->truncated) {
+		/* the command's own pass over the records says it as an error */
+		pr_warning("%s: the kernel's code is known up to there\n",
+			   perf_session__cut_message(session));
+		err = 0;
+	}
 	if (!err) {
 		err = text_image__finish(ti);
 		if (err)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "write-all.h"
 
 int pwrite_all(int fd, const void *buf, size_t n, off_t off)
@@ -11,7 +12,7 @@ int pwrite_all(int fd, const void *buf, size_t n, off_t off)
 	while (n) {
 		ssize_t r = pwrite(fd, p, n, off);
 
-		if (r < 0 && errno == EINTR)
+		if (r < 0 && errno == EINTR && !interrupt__pending())
 			continue;
 		if (r <= 0)
 			return r < 0 ? -errno : -EIO;
@@ -31,7 +32,7 @@ int copy_to_eof(int in, int out, bool *read_failed)
 
 	*read_failed = false;
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !interrupt__pending())
 			continue;
 		if (n < 0) {
 			*read_failed = true;

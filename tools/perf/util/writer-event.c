@@ -216,6 +216,32 @@ int perf_writer__synth_lost(struct perf_writer *w, int idx, u64 lost, const stru
 	return writer__finish(w, a, id, PERF_RECORD_LOST);
 }
 
+/* the kernel writes both on the AUX event of the CPU (or task) the buffer belongs to */
+int perf_writer__synth_aux(struct perf_writer *w, int idx, u64 aux_offset, u64 aux_size, u64 flags,
+			   const struct perf_sample *id)
+{
+	struct writer_attr *a = writer__begin(w, idx, PERF_RECORD_AUX, 0);
+
+	if (!a)
+		return -EINVAL;
+	wbuf__u64(&w->rec, aux_offset);
+	wbuf__u64(&w->rec, aux_size);
+	wbuf__u64(&w->rec, flags);
+	return writer__finish(w, a, id, PERF_RECORD_AUX);
+}
+
+int perf_writer__synth_itrace_start(struct perf_writer *w, int idx, u32 pid, u32 tid,
+				    const struct perf_sample *id)
+{
+	struct writer_attr *a = writer__begin(w, idx, PERF_RECORD_ITRACE_START, 0);
+
+	if (!a)
+		return -EINVAL;
+	wbuf__u32(&w->rec, pid);
+	wbuf__u32(&w->rec, tid);
+	return writer__finish(w, a, id, PERF_RECORD_ITRACE_START);
+}
+
 int perf_writer__synth_finished_round(struct perf_writer *w)
 {
 	wbuf__reset(&w->rec);

@@ -4,9 +4,12 @@
  *
  * A destination that is a regular file, a recording directory or nothing
  * yet is replaced atomically, as perf record replaces perf.data: the bytes
- * go to ".<name>.XXXXXX" beside it, and close keeps what was there as
+ * go to ".<name>.<pid>.XXXXXX" beside it, and close keeps what was there as
  * "<name>.old" and renames the new one into place.  A failed or aborted
- * recording removes its temporary name and leaves both alone.
+ * recording removes its temporary name and leaves both alone.  Only
+ * SIGKILL (or a crash) leaves one behind: the pid in the name tells the
+ * next writer of the same output that its owner is gone, and it removes
+ * it.
  *
  * Anything else (/dev/null, another device, a FIFO) is not ours to
  * replace: it is opened and written through, as a shell redirection
@@ -18,12 +21,14 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debug.h"
 #include "output-path.h"
 #include "writer-internal.h"
 
@@ -159,7 +164,7 @@ static int follow_links(const char *path, char **target, mode_t *mode)
 	return 0;
 }
 
-/* "<dir>/.<base>.XXXXXX" next to @path, so that rename() stays in one fs */
+/* "<dir>/.<base>.<pid>.XXXXXX" next to @path, so that rename() stays in one fs */
 char *output_path__tmp(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -167,9 +172,63 @@ char *output_path__tmp(const char *path)
 	int dir_len = slash ? (int)(slash - path + 1) : 0;
 	char *tmpl;
 
-	if (asprintf(&tmpl, "%.*s.%s.XXXXXX", dir_len, path, base) < 0)
+	output_path__clean_stale(path);
+	if (asprintf(&tmpl, "%.*s.%s.%d.XXXXXX", dir_len, path, base, (int)getpid()) < 0)
 		return NULL;
 	return tmpl;
+}
+
+/* the pid of a temporary name of @base ".<base>.<pid>.XXXXXX", or 0 */
+static pid_t stale_owner(const char *name, const char *base)
+{
+	size_t blen = strlen(base);
+	const char *p;
+	char *end;
+	long pid;
+
+	if (name[0] != '.' || strncmp(name + 1, base, blen) || name[1 + blen] != '.')
+		return 0;
+	p = name + 2 + blen;
+	if (*p < '1' || *p > '9')
+		return 0;
+	pid = strtol(p, &end, 10);
+	if (*end != '.' || strlen(end + 1) != 6 || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return (pid_t)pid;
+}
+
+void output_path__clean_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = !slash	  ? strdup(".") :
+		    slash == path ? strdup("/") :
+				    strndup(path, slash - path);
+	struct dirent *de;
+	DIR *d;
+
+	if (!dir || !*base)
+		goto out;
+	d = opendir(dir);
+	if (!d)
+		goto out;
+	while ((de = readdir(d))) {
+		pid_t pid = stale_owner(de->d_name, base);
+		char *stale;
+
+		/* a live owner, or one we may not signal, is still writing it */
+		if (!pid || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		if (asprintf(&stale, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", de->d_name) < 0)
+			continue;
+		if (!rm_rf(stale))
+			pr_warning("%s: removed %s, left by a killed run (pid %d)\n", path, stale,
+				   (int)pid);
+		free(stale);
+	}
+	closedir(d);
+out:
+	free(dir);
 }
 
 /*

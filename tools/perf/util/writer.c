@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "writer-internal.h"
 #include "write-all.h"
 
@@ -37,7 +38,7 @@ static int writer__flush(struct perf_writer *w)
 	while (done < w->olen) {
 		ssize_t n = write(w->fd, w->obuf + done, w->olen - done);
 
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !interrupt__pending())
 			continue;
 		if (n <= 0) {
 			w->err = n < 0 ? -errno : -EIO;

@@ -147,6 +147,11 @@ int perf_writer__synth_text_poke(struct perf_writer *w, int idx, u64 addr, const
 				 const struct perf_sample *id);
 int perf_writer__synth_lost(struct perf_writer *w, int idx, u64 lost, const struct perf_sample *id);
 int perf_writer__synth_finished_round(struct perf_writer *w);
+/* AUX (@flags PERF_AUX_FLAG_*) and ITRACE_START, on the AUX area event @idx */
+int perf_writer__synth_aux(struct perf_writer *w, int idx, u64 aux_offset, u64 aux_size, u64 flags,
+			   const struct perf_sample *id);
+int perf_writer__synth_itrace_start(struct perf_writer *w, int idx, u32 pid, u32 tid,
+				    const struct perf_sample *id);
 /*
  * A PERF_RECORD_SAMPLE with every field attr @idx's sample_type selects,
  * in the kernel's order.  misc is @s->misc, or @s->cpumode when misc is 0.

@@ -10,7 +10,8 @@
 # COMPRESSED2) it must read once copied, and print what perf textpoke
 # script prints on the original.  Then the safety rules: -o naming the
 # input is refused and the input stays byte for byte; a truncated input
-# fails naming the file and leaves no output; an existing output is kept
+# fails naming the file, its complete records written as a recording
+# stock perf reads; an existing output is kept
 # as .old; /dev/null is written through; --snapshot to a pipe is refused
 # with a message and no output.  Intel PT traces come through: stock perf
 # decodes the same instructions from the copy.
@@ -105,7 +106,9 @@ if "$TEXTPOKE" inject -i "$tmp/trunc.data" -o "$tmp/t.data" 2>"$tmp/err"; then
 	fail "inject of a truncated file succeeded"
 fi
 grep -q "trunc.data" "$tmp/err" || { cat "$tmp/err"; fail "the error does not name the truncated file"; }
-[ -e "$tmp/t.data" ] && fail "a failed inject left a partial output"
+# salvage (salvage.sh checks the figures): a whole recording of the complete records
+HOME=$tmp perf report -D -i "$tmp/t.data" >/dev/null 2>&1 ||
+	fail "stock perf cannot read inject's output of the truncated file"
 ls -a "$tmp" | grep -q '^\.t\.data' && fail "a failed inject left its temporary output"
 "$TEXTPOKE" inject -q -i "$tmp/in.data" -o "$tmp/out.data" || fail "inject over an existing output"
 [ -e "$tmp/out.data.old" ] || fail "the existing output was not kept as .old"

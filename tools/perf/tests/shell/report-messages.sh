@@ -7,11 +7,12 @@
 # stderr names what is wrong (the unknown key, the file and offset of the
 # cut record), that stdout stays empty, and for --html that an existing
 # file is left as it was and no temporary file stays behind, and that a
-# symlink given to --html stays a symlink.
+# symlink given to --html stays a symlink.  A recording cut off
+# mid-record is the exception: the report of its complete records, then
+# the error as the last line, exit 1 (salvage.sh checks the figures).
 #
-# Mutation caught: going on to print after a failed pass (the goto out
-# after perf_session__process_events() in report__run() dropped): the
-# truncated recording's case finds a partial report on stdout.
+# Mutation caught: report__run() not returning err_cut after the salvaged
+# report (a cut-off recording exits 0): the cut cases fail on the status.
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
@@ -23,6 +24,7 @@ HOME=$tmp perf record -q -o - -e cpu-clock -F 2000 -- \
 	fail "perf record -o -"
 size=$(stat -c %s "$tmp/pipe.data")
 head -c $((size - 1001)) "$tmp/pipe.data" >"$tmp/cut.data"
+head -c 4096 /dev/zero | tr "\\0" x >"$tmp/bad.data"
 
 # expect NAME STATUS PATTERN ARGS...: the status, stderr matching PATTERN, no stdout
 expect() {
@@ -49,8 +51,21 @@ expect time 1 "--time 12" -i "$tmp/ok.data" --time 12
 expect no-file 1 "$tmp/none.data: cannot open" -i "$tmp/none.data"
 expect no-cpu 1 "ok.data: --cpu: the recording has no cpu" -i "$tmp/ok.data" --cpu 0
 expect abi 1 "no event samples the user registers" -i "$tmp/ok.data" --sort abi
-expect cut 1 "cut.data: record at 0x[0-9a-f]* (type 9 SAMPLE" -i "$tmp/cut.data"
-expect cut-stdin 1 "record at 0x[0-9a-f]* (type 9 SAMPLE" -i - <"$tmp/cut.data"
+# salvaged NAME PATTERN ARGS...: exit 1, the report on stdout, the error last
+salvaged() {
+	local name=$1 pattern=$2 st
+	shift 2
+	"$TEXTPOKE" report "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	st=$?
+	[ "$st" = 1 ] || fail "$name: exit $st, not 1: $(tail -2 "$tmp/$name.err")"
+	tail -1 "$tmp/$name.err" | grep -q -e "^error: .*$pattern" ||
+		fail "$name: the last stderr line does not say '$pattern': $(tail -1 "$tmp/$name.err")"
+	grep -q "^# Samples: .* of event 'cpu-clock" "$tmp/$name.out" ||
+		fail "$name: no report of the complete records: $(head -2 "$tmp/$name.out")"
+	echo "ok: $name: $(tail -1 "$tmp/$name.err")"
+}
+salvaged cut "cut.data: record at 0x[0-9a-f]* (type 9 SAMPLE" -i "$tmp/cut.data"
+salvaged cut-stdin "record at 0x[0-9a-f]* (type 9 SAMPLE" -i - <"$tmp/cut.data"
 
 # no sample in the --time range: perf's two header lines, exit 0, a warning
 HOME=$tmp perf report -i "$tmp/ok.data" --stdio --time 1,2 >"$tmp/empty.perf" 2>/dev/null
@@ -61,10 +76,15 @@ cmp -s "$tmp/empty.perf" "$tmp/empty.ours" ||
 grep -q 'no samples in the --time' "$tmp/empty.err" || fail "empty: $(cat "$tmp/empty.err")"
 echo "ok: empty: $(cat "$tmp/empty.err")"
 
-# --html: a bad recording leaves an existing file alone and no temporary file
+# --html: a bad recording leaves an existing file alone and no temporary
+# file; a cut-off one replaces it with the whole page of what is complete
 echo keep >"$tmp/out.html"
-expect html-cut 1 "cut.data: record at" -i "$tmp/cut.data" --html "$tmp/out.html"
-[ "$(cat "$tmp/out.html")" = keep ] || fail "html-cut: out.html was changed"
+expect html-bad 1 "bad.data: not a perf.data file" -i "$tmp/bad.data" --html "$tmp/out.html"
+[ "$(cat "$tmp/out.html")" = keep ] || fail "html-bad: out.html was changed"
+"$TEXTPOKE" report -i "$tmp/cut.data" --html "$tmp/out.html" >/dev/null 2>"$tmp/html-cut.err" &&
+	fail "html-cut: exit 0"
+tail -1 "$tmp/html-cut.err" | grep -q "cut.data: record at" || fail "html-cut: $(tail -1 "$tmp/html-cut.err")"
+tail -c 8 "$tmp/out.html" | grep -q '</html>' || fail "html-cut: out.html is not a whole page"
 ls -a "$tmp" | grep -q '^\.out\.html\.' && fail "html-cut: a temporary file was left"
 mkdir "$tmp/dir.html"
 expect html-dir 1 "dir.html: is a directory" -i "$tmp/ok.data" --html "$tmp/dir.html"

@@ -37,7 +37,7 @@ data=$TEXTPOKE_SRCDIR/tools/perf/tests/data/script-corpus-parity
 	{ echo "FAIL: no $data/status (TEXTPOKE_BLESS=1 writes it)"; exit 1; }
 
 declare -A known=(
-	[perf_data_converter/perf.data.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace; we do not decode AUX data"
+	[perf_data_converter/perf.data.intel_pt-4.14]="the Intel PT trace under perf's default --itrace=cepwx: we synthesize no psb/cbr (p) samples, and with none of the code here libipt resyncs at the next PSB where perf restarts at each IP packet (pt-decode-corpus.sh checks --itrace=b/e line by line)"
 	[perf_data_converter/perf.data.piped.target-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perf_data_converter/perf.data.raw_callgraph_branch-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perfparser/vector_static_gcc__perf.data.zstd]="a dwarf sample whose object is missing: stock perf gives no user frame for it, we give its IP (once in the file)"

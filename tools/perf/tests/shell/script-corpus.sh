@@ -4,8 +4,9 @@
 #
 # Each file of the public corpus ($TEXTPOKE_CORPUS) through perf textpoke
 # script, plain and with -D: exit 0 with output (or with a warning saying
-# why there is none, e.g. only hardware trace data), or exit 1 with an
-# error message for the corrupt or unsupported ones; never a signal.
+# why there is none, e.g. only hardware trace data), or exit 234 or 255
+# (perf script's -EINVAL and -1) with an error message for the corrupt or
+# unsupported ones; never a signal.
 
 [ -n "$TEXTPOKE" ] || { echo "TEXTPOKE not set: run through perf-textpoke test"; exit 2; }
 [ -d "$TEXTPOKE_CORPUS" ] || { echo "no corpus at '$TEXTPOKE_CORPUS'"; exit 2; }
@@ -25,7 +26,7 @@ while IFS= read -r -d '' f; do
 			# nothing to print (no samples), and a warning that says why
 			ok=$((ok + 1))
 			echo "empty: ${f#$TEXTPOKE_CORPUS/} $opt: $(head -1 "$tmp/err")"
-		elif [ $rc = 1 ] && [ -s "$tmp/err" ]; then
+		elif { [ $rc = 234 ] || [ $rc = 255 ]; } && [ -s "$tmp/err" ]; then
 			refused=$((refused + 1))
 			echo "refused: ${f#$TEXTPOKE_CORPUS/} $opt: $(head -1 "$tmp/err")"
 		else

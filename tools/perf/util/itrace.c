@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --itrace: the hardware trace of a recording decoded into branch,
+ * instruction and error samples, merged in time order across the trace
+ * queues and with the recorded events, printed as perf script prints
+ * synthesized samples.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auxtrace.h"
+#include "data.h"
+#include "header.h"
+#include "debug.h"
+#include "disasm.h"
+#include "evsel.h"
+#include "intel-pt-decode.h"
+#include "itrace.h"
+#include "machine.h"
+#include "script-filter.h"
+#include "script-print.h"
+#include "session.h"
+#include "symbol.h"
+
+/* perf's default instruction period: 100 us of trace time */
+#define ITRACE_DEFAULT_PERIOD_NS 100000
+
+struct itrace_head {
+	bool valid; /* item holds the queue's next item */
+	bool done;  /* nothing more until new buffers arrive */
+	struct intel_pt_item item;
+};
+
+struct itrace {
+	struct itrace_opts opts;
+	struct perf_session *session;
+	struct script_printer *printer;
+	const char *input;
+	const struct text_image_opts *text_opts;
+	const struct script_filter *filter;
+	bool filtering;
+	struct auxtrace at;
+	struct intel_pt_info info;
+	bool have_info;
+	bool broken; /* the trace cannot be decoded: said once */
+	struct intel_pt *pt;
+	struct text_image *ti;
+	bool own_pass; /* a file: the image came from a pass of its own */
+	struct evsel *branches_evsel, *insns_evsel;
+	struct itrace_head *heads;
+	size_t nr_heads;
+	u64 nr_errors;
+};
+
+int itrace_opts__parse(struct itrace_opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	memset(o, 0, sizeof(*o));
+	o->set = true;
+	while (*p) {
+		char c = *p++;
+
+		switch (c) {
+		case 'b':
+			o->branches = true;
+			break;
+		case 'c':
+			o->calls = true;
+			break;
+		case 'r':
+			o->returns = true;
+			break;
+		case 'e':
+			o->errors = true;
+			break;
+		case 'i': {
+			char *end;
+			unsigned long long n;
+
+			o->insns = true;
+			o->period = ITRACE_DEFAULT_PERIOD_NS;
+			o->period_ns = true;
+			if (*p < '0' || *p > '9')
+				break;
+			n = strtoull(p, &end, 10);
+			p = end;
+			o->period = n;
+			if (*p == 'i') {
+				o->period_ns = false;
+				p++;
+			} else if (*p == 't') {
+				/* ticks: nearest we have is ns of trace time */
+				p++;
+			} else if (!strncmp(p, "ms", 2)) {
+				o->period *= 1000000;
+				p += 2;
+			} else if (!strncmp(p, "us", 2)) {
+				o->period *= 1000;
+				p += 2;
+			} else if (!strncmp(p, "ns", 2)) {
+				p += 2;
+			}
+			if (!o->period)
+				o->period = 1;
+			break;
+		}
+		case 'x':
+		case 'w':
+		case 'p':
+		case 'o':
+		case 'd':
+		case 'f':
+		case 'm':
+		case 't':
+		case 'a':
+		case 'g':
+		case 'G':
+		case 'l':
+		case 'L':
+		case 's':
+		case 'q':
+		case 'Z':
+		case 'I':
+		case 'T':
+		case 'A':
+		case 'M':
+		case 'Y':
+			pr_warning("--itrace=%s: '%c' is not supported by this decoder, ignored\n",
+				   arg, c);
+			/* g/G/l/L/s take a number: skip it */
+			while (*p >= '0' && *p <= '9')
+				p++;
+			break;
+		case ',':
+		case ' ':
+			break;
+		default:
+			pr_err("--itrace=%s: unknown option '%c'\n", arg, c);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void itrace_opts__set_default(struct itrace_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->calls = true;
+	o->errors = true;
+}
+
+struct itrace *itrace__new(const struct itrace_opts *opts, struct perf_session *session,
+			   struct script_printer *printer, const char *input,
+			   const struct text_image_opts *text, const struct script_filter *filter,
+			   bool filtering)
+{
+	struct itrace *it = calloc(1, sizeof(*it));
+
+	if (!it)
+		return NULL;
+	it->opts = *opts;
+	it->session = session;
+	it->printer = printer;
+	it->input = input;
+	it->text_opts = text;
+	it->filter = filter;
+	it->filtering = filtering;
+	auxtrace__init(&it->at);
+	return it;
+}
+
+void itrace__delete(struct itrace *it)
+{
+	if (!it)
+		return;
+	if (it->nr_errors)
+		pr_debug("itrace: %" PRIu64 " decode errors\n", it->nr_errors);
+	intel_pt__delete(it->pt);
+	text_image__delete(it->ti);
+	intel_pt_info__exit(&it->info);
+	auxtrace__exit(&it->at);
+	free(it->heads);
+	free(it);
+}
+
+bool itrace__active(const struct itrace *it)
+{
+	return it && it->pt;
+}
+
+/* the attr perf gives its synthesized events: the trace's own ids and times */
+static struct evsel *itrace__add_evsel(struct itrace *it, const struct evsel *pt_evsel, u64 config,
+				       const char *name, bool addr)
+{
+	struct perf_event_attr attr;
+	struct evsel *evsel;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = config;
+	attr.sample_period = 1;
+	attr.sample_type = (pt_evsel ? pt_evsel->attr.sample_type : 0) | PERF_SAMPLE_IP |
+			   PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	if (addr)
+		attr.sample_type |= PERF_SAMPLE_ADDR;
+	attr.sample_id_all = 1;
+	evsel = evlist__add(it->session->evlist, &attr, sizeof(attr), NULL, 0);
+	if (evsel && evsel__set_name(evsel, name))
+		return NULL;
+	return evsel;
+}
+
+static struct evsel *itrace__pt_evsel(struct itrace *it)
+{
+	struct evlist *evlist = it->session->evlist;
+	int i;
+
+	for (i = 0; i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->attr.type == it->info.pmu_type)
+			return evlist->entries[i];
+	return NULL;
+}
+
+/*
+ * A file's HEADER_AUXTRACE section, found in the feature table after the
+ * data section (one {offset, size} per feature bit set, in bit order)
+ */
+static int itrace__read_index(struct itrace *it)
+{
+	struct perf_session *session = it->session;
+	const struct perf_file_header *h = &session->file_header;
+	u64 data_end = h->data.offset + h->data.size, sec[2];
+	const char *why = NULL;
+	u64 bad = 0;
+	void *buf;
+	int i, n = 0, err;
+
+	if (session->is_pipe || session->needs_swap ||
+	    !perf_session__has_feat(session, HEADER_AUXTRACE))
+		return 0;
+	for (i = 0; i < HEADER_AUXTRACE; i++)
+		if (h->adds_features[i / 64] & (1ULL << (i % 64)))
+			n++;
+	if (perf_data__pread(session->data, sec, sizeof(sec), data_end + 16 * n) ||
+	    sec[1] > (64ULL << 20)) {
+		pr_warning("%s: HEADER_AUXTRACE cannot be read: the trace is read as it comes\n",
+			   session->path);
+		return 0;
+	}
+	buf = malloc(sec[1] ? sec[1] : 1);
+	if (!buf)
+		return -ENOMEM;
+	err = perf_data__pread(session->data, buf, sec[1], sec[0]);
+	if (!err)
+		err = auxtrace__read_index(&it->at, session->data, buf, sec[1], data_end,
+					   it->info.per_cpu_mmaps, &why, &bad);
+	free(buf);
+	if (err) {
+		pr_err("%s: AUXTRACE at %#" PRIx64 " (HEADER_AUXTRACE at %#" PRIx64 ") %s\n",
+		       session->path, bad, sec[0], why ?: strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static int itrace__setup(struct itrace *it)
+{
+	struct intel_pt_opts po = {
+	    .want_insns = it->opts.insns,
+	    .insn_period = it->opts.period_ns ? 0 : it->opts.period,
+	    .period_ns = it->opts.period_ns ? it->opts.period : 0,
+	};
+	struct evsel *pt_evsel = itrace__pt_evsel(it);
+	int err;
+
+	if (!pt_evsel) {
+		/* perf decodes nothing then, and says so only with -v: we say it */
+		pr_warning("%s: no event has the intel_pt PMU type %u of AUXTRACE_INFO: "
+			   "its trace is not decoded\n",
+			   it->session->path, it->info.pmu_type);
+		it->broken = true;
+		return 0;
+	}
+	if (it->session->is_pipe) {
+		it->ti = text_image__new(&it->session->env, perf_session__kcore_dir(it->session),
+					 it->text_opts);
+	} else {
+		bool saved = quiet;
+
+		/* its own pass over the file: the listing's pass says the warnings */
+		quiet = true;
+		it->ti = text_image__load(it->input, it->text_opts);
+		quiet = saved;
+		it->own_pass = true;
+	}
+	if (!it->ti)
+		return -EINVAL;
+	err = itrace__read_index(it);
+	if (err)
+		return err;
+	/* a mask into attr.config, like the bits: the value libipt wants is under it */
+	if (it->info.mtc_freq_bits)
+		it->info.mtc_freq_bits = (pt_evsel->attr.config & it->info.mtc_freq_bits) >>
+					 __builtin_ctzll(it->info.mtc_freq_bits);
+	if (!(pt_evsel->attr.config & it->info.mtc_bit))
+		it->info.mtc_freq_bits = 0;
+	it->pt = intel_pt__new(&it->info, it->session->env.cpuid, it->session->machine, it->ti,
+			       &it->at, &po);
+	if (!it->pt) {
+		if (errno != ENOTSUP)
+			return -errno ?: -EINVAL;
+		/* said once; the session counts the trace as not decoded */
+		it->broken = true;
+		return 0;
+	}
+	if (it->opts.branches || it->opts.calls || it->opts.returns) {
+		it->branches_evsel = itrace__add_evsel(
+		    it, pt_evsel, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", true);
+		if (!it->branches_evsel)
+			return -ENOMEM;
+	}
+	if (it->opts.insns) {
+		it->insns_evsel = itrace__add_evsel(it, pt_evsel, PERF_COUNT_HW_INSTRUCTIONS,
+						    "instructions", false);
+		if (!it->insns_evsel)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int itrace__user_event(struct itrace *it, union perf_event *event, struct perf_session *session)
+{
+	const char *why = NULL;
+	int err;
+
+	switch (event->header.type) {
+	case PERF_RECORD_AUXTRACE_INFO:
+		if (it->have_info)
+			return 0;
+		err = intel_pt_info__parse(&it->info, event, &why);
+		if (err) {
+			pr_warning("%s: AUXTRACE_INFO at %#" PRIx64 " %s\n", session->path,
+				   session->cur_offset, why ?: strerror(-err));
+			it->broken = true;
+			return 0;
+		}
+		it->have_info = true;
+		return itrace__setup(it);
+	case PERF_RECORD_TIME_CONV:
+		if (it->have_info)
+			perf_tsc_conv__time_conv(&it->info.tc, event);
+		return 0;
+	case PERF_RECORD_AUXTRACE:
+		/* read already, through the file's index */
+		if (!it->pt || it->at.indexed)
+			return 0;
+		err = auxtrace__add_buffer(&it->at, event, session->cur_offset,
+					   it->info.per_cpu_mmaps, &why);
+		if (err) {
+			pr_err("%s: AUXTRACE at %#" PRIx64 " %s\n", session->path,
+			       session->cur_offset, why ?: strerror(-err));
+			return err;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int itrace__auxtrace_data(struct itrace *it, const void *buf, u64 len)
+{
+	if (!it->pt)
+		return 0;
+	return auxtrace__data(&it->at, buf, len);
+}
+
+/* perf's names for branch flag combinations, else one letter per flag */
+static const struct {
+	u32 flags;
+	const char *name;
+} itrace_flag_names[] = {
+    {IPT_FLAG_BRANCH | IPT_FLAG_CALL, "call"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_RETURN, "return"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_CONDITIONAL, "jcc"},
+    {IPT_FLAG_BRANCH, "jmp"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_CALL | IPT_FLAG_INTERRUPT, "int"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_RETURN | IPT_FLAG_INTERRUPT, "iret"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_CALL | IPT_FLAG_SYSCALLRET, "syscall"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_RETURN | IPT_FLAG_SYSCALLRET, "sysret"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_ASYNC, "async"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_INTERRUPT, "hw int"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_TX_ABORT, "tx abrt"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_TRACE_BEGIN, "tr strt"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_TRACE_END, "tr end"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_ASYNC | IPT_FLAG_TRACE_END, "tr end  async"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_CALL | IPT_FLAG_TRACE_END, "tr end  call"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_RETURN | IPT_FLAG_TRACE_END, "tr end  return"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_CONDITIONAL | IPT_FLAG_TRACE_END, "tr end  jcc"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_CALL | IPT_FLAG_SYSCALLRET | IPT_FLAG_TRACE_END, "tr end  syscall"},
+    {IPT_FLAG_BRANCH | IPT_FLAG_RETURN | IPT_FLAG_SYSCALLRET | IPT_FLAG_TRACE_END,
+     "tr end  sysret"},
+};
+
+static void itrace__flags_str(u32 flags, char *buf, size_t size)
+{
+	static const char letters[] = "bcrosyiABE";
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(itrace_flag_names) / sizeof(itrace_flag_names[0]); i++) {
+		if (itrace_flag_names[i].flags == flags) {
+			snprintf(buf, size, "%s", itrace_flag_names[i].name);
+			return;
+		}
+	}
+	for (i = 0; i < sizeof(letters) - 1 && n + 1 < size; i++)
+		buf[n++] = flags & (1U << i) ? letters[i] : '-';
+	buf[n] = '\0';
+}
+
+/* an address resolved as perf script resolves a synthesized sample's */
+static void itrace__loc(struct thread *thread, u64 addr, u64 time, struct script_loc *loc,
+			struct addr_location *al)
+{
+	u8 cpumode =
+	    addr >= 0xffff800000000000ULL ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->ip = addr;
+	loc->addr = addr;
+	if (!thread || !addr)
+		return;
+	thread__find_symbol(thread, cpumode, addr, time, al);
+	if (al->map) {
+		loc->addr = al->addr;
+		loc->dso = map__dso_name(al->map);
+	}
+	if (al->sym) {
+		loc->sym = symbol__name(al->sym);
+		loc->sym_start = al->sym->start;
+		loc->sym_end = al->sym->end;
+	}
+}
+
+/*
+ * " ip sym+off (dso)" at the end of the line: the printer's frame line,
+ * whose leading tab and trailing newline are this line's space and
+ * nothing (the buffer has room for a line: flushed before each one)
+ */
+static void itrace__put_loc(struct itrace *it, const struct evsel *evsel,
+			    const struct script_loc *loc)
+{
+	struct script_buf *b = &it->printer->out;
+	size_t at = b->len;
+
+	script_print__frame(it->printer, evsel, loc);
+	if (b->len > at && b->data[at] == '\t' && b->data[b->len - 1] == '\n') {
+		b->data[at] = ' ';
+		b->len--;
+	}
+}
+
+/*
+ * insn, disasm: the bytes the decoder walked, which are those live at the
+ * item's time (what the text image gave it), not a later copy
+ */
+static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *item, u64 f)
+{
+	struct disasm_insn insn;
+	int i;
+
+	if (f & SF_INSNLEN)
+		script_buf__printf(b, " ilen: %u", item->insn_len);
+	if ((f & SF_INSN) && item->insn_len) {
+		script_buf__puts(b, " insn:");
+		for (i = 0; i < item->insn_len; i++)
+			script_buf__printf(b, " %02x", item->insn[i]);
+	}
+	if ((f & SF_DISASM) && item->insn_len &&
+	    disasm__one(item->insn, item->insn_len, item->ip, &insn, NULL, NULL) > 0)
+		script_buf__printf(b, " %s", insn.text);
+}
+
+static int itrace__print_error(struct itrace *it, const struct intel_pt_item *item)
+{
+	struct script_buf *b = &it->printer->out;
+
+	it->nr_errors++;
+	if (!it->opts.errors)
+		return 0;
+	/* perf's auxtrace error line: the time in ns always, type 1 (decoder) */
+	script_buf__printf(b,
+			   " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
+			   " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
+			   item->time / 1000000000, item->time % 1000000000, item->cpu, item->pid,
+			   item->tid, item->ip, item->err_code, item->msg);
+	return 0;
+}
+
+static bool itrace__wants_branch(const struct itrace *it, u32 flags)
+{
+	if (it->opts.branches)
+		return true;
+	if (it->opts.calls && (flags & IPT_FLAG_CALL))
+		return true;
+	if (it->opts.returns && (flags & IPT_FLAG_RETURN))
+		return true;
+	return false;
+}
+
+static int itrace__print(struct itrace *it, struct intel_pt_item *item)
+{
+	struct script_printer *p = it->printer;
+	struct script_buf *b = &p->out;
+	struct evsel *evsel;
+	struct perf_sample sample;
+	struct script_sample_info info;
+	struct script_loc to;
+	struct addr_location al, al_to;
+	struct thread *thread = NULL;
+	u64 *fp, f;
+	int t;
+
+	/* printed once every record before it is in: who ran then is known */
+	if (item->cpu >= 0)
+		intel_pt__cpu_task(it->pt, item->cpu, item->time, &item->pid, &item->tid);
+	if (item->type == IPT_ITEM_ERROR)
+		return itrace__print_error(it, item);
+	if (item->type == IPT_ITEM_BRANCH) {
+		evsel = it->branches_evsel;
+		if (!evsel || !itrace__wants_branch(it, item->flags))
+			return 0;
+	} else {
+		evsel = it->insns_evsel;
+		if (!evsel)
+			return 0;
+	}
+	memset(&sample, 0, sizeof(sample));
+	sample.ip = item->ip;
+	sample.addr = item->addr;
+	sample.pid = item->pid;
+	sample.tid = item->tid;
+	sample.time = item->time;
+	sample.cpu = item->cpu;
+	sample.period = item->type == IPT_ITEM_INSN ? item->period : 1;
+	sample.cpumode = item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+	if (it->filtering && script_filter__skip_early(it->filter, &sample))
+		return 0;
+	t = script_output_type(evsel->attr.type);
+	fp = &p->fields->out[t].fields;
+	f = *fp;
+	if (!f)
+		return 0;
+	script_buf__maybe_flush(b);
+	if (item->tid != -1)
+		thread = machine__findnew_thread(it->session->machine, item->pid, item->tid);
+	memset(&info, 0, sizeof(info));
+	info.comm = thread ? thread__comm_str(thread) : NULL;
+	addr_location__init(&al);
+	addr_location__init(&al_to);
+	itrace__loc(thread, item->ip, item->time, &info.loc, &al);
+
+	/* the start of the line, up to the flags column, as for any sample */
+	*fp = f & (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_PERIOD | SF_EVNAME | SF_FLAGS);
+	script_print__sample_head(p, &sample, evsel, &info);
+	*fp = f;
+	if ((f & SF_FLAGS) && b->len >= 24) {
+		char name[32], col[32];
+
+		itrace__flags_str(item->type == IPT_ITEM_BRANCH ? item->flags : 0, name,
+				  sizeof(name));
+		if (item->type != IPT_ITEM_BRANCH)
+			name[0] = '\0';
+		snprintf(col, sizeof(col), "  %-21s ", name);
+		memcpy(b->data + b->len - 24, col, 24);
+	}
+	if (f & SF_IP) {
+		itrace__put_loc(it, evsel, &info.loc);
+		/*
+		 * as perf 6.1: the target if asked for, or with the default
+		 * fields, which '-F +flags' alone leaves (+insn, +ip do not)
+		 */
+		if (item->type == IPT_ITEM_BRANCH &&
+		    ((f & SF_ADDR) || !p->fields->out[t].user_set ||
+		     p->fields->out[t].user_fields == SF_FLAGS)) {
+			script_buf__puts(b, " =>");
+			itrace__loc(thread, item->addr, item->time, &to, &al_to);
+			itrace__put_loc(it, evsel, &to);
+		}
+	}
+	itrace__put_insn(b, item, f);
+	info.loc.srcline = NULL;
+	script_print__sample_tail(p, &sample, evsel, &info);
+	addr_location__exit(&al_to);
+	addr_location__exit(&al);
+	thread__put(thread);
+	return script_buf__maybe_flush(b);
+}
+
+static int itrace__heads(struct itrace *it)
+{
+	size_t n = it->at.nr_queues;
+	struct itrace_head *h;
+
+	if (n <= it->nr_heads)
+		return 0;
+	h = realloc(it->heads, n * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	memset(h + it->nr_heads, 0, (n - it->nr_heads) * sizeof(*h));
+	it->heads = h;
+	it->nr_heads = n;
+	return 0;
+}
+
+/*
+ * Items of every queue with a time at or before @time, oldest first:
+ * each queue keeps its next item at hand, the oldest of those goes out.
+ */
+static int itrace__run(struct itrace *it, u64 time, bool all)
+{
+	int err;
+
+	if (!it->pt)
+		return 0;
+	err = itrace__heads(it);
+	if (err)
+		return err;
+	for (size_t i = 0; i < it->nr_heads; i++)
+		it->heads[i].done = false;
+	for (;;) {
+		struct itrace_head *best = NULL;
+
+		for (size_t i = 0; i < it->nr_heads; i++) {
+			struct itrace_head *h = &it->heads[i];
+
+			if (!h->valid && !h->done) {
+				err = intel_pt__next(it->pt, i, &h->item);
+				if (err < 0)
+					return err;
+				h->valid = err == 1;
+				h->done = err == 0;
+			}
+			if (h->valid && (!best || h->item.time < best->item.time))
+				best = h;
+		}
+		/* as perf: a record goes before the trace of its own time */
+		if (!best || (!all && best->item.time >= time))
+			return 0;
+		best->valid = false;
+		err = itrace__print(it, &best->item);
+		if (err)
+			return err;
+	}
+}
+
+int itrace__flush_until(struct itrace *it, u64 time)
+{
+	if (!it || !time)
+		return 0;
+	return itrace__run(it, time, false);
+}
+
+int itrace__finish(struct itrace *it)
+{
+	if (!it)
+		return 0;
+	return itrace__run(it, 0, true);
+}
+
+int itrace__side_band(struct itrace *it, union perf_event *event, struct perf_sample *sample)
+{
+	int err = 0;
+
+	if (!it || !it->pt)
+		return 0;
+	switch (event->header.type) {
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/*
+		 * as perf with context-switch records (have_sched_switch 3):
+		 * the next task runs from the switch-out on, not from the
+		 * switch-in record a few microseconds later
+		 */
+		if (event->header.misc & PERF_RECORD_MISC_SWITCH_OUT)
+			err = intel_pt__set_cpu_task(
+			    it->pt, sample->cpu, event->context_switch.next_prev_pid,
+			    event->context_switch.next_prev_tid, sample->time);
+		break;
+	case PERF_RECORD_SWITCH:
+		if (!(event->header.misc & PERF_RECORD_MISC_SWITCH_OUT))
+			err = intel_pt__set_cpu_task(it->pt, sample->cpu, sample->pid, sample->tid,
+						     sample->time);
+		break;
+	case PERF_RECORD_ITRACE_START:
+		err = intel_pt__set_cpu_task(it->pt, sample->cpu, event->itrace_start.pid,
+					     event->itrace_start.tid, sample->time);
+		break;
+	case PERF_RECORD_AUX:
+		auxtrace__aux(&it->at, event);
+		break;
+	default:
+		break;
+	}
+	intel_pt__maps_changed(it->pt);
+	if (!it->own_pass && it->ti &&
+	    text_image__process_event(it->ti, it->session->machine, event, sample))
+		pr_debug("%s: %s record not applied to the trace's text image\n", it->session->path,
+			 perf_event__name(event->header.type));
+	return err;
+}

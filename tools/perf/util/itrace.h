@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_ITRACE_H
+#define __PERF_TEXTPOKE_ITRACE_H
+
+#include "event.h"
+#include "text-image.h"
+#include "types.h"
+
+/*
+ * perf script --itrace: samples synthesized from a hardware trace (Intel
+ * PT), printed among the recorded ones in time order, as perf does.
+ */
+struct itrace_opts {
+	bool set;      /* --itrace given (else perf's default for AUX recordings) */
+	bool branches; /* b */
+	bool calls;    /* c: branches that are calls (interrupts among them) */
+	bool returns;  /* r */
+	bool insns;    /* i */
+	bool errors;   /* e */
+	u64 period;    /* i's: N instructions, or N ns when period_ns */
+	bool period_ns;
+};
+
+/* perf's --itrace letters: "b", "i1i", "i100us", "ce"; 0 or -EINVAL with the reason printed */
+int itrace_opts__parse(struct itrace_opts *o, const char *arg);
+/* what perf script does without --itrace: cepwx */
+void itrace_opts__set_default(struct itrace_opts *o);
+
+struct itrace;
+struct perf_session;
+struct script_printer;
+struct script_filter;
+struct machine;
+
+/*
+ * @input: the recording (its text image is read from it for a file);
+ * @filter: --time, -C (may be inactive).
+ */
+struct itrace *itrace__new(const struct itrace_opts *opts, struct perf_session *session,
+			   struct script_printer *printer, const char *input,
+			   const struct text_image_opts *text, const struct script_filter *filter,
+			   bool filtering);
+void itrace__delete(struct itrace *it);
+
+/* AUXTRACE_INFO, AUXTRACE, TIME_CONV (user records) */
+int itrace__user_event(struct itrace *it, union perf_event *event, struct perf_session *session);
+/* the trace bytes after an AUXTRACE record */
+int itrace__auxtrace_data(struct itrace *it, const void *buf, u64 len);
+/* before a record of @time is printed: the trace up to it */
+int itrace__flush_until(struct itrace *it, u64 time);
+/* after a side-band record is in the machine model */
+int itrace__side_band(struct itrace *it, union perf_event *event, struct perf_sample *sample);
+/* after the last record: the rest of the trace */
+int itrace__finish(struct itrace *it);
+/* whether a recording's attrs ask for decoding (an AUX PMU is there) */
+bool itrace__active(const struct itrace *it);
+
+#endif /* __PERF_TEXTPOKE_ITRACE_H */
