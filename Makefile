@@ -124,11 +124,12 @@ deps:
 
 # Optional test-time packages: stock perf (the oracle), a 32-bit
 # toolchain, bpftool, headless chromium (report --html), gdb (an oracle
-# of the unwinding and srcline tests).  Missing ones
+# of the unwinding and srcline tests), python3 (reads JSON, builds the
+# corruption matrix).  Missing ones
 # make their tests skip, not fail.
 test-deps:
 	@if [ "$$(id -u)" = 0 ]; then \
-		for p in gcc-multilib bpftool linux-perf chromium gdb; do \
+		for p in gcc-multilib bpftool linux-perf chromium gdb python3; do \
 			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$p >/dev/null 2>&1 || \
 			echo "test-deps: $$p not installable, its tests will skip"; \

@@ -27,6 +27,7 @@
 #include "perf-event-open.h"
 #include "record-events.h"
 #include "record-features.h"
+#include "record-lost.h"
 #include "record.h"
 #include "synthesize.h"
 #include "writer.h"
@@ -81,7 +82,10 @@ struct record {
 	/* where the callchain starts in a sample, 0 when samples have none */
 	u16 callchain_off;
 	u64 first_time, last_time;
+	u64 max_time; /* of any record read: LOST_SAMPLES come after it */
 	u64 nr_samples;
+	u64 lost_format; /* PERF_FORMAT_LOST when the kernel has it, else 0 */
+	struct record_lost lost;
 	u64 bytes;
 	u64 kcore_dir_bytes; /* what kcore_dir holds at the end */
 	/* -z: bytes before and after compression, kept past the writer's close */
@@ -455,7 +459,7 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 
 	attr->sample_type = RECORD_SAMPLE_TYPE;
 	attr->sample_id_all = 1;
-	attr->read_format = PERF_FORMAT_ID;
+	attr->read_format = PERF_FORMAT_ID | rec->lost_format;
 	attr->disabled = 1;
 	/* -k: every event on the one clock, so side-band and samples stay in order */
 	attr->use_clockid = o->use_clockid;
@@ -581,7 +585,7 @@ static int record__setup_evsels(struct record *rec)
 	e->ev.attr.sample_period = 1;
 	e->ev.attr.freq = 0;
 	e->ev.attr.sample_type = RECORD_SAMPLE_TYPE;
-	e->ev.attr.read_format = PERF_FORMAT_ID;
+	e->ev.attr.read_format = PERF_FORMAT_ID | rec->lost_format;
 	e->ev.attr.inherit_stat = 0;
 	e->ev.attr.branch_sample_type = 0;
 	e->ev.attr.context_switch = o->switch_events;
@@ -615,7 +619,7 @@ static int record__setup_evsels(struct record *rec)
 	e->system_wide = true;
 	e->ev.attr.sample_type = RECORD_SAMPLE_TYPE;
 	e->ev.attr.sample_id_all = 1;
-	e->ev.attr.read_format = PERF_FORMAT_ID;
+	e->ev.attr.read_format = PERF_FORMAT_ID | rec->lost_format;
 	e->ev.attr.sample_period = 1;
 	e->ev.attr.text_poke = 1;
 	e->ev.attr.ksymbol = 1;
@@ -955,13 +959,23 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 			rec->first_time = t;
 		if (t > rec->last_time)
 			rec->last_time = t;
+		if (t > rec->max_time)
+			rec->max_time = t;
 		rec->nr_samples++;
 		record_hits__sample(&rec->hits, ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK,
 				    pid, ip);
 		if (rec->callchain_off && size >= rec->callchain_off + 8)
 			record__callchain_hits(rec, p + rec->callchain_off,
 					       size - rec->callchain_off);
-	} else if (ev->header.type == PERF_RECORD_TEXT_POKE && size >= 16) {
+	} else if (size >= sizeof(ev->header) + 32) {
+		u64 t;
+
+		/* the sample_id_all trailer: pid/tid, time, cpu, identifier */
+		memcpy(&t, p + size - 24, 8);
+		if (t > rec->max_time)
+			rec->max_time = t;
+	}
+	if (ev->header.type == PERF_RECORD_TEXT_POKE && size >= 16) {
 		u64 addr;
 
 		memcpy(&addr, p + 8, 8);
@@ -1036,10 +1050,60 @@ static bool record__targets_alive(struct record *rec)
 	return false;
 }
 
+/*
+ * After the events are disabled and the rings drained: what each event fd
+ * could not write, one LOST_SAMPLES record each, as perf 6.1 writes them.
+ * The time is the newest seen, so readers that order by time keep them
+ * last, where they belong.
+ */
+static int record__write_lost_samples(struct record *rec)
+{
+	struct {
+		struct perf_record_lost_samples ls;
+		u32 pid, tid;
+		u64 time;
+		u32 cpu, res;
+		u64 id;
+	} r = {.ls.header = {.type = PERF_RECORD_LOST_SAMPLES, .size = sizeof(r)}};
+
+	if (!rec->lost_format)
+		return 0;
+	for (int i = 0; i < rec->nr_evsels; i++) {
+		struct record_evsel *e = &rec->evsels[i];
+		int nr_tids = e->system_wide ? 1 : rec->nr_tids, f = 0;
+
+		/* fds[] holds the opened slots in slot order */
+		for (int slot = 0; slot < rec->nr_cpus * nr_tids && f < e->nr_fds; slot++) {
+			u64 lost;
+			int err;
+
+			if (e->slot_fd[slot] < 0)
+				continue;
+			err = record_lost__read(e->fds[f], e->ev.attr.read_format, &lost);
+			r.id = e->ids[f++];
+			if (err) {
+				pr_debug("%s: cannot read its lost count: %s\n", e->ev.name,
+					 strerror(-err));
+				continue;
+			}
+			if (!lost)
+				continue;
+			r.ls.lost = lost;
+			r.time = rec->max_time;
+			r.cpu = rec->cpus[slot / nr_tids];
+			err = perf_writer__write_event(rec->w, (const union perf_event *)&r);
+			if (err)
+				return err;
+			rec->lost.lost_samples += lost;
+		}
+	}
+	return 0;
+}
+
 static int record__loop(struct record *rec)
 {
 	struct pollfd *pfd = calloc(rec->nr_cpus, sizeof(*pfd));
-	int err = 0, status;
+	int err = 0, status, ready;
 
 	if (!pfd)
 		return -ENOMEM;
@@ -1059,15 +1123,21 @@ static int record__loop(struct record *rec)
 		if (rec->task_mode && rec->child <= 0 && !record__targets_alive(rec))
 			break;
 		/* a signal between the checks and poll is caught by the timeout */
-		if (poll(pfd, rec->nr_cpus, 100) < 0 && errno != EINTR) {
+		ready = poll(pfd, rec->nr_cpus, 100);
+		if (ready < 0 && errno != EINTR) {
 			err = -errno;
 			break;
 		}
+		/* perf's "Woken up" counts the waits that ended with data */
+		if (ready > 0)
+			rec->lost.wakeups++;
 	}
 	free(pfd);
 	record__disable(rec);
 	if (!err)
 		err = record__mmap_read_all(rec);
+	if (!err)
+		err = record__write_lost_samples(rec);
 	return err;
 }
 
@@ -1172,19 +1242,31 @@ static int record__trim_kallsyms(struct record *rec)
 	return err;
 }
 
+/* what the closing lines need from the writer, before it is closed */
+static void record__count(struct record *rec)
+{
+	struct record_lost *l = &rec->lost;
+
+	l->nr_records = 0;
+	for (u32 type = 0; type < PERF_RECORD_HEADER_MAX; type++)
+		l->nr_records += perf_writer__nr_records(rec->w, type);
+	l->nr_chunks = perf_writer__nr_records(rec->w, PERF_RECORD_LOST);
+	l->nr_samples = perf_writer__nr_records(rec->w, PERF_RECORD_SAMPLE);
+	/* the kernel's own LOST_SAMPLES (hardware samples it discarded) count as well */
+	for (int c = 0; c < rec->nr_cpus; c++)
+		l->lost_samples += rec->rings[c].lost_samples;
+}
+
 static void record__report(struct record *rec)
 {
-	u64 lost = 0, lost_samples = 0;
+	u64 lost = 0;
 
-	for (int c = 0; c < rec->nr_cpus; c++) {
+	for (int c = 0; c < rec->nr_cpus; c++)
 		lost += rec->rings[c].lost;
-		lost_samples += rec->rings[c].lost_samples;
-	}
+	record_lost__print(&rec->lost, rec->opts->quiet, stderr);
 	if (lost)
-		fprintf(stderr, "perf textpoke record: lost %" PRIu64 " events (try a larger -m)\n",
-			lost);
-	if (lost_samples)
-		fprintf(stderr, "perf textpoke record: lost %" PRIu64 " samples\n", lost_samples);
+		pr_debug("lost %" PRIu64 " events in %" PRIu64 " LOST records (try a larger -m)\n",
+			 lost, rec->lost.nr_chunks);
 	if (rec->bpf) {
 		struct bpf_capture_stats st;
 
@@ -1358,6 +1440,7 @@ int record__run(struct record_opts *opts)
 	}
 	if (err)
 		goto out;
+	rec.lost_format = record_lost__format_supported() ? PERF_FORMAT_LOST : 0;
 	err = record__setup_evsels(&rec);
 	if (!err)
 		err = record__open(&rec);
@@ -1422,6 +1505,7 @@ int record__run(struct record_opts *opts)
 	err = perf_writer__zstd_bytes(rec.w, &rec.zbytes_in, &rec.zbytes_out);
 	if (err)
 		goto out_abort;
+	record__count(&rec);
 	err = perf_writer__close(rec.w);
 	rec.w = NULL;
 	if (err)

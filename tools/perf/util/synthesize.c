@@ -24,33 +24,63 @@ static int synth__mmap2(struct synth *s, struct perf_record_mmap2 *m, const char
 	return err;
 }
 
-/* kallsyms address of @name, 0 when absent or hidden (kptr_restrict) */
-static u64 kallsyms__addr(const char *name)
+struct kernel_text {
+	u64 text, stext, etext;
+};
+
+/*
+ * _text, _stext and _etext from kallsyms in one pass, 0 for what is absent
+ * or hidden (kptr_restrict).  Reading /proc/kallsyms is slow (the kernel
+ * expands every name; _etext lies past a hundred thousand lines), so it
+ * is read once, in large reads, and each line looked at only as far as
+ * needed: "<hex address> <type> <name>[\t[module]]".
+ */
+static void kallsyms__kernel_text(struct kernel_text *kt)
 {
-	char line[512], sym[256], type;
-	unsigned long long addr;
-	u64 found = 0;
+	static char buf[1 << 16];
+	char line[512];
 	FILE *f = fopen("/proc/kallsyms", "r");
 
+	memset(kt, 0, sizeof(*kt));
 	if (!f)
-		return 0;
+		return;
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && !strcmp(sym, name)) {
-			found = addr;
+		char *name = strchr(line, ' '), *end;
+		u64 *dst;
+
+		/* "_" then one of "text", "stext", "etext", then the end of the name */
+		if (!name || !name[1] || name[2] != ' ' || name[3] != '_')
+			continue;
+		name += 3;
+		end = name + strcspn(name, "\t\n");
+		*end = '\0';
+		if (!strcmp(name, "_text"))
+			dst = &kt->text;
+		else if (!strcmp(name, "_stext"))
+			dst = &kt->stext;
+		else if (!strcmp(name, "_etext"))
+			dst = &kt->etext;
+		else
+			continue;
+		/* the first one is the kernel's; modules come after it */
+		if (!*dst)
+			*dst = strtoull(line, NULL, 16);
+		if (kt->etext)
 			break;
-		}
 	}
 	fclose(f);
-	return found;
 }
 
 int synthesize__kernel_mmap(struct synth *s)
 {
 	struct perf_record_mmap2 m;
-	u64 start = kallsyms__addr("_text"), end = kallsyms__addr("_etext");
+	struct kernel_text kt;
+	u64 start, end;
 
-	if (!start)
-		start = kallsyms__addr("_stext");
+	kallsyms__kernel_text(&kt);
+	start = kt.text ? kt.text : kt.stext;
+	end = kt.etext;
 	memset(&m, 0, sizeof(m));
 	m.header.misc = PERF_RECORD_MISC_KERNEL;
 	m.pid = (u32)-1;

@@ -9,8 +9,6 @@
 #   feature and as many samples as we wrote;
 # - a tracepoint (-e sched:sched_switch -a) carries TRACING_DATA, so stock
 #   perf script prints the fields of each record;
-# - a one-page ring overflows: the lost events we report are those of the
-#   file's LOST records;
 # - -p attaches to a running process; SIGINT ends a system-wide recording
 #   with a complete file, and the previous output is kept as .old;
 # - no /proc/kcore: the kcore_dir holds kallsyms and a one-line notice says so;
@@ -96,28 +94,7 @@ timeout 60 "$TEXTPOKE" record -q -e cpu-clock -p $loop -o "$tmp/pend.data" 2>"$t
 wait $loop
 echo "ok: -p ends when the process exits"
 
-# lost events: a one-page ring at ~100k samples/s per CPU overflows; what we
-# report must be what the LOST records in the file add up to
-"$tmp/loop" 1 &
-l1=$!
-"$tmp/loop" 1 &
-l2=$!
-record "$tmp/lost.data" -m 1 -c 10000 -e cpu-clock -a -- sleep 0.5
-wait $l1 $l2
-ours=$(sed -n 's/.*lost \([0-9]*\) events.*/\1/p' "$tmp/record.err")
-theirs=$(perf report -D -i "$tmp/lost.data" 2>/dev/null |
-	awk -F'lost:' '/PERF_RECORD_LOST:/ { n += $2 } END { print n + 0 }')
-if [ -n "$ours" ]; then
-	[ "$ours" = "$theirs" ] || fail "we reported $ours lost events, the file's LOST records say $theirs"
-	# perf script warns about the lost chunks itself, as it should
-	perf script -i "$tmp/lost.data" -F ip >/dev/null 2>"$tmp/lost.err" ||
-		fail "perf script on a lossy file: $(head -3 "$tmp/lost.err")"
-	grep -q "lost" "$tmp/lost.err" || fail "perf script did not see the lost events"
-	echo "ok: $ours lost events reported, as the file's LOST records add up"
-else
-	[ "$theirs" = 0 ] || fail "the file has $theirs lost events, we reported none"
-	echo "ok: no events lost even with a one-page ring (nothing to compare)"
-fi
+# lost events under load: record-load.sh
 
 # the starting image
 [ -s "$tmp/int.data/kcore_dir/kallsyms" ] || fail "no kcore_dir/kallsyms"
