@@ -120,9 +120,11 @@ static void tp_bq__prefetch_version(const struct textpoke_query *q, struct tp_bq
 	const struct textpoke_site *s = b->s;
 	u64 off = s->start > q->addr ? 0 : q->addr - s->start;
 
-	__builtin_prefetch(s->vbytes + b->v * tp_site__len(s) + off);
-	if (!s->all_known)
-		__builtin_prefetch(s->vknown + b->v * tp_site__kbytes(s) + off / 8);
+	if (s->vbytes) {
+		__builtin_prefetch(s->vbytes + b->v * tp_site__len(s) + off);
+		if (!s->all_known)
+			__builtin_prefetch(s->vknown + b->v * tp_site__kbytes(s) + off / 8);
+	}
 	b->step = TP_BQ_COPY;
 }
 

@@ -99,10 +99,12 @@ int tp_image__read(struct textpoke_image *img, u64 addr, size_t len, void *buf, 
 			err = version(ctx, s, &v);
 			if (err)
 				goto out;
-			__builtin_prefetch(s->vbytes + v * tp_site__len(s) +
-					   (s->start > addr ? 0 : addr - s->start));
-			if (!s->all_known)
-				__builtin_prefetch(s->vknown + v * tp_site__kbytes(s));
+			if (s->vbytes) {
+				__builtin_prefetch(s->vbytes + v * tp_site__len(s) +
+						   (s->start > addr ? 0 : addr - s->start));
+				if (!s->all_known)
+					__builtin_prefetch(s->vknown + v * tp_site__kbytes(s));
+			}
 			hits[nr_hits].s = s;
 			hits[nr_hits].v = v;
 			nr_hits++;
@@ -214,8 +216,9 @@ int textpoke_image__export(struct textpoke_image *img, u64 time,
 		return -ENOMEM;
 	known = buf + TP_EXPORT_CHUNK;
 	while ((end = tp_image__next_span(img, addr, &start)) != 0) {
-		for (u64 a = start; a < end; a += TP_EXPORT_CHUNK) {
-			size_t len = end - a < TP_EXPORT_CHUNK ? end - a : TP_EXPORT_CHUNK;
+		/* by len, not the chunk: a range ending near 2^64 would wrap below end */
+		for (u64 a = start, len; a < end; a += len) {
+			len = end - a < TP_EXPORT_CHUNK ? end - a : TP_EXPORT_CHUNK;
 
 			err = textpoke_image__read(img, a, len, time, buf, known);
 			if (err < 0)

@@ -247,10 +247,16 @@ size_t tp_site__version_at(const struct textpoke_site *s, u64 time)
 	if (s->t_first > time)
 		return 0;
 	guess = tp_site__time_guess(s, time);
-	/* the version wanted is most likely guess + 1: fetch it while t[guess] comes */
-	__builtin_prefetch(s->vbytes + (guess + 1) * tp_site__len(s));
-	if (!s->all_known)
-		__builtin_prefetch(s->vknown + (guess + 1) * tp_site__kbytes(s));
+	/*
+	 * the version wanted is most likely guess + 1: fetch it while t[guess]
+	 * comes (a site that keeps no versions has no bytes to fetch: NULL +
+	 * an offset is undefined)
+	 */
+	if (s->vbytes) {
+		__builtin_prefetch(s->vbytes + (guess + 1) * tp_site__len(s));
+		if (!s->all_known)
+			__builtin_prefetch(s->vknown + (guess + 1) * tp_site__kbytes(s));
+	}
 	return tp_site__version_search(s, time, guess);
 }
 
