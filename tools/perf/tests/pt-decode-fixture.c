@@ -22,10 +22,14 @@
  * the last TIP and the TIP.PGD that ends each CPU's trace (libipt reads
  * the TSC before the TIP.PGD ahead, fixture-pt.h says so).
  *
+ * With no kcore, at least half the known instructions are decoded.
+ *
  * Mutation caught: the recovery walk not restarting at a full-IP TIP
- * (intel-pt-decode.c: ipt_walk__skip never leaving skipping) loses the
+ * (intel-pt-recover.c: ipt_walk__skip never leaving skipping) loses the
  * known code of pt-none (BPF programs, trampoline, poked sites) after
- * the first error.
+ * the first error.  Also: a TIP lost with unknown code even when its
+ * target is known (intel-pt-recover.c: ipt_walk__lose without the
+ * ipt_walk__has_code() restart): 108 of 1221 decoded.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -175,6 +179,13 @@ static int check(struct test_suite *t, enum fixture_pt_kcore kcore, const char *
 	if (!knowable || !nr_ours || foreign > FP_NR_CPUS || lost > FP_NR_CPUS)
 		goto out;
 	if (kcore == FP_KCORE_END && missing > FP_NR_CPUS)
+		goto out;
+	/*
+	 * Most of pt-none's known code (the BPF programs, the trampoline) is
+	 * entered by a TIP right after unknown code: perf loses that TIP with
+	 * the error (1221 known, 108 decoded that way), we decode from it (753)
+	 */
+	if (kcore == FP_KCORE_NONE && nr_ours * 2 < knowable)
 		goto out;
 	ret = TEST_OK;
 out:

@@ -62,117 +62,11 @@ int intel_pt__next(struct intel_pt *pt, size_t qi, struct intel_pt_item *item)
 #include "dso.h"
 #include "insn-len.h"
 #include "machine.h"
+#include "intel-pt-decode-queue.h"
+#include "intel-pt-recover.h"
+#include "machine.h"
 #include "map.h"
 #include "text-image.h"
-
-/* the user/kernel split of x86_64 canonical addresses */
-#define KERNEL_START 0xffff800000000000ULL
-
-#define PENDING_MAX 8
-
-/* who ran on a CPU from when on: appended in time order as records arrive */
-struct ipt_cpu_task {
-	u64 time;
-	s32 pid, tid;
-};
-
-struct ipt_cpu {
-	struct ipt_cpu_task *tasks;
-	size_t nr, alloc;
-};
-
-/* the object mapped at the last user address read, until maps change */
-struct ipt_map_cache {
-	u64 start, end; /* runtime addresses */
-	u64 delta;	/* file offset = address - delta */
-	s32 pid;
-	const void *key;
-	char *path;
-	u64 gen;
-};
-
-struct ipt_queue {
-	struct intel_pt *pt;
-	struct auxtrace_queue *aq;
-	size_t next_buffer;		/* the buffer to open next */
-	struct auxtrace_buffer *buffer; /* non-NULL while open; moves with realloc */
-	u64 buffer_file_offset;
-	struct pt_insn_decoder *dec;
-	int status;
-	/* the previous instruction, for the branch it took */
-	bool have_prev;
-	u64 prev_ip;
-	u8 prev_size;
-	enum pt_insn_class prev_class;
-	bool trace_begin; /* after a sync or an overflow: the next ip starts the trace */
-	u64 fail_ip;	  /* where the image had no bytes */
-	u64 nr_insns;	  /* since the last instruction item */
-	u64 next_sample_time;
-	u64 last_time;
-	/* items of an event take its time, a branch that of its instruction */
-	bool use_fixed;
-	u64 fixed_time;
-	u64 prev_time; /* after the previous instruction's packets were consumed */
-	/* the last instruction decoded, for the insn field of its branch */
-	u64 br_ip;
-	u8 br_raw[15];
-	u8 br_len;
-	/*
-	 * The version code bytes are read at: the time once the previous
-	 * instruction's (or event's) packets were consumed.  libipt's own
-	 * time inside the read callback can be ahead of it (it reads timing
-	 * packets ahead while looking for the next event, through a PSB+)
-	 */
-	u64 read_time;
-	u64 sync_offset; /* of the PSB last synced to */
-	/*
-	 * After a decode error: the rest of the buffer is walked here, on a
-	 * query decoder, the way perf's own decoder recovers (see below)
-	 */
-	struct pt_query_decoder *qry;
-	struct pt_packet_decoder *pkt; /* to look at the packet the query decoder is at */
-	bool w_skipping;	       /* waiting for an IP packet */
-	u64 w_ip;
-	struct pt_event w_held; /* an asynchronous event, until w_ip reaches it */
-	bool w_have_held;
-	u64 w_ret[64]; /* return addresses, for compressed returns */
-	unsigned int w_nr_ret;
-	bool w_need_full_ip;	   /* as perf after an error: a compressed IP is no IP */
-	u64 w_prev_off, w_cur_off; /* the query decoder at the last steps */
-	u64 w_offs[4];
-	/*
-	 * objects whose unknown code was reported once (as perf does, but
-	 * per queue: the queues are decoded a little ahead of printing, so
-	 * a shared list would let a later error of one CPU hide an earlier
-	 * one of another)
-	 */
-	const void *reported[64];
-	size_t nr_reported;
-	/* instructions since the trace position last moved: a loop that never ends */
-	u64 nr_no_progress;
-	u64 progress_off;
-	unsigned int w_nr_offs;
-	u64 w_sync; /* the query decoder's last PSB */
-	struct intel_pt_item pending[PENDING_MAX];
-	int nr_pending, pending_at;
-	struct ipt_map_cache map;
-};
-
-struct intel_pt {
-	struct intel_pt_info info;
-	struct pt_config config;
-	struct machine *machine;
-	struct text_image *ti;
-	struct auxtrace *at;
-	struct intel_pt_opts opts;
-	struct ipt_queue *queues;
-	size_t nr_queues;
-	struct ipt_cpu *cpus;
-	int nr_cpus;
-	struct dso_data *objs;
-	u64 maps_gen;
-	u64 nr_errors_quiet;
-};
 
 /* "GenuineIntel,6,78,3": the family, model and stepping libipt's errata need */
 static void intel_pt__set_cpu(struct pt_config *config, const char *cpuid)
@@ -383,8 +277,8 @@ static bool ipt_queue__find_map(struct ipt_queue *q, u64 ip, u64 time)
  * bytes known at that time are returned, so a read never mixes versions
  * or unknown bytes.
  */
-static int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip,
-			   void *context)
+int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip,
+		    void *context)
 {
 	struct ipt_queue *q = context;
 	u64 time = q->read_time;
@@ -416,8 +310,6 @@ static int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid
 	}
 	return n;
 }
-
-static struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type);
 
 static void ipt_queue__no_psb(struct ipt_queue *q, const struct auxtrace_buffer *b)
 {
@@ -479,7 +371,7 @@ static int ipt_queue__open(struct ipt_queue *q)
 	return 0;
 }
 
-static struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type)
+struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type)
 {
 	struct intel_pt_item *it;
 
@@ -494,7 +386,7 @@ static struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_
 	return it;
 }
 
-static void ipt_queue__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags)
+void ipt_queue__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags)
 {
 	struct intel_pt_item *it = ipt_queue__push(q, IPT_ITEM_BRANCH);
 
@@ -534,57 +426,10 @@ static bool ipt_class_branches(enum pt_insn_class c)
 	return c != ptic_other && c != ptic_ptwrite && c != ptic_error;
 }
 
-/*
- * The object mapped at @ip, if any: perf reports an object whose bytes it
- * cannot read once, and an address outside every map each time
- */
-static const void *ipt_queue__object(struct ipt_queue *q, u64 ip)
-{
-	struct addr_location al;
-	struct thread *thread;
-	const void *key = NULL;
-	s32 pid, tid;
-
-	if (ip < KERNEL_START)
-		return ipt_queue__find_map(q, ip, q->read_time) ? q->map.key : NULL;
-	ipt_queue__task(q, &pid, &tid);
-	if (!q->pt->machine || tid == -1)
-		return NULL;
-	thread = machine__find_thread(q->pt->machine, pid, tid);
-	if (!thread)
-		return NULL;
-	addr_location__init(&al);
-	thread__find_symbol(thread, PERF_RECORD_MISC_KERNEL, ip, q->read_time, &al);
-	key = al.map ? al.map->dso : NULL;
-	addr_location__exit(&al);
-	thread__put(thread);
-	return key;
-}
-
-/* whether an error about @ip's object was reported already (and note it) */
-static bool ipt_queue__reported(struct ipt_queue *q, u64 ip)
-{
-	const void *key = ipt_queue__object(q, ip);
-	size_t i;
-
-	if (!key)
-		return false;
-	for (i = 0; i < q->nr_reported; i++)
-		if (q->reported[i] == key)
-			return true;
-	if (q->nr_reported < sizeof(q->reported) / sizeof(q->reported[0]))
-		q->reported[q->nr_reported++] = key;
-	return false;
-}
-
-static void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
+void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
 {
 	struct intel_pt_item *it;
 
-	if (errcode == pte_nomap && ipt_queue__reported(q, ip)) {
-		q->pt->nr_errors_quiet++;
-		return;
-	}
 	/* when the code was looked for */
 	q->use_fixed = true;
 	q->fixed_time = q->read_time;
@@ -595,11 +440,13 @@ static void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
 	if (!it)
 		return;
 	it->ip = ip;
+	it->cpumode_user = ip < KERNEL_START;
 	if (q->dec)
 		pt_insn_get_offset(q->dec, &off);
 	switch (errcode) {
 	case pte_nomap:
 		it->err_code = IPT_ERR_NOINSN;
+		it->once = true;
 		snprintf(it->msg, sizeof(it->msg),
 			 "code bytes unknown at %#" PRIx64 " at %" PRIu64 ".%09" PRIu64
 			 " (trace offset %#" PRIx64 " of the AUXTRACE at %#" PRIx64 ")",
@@ -689,9 +536,6 @@ static int ipt_queue__events(struct ipt_queue *q)
 	return 0;
 }
 
-static const u8 ipt_psb[16] = {0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
-			       0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82};
-
 /*
  * perf's "never-ending loop" check: code that branches without packets
  * (jmp to itself) would hold the walk for ever; after this many
@@ -699,7 +543,7 @@ static const u8 ipt_psb[16] = {0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
  */
 #define IPT_NO_PROGRESS_MAX (1U << 20)
 
-static bool ipt_queue__stuck(struct ipt_queue *q, u64 off)
+bool ipt_queue__stuck(struct ipt_queue *q, u64 off)
 {
 	if (off != q->progress_off) {
 		q->progress_off = off;
@@ -707,581 +551,6 @@ static bool ipt_queue__stuck(struct ipt_queue *q, u64 off)
 		return false;
 	}
 	return ++q->nr_no_progress > IPT_NO_PROGRESS_MAX;
-}
-
-/* --- recovery: perf's way, on libipt's query decoder ---------------------
- *
- * libipt's instruction decoder can only start at a PSB.  perf's decoder,
- * after an instruction it cannot get, skips TNT packets (they belong to the
- * unknown code) to the next packet that gives an IP (TIP, TIP.PGE, FUP
- * with TIP), reports a trace start there and decodes on if it has that
- * code.  With PSBs kilobytes apart that is where the known code of a
- * recording with holes (no kcore: only poked sites, trampolines and BPF
- * programs are known) gets decoded.  So after an error the buffer's rest
- * is walked here: a query decoder brought to where the instruction decoder
- * stopped, and an instruction walk of its own (lengths from insn-len.c,
- * the branch kind from the opcode) that asks it for each branch.
- */
-
-static u64 ipt_qry_now(struct ipt_queue *q)
-{
-	u64 tsc = 0;
-	u32 lost_mtc, lost_cyc;
-
-	if (pt_qry_time(q->qry, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
-		q->last_time = perf_tsc_conv__to_time(&q->pt->info.tc, tsc);
-	return q->last_time;
-}
-
-/* a branch or error of the walk, at the time its packets were consumed */
-static void ipt_walk__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags)
-{
-	q->use_fixed = true;
-	q->fixed_time = ipt_qry_now(q);
-	ipt_queue__branch(q, from, to, flags);
-	q->use_fixed = false;
-}
-
-/* the query decoder at the instruction decoder's position: 0 or -errno */
-static int ipt_walk__start(struct ipt_queue *q)
-{
-	const struct auxtrace_buffer *b = q->buffer;
-	struct pt_config config = q->pt->config;
-	uint64_t off = 0, psb = 0, at, fup = 0;
-	const u8 *p;
-	int status, guard;
-	bool fresh;
-
-	if (pt_insn_get_offset(q->dec, &off) < 0 || off >= b->size)
-		return -pte_eos;
-	/* the last PSB at or before it */
-	for (at = q->sync_offset; at < off; at = p - b->data + 1) {
-		p = memmem(b->data + at, off - at, ipt_psb, sizeof(ipt_psb));
-		if (!p)
-			break;
-		psb = p - b->data;
-	}
-	config.begin = b->data;
-	config.end = b->data + b->size;
-	q->qry = pt_qry_alloc_decoder(&config);
-	q->pkt = pt_pkt_alloc_decoder(&config);
-	if (!q->qry || !q->pkt)
-		return -pte_nomem;
-	status = pt_qry_sync_set(q->qry, &fup, psb);
-	q->w_ip = fup;
-	fresh = status >= 0 && !(status & pts_ip_suppressed);
-	/* consume what the instruction decoder had consumed */
-	for (guard = 0; status >= 0 && guard < 1 << 20; guard++) {
-		uint64_t now = 0;
-		int taken;
-
-		if (pt_qry_get_offset(q->qry, &now) < 0 || now >= off)
-			break;
-		if (status & pts_event_pending) {
-			struct pt_event ev;
-
-			status = pt_qry_event(q->qry, &ev, sizeof(ev));
-			continue;
-		}
-		/* the PSB+'s own events (its MODE.exec) leave it fresh, a branch not */
-		fresh = false;
-		status = pt_qry_cond_branch(q->qry, &taken);
-		if (status == -pte_bad_query) {
-			uint64_t ip;
-
-			status = pt_qry_indirect_branch(q->qry, &ip);
-		}
-	}
-	q->status = status;
-	q->w_sync = 0;
-	pt_qry_get_sync_offset(q->qry, &q->w_sync);
-	/*
-	 * Nothing to consume: the instruction decoder had read ahead into
-	 * the next segment's PSB+, and the code runs on at its FUP (as for
-	 * perf, no trace start there); else skip to the next IP
-	 */
-	q->w_skipping = !fresh;
-	q->w_need_full_ip = true;
-	pt_qry_get_offset(q->qry, &q->w_cur_off);
-	q->w_prev_off = q->w_cur_off;
-	q->w_nr_offs = 0;
-	q->w_have_held = false;
-	q->w_nr_ret = 0;
-	q->have_prev = false;
-	return status < 0 ? status : 0;
-}
-
-/* what an instruction does to the flow, from its opcode */
-enum ipt_walk_kind {
-	IW_OTHER,
-	IW_COND, /* jcc, loop, jrcxz: target in walk->target */
-	IW_JMP,	 /* direct */
-	IW_CALL, /* direct */
-	IW_JMP_IND,
-	IW_CALL_IND,
-	IW_RET,
-	IW_FAR_CALL, /* syscall, sysenter, int: TIP or TIP.PGD */
-	IW_FAR_RET,  /* sysret, sysexit, iret, far ret */
-};
-
-static enum ipt_walk_kind ipt_walk__kind(const u8 *b, int len, u64 ip, u64 *target)
-{
-	int i = 0;
-	u8 op;
-
-	/* legacy prefixes, then REX */
-	while (i < len && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xf2 || b[i] == 0xf3 ||
-			   b[i] == 0x2e || b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x36 ||
-			   b[i] == 0x64 || b[i] == 0x65 || b[i] == 0xf0))
-		i++;
-	if (i < len && (b[i] & 0xf0) == 0x40)
-		i++;
-	if (i >= len)
-		return IW_OTHER;
-	op = b[i];
-	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3)) {
-		*target = ip + len + (s8)b[len - 1];
-		return IW_COND;
-	}
-	if (op == 0xeb || op == 0xe9 || op == 0xe8) {
-		s32 rel = op == 0xeb ? (s8)b[len - 1] : 0;
-
-		if (op != 0xeb)
-			memcpy(&rel, b + len - 4, 4);
-		*target = ip + len + (s64)rel;
-		return op == 0xe8 ? IW_CALL : IW_JMP;
-	}
-	if (op == 0xff && i + 1 < len) {
-		switch ((b[i + 1] >> 3) & 7) {
-		case 2:
-		case 3:
-			return IW_CALL_IND;
-		case 4:
-		case 5:
-			return IW_JMP_IND;
-		default:
-			return IW_OTHER;
-		}
-	}
-	if (op == 0xc3 || op == 0xc2)
-		return IW_RET;
-	if (op == 0xcb || op == 0xca || op == 0xcf)
-		return IW_FAR_RET;
-	if (op == 0xcc || op == 0xcd || op == 0xce || op == 0xf1)
-		return IW_FAR_CALL;
-	if (op == 0x0f && i + 1 < len) {
-		u8 op2 = b[i + 1];
-
-		if (op2 >= 0x80 && op2 <= 0x8f) {
-			s32 rel;
-
-			memcpy(&rel, b + len - 4, 4);
-			*target = ip + len + (s64)rel;
-			return IW_COND;
-		}
-		if (op2 == 0x05 || op2 == 0x34)
-			return IW_FAR_CALL;
-		if (op2 == 0x07 || op2 == 0x35)
-			return IW_FAR_RET;
-	}
-	return IW_OTHER;
-}
-
-static u32 ipt_walk__flags(enum ipt_walk_kind k)
-{
-	switch (k) {
-	case IW_COND:
-		return IPT_FLAG_CONDITIONAL;
-	case IW_CALL:
-	case IW_CALL_IND:
-		return IPT_FLAG_CALL;
-	case IW_RET:
-		return IPT_FLAG_RETURN;
-	case IW_FAR_CALL:
-		return IPT_FLAG_CALL | IPT_FLAG_SYSCALLRET;
-	case IW_FAR_RET:
-		return IPT_FLAG_RETURN | IPT_FLAG_SYSCALLRET;
-	default:
-		return 0;
-	}
-}
-
-/* an event the walk has reached: 1 when it gave the walk a new ip */
-static int ipt_walk__event(struct ipt_queue *q, const struct pt_event *ev)
-{
-	switch (ev->type) {
-	case ptev_enabled:
-		ipt_walk__branch(q, 0, ev->variant.enabled.ip, IPT_FLAG_TRACE_BEGIN);
-		q->w_ip = ev->variant.enabled.ip;
-		q->w_skipping = false;
-		return 1;
-	case ptev_async_branch:
-		ipt_walk__branch(q, ev->variant.async_branch.from, ev->variant.async_branch.to,
-				 IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_INTERRUPT);
-		q->w_ip = ev->variant.async_branch.to;
-		q->w_skipping = false;
-		return 1;
-	case ptev_async_disabled:
-		ipt_walk__branch(q, ev->variant.async_disabled.at, 0,
-				 IPT_FLAG_TRACE_END | IPT_FLAG_ASYNC);
-		q->w_skipping = true;
-		return 0;
-	case ptev_disabled:
-		q->w_skipping = true;
-		return 0;
-	case ptev_overflow:
-		ipt_queue__error(q, pte_overflow, q->w_ip);
-		q->pending[(q->pending_at + q->nr_pending - 1) % PENDING_MAX].err_code =
-		    IPT_ERR_OVR;
-		q->w_skipping = true;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-/*
- * Whether the IP packet the query decoder is at gives the whole address.
- * perf forgets the last IP when it loses the code, so a compressed IP (the
- * low 16 or 32 bits) after that means nothing to it, and it skips on to
- * the next packet with a full one; from there the last IP is known again.
- */
-static bool ipt_walk__full_ip(struct ipt_queue *q)
-{
-	struct pt_packet pk;
-	uint64_t off = 0;
-
-	if (!q->w_need_full_ip)
-		return true;
-	if (pt_qry_get_offset(q->qry, &off) < 0 || pt_pkt_sync_set(q->pkt, off) < 0 ||
-	    pt_pkt_next(q->pkt, &pk, sizeof(pk)) < 0)
-		return true;
-	switch (pk.type) {
-	case ppt_tip:
-	case ppt_tip_pge:
-	case ppt_tip_pgd:
-	case ppt_fup:
-		if (pk.payload.ip.ipc != pt_ipc_sext_48 && pk.payload.ip.ipc != pt_ipc_full)
-			return false;
-		break;
-	default:
-		break;
-	}
-	q->w_need_full_ip = false;
-	return true;
-}
-
-/* the compression of the last @type packet in [@from, @to), or -1 */
-static int ipt_walk__last_ipc(struct ipt_queue *q, u64 from, u64 to, enum pt_packet_type type)
-{
-	struct pt_packet pk;
-	uint64_t off = from;
-	int ipc = -1, i;
-
-	if (pt_pkt_sync_set(q->pkt, from) < 0)
-		return -1;
-	for (i = 0; i < 256 && off < to; i++) {
-		if (pt_pkt_next(q->pkt, &pk, sizeof(pk)) < 0)
-			break;
-		if (pk.type == type)
-			ipc = pk.payload.ip.ipc;
-		if (pt_pkt_get_offset(q->pkt, &off) < 0)
-			break;
-	}
-	return ipc;
-}
-
-static bool ipt_ipc_full(int ipc)
-{
-	return ipc == pt_ipc_sext_48 || ipc == pt_ipc_full;
-}
-
-/* whether the walk has the code at @ip now */
-static bool ipt_walk__has_code(struct ipt_queue *q, u64 ip)
-{
-	u8 b[INSN_LEN_MAX];
-
-	q->read_time = ipt_qry_now(q);
-	return ipt_read_memory(b, sizeof(b), NULL, ip, q) > 0;
-}
-
-/*
- * An interrupt (FUP + TIP) met while skipping.  perf takes the FUP as an
- * IP (a trace start) and walks on from there to the TIP: without the code
- * there the walk fails before it, the TIP is lost with it, and perf
- * forgets the IP again.  With the code, the interrupt is taken there.
- */
-static void ipt_walk__skip_async(struct ipt_queue *q, const struct pt_event *ev)
-{
-	bool branch = ev->type == ptev_async_branch;
-	u64 from = branch ? ev->variant.async_branch.from : ev->variant.async_disabled.at;
-	bool fup_full =
-	    !q->w_need_full_ip ||
-	    ipt_ipc_full(ipt_walk__last_ipc(q, q->w_prev_off, q->w_cur_off + 1, ppt_fup));
-
-	if (!branch)
-		q->w_skipping = true;
-	if (!fup_full)
-		return;
-	ipt_walk__branch(q, 0, from, IPT_FLAG_TRACE_BEGIN);
-	q->w_need_full_ip = false;
-	if (ipt_walk__has_code(q, from)) {
-		if (branch) {
-			ipt_walk__branch(q, from, ev->variant.async_branch.to,
-					 IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_INTERRUPT);
-			q->w_ip = ev->variant.async_branch.to;
-			q->w_skipping = false;
-		} else {
-			ipt_walk__branch(q, from, 0, IPT_FLAG_TRACE_END | IPT_FLAG_ASYNC);
-		}
-		return;
-	}
-	ipt_queue__error(q, pte_nomap, from);
-	q->w_need_full_ip = true;
-}
-
-/* skipping: the next packet that gives an IP */
-static int ipt_walk__skip(struct ipt_queue *q)
-{
-	uint64_t ip;
-	int taken;
-	bool full;
-
-	if (q->status & pts_event_pending) {
-		struct pt_event ev;
-
-		full = q->w_need_full_ip;
-		q->status = pt_qry_event(q->qry, &ev, sizeof(ev));
-		if (q->status < 0)
-			return q->status;
-		if (ev.type == ptev_async_branch || ev.type == ptev_async_disabled) {
-			ipt_walk__skip_async(q, &ev);
-		} else if (ev.type == ptev_enabled) {
-			/* a TIP.PGE: an IP if a full one */
-			full = !full || ipt_ipc_full(ipt_walk__last_ipc(
-					    q, q->w_prev_off, q->w_cur_off + 1, ppt_tip_pge));
-			if (full) {
-				q->w_need_full_ip = false;
-				ipt_walk__event(q, &ev);
-			}
-		} else {
-			ipt_walk__event(q, &ev);
-		}
-		return q->status;
-	}
-	q->status = pt_qry_cond_branch(q->qry, &taken);
-	if (q->status >= 0) {
-		uint64_t sync = 0, fup = 0;
-		int status;
-
-		/*
-		 * A PSB passed on the way to the next packet: perf syncs
-		 * there, at its FUP, without a trace start of its own
-		 */
-		if (pt_qry_get_sync_offset(q->qry, &sync) >= 0 && sync > q->w_sync) {
-			q->w_sync = sync;
-			status = pt_qry_sync_set(q->qry, &fup, sync);
-			if (status >= 0) {
-				q->status = status;
-				if (!(status & pts_ip_suppressed)) {
-					q->w_ip = fup;
-					q->w_skipping = false;
-				}
-			}
-		}
-	}
-	if (q->status != -pte_bad_query)
-		return q->status;
-	full = ipt_walk__full_ip(q);
-	q->status = pt_qry_indirect_branch(q->qry, &ip);
-	if (q->status >= 0 && !(q->status & pts_ip_suppressed) && full) {
-		ipt_walk__branch(q, 0, ip, IPT_FLAG_TRACE_BEGIN);
-		q->w_ip = ip;
-		q->w_skipping = false;
-	}
-	return q->status;
-}
-
-/* one instruction at w_ip */
-static int ipt_walk__insn(struct ipt_queue *q)
-{
-	struct intel_pt *pt = q->pt;
-	u8 bytes[INSN_LEN_MAX], known[INSN_LEN_MAX];
-	enum ipt_walk_kind kind;
-	u64 ip = q->w_ip, target = 0, next;
-	uint64_t to;
-	int n, len, taken;
-
-	/* an asynchronous event (FUP + TIP) belongs to its own ip */
-	if (!q->w_have_held && (q->status & pts_event_pending)) {
-		q->status = pt_qry_event(q->qry, &q->w_held, sizeof(q->w_held));
-		if (q->status < 0)
-			return q->status;
-		if (q->w_held.type == ptev_async_branch || q->w_held.type == ptev_async_disabled)
-			q->w_have_held = true;
-		else if (q->w_held.type != ptev_disabled)
-			return ipt_walk__event(q, &q->w_held), 0;
-		else
-			q->w_have_held = true;
-	}
-	if (q->w_have_held) {
-		u64 at = q->w_held.type == ptev_async_branch ? q->w_held.variant.async_branch.from :
-			 q->w_held.type == ptev_async_disabled ?
-							       q->w_held.variant.async_disabled.at :
-							       0;
-
-		if (q->w_held.type != ptev_disabled && (at == ip || q->w_held.ip_suppressed)) {
-			q->w_have_held = false;
-			ipt_walk__event(q, &q->w_held);
-			return 0;
-		}
-	}
-	q->read_time = ipt_qry_now(q);
-	q->fail_ip = 0;
-	n = ipt_read_memory(bytes, sizeof(bytes), NULL, ip, q);
-	len = n > 0 ? insn_len(bytes, NULL, n, INSN_LEN_64, NULL) : -1;
-	if (len <= 0) {
-		ipt_queue__error(q, n > 0 ? pte_bad_insn : pte_nomap, ip);
-		q->w_skipping = true;
-		q->w_need_full_ip = true;
-		q->w_have_held = false;
-		return 0;
-	}
-	memset(known, 1, sizeof(known));
-	if (ipt_queue__stuck(q, q->w_cur_off)) {
-		ipt_queue__error(q, pte_internal, ip);
-		q->pending[(q->pending_at + q->nr_pending - 1) % PENDING_MAX].err_code =
-		    IPT_ERR_NELOOP;
-		q->nr_no_progress = 0;
-		q->w_skipping = true;
-		q->w_need_full_ip = true;
-		return 0;
-	}
-	kind = ipt_walk__kind(bytes, len, ip, &target);
-	next = ip + len;
-	/* the disabling branch: TIP.PGD in place of its TIP */
-	if (q->w_have_held && q->w_held.type == ptev_disabled && kind != IW_OTHER &&
-	    kind != IW_JMP && kind != IW_CALL) {
-		q->w_have_held = false;
-		ipt_walk__branch(q, ip, q->w_held.ip_suppressed ? 0 : q->w_held.variant.disabled.ip,
-				 IPT_FLAG_TRACE_END | ipt_walk__flags(kind));
-		q->w_skipping = true;
-		return 0;
-	}
-	switch (kind) {
-	case IW_COND:
-		q->status = pt_qry_cond_branch(q->qry, &taken);
-		if (q->status < 0)
-			goto mismatch;
-		if (taken)
-			next = target;
-		break;
-	case IW_CALL:
-		q->w_ret[q->w_nr_ret++ % 64] = next;
-		next = target;
-		break;
-	case IW_JMP:
-		next = target;
-		break;
-	case IW_RET:
-		q->status = pt_qry_cond_branch(q->qry, &taken);
-		if (q->status >= 0) {
-			/* compressed: the address it was called from */
-			if (!taken || !q->w_nr_ret)
-				goto mismatch;
-			next = q->w_ret[--q->w_nr_ret % 64];
-			break;
-		}
-		if (q->status != -pte_bad_query)
-			goto mismatch;
-		/* fall through */
-	case IW_CALL_IND:
-	case IW_JMP_IND:
-	case IW_FAR_CALL:
-	case IW_FAR_RET:
-		if (kind == IW_CALL_IND)
-			q->w_ret[q->w_nr_ret++ % 64] = next;
-		q->status = pt_qry_indirect_branch(q->qry, &to);
-		if (q->status < 0)
-			goto mismatch;
-		if (q->status & pts_ip_suppressed) {
-			q->w_skipping = true;
-			return 0;
-		}
-		next = to;
-		break;
-	default:
-		break;
-	}
-	if (pt->opts.want_insns) {
-		struct intel_pt_item *it;
-		/* a branch that took a packet has that packet's time */
-		u64 t = kind == IW_OTHER || kind == IW_JMP || kind == IW_CALL ? q->read_time :
-										ipt_qry_now(q);
-
-		q->nr_insns++;
-		if (pt->opts.period_ns ? t >= q->next_sample_time :
-					 q->nr_insns >= pt->opts.insn_period) {
-			q->use_fixed = true;
-			q->fixed_time = t;
-			it = ipt_queue__push(q, IPT_ITEM_INSN);
-			q->use_fixed = false;
-			if (it) {
-				it->ip = ip;
-				it->period = q->nr_insns;
-				it->insn_len = len;
-				memcpy(it->insn, bytes, len);
-				it->cpumode_user = ip < KERNEL_START;
-			}
-			q->nr_insns = 0;
-			if (pt->opts.period_ns)
-				q->next_sample_time =
-				    (t / pt->opts.period_ns + 1) * pt->opts.period_ns;
-		}
-	}
-	if (kind != IW_OTHER && (kind != IW_COND || next != ip + len)) {
-		q->br_ip = ip;
-		q->br_len = len;
-		memcpy(q->br_raw, bytes, len);
-		ipt_walk__branch(q, ip, next, ipt_walk__flags(kind));
-	}
-	q->w_ip = next;
-	return 0;
-
-mismatch:
-	if (q->status == -pte_eos)
-		return q->status;
-	ipt_queue__error(q, pt_errcode(q->status), ip);
-	q->w_skipping = true;
-	q->w_need_full_ip = true;
-	q->status = 0;
-	return 0;
-}
-
-/* one step of the walk; -pte_eos at the buffer's end */
-static int ipt_walk__step(struct ipt_queue *q)
-{
-	uint64_t off = 0;
-	int err;
-
-	pt_qry_get_offset(q->qry, &off);
-	q->w_offs[q->w_nr_offs++ % 4] = off;
-	/* the oldest of the last four: the FUP read ahead may lie before the last step */
-	q->w_prev_off = q->w_nr_offs >= 4 ? q->w_offs[q->w_nr_offs % 4] : q->w_offs[0];
-	q->w_cur_off = off;
-	err = q->w_skipping ? ipt_walk__skip(q) : ipt_walk__insn(q);
-
-	if (err == -pte_eos)
-		return err;
-	if (err < 0) {
-		/* the packets themselves are bad: the next PSB */
-		ipt_queue__error(q, pt_errcode(err), q->w_ip);
-		q->status = pt_qry_sync_forward(q->qry, &(uint64_t){0});
-		q->w_skipping = true;
-		if (q->status < 0)
-			return q->status;
-	}
-	return 0;
 }
 
 /* one step of the walk: an instruction, its events, or an error and a resync */

@@ -63,6 +63,12 @@ struct intel_pt_item {
 	u8 insn_len;
 	bool cpumode_user; /* of ip */
 	int err_code;
+	/*
+	 * An error about code the image lacks: perf reports those once per
+	 * object, which is decided when the items are printed, in time order
+	 * across CPUs and with who ran then known
+	 */
+	bool once;
 	char msg[160];
 };
 

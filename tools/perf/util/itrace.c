@@ -20,6 +20,7 @@
 #include "intel-pt-decode.h"
 #include "itrace.h"
 #include "machine.h"
+#include "map.h"
 #include "script-filter.h"
 #include "script-print.h"
 #include "session.h"
@@ -53,6 +54,9 @@ struct itrace {
 	struct itrace_head *heads;
 	size_t nr_heads;
 	u64 nr_errors;
+	/* objects whose missing code an error was printed about */
+	const void *seen[64];
+	size_t nr_seen;
 };
 
 int itrace_opts__parse(struct itrace_opts *o, const char *arg)
@@ -485,9 +489,46 @@ static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *i
 		script_buf__printf(b, " %s", insn.text);
 }
 
+/*
+ * perf reports code it cannot read once per object (dso), and each time
+ * for an address outside every map: whether @item is one it would not
+ * print
+ */
+static bool itrace__seen(struct itrace *it, const struct intel_pt_item *item)
+{
+	struct addr_location al;
+	struct thread *thread;
+	const void *key;
+	size_t i;
+
+	if (!item->once || item->tid == -1)
+		return false;
+	thread = machine__find_thread(it->session->machine, item->pid, item->tid);
+	if (!thread)
+		return false;
+	addr_location__init(&al);
+	thread__find_symbol(thread,
+			    item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL,
+			    item->ip, item->time, &al);
+	key = al.map ? al.map->dso : NULL;
+	addr_location__exit(&al);
+	thread__put(thread);
+	if (!key)
+		return false;
+	for (i = 0; i < it->nr_seen; i++)
+		if (it->seen[i] == key)
+			return true;
+	if (it->nr_seen < sizeof(it->seen) / sizeof(it->seen[0]))
+		it->seen[it->nr_seen++] = key;
+	return false;
+}
+
 static int itrace__print_error(struct itrace *it, const struct intel_pt_item *item)
 {
 	struct script_buf *b = &it->printer->out;
+
+	if (itrace__seen(it, item))
+		return 0;
 
 	it->nr_errors++;
 	if (!it->opts.errors)
