@@ -16,6 +16,7 @@
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed (reads report --json)"
 scratch report-abi
 
 build_report_workload "$tmp/w64" || fail "gcc: $(cat "$tmp/gcc.err")"
@@ -36,11 +37,19 @@ HOME=$tmp perf script -i "$tmp/abi.data" -F comm,uregs 2>/dev/null |
 	     END { for (k in n) print k, n[k] }' | sort >"$tmp/oracle"
 [ -s "$tmp/oracle" ] || fail "stock perf script printed no ABI words"
 
-# ours, as rows: comm abi samples
+# ours, as rows: comm abi samples.  From --json: the text's Command column
+# is as wide as the threads' last names, as perf's, so a sample taken
+# while a thread was still "perf-exec" prints cut to that width there
 "$TEXTPOKE" report -i "$tmp/abi.data" --no-changes --sort comm,abi -n >"$tmp/rows" ||
 	fail "report --sort comm,abi -n"
-awk '/^ +[0-9.]+%/ { a = $4 == "32" ? 1 : $4 == "64" ? 2 : $4 == "none" ? 0 : -1
-		     print $3, a, $2 }' "$tmp/rows" | sort >"$tmp/ours"
+"$TEXTPOKE" report -i "$tmp/abi.data" --no-changes --sort comm,abi --json >"$tmp/rows.json" ||
+	fail "report --sort comm,abi --json"
+python3 -c '
+import json, sys
+for ev in json.load(open(sys.argv[1]))["profile"]:
+    for e in ev["entries"]:
+        print(e["comm"], e["abi"], e["nr_samples"])' "$tmp/rows.json" | sort >"$tmp/ours" ||
+	fail "report --json: not the document described"
 if ! cmp -s "$tmp/oracle" "$tmp/ours"; then
 	diff -u "$tmp/oracle" "$tmp/ours"
 	fail "--sort comm,abi -n differs from the ABI words stock perf script prints"
