@@ -222,18 +222,8 @@ static void start(struct script_printer *p, const struct perf_sample *sample,
 		script_json__string(b, tod, n);
 	}
 	if (f & SF_TIME) {
-		u64 t = sample->time;
-
-		/* the text line's sums, in nanoseconds */
-		if (p->reltime) {
-			if (!p->initial_time)
-				p->initial_time = t;
-			t -= p->initial_time;
-		} else if (p->deltatime) {
-			t = p->previous_time ? t - p->previous_time : 0;
-			p->previous_time = sample->time;
-		}
-		udec(b, "time", t);
+		/* the text line's time, in nanoseconds */
+		udec(b, "time", script_printer__time(p, sample->time));
 	}
 }
 

@@ -537,6 +537,22 @@ bool script_printer__callchain(const struct script_printer *p, const struct evse
 	       (script_printer__fields(p, evsel) & SF_IP);
 }
 
+/* --reltime, --deltatime: perf's sums; a line before the first wraps around, as in perf */
+u64 script_printer__time(struct script_printer *p, u64 time)
+{
+	u64 t = time;
+
+	if (p->reltime) {
+		if (!p->initial_time)
+			p->initial_time = t;
+		t -= p->initial_time;
+	} else if (p->deltatime) {
+		t = p->previous_time ? t - p->previous_time : 0;
+		p->previous_time = time;
+	}
+	return t;
+}
+
 /* perf's perf_sample__fprintf_start(): comm, pid/tid, cpu, misc, time */
 static void print_start(struct script_printer *p, const struct perf_sample *sample,
 			const struct evsel *evsel, const char *comm, u32 type)
@@ -619,17 +635,8 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		*w++ = ' ';
 	}
 	if (f & SF_TIME) {
-		u64 t = sample->time, secs, ns;
+		u64 t = script_printer__time(p, sample->time), secs, ns;
 
-		/* perf's sums: a line before the first wraps around, as in perf */
-		if (p->reltime) {
-			if (!p->initial_time)
-				p->initial_time = t;
-			t -= p->initial_time;
-		} else if (p->deltatime) {
-			t = p->previous_time ? t - p->previous_time : 0;
-			p->previous_time = sample->time;
-		}
 		secs = t / 1000000000ULL;
 		ns = t % 1000000000ULL;
 

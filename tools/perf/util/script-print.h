@@ -150,6 +150,13 @@ struct script_printer {
 	struct script_buf scratch; /* text of a JSON member (fp NULL: it grows, never flushes) */
 };
 
+/*
+ * A sample's time as the time field shows it: since the first line with
+ * --reltime, since the previous one with --deltatime (each call is one
+ * printed line), else as recorded
+ */
+u64 script_printer__time(struct script_printer *p, u64 time);
+
 /* the fields of @evsel's output type, after script_fields__check_evsel() */
 u64 script_printer__fields(const struct script_printer *p, const struct evsel *evsel);
 /* whether samples of @evsel print their callchain (and comm left aligned) */
