@@ -4,6 +4,10 @@
  * names over time, fork inheritance of maps, threads sharing a process's
  * maps, mmaps splitting older ones, anon/heap naming, and the callchain
  * walk skipping context markers.
+ *
+ * Mutation caught: maps__insert() keeping maps->last (the last map
+ * maps__find() returned): a lookup after an mmap that split it answers
+ * with the map the split replaced.
  */
 #include <errno.h>
 #include <string.h>

@@ -169,6 +169,7 @@ struct evsel *evlist__add(struct evlist *evlist, const void *attr, u32 size, con
 	evsel->idx = evlist->nr_entries;
 	evsel__calc_id_pos(evsel);
 	evsel->sample_size = evsel__calc_sample_size(evsel);
+	sample_layout__init(&evsel->layout, evsel->attr.sample_type);
 	n = realloc(evlist->entries, (evlist->nr_entries + 1) * sizeof(*n));
 	if (!n)
 		goto out_delete;
@@ -696,80 +697,96 @@ int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event
 	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
 /*
- * A sample of only u64 fields and a callchain: the checks the parse would
- * make are a few size comparisons, and the time sits at a fixed offset.
+ * Where the fields of a sample of only u64 fields and a callchain lie:
+ * the checks the parse would make are then a few size comparisons, and
+ * time, cpu and id sit at fixed offsets.  Worked out once per evsel (the
+ * record order is not the bits' order: IDENTIFIER is first, STREAM_ID
+ * comes before CPU).
  */
-static int sample_time__fast(u64 st, const union perf_event *event, u64 *time)
-{
-	const u8 *body = (const u8 *)event + sizeof(event->header);
-	u64 left = event->header.size - sizeof(event->header);
-	u64 head = 8 * (u64)__builtin_popcountll(st & SAMPLE_FIXED_HEAD), nr;
-
-	if (left < head)
-		return -EFAULT;
-	left -= head;
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		if (left < 8)
-			return -EFAULT;
-		memcpy(&nr, body + head, 8);
-		left -= 8;
-		if (nr > left / 8)
-			return -EFAULT;
-		left -= nr * 8;
-	}
-	if (left < 8 * (u64)__builtin_popcountll(st & SAMPLE_FIXED_TAIL))
-		return -EFAULT;
-	*time = (u64)-1;
-	if (st & PERF_SAMPLE_TIME)
-		memcpy(time,
-		       body + 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
-							     PERF_SAMPLE_IP | PERF_SAMPLE_TID)),
-		       8);
-	return 0;
-}
-
-/*
- * Where field @bit sits in a fast-path sample: after one u64 for each
- * field the record carries ahead of it, in the record's order (which is
- * not the bits' order: IDENTIFIER is first, STREAM_ID before CPU).
- */
-static const u8 *sample_fixed_slot(u64 st, const union perf_event *event, u64 bit)
+void sample_layout__init(struct sample_layout *l, u64 st)
 {
 	static const u64 order[] = {
 	    PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,	   PERF_SAMPLE_TIME,
 	    PERF_SAMPLE_ADDR,	    PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
 	};
-	const u8 *p = (const u8 *)event + sizeof(event->header);
+	u16 off = 0;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(order) && order[i] != bit; i++)
-		if (st & order[i])
-			p += 8;
-	return p;
+	memset(l, 0, sizeof(*l));
+	l->st = st;
+	l->valid = true;
+	l->fast = !(st & ~(SAMPLE_FIXED_HEAD | SAMPLE_FIXED_TAIL | PERF_SAMPLE_CALLCHAIN));
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (!(st & order[i]))
+			continue;
+		/* as the parse takes them: the id of IDENTIFIER, then ID's over it */
+		if (order[i] == PERF_SAMPLE_TIME)
+			l->time = off + 1;
+		else if (order[i] == PERF_SAMPLE_CPU)
+			l->cpu = off + 1;
+		else if (order[i] == PERF_SAMPLE_IDENTIFIER || order[i] == PERF_SAMPLE_ID)
+			l->id = off + 1;
+		off += 8;
+	}
+	l->head = 8 * __builtin_popcountll(st & SAMPLE_FIXED_HEAD);
+	l->tail = 8 * __builtin_popcountll(st & SAMPLE_FIXED_TAIL);
+	l->callchain = st & PERF_SAMPLE_CALLCHAIN;
+}
+
+/* the evsel's layout, or one worked out now for an evsel not made by evlist__add() */
+static inline const struct sample_layout *evsel__layout(const struct evsel *evsel,
+							struct sample_layout *tmp)
+{
+	if (evsel->layout.valid && evsel->layout.st == evsel->attr.sample_type)
+		return &evsel->layout;
+	sample_layout__init(tmp, evsel->attr.sample_type);
+	return tmp;
+}
+
+/* the fast path's size checks: 0 when evsel__parse_sample() would accept @event */
+static inline int sample_layout__check(const struct sample_layout *l, const union perf_event *event)
+{
+	const u8 *body = (const u8 *)event + sizeof(event->header);
+	u64 left = event->header.size - sizeof(event->header), nr;
+
+	if (left < l->head)
+		return -EFAULT;
+	left -= l->head;
+	if (l->callchain) {
+		if (left < 8)
+			return -EFAULT;
+		memcpy(&nr, body + l->head, 8);
+		left -= 8;
+		if (nr > left / 8)
+			return -EFAULT;
+		left -= nr * 8;
+	}
+	return left < l->tail ? -EFAULT : 0;
 }
 
 int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *event,
 			    struct sample_key *key)
 {
-	u64 st = evsel->attr.sample_type;
+	const u8 *body = (const u8 *)event + sizeof(event->header);
+	struct sample_layout tmp;
+	const struct sample_layout *l = evsel__layout(evsel, &tmp);
 	struct perf_sample s;
 	int err;
 
 	if (event->header.type == PERF_RECORD_SAMPLE &&
-	    event->header.size >= sizeof(event->header) &&
-	    !(st & ~(SAMPLE_FIXED_HEAD | SAMPLE_FIXED_TAIL | PERF_SAMPLE_CALLCHAIN))) {
-		err = sample_time__fast(st, event, &key->time);
+	    event->header.size >= sizeof(event->header) && l->fast) {
+		err = sample_layout__check(l, event);
 		if (err)
 			return err;
+		key->time = (u64)-1;
 		key->cpu = (u32)-1;
 		key->id = (u64)-1;
-		/* in the order the parse takes them: IDENTIFIER's id, then ID's */
-		if (st & PERF_SAMPLE_IDENTIFIER)
-			memcpy(&key->id, sample_fixed_slot(st, event, PERF_SAMPLE_IDENTIFIER), 8);
-		if (st & PERF_SAMPLE_ID)
-			memcpy(&key->id, sample_fixed_slot(st, event, PERF_SAMPLE_ID), 8);
-		if (st & PERF_SAMPLE_CPU)
-			memcpy(&key->cpu, sample_fixed_slot(st, event, PERF_SAMPLE_CPU), 4);
+		if (l->time)
+			memcpy(&key->time, body + l->time - 1, 8);
+		if (l->id)
+			memcpy(&key->id, body + l->id - 1, 8);
+		if (l->cpu)
+			memcpy(&key->cpu, body + l->cpu - 1, 4);
 		return 0;
 	}
 	err = __evsel__parse_sample(evsel, event, &s, false);
@@ -781,14 +798,22 @@ int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *e
 
 int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event, u64 *time)
 {
-	u64 st = evsel->attr.sample_type;
+	const u8 *body = (const u8 *)event + sizeof(event->header);
+	struct sample_layout tmp;
+	const struct sample_layout *l = evsel__layout(evsel, &tmp);
 	struct perf_sample s;
 	int err;
 
 	if (event->header.type == PERF_RECORD_SAMPLE &&
-	    event->header.size >= sizeof(event->header) &&
-	    !(st & ~(SAMPLE_FIXED_HEAD | SAMPLE_FIXED_TAIL | PERF_SAMPLE_CALLCHAIN)))
-		return sample_time__fast(st, event, time);
+	    event->header.size >= sizeof(event->header) && l->fast) {
+		err = sample_layout__check(l, event);
+		if (err)
+			return err;
+		*time = (u64)-1;
+		if (l->time)
+			memcpy(time, body + l->time - 1, 8);
+		return 0;
+	}
 	err = __evsel__parse_sample(evsel, event, &s, false);
 	*time = s.time;
 	return err;

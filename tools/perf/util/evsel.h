@@ -14,6 +14,19 @@ struct perf_sample;
  * built with; shorter attrs on disk are zero-extended, longer ones keep
  * only the fields we know), its sample ids and the name perf would print.
  */
+/* where a sample's fields lie, when they lie at fixed offsets (evsel-time.h) */
+struct sample_layout {
+	u64 st; /* the sample_type it was worked out for */
+	bool valid;
+	bool fast; /* u64 fields and a callchain only */
+	bool callchain;
+	u16 head;	   /* bytes of u64 fields before the callchain */
+	u16 tail;	   /* and after it */
+	u16 time, cpu, id; /* byte offset + 1 in the body; 0: none */
+};
+
+void sample_layout__init(struct sample_layout *l, u64 sample_type);
+
 struct evsel {
 	struct perf_event_attr attr;
 	u32 attr_size; /* attr.size as recorded (0 on disk means 64) */
@@ -24,6 +37,7 @@ struct evsel {
 	int sample_size; /* bytes of the fixed part of a sample */
 	int id_pos;	 /* u64 index of the id in a sample, -1 if none */
 	int is_pos;	 /* u64 index of the id from the end of a trailer */
+	struct sample_layout layout;
 	void *tp_format; /* struct tep_event * for tracepoints, if known */
 	void *priv;	 /* owned by the tool */
 };

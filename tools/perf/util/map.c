@@ -175,12 +175,17 @@ static size_t maps__first_ending_after(const struct maps *maps, u64 addr)
 	return lo;
 }
 
-struct map *maps__find(const struct maps *maps, u64 addr)
+struct map *maps__find(struct maps *maps, u64 addr)
 {
-	size_t i = maps__first_ending_after(maps, addr);
+	struct map *last = maps->last;
+	size_t i;
 
+	/* the maps are disjoint: inside the last one found, it is the answer */
+	if (last && last->start <= addr && addr < last->end)
+		return last;
+	i = maps__first_ending_after(maps, addr);
 	if (i < maps->nr && maps->entries[i]->start <= addr)
-		return maps->entries[i];
+		return maps->last = maps->entries[i];
 	return NULL;
 }
 
@@ -190,6 +195,7 @@ int maps__insert(struct maps *maps, struct map *map)
 	struct map *head = NULL, *tail = NULL;
 	size_t nr_new, nr_old;
 
+	maps->last = NULL;
 	/* maps [first, last) overlap the new one */
 	for (last = first; last < maps->nr && maps->entries[last]->start < map->end; last++)
 		;
@@ -234,6 +240,7 @@ void maps__remove(struct maps *maps, struct map *map)
 {
 	size_t i;
 
+	maps->last = NULL;
 	for (i = 0; i < maps->nr; i++) {
 		if (maps->entries[i] != map)
 			continue;

@@ -39,6 +39,11 @@ struct maps {
 	struct map **entries;
 	size_t nr;
 	size_t alloc;
+	/*
+	 * what maps__find() found last, until the next insert or remove:
+	 * most frames of a callchain are in the map of the frame before
+	 */
+	struct map *last;
 };
 
 struct maps *maps__new(void);
@@ -55,6 +60,6 @@ struct maps *maps__clone(const struct maps *maps);
 int maps__insert(struct maps *maps, struct map *map);
 void maps__remove(struct maps *maps, struct map *map);
 /* borrowed pointer to the map holding @addr, or NULL */
-struct map *maps__find(const struct maps *maps, u64 addr);
+struct map *maps__find(struct maps *maps, u64 addr);
 
 #endif /* __PERF_TEXTPOKE_MAP_H */

@@ -396,7 +396,7 @@ static bool uw_walk__ip_alone(struct uw_walk *w)
 {
 	const struct perf_env *env = machine__env(w->thread->machine);
 	struct uw_space *sp = w->space;
-	const struct maps *maps = w->thread->maps;
+	struct maps *maps = w->thread->maps;
 
 	if (sp->has_object < 0 || (!sp->has_object && sp->object_maps != maps->nr)) {
 		sp->object_maps = maps->nr;
