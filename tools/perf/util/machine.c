@@ -1308,8 +1308,12 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 	struct machine *machine = thread->machine;
 	struct map *map = NULL;
 
-	addr_location__exit(al);
-	al->thread = thread__get(thread);
+	/* the frames of a callchain come with the same thread and mostly the same map */
+	if (al->thread != thread) {
+		thread__put(al->thread);
+		al->thread = thread__get(thread);
+	}
+	al->sym = NULL;
 	al->cpumode = cpumode;
 	al->addr = addr;
 
@@ -1328,10 +1332,12 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 		/* hypervisor and guests: no model of those */
 		break;
 	}
+	if (al->map != map) {
+		map__put(al->map);
+		al->map = map__get(map);
+	}
 	if (!map)
 		return false;
-
-	al->map = map__get(map);
 	al->addr = map__map_ip(map, addr);
 	machine__load_dso(machine, map->dso);
 	al->sym = dso__find_symbol(map->dso, al->addr);

@@ -83,13 +83,6 @@ void script_fields__init(struct script_fields *sf)
 	sf->any_user_set = false;
 }
 
-enum script_output_type script_output_type(u32 attr_type)
-{
-	if (attr_type == PERF_TYPE_SYNTH)
-		return SCRIPT_OUT_SYNTH;
-	return attr_type < SCRIPT_OUT_SYNTH ? (enum script_output_type)attr_type : SCRIPT_OUT_OTHER;
-}
-
 const char *script_output_type__name(enum script_output_type type)
 {
 	return type < SCRIPT_OUT_MAX ? type_names[type] : "unknown";

@@ -94,7 +94,13 @@ void script_fields__init(struct script_fields *sf);
  */
 int script_fields__parse(struct script_fields *sf, const char *arg);
 
-enum script_output_type script_output_type(u32 attr_type);
+/* inline: asked for each callchain frame printed */
+static inline enum script_output_type script_output_type(u32 attr_type)
+{
+	if (attr_type == PERF_TYPE_SYNTH)
+		return SCRIPT_OUT_SYNTH;
+	return attr_type < SCRIPT_OUT_SYNTH ? (enum script_output_type)attr_type : SCRIPT_OUT_OTHER;
+}
 const char *script_output_type__name(enum script_output_type type);
 const char *script_field__name(u64 field);
 

@@ -272,7 +272,8 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct script_loc loc;
 
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
-	loc.srcline = script__srcline(fa->s, &frame->al, 1);
+	if (fa->s->want_srcline)
+		loc.srcline = script__srcline(fa->s, &frame->al, 1);
 	/* kernel, module and BPF frames show the address as recorded */
 	loc.relative = callchain_frame__addr(frame) != frame->ip;
 	if (frame->inline_name) {
