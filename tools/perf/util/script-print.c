@@ -526,11 +526,6 @@ void script_buf__printf(struct script_buf *b, const char *fmt, ...)
 	b->len += n;
 }
 
-u64 script_printer__fields(const struct script_printer *p, const struct evsel *evsel)
-{
-	return script_fields__get(p->fields, evsel->attr.type);
-}
-
 bool script_printer__callchain(const struct script_printer *p, const struct evsel *evsel)
 {
 	return p->use_callchain && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
@@ -722,16 +717,24 @@ static void print_symname(struct script_buf *b, const struct script_loc *loc, bo
 	section_end(b, w);
 }
 
-static void print_loc(struct script_printer *pr, const struct script_loc *loc, u64 ip, u64 f)
+/*
+ * ip, sym and dso; a callchain line (@frame) is that between a tab and a
+ * newline, written in the same section when nothing follows the dso
+ */
+static __always_inline void print_loc(struct script_printer *pr, const struct script_loc *loc,
+				      u64 ip, u64 f, bool frame)
 {
 	struct script_buf *b = &pr->out;
 	const char *sym = loc->sym ?: "[unknown]", *dso = loc->dso ?: "[unknown]";
 	size_t sym_len = (f & SF_SYM) ? strlen(sym) : 0;
 	size_t dso_len = (f & SF_DSO) ? strlen(dso) : 0;
+	bool tail = ((f & SF_SRCLINE) && loc->srcline) || loc->inlined;
 	char *w = section_begin(b, sym_len + dso_len + 64);
 
 	if (!w)
 		return;
+	if (frame)
+		*w++ = '\t';
 	if (f & SF_IP)
 		w = w_hex_cached(w, &pr->ip16, ip, 16);
 	if (f & SF_SYM) {
@@ -747,7 +750,11 @@ static void print_loc(struct script_printer *pr, const struct script_loc *loc, u
 		w = w_mem(w, dso, dso_len);
 		*w++ = ')';
 	}
+	if (frame && !tail)
+		*w++ = '\n';
 	section_end(b, w);
+	if (!tail)
+		return;
 	/* perf: the line below, then "(inlined)" after it */
 	if ((f & SF_SRCLINE) && loc->srcline) {
 		buf_puts(b, "\n  ");
@@ -755,6 +762,8 @@ static void print_loc(struct script_printer *pr, const struct script_loc *loc, u
 	}
 	if (loc->inlined)
 		buf_puts(b, " (inlined)");
+	if (frame)
+		buf_putc(b, '\n');
 }
 
 /* perf's get_page_size_name(): " 4K", " 2M", " N/A" for none */
@@ -981,7 +990,7 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 			buf_putc(b, '\n');
 		} else {
 			buf_putc(b, ' ');
-			print_loc(p, &info->loc, sample->ip, f);
+			print_loc(p, &info->loc, sample->ip, f, false);
 		}
 	}
 	return true;
@@ -990,16 +999,12 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 			 const struct script_loc *fr)
 {
-	struct script_buf *b = &p->out;
-
 	if (__builtin_expect(p->json, 0)) {
 		script_json__frame(p, evsel, fr);
 		return;
 	}
 	/* perf shows frames in objects object-relative, the kernel's absolute */
-	buf_putc(b, '\t');
-	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel));
-	buf_putc(b, '\n');
+	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel), true);
 }
 
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,

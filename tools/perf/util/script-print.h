@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "event.h"
+#include "evsel.h"
 #include "script-fields.h"
 #include "types.h"
 
@@ -158,7 +159,10 @@ struct script_printer {
 u64 script_printer__time(struct script_printer *p, u64 time);
 
 /* the fields of @evsel's output type, after script_fields__check_evsel() */
-u64 script_printer__fields(const struct script_printer *p, const struct evsel *evsel);
+static inline u64 script_printer__fields(const struct script_printer *p, const struct evsel *evsel)
+{
+	return script_fields__get(p->fields, evsel->attr.type);
+}
 /* whether samples of @evsel print their callchain (and comm left aligned) */
 bool script_printer__callchain(const struct script_printer *p, const struct evsel *evsel);
 
