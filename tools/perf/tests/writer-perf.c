@@ -400,11 +400,86 @@ static char *grep_lines(const char *out, const char *prefix)
 	return res;
 }
 
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the distinct lines of @text, sorted, in @v (pointers into @text, which is cut) */
+static size_t distinct_lines(char *text, char **v, size_t max)
+{
+	size_t n = 0, i, out = 0;
+	char *save = NULL, *l;
+
+	for (l = strtok_r(text, "\n", &save); l && n < max; l = strtok_r(NULL, "\n", &save))
+		v[n++] = l;
+	qsort(v, n, sizeof(*v), cmp_line);
+	for (i = 0; i < n; i++)
+		if (!out || strcmp(v[out - 1], v[i]))
+			v[out++] = v[i];
+	return out;
+}
+
+/*
+ * "# bpf_prog_info 15: bpf_prog_6f57..._netcg_setsockopt addr 0x... size 3083"
+ * of a pipe stands for one of the file's: the same id, address and size,
+ * its name the file's or the first 15 characters of the object name (a
+ * pipe carries no BPF_BTF, perf's source of the whole name)
+ */
+static bool prog_line_matches(const char *pipe, const char *orig)
+{
+	const char *pn = strchr(pipe, ':'), *on = strchr(orig, ':'), *pa, *oa;
+
+	if (!pn || !on || pn - pipe != on - orig || strncmp(pipe, orig, pn - pipe))
+		return false;
+	pa = strstr(pn, " addr ");
+	oa = strstr(on, " addr ");
+	/* perf prints a program it has no info of as the bare "...info 8:" */
+	if (!pa || !oa)
+		return !strcmp(pipe, orig);
+	if (strcmp(pa, oa))
+		return false;
+	/* ": name" */
+	return pa - pn <= oa - on && !strncmp(pn, on, pa - pn);
+}
+
+/* each program of @orig is in @pipe, whose lines are all of programs of @orig */
+static bool lines_cover(const char *pipe, const char *orig)
+{
+	char *cp = strdup(pipe), *co = strdup(orig), **vp = calloc(4096, sizeof(char *)),
+	     **vo = calloc(4096, sizeof(char *));
+	size_t np, no, i, j;
+	bool ok = false;
+
+	if (cp && co && vp && vo) {
+		np = distinct_lines(cp, vp, 4096);
+		no = distinct_lines(co, vo, 4096);
+		ok = np && no;
+		for (i = 0; ok && i < no; i++)
+			for (j = 0, ok = false; !ok && j < np; j++)
+				ok = prog_line_matches(vp[j], vo[i]);
+		for (j = 0; ok && j < np; j++)
+			for (i = 0, ok = false; !ok && i < no; i++)
+				ok = prog_line_matches(vp[j], vo[i]);
+	}
+	free(cp);
+	free(co);
+	free(vp);
+	free(vo);
+	return ok;
+}
+
 /*
  * Raw sections as inject copies them: BPF_PROG_INFO and BPF_BTF of a perf 5.19
  * recording and TRACING_DATA of a probe recording, in file and pipe mode.
- * stock perf must print the same BPF programs as for the original and
- * name the tracepoint event from the copied tracing data.
+ * stock perf must print the same BPF programs as for the original (in a
+ * pipe, from several records: each of the original's programs at its
+ * address and size, named by its object name where BTF is missing, and
+ * no other program) and name the
+ * tracepoint event from the copied tracing data.
+ * Mutation caught: writer__feat_end() refusing an early BPF_PROG_INFO of
+ * more than 64 KiB with -E2BIG, as it did (inject -o - then failed on a
+ * machine with many programs loaded).
  */
 static int test__writer_raw_features(struct test_suite *t)
 {
@@ -460,19 +535,22 @@ static int test__writer_raw_features(struct test_suite *t)
 		if (!w)
 			goto out;
 		/*
-		 * A pipe carries features in records of at most 64 KiB; this
-		 * BPF_PROG_INFO is larger (stock perf would cut its size to
-		 * 16 bits), so the writer refuses it there.
+		 * A pipe carries features in records of at most 64 KiB (stock
+		 * perf would cut a larger size to 16 bits): this 285 KiB
+		 * BPF_PROG_INFO goes as several records of whole entries, and
+		 * stock perf, which prints the programs known so far at each,
+		 * lists the first ones again; the 357 KiB BPF_BTF is one blob
+		 * and is refused (perf 6.1 sends neither in a pipe).
 		 */
-		bool bpf_fits = !mode || bpf_size + btf_size < 60000;
+		bool btf_fits = !mode || btf_size < 60000;
 
 		err = perf_writer__add_attr(w, &attr, NULL, 0, NULL);
-		if (!err && bpf_fits) {
-			err = perf_writer__set_bpf_prog_info(w, bpf, bpf_size);
-			err = err ?: perf_writer__set_feature(w, HEADER_BPF_BTF, btf, btf_size);
-		} else if (!err && perf_writer__set_bpf_prog_info(w, bpf, bpf_size) != -E2BIG) {
+		err = err ?: perf_writer__set_bpf_prog_info(w, bpf, bpf_size);
+		if (!err && btf_fits)
+			err = perf_writer__set_feature(w, HEADER_BPF_BTF, btf, btf_size);
+		else if (!err &&
+			 perf_writer__set_feature(w, HEADER_BPF_BTF, btf, btf_size) != -E2BIG)
 			err = -EINVAL;
-		}
 		err = err ?: perf_writer__set_tracing_data(w, tp, tp_size);
 		err = err ?: perf_writer__synth_sample(w, 0, &s);
 		if (err) {
@@ -487,7 +565,8 @@ static int test__writer_raw_features(struct test_suite *t)
 		err = perf_out__run(&o, "perf report --header-only -I -i %s", input);
 		lines = err ? NULL : grep_lines(o.out, "# bpf_prog_info");
 		pr_debug("%s", o.out);
-		if (!perf_out__clean(&o) || !lines || (bpf_fits && strcmp(lines, orig_lines))) {
+		if (!perf_out__clean(&o) || !lines ||
+		    (mode ? !lines_cover(lines, orig_lines) : !!strcmp(lines, orig_lines))) {
 			pr_debug("bpf_prog_info lines differ from the original's:\n%s", orig_lines);
 			free(lines);
 			free(input);

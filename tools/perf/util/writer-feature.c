@@ -47,8 +47,7 @@ static int writer__feat_end(struct perf_writer *w, int feat)
 		return f->buf.err;
 	/* pipe mode: a HEADER_FEATURE record of 16 bytes + payload */
 	if (w->pipe && feat != HEADER_TRACING_DATA && f->buf.len > RECORD_MAX - 16 &&
-	    (feat != HEADER_BPF_PROG_INFO || !w->started ||
-	     writer__bpf_prog_info_split(w, &f->buf, NULL)))
+	    (feat != HEADER_BPF_PROG_INFO || writer__bpf_prog_info_split(w, &f->buf, NULL)))
 		return -E2BIG;
 	f->set = true;
 	return 0;
@@ -58,9 +57,10 @@ static int writer__feat_end(struct perf_writer *w, int feat)
  * BPF_PROG_INFO is a count and that many entries (u32 info_len, u32
  * data_len, u64 arrays, then info_len + data_len bytes), which perf adds
  * to what it knows one by one: in a pipe, a late payload past one record
- * goes as several records, each a count and the entries that fit.  (An
- * early one stays one record, so that a reader printing the header as
- * it streams by lists each program once: past 64 KiB it is -E2BIG.)  With @emit
+ * goes as several records, each a count and the entries that fit; an
+ * early one too (a machine with many programs loaded has more than 64
+ * KiB of them), though stock perf, printing the header as it streams by,
+ * then lists the programs of the first records again with each.  With @emit
  * NULL, only says whether it can (0) or an entry alone is too large
  * (-E2BIG); otherwise calls @emit on each piece, count in place.
  */

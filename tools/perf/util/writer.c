@@ -355,6 +355,11 @@ static int writer__start_pipe(struct perf_writer *w)
 		if (i < HEADER_LAST_FEATURE &&
 		    (!f->set || i == HEADER_TRACING_DATA || i == HEADER_BUILD_ID))
 			continue;
+		if (i == HEADER_BPF_PROG_INFO && f->buf.len > RECORD_MAX - 16) {
+			f->sent = true;
+			err = writer__bpf_prog_info_split(w, &f->buf, writer__emit_bpf_piece);
+			continue;
+		}
 		wbuf__reset(&b);
 		wbuf__header(&b, PERF_RECORD_HEADER_FEATURE, 0);
 		wbuf__u64(&b, i);
