@@ -2,10 +2,10 @@
 /*
  * Fuzz target: the DWARF unwinder (util/unwind.h) on hostile stacks.
  *
- * As in tests/unwind-hostile.c, a thread maps this binary's own text
- * where this process has it, so that the unwinder finds real CFI, and
- * the dump ends at a PROT_NONE page: a read past the sample's bytes is a
- * crash even without a sanitizer.  The input gives the ABI word, the
+ * On the setup tests/unwind-hostile.c uses too (unwind-fixture.h): a
+ * thread maps this binary's own text where this process has it, so that
+ * the unwinder finds real CFI, and the dump ends at a PROT_NONE page: a
+ * read past the sample's bytes is a crash even without a sanitizer.  The input gives the ABI word, the
  * register mask, IP, SP and BP (in this binary's text, near the dump or
  * anything), size and dyn_size, max_stack, and the dump itself, whose
  * words with a top byte of 0xaa become addresses in the text (return
@@ -17,18 +17,14 @@
  * this binary's CFI for each input would be most of the work), until
  * fuzz__cleanup().
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "fuzz.h"
-#include "machine-records.h"
+#include "unwind-fixture.h"
 #include "../util/debug.h"
-#include "../util/header.h"
-#include "../util/machine.h"
+#include "../util/event.h"
 #include "../util/unwind.h"
 
 #define FUW_PID 5151
@@ -39,92 +35,21 @@ enum { FUW_BP = 6, FUW_SP = 7, FUW_IP = 8 };
 
 static struct fuzz_unwind {
 	bool tried, ready;
-	struct perf_env env;
-	struct machine *machine;
-	struct thread *thread;
-	struct unwinder *uw;
-	u8 *page; /* two pages: the dump ends where the second, PROT_NONE, starts */
-	size_t page_size;
-	u64 text_start, text_len;
+	struct unwind_fixture fx;
 } fuw;
-
-/* this binary's text mapping, from /proc/self/maps */
-static int fuw__self_text(char *path, size_t size, u64 *pgoff)
-{
-	u64 addr = (u64)(uintptr_t)fuzz__unwind;
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long s, e, off;
-		int n = 0;
-
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &s, &e, &off, &n) < 3 || !n ||
-		    addr < s || addr >= e)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (line[n] == '/' && strlen(line + n) < size) {
-			strcpy(path, line + n);
-			fuw.text_start = s;
-			fuw.text_len = e - s;
-			*pgoff = off;
-			err = 0;
-		}
-		break;
-	}
-	fclose(f);
-	return err;
-}
 
 static bool fuw__setup(void)
 {
-	union record_buf buf;
-	struct perf_sample s;
-	char path[4096];
-	u64 pgoff = 0;
-
 	if (fuw.tried)
 		return fuw.ready;
 	fuw.tried = true;
-	fuw.env.os_release = (char *)"0.0-not-this-kernel";
-	fuw.page_size = sysconf(_SC_PAGESIZE);
-	fuw.page = mmap(NULL, 2 * fuw.page_size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (fuw.page == MAP_FAILED) {
-		fuw.page = NULL;
-		return false;
-	}
-	if (mprotect(fuw.page + fuw.page_size, fuw.page_size, PROT_NONE) ||
-	    fuw__self_text(path, sizeof(path), &pgoff))
-		return false;
-	fuw.machine = machine__new(&fuw.env, NULL);
-	if (!fuw.machine)
-		return false;
-	machine__process_event(fuw.machine, record__comm(&buf, FUW_PID, FUW_PID, "fuzz", true),
-			       sample__at(&s, 1));
-	machine__process_event(fuw.machine,
-			       record__mmap2(&buf, PERF_RECORD_MISC_USER, FUW_PID, FUW_PID,
-					     fuw.text_start, fuw.text_len, pgoff, path, NULL),
-			       sample__at(&s, 2));
-	fuw.thread = machine__findnew_thread(fuw.machine, FUW_PID, FUW_PID);
-	fuw.uw = unwinder__new();
-	fuw.ready = fuw.thread && fuw.uw;
+	fuw.ready = !unwind_fixture__init(&fuw.fx, FUW_PID, "fuzz", (u64)(uintptr_t)fuzz__unwind);
 	return fuw.ready;
 }
 
 void fuzz__cleanup(void)
 {
-	if (fuw.uw)
-		unwinder__delete(fuw.uw);
-	if (fuw.thread)
-		thread__put(fuw.thread);
-	if (fuw.machine)
-		machine__delete(fuw.machine);
-	if (fuw.page)
-		munmap(fuw.page, 2 * fuw.page_size);
+	unwind_fixture__exit(&fuw.fx);
 	memset(&fuw, 0, sizeof(fuw));
 }
 
@@ -135,7 +60,7 @@ static u64 fuw__addr(struct fuzz_input *in)
 
 	switch (sel % 4) {
 	case 0:
-		return fuw.text_start + v % fuw.text_len;
+		return fuw.fx.text_start + v % fuw.fx.text_len;
 	case 1:
 		return FUW_STACK_ADDR + (s32)v % 8192;
 	case 2:
@@ -203,7 +128,7 @@ int fuzz__unwind(const u8 *data, size_t size)
 	max_stack = fuzz_input__u64(&in, 1);
 	fr.stop_at = max_stack & 0x80 ? max_stack & 0xf : 0;
 	max_stack = (max_stack & 0x7f) + 1;
-	s.user_stack.size = fuzz_input__u64(&in, 2) % (fuw.page_size + 1);
+	s.user_stack.size = fuzz_input__u64(&in, 2) % (fuw.fx.page_size + 1);
 	s.user_stack.dyn_size = fuzz_input__u64(&in, 2);
 
 	nr_regs = __builtin_popcountll(mask);
@@ -223,21 +148,21 @@ int fuzz__unwind(const u8 *data, size_t size)
 	s.user_regs.regs = s.user_regs.abi ? regs : NULL;
 
 	dump = s.user_stack.size;
-	stack = fuw.page + fuw.page_size - dump;
+	stack = unwind_fixture__dump(&fuw.fx, dump);
 	memset(stack, 0, dump);
 	for (size_t off = 0; off < dump && in.left; off += 8) {
 		size_t n = dump - off < 8 ? dump - off : 8;
 		u64 w = fuzz_input__u64(&in, n);
 
 		if (n == 8 && w >> 56 == 0xaa)
-			w = fuw.text_start + (u32)w % fuw.text_len;
+			w = fuw.fx.text_start + (u32)w % fuw.fx.text_len;
 		else if (n == 8 && w >> 56 == 0xbb)
 			w = FUW_STACK_ADDR + (u16)w;
 		memcpy(stack + off, &w, n);
 	}
 	s.user_stack.data = (const char *)stack;
 
-	ret = unwinder__walk(fuw.uw, fuw.thread, &s, max_stack, fuw__frame, &fr);
+	ret = unwinder__walk(fuw.fx.uw, fuw.fx.thread, &s, max_stack, fuw__frame, &fr);
 	free(regs);
 	pr_debug2("fuzz unwind: %u frames, walk returned %d\n", fr.nr, ret);
 	if ((ret > 0 && ret != 99) || (ret == 99 && fr.nr != fr.stop_at) || fr.nr > max_stack) {

@@ -6,7 +6,7 @@
  * Python: json.loads() of our string must equal the bytes decoded by
  * Python's own UTF-8 decoder with errors="replace".
  *
- * Mutation caught: utf8_seq() accepting 0xed 0xa0 (a surrogate: hi left
+ * Mutation caught: utf8__next() accepting 0xed 0xa0 (a surrogate: hi left
  * at 0xbf); '\n' written as "\u000a" instead of "\n" (the hand cases).
  */
 #include <stdio.h>

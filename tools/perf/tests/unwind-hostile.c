@@ -21,7 +21,8 @@
  * (the unwinder reports a caller at return address - 1: X).  The thread
  * maps this binary's text where this process has it (/proc/self/maps),
  * and each dump ends at a PROT_NONE page: a read past the sample's bytes
- * crashes the test, sanitizer or not.
+ * crashes the test, sanitizer or not (unwind-fixture.h, shared with the
+ * unwind fuzz target).
  *
  * Mutation caught: uw_walk__regs() taking r->regs[bit] instead of the
  * packed index (the SP+IP-only mask reads past its two registers: no
@@ -35,12 +36,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#include "machine-records.h"
 #include "tests.h"
-#include "../util/header.h"
+#include "unwind-fixture.h"
 #include "../util/machine.h"
 #include "../util/unwind.h"
 
@@ -147,11 +145,7 @@ enum { BIT_AX, BIT_BX, BIT_CX, BIT_DX, BIT_SI, BIT_DI, BIT_BP, BIT_SP, BIT_IP };
 #define MASK_ALL 0xff0fffULL /* what perf record --call-graph dwarf asks for on x86_64 */
 
 struct hostile {
-	struct machine *machine;
-	struct thread *thread;
-	struct unwinder *uw;
-	u8 *page; /* two pages: the dump ends at the second, PROT_NONE */
-	size_t page_size;
+	struct unwind_fixture fx;
 	u64 fn[4];    /* a, b, c, d: runtime addresses of this binary's code */
 	u64 fp_body;  /* CFA = rbp + 16 as a register rule */
 	u64 fpx_body; /* the same as a DWARF expression */
@@ -173,49 +167,16 @@ static int frame_cb(const struct unwind_frame *f, void *arg)
 	return fr->stop_at && fr->nr == fr->stop_at ? 7 : 0;
 }
 
-/* where this process has mapped the code at @addr: start, len, pgoff, path */
-static int self_text_map(u64 addr, u64 *start, u64 *len, u64 *pgoff, char *path, size_t size)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long s, e, off;
-		char perms[8];
-		int n = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perms, &off, &n) < 4 ||
-		    !n)
-			continue;
-		if (addr < s || addr >= e)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (line[n] != '/' || strlen(line + n) >= size)
-			break;
-		*start = s;
-		*len = e - s;
-		*pgoff = off;
-		strcpy(path, line + n);
-		err = 0;
-		break;
-	}
-	fclose(f);
-	return err;
-}
-
 /*
  * The stack as the sample carries it: @words at the end of the first
  * page, so that the byte after the dump is the guard page's
  */
 static const char *stack_of(struct hostile *h, const u64 *words, size_t nr, size_t bytes)
 {
-	u8 *end = h->page + h->page_size;
+	u8 *dump = unwind_fixture__dump(&h->fx, bytes);
 
-	memcpy(end - bytes, words, bytes < nr * 8 ? bytes : nr * 8);
-	return (const char *)(end - bytes);
+	memcpy(dump, words, bytes < nr * 8 ? bytes : nr * 8);
+	return (const char *)dump;
 }
 
 /* the registers of mask MASK_ALL, packed, with @ip, @sp and @bp */
@@ -252,12 +213,12 @@ static void sample_init(struct perf_sample *s, u64 abi, u64 mask, const u64 *reg
 static int walk(struct hostile *h, const struct perf_sample *s, unsigned int max_stack,
 		struct frames *fr, struct unwind_stats *delta)
 {
-	struct unwind_stats before = *unwinder__stats(h->uw);
+	struct unwind_stats before = *unwinder__stats(h->fx.uw);
 	const struct unwind_stats *after;
 	int ret;
 
-	ret = unwinder__walk(h->uw, h->thread, s, max_stack, frame_cb, fr);
-	after = unwinder__stats(h->uw);
+	ret = unwinder__walk(h->fx.uw, h->fx.thread, s, max_stack, frame_cb, fr);
+	after = unwinder__stats(h->fx.uw);
 	delta->nr_walks = after->nr_walks - before.nr_walks;
 	delta->nr_frames = after->nr_frames - before.nr_frames;
 	delta->nr_no_object = after->nr_no_object - before.nr_no_object;
@@ -506,69 +467,35 @@ static int check_registers(struct hostile *h)
 	return TEST_OK;
 }
 
-static int hostile__init(struct hostile *h, struct perf_env *env, char *skip, size_t skip_size)
+static int hostile__init(struct hostile *h, char *skip, size_t skip_size)
 {
-	u64 start = 0, len = 0, pgoff = 0;
-	char path[4096];
-	union record_buf buf;
-	struct perf_sample s;
+	int err;
 
-	h->page_size = sysconf(_SC_PAGESIZE);
-	h->page = mmap(NULL, 2 * h->page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-	TEST_ASSERT_VAL("mmap", h->page != MAP_FAILED);
-	TEST_ASSERT_VAL("guard page", !mprotect(h->page + h->page_size, h->page_size, PROT_NONE));
 	h->fn[0] = (u64)(uintptr_t)unwind_hostile_a;
 	h->fn[1] = (u64)(uintptr_t)unwind_hostile_b;
 	h->fn[2] = (u64)(uintptr_t)unwind_hostile_c;
 	h->fn[3] = (u64)(uintptr_t)unwind_hostile_d;
 	h->fp_body = (u64)(uintptr_t)unwind_hostile_fp_body;
 	h->fpx_body = (u64)(uintptr_t)unwind_hostile_fpx_body;
-	if (self_text_map(h->fn[0], &start, &len, &pgoff, path, sizeof(path))) {
+	err = unwind_fixture__init(&h->fx, PID, "hostile", h->fn[0]);
+	if (err == -ENOENT) {
 		snprintf(skip, skip_size, "/proc/self/maps shows no file mapping this test's code");
 		return TEST_SKIP;
 	}
-	TEST_ASSERT_VAL("the functions in one map", h->fn[0] >= start && h->fpx_body < start + len);
-
-	h->machine = machine__new(env, NULL);
-	TEST_ASSERT_VAL("machine__new", h->machine);
-	TEST_ASSERT_EQUAL("comm",
-			  machine__process_event(h->machine,
-						 record__comm(&buf, PID, PID, "hostile", true),
-						 sample__at(&s, 1)),
-			  0);
-	TEST_ASSERT_EQUAL("mmap2",
-			  machine__process_event(h->machine,
-						 record__mmap2(&buf, PERF_RECORD_MISC_USER, PID,
-							       PID, start, len, pgoff, path, NULL),
-						 sample__at(&s, 2)),
-			  0);
-	h->thread = machine__findnew_thread(h->machine, PID, PID);
-	TEST_ASSERT_VAL("thread", h->thread);
-	h->uw = unwinder__new();
-	TEST_ASSERT_VAL("unwinder__new", h->uw);
+	TEST_ASSERT_EQUAL("unwind fixture", err, 0);
+	TEST_ASSERT_VAL("the functions in one map",
+			h->fn[0] >= h->fx.text_start &&
+			    h->fpx_body < h->fx.text_start + h->fx.text_len);
 	return TEST_OK;
-}
-
-static void hostile__exit(struct hostile *h)
-{
-	unwinder__delete(h->uw);
-	if (h->thread)
-		thread__put(h->thread);
-	if (h->machine)
-		machine__delete(h->machine);
-	if (h->page && h->page != MAP_FAILED)
-		munmap(h->page, 2 * h->page_size);
 }
 
 static int test__unwind_hostile(struct test_suite *t)
 {
-	struct perf_env env = {.os_release = (char *)"0.0-not-this-kernel"};
 	struct hostile h = {0};
 	char skip[200];
 	int ret;
 
-	ret = hostile__init(&h, &env, skip, sizeof(skip));
+	ret = hostile__init(&h, skip, sizeof(skip));
 	if (ret == TEST_SKIP)
 		test_skip(t, "%s", skip);
 	if (!ret)
@@ -579,7 +506,7 @@ static int test__unwind_hostile(struct test_suite *t)
 		ret = check_frame_pointer(&h, h.fpx_body, "an expression", true);
 	if (!ret)
 		ret = check_registers(&h);
-	hostile__exit(&h);
+	unwind_fixture__exit(&h.fx);
 	return ret;
 }
 #else

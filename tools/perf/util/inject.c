@@ -32,6 +32,7 @@
 #include "input-file.h"
 #include "interrupt.h"
 #include "machine.h"
+#include "output-path.h"
 #include "session.h"
 #include "text-image.h"
 #include "write-all.h"
@@ -300,22 +301,6 @@ out:
 	return path;
 }
 
-static bool is_stream(const char *input)
-{
-	struct stat st;
-
-	if (!strcmp(input, "-"))
-		return true;
-	return !stat(input, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
-}
-
-static bool is_device(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
-}
-
 /* -o naming the input would turn it into input.old: refuse before reading */
 static int inject__check_paths(const struct inject_opts *o)
 {
@@ -495,10 +480,10 @@ static unsigned int inject__writer_flags(const struct inject_opts *o, bool in_kc
 	unsigned int flags = PERF_WRITER_KEEP_ATTRS;
 
 	/* a FIFO is a stream too: what -o - writes */
-	if (is_stream(o->output))
+	if (output_path__is_stream(o->output))
 		return flags | PERF_WRITER_PIPE;
 	/* a device (/dev/null) takes the data file; the kcore_dir has no place there */
-	if (is_device(o->output))
+	if (output_path__kind(o->output) == OUTPUT_PATH_DEVICE)
 		return flags;
 	if (o->snapshot || (o->jit && !o->jit_dir) || in_kcore_dir)
 		flags |= PERF_WRITER_DIRECTORY;
@@ -557,13 +542,13 @@ int inject__run(const struct inject_opts *o)
 	 */
 	signal(SIGXFSZ, SIG_IGN);
 	interrupt__install();
-	if (o->snapshot && is_stream(o->output)) {
+	if (o->snapshot && output_path__is_stream(o->output)) {
 		pr_err("--snapshot writes a kcore_dir, which -o %s (a stream) cannot carry: give a "
 		       "directory\n",
 		       o->output);
 		return -EINVAL;
 	}
-	if (o->jit && !o->jit_dir && is_stream(o->output)) {
+	if (o->jit && !o->jit_dir && output_path__is_stream(o->output)) {
 		pr_err("--jit with -o %s (a stream): say with --jit-dir where the objects go\n",
 		       o->output);
 		return -EINVAL;
@@ -571,7 +556,7 @@ int inject__run(const struct inject_opts *o)
 	err = inject__check_paths(o);
 	if (err)
 		return err;
-	if (is_stream(o->input)) {
+	if (output_path__is_stream(o->input)) {
 		spool = inject__spool(o->input, &spool_fd);
 		if (!spool)
 			return -EIO;

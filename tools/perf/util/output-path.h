@@ -13,10 +13,29 @@
  * is what is replaced.
  */
 
+enum output_path_kind {
+	OUTPUT_PATH_FILE,   /* regular, a directory, or not there yet: replaced by a rename */
+	OUTPUT_PATH_STDIO,  /* "-": stdout, or stdin where the path is an input */
+	OUTPUT_PATH_STREAM, /* a FIFO or a socket: one pass, no seeking */
+	OUTPUT_PATH_DEVICE, /* a character or block device: written through */
+};
+
+/* what @path names now, symlinks followed (stat()) */
+enum output_path_kind output_path__kind(const char *path);
+
+/* "-", a FIFO or a socket: read or written in one pass, as a pipe */
+static inline bool output_path__is_stream(const char *path)
+{
+	enum output_path_kind kind = output_path__kind(path);
+
+	return kind == OUTPUT_PATH_STDIO || kind == OUTPUT_PATH_STREAM;
+}
+
 /*
  * @target (malloc'ed): @path with trailing slashes dropped and symlinks
- * followed; @through: a device, FIFO or socket, to open and write in
- * place.  0 or -errno (-ELOOP, -ENOMEM, what lstat() said).
+ * followed; @through: a device, FIFO or socket (OUTPUT_PATH_DEVICE or
+ * _STREAM), to open and write in place.  0 or -errno (-ELOOP, -ENOMEM,
+ * what lstat() said).
  */
 int output_path__resolve(const char *path, char **target, bool *through);
 

@@ -59,8 +59,8 @@ int report_output__html(const struct report_output *ro, FILE *fp);
  * and DSO names) are hostile input: report_output__utf8_next() walks
  * them by code point, and gives REPORT_UTF8_INVALID for a byte that does
  * not start a well-formed UTF-8 sequence (overlong, surrogate, past
- * U+10FFFF, truncated), so each writer can replace it and never emit
- * something its format's parser rejects.
+ * U+10FFFF, truncated, as utf8__next() judges), so each writer can
+ * replace it and never emit something its format's parser rejects.
  */
 #define REPORT_UTF8_INVALID 0xfffffffful
 unsigned long report_output__utf8_next(const char **s);

@@ -15,47 +15,9 @@
 #include "script-data-src.h"
 #include "script-json.h"
 #include "script-print.h"
+#include "utf8.h"
 
 static const char hexd[] = "0123456789abcdef";
-
-/*
- * The length of the UTF-8 sequence at @s, or 0 when it is not one: then
- * *@bad is the maximal subpart to replace by one U+FFFD (Unicode's
- * recommended practice, which Python's "replace" error handler follows too)
- */
-static size_t utf8_seq(const u8 *s, size_t n, size_t *bad)
-{
-	u8 c = s[0], lo = 0x80, hi = 0xbf;
-	size_t need, i;
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 1;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		if (c == 0xe0)
-			lo = 0xa0; /* overlong */
-		else if (c == 0xed)
-			hi = 0x9f; /* surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f; /* past U+10FFFF */
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (i = 1; i <= need; i++) {
-		if (i >= n || s[i] < lo || s[i] > hi) {
-			*bad = i;
-			return 0;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
-}
 
 void script_json__string(struct script_buf *b, const char *str, size_t n)
 {
@@ -65,7 +27,8 @@ void script_json__string(struct script_buf *b, const char *str, size_t n)
 	script_buf__putc(b, '"');
 	while (i < n) {
 		u8 c = s[i];
-		size_t len, bad = 0;
+		size_t len;
+		u32 cp;
 
 		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
 			i++;
@@ -73,15 +36,18 @@ void script_json__string(struct script_buf *b, const char *str, size_t n)
 		}
 		/* the plain bytes before this one, at once */
 		script_buf__write(b, s + run, i - run);
+		/*
+		 * One U+FFFD per maximal subpart of a bad sequence, as
+		 * Python's "replace" decodes it: a reader of --json lines
+		 * gets the string that bytes.decode() would give.
+		 */
 		if (c >= 0x80) {
-			len = utf8_seq(s + i, n - i, &bad);
-			if (len) {
+			len = utf8__next(s + i, n - i, &cp);
+			if (cp != UTF8_INVALID)
 				script_buf__write(b, s + i, len);
-				i += len;
-			} else {
+			else
 				script_buf__puts(b, "\\ufffd");
-				i += bad;
-			}
+			i += len;
 			run = i;
 			continue;
 		}

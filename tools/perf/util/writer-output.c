@@ -297,7 +297,7 @@ static int open_tmp(struct perf_writer *w, unsigned int flags)
 int output_path__resolve(const char *path, char **target, bool *through)
 {
 	size_t len = strlen(path);
-	struct stat st;
+	enum output_path_kind kind;
 	char *name;
 	mode_t mode;
 	int err;
@@ -311,7 +311,8 @@ int output_path__resolve(const char *path, char **target, bool *through)
 	 * What open() would reach is what counts: /dev/stdout and other
 	 * /proc magic links to a pipe read back as "pipe:[n]", no path.
 	 */
-	if (!stat(name, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+	kind = output_path__kind(name);
+	if (kind == OUTPUT_PATH_STREAM || kind == OUTPUT_PATH_DEVICE) {
 		*target = name;
 		*through = true;
 		return 0;

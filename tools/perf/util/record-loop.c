@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The recording's main loop: drain every ring into the writer, noting on
+ * the way what the closing features need (times, hit maps, kernel ips),
+ * poll, and stop on a signal, the workload's exit or the -p targets'.
+ * Apart because it is the hot path: it runs per record, while the rest of
+ * the recorder runs once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "debug.h"
+#include "event.h"
+#include "perf-event-open.h"
+#include "record-internal.h"
+#include "writer.h"
+
+volatile sig_atomic_t record_done;
+volatile sig_atomic_t record_child_exited;
+
+void record__sig(int sig)
+{
+	if (sig == SIGCHLD)
+		record_child_exited = 1;
+	else
+		record_done = 1;
+}
+
+/* the kernel part of a sample's callchain: what kallsyms must keep symbols for */
+static void record__callchain_hits(struct record *rec, const u8 *p, size_t room)
+{
+	u64 nr, ip;
+	bool kernel = false;
+
+	memcpy(&nr, p, 8);
+	if (nr > (room - 8) / 8)
+		return;
+	for (u64 i = 0; i < nr; i++) {
+		memcpy(&ip, p + 8 + i * 8, 8);
+		if (ip >= (u64)PERF_CONTEXT_MAX)
+			kernel = ip == (u64)PERF_CONTEXT_KERNEL;
+		else if (kernel)
+			record_hits__kernel_ip(&rec->hits, ip);
+	}
+}
+
+static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
+			 const union perf_event *ev)
+{
+	struct record *rec = ctx;
+	const u8 *p = (const u8 *)ev;
+	u16 size = ev->header.size;
+	int err;
+
+	if (ev->header.type == PERF_RECORD_SAMPLE && size >= SAMPLE_OFF_TIME + 8) {
+		u64 t, ip;
+		u32 pid;
+
+		memcpy(&t, p + SAMPLE_OFF_TIME, 8);
+		memcpy(&ip, p + SAMPLE_OFF_IP, 8);
+		memcpy(&pid, p + SAMPLE_OFF_PID, 4);
+		if (!rec->first_time || t < rec->first_time)
+			rec->first_time = t;
+		if (t > rec->last_time)
+			rec->last_time = t;
+		if (t > rec->max_time)
+			rec->max_time = t;
+		rec->nr_samples++;
+		record_hits__sample(&rec->hits, ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK,
+				    pid, ip);
+		if (rec->callchain_off && size >= rec->callchain_off + 8)
+			record__callchain_hits(rec, p + rec->callchain_off,
+					       size - rec->callchain_off);
+	} else if (size >= sizeof(ev->header) + 32) {
+		u64 t;
+
+		/* the sample_id_all trailer: pid/tid, time, cpu, identifier */
+		memcpy(&t, p + size - 24, 8);
+		if (t > rec->max_time)
+			rec->max_time = t;
+	}
+	if (ev->header.type == PERF_RECORD_TEXT_POKE && size >= 16) {
+		u64 addr;
+
+		memcpy(&addr, p + 8, 8);
+		record_hits__kernel_ip(&rec->hits, addr);
+	} else if (ev->header.type == PERF_RECORD_MMAP2 &&
+		   size > sizeof(struct perf_record_mmap2) + 32) {
+		const struct perf_record_mmap2 *m = (const void *)ev;
+		/* the filename ends before the 32-byte id trailer */
+		size_t max = size - sizeof(*m) - 32;
+
+		if (strnlen(m->filename, max) < max)
+			record_hits__mmap(&rec->hits, m, m->filename);
+	}
+	err = perf_writer__write_event(rec->w, ev);
+	if (err)
+		return err;
+	rec->bytes += size;
+	return 0;
+}
+
+/* one pass over every ring; a FINISHED_ROUND after a pass that wrote anything */
+static int record__mmap_read_all(struct record *rec)
+{
+	int total = 0;
+
+	for (int c = 0; c < rec->nr_cpus; c++) {
+		int n = perf_ring__drain(&rec->rings[c], record__event, rec);
+
+		if (n == -EBADMSG) {
+			pr_warning(
+			    "cpu %d: corrupt record in the ring buffer, dropped what was left\n",
+			    rec->cpus[c]);
+			continue;
+		}
+		if (n < 0)
+			return n;
+		total += n;
+	}
+	if (total)
+		return perf_writer__synth_finished_round(rec->w);
+	return 0;
+}
+
+/* running, sleeping, stopped: anything but gone or a zombie nobody reaped yet */
+static bool task__alive(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* -p: as perf, stop once every thread we attached to is gone */
+static bool record__targets_alive(struct record *rec)
+{
+	for (int t = 0; t < rec->nr_tids; t++) {
+		if (task__alive(rec->tids[t]))
+			return true;
+	}
+	return false;
+}
+
+int record__loop(struct record *rec)
+{
+	struct pollfd *pfd = calloc(rec->nr_cpus, sizeof(*pfd));
+	int err = 0, status, ready;
+
+	if (!pfd)
+		return -ENOMEM;
+	for (int c = 0; c < rec->nr_cpus; c++) {
+		pfd[c].fd = rec->rings[c].fd;
+		pfd[c].events = POLLIN;
+	}
+	while (!record_done) {
+		err = record__mmap_read_all(rec);
+		if (err)
+			break;
+		if (record_child_exited && rec->child > 0 &&
+		    waitpid(rec->child, &status, WNOHANG) == rec->child) {
+			rec->child = -1;
+			break;
+		}
+		if (rec->task_mode && rec->child <= 0 && !record__targets_alive(rec))
+			break;
+		/* a signal between the checks and poll is caught by the timeout */
+		ready = poll(pfd, rec->nr_cpus, 100);
+		if (ready < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		/* perf's "Woken up" counts the waits that ended with data */
+		if (ready > 0)
+			rec->lost.wakeups++;
+	}
+	free(pfd);
+	record__disable(rec);
+	if (!err)
+		err = record__mmap_read_all(rec);
+	if (!err)
+		err = record__write_lost_samples(rec);
+	return err;
+}
