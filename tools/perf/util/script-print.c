@@ -278,26 +278,6 @@ void script_buf__sdec(struct script_buf *b, s64 v, int width)
 	buf_sdec(b, v, width);
 }
 
-/* @v as exactly @n digits, zero padded (the fraction of a timestamp) */
-static __always_inline void zero_padded(struct script_buf *b, u64 v, int n)
-{
-	char *p = reserve(b, n);
-	int i = n;
-
-	if (!p)
-		return;
-	while (i >= 2) {
-		unsigned int r = v % 100;
-
-		v /= 100;
-		i -= 2;
-		memcpy(p + i, dec_pairs + 2 * r, 2);
-	}
-	if (i)
-		p[0] = '0' + v % 10;
-	b->len += n;
-}
-
 /*
  * Writers for a section of a line whose room was reserved at once (see
  * SECTION_SLACK): each takes the write position and returns the new one.
