@@ -63,6 +63,7 @@ struct dso *dso__new(const char *name, enum dso_kind kind)
 		return NULL;
 	}
 	dso->long_name = dso->name;
+	dso->name_len = dso->long_name_len = strlen(dso->name);
 	dso->refcnt = 1;
 	dso->kind = kind;
 	dso__set_short_name(dso);
@@ -104,6 +105,7 @@ int dso__set_long_name(struct dso *dso, const char *long_name)
 	if (dso->long_name != dso->name)
 		free(dso->long_name);
 	dso->long_name = copy;
+	dso->long_name_len = strlen(copy);
 	dso->runtime_known = false;
 	return 0;
 }

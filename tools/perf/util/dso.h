@@ -31,12 +31,13 @@ enum dso_kind {
 struct dso {
 	int refcnt;
 	enum dso_kind kind;
-	char *name;		/* what perf script prints as dso */
-	char *long_name;	/* the file: a module's path; else == name */
-	const char *short_name; /* basename of name */
-	struct build_id bid;	/* as recorded; size 0 when unknown */
-	bool loaded;		/* symbols were looked for (found or not) */
-	bool print_long_name;	/* a module perf names by its path (see map__dso_name()) */
+	char *name;			/* what perf script prints as dso */
+	char *long_name;		/* the file: a module's path; else == name */
+	size_t name_len, long_name_len; /* for the printers, which write one a frame */
+	const char *short_name;		/* basename of name */
+	struct build_id bid;		/* as recorded; size 0 when unknown */
+	bool loaded;			/* symbols were looked for (found or not) */
+	bool print_long_name;		/* a module perf names by its path (see map__dso_name()) */
 	struct symbols symbols;
 	char *symsrc; /* the file the symbols came from */
 	u8 *image;    /* or the bytes (a vdso read from memory), the object's whole image */

@@ -1082,6 +1082,7 @@ static void machine__split_kallsyms(struct machine *machine, struct kallsyms_loa
 			struct map *map;
 
 			*tab = '\0';
+			symbol__set_namelen(sym, tab - sym->name);
 			dso = dsos__find(&machine->dsos, tab + 1);
 			map = dso && dso->kind == DSO_KIND__MODULE ?
 				  maps__find(machine->kmaps, sym->start) :

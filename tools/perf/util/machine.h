@@ -59,8 +59,12 @@ struct symbol {
 	u64 end;    /* exclusive */
 	u8 binding; /* STB_* */
 	u8 type;    /* STT_* */
+	/* strlen(name), SYMBOL_NAMELEN_LONG from 0xffff on (see symbol__name_len()) */
+	u16 namelen;
 	char name[];
 };
+
+#define SYMBOL_NAMELEN_LONG 0xffff
 
 /*
  * Where an address is: in which map of which object, at what
@@ -98,7 +102,9 @@ int machine__resolve(struct machine *machine, struct addr_location *al, struct p
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 			 struct addr_location *al);
 
-const char *map__dso_name(const struct map *map);  /* long name, as perf's dso */
+const char *map__dso_name(const struct map *map); /* long name, as perf's dso */
+/* map__dso_name() and its length */
+const char *map__dso_name_len(const struct map *map, size_t *len);
 const char *map__dso_short(const struct map *map); /* basename */
 u64 map__start(const struct map *map);
 u64 map__end(const struct map *map);

@@ -89,6 +89,20 @@ const char *map__dso_name(const struct map *map)
 	return map->dso->name;
 }
 
+const char *map__dso_name_len(const struct map *map, size_t *len)
+{
+	if (!map || !map->dso) {
+		*len = strlen("[unknown]");
+		return "[unknown]";
+	}
+	if (map->dso->print_long_name) {
+		*len = map->dso->long_name_len;
+		return map->dso->long_name;
+	}
+	*len = map->dso->name_len;
+	return map->dso->name;
+}
+
 const char *map__dso_short(const struct map *map)
 {
 	if (!map || !map->dso)

@@ -706,8 +706,14 @@ static __always_inline void print_loc(struct script_printer *pr, const struct sc
 {
 	struct script_buf *b = &pr->out;
 	const char *sym = loc->sym ?: "[unknown]", *dso = loc->dso ?: "[unknown]";
-	size_t sym_len = (f & SF_SYM) ? strlen(sym) : 0;
-	size_t dso_len = (f & SF_DSO) ? strlen(dso) : 0;
+	size_t sym_len = !(f & SF_SYM)	     ? 0 :
+			 !loc->sym	     ? strlen("[unknown]") :
+			 loc->len_sym == sym ? loc->sym_len :
+					       strlen(sym);
+	size_t dso_len = !(f & SF_DSO)	     ? 0 :
+			 !loc->dso	     ? strlen("[unknown]") :
+			 loc->len_dso == dso ? loc->dso_len :
+					       strlen(dso);
 	bool tail = ((f & SF_SRCLINE) && loc->srcline) || loc->inlined;
 	char *w = section_begin(b, sym_len + dso_len + 64);
 

@@ -62,7 +62,10 @@ struct script_loc {
 	const char *sym; /* NULL: [unknown] */
 	u64 sym_start;	 /* object-relative */
 	u64 sym_end;
-	const char *dso;     /* NULL: [unknown] */
+	const char *dso; /* NULL: [unknown] */
+	/* strlen() of sym and dso when they are still len_sym and len_dso */
+	const char *len_sym, *len_dso;
+	size_t sym_len, dso_len;
 	bool inlined;	     /* a function inlined there: "(inlined)" stands for the dso */
 	const char *srcline; /* -F srcline: "file.c:12", or perf's "dso[addr]"; NULL: none */
 };

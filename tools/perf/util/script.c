@@ -185,9 +185,12 @@ static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 	loc->addr = al->map ? al->addr : ip;
 	loc->relative = al->map != NULL;
 	loc->sym = al->sym ? symbol__name(al->sym) : NULL;
+	loc->len_sym = loc->sym;
+	loc->sym_len = al->sym ? symbol__name_len(al->sym) : 0;
 	loc->sym_start = al->sym ? al->sym->start : 0;
 	loc->sym_end = al->sym ? al->sym->end : 0;
-	loc->dso = al->map ? map__dso_name(al->map) : NULL;
+	loc->dso = al->map ? map__dso_name_len(al->map, &loc->dso_len) : NULL;
+	loc->len_dso = loc->dso;
 	loc->inlined = false;
 	loc->srcline = NULL;
 }

@@ -29,6 +29,7 @@ struct symbol *symbol__new_len(u64 start, u64 len, u8 binding, u8 type, const ch
 	sym->end = start + len;
 	sym->binding = binding;
 	sym->type = type;
+	symbol__set_namelen(sym, namelen);
 	memcpy(sym->name, name, namelen);
 	sym->name[namelen] = '\0';
 	return sym;
@@ -67,6 +68,7 @@ struct symbol *symbol__new_plt(u64 start, u64 len, const char *name)
 	sym->end = start + len;
 	sym->binding = STB_GLOBAL;
 	sym->type = STT_FUNC;
+	symbol__set_namelen(sym, n + strlen("@plt"));
 	memcpy(sym->name, name, n);
 	memcpy(sym->name + n, "@plt", sizeof("@plt"));
 	*symbol__demangled_slot(sym) =
@@ -141,6 +143,7 @@ struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 
 	sym->end = start + len;
 	sym->binding = binding;
 	sym->type = type;
+	symbol__set_namelen(sym, namelen);
 	memcpy(sym->name, name, namelen);
 	sym->name[namelen] = '\0';
 	return sym;

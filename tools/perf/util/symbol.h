@@ -3,6 +3,7 @@
 #define __PERF_TEXTPOKE_SYMBOL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "machine.h"
 #include "types.h"
@@ -68,6 +69,11 @@ static inline bool symbol__slot_is_block(const char *slot)
 	return (uintptr_t)slot > 2 && ((uintptr_t)slot & 1);
 }
 
+static inline void symbol__set_namelen(struct symbol *sym, size_t len)
+{
+	sym->namelen = len < SYMBOL_NAMELEN_LONG ? len : SYMBOL_NAMELEN_LONG;
+}
+
 /* the name perf prints: demangled when it is a C++ name that demangles */
 static inline const char *symbol__name(struct symbol *sym)
 {
@@ -80,6 +86,16 @@ static inline const char *symbol__name(struct symbol *sym)
 	if (symbol__slot_is_block(demangled))
 		return sym->name;
 	return demangled;
+}
+
+/* strlen(symbol__name(sym)), from the symbol for a name that is not demangled */
+static inline size_t symbol__name_len(struct symbol *sym)
+{
+	const char *demangled = *symbol__demangled_slot(sym);
+
+	if ((!demangled || symbol__slot_is_block(demangled)) && sym->namelen != SYMBOL_NAMELEN_LONG)
+		return sym->namelen;
+	return strlen(symbol__name(sym));
 }
 
 /*
