@@ -132,6 +132,8 @@ struct found {
 	char sym[64];
 	char dso[64];
 	u64 addr, start, end;
+	/* what the symbol and the dso say their names' lengths are (-1: none) */
+	long sym_len, dso_len;
 };
 
 static inline void resolve_kernel(struct machine *m, u64 ip, u64 time, struct found *f)
@@ -143,6 +145,15 @@ static inline void resolve_kernel(struct machine *m, u64 ip, u64 time, struct fo
 	thread__find_symbol(t, PERF_RECORD_MISC_KERNEL, ip, time, &al);
 	snprintf(f->sym, sizeof(f->sym), "%s", al.sym ? symbol__name(al.sym) : "[unknown]");
 	snprintf(f->dso, sizeof(f->dso), "%s", al.map ? map__dso_name(al.map) : "[unknown]");
+	f->sym_len = al.sym ? (long)symbol__name_len(al.sym) : -1;
+	if (al.map) {
+		size_t len;
+
+		map__dso_name_len(al.map, &len);
+		f->dso_len = len;
+	} else {
+		f->dso_len = -1;
+	}
 	f->addr = al.addr;
 	f->start = al.sym ? al.sym->start : 0;
 	f->end = al.sym ? al.sym->end : 0;

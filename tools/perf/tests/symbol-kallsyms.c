@@ -6,6 +6,11 @@
  * table named by the user and moved to the recorded _stext.  Then the
  * running kernel's /proc/kallsyms when the recording says it is this kernel,
  * or names no kernel build-id and had its _text where this kernel has it.
+ * Each name found must also have the length its symbol and dso keep for
+ * the printers.
+ *
+ * Mutation caught: machine__split_kallsyms() cutting a module symbol's
+ * "\t[module]" without symbol__set_namelen(): mod_fn1's length is 16.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +40,13 @@ static const char kallsyms_text[] = "ffffffff81000000 T _stext\n"
 				    "ffffffffc0002000 t bpf_prog_x\t[bpf]\n"
 				    "garbage line\n";
 
+/* the names, and the lengths the symbol and dso keep for the printers (module: "\t[mod]" cut) */
 #define EXPECT(ip, name, dso_name)                                                               \
 	do {                                                                                     \
 		resolve_kernel(m, ip, 1, &f);                                                    \
-		if (strcmp(f.sym, name) || strcmp(f.dso, dso_name)) {                            \
+		if (strcmp(f.sym, name) || strcmp(f.dso, dso_name) ||                            \
+		    (f.sym_len >= 0 && f.sym_len != (long)strlen(f.sym)) ||                      \
+		    (f.dso_len >= 0 && f.dso_len != (long)strlen(f.dso))) {                      \
 			pr_debug("%#llx: %s (%s), expected %s (%s)\n", (unsigned long long)(ip), \
 				 f.sym, f.dso, name, dso_name);                                  \
 			goto out;                                                                \
