@@ -36,6 +36,20 @@
 #define FPT_MAX_POKES 7
 /* the AUXTRACE_INFO record: header, type, reserved, then priv[] */
 #define FPT_INFO_PRIV 16
+/*
+ * The decoder may run 100000 instructions at one trace position before
+ * its no-progress guard stops it, at every PSB, twice (the recovery walk
+ * meets the loop again): a 4 KiB input could be minutes of ASan.  Past
+ * this many instructions an input has shown what it can.
+ */
+#define FPT_MAX_INSNS (1U << 18)
+/*
+ * perf's limit on instructions without a packet consumed (intel-pt.max-loops),
+ * which the decoder's guard keeps.  An instruction that jumps to itself
+ * runs no longer at one address than that, plus what TNT bits can carry:
+ * fewer than 6 per byte of trace.
+ */
+#define FPT_LOOP_MAX 100000
 
 /* the moments the image's bytes can change: the pokes the image took */
 struct fpt_state {
@@ -142,26 +156,43 @@ static int fpt__check_insn(struct fpt_state *st, const struct intel_pt_item *it,
 }
 
 static int fpt__decode(struct fpt_state *st, struct text_image *ti, struct auxtrace *at,
-		       const struct intel_pt_info *info, const char *cpuid)
+		       const struct intel_pt_info *info, const char *cpuid, size_t aux_size)
 {
 	struct intel_pt_opts po = {.want_insns = true, .insn_period = 1};
 	struct intel_pt_item it;
 	struct intel_pt *pt;
 	/* before the first instruction the decoder's time may be anything it has not shown */
 	u64 lo = 0, hi = 0;
+	unsigned int nr_insns = 0;
+	/* the instructions in a row at one address, branches to it between them */
+	u64 run_ip = 0, run = 0, run_max = FPT_LOOP_MAX + 6 * (u64)aux_size + 1;
 	int ret = 0, n;
 
 	pt = intel_pt__new(info, cpuid, NULL, ti, at, &po);
 	if (!pt)
 		return 0;
-	while (!ret && (n = intel_pt__next(pt, 0, &it)) == 1) {
+	while (!ret && nr_insns < FPT_MAX_INSNS && (n = intel_pt__next(pt, 0, &it)) == 1) {
 		if (it.time < lo)
 			lo = it.time;
 		if (it.time > hi)
 			hi = it.time;
+		if (it.type == IPT_ITEM_ERROR)
+			run = 0;
 		if (it.type != IPT_ITEM_INSN)
 			continue;
+		run = it.ip == run_ip ? run + 1 : 1;
+		run_ip = it.ip;
+		if (run > run_max) {
+			fprintf(
+			    stderr,
+			    "fuzz intel-pt: %llu instructions in a row at %#llx: the no-progress "
+			    "guard did not stop them\n",
+			    (unsigned long long)run, (unsigned long long)run_ip);
+			ret = FUZZ_BUG;
+			break;
+		}
 		ret = fpt__check_insn(st, &it, lo, hi);
+		nr_insns++;
 		lo = hi = it.time;
 	}
 	intel_pt__delete(pt);
@@ -197,7 +228,7 @@ int fuzz__intel_pt(const u8 *data, size_t size)
 	rec.auxtrace.size = in.left;
 	if (in.left && !auxtrace__add_buffer(&at, &rec, 0, true, &why) &&
 	    !auxtrace__data(&at, in.p, in.left))
-		ret = fpt__decode(&st, ti, &at, &info, cpuid);
+		ret = fpt__decode(&st, ti, &at, &info, cpuid, in.left);
 	auxtrace__exit(&at);
 	text_image__delete(ti);
 out_info:
