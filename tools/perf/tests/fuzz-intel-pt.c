@@ -176,6 +176,12 @@ static int fpt__decode(struct fpt_state *st, struct text_image *ti, struct auxtr
 			lo = it.time;
 		if (it.time > hi)
 			hi = it.time;
+		if (it.type == IPT_ITEM_ERROR && (!it.err_code || !strncmp(it.msg, "OK ", 3))) {
+			/* libipt's "OK": an error item that names no error */
+			fprintf(stderr, "fuzz intel-pt: an error item without an error: %s\n",
+				it.msg);
+			ret = FUZZ_BUG;
+		}
 		if (it.type == IPT_ITEM_ERROR)
 			run = 0;
 		if (it.type != IPT_ITEM_INSN)
