@@ -10,8 +10,10 @@ dir=$(dirname "$0")/feature
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.bin"' EXIT
 
-probe() { # name pkg-config-name fallback-libs
-	name=$1 pkg=$2 libs=$3
+# a 4th argument "dlopen": the library is opened at run time, not linked
+# (the probe still links it, to see that it is there)
+probe() { # name pkg-config-name fallback-libs [dlopen]
+	name=$1 pkg=$2 libs=$3 how=$4
 	flags=$(pkg-config --cflags "$pkg" 2>/dev/null)
 	plibs=$(pkg-config --libs "$pkg" 2>/dev/null)
 	[ -n "$plibs" ] || plibs=$libs
@@ -19,7 +21,11 @@ probe() { # name pkg-config-name fallback-libs
 	if $cc $flags -o "$tmp.bin" "$dir/test-$name.c" $plibs >/dev/null 2>&1; then
 		echo "HAVE_$upper := y"
 		echo "FEATURE_CFLAGS += -DHAVE_$upper $flags"
-		echo "FEATURE_LIBS += $plibs"
+		if [ "$how" = dlopen ]; then
+			echo "FEATURE_LIBS += -ldl"
+		else
+			echo "FEATURE_LIBS += $plibs"
+		fi
 		echo "FEATURES_ON += $name"
 	else
 		echo "FEATURES_OFF += $name"
@@ -32,7 +38,7 @@ probe() { # name pkg-config-name fallback-libs
 	probe libdw libdw "-ldw -lelf"
 	probe libtraceevent libtraceevent -ltraceevent
 	probe libunwind libunwind-generic "-lunwind-x86_64 -lunwind"
-	probe capstone capstone -lcapstone
+	probe capstone capstone -lcapstone dlopen
 	probe zstd libzstd -lzstd
 	probe libbpf libbpf -lbpf
 	probe libipt libipt -lipt

@@ -8,7 +8,7 @@
  *
  * Beyond not crashing, a parse that succeeds must keep every pointer it
  * sets inside the record, agree with evsel__parse_sample_time() (verdict
- * and time), and find the id where the attr's id_pos / is_pos say it is.
+ * and time) and evsel__parse_sample_key() (verdict, time, cpu, id), and find the id where the attr's id_pos / is_pos say it is.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +150,18 @@ int fuzz__sample(const u8 *data, size_t size)
 			"fuzz sample: parse_sample %d (time %#llx), parse_sample_time %d (%#llx)\n",
 			err, (unsigned long long)s.time, err_time, (unsigned long long)time);
 		ret = FUZZ_BUG;
+	}
+	if (!ret) {
+		struct sample_key key;
+		int err_key = evsel__parse_sample_key(evsel, event, &key);
+
+		if (err_key != err ||
+		    (!err && (key.time != s.time || key.cpu != s.cpu || key.id != s.id))) {
+			fprintf(stderr,
+				"fuzz sample: parse_sample %d, parse_sample_key %d disagree\n", err,
+				err_key);
+			ret = FUZZ_BUG;
+		}
 	}
 	free(event);
 out_delete:

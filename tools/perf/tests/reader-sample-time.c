@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * evsel__parse_sample_time() has a short cut for samples of u64 fields
- * and a callchain: on random sample types, sizes, callchain lengths and
- * contents its verdict and time must be those of evsel__parse_sample().
- * And, apart from that self-comparison, hand-built samples whose time and
- * verdict are known from the kernel's field order (FORMAT.md).
+ * evsel__parse_sample_time() and evsel__parse_sample_key() (time, cpu,
+ * id: what script's --time and -C drop samples on before the queue) have
+ * a short cut for samples of u64 fields and a callchain: on random sample
+ * types, sizes, callchain lengths and contents their verdict and values
+ * must be those of evsel__parse_sample().  And, apart from that
+ * self-comparison, hand-built samples whose time, cpu, id and verdict are
+ * known from the kernel's field order (FORMAT.md).
  * Mutation caught: the short cut counting PERF_SAMPLE_CPU before TIME
- * (the hand-built time is then read from the wrong word).
+ * (the hand-built time is then read from the wrong word);
+ * sample_fixed_slot() taking the fields in bit order (CPU before
+ * STREAM_ID: the hand-built cpu is read from the stream id).
  */
 #include <string.h>
 
@@ -50,6 +54,36 @@ static int time_of(u64 sample_type, const u64 *words, int nr, u64 *time)
 	return err;
 }
 
+/* identifier, ip, time, id, stream id, cpu: the id from ID, the cpu after the stream id */
+static int check_key_by_hand(void)
+{
+	const u64 st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+		       PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	const u64 w[] = {9, 0x401000, 0x5555, 9, 0x77, 3, 1000};
+	struct perf_event_attr attr = {.size = sizeof(attr), .sample_type = st};
+	struct evlist *evlist = evlist__new();
+	u64 buf[64] = {0}, ids[] = {9};
+	union perf_event *e = (union perf_event *)buf;
+	struct sample_key key = {0};
+	struct evsel *evsel;
+	int err = -1;
+
+	TEST_ASSERT_VAL("evlist", evlist);
+	evsel = evlist__add(evlist, &attr, sizeof(attr), ids, 1);
+	if (evsel) {
+		memcpy(buf + 1, w, sizeof(w));
+		e->header.type = PERF_RECORD_SAMPLE;
+		e->header.size = 8 + sizeof(w);
+		err = evsel__parse_sample_key(evsel, e, &key);
+	}
+	evlist__delete(evlist);
+	TEST_ASSERT_EQUAL("hand-built key", err, 0);
+	TEST_ASSERT_EQUAL("time is word 2", key.time, 0x5555);
+	TEST_ASSERT_EQUAL("id is word 3", key.id, 9);
+	TEST_ASSERT_EQUAL("cpu is word 5, after the stream id", key.cpu, 3);
+	return TEST_OK;
+}
+
 static int check_by_hand(void)
 {
 	/* ip, pid/tid, time, cpu/res, callchain nr 2 and its two ips */
@@ -69,7 +103,7 @@ static int check_by_hand(void)
 	TEST_ASSERT_EQUAL("identifier, time",
 			  time_of(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME, w2, 2, &time), 0);
 	TEST_ASSERT_EQUAL("time is word 1", time, 0xabcdef);
-	return TEST_OK;
+	return check_key_by_hand();
 }
 
 static int test__reader_sample_time(struct test_suite *t)
@@ -109,7 +143,8 @@ static int test__reader_sample_time(struct test_suite *t)
 		struct perf_sample s;
 		struct evsel *evsel;
 		u64 time = 0, r = next_rand(&seed), ids[] = {7};
-		int err_time, err_full;
+		struct sample_key key;
+		int err_time, err_key, err_full;
 		size_t i;
 
 		TEST_ASSERT_VAL("evlist", evlist);
@@ -140,6 +175,7 @@ static int test__reader_sample_time(struct test_suite *t)
 				buf[at] = next_rand(&seed) % 8 ? next_rand(&seed) % 12 : buf[at];
 		}
 		err_time = evsel__parse_sample_time(evsel, e, &time);
+		err_key = evsel__parse_sample_key(evsel, e, &key);
 		err_full = evsel__parse_sample(evsel, e, &s);
 		if (!(attr.sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)))
 			fast++;
@@ -148,6 +184,17 @@ static int test__reader_sample_time(struct test_suite *t)
 			    "sample_type %#llx size %u: time parse %d %#llx, full parse %d %#llx\n",
 			    (unsigned long long)attr.sample_type, e->header.size, err_time,
 			    (unsigned long long)time, err_full, (unsigned long long)s.time);
+			evlist__delete(evlist);
+			return TEST_FAIL;
+		}
+		if (err_key != err_full ||
+		    (!err_full && (key.time != s.time || key.cpu != s.cpu || key.id != s.id))) {
+			pr_debug(
+			    "sample_type %#llx size %u: key parse %d time %#llx cpu %u id %#llx, "
+			    "full parse %d %#llx %u %#llx\n",
+			    (unsigned long long)attr.sample_type, e->header.size, err_key,
+			    (unsigned long long)key.time, key.cpu, (unsigned long long)key.id,
+			    err_full, (unsigned long long)s.time, s.cpu, (unsigned long long)s.id);
 			evlist__delete(evlist);
 			return TEST_FAIL;
 		}

@@ -10,12 +10,71 @@
 
 #ifdef HAVE_CAPSTONE
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #endif
 
 #include "debug.h"
 #include "disasm.h"
 
 #ifdef HAVE_CAPSTONE
+/*
+ * libcapstone is opened when an instruction is first decoded, not linked:
+ * its 77k relocations cost every run a few milliseconds and 150 page
+ * faults at start-up, though most runs never disassemble.  The soname is
+ * that of the header the build saw (capstone 4: libcapstone.so.4).
+ */
+#define CAPSTONE_SONAME__(v) "libcapstone.so." #v
+#define CAPSTONE_SONAME_(v) CAPSTONE_SONAME__(v)
+#define CAPSTONE_SONAME CAPSTONE_SONAME_(CS_API_MAJOR)
+
+static struct {
+	cs_err (*open)(cs_arch arch, cs_mode mode, csh *handle);
+	cs_err (*option)(csh handle, cs_opt_type type, size_t value);
+	cs_insn *(*malloc)(csh handle);
+	void (*free)(cs_insn *insn, size_t count);
+	cs_err (*close)(csh *handle);
+	bool (*disasm_iter)(csh handle, const uint8_t **code, size_t *size, uint64_t *address,
+			    cs_insn *insn);
+	bool (*insn_group)(csh handle, const cs_insn *insn, unsigned int group_id);
+	void *lib;
+	int err; /* 0 until tried, then 1 (loaded) or -EOPNOTSUPP */
+} cs;
+
+static int capstone__load(void)
+{
+	void *lib;
+
+	if (cs.err)
+		return cs.err < 0 ? cs.err : 0;
+	cs.err = -EOPNOTSUPP;
+	lib = dlopen(CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		pr_warning("disassembly needs %s: %s\n", CAPSTONE_SONAME, dlerror());
+		return cs.err;
+	}
+	/* a function pointer from dlsym()'s void *, as POSIX allows */
+#define CS_SYM(field, name)                                                               \
+	do {                                                                              \
+		*(void **)&cs.field = dlsym(lib, name);                                   \
+		if (!cs.field) {                                                          \
+			pr_warning("disassembly: %s has no %s\n", CAPSTONE_SONAME, name); \
+			dlclose(lib);                                                     \
+			return cs.err;                                                    \
+		}                                                                         \
+	} while (0)
+	CS_SYM(open, "cs_open");
+	CS_SYM(option, "cs_option");
+	CS_SYM(malloc, "cs_malloc");
+	CS_SYM(free, "cs_free");
+	CS_SYM(close, "cs_close");
+	CS_SYM(disasm_iter, "cs_disasm_iter");
+	CS_SYM(insn_group, "cs_insn_group");
+#undef CS_SYM
+	cs.lib = lib;
+	cs.err = 1;
+	return 0;
+}
+
 /* one decoder per mode: [0] 64-bit, [1] 32-bit, opened when first needed */
 static struct {
 	csh handle;
@@ -25,15 +84,20 @@ static struct {
 
 static int disasm__init(int m)
 {
+	int err;
+
 	if (disasm_modes[m].open)
 		return 0;
-	if (cs_open(CS_ARCH_X86, m ? CS_MODE_32 : CS_MODE_64, &disasm_modes[m].handle) != CS_ERR_OK)
+	err = capstone__load();
+	if (err)
+		return err;
+	if (cs.open(CS_ARCH_X86, m ? CS_MODE_32 : CS_MODE_64, &disasm_modes[m].handle) != CS_ERR_OK)
 		return -ENOMEM;
-	cs_option(disasm_modes[m].handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(disasm_modes[m].handle, CS_OPT_DETAIL, CS_OPT_ON);
-	disasm_modes[m].insn = cs_malloc(disasm_modes[m].handle);
+	cs.option(disasm_modes[m].handle, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs.option(disasm_modes[m].handle, CS_OPT_DETAIL, CS_OPT_ON);
+	disasm_modes[m].insn = cs.malloc(disasm_modes[m].handle);
 	if (!disasm_modes[m].insn) {
-		cs_close(&disasm_modes[m].handle);
+		cs.close(&disasm_modes[m].handle);
 		return -ENOMEM;
 	}
 	disasm_modes[m].open = true;
@@ -47,16 +111,20 @@ void disasm__exit(void)
 	for (m = 0; m < 2; m++) {
 		if (!disasm_modes[m].open)
 			continue;
-		cs_free(disasm_modes[m].insn, 1);
+		cs.free(disasm_modes[m].insn, 1);
 		disasm_modes[m].insn = NULL;
-		cs_close(&disasm_modes[m].handle);
+		cs.close(&disasm_modes[m].handle);
 		disasm_modes[m].open = false;
+	}
+	if (cs.lib) {
+		dlclose(cs.lib);
+		memset(&cs, 0, sizeof(cs));
 	}
 }
 
 bool disasm__available(void)
 {
-	return true;
+	return !capstone__load();
 }
 
 /* capstone writes "%rsp, %rbp"; perf and objdump write "%rsp,%rbp" */
@@ -94,7 +162,7 @@ static const char *mnemonic(const char *m)
 
 static bool insn__is_branch(csh handle, const cs_insn *insn)
 {
-	return cs_insn_group(handle, insn, CS_GRP_JUMP) || cs_insn_group(handle, insn, CS_GRP_CALL);
+	return cs.insn_group(handle, insn, CS_GRP_JUMP) || cs.insn_group(handle, insn, CS_GRP_CALL);
 }
 
 static int __disasm__one(int m, const u8 *bytes, size_t len, u64 addr, struct disasm_insn *out,
@@ -107,11 +175,12 @@ static int __disasm__one(int m, const u8 *bytes, size_t len, u64 addr, struct di
 	csh handle;
 	int n;
 
-	if (disasm__init(m))
-		return -ENOMEM;
+	n = disasm__init(m);
+	if (n)
+		return n;
 	handle = disasm_modes[m].handle;
 	insn = disasm_modes[m].insn;
-	if (!cs_disasm_iter(handle, &code, &left, &pc, insn))
+	if (!cs.disasm_iter(handle, &code, &left, &pc, insn))
 		return -EINVAL;
 	out->addr = addr;
 	out->len = insn->size;

@@ -728,6 +728,57 @@ static int sample_time__fast(u64 st, const union perf_event *event, u64 *time)
 	return 0;
 }
 
+/*
+ * Where field @bit sits in a fast-path sample: after one u64 for each
+ * field the record carries ahead of it, in the record's order (which is
+ * not the bits' order: IDENTIFIER is first, STREAM_ID before CPU).
+ */
+static const u8 *sample_fixed_slot(u64 st, const union perf_event *event, u64 bit)
+{
+	static const u64 order[] = {
+	    PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,	   PERF_SAMPLE_TIME,
+	    PERF_SAMPLE_ADDR,	    PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+	};
+	const u8 *p = (const u8 *)event + sizeof(event->header);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order) && order[i] != bit; i++)
+		if (st & order[i])
+			p += 8;
+	return p;
+}
+
+int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *event,
+			    struct sample_key *key)
+{
+	u64 st = evsel->attr.sample_type;
+	struct perf_sample s;
+	int err;
+
+	if (event->header.type == PERF_RECORD_SAMPLE &&
+	    event->header.size >= sizeof(event->header) &&
+	    !(st & ~(SAMPLE_FIXED_HEAD | SAMPLE_FIXED_TAIL | PERF_SAMPLE_CALLCHAIN))) {
+		err = sample_time__fast(st, event, &key->time);
+		if (err)
+			return err;
+		key->cpu = (u32)-1;
+		key->id = (u64)-1;
+		/* in the order the parse takes them: IDENTIFIER's id, then ID's */
+		if (st & PERF_SAMPLE_IDENTIFIER)
+			memcpy(&key->id, sample_fixed_slot(st, event, PERF_SAMPLE_IDENTIFIER), 8);
+		if (st & PERF_SAMPLE_ID)
+			memcpy(&key->id, sample_fixed_slot(st, event, PERF_SAMPLE_ID), 8);
+		if (st & PERF_SAMPLE_CPU)
+			memcpy(&key->cpu, sample_fixed_slot(st, event, PERF_SAMPLE_CPU), 4);
+		return 0;
+	}
+	err = __evsel__parse_sample(evsel, event, &s, false);
+	key->time = s.time;
+	key->cpu = s.cpu;
+	key->id = s.id;
+	return err;
+}
+
 int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event, u64 *time)
 {
 	u64 st = evsel->attr.sample_type;

@@ -14,68 +14,81 @@
 #include "kallsyms.h"
 
 /*
- * The whole file at once: /proc/kallsyms reports a size of 0, so read
- * until EOF into a growing buffer, NUL-terminated, and never as much as
- * KALLSYMS_MAX_SIZE: a kallsyms that is /dev/zero or a huge file must not
- * take all memory.
+ * Read in pieces of KALLSYMS_CHUNK, each parsed line by line before the
+ * next: a 6 MB file copied whole into fresh memory cost more in page
+ * faults than its parse.  /proc/kallsyms reports a size of 0, so the
+ * bytes are counted as they come, never as many as KALLSYMS_MAX_SIZE: a
+ * kallsyms that is /dev/zero or a huge file ends with -EFBIG.
  */
-static int kallsyms__read(const char *path, char **bufp, size_t *lenp)
+struct kallsyms_reader {
+	int fd;
+	char *buf; /* KALLSYMS_CHUNK + 1: room for a NUL after a full one */
+	size_t len, pos;
+	u64 total;
+	bool eof;
+	bool skip; /* in the rest of a line cut at a whole chunk */
+};
+
+/* more bytes after the unparsed tail, which moves to the front */
+static int kallsyms_reader__fill(struct kallsyms_reader *r)
 {
-	size_t len = 0, alloc = 1 << 20;
-	char *buf, *tmp;
-	struct stat st;
-	int fd, err = 0;
+	ssize_t n;
 
-	fd = input_file__open(path, &st);
-	if (fd < 0)
-		return fd;
-	if (st.st_size >= KALLSYMS_MAX_SIZE) {
-		err = -EFBIG;
-		goto out_close;
-	}
-	buf = malloc(alloc);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out_close;
-	}
+	memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+	r->len -= r->pos;
+	r->pos = 0;
 	for (;;) {
-		ssize_t n;
-
-		if (alloc - len < 2) {
-			if (alloc >= KALLSYMS_MAX_SIZE) {
-				err = -EFBIG;
-				goto out_free;
-			}
-			tmp = realloc(buf, alloc * 2);
-			if (!tmp) {
-				err = -ENOMEM;
-				goto out_free;
-			}
-			buf = tmp;
-			alloc *= 2;
-		}
-		n = read(fd, buf + len, alloc - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out_free;
-		}
-		if (!n)
+		n = read(r->fd, r->buf + r->len, KALLSYMS_CHUNK - r->len);
+		if (n >= 0)
 			break;
-		len += n;
+		if (errno != EINTR)
+			return -errno;
 	}
-	buf[len] = '\0';
-	close(fd);
-	*bufp = buf;
-	*lenp = len;
-	return 0;
+	if (!n)
+		r->eof = true;
+	r->len += n;
+	r->total += n;
+	return r->total >= KALLSYMS_MAX_SIZE ? -EFBIG : 0;
+}
 
-out_free:
-	free(buf);
-out_close:
-	close(fd);
-	return err;
+/*
+ * The next line, NUL-terminated in place, or NULL at the end (*err set on
+ * an error).  A line longer than a whole chunk (no kernel writes one) is
+ * handed over cut there, and the rest of it skipped.
+ */
+static char *kallsyms_reader__line(struct kallsyms_reader *r, int *err)
+{
+	char *line, *end;
+
+	*err = 0;
+	for (;;) {
+		end = memchr(r->buf + r->pos, '\n', r->len - r->pos);
+		if (end) {
+			line = r->buf + r->pos;
+			*end = '\0';
+			r->pos = end + 1 - r->buf;
+			if (!r->skip)
+				return line;
+			r->skip = false;
+			continue;
+		}
+		if (r->skip) {
+			r->pos = r->len;
+		} else if (r->eof || r->len - r->pos == KALLSYMS_CHUNK) {
+			if (r->pos == r->len)
+				return NULL;
+			line = r->buf + r->pos;
+			r->buf[r->len] = '\0';
+			r->pos = r->len;
+			r->skip = !r->eof;
+			return line;
+		}
+		if (r->eof)
+			return NULL;
+		*err = kallsyms_reader__fill(r);
+		if (*err)
+			return NULL;
+	}
 }
 
 /* hex digit values, 0xff for anything else: one load per character */
@@ -131,27 +144,29 @@ int kallsyms__parse(const char *path, void *arg,
 		    int (*cb)(void *arg, const char *name, char type, u64 start,
 			      const char *module))
 {
-	char *buf = NULL, *line, *next, *eof;
-	size_t size = 0;
-	int nr = 0, err;
+	struct kallsyms_reader r = {.fd = -1};
+	struct stat st;
+	char *line;
+	int nr = 0, err = 0;
 
 	hex_value__init();
-	err = kallsyms__read(path, &buf, &size);
-	if (err)
-		return err;
-	eof = buf + size;
-	for (line = buf; line < eof; line = next) {
+	r.fd = input_file__open(path, &st);
+	if (r.fd < 0)
+		return r.fd;
+	if (st.st_size >= KALLSYMS_MAX_SIZE) {
+		err = -EFBIG;
+		goto out;
+	}
+	r.buf = malloc(KALLSYMS_CHUNK + 1);
+	if (!r.buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while ((line = kallsyms_reader__line(&r, &err))) {
 		char *p = line, *end, *name, *module = NULL;
 		u64 start;
 		char type;
 
-		end = memchr(line, '\n', eof - line);
-		if (end) {
-			*end = '\0';
-			next = end + 1;
-		} else {
-			next = eof;
-		}
 		start = kallsyms__hex(p, &end);
 		if (end == p || !isspace((unsigned char)*end))
 			continue;
@@ -187,6 +202,8 @@ int kallsyms__parse(const char *path, void *arg,
 			break;
 		nr++;
 	}
-	free(buf);
+out:
+	free(r.buf);
+	close(r.fd);
 	return err ? err : nr;
 }

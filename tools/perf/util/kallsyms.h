@@ -10,9 +10,13 @@
  * What a kallsyms file may hold.  /proc/kallsyms is about 6 MB with a
  * distribution kernel and its modules, and some 20 MB (400k symbols) for
  * an allyesconfig one: 64 MiB leaves room for any real kernel while a
- * hostile file (a huge sparse one) cannot take more memory than that.
+ * hostile file (a huge sparse one, or /dev/zero named by a symlink) is
+ * refused without reading it all.
  */
 #define KALLSYMS_MAX_SIZE (64 << 20)
+
+/* read and parsed in pieces of this size; a longer line is cut there */
+#define KALLSYMS_CHUNK (256 << 10)
 
 /*
  * Calls @cb for each line of a kallsyms file ("ffffffff81000000 T _text",
@@ -21,7 +25,8 @@
  * -errno (the first non-zero return of @cb stops the walk and is returned).
  * Only a regular file is read (see input_file__open(), whose
  * input_file__strerror() says why one is refused), -EFBIG when it holds
- * KALLSYMS_MAX_SIZE bytes or more.
+ * KALLSYMS_MAX_SIZE bytes or more.  The lines before a read error or
+ * -EFBIG have been handed over.
  */
 int kallsyms__parse(const char *path, void *arg,
 		    int (*cb)(void *arg, const char *name, char type, u64 start,

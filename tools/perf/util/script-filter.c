@@ -234,10 +234,15 @@ bool script_filter__skip_cpu(const struct script_filter *f, u32 cpu)
 	return cpu >= SCRIPT_FILTER_MAX_CPUS || !(f->cpus[cpu / 8] & (1 << (cpu % 8)));
 }
 
+bool script_filter__skip_time_cpu(const struct script_filter *f, u64 time, u32 cpu)
+{
+	return perf_time__ranges_skip(f->ranges, f->nr_ranges, time) ||
+	       script_filter__skip_cpu(f, cpu);
+}
+
 bool script_filter__skip_early(const struct script_filter *f, const struct perf_sample *sample)
 {
-	return perf_time__ranges_skip(f->ranges, f->nr_ranges, sample->time) ||
-	       script_filter__skip_cpu(f, sample->cpu);
+	return script_filter__skip_time_cpu(f, sample->time, sample->cpu);
 }
 
 static bool dso__listed(const struct script_name_list *l, const struct dso *dso)

@@ -53,6 +53,7 @@ int script_filter__init(struct script_filter *f, u64 first, u64 last, bool has_c
 void script_filter__exit(struct script_filter *f);
 
 /* left out by --time or -C: perf drops these before resolving them */
+bool script_filter__skip_time_cpu(const struct script_filter *f, u64 time, u32 cpu);
 bool script_filter__skip_early(const struct script_filter *f, const struct perf_sample *sample);
 /* left out by --pid, --tid, -c, --dsos or -S, given where the sample resolved */
 bool script_filter__skip_resolved(const struct script_filter *f, const struct perf_sample *sample,

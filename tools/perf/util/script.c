@@ -335,6 +335,25 @@ static void script__json_text(struct script *s, struct script_sample_info *info,
 	}
 }
 
+/*
+ * --time and -C ahead of the queue: what script__sample() would drop
+ * first, dropped before the record is copied, sorted and parsed whole.
+ * Only once the evlist is set up (a pipe's later attrs check their -F
+ * choices at their first sample) and when nothing else waits for a
+ * sample: a pipe's pending --header, the hardware trace's interleaving.
+ */
+static bool script__sample_drop(struct perf_tool *tool, const struct evsel *evsel __maybe_unused,
+				u64 time, u32 cpu)
+{
+	struct script *s = tool_to_script(tool);
+	struct evlist *evlist = s->session->evlist;
+
+	if (!s->prepared || !evlist || s->nr_prepared != evlist->nr_entries ||
+	    s->header.nr_pending || itrace__active(s->itrace))
+		return false;
+	return script_filter__skip_time_cpu(&s->opts->filter, time, cpu);
+}
+
 static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -852,6 +871,7 @@ int script__run(struct script_opts *opts)
 					  script__has_cpu(s.session->evlist));
 		if (err)
 			goto out_delete;
+		s.tool.sample_drop = script__sample_drop;
 	}
 	err = script__itrace_init(&s);
 	if (err)

@@ -197,6 +197,30 @@ static u64 perf_session__event_time(struct perf_session *session, union perf_eve
 	return time;
 }
 
+/* a sample of a tool with .sample_drop: its key parsed once, for the drop and the queue */
+static int perf_session__queue_sample(struct perf_session *session, union perf_event *event,
+				      u64 offset)
+{
+	struct evlist *evlist = session->evlist;
+	struct evsel *evsel = evlist__event2evsel(evlist, event);
+	struct sample_key key;
+	bool known;
+
+	if (!evsel || evsel__parse_sample_key(evsel, event, &key))
+		return perf_session__deliver(session, event, offset);
+	known = evlist->nr_entries <= 1 || key.id == (u64)-1 || !key.id ||
+		evlist__id2evsel(evlist, key.id);
+	if (known && session->tool->sample_drop(session->tool, evsel, key.time, key.cpu)) {
+		if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
+			ordered_events__note(&session->state->oe, key.time);
+		return 0;
+	}
+	if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
+		return ordered_events__queue(&session->state->oe, event, key.time, offset,
+					     session->path);
+	return perf_session__deliver(session, event, offset);
+}
+
 static int perf_session__queue_kernel(struct perf_session *session, union perf_event *event,
 				      u64 offset)
 {
@@ -216,6 +240,8 @@ static int perf_session__queue_kernel(struct perf_session *session, union perf_e
 		}
 		return 0;
 	}
+	if (event->header.type == PERF_RECORD_SAMPLE && session->tool->sample_drop && !dump_trace)
+		return perf_session__queue_sample(session, event, offset);
 	if (session->tool->ordered_events) {
 		t = perf_session__event_time(session, event);
 		if (t != 0 && t != (u64)-1)
