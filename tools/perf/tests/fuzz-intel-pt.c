@@ -40,9 +40,11 @@
  * The decoder may run 100000 instructions at one trace position before
  * its no-progress guard stops it, at every PSB, twice (the recovery walk
  * meets the loop again): a 4 KiB input could be minutes of ASan.  Past
- * this many instructions an input has shown what it can.
+ * this many instructions an input has shown what it can; it is more than
+ * FPT_LOOP_MAX allows in a row for the largest input libFuzzer makes here
+ * (4 KiB), so that a guard let loose is still seen.
  */
-#define FPT_MAX_INSNS (1U << 18)
+#define FPT_MAX_INSNS (1U << 17)
 /*
  * perf's limit on instructions without a packet consumed (intel-pt.max-loops),
  * which the decoder's guard keeps.  An instruction that jumps to itself
@@ -56,6 +58,10 @@ struct fpt_state {
 	struct textpoke_image *img;
 	u64 change[FPT_MAX_POKES];
 	int nr_change;
+	/* the last instruction found good: a loop repeats it, and the check costs */
+	struct intel_pt_item good;
+	u64 good_lo, good_hi;
+	bool have_good;
 };
 
 static int fpt__info(struct fuzz_input *in, bool errata, struct intel_pt_info *info,
@@ -141,12 +147,20 @@ static int fpt__check_insn(struct fpt_state *st, const struct intel_pt_item *it,
 			(unsigned long long)it->ip, it->insn_len);
 		return FUZZ_BUG;
 	}
+	if (st->have_good && st->good_lo == lo && st->good_hi == hi && st->good.ip == it->ip &&
+	    st->good.insn_len == it->insn_len && !memcmp(st->good.insn, it->insn, it->insn_len))
+		return 0;
+	st->good = *it;
+	st->good_lo = lo;
+	st->good_hi = hi;
+	st->have_good = true;
 	if (fpt__held(st, it->ip, it->insn, it->insn_len, lo))
 		return 0;
 	for (int i = 0; i < st->nr_change; i++)
 		if (st->change[i] > lo && st->change[i] <= hi &&
 		    fpt__held(st, it->ip, it->insn, it->insn_len, st->change[i]))
 			return 0;
+	st->have_good = false;
 	fprintf(stderr,
 		"fuzz intel-pt: the %u bytes of the instruction at %#llx (time %llu) are not "
 		"the image's at any time in [%llu, %llu]\n",
