@@ -16,7 +16,14 @@
  * check removed (core-overlap: a segment not found at its own ends).
  * Mutation caught (unwind): unwind-libdw.c taking dyn_size as the stack
  * length even when larger than size (dyn-size-larger reads into the
- * guard page: SIGSEGV).  The session target has no one-line break known
+ * guard page: SIGSEGV).  Mutation caught (intel-pt):
+ * ipt_read_memory() reading the image at time 0 instead of q->read_time
+ * (pt-start-cpu0 decodes the poked jump labels with their boot bytes);
+ * IPT_NO_PROGRESS_MAX back at 2^20 (loop-at-every-psb: more than perf's
+ * 100000 instructions in a row at one address); intel-pt-recover.c's
+ * compressed return without "q->status = -pte_bad_retcomp"
+ * (ret-compressed-not-taken: an error item reading "OK").
+ * The session target has no one-line break known
  * to fail it in the normal build (zero-size-record-file is refused by
  * two checks, either alone enough); under ASan it fails on any read past
  * a record.
@@ -197,6 +204,17 @@ static int test__fuzz_corpus_unwind(struct test_suite *t)
 	return fuzz_corpus__run(t, "unwind");
 }
 
+static int test__fuzz_corpus_intel_pt(struct test_suite *t)
+{
+#ifdef HAVE_LIBIPT
+	return fuzz_corpus__run(t, "intel-pt");
+#else
+	/* the decoder refuses to start: every input would pass unchecked */
+	test_skip(t, "built without libipt");
+	return TEST_SKIP;
+#endif
+}
+
 struct test_suite suite__fuzz_corpus_session = {
     .desc = "fuzz corpus: whole recordings through the session",
     .func = test__fuzz_corpus_session,
@@ -225,4 +243,9 @@ struct test_suite suite__fuzz_corpus_kallsyms = {
 struct test_suite suite__fuzz_corpus_unwind = {
     .desc = "fuzz corpus: the DWARF unwinder on hostile stacks",
     .func = test__fuzz_corpus_unwind,
+};
+
+struct test_suite suite__fuzz_corpus_intel_pt = {
+    .desc = "fuzz corpus: the Intel PT decoder on hostile AUX data",
+    .func = test__fuzz_corpus_intel_pt,
 };

@@ -14,8 +14,9 @@
 #include "../util/write-all.h"
 
 const struct fuzz_target fuzz_targets[] = {
-    {"session", fuzz__session}, {"sample", fuzz__sample},     {"textpoke", fuzz__textpoke},
-    {"kcore", fuzz__kcore},	{"kallsyms", fuzz__kallsyms}, {"unwind", fuzz__unwind},
+    {"session", fuzz__session},	  {"sample", fuzz__sample},	{"textpoke", fuzz__textpoke},
+    {"kcore", fuzz__kcore},	  {"kallsyms", fuzz__kallsyms}, {"unwind", fuzz__unwind},
+    {"intel-pt", fuzz__intel_pt},
 };
 const size_t nr_fuzz_targets = sizeof(fuzz_targets) / sizeof(fuzz_targets[0]);
 

@@ -29,11 +29,8 @@ int fuzz__textpoke(const u8 *data, size_t size);
 int fuzz__kcore(const u8 *data, size_t size);
 int fuzz__kallsyms(const u8 *data, size_t size);
 int fuzz__unwind(const u8 *data, size_t size);
-
-/*
- * Harnesses that add the Intel PT decoder, once it is merged, go here:
- * see tools/perf/tests/fuzz/README.
- */
+/* the Intel PT decoder over a text image, on one CPU's hostile AUX data */
+int fuzz__intel_pt(const u8 *data, size_t size);
 
 struct fuzz_target {
 	const char *name; /* its corpus: tools/perf/tests/fuzz/corpus/<name>/ */

@@ -539,9 +539,12 @@ static int ipt_queue__events(struct ipt_queue *q)
 /*
  * perf's "never-ending loop" check: code that branches without packets
  * (jmp to itself) would hold the walk for ever; after this many
- * instructions at one trace position it is an error
+ * instructions at one trace position it is an error.  perf's own limit
+ * (intel-pt.max-loops' default): a hostile trace can re-enter such a loop
+ * at every PSB, and after each error the recovery walk meets it once more,
+ * so the bound is paid twice per PSB
  */
-#define IPT_NO_PROGRESS_MAX (1U << 20)
+#define IPT_NO_PROGRESS_MAX 100000
 
 bool ipt_queue__stuck(struct ipt_queue *q, u64 off)
 {

@@ -589,8 +589,11 @@ static int ipt_walk__insn(struct ipt_queue *q)
 		q->status = pt_qry_cond_branch(q->qry, &taken);
 		if (q->status >= 0) {
 			/* compressed: the address it was called from */
-			if (!taken || !q->w_nr_ret)
+			if (!taken || !q->w_nr_ret) {
+				/* libipt's name for it: the status itself says nothing went wrong */
+				q->status = -pte_bad_retcomp;
 				goto mismatch;
+			}
 			next = q->w_ret[--q->w_nr_ret % 64];
 			break;
 		}

@@ -15,7 +15,7 @@ FUZZ_CC ?= clang
 FUZZ_OUT := build-fuzz/
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := tools/perf/tests/fuzz
-FUZZ_TARGETS ?= session sample textpoke kcore kallsyms unwind
+FUZZ_TARGETS ?= session sample textpoke kcore kallsyms unwind intel-pt
 # extra libFuzzer options, e.g. FUZZ_ARGS=-runs=1000
 FUZZ_ARGS ?=
 
