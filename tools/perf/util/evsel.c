@@ -798,23 +798,9 @@ int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *e
 
 int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event, u64 *time)
 {
-	const u8 *body = (const u8 *)event + sizeof(event->header);
-	struct sample_layout tmp;
-	const struct sample_layout *l = evsel__layout(evsel, &tmp);
-	struct perf_sample s;
-	int err;
+	struct sample_key key;
+	int err = evsel__parse_sample_key(evsel, event, &key);
 
-	if (event->header.type == PERF_RECORD_SAMPLE &&
-	    event->header.size >= sizeof(event->header) && l->fast) {
-		err = sample_layout__check(l, event);
-		if (err)
-			return err;
-		*time = (u64)-1;
-		if (l->time)
-			memcpy(time, body + l->time - 1, 8);
-		return 0;
-	}
-	err = __evsel__parse_sample(evsel, event, &s, false);
-	*time = s.time;
+	*time = key.time;
 	return err;
 }
