@@ -30,7 +30,9 @@
  * or in uw__frame() (libdw's walk) (the self-pointing frame repeats up
  * to the frame limit: 127 frames, not 2).  Mutation caught:
  * stack_len taken as dyn_size even when larger than size (the read past
- * the dump hits the guard page).
+ * the dump hits the guard page).  Mutation caught: unwind__sample_has_stack()
+ * not asking for a dyn_size (a dump the kernel copied nothing into is
+ * unwound, where stock perf gives no user frame).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -434,6 +436,17 @@ static int check_registers(struct hostile *h)
 	sample_init(&s, PERF_SAMPLE_REGS_ABI_64, 1ULL << BIT_SP, few, st, 24, 24);
 	TEST_ASSERT_VAL("no IP: an error", walk(h, &s, 127, &fr, &d) < 0);
 	TEST_ASSERT_EQUAL("no IP: no frame", fr.nr, 0);
+
+	/* a dump the kernel copied nothing into (dyn_size 0): no stack, as for perf */
+	regs_all(regs, h->fn[0], STACK_ADDR, 0);
+	sample_init(&s, PERF_SAMPLE_REGS_ABI_64, MASK_ALL, regs, st, 24, 0);
+	TEST_ASSERT_VAL(
+	    "dyn_size 0: no stack",
+	    !unwind__sample_has_stack(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER, &s));
+	sample_init(&s, PERF_SAMPLE_REGS_ABI_64, MASK_ALL, regs, st, 24, 24);
+	TEST_ASSERT_VAL(
+	    "dyn_size 24: a stack",
+	    unwind__sample_has_stack(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER, &s));
 
 	/* an empty dump: nothing to read */
 	regs_all(regs, h->fn[0], STACK_ADDR, 0);

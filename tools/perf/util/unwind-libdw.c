@@ -40,8 +40,10 @@
 
 bool unwind__sample_has_stack(u64 sample_type, const struct perf_sample *sample)
 {
+	/* perf's stack size is dyn_size: a dump the kernel copied nothing into is no stack */
 	return (sample_type & PERF_SAMPLE_REGS_USER) && (sample_type & PERF_SAMPLE_STACK_USER) &&
-	       sample->user_regs.regs && sample->user_regs.abi && sample->user_stack.size;
+	       sample->user_regs.regs && sample->user_regs.abi && sample->user_stack.size &&
+	       sample->user_stack.dyn_size;
 }
 
 #ifdef HAVE_LIBDW

@@ -39,7 +39,10 @@ void unwinder__delete(struct unwinder *uw);
 /*
  * Can @sample be unwound: its event samples both REGS_USER and
  * STACK_USER (@sample_type), and both were captured (registers with an
- * ABI, a non-empty dump) -- perf's own test before it unwinds.
+ * ABI, a dump the kernel copied bytes into: dyn_size, which perf takes as
+ * the stack's size) -- perf's own test before it unwinds.  A sample taken
+ * in a page fault early in an exec can carry a dump of dyn_size 0: perf
+ * gives it no user frame, not even its IP.
  */
 bool unwind__sample_has_stack(u64 sample_type, const struct perf_sample *sample);
 
