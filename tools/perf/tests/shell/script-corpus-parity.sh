@@ -40,8 +40,6 @@ declare -A known=(
 	[perf_data_converter/perf.data.intel_pt-4.14]="the Intel PT trace under perf's default --itrace=cepwx: we synthesize no psb/cbr (p) samples, and with none of the code here libipt resyncs at the next PSB where perf restarts at each IP packet (pt-decode-corpus.sh checks --itrace=b/e line by line)"
 	[perf_data_converter/perf.data.piped.target-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perf_data_converter/perf.data.raw_callgraph_branch-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
-	[perfparser/vector_static_gcc__perf.data.zstd]="a dwarf sample whose object is missing: stock perf gives no user frame for it, we give its IP (once in the file)"
-	[perfparser/parallel_static_gcc__perf.data.zstd]="dwarf samples whose object is missing: stock perf gives no user frame for two sched_switch samples, we give their IP"
 	[perfparser/vector_static_gcc__perf.lbr.data]="LBR call-stack mode: stock perf builds the user part of the chain from the branch stack"
 )
 
