@@ -12,6 +12,10 @@
 # - perf buildid-list -i -: the kernel's build-id is the running kernel's
 #   (stock perf buildid-list -k), each object's the one readelf -n
 #   reads from it, and the shell, whose loop the workload is, among them;
+#   stock perf lists a pipe's kernel build-id only when a sample hit the
+#   kernel (a file's always), so the workload ends in dd, which runs in
+#   the kernel: without it a run whose few kernel samples all missed
+#   failed here;
 # - BPF part: 300 socket filters loaded and unloaded by the churn helper
 #   (more JIT images than one 64 KiB record holds, so they go in
 #   pieces): every PROG_LOAD of the workload stock perf script
@@ -28,8 +32,10 @@ scratch recpipe
 export HOME=$tmp
 skipped=""
 
-# a loop of the shell's own code: its samples hit sh, which must have its build-id
-"$TEXTPOKE" record -q -e cpu-clock -o - -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done' \
+# a loop of the shell's own code: its samples hit sh, which must have its
+# build-id; then dd's copies, whose samples hit the kernel
+"$TEXTPOKE" record -q -e cpu-clock -o - -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done
+	dd if=/dev/zero of=/dev/null bs=1M count=1000 2>/dev/null' \
 	>"$tmp/p.pipe" 2>"$tmp/rec.err" || fail "record -o -: $(head -3 "$tmp/rec.err")"
 perf report -D -i - <"$tmp/p.pipe" >"$tmp/dump" 2>"$tmp/dump.err" ||
 	fail "stock perf report -D: $(head -3 "$tmp/dump.err")"
