@@ -124,6 +124,67 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 	}
 }
 
+static u8 tp_status(const u8 *val, const u8 *kn, const u8 *arena, size_t pos)
+{
+	return !kn[pos] ? TP_NONE : val[pos] == arena[pos] ? TP_SAME : TP_DIFF;
+}
+
+/*
+ * tp_site__compare() for a uniform site (tp_site__uniform()): each byte
+ * was last covered by the previous poke, which wrote it, so a poke's old
+ * bytes compare with the previous poke's new bytes, and only the first
+ * poke's needs the bases.  The base anchored after a poke is one lookup
+ * per poke, not per byte, when a single fragment (or none) holds the
+ * whole site.
+ */
+static void tp_site__compare_uniform(const struct textpoke_image *img,
+				     const struct textpoke_site *s, u8 *val, u8 *kn, u8 *status)
+{
+	size_t len = tp_site__len(s), fi = tp_image__frag_find(img, s->start), f_fi = fi;
+	const struct tp_frag *f = tp_image__frag_at(img, &f_fi, s->start);
+	bool one = f ? f->end >= s->end : f_fi >= img->nr_frags || img->frags[f_fi].start >= s->end;
+
+	for (size_t k = 0; k < s->nr; k++) {
+		const struct tp_poke *p = &s->pokes[k];
+		const struct tp_base *base = NULL;
+		u64 t = s->times[k];
+		size_t old = p->data, new = p->data + len, bfi = fi;
+		bool has_next = k + 1 < s->nr;
+		u64 t_next = has_next ? s->times[k + 1] : 0;
+
+		if (k) {
+			const struct tp_poke *prev = &s->pokes[k - 1];
+
+			memcpy(val + old, s->arena + prev->data + len, len);
+			memset(kn + old, 1, len);
+			for (size_t j = 0; j < len; j++)
+				status[old + j] =
+				    val[old + j] == s->arena[old + j] ? TP_SAME : TP_DIFF;
+		}
+		if (one)
+			base = tp_frag__base_between(img, f, true, t, has_next, t_next);
+		/* no base after it: the new bytes stay unknown (TP_NONE), as zeroed */
+		if (k && one && !base)
+			continue;
+		for (size_t j = 0; j < len; j++) {
+			const struct tp_frag *fb =
+			    one ? f : tp_image__frag_at(img, &bfi, s->start + j);
+			const struct tp_base *b;
+
+			if (!k) {
+				b = tp_frag__base_between(img, fb, false, 0, true, t);
+				kn[old + j] = b != NULL;
+				val[old + j] = b ? b->bytes[s->start + j - b->start] : 0;
+				status[old + j] = tp_status(val, kn, s->arena, old + j);
+			}
+			b = one ? base : tp_frag__base_between(img, fb, true, t, has_next, t_next);
+			kn[new + j] = b != NULL;
+			val[new + j] = b ? b->bytes[s->start + j - b->start] : 0;
+			status[new + j] = tp_status(val, kn, s->arena, new + j);
+		}
+	}
+}
+
 int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 		    int (*fn)(const struct textpoke_check *check, void *arg), void *arg)
 {
@@ -141,7 +202,10 @@ int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 	val = tmp;
 	kn = tmp + s->arena_len;
 	status = tmp + 2 * s->arena_len;
-	tp_site__compare(img, s, last, val, kn, status);
+	if (tp_site__uniform(s))
+		tp_site__compare_uniform(img, s, val, kn, status);
+	else
+		tp_site__compare(img, s, last, val, kn, status);
 	for (u32 k = 0; k < s->nr && !err; k++) {
 		const struct tp_poke *p = &s->pokes[k];
 		struct textpoke_check c;

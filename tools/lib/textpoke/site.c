@@ -403,6 +403,55 @@ static bool tp_site__versions_known(const struct textpoke_site *s)
 	return true;
 }
 
+bool tp_site__uniform(const struct textpoke_site *s)
+{
+	size_t len = tp_site__len(s);
+
+	if (!s->nr)
+		return false;
+	for (u32 k = 0; k < s->nr; k++) {
+		const struct tp_poke *p = &s->pokes[k];
+
+		if (p->off || p->old_len != len || p->new_len != len)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The versions of a uniform site: every byte's timeline is the site's,
+ * so version k >= 1 is poke k-1's new bytes, all known, and only version
+ * 0 takes the rule, byte by byte.  O(pokes x len) in memcpy()s, where the
+ * general case scans the pokes for each byte.
+ */
+static void tp_site__materialize_uniform(const struct textpoke_image *img, struct textpoke_site *s)
+{
+	size_t len = tp_site__len(s), kb = tp_site__kbytes(s), fi;
+	const u32 first = 0;
+	u8 *vk;
+
+	memset(s->vknown, 0, (s->nr + 1) * kb);
+	fi = tp_image__frag_find(img, s->start);
+	for (size_t b = 0; b < len; b++) {
+		const struct tp_frag *f = tp_image__frag_at(img, &fi, s->start + b);
+		u8 val;
+
+		/* segment 0 of a timeline whose first poke is poke 0 */
+		if (tp_site__segment_value(img, s, f, &first, 1, 0, b, &val))
+			s->vknown[b / 8] |= 1U << (b % 8);
+		s->vbytes[b] = val;
+	}
+	for (size_t v = 1; v <= s->nr; v++) {
+		const struct tp_poke *p = &s->pokes[v - 1];
+
+		memcpy(s->vbytes + v * len, s->arena + p->data + p->old_len, len);
+		vk = s->vknown + v * kb;
+		memset(vk, 0xff, len / 8);
+		if (len % 8)
+			vk[len / 8] = (1U << (len % 8)) - 1;
+	}
+}
+
 /*
  * Versions cost (len + len/8) x (pokes + 1) bytes.  Past max_site_bytes a
  * site keeps none ("huge") and each read computes the bytes it needs from
@@ -431,6 +480,10 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 	err = tp_site__reserve_versions(img, s, n + 1);
 	if (err)
 		return err;
+	if (tp_site__uniform(s)) {
+		tp_site__materialize_uniform(img, s);
+		goto out;
+	}
 	cover = tp_alloc(img, (n + 1) * sizeof(*cover));
 	if (!cover)
 		return -ENOMEM;
@@ -454,6 +507,7 @@ int tp_site__materialize(struct textpoke_image *img, struct textpoke_site *s)
 		}
 	}
 	tp_free(img, cover, (n + 1) * sizeof(*cover));
+out:
 	s->all_known = tp_site__versions_known(s);
 	s->huge = false;
 	s->dirty = false;

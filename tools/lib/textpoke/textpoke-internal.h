@@ -216,6 +216,8 @@ size_t tp_site__version_at(const struct textpoke_site *s, u64 time);
 size_t tp_site__time_guess(const struct textpoke_site *s, u64 time);
 size_t tp_site__version_search(const struct textpoke_site *s, u64 time, size_t guess);
 size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover);
+/* every poke rewrites the whole site, as many bytes as it found (jump labels, calls) */
+bool tp_site__uniform(const struct textpoke_site *s);
 const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t *fi, u64 abs);
 const struct tp_base *tp_frag__base_between(const struct textpoke_image *img,
 					    const struct tp_frag *f, bool has_prev, u64 t_prev,
