@@ -51,7 +51,8 @@ echo "ok: $hits samples resolve to $name"
 
 # a program loaded before the recording starts: synthesized as KSYMBOL +
 # BPF_EVENT at time 0, its code captured too
-"$tmp/churn" busy 3 >/dev/null &
+# killed once recorded: it need only outlive the wait and a slow start
+"$tmp/churn" busy 60 >/dev/null &
 busy=$!
 for _ in $(seq 300); do
 	grep -qs '^prog_id:' /proc/$busy/fdinfo/* && break

@@ -61,8 +61,9 @@ grep -q "sched:sched_switch: prev_comm=.* prev_pid=[0-9]* .*==> next_comm=" "$tm
 	fail "tracepoint fields not decoded: $(head -2 "$tmp/tp.out")"
 echo "ok: tracepoint, $n records decoded by stock perf from our TRACING_DATA"
 
-# -p, then SIGINT on -a; the first output is kept as .old
-"$tmp/loop" 3 &
+# -p, then SIGINT on -a; the first output is kept as .old (the loop is
+# killed below: it need only outlive a slow recorder's start)
+"$tmp/loop" 60 &
 loop=$!
 "$TEXTPOKE" record -v -e cpu-clock -p $loop -o "$tmp/int.data" 2>"$tmp/rec-p.err" &
 rec=$!
@@ -86,8 +87,9 @@ stock_script a "$tmp/int.data"
 [ -s "$tmp/a.out" ] || fail "-a: no samples"
 echo "ok: -p $(wc -l <"$tmp/p.out") samples, -a stopped by SIGINT $(wc -l <"$tmp/a.out") samples, .old kept"
 
-# -p ends by itself once the process exits (the timeout only guards a hang)
-"$tmp/loop" 0.3 &
+# -p ends by itself once the process exits (the timeout only guards a
+# hang); the loop outlives a slow recorder's start, which -p needs
+"$tmp/loop" 2 &
 loop=$!
 timeout 60 "$TEXTPOKE" record -q -e cpu-clock -p $loop -o "$tmp/pend.data" 2>"$tmp/rec-pend.err" ||
 	fail "-p did not end with its process: $(cat "$tmp/rec-pend.err")"

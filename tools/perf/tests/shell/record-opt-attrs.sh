@@ -57,15 +57,18 @@ attrs() {
 	END { printf "any context_switch %d mmap_data %d\n", cs, md }'
 }
 
-# the workload forks two children, so that inherit and -s have work
+# the workload forks two children, so that inherit and -s have work, and
+# first spends some CPU of its own, so that -d's recording has samples
+# (the children alone are a few ms)
+work='i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; /bin/true; /bin/true'
 n=0
 while IFS= read -r opts; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
-	perf record -q -o "$tmp/perf$n.data" $opts -- sh -c '/bin/true; /bin/true' \
+	perf record -q -o "$tmp/perf$n.data" $opts -- sh -c "$work" \
 		>/dev/null 2>"$tmp/perf$n.err" || fail "stock perf record $opts: $(head -3 "$tmp/perf$n.err")"
 	# shellcheck disable=SC2086
-	record "$tmp/ours$n.data" -q --no-bpf-capture $opts -- sh -c '/bin/true; /bin/true'
+	record "$tmp/ours$n.data" -q --no-bpf-capture $opts -- sh -c "$work"
 	attrs "$tmp/perf$n.data" >"$tmp/perf$n.attrs"
 	attrs "$tmp/ours$n.data" >"$tmp/ours$n.attrs"
 	[ "$(wc -l <"$tmp/perf$n.attrs")" -gt 1 ] || fail "$opts: stock perf evlist listed no event"

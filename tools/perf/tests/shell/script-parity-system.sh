@@ -45,7 +45,9 @@ own_output() {
 		"$(wc -l <"$tmp/$name.ours.raw") lines in all)"
 }
 
-"$tmp/w64" 400000000 &
+# about 4 s: still running when perf's events are enabled however slowly
+# perf starts, and killed once the recording ends
+"$tmp/w64" 4000000000 &
 wl=$!
 # The BPF churn is perf's workload, so it starts only once perf's events
 # are enabled: run beside perf, a loaded machine could let it finish
