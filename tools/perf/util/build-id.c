@@ -42,7 +42,6 @@ bool build_id__equal(const struct build_id *a, const struct build_id *b)
 	return a->size && a->size == b->size && !memcmp(a->data, b->data, a->size);
 }
 
-#ifdef HAVE_LIBELF
 /* walk one note buffer (.note.* section or PT_NOTE segment) */
 static int notes__find_build_id(const u8 *p, size_t len, bool swap, struct build_id *bid)
 {
@@ -75,6 +74,23 @@ static int notes__find_build_id(const u8 *p, size_t len, bool swap, struct build
 	return -ENOENT;
 }
 
+int kernel__read_running_build_id(struct build_id *bid)
+{
+	u8 buf[4096];
+	ssize_t n;
+	int fd, err;
+
+	/* a sysfs file of a few notes: one read takes it all */
+	fd = open("/sys/kernel/notes", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	err = n < 0 ? -errno : notes__find_build_id(buf, n, false, bid);
+	close(fd);
+	return err;
+}
+
+#ifdef HAVE_LIBELF
 int elf__read_build_id(struct Elf *elf, struct build_id *bid)
 {
 	bool swap;
@@ -137,28 +153,8 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 	return err;
 }
 
-int kernel__read_running_build_id(struct build_id *bid)
-{
-	u8 buf[4096];
-	ssize_t n;
-	int fd, err;
-
-	/* a sysfs file of a few notes: one read takes it all */
-	fd = open("/sys/kernel/notes", O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf));
-	err = n < 0 ? -errno : notes__find_build_id(buf, n, false, bid);
-	close(fd);
-	return err;
-}
 #else
 int filename__read_build_id(const char *path, struct build_id *bid)
-{
-	return -ENOTSUP;
-}
-
-int kernel__read_running_build_id(struct build_id *bid)
 {
 	return -ENOTSUP;
 }

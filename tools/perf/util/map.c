@@ -80,15 +80,6 @@ u64 map__end(const struct map *map)
 	return map->end;
 }
 
-const char *map__dso_name(const struct map *map)
-{
-	if (!map || !map->dso)
-		return "[unknown]";
-	if (map->dso->print_long_name)
-		return map->dso->long_name;
-	return map->dso->name;
-}
-
 const char *map__dso_name_len(const struct map *map, size_t *len)
 {
 	if (!map || !map->dso) {
@@ -101,6 +92,13 @@ const char *map__dso_name_len(const struct map *map, size_t *len)
 	}
 	*len = map->dso->name_len;
 	return map->dso->name;
+}
+
+const char *map__dso_name(const struct map *map)
+{
+	size_t len;
+
+	return map__dso_name_len(map, &len);
 }
 
 const char *map__dso_short(const struct map *map)

@@ -232,40 +232,6 @@ static bool pages__any_in(const u64 *pages, u32 n, u64 start, u64 end)
 	return lo < n && (pages[lo] & ~1ULL) < end;
 }
 
-/* the kernel's own GNU build-id note, as perf reads it */
-static int kernel__build_id(struct build_id *bid)
-{
-	u8 buf[4096];
-	size_t n, off = 0;
-	FILE *f = fopen("/sys/kernel/notes", "r");
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (off + 12 <= n) {
-		u32 namesz, descsz, type;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		off += 12;
-		if (namesz > n || descsz > n)
-			break;
-		if (type == 3 && namesz == 4 && off + 4 <= n && !memcmp(buf + off, "GNU", 4)) {
-			size_t d = off + 4;
-
-			if (d + descsz > n || !descsz || descsz > BUILD_ID_SIZE)
-				break;
-			memcpy(bid->data, buf + d, descsz);
-			bid->size = descsz;
-			return 0;
-		}
-		off += ((namesz + 3) & ~3U) + ((descsz + 3) & ~3U);
-	}
-	return -ENOENT;
-}
-
 static void record_features__build_ids(struct perf_writer *w, struct record_hits *h)
 {
 	struct build_id bid;
@@ -276,7 +242,7 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	 * The kernel's always, hit or not: it is how a reader finds the
 	 * vmlinux (by build-id) to use as the starting image of kernel text.
 	 */
-	if (!kernel__build_id(&bid))
+	if (!kernel__read_running_build_id(&bid))
 		perf_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, bid.data, bid.size,
 					  "[kernel.kallsyms]");
 	if (!h->nr_maps || !h->nr_pages)
