@@ -55,10 +55,17 @@ while off + 8 <= min(end, len(d)):
     off += s
 PY
 	HOME=$tmp perf report -D -i "$2" 2>/dev/null |
-		awk '/^[0-9]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE/ {
+		awk '# the offset is hex: "0x.." + 0 is 0 to gawk, whatever mawk makes of it
+		function hex(s, i, n) {
+			n = 0
+			for (i = 3; i <= length(s); i++)
+				n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return n
+		}
+		/^[0-9]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE/ {
 			for (i = 5; i < NF; i++)
 				if ($i ~ /^-?[0-9]+\/-?[0-9]+:$/) { ip = $(i + 1); break }
-			print $2 + 0, $1, ip
+			print hex($2), $1, ip
 		}' | sort -n -k1,1 >"$tmp/$1.perf"
 	awk '$3 == 9 { print $1, $2 }' "$tmp/$1.records" | paste -d ' ' - "$tmp/$1.perf" |
 		awk 'NF != 5 { exit 1 } { print $1, $2, $4, $5 }' >"$tmp/$1.samples" ||
