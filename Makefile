@@ -129,7 +129,7 @@ deps:
 # make their tests skip, not fail.
 test-deps:
 	@if [ "$$(id -u)" = 0 ]; then \
-		for p in gcc-multilib bpftool linux-perf chromium gdb python3; do \
+		for p in gcc-multilib bpftool linux-perf chromium gdb python3 bc; do \
 			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$p >/dev/null 2>&1 || \
 			echo "test-deps: $$p not installable, its tests will skip"; \
