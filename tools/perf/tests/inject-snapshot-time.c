@@ -164,8 +164,8 @@ static int test__inject_snapshot_time(struct test_suite *t)
 
 		snprintf(dir, sizeof(dir), "%s/snap%zu", fk->dir, i);
 		snprintf(kcore, sizeof(kcore), "%s/kcore", dir);
-		if (mkdir(dir, 0700) ||
-		    inject_snapshot__write(ti, text_image__machine(ti), c->at, c->time, dir)) {
+		if (mkdir(dir, 0700) || inject_snapshot__write(ti, text_image__machine(ti), c->at,
+							       c->time, dir, NULL)) {
 			pr_debug("%s: no snapshot\n", c->what);
 			goto out;
 		}
@@ -204,8 +204,8 @@ static int test__inject_snapshot_time(struct test_suite *t)
 	/* a file that is there already: an error, and nothing of ours is left */
 	snprintf(dir, sizeof(dir), "%s/snap-taken", fk->dir);
 	if (mkdir(dir, 0700) || touch(dir, "kallsyms") ||
-	    inject_snapshot__write(ti, text_image__machine(ti), INJECT_SNAPSHOT_START, 0, dir) !=
-		-EEXIST) {
+	    inject_snapshot__write(ti, text_image__machine(ti), INJECT_SNAPSHOT_START, 0, dir,
+				   NULL) != -EEXIST) {
 		pr_debug("%s: no EEXIST for a kallsyms that is there\n", dir);
 		goto out;
 	}

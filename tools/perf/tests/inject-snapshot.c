@@ -16,7 +16,8 @@
  * Mutations caught: in inject_snapshot__write(), INJECT_SNAPSHOT_START
  * exporting at UINT64_MAX instead of 0 (the end state again: perf is
  * wrong on OUT as on IN); snap__warn_bpf() not counting (no warning
- * with --snapshot=end).
+ * with --snapshot=end); the warning naming the temporary directory the
+ * snapshot was written in, not OUTPUT/kcore_dir/kcore.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,7 +148,7 @@ static int perf_unknown(const struct fixture_kernel *fk, const char *path)
 static int test__inject_snapshot_perf(struct test_suite *t)
 {
 	struct fixture_kernel *fk;
-	char *out = NULL, *said = NULL;
+	char *out = NULL, *said = NULL, want[4200];
 	int in_right, out_right, wrong = -1, ret = TEST_FAIL;
 
 	if (!fixture__have_perf()) {
@@ -184,6 +185,13 @@ static int test__inject_snapshot_perf(struct test_suite *t)
 		goto out;
 	if (!said || !strstr(said, "holds the code of 1 BPF program loaded during the recording")) {
 		pr_debug("--snapshot=end does not warn of BPF program B: '%s'\n", said ?: "");
+		goto out;
+	}
+	/* named as the user finds it, not as the temporary it was written in */
+	snprintf(want, sizeof(want), "warning: %s/kcore_dir/kcore: holds the code", out);
+	if (!strstr(said, want)) {
+		pr_debug("--snapshot=end's warning does not name %s/kcore_dir/kcore: '%s'\n", out,
+			 said);
 		goto out;
 	}
 	out_right = perf_right(fk, out, false, &wrong);

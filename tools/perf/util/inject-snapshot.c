@@ -76,6 +76,7 @@ struct snapshot {
 	struct machine *machine;
 	struct thread *kthread;
 	const char *dir;
+	const char *name; /* what messages call dir */
 	u64 time;	  /* the bytes: after every poke with time <= this */
 	u64 lookup_time;  /* the KSYMBOL objects: alive at this (0: at the end) */
 	bool before_zero; /* and before every TEXT_POKE made at time 0 */
@@ -664,7 +665,7 @@ static void snap__warn_bpf(const struct snapshot *s)
 		pr_warning("%s/kcore: holds the code of %zu BPF program%s loaded during "
 			   "the recording: stock perf gives the programs loaded there no bytes "
 			   "of their own (--snapshot=start is the one for stock perf)\n",
-			   s->dir, n, n == 1 ? "" : "s");
+			   s->name, n, n == 1 ? "" : "s");
 }
 
 /* ---- the files ---- */
@@ -718,10 +719,11 @@ static int snap__write_kcore(struct snapshot *s, const char *path)
 	}
 	/* a recording with pokes everywhere and no kcore: each site is a range */
 	if (err == -E2BIG || err == -EFBIG) {
-		pr_err("%s: %zu ranges of known code, more than an ELF image holds (%d ranges, "
-		       "%llu bytes)\n",
-		       path, s->nr_ranges, ELF_IMAGE_MAX_RANGES,
-		       (unsigned long long)ELF_IMAGE_MAX_CODE);
+		pr_err(
+		    "%s/kcore: %zu ranges of known code, more than an ELF image holds (%d ranges, "
+		    "%llu bytes)\n",
+		    s->name, s->nr_ranges, ELF_IMAGE_MAX_RANGES,
+		    (unsigned long long)ELF_IMAGE_MAX_CODE);
 		s->err_said = true;
 	}
 	for (i = 0; !err && i < s->nr_syms; i++) {
@@ -845,7 +847,7 @@ static int snap__write_files(struct snapshot *s)
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		if (snprintf(path[i], sizeof(path[i]), "%s/%s", s->dir, files[i].name) >=
 		    (int)sizeof(path[i])) {
-			pr_err("%s: path too long\n", s->dir);
+			pr_err("%s: path too long\n", s->name);
 			return -ENAMETOOLONG;
 		}
 	}
@@ -853,7 +855,7 @@ static int snap__write_files(struct snapshot *s)
 		err = files[done].write(s, path[done]);
 		if (err) {
 			if (!s->err_said)
-				pr_err("%s: %s\n", path[done], strerror(-err));
+				pr_err("%s/%s: %s\n", s->name, files[done].name, strerror(-err));
 			break;
 		}
 	}
@@ -864,13 +866,13 @@ static int snap__write_files(struct snapshot *s)
 }
 
 int inject_snapshot__write(struct text_image *ti, struct machine *machine,
-			   enum inject_snapshot_at at, u64 time, const char *dir)
+			   enum inject_snapshot_at at, u64 time, const char *dir, const char *name)
 {
-	struct snapshot s = {.ti = ti, .machine = machine, .dir = dir};
+	struct snapshot s = {.ti = ti, .machine = machine, .dir = dir, .name = name ?: dir};
 	int err;
 
 	if (!ti || !machine || !dir || !text_image__finished(ti)) {
-		pr_err("%s: no finished text image to take a snapshot of\n", dir ?: "kcore_dir");
+		pr_err("%s: no finished text image to take a snapshot of\n", s.name ?: "kcore_dir");
 		return -EINVAL;
 	}
 	switch (at) {
@@ -888,7 +890,7 @@ int inject_snapshot__write(struct text_image *ti, struct machine *machine,
 		s.lookup_time = time ?: 1;
 		break;
 	default:
-		pr_err("%s: unknown snapshot time\n", dir);
+		pr_err("%s: unknown snapshot time\n", s.name);
 		return -EINVAL;
 	}
 	/* the idle task: kernel lookups need a thread, any thread */
@@ -899,18 +901,18 @@ int inject_snapshot__write(struct text_image *ti, struct machine *machine,
 	}
 	err = snap__collect_bytes(&s);
 	if (err) {
-		pr_err("%s: the code at the snapshot's time: %s\n", dir, strerror(-err));
+		pr_err("%s: the code at the snapshot's time: %s\n", s.name, strerror(-err));
 		goto out;
 	}
 	err = snap__collect_maps(&s);
 	err = err ?: snap__add_ref_symbol(&s);
 	if (err) {
-		pr_err("%s: the symbols at the snapshot's time: %s\n", dir, strerror(-err));
+		pr_err("%s: the symbols at the snapshot's time: %s\n", s.name, strerror(-err));
 		goto out;
 	}
 	err = snap__without_kernel_text(&s);
 	if (err) {
-		pr_err("%s: %s\n", dir, strerror(-err));
+		pr_err("%s: %s\n", s.name, strerror(-err));
 		goto out;
 	}
 	snap__warn_bpf(&s);
@@ -919,11 +921,11 @@ int inject_snapshot__write(struct text_image *ti, struct machine *machine,
 			   "no kcore), and the code of %zu BPF programs is left out: perf has it "
 			   "from HEADER_BPF_PROG_INFO, and a kcore without the kernel text costs "
 			   "perf its kernel symbols\n",
-			   dir, s.nr_bpf_left_out);
+			   s.name, s.nr_bpf_left_out);
 	else if (!s.nr_ranges)
 		pr_warning("%s: no kernel code is known at the snapshot's time: its kcore is "
 			   "empty\n",
-			   dir);
+			   s.name);
 	err = snap__write_files(&s);
 out:
 	snapshot__exit(&s);

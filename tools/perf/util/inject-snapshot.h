@@ -21,10 +21,12 @@ enum inject_snapshot_at {
  * of known bytes (kernel text, modules, BPF programs and OOL regions
  * alive then), with .symtab symbols, and the kallsyms and modules files
  * that match it, in the form stock perf checks kcore_dir against.
- * @machine holds the recording's kernel symbols and module maps.  0, or
+ * @machine holds the recording's kernel symbols and module maps.
+ * Messages call the directory @name (NULL: @dir), what the user will find
+ * once the output is in place, not the temporary it is written in.  0, or
  * -errno with an error printed.
  */
 int inject_snapshot__write(struct text_image *ti, struct machine *machine,
-			   enum inject_snapshot_at at, u64 time, const char *dir);
+			   enum inject_snapshot_at at, u64 time, const char *dir, const char *name);
 
 #endif /* __PERF_TEXTPOKE_INJECT_SNAPSHOT_H */

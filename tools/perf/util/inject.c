@@ -438,21 +438,27 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 {
 	const struct inject_opts *o = inj->opts;
 	const char *tmp = perf_writer__dir_path(inj->w);
-	char *kdir;
+	char *kdir, *name;
 	int err = 0;
 
 	if (tmp && (o->snapshot || in_kcore_dir)) {
+		/* written in the temporary, named as it will be found: OUTPUT/kcore_dir */
 		if (asprintf(&kdir, "%s/kcore_dir", tmp) < 0)
 			return -ENOMEM;
+		if (asprintf(&name, "%s/kcore_dir", o->output) < 0) {
+			free(kdir);
+			return -ENOMEM;
+		}
 		if (mkdir(kdir, 0755)) {
 			err = -errno;
-			pr_err("%s: %s\n", kdir, strerror(errno));
+			pr_err("%s: %s\n", name, strerror(errno));
 		} else if (o->snapshot) {
 			err = inject_snapshot__write(ti, text_image__machine(ti), o->snapshot_at,
-						     o->snapshot_time, kdir);
+						     o->snapshot_time, kdir, name);
 		} else {
 			err = inject__copy_kcore_dir(in_kcore_dir, kdir, o->output);
 		}
+		free(name);
 		free(kdir);
 		if (err)
 			return err;
