@@ -42,8 +42,7 @@ bool build_id__equal(const struct build_id *a, const struct build_id *b)
 	return a->size && a->size == b->size && !memcmp(a->data, b->data, a->size);
 }
 
-/* walk one note buffer (.note.* section or PT_NOTE segment) */
-static int notes__find_build_id(const u8 *p, size_t len, bool swap, struct build_id *bid)
+int notes__find_build_id(const u8 *p, size_t len, bool swap, struct build_id *bid)
 {
 	while (len >= 12) {
 		u32 namesz, descsz, type;

@@ -18,6 +18,13 @@ struct build_id {
 char *build_id__sprintf(const struct build_id *bid, char *buf);
 bool build_id__equal(const struct build_id *a, const struct build_id *b);
 
+/*
+ * NT_GNU_BUILD_ID in one buffer of notes (a .note.* section, a PT_NOTE
+ * segment, /sys/kernel/notes), @swap: of the other byte order; one over
+ * BUILD_ID_SIZE bytes is cut there, as perf does.  0 or -ENOENT.
+ */
+int notes__find_build_id(const u8 *notes, size_t len, bool swap, struct build_id *bid);
+
 struct Elf;
 /* NT_GNU_BUILD_ID of an open libelf handle; 0 or -ENOENT */
 int elf__read_build_id(struct Elf *elf, struct build_id *bid);

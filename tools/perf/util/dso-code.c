@@ -54,31 +54,6 @@ static int read_file(const char *path, struct dso_code *code)
 	return 0;
 }
 
-/* NT_GNU_BUILD_ID among the notes at [off, off + len) */
-static void find_build_id(struct dso_code *code, u64 off, u64 len)
-{
-	u64 end = off + len;
-
-	while (end - off >= 12) {
-		u32 hdr[3];
-		u64 name_off, desc_off, next;
-
-		memcpy(hdr, code->file + off, sizeof(hdr));
-		name_off = off + 12;
-		desc_off = name_off + PERF_ALIGN((u64)hdr[0], 4);
-		next = desc_off + PERF_ALIGN((u64)hdr[1], 4);
-		if (desc_off > end || next > end || desc_off + hdr[1] > end)
-			return;
-		if (hdr[2] == NT_GNU_BUILD_ID && hdr[0] == 4 &&
-		    !memcmp(code->file + name_off, "GNU", 4) && hdr[1] && hdr[1] <= BUILD_ID_SIZE) {
-			memcpy(code->bid.data, code->file + desc_off, hdr[1]);
-			code->bid.size = hdr[1];
-			return;
-		}
-		off = next;
-	}
-}
-
 static int add_range(struct dso_code *code, u64 addr, u64 off, u64 len)
 {
 	struct dso_code_range *r;
@@ -111,7 +86,8 @@ static int read_sections(struct dso_code *code, const Elf64_Ehdr *eh)
 		memcpy(&sh, code->file + eh->e_shoff + i * sizeof(sh), sizeof(sh));
 		if (sh.sh_type == SHT_NOTE && !code->bid.size &&
 		    in_file(sh.sh_offset, sh.sh_size, code->size))
-			find_build_id(code, sh.sh_offset, sh.sh_size);
+			notes__find_build_id(code->file + sh.sh_offset, sh.sh_size, false,
+					     &code->bid);
 		if (sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_ALLOC) ||
 		    !(sh.sh_flags & SHF_EXECINSTR))
 			continue;
@@ -137,7 +113,8 @@ static int read_segments(struct dso_code *code, const Elf64_Ehdr *eh)
 		memcpy(&ph, code->file + eh->e_phoff + i * sizeof(ph), sizeof(ph));
 		if (ph.p_type == PT_NOTE && !code->bid.size &&
 		    in_file(ph.p_offset, ph.p_filesz, code->size))
-			find_build_id(code, ph.p_offset, ph.p_filesz);
+			notes__find_build_id(code->file + ph.p_offset, ph.p_filesz, false,
+					     &code->bid);
 		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 			continue;
 		err = add_range(code, ph.p_vaddr, ph.p_offset, ph.p_filesz);
