@@ -32,12 +32,12 @@ command -v mkfifo >/dev/null 2>&1 || skip "mkfifo is not installed"
 scratch corrupt-matrix
 
 build_report_workload "$tmp/work" || { cat "$tmp/gcc.err"; fail "gcc"; }
-# the workload's argument is its iterations: 300000 is a few ms, some
+# the workload's argument is its iterations: 100000 is a ms or two, some
 # samples on top of the side-band records whatever the machine's speed
-perf_record "$tmp/file.data" -e cpu-clock -c 200000 -g -- "$tmp/work" 300000
-HOME=$tmp perf record -q -o - -e cpu-clock -c 200000 -- "$tmp/work" 300000 >"$tmp/pipe.data" 2>/dev/null ||
+perf_record "$tmp/file.data" -e cpu-clock -c 200000 -g -- "$tmp/work" 100000
+HOME=$tmp perf record -q -o - -e cpu-clock -c 200000 -- "$tmp/work" 100000 >"$tmp/pipe.data" 2>/dev/null ||
 	fail "perf record -o -"
-"$TEXTPOKE" record -q -o "$tmp/ours.data" -e cpu-clock -c 200000 -- "$tmp/work" 300000 \
+"$TEXTPOKE" record -q -o "$tmp/ours.data" -e cpu-clock -c 200000 -- "$tmp/work" 100000 \
 	>"$tmp/ours.out" 2>&1 || { cat "$tmp/ours.out"; fail "perf textpoke record"; }
 [ -d "$tmp/ours.data/kcore_dir" ] || fail "perf textpoke record wrote no kcore_dir"
 
