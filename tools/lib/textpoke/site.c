@@ -7,7 +7,9 @@
  * from the previous one in O(len).  Anything else (the first poke of a
  * site, an overlapping poke of another width, an out of order poke, a base
  * added later) marks the site dirty, and the next query rebuilds all its
- * versions in O(len * pokes) with the rule described in image.c.
+ * versions in O(len * pokes) with the rule described in image.c; in
+ * memcpy()s for a uniform site, whose every poke rewrites all of it
+ * (tp_site__uniform()), in byte-by-byte scans of the pokes otherwise.
  */
 #include <errno.h>
 #include <stdlib.h>
