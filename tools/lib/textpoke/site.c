@@ -152,6 +152,12 @@ static void tp_site__extend_versions(struct textpoke_image *img, struct textpoke
 		vk[i / 8] |= 1U << (i % 8);
 }
 
+/* Does @p rewrite all of @s with as many bytes as it found (see tp_site__uniform())? */
+static bool tp_poke__whole(const struct textpoke_site *s, const struct tp_poke *p)
+{
+	return !p->off && p->old_len == tp_site__len(s) && p->new_len == tp_site__len(s);
+}
+
 /*
  * Add a poke at its time, after those of the same time.  In time order it
  * appends; otherwise it is inserted, which shifts the indexes (.gen).
@@ -186,6 +192,7 @@ int tp_site__append(struct textpoke_image *img, struct textpoke_site *s, u64 tim
 	if (new_len)
 		memcpy(s->arena + s->arena_len + old_len, new, new_len);
 	s->arena_len += old_len + new_len;
+	s->mixed |= !tp_poke__whole(s, p);
 	if (pos == s->nr)
 		tp_site__extend_versions(img, s, prev, p);
 	/* times[0] is lines away from the end: not read back */
@@ -210,6 +217,10 @@ void tp_site__grow(struct textpoke_image *img, struct textpoke_site *s, u64 star
 		s->pokes[k].off += shift;
 	s->start = start;
 	s->end = end;
+	/* a wider range: which pokes still cover all of it */
+	s->mixed = false;
+	for (u32 k = 0; k < s->nr; k++)
+		s->mixed |= !tp_poke__whole(s, &s->pokes[k]);
 	s->dirty = true;
 	s->gen++;
 }
@@ -400,21 +411,6 @@ static bool tp_site__versions_known(const struct textpoke_site *s)
 				return false;
 		}
 		if (vk[kb - 1] != last)
-			return false;
-	}
-	return true;
-}
-
-bool tp_site__uniform(const struct textpoke_site *s)
-{
-	size_t len = tp_site__len(s);
-
-	if (!s->nr)
-		return false;
-	for (u32 k = 0; k < s->nr; k++) {
-		const struct tp_poke *p = &s->pokes[k];
-
-		if (p->off || p->old_len != len || p->new_len != len)
 			return false;
 	}
 	return true;

@@ -63,6 +63,7 @@ struct textpoke_site {
 	bool dirty;
 	bool huge;	/* no versions kept: computed per read */
 	bool all_known; /* every byte of every version known: vknown need not be read */
+	bool mixed;	/* a poke that does not rewrite the whole site: not uniform */
 	/* the rest */
 	struct textpoke_image *img;
 	u32 id;
@@ -217,7 +218,10 @@ size_t tp_site__time_guess(const struct textpoke_site *s, u64 time);
 size_t tp_site__version_search(const struct textpoke_site *s, u64 time, size_t guess);
 size_t tp_site__cover(const struct textpoke_site *s, u64 abs, u32 *cover);
 /* every poke rewrites the whole site, as many bytes as it found (jump labels, calls) */
-bool tp_site__uniform(const struct textpoke_site *s);
+static inline bool tp_site__uniform(const struct textpoke_site *s)
+{
+	return s->nr && !s->mixed;
+}
 const struct tp_frag *tp_image__frag_at(const struct textpoke_image *img, size_t *fi, u64 abs);
 const struct tp_base *tp_frag__base_between(const struct textpoke_image *img,
 					    const struct tp_frag *f, bool has_prev, u64 t_prev,

@@ -261,6 +261,24 @@ static int test_sites_merge(void)
 	TP_CHECK(!tp_expect(img, KADDR + 5, 15, old + 2, 3));
 	TP_CHECK(!tp_expect(img, KADDR, 9, NOP5, 5));
 	TP_CHECK(!tp_expect(img, KADDR + 8, 10, JMP5, 5));
+
+	/*
+	 * A 2-byte site widened by a 5-byte poke at its address: the site is
+	 * no longer uniform (its first poke covers part of it), so version 1
+	 * is that poke's 2 bytes and the wide poke's old bytes after them.
+	 */
+	{
+		static const uint8_t j2_old[2] = {0x66, 0x90}, j2_new[2] = {0xeb, 0x03};
+		static const uint8_t w_old[5] = {0xeb, 0x03, 0xcc, 0xcc, 0xcc};
+		static const uint8_t at_5[5] = {0x66, 0x90, 0xcc, 0xcc, 0xcc};
+		uint64_t x = KADDR + 0x100;
+
+		TP_CHECK_EQ(textpoke_image__add_poke(img, 10, x, j2_old, 2, j2_new, 2), 0);
+		TP_CHECK_EQ(textpoke_image__add_poke(img, 20, x, w_old, 5, NOP5, 5), 0);
+		TP_CHECK(!tp_expect(img, x, 5, at_5, 5));
+		TP_CHECK(!tp_expect(img, x, 15, w_old, 5));
+		TP_CHECK(!tp_expect(img, x, 25, NOP5, 5));
+	}
 	textpoke_image__delete(img);
 	return 0;
 }
