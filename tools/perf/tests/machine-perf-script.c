@@ -10,8 +10,9 @@
  * stand-in JIT (anon memory named by /tmp/perf-PID.map) and,
  * when BPF programs can be loaded, one that spends its time in BPF
  * programs reusing each other's addresses.  A part whose tool is missing
- * (gcc -m32, g++, a JIT workload, loadable BPF) is named in the Skip the
- * test then ends with, after every other part passed.
+ * (gcc -m32 or a kernel that runs 32-bit programs, g++, a JIT workload,
+ * loadable BPF) is named in the Skip the test then ends with, after every
+ * other part passed.
  * Mutation caught: [vdso32] named [vdso] for a 32-bit task.
  */
 #include <errno.h>
@@ -192,7 +193,7 @@ static int run(const char *cmd)
 
 static int test__machine_perf_script(struct test_suite *t)
 {
-	char dir[] = "/tmp/textpoke-e2e-XXXXXX", cmd[8192], path[4200];
+	char dir[] = "/tmp/textpoke-e2e-XXXXXX", cmd[8192], path[4200], why[200];
 	const char *src = test_srcdir();
 	size_t n = 0;
 	int ret = TEST_FAIL, rc;
@@ -246,8 +247,11 @@ static int test__machine_perf_script(struct test_suite *t)
 		 "gcc -m32 -O1 -fno-omit-frame-pointer -o %s/loop32 "
 		 "%s/tools/perf/tests/workloads/loop.c >/dev/null 2>&1",
 		 dir, src);
-	if (run(cmd)) {
-		test_skip_part(t, "32-bit part: gcc -m32 cannot build a workload");
+	if (test_why_no_32bit(dir, why, sizeof(why))) {
+		test_skip_part(t, "32-bit part: %s", why);
+	} else if (run(cmd)) {
+		pr_debug("gcc -m32 cannot build %s/loop32\n", dir);
+		goto out;
 	} else {
 		snprintf(cmd, sizeof(cmd),
 			 "perf record -q -e cpu-clock -g -o %s/m32.data "

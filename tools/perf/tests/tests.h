@@ -39,6 +39,12 @@ const char *test_corpus_dir(void);
 /* path of the perf-textpoke binary being tested */
 const char *test_self_exe(void);
 
+/*
+ * 0 when gcc -m32 builds a program and this kernel runs it; else -1 and
+ * the reason in @why, for a 32-bit part's skip.  Builds its probe in @dir.
+ */
+int test_why_no_32bit(const char *dir, char *why, size_t len);
+
 void test_skip(struct test_suite *t, const char *fmt, ...) __printf(2, 3);
 /* appends "; reason" to t->skip_reason */
 void test_skip_part(struct test_suite *t, const char *fmt, ...) __printf(2, 3);

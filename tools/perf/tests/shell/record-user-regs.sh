@@ -53,7 +53,9 @@ perf buildid-list -i "$tmp/u64.data" >"$tmp/buildids" 2>&1 || fail "perf buildid
 grep -q "$tmp/loop64" "$tmp/buildids" || fail "no build-id for the workload: $(cat "$tmp/buildids")"
 echo "ok: features and build-ids"
 
-build "$tmp/loop32" loop.c -m32 || skip "gcc -m32 cannot build a 32-bit program (gcc-multilib missing)"
+why=$(why_no_32bit)
+[ -z "$why" ] || skip "32-bit part: $why"
+build "$tmp/loop32" loop.c -m32 || fail "gcc -m32: $(cat "$tmp/gcc.err")"
 record "$tmp/u32.data" -e cpu-clock --user-regs -- "$tmp/loop32" 0.5
 check_abi u32 "$tmp/u32.data" 1
 exit 0

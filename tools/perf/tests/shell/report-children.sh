@@ -39,9 +39,12 @@ gcc -O1 -fno-omit-frame-pointer -g -o "$tmp/wfp" "$src" 2>"$tmp/gcc.err" ||
 	fail "gcc: $(cat "$tmp/gcc.err")"
 gcc -O2 -fomit-frame-pointer -g -o "$tmp/wdw" "$src" 2>"$tmp/gcc.err" ||
 	fail "gcc: $(cat "$tmp/gcc.err")"
-skipped=
-if ! gcc -m32 -O2 -fomit-frame-pointer -g -o "$tmp/wdw32" "$src" 2>"$tmp/gcc32.err"; then
-	skipped="32-bit part: gcc -m32 cannot build the workload (gcc-multilib missing)"
+skipped=$(why_no_32bit)
+if [ -n "$skipped" ]; then
+	skipped="32-bit part: $skipped"
+else
+	gcc -m32 -O2 -fomit-frame-pointer -g -o "$tmp/wdw32" "$src" 2>"$tmp/gcc32.err" ||
+		fail "gcc -m32: $(cat "$tmp/gcc32.err")"
 fi
 "$TEXTPOKE" version --build-options | grep -q 'libdw: \[ on' ||
 	skipped="${skipped:+$skipped; }dwarf parts: perf-textpoke built without libdw"

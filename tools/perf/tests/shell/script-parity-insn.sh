@@ -47,10 +47,10 @@ same_output insn-libc "$tmp/libc.data" -F comm,tid,ip,sym,dso,insn
 n=$(grep -c ' insn: ' "$tmp/insn-libc.ours")
 [ "$n" -gt 100 ] || fail "insn-libc: only $n samples with insn"
 
-if ! gcc -m32 -O1 -fno-omit-frame-pointer -o "$tmp/w32" \
-	"$libdir/script-workload.c" 2>"$tmp/gcc32.err"; then
-	skip "gcc -m32 cannot build a 32-bit program (gcc-multilib missing)"
-fi
+why=$(why_no_32bit)
+[ -z "$why" ] || skip "32-bit part: $why"
+gcc -m32 -O1 -fno-omit-frame-pointer -o "$tmp/w32" "$libdir/script-workload.c" 2>"$tmp/gcc32.err" ||
+	fail "gcc -m32: $(cat "$tmp/gcc32.err")"
 perf_record "$tmp/u32.data" -e cpu-clock -c 50000 "$tmp/w32" 20000000
 same_output insn32 "$tmp/u32.data" -F comm,tid,ip,sym,dso,insn
 same_output insnlen32 "$tmp/u32.data" -F ip,insnlen

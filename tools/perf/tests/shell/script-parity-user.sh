@@ -28,10 +28,10 @@ same_output uregs64 "$tmp/u64.data" -F ip,uregs
 grep -v ' abi:64$' "$tmp/abi64" | head -3 | grep . && fail "abi64: a sample without abi:64"
 echo "ok: abi:64 on $(wc -l <"$tmp/abi64") samples"
 
-if ! gcc -m32 -O1 -fno-omit-frame-pointer -o "$tmp/w32" \
-	"$libdir/script-workload.c" 2>"$tmp/gcc32.err"; then
-	skip "gcc -m32 cannot build a 32-bit program (gcc-multilib missing)"
-fi
+why=$(why_no_32bit)
+[ -z "$why" ] || skip "32-bit part: $why"
+gcc -m32 -O1 -fno-omit-frame-pointer -o "$tmp/w32" "$libdir/script-workload.c" 2>"$tmp/gcc32.err" ||
+	fail "gcc -m32: $(cat "$tmp/gcc32.err")"
 perf_record "$tmp/u32.data" -e cpu-clock --user-regs=$regs "$tmp/w32" 20000000
 same_output default32 "$tmp/u32.data"
 same_output fields32 "$tmp/u32.data" -F comm,tid,time,ip,sym,dso

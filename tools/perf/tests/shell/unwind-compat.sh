@@ -37,8 +37,10 @@ kernel_frame='function kernel(l, ip) {
 	return length(ip) == 16 && ip ~ /^ffff/ && l !~ /\(\[unknown\]\)$/
 }'
 
+why=$(why_no_32bit)
+[ -z "$why" ] || skip "$why"
 gcc -m32 -O2 -g -fomit-frame-pointer -o "$tmp/chain32" "$src/unwind-chain.c" 2>"$tmp/gcc.err" ||
-	skip "gcc -m32 cannot build a 32-bit program (gcc-multilib missing)"
+	fail "gcc -m32: $(cat "$tmp/gcc.err")"
 perf record -q -e cpu-clock -c 200000 --call-graph dwarf -o "$tmp/c32.data" \
 	"$tmp/chain32" 0.5 >"$tmp/record.out" 2>&1 || fail "perf record: $(head -3 "$tmp/record.out")"
 
