@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+# The real-kernel rig's settings, sourced by its scripts: which kernel,
+# where its products are cached, how qemu runs.  Override any of them
+# from the environment.
+
+# Debian 12's kernel, pinned: the checked-in recordings were made on it.
+# The newest linux-image-6.1.0-*-amd64 apt offered when the rig was built;
+# when the archive drops it, pick the newest again (apt-cache search
+# --names-only '^linux-image-6.1.0-[0-9]+-amd64$') and regenerate.
+: "${KERNEL_PKG:=linux-image-6.1.0-57-amd64}"
+: "${KERNEL_PKG_VERSION:=6.1.192-3}"
+
+kernel_rig_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+kernel_src_dir=$(cd "$kernel_rig_dir/../../../.." && pwd)
+
+# outside git (build/ is ignored), one directory per package version
+: "${KERNEL_CACHE:=$kernel_src_dir/build/kernel}"
+# shellcheck disable=SC2034 # used by the scripts that source this
+kernel_pkg_dir=$KERNEL_CACHE/${KERNEL_PKG}_$KERNEL_PKG_VERSION
+
+# Every qemu run ends within this many seconds, booted or not.  TCG on one
+# host core boots the kernel in ~15 s of wall time.
+: "${KERNEL_QEMU_TIMEOUT:=900}"
