@@ -19,6 +19,12 @@ kernel_src_dir=$(cd "$kernel_rig_dir/../../../.." && pwd)
 # shellcheck disable=SC2034 # used by the scripts that source this
 kernel_pkg_dir=$KERNEL_CACHE/${KERNEL_PKG}_$KERNEL_PKG_VERSION
 
+# Guest time counts instructions (4 ns each), not host time: sampling by
+# cpu-clock is then exact and the same from run to run, however busy the
+# host is (with host time, a loaded host gave 5 times fewer samples in one
+# run than in the next).  sleep=off: an idle guest skips to its next timer.
+: "${KERNEL_QEMU_ICOUNT:=shift=2,sleep=off}"
+
 # Every qemu run ends within this many seconds, booted or not.  TCG on one
 # host core boots the kernel in ~15 s of wall time.
 : "${KERNEL_QEMU_TIMEOUT:=900}"

@@ -9,8 +9,8 @@
 # Usage: run-guest.sh INITRAMFS OUTDIR [kernel parameter...]
 #
 # -accel tcg,thread=single: multi-threaded TCG deadlocked in
-# text_poke_bp_batch under a tracepoint toggler.  -no-reboot: a panic
-# (panic=1) ends qemu instead of booting again.
+# text_poke_bp_batch under a tracepoint toggler.  -icount: see config.sh.
+# -no-reboot: a panic (panic=1) ends qemu instead of booting again.
 
 set -e
 . "$(dirname "$0")/config.sh"
@@ -28,7 +28,7 @@ truncate -s 256M "$disk"
 echo "run-guest: booting $(basename "$vmlinuz") (timeout ${KERNEL_QEMU_TIMEOUT}s), console in $out/console.log" >&2
 set +e
 timeout -k 10 "$KERNEL_QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg,thread=single -m 1G \
-	-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initramfs" \
+	-icount "$KERNEL_QEMU_ICOUNT" -nographic -no-reboot -kernel "$vmlinuz" -initrd "$initramfs" \
 	-drive "file=$disk,format=raw,if=virtio" \
 	-append "console=ttyS0 panic=1 $*" </dev/null >"$out/console.log" 2>&1
 qemu_status=$?

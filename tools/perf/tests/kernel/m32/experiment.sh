@@ -20,21 +20,21 @@ rec() {
 }
 
 # record-user-regs.sh (u32): every register
-rec -e cpu-clock:u --user-regs -o u32-regs.data $W/loop32 0.15
+rec -e cpu-clock:u --user-regs -o u32-regs.data $W/loop32 0.075
 # script-parity-user.sh (w32): the general registers
-rec -e cpu-clock:u --user-regs=ax,bx,cx,dx,si,di,bp,sp,ip,flags -o u32.data $W/script/w32 12000000
+rec -e cpu-clock:u --user-regs=ax,bx,cx,dx,si,di,bp,sp,ip,flags -o u32.data $W/script/w32 2000000
 # script-parity-insn.sh (w32): samples for -F insn
-rec -e cpu-clock:u -c 50000 -o insn32.data $W/script/w32 1000000
+rec -e cpu-clock:u -c 50000 -o insn32.data $W/script/w32 500000
 # unwind-compat.sh (chain32)
-rec -e cpu-clock:u -c 200000 --call-graph dwarf,512 -o chain32.data $W/chain32 0.15
+rec -e cpu-clock:u -c 200000 --call-graph dwarf,512 -o chain32.data $W/chain32 0.06
 # report-children.sh: -m32 under --call-graph dwarf and fp
-rec -e cpu-clock:u -F 4000 --call-graph dwarf,512 -o dw32.data $W/wdw32 1200000
-rec -e cpu-clock:u -F 4000 -g -o fp32.data $W/wfp32 2000000
+rec -e cpu-clock:u -F 4000 --call-graph dwarf,512 -o dw32.data $W/wdw32 330000
+rec -e cpu-clock:u -F 4000 -g -o fp32.data $W/wfp32 600000
 # report-abi.sh: a 32-bit task, then a 64-bit one; no shell between them
 # (its samples would pack the shell): w32 execs w64 when done
-rec -e cpu-clock:u -F 4000 --user-regs=ip,sp -o mixed.data $W/report/w32 3000000 $W/report/w64 3000000
+rec -e cpu-clock:u -F 4000 --user-regs=ip,sp -o mixed.data $W/report/w32 600000 $W/report/w64 600000
 # machine-perf-script.c (m32): frame-pointer callchains, the compat vdso
-rec -e cpu-clock:u -g -o m32.data $W/loop32 0.35
+rec -e cpu-clock:u -g -o m32.data $W/loop32 0.1
 
 uname -r >kernel-release
 perf --version >perf-version
