@@ -14,10 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef HAVE_LIBELF
 #include <gelf.h>
 #include <libelf.h>
-#endif
 
 #include "build-id.h"
 #include "header.h"
@@ -91,7 +89,6 @@ int kernel__read_running_build_id(struct build_id *bid)
 	return err;
 }
 
-#ifdef HAVE_LIBELF
 /*
  * The kernel maps the same vdso image into every 64-bit process, so this
  * process's stands for a recorded task's, as perf record takes its own.
@@ -179,12 +176,6 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 	return err;
 }
 
-#else
-int filename__read_build_id(const char *path, struct build_id *bid)
-{
-	return -ENOTSUP;
-}
-#endif
 
 int perf_env__find_build_id(const struct perf_env *env, const char *filename, struct build_id *bid)
 {
