@@ -176,7 +176,6 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 	return err;
 }
 
-
 int perf_env__find_build_id(const struct perf_env *env, const char *filename, struct build_id *bid)
 {
 	int i;

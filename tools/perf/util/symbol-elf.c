@@ -750,4 +750,3 @@ int dso__load_own_vdso(struct dso *dso)
 	memcpy(image, (void *)(uintptr_t)start, end - start);
 	return dso__load_vdso_image(dso, image, end - start, "the vdso of this process");
 }
-
