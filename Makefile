@@ -41,16 +41,27 @@ endif
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
-DEB_PACKAGES := gcc make pkg-config bc time libelf-dev libdw-dev libtraceevent-dev \
-		libunwind-dev libcapstone-dev libzstd-dev libbpf-dev libipt-dev
+# the libraries the probes look for (tools/build/detect.sh), and the tools
+FEATURE_PACKAGES := libelf-dev libdw-dev libtraceevent-dev libcapstone-dev libzstd-dev libipt-dev
+DEB_PACKAGES := gcc make pkg-config bc time $(FEATURE_PACKAGES)
 # the man pages; without its recommends, which pull in a browser and a
 # PDF toolchain
 DOC_PACKAGES := asciidoctor
 ASCIIDOCTOR ?= asciidoctor
 
+# The probes run again when a library's package comes, goes or changes:
+# their key is the dpkg file list of each package present (newer after an
+# install), and the set of them is kept in the fragment.  A fresh
+# machine's first plain make, before make deps, then leaves nothing stale.
 FEATURE_MK := $(OUTPUT)features.mk
+DPKG_INFO ?= /var/lib/dpkg/info
+FEATURE_KEY := $(sort $(foreach p,$(FEATURE_PACKAGES), \
+		$(wildcard $(DPKG_INFO)/$(p).list $(DPKG_INFO)/$(p):*.list)))
 ifeq ($(filter deps test-deps check check-san demo bench doc clean help,$(MAKECMDGOALS)),)
--include $(FEATURE_MK)
+include $(FEATURE_MK)
+ifneq ($(FEATURE_KEY),$(FEATURE_KEY_SEEN))
+$(FEATURE_MK): FORCE
+endif
 endif
 
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -75,9 +86,9 @@ LIBTEXTPOKE := $(OUTPUT)libtextpoke.a
 
 all: $(PROG)
 
-$(FEATURE_MK): tools/build/detect.sh $(wildcard tools/build/feature/*.c)
+$(FEATURE_MK): tools/build/detect.sh $(wildcard tools/build/feature/*.c) $(subst :,\:,$(FEATURE_KEY))
 	@mkdir -p $(@D)
-	$(Q)sh tools/build/detect.sh "$(CC)" $@
+	$(Q)sh tools/build/detect.sh "$(CC)" $@ "$(FEATURE_KEY)"
 
 $(OUTPUT)%.o: %.c $(FEATURE_MK)
 	@mkdir -p $(@D)
@@ -106,35 +117,18 @@ $(PROG): $(OBJS) $(LIBTEXTPOKE)
 -include $(OBJS:.o=.d) $(LIB_OBJS:.o=.d)
 
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -z "$$missing" ]; then echo "deps: all installed"; \
-	elif [ "$$(id -u)" = 0 ]; then \
-		echo "deps: installing$$missing"; \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
-	else echo "deps: missing$$missing; run: sudo apt-get install$$missing"; exit 1; fi
-	@missing=""; for p in $(DOC_PACKAGES); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -z "$$missing" ]; then :; \
-	elif [ "$$(id -u)" = 0 ]; then \
-		echo "deps: installing$$missing"; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
-	else echo "deps: missing$$missing; run: sudo apt-get install --no-install-recommends$$missing"; exit 1; fi
+	$(Q)sh scripts/apt-install.sh required $(DEB_PACKAGES)
+	$(Q)sh scripts/apt-install.sh required --no-install-recommends $(DOC_PACKAGES)
 
 # Optional test-time packages: stock perf (the oracle), a 32-bit
 # toolchain, bpftool, headless chromium (report --html), gdb (an oracle
 # of the unwinding and srcline tests), python3 (reads JSON, builds the
 # corruption matrix), bzip2 (unpacks the checked-in recordings' perf
-# archive).  Missing ones make their tests skip, not fail.
+# archive).  Each one missing is said with apt-get's error, and its tests
+# skip, naming it.
+TEST_PACKAGES := gcc-multilib bpftool linux-perf chromium gdb python3 bc bzip2
 test-deps:
-	@if [ "$$(id -u)" = 0 ]; then \
-		for p in gcc-multilib bpftool linux-perf chromium gdb python3 bc bzip2; do \
-			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$p >/dev/null 2>&1 || \
-			echo "test-deps: $$p not installable, its tests will skip"; \
-		done; fi
+	$(Q)sh scripts/apt-install.sh optional --no-install-recommends $(TEST_PACKAGES)
 
 check: deps test-deps
 	$(Q)$(MAKE) --no-print-directory all

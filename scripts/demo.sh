@@ -4,8 +4,9 @@
 # make demo: real recordings made on this machine, shown with perf
 # textpoke.
 #
-#  1. a 64-bit and (when gcc -m32 works) a 32-bit build of a workload,
-#     recorded with perf textpoke record: each task's register ABI and its
+#  1. a 64-bit and (when gcc -m32 works and the kernel runs it) a 32-bit
+#     build of a workload, recorded with perf textpoke record: each
+#     task's register ABI and its
 #     registers under the right names (stock perf prints a bare ABI:1 and
 #     x86_64 names for the 32-bit one);
 #  2. as root: BPF socket filters loaded, run on loopback packets and
@@ -21,10 +22,14 @@ wl=$src/tools/perf/tests/workloads
 
 cc -O1 -g -fno-omit-frame-pointer -o "$out/loop64" "$wl/loop.c"
 bits="64"
-if cc -m32 -O1 -g -fno-omit-frame-pointer -o "$out/loop32" "$wl/loop.c" 2>/dev/null; then
-	bits="64 32"
-else
+if ! cc -m32 -O1 -g -fno-omit-frame-pointer -o "$out/loop32" "$wl/loop.c" 2>/dev/null; then
 	echo "demo: no 32-bit toolchain (apt-get install gcc-multilib): 64-bit only"
+elif ! "$out/loop32" 0 >/dev/null 2>&1; then
+	# the kernel refused it (ENOEXEC: IA-32 emulation off) and the shell
+	# read the ELF as a script
+	echo "demo: this kernel runs no 32-bit program (IA-32 emulation off): 64-bit only"
+else
+	bits="64 32"
 fi
 
 for b in $bits; do

@@ -18,15 +18,16 @@ int test_why_no_32bit(const char *dir, char *why, size_t len)
 	FILE *f;
 	int status;
 
-	snprintf(cmd, sizeof(cmd),
-		 "src='%s/tools/perf/tests/shell/lib/exec-probe.c'; "
-		 "gcc -O1 -o '%s/exec-probe' \"$src\" 2>/dev/null || "
-		 "{ echo 'gcc cannot build shell/lib/exec-probe.c'; exit 1; }; "
-		 "gcc -m32 -O1 -o '%s/exec-probe32' \"$src\" 2>/dev/null || "
-		 "{ echo 'gcc -m32 cannot build a 32-bit program (gcc-multilib missing)'; exit 1; }; "
-		 "why=$('%s/exec-probe' '%s/exec-probe32') || "
-		 "{ echo \"this kernel runs no 32-bit program (a gcc -m32 build: $why)\"; exit 1; }",
-		 src, dir, dir, dir, dir);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "src='%s/tools/perf/tests/shell/lib/exec-probe.c'; "
+	    "gcc -O1 -o '%s/exec-probe' \"$src\" 2>/dev/null || "
+	    "{ echo 'gcc cannot build shell/lib/exec-probe.c'; exit 1; }; "
+	    "gcc -m32 -O1 -o '%s/exec-probe32' \"$src\" 2>/dev/null || "
+	    "{ echo 'gcc -m32 cannot build a 32-bit program (gcc-multilib missing)'; exit 1; }; "
+	    "why=$('%s/exec-probe' '%s/exec-probe32') || "
+	    "{ echo \"this kernel runs no 32-bit program (a gcc -m32 build: $why)\"; exit 1; }",
+	    src, dir, dir, dir, dir);
 	f = popen(cmd, "r");
 	if (!f) {
 		snprintf(why, len, "cannot run the 32-bit probe");

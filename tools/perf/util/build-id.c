@@ -8,14 +8,14 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <elf.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef HAVE_LIBELF
 #include <gelf.h>
 #include <libelf.h>
-#endif
 
 #include "build-id.h"
 #include "header.h"
@@ -89,7 +89,31 @@ int kernel__read_running_build_id(struct build_id *bid)
 	return err;
 }
 
-#ifdef HAVE_LIBELF
+/*
+ * The kernel maps the same vdso image into every 64-bit process, so this
+ * process's stands for a recorded task's, as perf record takes its own.
+ * The image is in memory whole, file offsets equal to offsets in it.
+ */
+int vdso__read_own_build_id(struct build_id *bid)
+{
+	const u8 *image = (const u8 *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)image;
+
+	if (!image)
+		return -ENOENT;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr))
+		return -EINVAL;
+	for (unsigned int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(image + eh->e_phoff) + i;
+
+		if (ph->p_type == PT_NOTE &&
+		    !notes__find_build_id(image + ph->p_offset, ph->p_filesz, false, bid))
+			return 0;
+	}
+	return -ENOENT;
+}
+
 int elf__read_build_id(struct Elf *elf, struct build_id *bid)
 {
 	bool swap;
@@ -151,13 +175,6 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 	close(fd);
 	return err;
 }
-
-#else
-int filename__read_build_id(const char *path, struct build_id *bid)
-{
-	return -ENOTSUP;
-}
-#endif
 
 int perf_env__find_build_id(const struct perf_env *env, const char *filename, struct build_id *bid)
 {

@@ -30,6 +30,8 @@ struct Elf;
 int elf__read_build_id(struct Elf *elf, struct build_id *bid);
 /* NT_GNU_BUILD_ID of an ELF file; 0, or -errno (-ENOENT: no note) */
 int filename__read_build_id(const char *path, struct build_id *bid);
+/* the build-id of this process's (64-bit) vdso, read in memory; 0 or -errno */
+int vdso__read_own_build_id(struct build_id *bid);
 /* the build-id of the kernel this process runs on (/sys/kernel/notes); 0 or -errno */
 int kernel__read_running_build_id(struct build_id *bid);
 

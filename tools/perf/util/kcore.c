@@ -14,10 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef HAVE_LIBELF
 #include <gelf.h>
 #include <libelf.h>
-#endif
 
 #include "build-id.h"
 #include "debug.h"
@@ -193,7 +191,6 @@ static int kcore__finish(struct kcore *kcore, bool class64)
 	return 0;
 }
 
-#ifdef HAVE_LIBELF
 /*
  * What libelf takes on trust: it reads a program header table past the
  * end of the file as no segments at all, and a damaged identification as
@@ -387,14 +384,6 @@ out_delete:
 	errno = -err;
 	return NULL;
 }
-#else
-static struct kcore *__kcore__open(const char *path, bool vmlinux, bool optional)
-{
-	pr_err("%s: reading ELF files needs libelf, not built in\n", path);
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-#endif
 
 struct kcore *kcore__open(const char *path)
 {
@@ -426,7 +415,6 @@ struct kcore *kcore__open_dir(const char *dir, bool optional)
 	return kcore;
 }
 
-#ifdef HAVE_LIBELF
 int kcore__read_build_id(const char *path, struct build_id *bid)
 {
 	struct stat st;
@@ -443,9 +431,3 @@ int kcore__read_build_id(const char *path, struct build_id *bid)
 	close(fd);
 	return err;
 }
-#else
-int kcore__read_build_id(const char *path, struct build_id *bid)
-{
-	return -EOPNOTSUPP;
-}
-#endif

@@ -42,7 +42,7 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	attr->use_clockid = o->use_clockid;
 	attr->clockid = o->use_clockid ? o->clockid : 0;
 	attr->inherit = rec->task_mode && !o->no_inherit;
-	attr->enable_on_exec = rec->task_mode && rec->child > 0;
+	attr->enable_on_exec = rec->workload_target;
 	if (o->sample_addr)
 		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	if (o->inherit_stat) {
@@ -249,7 +249,7 @@ static int record__open_evsel(struct record *rec, struct record_evsel *e)
 			if (fd < 0) {
 				err = -errno;
 				/* a thread of -p that exited meanwhile is no error */
-				if (err == -ESRCH && rec->nr_tids > 1 && !rec->child)
+				if (err == -ESRCH && rec->nr_tids > 1 && !rec->workload_target)
 					continue;
 				return err;
 			}

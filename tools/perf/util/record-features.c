@@ -177,9 +177,15 @@ void record_hits__mmap(struct record_hits *h, const struct perf_record_mmap2 *m,
 {
 	struct record_map *map;
 
-	/* anonymous, [vdso], [heap]...: no file to take a build-id from */
-	if (!(m->prot & 4 /* PROT_EXEC */) || filename[0] != '/' ||
+	/*
+	 * Anonymous, [heap]...: no object to take a build-id from.  The vdso
+	 * of a 64-bit task (mapped above 4 GiB; a 32-bit task's is another
+	 * image) is this process's, whose build-id perf record writes too.
+	 */
+	if (!(m->prot & 4 /* PROT_EXEC */) ||
 	    (m->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return;
+	if (filename[0] != '/' && (strcmp(filename, "[vdso]") || m->start < (1ULL << 32)))
 		return;
 	if (h->nr_maps == h->alloc_maps) {
 		size_t n = h->alloc_maps ? h->alloc_maps * 2 : 256;
@@ -264,7 +270,10 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	for (size_t i = 0; i < nr; i++) {
 		if (i && !strcmp(names[i], names[i - 1]))
 			continue;
-		if (filename__read_build_id(names[i], &bid) || !bid.size)
+		if (!strcmp(names[i], "[vdso]") ? vdso__read_own_build_id(&bid) :
+						  filename__read_build_id(names[i], &bid))
+			continue;
+		if (!bid.size)
 			continue;
 		/* pid -1: the host, as perf writes it */
 		perf_writer__add_build_id(w, PERF_RECORD_MISC_USER, -1, bid.data, bid.size,

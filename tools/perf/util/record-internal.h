@@ -59,6 +59,8 @@ struct record {
 	pid_t *tids; /* -1 alone when system-wide */
 	int nr_tids;
 	bool task_mode;
+	/* the forked command is what is recorded (no -p, -a or -C) */
+	bool workload_target;
 	pid_t child;
 	int go_fd;   /* the workload execs when this is written */
 	int exec_fd; /* its exec's errno, or EOF once it ran */

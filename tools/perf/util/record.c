@@ -120,8 +120,6 @@ static int record__fork_workload(struct record *rec)
 	close(fail[1]);
 	rec->go_fd = go[1];
 	rec->exec_fd = fail[0];
-	rec->tids[0] = rec->child;
-	rec->nr_tids = 1;
 	return 0;
 out_close_go:
 	close(go[0]);
@@ -310,7 +308,7 @@ static int record__synthesize(struct record *rec)
 		err = synthesize__modules(&s);
 	if (!err && !rec->task_mode)
 		err = synthesize__all_processes(&s);
-	else if (!err && rec->child > 0)
+	else if (!err && rec->workload_target)
 		err = synthesize__process(&s, rec->child, false);
 	else if (!err) {
 		pid_t last = -1;
@@ -482,10 +480,18 @@ int record__run(struct record_opts *opts)
 	if (!rec.rings || !rec.tids)
 		goto out;
 	rec.task_mode = !opts->system_wide && !opts->cpu_list;
+	/*
+	 * As in perf, a command is what is recorded only when nothing else is:
+	 * with -p (or -a, -C) it runs beside the targets and says for how long.
+	 */
+	rec.workload_target = rec.task_mode && opts->argc && !opts->pid_list;
 	err = 0;
 	if (opts->argc)
 		err = record__fork_workload(&rec);
-	if (!err && rec.task_mode && !opts->argc) {
+	if (!err && rec.workload_target) {
+		rec.tids[0] = rec.child;
+		rec.nr_tids = 1;
+	} else if (!err && rec.task_mode) {
 		char *copy = strdup(opts->pid_list), *tok, *save;
 
 		err = copy ? 0 : -ENOMEM;
@@ -493,7 +499,7 @@ int record__run(struct record_opts *opts)
 		     tok = strtok_r(NULL, ",", &save))
 			err = add_tids_of(&rec, atoi(tok));
 		free(copy);
-	} else if (!err && !rec.task_mode) {
+	} else if (!err) {
 		/* system-wide; a workload only says for how long */
 		rec.tids[0] = -1;
 		rec.nr_tids = 1;
@@ -529,7 +535,8 @@ int record__run(struct record_opts *opts)
 			goto out_discard;
 		}
 	}
-	if (!rec.task_mode || rec.child <= 0) {
+	/* a workload that is the target enables its events by its exec */
+	if (!rec.workload_target) {
 		err = record__enable(&rec);
 		if (err)
 			goto out_abort;

@@ -24,7 +24,6 @@
 #include "dso.h"
 #include "input-file.h"
 
-#ifdef HAVE_LIBELF
 #include <gelf.h>
 #include <libelf.h>
 
@@ -751,46 +750,3 @@ int dso__load_own_vdso(struct dso *dso)
 	memcpy(image, (void *)(uintptr_t)start, end - start);
 	return dso__load_vdso_image(dso, image, end - start, "the vdso of this process");
 }
-
-#else /* !HAVE_LIBELF */
-
-const char *dso__runtime_path(struct dso *dso)
-{
-	return NULL;
-}
-
-void dso__set_symfs(const char *dir)
-{
-}
-
-int dso__load_elf(struct dso *dso)
-{
-	static bool warned;
-
-	if (!warned) {
-		pr_warning("user-space symbols not resolved: libelf not built in\n");
-		warned = true;
-	}
-	return -ENOTSUP;
-}
-
-int dso__load_own_vdso(struct dso *dso)
-{
-	return -ENOTSUP;
-}
-
-int dso__load_compat_vdso(struct dso *dso, const char *helper)
-{
-	return -ENOTSUP;
-}
-
-int vmlinux__load_symbols(const char *path, const struct build_id *want, struct symbols *out)
-{
-	return -ENOTSUP;
-}
-
-int dso__load_kernel_object(struct dso *dso)
-{
-	return -ENOTSUP;
-}
-#endif

@@ -92,6 +92,16 @@ static u64 writer__pos(struct perf_writer *w)
 
 /* ---- zstd ---- */
 
+/* records go through the compressor (perf record -z) */
+static bool writer__compressing(const struct perf_writer *w)
+{
+#ifdef HAVE_ZSTD
+	return w->zctx != NULL;
+#else
+	return false;
+#endif
+}
+
 #ifdef HAVE_ZSTD
 static int writer__zstd_init(struct perf_writer *w)
 {
@@ -517,7 +527,7 @@ int perf_writer__write_auxtrace(struct perf_writer *w, const union perf_event *e
 	 * offset and header.size of each record (perf refuses an entry whose
 	 * size is not the record's), as perf record keeps it
 	 */
-	if (!w->pipe && !w->zctx) {
+	if (!w->pipe && !writer__compressing(w)) {
 		wbuf__u64(&w->aux_index, w->off + w->olen);
 		wbuf__u64(&w->aux_index, ev->header.size);
 		if (w->aux_index.err)

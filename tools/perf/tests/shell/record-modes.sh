@@ -10,11 +10,17 @@
 # - a tracepoint (-e sched:sched_switch -a) carries TRACING_DATA, so stock
 #   perf script prints the fields of each record;
 # - -p attaches to a running process; SIGINT ends a system-wide recording
-#   with a complete file, and the previous output is kept as .old;
+#   with a complete file, and the previous output is kept as .old; with a
+#   command after --, -p still records the process, the command only
+#   bounds the time (as stock perf record -p PID -- sleep N);
 # - no /proc/kcore: the kcore_dir holds kallsyms and a one-line notice says so;
 # - -e cycles where the CPU has no PMU: an error that says so, and no file;
 # - as nobody (perf_event_paranoid 2): user space only, with a warning;
 # - a command that cannot run: an error, and no output.
+#
+# Mutation caught: record__run() taking the command as the target
+# whenever there is one (workload_target without !opts->pid_list): -p
+# PID -- sleep records the sleep.
 
 . "$(dirname "$0")/lib/record-common.sh"
 need_perf_root
@@ -95,6 +101,25 @@ timeout 60 "$TEXTPOKE" record -q -e cpu-clock -p $loop -o "$tmp/pend.data" 2>"$t
 	fail "-p did not end with its process: $(cat "$tmp/rec-pend.err")"
 wait $loop
 echo "ok: -p ends when the process exits"
+
+# -p with a command: the command only bounds the time, as in perf; the
+# samples are the loop's (busy all along), none the command's
+"$tmp/loop" 60 &
+loop=$!
+timeout 30 "$TEXTPOKE" record -q -e cpu-clock -p $loop -o "$tmp/pcmd.data" -- sleep 0.5 \
+	2>"$tmp/rec-pcmd.err" || fail "-p PID -- sleep 0.5: $(cat "$tmp/rec-pcmd.err")"
+HOME=$tmp perf record -q -e cpu-clock -p $loop -o "$tmp/pcmd-perf.data" -- sleep 0.5 \
+	>"$tmp/perf-pcmd.out" 2>&1 || fail "stock perf record -p PID -- sleep: $(cat "$tmp/perf-pcmd.out")"
+kill $loop 2>/dev/null
+wait $loop 2>/dev/null
+for f in pcmd pcmd-perf; do
+	stock_script "$f" "$tmp/$f.data" -F comm,pid
+	[ -s "$tmp/$f.out" ] || fail "$f: -p PID -- sleep 0.5 recorded no sample of the busy loop"
+	grep -v "^ *loop *$loop *$" "$tmp/$f.out" | head -2 | grep . &&
+		fail "$f: -p PID -- sleep 0.5: samples of another process (the command's?)"
+done
+echo "ok: -p PID -- sleep 0.5: $(wc -l <"$tmp/pcmd.out") samples of the loop, none of sleep," \
+	"as stock perf's $(wc -l <"$tmp/pcmd-perf.out")"
 
 # lost events under load: record-load.sh
 

@@ -72,6 +72,10 @@ sh=$(readlink -f "$(command -v sh)")
 grep -q " $sh$" "$tmp/bids" || fail "no build-id of $sh: $(cat "$tmp/bids")"
 while read -r id obj; do
 	[ "$obj" = "[kernel.kallsyms]" ] && continue
+	# a sample in the vdso: stock perf names it by its own copy, and takes
+	# no build-id record that comes after the samples for it (its pipes
+	# carry none); record-user-regs.sh checks the vdso's id in a file
+	case "$id$obj" in /tmp/perf-vdso.so-*) continue ;; esac
 	want=$(readelf -n "$obj" 2>/dev/null | sed -n 's/.*Build ID: //p' | head -1)
 	[ "$want" = "$id" ] || fail "$obj: build-id $id, readelf says '$want'"
 done <"$tmp/bids"

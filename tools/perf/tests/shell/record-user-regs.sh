@@ -8,7 +8,8 @@
 # ABI:2 on every sample of the 64-bit task, ABI:1 on every sample of the
 # 32-bit one (but for kernel samples before its first ABI:1 one, taken
 # while its execve still ran as the 64-bit caller).  The side-band event must carry every bit text tracking
-# needs.
+# needs.  perf buildid-list lists the workload and the vdso, whose id is
+# the one this shell's vdso holds.
 #
 # Where this kernel runs no 32-bit program, the 32-bit checks run on what
 # the same options record on a kernel that does: m32-guest/u32-regs.data,
@@ -18,8 +19,10 @@
 # and show ABI:1 on every sample; ours must print abi:32 on the same
 # samples, each with as many registers as stock perf's line.
 #
-# Mutation caught: perf_regs__kind() taking ABI word 1 for a 64-bit task
-# (PERF_REGS_KIND_64): the checked-in 32-bit samples print abi:64.
+# Mutation caught: record_hits__mmap() skipping the [vdso] map (no [vdso]
+# entry in the build-id table).  Mutation caught: perf_regs__kind()
+# taking ABI word 1 for a 64-bit task (PERF_REGS_KIND_64): the checked-in
+# 32-bit samples print abi:64.
 
 . "$(dirname "$0")/lib/record-common.sh"
 . "$(dirname "$0")/lib/m32-guest.sh"
@@ -63,6 +66,16 @@ for f in "hostname" "os release" "perf version" "arch" "nrcpus online" "cpudesc"
 done
 perf buildid-list -i "$tmp/u64.data" >"$tmp/buildids" 2>&1 || fail "perf buildid-list"
 grep -q "$tmp/loop64" "$tmp/buildids" || fail "no build-id for the workload: $(cat "$tmp/buildids")"
+# loop.c's time is around clock_gettime(), some of it in the vdso: its
+# build-id is the one this shell's vdso holds, read from its memory
+vdso=$(grep -m1 '\[vdso\]' /proc/$$/maps | cut -d' ' -f1)
+vstart=$((16#${vdso%-*}))
+vend=$((16#${vdso#*-}))
+dd if=/proc/$$/mem of="$tmp/vdso.so" bs=4096 skip=$((vstart / 4096)) count=$(((vend - vstart) / 4096)) \
+	2>/dev/null || fail "cannot read this shell's vdso at $vdso"
+want=$(readelf -n "$tmp/vdso.so" | sed -n 's/.*Build ID: //p')
+[ -n "$want" ] || fail "no build-id in this shell's vdso"
+grep -qx "$want \[vdso\]" "$tmp/buildids" || fail "no [vdso] $want: $(cat "$tmp/buildids")"
 echo "ok: features and build-ids"
 
 # the checked-in recording of a 32-bit task from a real kernel

@@ -21,7 +21,7 @@
 
 int main(int argc, char **argv)
 {
-	char *args[] = { argv[1], NULL }, *envp[] = { NULL };
+	char *args[] = {argv[1], NULL}, *envp[] = {NULL};
 	int fds[2], err = 0, status;
 	ssize_t n;
 	pid_t pid;
