@@ -10,6 +10,7 @@
 #   make bench         throughput and memory against stock perf
 #   make doc           the man pages (asciidoctor), in build/Documentation/
 #   make install       prefix=/usr/local DESTDIR=: binary, man pages, test data
+#   make kernel-recordings  the 32-bit recordings again, on Debian's kernel under qemu
 #
 # V=1 shows the commands.
 
@@ -122,9 +123,10 @@ deps:
 # Optional test-time packages: stock perf (the oracle), a 32-bit
 # toolchain, bpftool, headless chromium (report --html), gdb (an oracle
 # of the unwinding and srcline tests), python3 (reads JSON, builds the
-# corruption matrix).  Each one missing is said with apt-get's error, and
-# its tests skip, naming it.
-TEST_PACKAGES := gcc-multilib bpftool linux-perf chromium gdb python3 bc
+# corruption matrix), bzip2 (unpacks the checked-in recordings' perf
+# archive).  Each one missing is said with apt-get's error, and its tests
+# skip, naming it.
+TEST_PACKAGES := gcc-multilib bpftool linux-perf chromium gdb python3 bc bzip2
 test-deps:
 	$(Q)sh scripts/apt-install.sh optional --no-install-recommends $(TEST_PACKAGES)
 
@@ -171,7 +173,8 @@ $(OUTPUT)Documentation/%.1: $(DOC_DIR)/%.txt $(DOC_EXT) | doc-converter
 # lib, the workloads built at test time, the man page sources (the
 # SYNOPSIS tests), laid out as in the tree
 TEST_DATA := $(wildcard tools/perf/tests/shell/*.sh tools/perf/tests/shell/lib/* \
-			tools/perf/tests/workloads/*) $(wildcard $(DOC_DIR)/perf-textpoke*.txt)
+			tools/perf/tests/workloads/* tools/perf/tests/data/m32-guest/*) \
+	     $(wildcard $(DOC_DIR)/perf-textpoke*.txt)
 
 install: all doc
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
@@ -182,6 +185,12 @@ install: all doc
 		install -m 644 $$f $(DESTDIR)$(pkgdatadir)/$$f || exit 1; \
 	done
 
+# The checked-in 32-bit recordings (tools/perf/tests/data/m32-guest), made
+# again on Debian's kernel under qemu: tools/perf/tests/kernel/README.md.
+# Never run by check: the suite reads the files in the tree.
+kernel-recordings:
+	$(Q)bash tools/perf/tests/kernel/make-recordings.sh
+
 # make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses, built with clang
 -include tools/perf/tests/fuzz/fuzz.mk
 
@@ -189,8 +198,9 @@ clean:
 	rm -rf build/ build-san/ build-fuzz/ tools/perf/perf-textpoke
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 FORCE:
 
-.PHONY: FORCE all deps test-deps check check-san demo bench doc doc-converter install clean help
+.PHONY: FORCE all deps test-deps check check-san demo bench doc doc-converter install clean help \
+	kernel-recordings

@@ -12,7 +12,11 @@
  * programs reusing each other's addresses.  A part whose tool is missing
  * (gcc -m32 or a kernel that runs 32-bit programs, g++, a JIT workload,
  * loadable BPF) is named in the Skip the test then ends with, after every
- * other part passed.
+ * other part passed.  The 32-bit task also comes, on every machine, from
+ * a recording stock perf made on Debian's kernel under qemu
+ * (tests/data/m32-guest/m32.data, cpu-clock:u -g), its objects unpacked
+ * from their perf archive into the build-id cache of a scratch HOME that
+ * stock perf and we both read: the recorded paths exist nowhere else.
  * Mutation caught: [vdso32] named [vdso] for a 32-bit task.
  */
 #include <errno.h>
@@ -191,6 +195,36 @@ static int run(const char *cmd)
 	return WEXITSTATUS(status);
 }
 
+/*
+ * The checked-in 32-bit recording's objects into @dir/.debug, and HOME set
+ * to @dir for perf script and for our session: 0, or -1 and the reason
+ * for the part's skip in @why (what is missing from the tree fails)
+ */
+static int m32_guest_home(const char *dir, char *why, size_t len)
+{
+	char cmd[8192];
+
+	snprintf(cmd, sizeof(cmd), "test -r '%s/tools/perf/tests/data/m32-guest/debug.tar.bz2'",
+		 test_srcdir());
+	if (run(cmd)) {
+		pr_debug("tools/perf/tests/data/m32-guest/debug.tar.bz2 is missing from the tree\n");
+		return -2;
+	}
+	if (run("command -v bzip2 >/dev/null 2>&1")) {
+		snprintf(why, len, "bzip2 is not installed (unpacks the recordings' perf archive)");
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/.debug' && tar xjf '%s/tools/perf/tests/data/m32-guest/debug.tar.bz2' "
+		 "-C '%s/.debug'",
+		 dir, test_srcdir(), dir);
+	if (run(cmd) || setenv("HOME", dir, 1)) {
+		pr_debug("cannot unpack the m32-guest objects into %s/.debug\n", dir);
+		return -2;
+	}
+	return 0;
+}
+
 static int test__machine_perf_script(struct test_suite *t)
 {
 	char dir[] = "/tmp/textpoke-e2e-XXXXXX", cmd[8192], path[4200], why[200];
@@ -270,6 +304,17 @@ static int test__machine_perf_script(struct test_suite *t)
 		snprintf(path, sizeof(path), "%s/m32.pipe.data", dir);
 		if (run(cmd) || compare(path, &n, "leaf+") != TEST_OK)
 			goto out;
+		pr_debug("%s: %zu lines equal\n", path, n);
+	}
+
+	/* a 32-bit task of a real kernel, from the tree; HOME stays the scratch one */
+	snprintf(path, sizeof(path), "%s/tools/perf/tests/data/m32-guest/m32.data", src);
+	rc = m32_guest_home(dir, why, sizeof(why));
+	if (rc == -1) {
+		test_skip_part(t, "checked-in 32-bit part: %s", why);
+	} else if (rc || compare(path, &n, "leaf+") != TEST_OK) {
+		goto out;
+	} else {
 		pr_debug("%s: %zu lines equal\n", path, n);
 	}
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "debug.h"
 #include "dso-inline.h"
@@ -93,6 +95,7 @@ void dso__put(struct dso *dso)
 	free(dso->image);
 	dso_inline__delete(dso->inl);
 	free(dso->runtime_path);
+	free(dso->data_path);
 	free(dso);
 }
 
@@ -107,6 +110,7 @@ int dso__set_long_name(struct dso *dso, const char *long_name)
 	dso->long_name = copy;
 	dso->long_name_len = strlen(copy);
 	dso->runtime_known = false;
+	dso->data_known = false;
 	return 0;
 }
 
@@ -115,7 +119,46 @@ void dso__set_build_id(struct dso *dso, const struct build_id *bid)
 	if (bid->size) {
 		dso->bid = *bid;
 		dso->runtime_known = false;
+		dso->data_known = false;
 	}
+}
+
+/*
+ * perf 6.1 opens an object's data through binary_type_data[]: the
+ * build-id cache first, then the path itself (symfs-relative), whose
+ * build-id it does not check.  A recording from another machine, its
+ * objects unpacked from perf archive into ~/.debug, reads right that way
+ * while nothing exists at the recorded paths.
+ */
+const char *dso__data_path(struct dso *dso)
+{
+	struct stat st;
+	char *cached;
+
+	if (dso->data_known)
+		return dso->data_path ?: dso->long_name;
+	dso->data_known = true;
+	free(dso->data_path);
+	dso->data_path = NULL;
+	cached = build_id_cache__dir(&dso->bid);
+	if (!cached)
+		return dso->long_name;
+	/* <cache>/<path>/<build-id>/elf; in perf's old layout the link is the file */
+	if (!stat(cached, &st) && S_ISDIR(st.st_mode)) {
+		char *elf;
+
+		if (asprintf(&elf, "%s/elf", cached) < 0)
+			elf = NULL;
+		if (elf && !access(elf, R_OK))
+			dso->data_path = elf;
+		else
+			free(elf);
+	} else {
+		dso->data_path = cached;
+		cached = NULL;
+	}
+	free(cached);
+	return dso->data_path ?: dso->long_name;
 }
 
 int dso__insert_symbol(struct dso *dso, struct symbol *sym)

@@ -45,6 +45,8 @@ struct dso {
 	struct dso_inline *inl; /* DWARF for callchains' inlined frames, opened on first use */
 	char *runtime_path;	/* dso__runtime_path()'s answer, once runtime_known */
 	bool runtime_known;
+	char *data_path; /* dso__data_path()'s answer, once data_known */
+	bool data_known;
 	struct dso *next; /* dsos hash chain */
 };
 
@@ -86,6 +88,15 @@ int dso__load_elf(struct dso *dso);
  * or build-id changes.
  */
 const char *dso__runtime_path(struct dso *dso);
+/*
+ * The file a user object's bytes are read from (the insn field, user code
+ * for Intel PT), in perf's order for data reads: the build-id cache's copy
+ * when the recording names the object's build-id and the cache holds it,
+ * else the path it was mapped from, unchecked, as perf reads it.  Looked
+ * for once and kept by @dso until its name or build-id changes; no ELF
+ * library needed.
+ */
+const char *dso__data_path(struct dso *dso);
 /*
  * perf's --symfs for user objects: their files are looked for below
  * @dir first (the build-id cache after), for symbols and unwinding

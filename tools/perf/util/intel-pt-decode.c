@@ -252,7 +252,10 @@ static bool ipt_queue__find_map(struct ipt_queue *q, u64 ip, u64 time)
 	addr_location__init(&al);
 	thread__find_symbol(thread, PERF_RECORD_MISC_USER, ip, time, &al);
 	if (al.map && al.map->dso && !al.map->identity) {
-		const char *path = map__dso_name(al.map);
+		/* the build-id cache's copy first, as perf reads an object's bytes */
+		const char *path = al.map->dso->kind == DSO_KIND__USER ?
+					   dso__data_path(al.map->dso) :
+					   map__dso_name(al.map);
 
 		if (path && path[0] == '/') {
 			free(mc->path);

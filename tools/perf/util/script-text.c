@@ -81,7 +81,7 @@ int script_text__side_band(struct script_text *st, struct machine *machine, unio
 static int user_bytes(struct script_text *st, const struct addr_location *al, u8 *buf, size_t len,
 		      bool *elf64)
 {
-	const char *path = al->map ? map__dso_name(al->map) : NULL;
+	const char *path = NULL;
 
 	/*
 	 * The vdso has no file of its own: the copy its symbols came from,
@@ -101,6 +101,9 @@ static int user_bytes(struct script_text *st, const struct addr_location *al, u8
 			return len;
 		}
 		path = dso->symsrc;
+	} else if (al->map && al->map->dso->kind == DSO_KIND__USER) {
+		/* the build-id cache's copy first, as perf reads an object's bytes */
+		path = dso__data_path(al->map->dso);
 	}
 	if (!path || path[0] != '/')
 		return -ENOENT;

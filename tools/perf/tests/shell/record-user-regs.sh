@@ -11,10 +11,21 @@
 # needs.  perf buildid-list lists the workload and the vdso, whose id is
 # the one this shell's vdso holds.
 #
+# Where this kernel runs no 32-bit program, the 32-bit checks run on what
+# the same options record on a kernel that does: m32-guest/u32-regs.data,
+# stock perf record -e cpu-clock:u --user-regs of the loop workload -m32
+# on Debian's kernel under qemu (checked in, with its objects' perf
+# archive), on every machine.  Stock perf must read it without a warning
+# and show ABI:1 on every sample; ours must print abi:32 on the same
+# samples, each with as many registers as stock perf's line.
+#
 # Mutation caught: record_hits__mmap() skipping the [vdso] map (no [vdso]
-# entry in the build-id table).
+# entry in the build-id table).  Mutation caught: perf_regs__kind()
+# taking ABI word 1 for a 64-bit task (PERF_REGS_KIND_64): the checked-in
+# 32-bit samples print abi:64.
 
 . "$(dirname "$0")/lib/record-common.sh"
+. "$(dirname "$0")/lib/m32-guest.sh"
 need_perf_root
 scratch record
 
@@ -67,9 +78,37 @@ want=$(readelf -n "$tmp/vdso.so" | sed -n 's/.*Build ID: //p')
 grep -qx "$want \[vdso\]" "$tmp/buildids" || fail "no [vdso] $want: $(cat "$tmp/buildids")"
 echo "ok: features and build-ids"
 
+# the checked-in recording of a 32-bit task from a real kernel
+m32_guest_check u32-regs.data
+skipped=$why_m32_guest
+if [ -z "$skipped" ]; then
+	m32_guest_home
+	HOME=$tmp stock_script guest32 "$m32_guest/u32-regs.data" -F comm,tid,ip,sym,uregs
+	n=$(wc -l <"$tmp/guest32.out")
+	[ "$n" -gt 0 ] || fail "guest32: stock perf script shows no sample"
+	grep -v ' ABI:1 ' "$tmp/guest32.out" | head -3 | grep . &&
+		fail "guest32: stock perf shows samples without ABI:1"
+	HOME=$tmp "$TEXTPOKE" script -i "$m32_guest/u32-regs.data" -F comm,tid,ip,sym,abi,uregs \
+		>"$tmp/guest32.ours" 2>"$tmp/guest32.err" || fail "guest32: $(head -3 "$tmp/guest32.err")"
+	# comm tid ip sym, the ABI, and how many registers: ours and stock perf's alike
+	awk '{ n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[A-Z0-9]+:0x/) n++
+	       sub(/ ABI:1 .*/, ""); print $0, "abi:32 ABI:1", n }' "$tmp/guest32.out" >"$tmp/guest32.want"
+	awk '{ n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[a-z0-9]+:0x/) n++
+	       sub(/ ABI:1 .*/, " ABI:1"); print $0, n }' "$tmp/guest32.ours" >"$tmp/guest32.got"
+	if ! cmp -s "$tmp/guest32.want" "$tmp/guest32.got"; then
+		diff -u "$tmp/guest32.want" "$tmp/guest32.got" | head -10
+		fail "guest32: our ABI or register count differs from stock perf's ABI:1 samples"
+	fi
+	echo "ok: guest32: $n samples of a 32-bit task on a real kernel: ABI:1 in stock perf," \
+	     "abi:32 and $(awk 'NR == 1 { print $NF }' "$tmp/guest32.got") registers in ours"
+else
+	skipped="checked-in 32-bit part: $skipped"
+fi
+
 why=$(why_no_32bit)
-[ -z "$why" ] || skip "32-bit part: $why"
+[ -z "$why" ] || skip "${skipped:+$skipped; }32-bit part: $why"
 build "$tmp/loop32" loop.c -m32 || fail "gcc -m32: $(cat "$tmp/gcc.err")"
 record "$tmp/u32.data" -e cpu-clock --user-regs -- "$tmp/loop32" 0.5
 check_abi u32 "$tmp/u32.data" 1
+[ -z "$skipped" ] || skip "$skipped"
 exit 0

@@ -23,14 +23,26 @@
 # levels below it (every sample there has the level in its chain), and
 # at most the event's total; the Self columns must equal stock perf's.
 #
+# Where this kernel runs no 32-bit program, the -m32 checks still run, on
+# every machine, on recordings stock perf made on Debian's kernel under
+# qemu (m32-guest/dw32.data, --call-graph dwarf,512), checked in with the
+# perf archive of their objects, which the scratch HOME's build-id cache
+# holds; with them the -m32 build under -g (m32-guest/fp32.data), whose
+# chains the kernel walks by frame pointers: stock perf is right there,
+# and every case of the 64-bit frame-pointer recording runs on it.
+#
 # Mutation caught: dropping the once-per-sample check in
 # report_hists__add_frame() (the loop over rh->seen never returning 0):
 # the recorded chain repeats the sampled IP, so level3's Children passes
 # 100% and the rows no longer equal stock perf's.  And: frame__level()
 # giving '.' to kernel objects too: the kernel rows that chain frames
-# made (asm_sysvec_apic_timer_interrupt, [k] in perf) print [.].
+# made (asm_sysvec_apic_timer_interrupt, [k] in perf) print [.].  And:
+# the i386 DWARF register map giving DWARF register 4 (esp) perf's BP
+# (dwarf32[] in unwind-libdw.c): the checked-in -m32 dwarf recording's
+# levels get no Children from the unwound frames.
 
 . "$(dirname "$0")/lib/report-common.sh"
+. "$(dirname "$0")/lib/m32-guest.sh"
 need_perf_root
 scratch report-children
 
@@ -39,15 +51,19 @@ gcc -O1 -fno-omit-frame-pointer -g -o "$tmp/wfp" "$src" 2>"$tmp/gcc.err" ||
 	fail "gcc: $(cat "$tmp/gcc.err")"
 gcc -O2 -fomit-frame-pointer -g -o "$tmp/wdw" "$src" 2>"$tmp/gcc.err" ||
 	fail "gcc: $(cat "$tmp/gcc.err")"
-skipped=$(why_no_32bit)
-if [ -n "$skipped" ]; then
-	skipped="32-bit part: $skipped"
+why32=$(why_no_32bit)
+if [ -n "$why32" ]; then
+	why32="32-bit part: $why32"
 else
 	gcc -m32 -O2 -fomit-frame-pointer -g -o "$tmp/wdw32" "$src" 2>"$tmp/gcc32.err" ||
 		fail "gcc -m32: $(cat "$tmp/gcc32.err")"
 fi
+nodw=
 "$TEXTPOKE" version --build-options | grep -q 'libdw: \[ on' ||
-	skipped="${skipped:+$skipped; }dwarf parts: perf-textpoke built without libdw"
+	nodw="dwarf parts: perf-textpoke built without libdw"
+m32_guest_check fp32.data dw32.data
+whyguest=$why_m32_guest
+[ -z "$whyguest" ] || whyguest="checked-in 32-bit parts: $whyguest"
 
 # same_children NAME FILE ARGS...: ours with ARGS equals stock perf report -g none ARGS
 same_children() {
@@ -95,7 +111,14 @@ HOME=$tmp perf record -q -o - -e cpu-clock -F 4000 -g -- "$tmp/wfp" 10000000 \
 same_children fp-pipe "$tmp/pipe.data" --children
 grep -q '^# Overhead' "$tmp/fp-pipe.ours" || fail "fp-pipe: Children columns for a pipe"
 
-case "$skipped" in *libdw*) skip "$skipped" ;; esac
+# -m32 under -g from a real kernel: the kernel's compat frame-pointer walk
+if [ -z "$whyguest" ]; then
+	m32_guest_home
+	HOME=$tmp parity "$m32_guest/fp32.data" guest-fp32 wfp32
+	grep -q '\[\.\] level3' "$tmp/guest-fp32-default.ours" || fail "guest-fp32: no level3 row"
+fi
+
+[ -z "$nodw" ] || skip "$nodw${whyguest:+; $whyguest}${why32:+; $why32}"
 
 # -D 50: not the dynamic loader's start-up, where one assembly stub has
 # several ELF names and addr2line picks another than ours (__GI_munmap
@@ -105,19 +128,23 @@ parity "$tmp/dw.data" dw wdw
 grep -q '\[\.\] descend (inlined)' "$tmp/dw-default.ours" ||
 	fail "dw: no row for the inlined descend(), which stock perf shows"
 
-[ -z "$skipped" ] || skip "$skipped"
+# check_dw32 NAME FILE: a -m32 --call-graph dwarf recording of the
+# workload.  Stock perf unwinds no 32-bit frame: its Self per symbol (it
+# resolves the sampled IPs alone) must equal ours, and each level's
+# Children (from --json) be at least 95% of stock perf's Self there and
+# below, and at most the event's total
+check_dw32() {
+	local name=$1 file=$2 stock_main
 
-# -m32: stock perf's Self per symbol (it resolves the sampled IPs alone)
-perf_record "$tmp/dw32.data" -e cpu-clock -F 4000 --call-graph dwarf -- "$tmp/wdw32" 30000000
-same_children dw32-self "$tmp/dw32.data" --no-children --sort sym -n
-perf_report -i "$tmp/dw32.data" -g none --no-children --sort sym -F period,sym 2>/dev/null |
-	awk '/^ +[0-9]+ +\[/ { print $3, $1 }' >"$tmp/self32"
-grep -q '^level3 ' "$tmp/self32" || fail "dw32: stock perf has no level3 samples"
-stock_main=$(perf_report -i "$tmp/dw32.data" -g none --sort sym 2>/dev/null |
-	awk '$NF == "main" { print $1, $2 }')
-"$TEXTPOKE" report --no-changes -i "$tmp/dw32.data" --sort sym --json >"$tmp/dw32.json" ||
-	fail "dw32: report --json"
-python3 - "$tmp/dw32.json" "$tmp/self32" <<'EOF' || fail "dw32: Children of the levels are not what the samples say"
+	same_children "$name-self" "$file" --no-children --sort sym -n
+	perf_report -i "$file" -g none --no-children --sort sym -F period,sym 2>/dev/null |
+		awk '/^ +[0-9]+ +\[/ { print $3, $1 }' >"$tmp/$name.self"
+	grep -q '^level3 ' "$tmp/$name.self" || fail "$name: stock perf has no level3 samples"
+	stock_main=$(perf_report -i "$file" -g none --sort sym 2>/dev/null |
+		awk '$NF == "main" { print $1, $2 }')
+	"$TEXTPOKE" report --no-changes -i "$file" --sort sym --json >"$tmp/$name.json" ||
+		fail "$name: report --json"
+	python3 - "$tmp/$name.json" "$tmp/$name.self" <<'EOF' ||
 import json, sys
 
 doc = json.load(open(sys.argv[1]))
@@ -142,5 +169,16 @@ for i, sym in enumerate(levels):
     bad += not ok
 sys.exit(1 if bad else 0)
 EOF
-echo "note: -m32: stock perf 6.1 unwinds no 32-bit user frame: its main is Children Self $stock_main"
+		fail "$name: Children of the levels are not what the samples say"
+	echo "note: $name: stock perf 6.1 unwinds no 32-bit user frame: its main is Children Self $stock_main"
+}
+
+# -m32 under --call-graph dwarf from a real kernel
+[ -n "$whyguest" ] || HOME=$tmp check_dw32 guest-dw32 "$m32_guest/dw32.data"
+
+skipped="$whyguest${whyguest:+${why32:+; }}$why32"
+[ -z "$why32" ] || skip "$skipped"
+perf_record "$tmp/dw32.data" -e cpu-clock -F 4000 --call-graph dwarf -- "$tmp/wdw32" 30000000
+check_dw32 dw32 "$tmp/dw32.data"
+[ -z "$skipped" ] || skip "$skipped"
 exit 0

@@ -9,10 +9,20 @@
 # kcore, in both.  -F insnlen prints that length (" ilen: N", 0 with no
 # bytes).
 #
+# The 32-bit checks also run, on every machine, on recordings stock perf
+# made on Debian's kernel under qemu (m32-guest/insn32.data, and the
+# loop's m32.data for the compat vdso), checked in with the perf archive
+# of their objects, which the scratch HOME's build-id cache holds: the
+# recorded paths exist nowhere else.
+#
 # Mutation caught: insnlen printing how many bytes were read instead of
-# the decoded length (" ilen: %d", n in user_sample()).
+# the decoded length (" ilen: %d", n in user_sample()).  Mutation caught:
+# user_bytes() reading a user object at its recorded path, not
+# dso__data_path(): the checked-in 32-bit program, which only the
+# build-id cache holds, prints no insn where stock perf prints its bytes.
 
 . "$(dirname "$0")/lib/script-common.sh"
+. "$(dirname "$0")/lib/m32-guest.sh"
 need_perf_root
 scratch script-insn
 # a scratch HOME: no build-id cache or config of this machine's
@@ -47,8 +57,24 @@ same_output insn-libc "$tmp/libc.data" -F comm,tid,ip,sym,dso,insn
 n=$(grep -c ' insn: ' "$tmp/insn-libc.ours")
 [ "$n" -gt 100 ] || fail "insn-libc: only $n samples with insn"
 
+# 32-bit tasks of a real kernel, from the tree: their objects from the build-id cache
+m32_guest_check insn32.data m32.data
+skipped=$why_m32_guest
+if [ -z "$skipped" ]; then
+	m32_guest_home
+	same_output guest-insn32 "$m32_guest/insn32.data" -F comm,tid,ip,sym,dso,insn
+	same_output guest-insnlen32 "$m32_guest/insn32.data" -F ip,insnlen
+	grep -q 'w32) insn: ' "$tmp/guest-insn32.ours" || fail "guest-insn32: no insn in the 32-bit program"
+	same_output guest-vdso32 "$m32_guest/m32.data" -F ip,sym,dso,insn
+	# a sample's block: its IP's line, the callchain's, then its insn
+	awk 'BEGIN { RS = ""; FS = "\n" } $1 ~ /\(\[vdso32\]\)$/ && $NF ~ /^ insn: / { n++ }
+	     END { exit !n }' "$tmp/guest-vdso32.ours" || fail "guest-vdso32: no insn in the vdso32"
+else
+	skipped="checked-in 32-bit part: $skipped"
+fi
+
 why=$(why_no_32bit)
-[ -z "$why" ] || skip "32-bit part: $why"
+[ -z "$why" ] || skip "${skipped:+$skipped; }32-bit part: $why"
 gcc -m32 -O1 -fno-omit-frame-pointer -o "$tmp/w32" "$libdir/script-workload.c" 2>"$tmp/gcc32.err" ||
 	fail "gcc -m32: $(cat "$tmp/gcc32.err")"
 perf_record "$tmp/u32.data" -e cpu-clock -c 50000 "$tmp/w32" 20000000
@@ -66,4 +92,5 @@ cmp -s "$tmp/insn32-pipe-file.perf" "$tmp/p32.ours" ||
 	{ diff "$tmp/insn32-pipe-file.perf" "$tmp/p32.ours" | head; fail "insn32-pipe: differs from stock perf"; }
 grep -q 'vdso.* insn: ' "$tmp/p32.ours" || fail "insn32-pipe: no insn in the vdso32"
 echo "ok: insn32-pipe ($(wc -l <"$tmp/p32.ours") lines from stdin equal to perf script)"
+[ -z "$skipped" ] || skip "$skipped"
 exit 0

@@ -3,7 +3,10 @@
  * Test workload for the report tests: two threads, the main one in three
  * functions with different shares of the time (one of them making system
  * calls, so kernel code shows too), the second in two others.  Built at
- * test time, 64-bit and -m32.
+ * test time, 64-bit and -m32.  Usage: report-workload [n [program [arg...]]]:
+ * with a program, exec it when done, so that one process runs a 32-bit and
+ * then a 64-bit program with no shell between them (the real-kernel rig's
+ * mixed recording).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -49,5 +52,9 @@ int main(int argc, char **argv)
 	beta(n);
 	calls(n);
 	pthread_join(t, NULL);
+	if (argc > 2) {
+		execv(argv[2], argv + 2);
+		return 127;
+	}
 	return 0;
 }
