@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include "header.h"
 #include "debug.h"
 #include "disasm.h"
+#include "dso-inline.h"
+#include "dso.h"
 #include "evsel.h"
 #include "intel-pt-decode.h"
 #include "itrace.h"
@@ -54,6 +57,7 @@ struct itrace {
 	struct itrace_head *heads;
 	size_t nr_heads;
 	u64 nr_errors;
+	char srcline[PATH_MAX]; /* -F srcline of the item being printed */
 	/* objects whose missing code an error was printed about */
 	const void *seen[64];
 	size_t nr_seen;
@@ -451,6 +455,24 @@ static void itrace__loc(struct thread *thread, u64 addr, u64 time, struct script
 }
 
 /*
+ * -F srcline: the object's DWARF line at the address, else what perf
+ * prints when addr2line has no answer, "dso[addr]"
+ */
+static const char *itrace__srcline(struct itrace *it, const struct addr_location *al)
+{
+	const char *line;
+
+	if (!al->map || !al->map->dso)
+		return NULL;
+	line = dso__srcline(al->map->dso, al->addr);
+	if (line)
+		return line;
+	snprintf(it->srcline, sizeof(it->srcline), "%s[%" PRIx64 "]", al->map->dso->short_name,
+		 al->addr);
+	return it->srcline;
+}
+
+/*
  * " ip sym+off (dso)" at the end of the line: the printer's frame line,
  * whose leading tab and trailing newline are this line's space and
  * nothing (the buffer has room for a line: flushed before each one)
@@ -469,24 +491,43 @@ static void itrace__put_loc(struct itrace *it, const struct evsel *evsel,
 }
 
 /*
- * insn, disasm: the bytes the decoder walked, which are those live at the
- * item's time (what the text image gave it), not a later copy
+ * insnlen, insn, disasm: the bytes the decoder walked, which are those
+ * live at the item's time (what the text image gave it), not a later
+ * copy; into @s, of @size bytes, returning the length
  */
-static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *item, u64 f)
+static size_t itrace__insn_text(const struct intel_pt_item *item, u64 f, char *s, size_t size)
 {
 	struct disasm_insn insn;
+	size_t n = 0;
 	int i;
 
+#define ITRACE_PUT(...)                                                                     \
+	do {                                                                                \
+		int r = snprintf(s + n, size - n, __VA_ARGS__);                             \
+		if (r > 0)                                                                  \
+			n = n + r < size ? n + r : size - 1;                                \
+	} while (0)
+	s[0] = '\0';
 	if (f & SF_INSNLEN)
-		script_buf__printf(b, " ilen: %u", item->insn_len);
+		ITRACE_PUT(" ilen: %u", item->insn_len);
 	if ((f & SF_INSN) && item->insn_len) {
-		script_buf__puts(b, " insn:");
+		ITRACE_PUT(" insn:");
 		for (i = 0; i < item->insn_len; i++)
-			script_buf__printf(b, " %02x", item->insn[i]);
+			ITRACE_PUT(" %02x", item->insn[i]);
 	}
 	if ((f & SF_DISASM) && item->insn_len &&
 	    disasm__one(item->insn, item->insn_len, item->ip, &insn, NULL, NULL) > 0)
-		script_buf__printf(b, " %s", insn.text);
+		ITRACE_PUT(" %s", insn.text);
+#undef ITRACE_PUT
+	return n;
+}
+
+static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *item, u64 f)
+{
+	char text[256];
+
+	if (itrace__insn_text(item, f, text, sizeof(text)))
+		script_buf__puts(b, text);
 }
 
 /*
@@ -553,6 +594,75 @@ static bool itrace__wants_branch(const struct itrace *it, u32 flags)
 	return false;
 }
 
+/* the evsel an item is a sample of, or NULL when it is not asked for */
+static struct evsel *itrace__item_evsel(struct itrace *it, const struct intel_pt_item *item)
+{
+	switch (item->type) {
+	case IPT_ITEM_BRANCH:
+		return itrace__wants_branch(it, item->flags) ? it->branches_evsel : NULL;
+	case IPT_ITEM_INSN:
+		return it->insns_evsel;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A branch sample: perf prints the samples of its "branches" event
+ * (hardware, config branch-instructions, period 1) as BTS samples, the
+ * start of the line and then only ip, the target and insn
+ * (perf_sample__fprintf_bts())
+ */
+static void itrace__print_branch(struct itrace *it, struct intel_pt_item *item,
+				 struct evsel *evsel, struct perf_sample *sample,
+				 struct script_sample_info *info, struct thread *thread)
+{
+	struct script_printer *p = it->printer;
+	struct script_buf *b = &p->out;
+	int t = script_output_type(evsel->attr.type);
+	u64 *fp = &p->fields->out[t].fields, f = *fp;
+	struct addr_location al_to;
+	struct script_loc to;
+
+	*fp = f & (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_MISC | SF_TOD | SF_PERIOD |
+		   SF_EVNAME | SF_FLAGS);
+	script_print__sample_head(p, sample, evsel, info);
+	*fp = f;
+	if ((f & SF_FLAGS) && b->len >= 24) {
+		char name[32], col[48];
+
+		itrace__flags_str(item->flags, name, sizeof(name));
+		snprintf(col, sizeof(col), "  %-21s ", name);
+		memcpy(b->data + b->len - 24, col, 24);
+	}
+	if (f & SF_IP) {
+		const char *srcline = info->loc.srcline;
+
+		info->loc.srcline = NULL;
+		itrace__put_loc(it, evsel, &info->loc);
+		info->loc.srcline = srcline;
+	}
+	/*
+	 * as perf 6.1: the target if asked for, or with the default
+	 * fields, which '-F +flags' alone leaves (+insn, +ip do not)
+	 */
+	if ((f & SF_ADDR) || !p->fields->out[t].user_set ||
+	    p->fields->out[t].user_fields == SF_FLAGS) {
+		addr_location__init(&al_to);
+		itrace__loc(thread, item->addr, item->time, &to, &al_to);
+		script_buf__puts(b, " => ");
+		script_print__loc(p, &to, item->addr, (f & (SF_SYM | SF_SYMOFFSET | SF_DSO)) | SF_IP);
+		addr_location__exit(&al_to);
+	}
+	/* perf prints a branch's srcline after its target */
+	if ((f & (SF_IP | SF_SRCLINE)) == (SF_IP | SF_SRCLINE) && info->loc.srcline) {
+		script_buf__puts(b, "\n  ");
+		script_buf__puts(b, info->loc.srcline);
+	}
+	itrace__put_insn(b, item, f);
+	script_buf__putc(b, '\n');
+}
+
 static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 {
 	struct script_printer *p = it->printer;
@@ -560,40 +670,33 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	struct evsel *evsel;
 	struct perf_sample sample;
 	struct script_sample_info info;
-	struct script_loc to;
-	struct addr_location al, al_to;
+	struct addr_location al;
 	struct thread *thread = NULL;
-	u64 *fp, f;
-	int t;
+	char text[256];
+	u64 f;
 
 	/* printed once every record before it is in: who ran then is known */
 	if (item->cpu >= 0)
 		intel_pt__cpu_task(it->pt, item->cpu, item->time, &item->pid, &item->tid);
 	if (item->type == IPT_ITEM_ERROR)
 		return itrace__print_error(it, item);
-	if (item->type == IPT_ITEM_BRANCH) {
-		evsel = it->branches_evsel;
-		if (!evsel || !itrace__wants_branch(it, item->flags))
-			return 0;
-	} else {
-		evsel = it->insns_evsel;
-		if (!evsel)
-			return 0;
-	}
+	evsel = itrace__item_evsel(it, item);
+	if (!evsel)
+		return 0;
 	memset(&sample, 0, sizeof(sample));
 	sample.ip = item->ip;
-	sample.addr = item->addr;
+	sample.addr = item->type == IPT_ITEM_BRANCH ? item->addr : 0;
 	sample.pid = item->pid;
 	sample.tid = item->tid;
 	sample.time = item->time;
 	sample.cpu = item->cpu;
 	sample.period = item->type == IPT_ITEM_INSN ? item->period : 1;
 	sample.cpumode = item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+	/* perf's synthesized samples have no misc (no K or U in -F misc), data_src 0 */
+	sample.misc = 0;
 	if (it->filtering && script_filter__skip_early(it->filter, &sample))
 		return 0;
-	t = script_output_type(evsel->attr.type);
-	fp = &p->fields->out[t].fields;
-	f = *fp;
+	f = script_printer__fields(p, evsel);
 	if (!f)
 		return 0;
 	script_buf__maybe_flush(b);
@@ -602,41 +705,18 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	memset(&info, 0, sizeof(info));
 	info.comm = thread ? thread__comm_str(thread) : NULL;
 	addr_location__init(&al);
-	addr_location__init(&al_to);
 	itrace__loc(thread, item->ip, item->time, &info.loc, &al);
-
-	/* the start of the line, up to the flags column, as for any sample */
-	*fp = f & (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_PERIOD | SF_EVNAME | SF_FLAGS);
-	script_print__sample_head(p, &sample, evsel, &info);
-	*fp = f;
-	if ((f & SF_FLAGS) && b->len >= 24) {
-		char name[32], col[32];
-
-		itrace__flags_str(item->type == IPT_ITEM_BRANCH ? item->flags : 0, name,
-				  sizeof(name));
-		if (item->type != IPT_ITEM_BRANCH)
-			name[0] = '\0';
-		snprintf(col, sizeof(col), "  %-21s ", name);
-		memcpy(b->data + b->len - 24, col, 24);
+	if (f & SF_SRCLINE)
+		info.loc.srcline = itrace__srcline(it, &al);
+	if (item->type == IPT_ITEM_BRANCH) {
+		itrace__print_branch(it, item, evsel, &sample, &info, thread);
+	} else {
+		/* insnlen and insn from the bytes the decoder walked, after iregs as in perf */
+		info.text = text;
+		info.text_len = itrace__insn_text(item, f, text, sizeof(text));
+		script_print__sample_head(p, &sample, evsel, &info);
+		script_print__sample_tail(p, &sample, evsel, &info);
 	}
-	if (f & SF_IP) {
-		itrace__put_loc(it, evsel, &info.loc);
-		/*
-		 * as perf 6.1: the target if asked for, or with the default
-		 * fields, which '-F +flags' alone leaves (+insn, +ip do not)
-		 */
-		if (item->type == IPT_ITEM_BRANCH &&
-		    ((f & SF_ADDR) || !p->fields->out[t].user_set ||
-		     p->fields->out[t].user_fields == SF_FLAGS)) {
-			script_buf__puts(b, " =>");
-			itrace__loc(thread, item->addr, item->time, &to, &al_to);
-			itrace__put_loc(it, evsel, &to);
-		}
-	}
-	itrace__put_insn(b, item, f);
-	info.loc.srcline = NULL;
-	script_print__sample_tail(p, &sample, evsel, &info);
-	addr_location__exit(&al_to);
 	addr_location__exit(&al);
 	thread__put(thread);
 	return script_buf__maybe_flush(b);

@@ -856,6 +856,12 @@ int script__run(struct script_opts *opts)
 					  opts->text.vmlinux);
 	if (err)
 		goto out_delete;
+	/*
+	 * as perf: a file with a trace index may have fields asked for that
+	 * only the trace's samples carry (a pipe writes no index)
+	 */
+	opts->fields.allow_user_set =
+	    !s.session->is_pipe && perf_session__has_feat(s.session, HEADER_AUXTRACE);
 	/* a file's evlist is known now: report bad -F choices before any output */
 	err = script__prepare(&s);
 	if (err || (err = script__check_tod(&s))) {
