@@ -53,7 +53,10 @@ struct itrace {
 	struct intel_pt *pt;
 	struct text_image *ti;
 	bool own_pass; /* a file: the image came from a pass of its own */
-	struct evsel *branches_evsel, *insns_evsel;
+	struct evsel *branches_evsel, *insns_evsel, *psb_evsel, *cbr_evsel;
+	/* perf's cbr2khz and max_non_turbo_ratio: a CBR event's frequency and share */
+	u64 cbr2khz;
+	u32 max_nonturbo;
 	struct itrace_head *heads;
 	size_t nr_heads;
 	u64 nr_errors;
@@ -116,9 +119,15 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 				o->period = 1;
 			break;
 		}
-		case 'x':
-		case 'w':
 		case 'p':
+			o->pwr_events = true;
+			break;
+		case 'x':
+			o->transactions = true;
+			break;
+		case 'w':
+			o->ptwrites = true;
+			break;
 		case 'o':
 		case 'd':
 		case 'f':
@@ -157,8 +166,12 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 void itrace_opts__set_default(struct itrace_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->branches = true;
 	o->calls = true;
 	o->errors = true;
+	o->pwr_events = true;
+	o->transactions = true;
+	o->ptwrites = true;
 }
 
 struct itrace *itrace__new(const struct itrace_opts *opts, struct perf_session *session,
@@ -200,27 +213,124 @@ bool itrace__active(const struct itrace *it)
 	return it && it->pt;
 }
 
-/* the attr perf gives its synthesized events: the trace's own ids and times */
-static struct evsel *itrace__add_evsel(struct itrace *it, const struct evsel *pt_evsel, u64 config,
-				       const char *name, bool addr)
+/* perf's synthesized event ids: attr.config of PERF_TYPE_SYNTH (util/event.h) */
+enum {
+	ITRACE_SYNTH_PTWRITE,
+	ITRACE_SYNTH_MWAIT,
+	ITRACE_SYNTH_PWRE,
+	ITRACE_SYNTH_EXSTOP,
+	ITRACE_SYNTH_PWRX,
+	ITRACE_SYNTH_CBR,
+	ITRACE_SYNTH_PSB,
+};
+
+/* the intel_pt attr.config bit that makes the CPU trace power-state changes */
+#define INTEL_PT_CFG_PWR_EVT_EN 0x10
+
+/* the sample_type bits perf keeps of the trace's event (its PERF_SAMPLE_MASK) */
+#define ITRACE_SAMPLE_MASK                                                                    \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |           \
+	 PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |    \
+	 PERF_SAMPLE_IDENTIFIER)
+
+static struct evsel *itrace__add_evsel(struct itrace *it, u32 type, u64 config,
+				       u64 sample_type, const char *name)
 {
 	struct perf_event_attr attr;
 	struct evsel *evsel;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
+	attr.type = type;
 	attr.config = config;
 	attr.sample_period = 1;
-	attr.sample_type = (pt_evsel ? pt_evsel->attr.sample_type : 0) | PERF_SAMPLE_IP |
-			   PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
-	if (addr)
-		attr.sample_type |= PERF_SAMPLE_ADDR;
+	attr.sample_type = sample_type;
 	attr.sample_id_all = 1;
 	evsel = evlist__add(it->session->evlist, &attr, sizeof(attr), NULL, 0);
 	if (evsel && evsel__set_name(evsel, name))
 		return NULL;
 	return evsel;
+}
+
+/*
+ * The events perf synthesizes for the trace, in its order and with its
+ * names and sample types (intel_pt_synth_events()): what -F is checked
+ * against, and their names widen the event column as in perf, whether or
+ * not a sample of them comes.  PTWRITE, transaction and power-state
+ * samples are not synthesized here; their events exist all the same.
+ */
+static int itrace__add_evsels(struct itrace *it, const struct evsel *pt_evsel)
+{
+	const struct itrace_opts *o = &it->opts;
+	u64 st = (pt_evsel->attr.sample_type & ITRACE_SAMPLE_MASK) | PERF_SAMPLE_IP |
+		 PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | PERF_SAMPLE_TIME;
+	static const struct {
+		u64 config;
+		const char *name;
+	} pwr[] = {
+	    {ITRACE_SYNTH_MWAIT, "mwait"},
+	    {ITRACE_SYNTH_PWRE, "pwre"},
+	    {ITRACE_SYNTH_EXSTOP, "exstop"},
+	    {ITRACE_SYNTH_PWRX, "pwrx"},
+	};
+	size_t i;
+
+	if (!it->info.per_cpu_mmaps)
+		st &= ~(u64)PERF_SAMPLE_CPU;
+	if (o->branches || o->calls || o->returns) {
+		it->branches_evsel = itrace__add_evsel(it, PERF_TYPE_HARDWARE,
+						       PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+						       st | PERF_SAMPLE_ADDR, "branches");
+		if (!it->branches_evsel)
+			return -ENOMEM;
+	}
+	if (o->insns) {
+		it->insns_evsel = itrace__add_evsel(it, PERF_TYPE_HARDWARE,
+						    PERF_COUNT_HW_INSTRUCTIONS, st, "instructions");
+		if (!it->insns_evsel)
+			return -ENOMEM;
+	}
+	st &= ~(u64)PERF_SAMPLE_PERIOD;
+	if (o->transactions && !itrace__add_evsel(it, PERF_TYPE_HARDWARE,
+						  PERF_COUNT_HW_INSTRUCTIONS, st, "transactions"))
+		return -ENOMEM;
+	st |= PERF_SAMPLE_RAW;
+	if (o->ptwrites &&
+	    !itrace__add_evsel(it, PERF_TYPE_SYNTH, ITRACE_SYNTH_PTWRITE, st, "ptwrite"))
+		return -ENOMEM;
+	if (!o->pwr_events)
+		return 0;
+	it->cbr_evsel = itrace__add_evsel(it, PERF_TYPE_SYNTH, ITRACE_SYNTH_CBR, st, "cbr");
+	it->psb_evsel = itrace__add_evsel(it, PERF_TYPE_SYNTH, ITRACE_SYNTH_PSB, st, "psb");
+	if (!it->cbr_evsel || !it->psb_evsel)
+		return -ENOMEM;
+	if (!(pt_evsel->attr.config & INTEL_PT_CFG_PWR_EVT_EN))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(pwr); i++)
+		if (!itrace__add_evsel(it, PERF_TYPE_SYNTH, pwr[i].config, st, pwr[i].name))
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * perf's CBR frequency: the TSC frequency (from the time conversion of
+ * AUXTRACE_INFO) over the maximum non-turbo ratio, which perf estimates
+ * from that frequency when the recording lacks it
+ */
+static void itrace__cbr_setup(struct itrace *it)
+{
+	const struct perf_tsc_conv *tc = &it->info.tc;
+	u64 ns = 1000000000ULL, tsc_freq;
+
+	it->max_nonturbo = it->info.max_nonturbo_ratio;
+	if (!tc->time_mult)
+		return;
+	tsc_freq = ((ns / tc->time_mult) << tc->time_shift) +
+		   ((ns % tc->time_mult) << tc->time_shift) / tc->time_mult;
+	if (!it->max_nonturbo)
+		it->max_nonturbo = (tsc_freq + 50000000) / 100000000;
+	if (it->max_nonturbo)
+		it->cbr2khz = tsc_freq / it->max_nonturbo / 1000;
 }
 
 static struct evsel *itrace__pt_evsel(struct itrace *it)
@@ -280,6 +390,7 @@ static int itrace__setup(struct itrace *it)
 {
 	struct intel_pt_opts po = {
 	    .want_insns = it->opts.insns,
+	    .want_pwr = it->opts.pwr_events,
 	    .insn_period = it->opts.period_ns ? 0 : it->opts.period,
 	    .period_ns = it->opts.period_ns ? it->opts.period : 0,
 	};
@@ -326,19 +437,8 @@ static int itrace__setup(struct itrace *it)
 		it->broken = true;
 		return 0;
 	}
-	if (it->opts.branches || it->opts.calls || it->opts.returns) {
-		it->branches_evsel = itrace__add_evsel(
-		    it, pt_evsel, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", true);
-		if (!it->branches_evsel)
-			return -ENOMEM;
-	}
-	if (it->opts.insns) {
-		it->insns_evsel = itrace__add_evsel(it, pt_evsel, PERF_COUNT_HW_INSTRUCTIONS,
-						    "instructions", false);
-		if (!it->insns_evsel)
-			return -ENOMEM;
-	}
-	return 0;
+	itrace__cbr_setup(it);
+	return itrace__add_evsels(it, pt_evsel);
 }
 
 int itrace__user_event(struct itrace *it, union perf_event *event, struct perf_session *session)
@@ -544,7 +644,11 @@ static bool itrace__seen(struct itrace *it, const struct intel_pt_item *item)
 
 	if (!item->once || item->tid == -1)
 		return false;
-	thread = machine__find_thread(it->session->machine, item->pid, item->tid);
+	/*
+	 * as perf, a task no record named (":1760") is made: its kernel
+	 * code is the kernel's, already reported
+	 */
+	thread = machine__findnew_thread(it->session->machine, item->pid, item->tid);
 	if (!thread)
 		return false;
 	addr_location__init(&al);
@@ -583,15 +687,20 @@ static int itrace__print_error(struct itrace *it, const struct intel_pt_item *it
 	return 0;
 }
 
+/*
+ * perf's branch filter: c keeps calls, with interrupts and trace ends
+ * (PERF_IP_FLAG_CALL | ASYNC | TRACE_END), r returns with trace starts;
+ * b alone keeps every branch
+ */
 static bool itrace__wants_branch(const struct itrace *it, u32 flags)
 {
-	if (it->opts.branches)
-		return true;
-	if (it->opts.calls && (flags & IPT_FLAG_CALL))
-		return true;
-	if (it->opts.returns && (flags & IPT_FLAG_RETURN))
-		return true;
-	return false;
+	u32 filter = 0;
+
+	if (it->opts.calls)
+		filter |= IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_TRACE_END;
+	if (it->opts.returns)
+		filter |= IPT_FLAG_RETURN | IPT_FLAG_TRACE_BEGIN;
+	return !filter || (flags & filter);
 }
 
 /* the evsel an item is a sample of, or NULL when it is not asked for */
@@ -602,9 +711,34 @@ static struct evsel *itrace__item_evsel(struct itrace *it, const struct intel_pt
 		return itrace__wants_branch(it, item->flags) ? it->branches_evsel : NULL;
 	case IPT_ITEM_INSN:
 		return it->insns_evsel;
+	case IPT_ITEM_PSB:
+		return it->psb_evsel;
+	case IPT_ITEM_CBR:
+		return it->cbr_evsel;
 	default:
 		return NULL;
 	}
+}
+
+/*
+ * The payload of a PSB or CBR sample as perf lays out struct
+ * perf_synth_intel_psb and _cbr after their leading u32: the PSB's
+ * offset; the CBR's payload with the maximum non-turbo ratio above it,
+ * and its frequency in kHz
+ */
+static u32 itrace__synth_raw(const struct itrace *it, const struct intel_pt_item *item, u8 *raw)
+{
+	u32 w[3] = {0};
+
+	memset(raw, 0, 12);
+	if (item->type == IPT_ITEM_PSB) {
+		memcpy(raw + 4, &item->psb_offset, 8);
+		return 12;
+	}
+	w[0] = (u16)item->cbr_payload | (it->max_nonturbo & 0xff) << 16;
+	w[1] = (item->cbr_payload & 0xff) * it->cbr2khz;
+	memcpy(raw, w, sizeof(w));
+	return 12;
 }
 
 /*
@@ -673,6 +807,7 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	struct addr_location al;
 	struct thread *thread = NULL;
 	char text[256];
+	u8 raw[12];
 	u64 f;
 
 	/* printed once every record before it is in: who ran then is known */
@@ -685,7 +820,7 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 		return 0;
 	memset(&sample, 0, sizeof(sample));
 	sample.ip = item->ip;
-	sample.addr = item->type == IPT_ITEM_BRANCH ? item->addr : 0;
+	sample.addr = item->type == IPT_ITEM_INSN ? 0 : item->addr;
 	sample.pid = item->pid;
 	sample.tid = item->tid;
 	sample.time = item->time;
@@ -694,6 +829,10 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	sample.cpumode = item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 	/* perf's synthesized samples have no misc (no K or U in -F misc), data_src 0 */
 	sample.misc = 0;
+	if (item->type == IPT_ITEM_PSB || item->type == IPT_ITEM_CBR) {
+		sample.raw_size = itrace__synth_raw(it, item, raw);
+		sample.raw_data = raw;
+	}
 	if (it->filtering && script_filter__skip_early(it->filter, &sample))
 		return 0;
 	f = script_printer__fields(p, evsel);

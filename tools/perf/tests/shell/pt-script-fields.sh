@@ -13,7 +13,8 @@
 # nothing for brstack where there is no branch stack, and refuses srcline
 # without ip, uregs, ins_lat, symoff without sym.
 #
-# For each -F list, with --itrace=b, against stock perf 6.1 (oracle): the exit status is perf's, and so is every line
+# For each -F list, with --itrace=b and with perf's default --itrace, against
+# stock perf 6.1 (oracle): the exit status is perf's, and so is every line
 # but the decode errors, whose text is ours (pt-decode-corpus.sh checks
 # them).  The case first: "--itrace=b -F comm,tid,time,ip,addr",
 # 634 lines.  (-F ip,srcline is left out: stock perf's addr2line dies of
@@ -61,6 +62,7 @@ check b comm,tid,time,ip,addr
 for fields in addr cpu data_src weight iregs phys_addr misc uregs ins_lat brstack brstacksym \
 	brstackoff srcline symoff ip,sym,symoff,dso flags,insnlen,insn period,event,ip,ipc; do
 	check b "comm,tid,time,$fields"
+	check "" "comm,tid,time,$fields"
 done
 echo "ok: $n -F lists accepted or refused and printed as stock perf does"
 exit 0
