@@ -345,10 +345,14 @@ static struct evsel *itrace__pt_evsel(struct itrace *it)
 }
 
 /*
- * A file's HEADER_AUXTRACE section, found in the feature table after the
- * data section (one {offset, size} per feature bit set, in bit order)
+ * A file's trace, read before its records as perf does: through its
+ * HEADER_AUXTRACE section, found in the feature table after the data
+ * section (one {offset, size} per feature bit set, in bit order), or
+ * without one (a writer that keeps none, a recording cut before its
+ * header was written) by a walk of the records, as perf's
+ * auxtrace_queue_data() does then
  */
-static int itrace__read_index(struct itrace *it)
+static int itrace__read_trace(struct itrace *it)
 {
 	struct perf_session *session = it->session;
 	const struct perf_file_header *h = &session->file_header;
@@ -358,17 +362,19 @@ static int itrace__read_index(struct itrace *it)
 	void *buf;
 	int i, n = 0, err;
 
-	if (session->is_pipe || session->needs_swap ||
-	    !perf_session__has_feat(session, HEADER_AUXTRACE))
+	if (session->is_pipe || session->needs_swap)
 		return 0;
+	if (!perf_session__has_feat(session, HEADER_AUXTRACE))
+		goto walk;
 	for (i = 0; i < HEADER_AUXTRACE; i++)
 		if (h->adds_features[i / 64] & (1ULL << (i % 64)))
 			n++;
 	if (perf_data__pread(session->data, sec, sizeof(sec), data_end + 16 * n) ||
 	    sec[1] > (64ULL << 20)) {
-		pr_warning("%s: HEADER_AUXTRACE cannot be read: the trace is read as it comes\n",
+		pr_warning("%s: HEADER_AUXTRACE cannot be read: the trace is found by a walk of "
+			   "the records\n",
 			   session->path);
-		return 0;
+		goto walk;
 	}
 	buf = malloc(sec[1] ? sec[1] : 1);
 	if (!buf)
@@ -384,6 +390,15 @@ static int itrace__read_index(struct itrace *it)
 		return err;
 	}
 	return 0;
+
+walk:
+	err = auxtrace__read_records(&it->at, session->data, session->data_offset,
+				     session->data_offset + session->data_size,
+				     it->info.per_cpu_mmaps, &why, &bad);
+	if (err)
+		pr_err("%s: AUXTRACE at %#" PRIx64 " %s\n", session->path, bad,
+		       why ?: strerror(-err));
+	return err;
 }
 
 static int itrace__setup(struct itrace *it)
@@ -419,7 +434,7 @@ static int itrace__setup(struct itrace *it)
 	}
 	if (!it->ti)
 		return -EINVAL;
-	err = itrace__read_index(it);
+	err = itrace__read_trace(it);
 	if (err)
 		return err;
 	/* a mask into attr.config, like the bits: the value libipt wants is under it */
