@@ -1010,11 +1010,10 @@ static int fp__generate(struct fp_ctx *c, const char *dir)
 	struct fp_bpf_prog progs[2];
 	int i, err;
 
-	c->w = perf_writer__new(c->fp->path,
-				PERF_WRITER_DIRECTORY |
-				    (c->o->quirks & FP_QUIRK_NO_AUXTRACE_INDEX ?
-					 PERF_WRITER_NO_AUXTRACE_INDEX :
-					 0));
+	c->w = perf_writer__new(
+	    c->fp->path,
+	    PERF_WRITER_DIRECTORY |
+		(c->o->quirks & FP_QUIRK_NO_AUXTRACE_INDEX ? PERF_WRITER_NO_AUXTRACE_INDEX : 0));
 	if (!c->w)
 		return -errno;
 	for (i = 0; i < 2; i++)

@@ -109,11 +109,11 @@ enum fixture_pt_kcore {
  * perf insists on (the issue's "facts"); 0 for a normal recording.
  */
 enum fixture_pt_quirks {
-	FP_QUIRK_WRONG_PMU_TYPE = 1 << 0, /* priv[PMU_TYPE] != the intel_pt attr's type */
-	FP_QUIRK_NO_TIME_ZERO = 1 << 1,	  /* priv[CAP_USER_TIME_ZERO] 0 */
-	FP_QUIRK_NO_TSC_CONFIG = 1 << 2,  /* attr.config without the priv[TSC_BIT] mask */
-	FP_QUIRK_DUMMY_NO_TIME = 1 << 3,  /* the side-band event without PERF_SAMPLE_TIME */
-	FP_QUIRK_PGOFF_ZERO = 1 << 4,	  /* kernel MMAP2 pgoff 0, not _text */
+	FP_QUIRK_WRONG_PMU_TYPE = 1 << 0,    /* priv[PMU_TYPE] != the intel_pt attr's type */
+	FP_QUIRK_NO_TIME_ZERO = 1 << 1,	     /* priv[CAP_USER_TIME_ZERO] 0 */
+	FP_QUIRK_NO_TSC_CONFIG = 1 << 2,     /* attr.config without the priv[TSC_BIT] mask */
+	FP_QUIRK_DUMMY_NO_TIME = 1 << 3,     /* the side-band event without PERF_SAMPLE_TIME */
+	FP_QUIRK_PGOFF_ZERO = 1 << 4,	     /* kernel MMAP2 pgoff 0, not _text */
 	FP_QUIRK_NO_AUXTRACE_INDEX = 1 << 5, /* no HEADER_AUXTRACE: the trace only in the records */
 };
 

@@ -204,9 +204,9 @@ static int test__script_fields(struct test_suite *t)
 			!script_fields__check_evsel(&sf, &evsel, "test.data"));
 	TEST_ASSERT_VAL("aux fields kept", script_fields__get(&sf, PERF_TYPE_SOFTWARE) & SF_ADDR);
 	refused_aux = true;
-	TEST_ASSERT_VAL("uregs with the index",
-			refused("comm,uregs", &evsel,
-				NEEDLES("do not have uregs attribute set", "cannot print 'uregs'")));
+	TEST_ASSERT_VAL("uregs with the index", refused("comm,uregs", &evsel,
+							NEEDLES("do not have uregs attribute set",
+								"cannot print 'uregs'")));
 	refused_aux = false;
 	return TEST_OK;
 }

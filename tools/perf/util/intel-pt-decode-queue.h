@@ -51,11 +51,11 @@ struct ipt_map_cache {
  * a PSB+, in trace order
  */
 struct ipt_psb {
-	u64 off;  /* in the buffer */
-	u64 time; /* perf time of the TSC in its PSB+, else of the last one before */
-	u64 fup;  /* the PSB+'s FUP ip, 0 when it has none */
-	int cbr;  /* the CBR payload in it (or of a lone CBR packet), -1 for none */
-	bool psb; /* false: a CBR packet outside any PSB+ */
+	u64 off;      /* in the buffer */
+	u64 time;     /* perf time of the TSC in its PSB+, else of the last one before */
+	u64 fup;      /* the PSB+'s FUP ip, 0 when it has none */
+	int cbr;      /* the CBR payload in it (or of a lone CBR packet), -1 for none */
+	bool psb;     /* false: a CBR packet outside any PSB+ */
 	bool reached; /* the walk is past it */
 	bool ip0;     /* it was reached while the walk looked for an ip: no ip */
 };
@@ -116,8 +116,8 @@ struct ipt_queue {
 	/* the open buffer's PSBs and lone CBRs, emitted in order from psb_next */
 	struct ipt_psb *psbs;
 	size_t nr_psbs, psb_next;
-	u64 psb_base; /* the bytes of the queue's earlier buffers: perf counts on */
-	bool psb_hold; /* the branch that precedes a reached PSB goes out first */
+	u64 psb_base;	   /* the bytes of the queue's earlier buffers: perf counts on */
+	bool psb_hold;	   /* the branch that precedes a reached PSB goes out first */
 	int cbr, cbr_seen; /* the ratio as of the walk, and as last reported */
 	struct intel_pt_item pending[PENDING_MAX];
 	int nr_pending, pending_at;

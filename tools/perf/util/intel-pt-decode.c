@@ -717,7 +717,7 @@ static void ipt_queue__psb_event(struct ipt_queue *q, const struct pt_event *ev)
 {
 	u64 ip = ev->type == ptev_exec_mode ? ev->variant.exec_mode.ip :
 		 ev->type == ptev_tsx	    ? ev->variant.tsx.ip :
-						      0;
+					      0;
 	uint64_t off = 0;
 
 	if (ip && !ev->ip_suppressed && q->have_prev && ipt_class_branches(q->prev_class) &&

@@ -79,7 +79,7 @@ struct intel_pt_item {
 
 struct intel_pt_opts {
 	bool want_insns;
-	bool want_pwr; /* PSB and CBR items */
+	bool want_pwr;	 /* PSB and CBR items */
 	u64 insn_period; /* every Nth instruction, or with period_ns */
 	u64 period_ns;	 /* the first instruction at or after each multiple */
 };

@@ -228,13 +228,12 @@ enum {
 #define INTEL_PT_CFG_PWR_EVT_EN 0x10
 
 /* the sample_type bits perf keeps of the trace's event (its PERF_SAMPLE_MASK) */
-#define ITRACE_SAMPLE_MASK                                                                    \
-	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |           \
-	 PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |    \
-	 PERF_SAMPLE_IDENTIFIER)
+#define ITRACE_SAMPLE_MASK                                                                         \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER)
 
-static struct evsel *itrace__add_evsel(struct itrace *it, u32 type, u64 config,
-				       u64 sample_type, const char *name)
+static struct evsel *itrace__add_evsel(struct itrace *it, u32 type, u64 config, u64 sample_type,
+				       const char *name)
 {
 	struct perf_event_attr attr;
 	struct evsel *evsel;
@@ -278,9 +277,9 @@ static int itrace__add_evsels(struct itrace *it, const struct evsel *pt_evsel)
 	if (!it->info.per_cpu_mmaps)
 		st &= ~(u64)PERF_SAMPLE_CPU;
 	if (o->branches || o->calls || o->returns) {
-		it->branches_evsel = itrace__add_evsel(it, PERF_TYPE_HARDWARE,
-						       PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
-						       st | PERF_SAMPLE_ADDR, "branches");
+		it->branches_evsel =
+		    itrace__add_evsel(it, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+				      st | PERF_SAMPLE_ADDR, "branches");
 		if (!it->branches_evsel)
 			return -ENOMEM;
 	}
@@ -616,11 +615,11 @@ static size_t itrace__insn_text(const struct intel_pt_item *item, u64 f, char *s
 	size_t n = 0;
 	int i;
 
-#define ITRACE_PUT(...)                                                                     \
-	do {                                                                                \
-		int r = snprintf(s + n, size - n, __VA_ARGS__);                             \
-		if (r > 0)                                                                  \
-			n = n + r < size ? n + r : size - 1;                                \
+#define ITRACE_PUT(...)                                         \
+	do {                                                    \
+		int r = snprintf(s + n, size - n, __VA_ARGS__); \
+		if (r > 0)                                      \
+			n = n + r < size ? n + r : size - 1;    \
 	} while (0)
 	s[0] = '\0';
 	if (f & SF_INSNLEN)
@@ -762,9 +761,9 @@ static u32 itrace__synth_raw(const struct itrace *it, const struct intel_pt_item
  * start of the line and then only ip, the target and insn
  * (perf_sample__fprintf_bts())
  */
-static void itrace__print_branch(struct itrace *it, struct intel_pt_item *item,
-				 struct evsel *evsel, struct perf_sample *sample,
-				 struct script_sample_info *info, struct thread *thread)
+static void itrace__print_branch(struct itrace *it, struct intel_pt_item *item, struct evsel *evsel,
+				 struct perf_sample *sample, struct script_sample_info *info,
+				 struct thread *thread)
 {
 	struct script_printer *p = it->printer;
 	struct script_buf *b = &p->out;
@@ -800,7 +799,8 @@ static void itrace__print_branch(struct itrace *it, struct intel_pt_item *item,
 		addr_location__init(&al_to);
 		itrace__loc(thread, item->addr, item->time, &to, &al_to);
 		script_buf__puts(b, " => ");
-		script_print__loc(p, &to, item->addr, (f & (SF_SYM | SF_SYMOFFSET | SF_DSO)) | SF_IP);
+		script_print__loc(p, &to, item->addr,
+				  (f & (SF_SYM | SF_SYMOFFSET | SF_DSO)) | SF_IP);
 		addr_location__exit(&al_to);
 	}
 	/* perf prints a branch's srcline after its target */

@@ -292,8 +292,9 @@ int script_fields__check_evsel(struct script_fields *sf, const struct evsel *evs
 		return -EINVAL;
 	}
 	if ((o->fields & SF_SRCLINE) && !(o->fields & SF_IP)) {
-		pr_err("%s: display of source line number requested but sample IP is not selected\n",
-		       path);
+		pr_err(
+		    "%s: display of source line number requested but sample IP is not selected\n",
+		    path);
 		return -EINVAL;
 	}
 	if ((o->fields & SF_DSO) && !has_addr) {

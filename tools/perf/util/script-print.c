@@ -998,8 +998,7 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel), true);
 }
 
-void script_print__loc(struct script_printer *p, const struct script_loc *loc, u64 ip,
-		       u64 fields)
+void script_print__loc(struct script_printer *p, const struct script_loc *loc, u64 ip, u64 fields)
 {
 	print_loc(p, loc, ip, fields, false);
 }

@@ -676,7 +676,6 @@ static int script__itrace_user_event(struct perf_tool *tool, union perf_event *e
 	return 0;
 }
 
-
 static int script__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
 {
 	struct script *s = tool_to_script(tool);
