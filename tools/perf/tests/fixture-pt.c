@@ -1010,7 +1010,10 @@ static int fp__generate(struct fp_ctx *c, const char *dir)
 	struct fp_bpf_prog progs[2];
 	int i, err;
 
-	c->w = perf_writer__new(c->fp->path, PERF_WRITER_DIRECTORY);
+	c->w = perf_writer__new(
+	    c->fp->path,
+	    PERF_WRITER_DIRECTORY |
+		(c->o->quirks & FP_QUIRK_NO_AUXTRACE_INDEX ? PERF_WRITER_NO_AUXTRACE_INDEX : 0));
 	if (!c->w)
 		return -errno;
 	for (i = 0; i < 2; i++)
@@ -1160,9 +1163,11 @@ void fixture_pt__delete(struct fixture_pt *fp)
 	free(fp);
 }
 
-/* "pt-start", "pt-end" or "pt-none", optionally ":NINSN" */
-static int fp__parse_name(const char *name, struct fixture_pt_opts *o)
+/* "pt-start", "pt-end" or "pt-none", optionally ":NINSN", then optionally ",noindex" */
+static int fp__parse_name(const char *arg, struct fixture_pt_opts *o)
 {
+	char name[128];
+	size_t n = strlen(arg);
 	static const struct {
 		const char *name;
 		enum fixture_pt_kcore kcore;
@@ -1174,6 +1179,13 @@ static int fp__parse_name(const char *name, struct fixture_pt_opts *o)
 	size_t i, len;
 	char *end;
 
+	if (n >= sizeof(name))
+		return strncmp(arg, "pt-", 3) ? -ENOENT : -EINVAL;
+	memcpy(name, arg, n + 1);
+	if (n > 8 && !strcmp(name + n - 8, ",noindex")) {
+		name[n - 8] = '\0';
+		o->quirks |= FP_QUIRK_NO_AUXTRACE_INDEX;
+	}
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		len = strlen(kinds[i].name);
 		if (!strncmp(name, kinds[i].name, len) && (!name[len] || name[len] == ':'))
@@ -1184,10 +1196,9 @@ static int fp__parse_name(const char *name, struct fixture_pt_opts *o)
 	o->kcore = kinds[i].kcore;
 	if (!name[len])
 		return 0;
-	name += len + 1;
 	errno = 0;
-	o->nr_insns = strtoull(name, &end, 0);
-	if (errno || end == name || *end || *name == '-' || !o->nr_insns ||
+	o->nr_insns = strtoull(name + len + 1, &end, 0);
+	if (errno || end == name + len + 1 || *end || name[len + 1] == '-' || !o->nr_insns ||
 	    o->nr_insns > FP_MAX_INSNS)
 		return -EINVAL;
 	return 0;
@@ -1207,7 +1218,7 @@ int fixture_pt__main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr,
 			"perf textpoke test: bad value '%s' for --write-fixture: "
-			"pt-{start,end,none}[:<instructions>], 1..%llu instructions\n",
+			"pt-{start,end,none}[:<instructions>][,noindex], 1..%llu instructions\n",
 			argv[1], FP_MAX_INSNS);
 		return 129;
 	}

@@ -109,11 +109,12 @@ enum fixture_pt_kcore {
  * perf insists on (the issue's "facts"); 0 for a normal recording.
  */
 enum fixture_pt_quirks {
-	FP_QUIRK_WRONG_PMU_TYPE = 1 << 0, /* priv[PMU_TYPE] != the intel_pt attr's type */
-	FP_QUIRK_NO_TIME_ZERO = 1 << 1,	  /* priv[CAP_USER_TIME_ZERO] 0 */
-	FP_QUIRK_NO_TSC_CONFIG = 1 << 2,  /* attr.config without the priv[TSC_BIT] mask */
-	FP_QUIRK_DUMMY_NO_TIME = 1 << 3,  /* the side-band event without PERF_SAMPLE_TIME */
-	FP_QUIRK_PGOFF_ZERO = 1 << 4,	  /* kernel MMAP2 pgoff 0, not _text */
+	FP_QUIRK_WRONG_PMU_TYPE = 1 << 0,    /* priv[PMU_TYPE] != the intel_pt attr's type */
+	FP_QUIRK_NO_TIME_ZERO = 1 << 1,	     /* priv[CAP_USER_TIME_ZERO] 0 */
+	FP_QUIRK_NO_TSC_CONFIG = 1 << 2,     /* attr.config without the priv[TSC_BIT] mask */
+	FP_QUIRK_DUMMY_NO_TIME = 1 << 3,     /* the side-band event without PERF_SAMPLE_TIME */
+	FP_QUIRK_PGOFF_ZERO = 1 << 4,	     /* kernel MMAP2 pgoff 0, not _text */
+	FP_QUIRK_NO_AUXTRACE_INDEX = 1 << 5, /* no HEADER_AUXTRACE: the trace only in the records */
 };
 
 struct fixture_pt_opts {
@@ -174,7 +175,7 @@ struct fixture_pt *fixture_pt__new(const struct fixture_pt_opts *o);
 void fixture_pt__delete(struct fixture_pt *fp);
 
 /*
- * perf textpoke test --write-fixture pt-{start,end,none}[:NINSN] DIR.
+ * perf textpoke test --write-fixture pt-{start,end,none}[:NINSN][,noindex] DIR.
  * @argv[0] is "--write-fixture".  Returns the exit status; -ENOENT when
  * @argv[1] names no PT fixture (another generator's, then).
  */

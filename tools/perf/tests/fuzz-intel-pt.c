@@ -174,7 +174,8 @@ static int fpt__check_insn(struct fpt_state *st, const struct intel_pt_item *it,
 static int fpt__decode(struct fpt_state *st, struct text_image *ti, struct auxtrace *at,
 		       const struct intel_pt_info *info, const char *cpuid, size_t aux_size)
 {
-	struct intel_pt_opts po = {.want_insns = true, .insn_period = 1};
+	/* the power events too: their packet walk sees the same hostile bytes */
+	struct intel_pt_opts po = {.want_insns = true, .insn_period = 1, .want_pwr = true};
 	struct intel_pt_item it;
 	struct intel_pt *pt;
 	/* before the first instruction the decoder's time may be anything it has not shown */

@@ -8,7 +8,9 @@
  * CPU attribute set. Cannot print 'cpu' field.", ...), compared without
  * case, plus the offending token named where ours adds it.
  * Mutation caught: the invalid-field error printing the whole -F list
- * instead of the bad token (or any change of a message's wording).
+ * instead of the bad token (or any change of a message's wording).  Also:
+ * allow_user_set ignored for addr (script-fields.c, false in its CHECK;
+ * applied: "aux fields with the index" fails; reverted).
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +58,9 @@ static bool has_all(const char *text, const char *const *needles)
 	return true;
 }
 
+/* the recording refused() checks against has a trace index (HEADER_AUXTRACE) */
+static bool refused_aux;
+
 /* @fields refused by the parser (@evsel NULL) or by the evsel check, saying @needles */
 static bool refused(const char *fields, struct evsel *evsel, const char *const *needles)
 {
@@ -65,6 +70,7 @@ static bool refused(const char *fields, struct evsel *evsel, const char *const *
 	bool ok;
 
 	script_fields__init(&sf);
+	sf.allow_user_set = refused_aux;
 	if (capture_stderr(&cap, &saved))
 		return false;
 	rc = script_fields__parse(&sf, fields);
@@ -171,6 +177,37 @@ static int test__script_fields(struct test_suite *t)
 	TEST_ASSERT_VAL("symoff without sym",
 			refused("ip,symoff", &evsel,
 				NEEDLES("display of offsets requested but symbol is not")));
+	/* perf 6.1: "Display of source line number requested but sample IP is not selected" */
+	TEST_ASSERT_VAL("srcline without ip",
+			refused("comm,srcline", &evsel,
+				NEEDLES("display of source line number requested but sample ip "
+					"is not selected")));
+	/* perf checks no branch stack: it prints nothing where there is none */
+	script_fields__init(&sf);
+	TEST_ASSERT_VAL("brstack", !script_fields__parse(&sf, "comm,ip,brstack,brstacksym"));
+	TEST_ASSERT_VAL("brstack without a branch stack",
+			!script_fields__check_evsel(&sf, &evsel, "test.data"));
+
+	/*
+	 * a recording with a trace index (HEADER_AUXTRACE): addr, cpu,
+	 * data_src, weight, iregs and phys_addr may come from the trace's
+	 * samples (perf's allow_user_set), uregs not
+	 */
+	evsel.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	script_fields__init(&sf);
+	TEST_ASSERT_VAL("aux", !script_fields__parse(&sf, "comm,cpu,addr,data_src,weight,iregs,"
+							  "phys_addr"));
+	TEST_ASSERT_VAL("aux fields without the index",
+			script_fields__check_evsel(&sf, &evsel, "test.data"));
+	sf.allow_user_set = true;
+	TEST_ASSERT_VAL("aux fields with the index",
+			!script_fields__check_evsel(&sf, &evsel, "test.data"));
+	TEST_ASSERT_VAL("aux fields kept", script_fields__get(&sf, PERF_TYPE_SOFTWARE) & SF_ADDR);
+	refused_aux = true;
+	TEST_ASSERT_VAL("uregs with the index", refused("comm,uregs", &evsel,
+							NEEDLES("do not have uregs attribute set",
+								"cannot print 'uregs'")));
+	refused_aux = false;
 	return TEST_OK;
 }
 

@@ -292,12 +292,69 @@ static int auxtrace_buffer__read(struct auxtrace_buffer *b, struct perf_data *da
 	return 0;
 }
 
+/*
+ * The AUXTRACE record at file offset @off (its trace after it, in the
+ * data section ending at @data_end) into its queue: joined to the
+ * queue's last buffer when its AUX area offset follows that one's
+ */
+static int auxtrace__queue_at(struct auxtrace *at, struct perf_data *data, u64 off, u64 data_end,
+			      bool per_cpu, const char **why)
+{
+	union perf_event ev;
+	struct auxtrace_queue *q;
+	struct auxtrace_buffer *last;
+	const char *w = NULL;
+	int err;
+
+	if (off > data_end || data_end - off < sizeof(ev.auxtrace) ||
+	    perf_data__pread(data, &ev.auxtrace, sizeof(ev.auxtrace), off)) {
+		*why = "HEADER_AUXTRACE points past the data section";
+		return -EINVAL;
+	}
+	if (ev.header.type != PERF_RECORD_AUXTRACE || ev.header.size < sizeof(ev.auxtrace)) {
+		*why = "HEADER_AUXTRACE points to a record that is not an AUXTRACE";
+		return -EINVAL;
+	}
+	if (ev.auxtrace.size > data_end - off - ev.header.size) {
+		*why = "has a payload that runs past the end of the data";
+		return -EINVAL;
+	}
+	if (ev.auxtrace.size > AUXTRACE_MAX_BYTES - at->nr_bytes) {
+		*why = "has more trace than the decoder holds at once (2 GiB)";
+		return -ENOMEM;
+	}
+	q = auxtrace__queue(at, per_cpu ? (int)ev.auxtrace.cpu : -1,
+			    per_cpu ? -1 : (s32)ev.auxtrace.tid, ev.auxtrace.idx);
+	if (!q)
+		return -ENOMEM;
+	last = q->nr_buffers ? &q->buffers[q->nr_buffers - 1] : NULL;
+	if (!last || last->aux_offset + last->size != ev.auxtrace.offset) {
+		err = auxtrace__add_buffer(at, &ev, off, per_cpu, &w);
+		if (err) {
+			*why = w;
+			return err;
+		}
+		at->filling = NULL;
+		last = &q->buffers[q->nr_buffers - 1];
+		last->size = 0;
+	} else {
+		at->nr_bytes += ev.auxtrace.size;
+	}
+	err = auxtrace_buffer__read(last, data, off + ev.header.size, ev.auxtrace.size);
+	if (err) {
+		*why = "cannot be read";
+		return err;
+	}
+	return 0;
+}
+
 int auxtrace__read_index(struct auxtrace *at, struct perf_data *data, const void *index,
 			 u64 index_size, u64 data_end, bool per_cpu, const char **why,
 			 u64 *bad_offset)
 {
 	const u8 *p = index;
 	u64 nr, i;
+	int err;
 
 	*bad_offset = 0;
 	if (index_size < 8) {
@@ -310,55 +367,54 @@ int auxtrace__read_index(struct auxtrace *at, struct perf_data *data, const void
 		return -EINVAL;
 	}
 	for (i = 0; i < nr; i++) {
-		u64 off = rd64(p + 8 + 16 * i);
-		union perf_event ev;
-		struct auxtrace_queue *q;
-		struct auxtrace_buffer *last;
-		const char *w = NULL;
-		int err;
-
-		*bad_offset = off;
-		if (off > data_end || data_end - off < sizeof(ev.auxtrace) ||
-		    perf_data__pread(data, &ev.auxtrace, sizeof(ev.auxtrace), off)) {
-			*why = "HEADER_AUXTRACE points past the data section";
-			return -EINVAL;
-		}
-		if (ev.header.type != PERF_RECORD_AUXTRACE ||
-		    ev.header.size < sizeof(ev.auxtrace)) {
-			*why = "HEADER_AUXTRACE points to a record that is not an AUXTRACE";
-			return -EINVAL;
-		}
-		if (ev.auxtrace.size > data_end - off - ev.header.size) {
-			*why = "has a payload that runs past the end of the data";
-			return -EINVAL;
-		}
-		if (ev.auxtrace.size > AUXTRACE_MAX_BYTES - at->nr_bytes) {
-			*why = "has more trace than the decoder holds at once (2 GiB)";
-			return -ENOMEM;
-		}
-		q = auxtrace__queue(at, per_cpu ? (int)ev.auxtrace.cpu : -1,
-				    per_cpu ? -1 : (s32)ev.auxtrace.tid, ev.auxtrace.idx);
-		if (!q)
-			return -ENOMEM;
-		last = q->nr_buffers ? &q->buffers[q->nr_buffers - 1] : NULL;
-		if (!last || last->aux_offset + last->size != ev.auxtrace.offset) {
-			err = auxtrace__add_buffer(at, &ev, off, per_cpu, &w);
-			if (err) {
-				*why = w;
-				return err;
-			}
-			at->filling = NULL;
-			last = &q->buffers[q->nr_buffers - 1];
-			last->size = 0;
-		} else {
-			at->nr_bytes += ev.auxtrace.size;
-		}
-		err = auxtrace_buffer__read(last, data, off + ev.header.size, ev.auxtrace.size);
-		if (err) {
-			*why = "cannot be read";
+		*bad_offset = rd64(p + 8 + 16 * i);
+		err = auxtrace__queue_at(at, data, *bad_offset, data_end, per_cpu, why);
+		if (err)
 			return err;
-		}
 	}
 	at->indexed = true;
 	return 0;
+}
+
+int auxtrace__read_records(struct auxtrace *at, struct perf_data *data, u64 data_offset,
+			   u64 data_end, bool per_cpu, const char **why, u64 *bad_offset)
+{
+	struct perf_data_window win = {0};
+	u64 off = data_offset;
+	int err = 0;
+
+	*bad_offset = 0;
+	if (data_end > data->size)
+		data_end = data->size;
+	while (data_end - off >= sizeof(struct perf_event_header)) {
+		const struct perf_event_header *h;
+		u64 size;
+
+		h = perf_data__window_get(data, &win, off, sizeof(*h));
+		if (!h)
+			break;
+		size = h->size;
+		/* a record cut or broken: the session says so when it gets there */
+		if (size < sizeof(*h) || size > data_end - off)
+			break;
+		if (h->type == PERF_RECORD_AUXTRACE) {
+			const struct perf_record_auxtrace *r;
+
+			if (size < sizeof(*r))
+				break;
+			r = perf_data__window_get(data, &win, off, sizeof(*r));
+			if (!r || r->size > data_end - off - size)
+				break;
+			*bad_offset = off;
+			err = auxtrace__queue_at(at, data, off, data_end, per_cpu, why);
+			if (err)
+				break;
+			size += r->size;
+		}
+		off += size;
+	}
+	perf_data__window_put(&win);
+	if (!err)
+		at->indexed = true;
+	return err;
 }

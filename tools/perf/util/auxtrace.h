@@ -120,7 +120,7 @@ struct auxtrace {
 	struct auxtrace_queue *filling_queue;
 	u64 nr_truncated, nr_partial, nr_collision; /* AUX records' flags */
 	u64 nr_aux;
-	bool indexed; /* the buffers came from the file's index: records add none */
+	bool indexed; /* the buffers were read before the records: records add none */
 };
 
 void auxtrace__init(struct auxtrace *at);
@@ -145,6 +145,16 @@ struct perf_data;
 int auxtrace__read_index(struct auxtrace *at, struct perf_data *data, const void *index,
 			 u64 index_size, u64 data_end, bool per_cpu, const char **why,
 			 u64 *bad_offset);
+/*
+ * A file's trace without the index (a writer that keeps none, a
+ * recording cut before its header was written): the AUXTRACE records are
+ * found by a walk of the records from @data_offset to @data_end, as perf
+ * queues them (auxtrace_queue_data()), and read as the index's are.  The
+ * walk stops at a record that is cut or broken, where the session will
+ * report it.  0, or -errno with @why and *@bad_offset set.
+ */
+int auxtrace__read_records(struct auxtrace *at, struct perf_data *data, u64 data_offset,
+			   u64 data_end, bool per_cpu, const char **why, u64 *bad_offset);
 /* the next piece of the buffer being filled */
 int auxtrace__data(struct auxtrace *at, const void *buf, u64 len);
 /* an AUX record (flags counted) */

@@ -310,6 +310,11 @@ struct sample_read {
  * Pointers point into the record, which stays valid for the duration of
  * the tool callback only.
  */
+/* a sample without PERF_SAMPLE_DATA_SRC: "N/A" everywhere, as perf fills it in */
+#define PERF_MEM_DATA_SRC_NONE                                                                     \
+	(PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) | PERF_MEM_S(LOCK, NA) | \
+	 PERF_MEM_S(TLB, NA))
+
 struct perf_sample {
 	u64 ip;
 	u32 pid, tid;

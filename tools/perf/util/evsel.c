@@ -555,6 +555,7 @@ static __always_inline int __evsel__parse_sample(const struct evsel *evsel,
 	s->cpu = (u32)-1;
 	s->id = s->stream_id = s->time = (u64)-1;
 	s->period = evsel->attr.sample_period;
+	s->data_src = PERF_MEM_DATA_SRC_NONE;
 	s->misc = event->header.misc;
 	s->cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	s->no_hw_idx = true;

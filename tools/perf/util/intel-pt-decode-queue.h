@@ -17,7 +17,11 @@
 /* the user/kernel split of x86_64 canonical addresses */
 #define KERNEL_START 0xffff800000000000ULL
 
-#define PENDING_MAX 8
+/*
+ * Items a step leaves: a few events' and an instruction's, and the PSBs
+ * and ratio changes reached before them
+ */
+#define PENDING_MAX 32
 
 /* who ran on a CPU from when on: appended in time order as records arrive */
 struct ipt_cpu_task {
@@ -38,6 +42,22 @@ struct ipt_map_cache {
 	const void *key;
 	char *path;
 	u64 gen;
+};
+
+/*
+ * What the power events need of a trace buffer, found by a packet walk
+ * when it is opened (libipt's decoders say nothing of PSBs or of the
+ * ratio): each PSB+ with its TSC, CBR and FUP, and each CBR packet outside
+ * a PSB+, in trace order
+ */
+struct ipt_psb {
+	u64 off;      /* in the buffer */
+	u64 time;     /* perf time of the TSC in its PSB+, else of the last one before */
+	u64 fup;      /* the PSB+'s FUP ip, 0 when it has none */
+	int cbr;      /* the CBR payload in it (or of a lone CBR packet), -1 for none */
+	bool psb;     /* false: a CBR packet outside any PSB+ */
+	bool reached; /* the walk is past it */
+	bool ip0;     /* it was reached while the walk looked for an ip: no ip */
 };
 
 struct ipt_queue {
@@ -93,6 +113,12 @@ struct ipt_queue {
 	u64 progress_off;
 	/* the scan took a FUP as the IP: libipt's interrupt there is perf's TIP */
 	bool w_fup_taken;
+	/* the open buffer's PSBs and lone CBRs, emitted in order from psb_next */
+	struct ipt_psb *psbs;
+	size_t nr_psbs, psb_next;
+	u64 psb_base;	   /* the bytes of the queue's earlier buffers: perf counts on */
+	bool psb_hold;	   /* the branch that precedes a reached PSB goes out first */
+	int cbr, cbr_seen; /* the ratio as of the walk, and as last reported */
 	struct intel_pt_item pending[PENDING_MAX];
 	int nr_pending, pending_at;
 	struct ipt_map_cache map;
@@ -112,6 +138,12 @@ struct intel_pt {
 	struct dso_data *objs;
 	u64 maps_gen;
 };
+
+/*
+ * The PSBs (and lone CBR packets) of the open buffer before trace offset
+ * @off are reached; @ip0: by a walk looking for an ip, so without one.
+ */
+void ipt_queue__psb_reached(struct ipt_queue *q, u64 off, bool ip0);
 
 int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip,
 		    void *context);

@@ -135,6 +135,7 @@ void intel_pt__delete(struct intel_pt *pt)
 	for (i = 0; i < pt->nr_queues; i++) {
 		ipt_queue__close(&pt->queues[i]);
 		free(pt->queues[i].map.path);
+		free(pt->queues[i].psbs);
 	}
 	free(pt->queues);
 	for (i = 0; i < (size_t)pt->nr_cpus; i++)
@@ -330,6 +331,151 @@ static void ipt_queue__no_psb(struct ipt_queue *q, const struct auxtrace_buffer 
 		 b->size, b->file_offset);
 }
 
+/*
+ * PSBs come every few kilobytes of a real trace: a buffer of nothing but
+ * PSBs is hostile, and its PSBs past this many give no event
+ */
+#define IPT_PSBS_MAX (1U << 22)
+
+static struct ipt_psb *ipt_queue__add_psb(struct ipt_queue *q, size_t *alloc)
+{
+	struct ipt_psb *e;
+
+	if (q->nr_psbs >= IPT_PSBS_MAX)
+		return NULL;
+	if (q->nr_psbs == *alloc) {
+		size_t n = *alloc ? *alloc * 2 : 16;
+
+		e = realloc(q->psbs, n * sizeof(*e));
+		if (!e)
+			return NULL;
+		q->psbs = e;
+		*alloc = n;
+	}
+	e = &q->psbs[q->nr_psbs++];
+	memset(e, 0, sizeof(*e));
+	e->cbr = -1;
+	return e;
+}
+
+/* an IP packet's address: perf's last-IP compression, reset at each PSB */
+static u64 ipt_packet_ip(const struct pt_packet_ip *pk, u64 last)
+{
+	switch (pk->ipc) {
+	case pt_ipc_update_16:
+		return (last & ~0xffffULL) | (pk->ip & 0xffff);
+	case pt_ipc_update_32:
+		return (last & ~0xffffffffULL) | (pk->ip & 0xffffffff);
+	case pt_ipc_update_48:
+		return (last & ~0xffffffffffffULL) | (pk->ip & 0xffffffffffffULL);
+	case pt_ipc_sext_48:
+		return (u64)((s64)(pk->ip << 16) >> 16);
+	default:
+		return pk->ip;
+	}
+}
+
+/*
+ * The buffer's PSB+s and lone CBR packets, for the power events (perf's
+ * 'p'): a packet walk of its own, on at the next PSB after a bad packet,
+ * as perf's decoder goes on.  A PSB's time is that of the TSC in its
+ * PSB+, else of the last TSC before it, as perf dates its PSB event.
+ */
+static int ipt_queue__scan_psbs(struct ipt_queue *q, const struct auxtrace_buffer *b)
+{
+	struct pt_config config = q->pt->config;
+	struct pt_packet_decoder *pkt;
+	struct ipt_psb *cur = NULL;
+	u64 time = 0, last_ip = 0;
+	size_t alloc = q->nr_psbs = q->psb_next = 0;
+	/* a CBR outside a PSB+ matters when it changes the ratio */
+	int cbr = q->cbr;
+	int err;
+
+	free(q->psbs);
+	q->psbs = NULL;
+	if (!q->pt->opts.want_pwr)
+		return 0;
+	config.begin = b->data;
+	config.end = b->data + b->size;
+	pkt = pt_pkt_alloc_decoder(&config);
+	if (!pkt)
+		return -ENOMEM;
+	for (err = pt_pkt_sync_forward(pkt); err >= 0;) {
+		struct pt_packet pk;
+		uint64_t off = 0;
+
+		pt_pkt_get_offset(pkt, &off);
+		err = pt_pkt_next(pkt, &pk, sizeof(pk));
+		if (err < 0) {
+			if (err == -pte_eos)
+				break;
+			cur = NULL;
+			err = pt_pkt_sync_forward(pkt);
+			continue;
+		}
+		switch (pk.type) {
+		case ppt_psb:
+			cur = ipt_queue__add_psb(q, &alloc);
+			if (!cur)
+				goto out_full;
+			cur->off = off;
+			cur->time = time;
+			cur->psb = true;
+			last_ip = 0;
+			break;
+		case ppt_psbend:
+			cur = NULL;
+			break;
+		case ppt_tsc:
+			time = perf_tsc_conv__to_time(&q->pt->info.tc, pk.payload.tsc.tsc);
+			if (cur)
+				cur->time = time;
+			break;
+		case ppt_cbr:
+			if (!cur && pk.payload.cbr.ratio != cbr) {
+				struct ipt_psb *e = ipt_queue__add_psb(q, &alloc);
+
+				if (!e)
+					goto out_full;
+				e->off = off;
+				e->time = time;
+				e->cbr = pk.payload.cbr.ratio;
+			} else if (cur) {
+				cur->cbr = pk.payload.cbr.ratio;
+			}
+			cbr = pk.payload.cbr.ratio;
+			break;
+		case ppt_fup:
+			if (pk.payload.ip.ipc == pt_ipc_suppressed)
+				break;
+			last_ip = ipt_packet_ip(&pk.payload.ip, last_ip);
+			if (cur)
+				cur->fup = last_ip;
+			break;
+		case ppt_tip:
+		case ppt_tip_pge:
+		case ppt_tip_pgd:
+			if (pk.payload.ip.ipc != pt_ipc_suppressed)
+				last_ip = ipt_packet_ip(&pk.payload.ip, last_ip);
+			break;
+		default:
+			break;
+		}
+	}
+	pt_pkt_free_decoder(pkt);
+	return 0;
+
+out_full:
+	pt_pkt_free_decoder(pkt);
+	if (q->nr_psbs < IPT_PSBS_MAX)
+		return -ENOMEM;
+	pr_debug("intel_pt: more than %u PSBs in the AUXTRACE at %#" PRIx64
+		 ": the rest give no psb event\n",
+		 IPT_PSBS_MAX, b->file_offset);
+	return 0;
+}
+
 static int ipt_queue__open(struct ipt_queue *q)
 {
 	struct intel_pt *pt = q->pt;
@@ -346,6 +492,12 @@ static int ipt_queue__open(struct ipt_queue *q)
 		q->next_buffer++;
 		if (!b->size)
 			continue;
+		/* perf's decoder counts trace bytes across a queue's buffers */
+		q->psb_base = 0;
+		for (size_t i = 0; i + 1 < q->next_buffer; i++)
+			q->psb_base += aq->buffers[i].size;
+		if (ipt_queue__scan_psbs(q, b))
+			return -ENOMEM;
 		config.begin = b->data;
 		config.end = b->data + b->size;
 		q->dec = pt_insn_alloc_decoder(&config);
@@ -361,6 +513,9 @@ static int ipt_queue__open(struct ipt_queue *q)
 		q->status = pt_insn_sync_forward(q->dec);
 		q->sync_offset = 0;
 		pt_insn_get_sync_offset(q->dec, &q->sync_offset);
+		/* the PSB synced to is reached, with a FUP or without (perf's first sync) */
+		if (q->status >= 0)
+			ipt_queue__psb_reached(q, q->sync_offset + 1, false);
 		q->have_prev = false;
 		q->trace_begin = true;
 		q->read_time = q->prev_time = ipt_queue__time(q);
@@ -374,7 +529,8 @@ static int ipt_queue__open(struct ipt_queue *q)
 	return 0;
 }
 
-struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type)
+static struct intel_pt_item *__ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type,
+					       u64 time)
 {
 	struct intel_pt_item *it;
 
@@ -383,10 +539,86 @@ struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_ty
 	it = &q->pending[(q->pending_at + q->nr_pending++) % PENDING_MAX];
 	memset(it, 0, sizeof(*it));
 	it->type = type;
-	it->time = q->use_fixed ? q->fixed_time : ipt_queue__time(q);
+	it->time = time;
 	it->cpu = q->aq->cpu;
 	ipt_queue__task(q, &it->pid, &it->tid);
 	return it;
+}
+
+void ipt_queue__psb_reached(struct ipt_queue *q, u64 off, bool ip0)
+{
+	size_t i;
+
+	for (i = q->psb_next; i < q->nr_psbs && q->psbs[i].off < off; i++) {
+		if (q->psbs[i].reached)
+			continue;
+		q->psbs[i].reached = true;
+		q->psbs[i].ip0 = ip0;
+	}
+}
+
+/*
+ * perf's PSB and CBR events, in trace order, ahead of an item of time
+ * @time: those the walk has reached, and those dated at or before it
+ * (a PSB+ without FUP gives libipt no event to tell it by).  A PSB has
+ * the ip of its FUP, but none when the walk was looking for an ip there
+ * (perf's sync at that PSB gives the FUP as the next ip, not the PSB's).
+ * The ratio is reported when it changes, with the PSB or on its own.
+ */
+static void ipt_queue__psb_flush(struct ipt_queue *q, u64 time, bool all)
+{
+	bool looking = q->qry && q->w_skipping;
+
+	while (q->psb_next < q->nr_psbs && q->nr_pending + 4 < PENDING_MAX) {
+		struct ipt_psb *e = &q->psbs[q->psb_next];
+		struct intel_pt_item *it;
+		u64 t = e->time, ip;
+
+		/*
+		 * Items before a PSB can have its time (its TSC comes
+		 * first): one not reached goes out before a later item only
+		 */
+		if (!all && !e->reached && e->time >= time)
+			return;
+		q->psb_next++;
+		if (!e->reached)
+			e->ip0 = looking;
+		ip = e->ip0 ? 0 : e->fup;
+		if (!t || !e->psb)
+			t = time;
+		if (e->psb) {
+			it = __ipt_queue__push(q, IPT_ITEM_PSB, t);
+			/* perf's sync at the PSB gives its FUP as the next ip: the addr */
+			if (it) {
+				it->ip = ip;
+				it->addr = e->ip0 ? e->fup : 0;
+				it->cpumode_user = ip && ip < KERNEL_START;
+				it->psb_offset = q->psb_base + e->off;
+			}
+		}
+		if (e->cbr < 0)
+			continue;
+		q->cbr = e->cbr;
+		if (q->cbr == q->cbr_seen)
+			continue;
+		q->cbr_seen = q->cbr;
+		it = __ipt_queue__push(q, IPT_ITEM_CBR, t);
+		if (it) {
+			it->ip = e->psb ? ip : 0;
+			it->addr = e->psb && e->ip0 ? e->fup : 0;
+			it->cpumode_user = it->ip && it->ip < KERNEL_START;
+			it->cbr_payload = e->cbr;
+		}
+	}
+}
+
+struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type)
+{
+	u64 time = q->use_fixed ? q->fixed_time : ipt_queue__time(q);
+
+	if (!q->psb_hold)
+		ipt_queue__psb_flush(q, time, false);
+	return __ipt_queue__push(q, type, time);
 }
 
 void ipt_queue__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags)
@@ -478,6 +710,33 @@ void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip)
 		 pt_errstr(errcode), ip, off, q->buffer_file_offset);
 }
 
+/*
+ * A PSB+'s status events (libipt's MODE.exec at its FUP): the PSB is
+ * reached.  perf walks the code up to the FUP before its PSB event, so
+ * a branch into the FUP's ip, which ours gives at the next instruction,
+ * goes out now.
+ */
+static void ipt_queue__psb_event(struct ipt_queue *q, const struct pt_event *ev)
+{
+	u64 ip = ev->type == ptev_exec_mode ? ev->variant.exec_mode.ip :
+		 ev->type == ptev_tsx	    ? ev->variant.tsx.ip :
+					      0;
+	uint64_t off = 0;
+
+	if (ip && !ev->ip_suppressed && q->have_prev && ipt_class_branches(q->prev_class) &&
+	    (q->prev_class != ptic_cond_jump || ip != q->prev_ip + q->prev_size)) {
+		q->use_fixed = true;
+		q->fixed_time = q->prev_time;
+		q->psb_hold = true;
+		ipt_queue__branch(q, q->prev_ip, ip, ipt_class_flags(q->prev_class));
+		q->psb_hold = false;
+		q->use_fixed = false;
+		q->have_prev = false;
+	}
+	pt_insn_get_offset(q->dec, &off);
+	ipt_queue__psb_reached(q, off, false);
+}
+
 /* the events libipt has pending before the next instruction */
 static int ipt_queue__events(struct ipt_queue *q)
 {
@@ -487,6 +746,8 @@ static int ipt_queue__events(struct ipt_queue *q)
 		q->status = pt_insn_event(q->dec, &ev, sizeof(ev));
 		if (q->status < 0)
 			return q->status;
+		if (ev.status_update && q->psbs)
+			ipt_queue__psb_event(q, &ev);
 		/* an event's own time: the decoder's may be past it already */
 		q->use_fixed = true;
 		q->fixed_time =
@@ -494,6 +755,13 @@ static int ipt_queue__events(struct ipt_queue *q)
 		q->read_time = q->prev_time = q->fixed_time;
 		switch (ev.type) {
 		case ptev_enabled:
+			/* a PSB+ while tracing was off has no status event: it is behind */
+			if (q->psbs) {
+				uint64_t off = 0;
+
+				pt_insn_get_offset(q->dec, &off);
+				ipt_queue__psb_reached(q, off, false);
+			}
 			ipt_queue__branch(q, 0, ev.variant.enabled.ip, IPT_FLAG_TRACE_BEGIN);
 			q->trace_begin = false;
 			q->have_prev = false;
@@ -702,6 +970,11 @@ int intel_pt__next(struct intel_pt *pt, size_t qi, struct intel_pt_item *item)
 	q = &pt->queues[qi];
 	q->aq = &pt->at->queues[qi];
 	while (!q->nr_pending) {
+		/* a buffer done: the PSBs the walk did not reach go out before the next's */
+		if (!q->dec && q->psb_next < q->nr_psbs) {
+			ipt_queue__psb_flush(q, q->last_time, true);
+			continue;
+		}
 		if (!q->dec) {
 			err = ipt_queue__open(q);
 			if (err < 0)

@@ -10,9 +10,10 @@
  * is walked by a pt_insn decoder whose memory reads go to
  *  - the text image (kernel code as it was at the decoder's time),
  *  - the files the process had mapped at that time (user code),
- * and the walk is turned into items: taken branches, instructions and
- * decode errors, each with its time (TSC converted to perf time), CPU and
- * thread.  Built without libipt, intel_pt__new() says so and fails.
+ * and the walk is turned into items: taken branches, instructions,
+ * decode errors, the PSBs it passes and the core:bus ratio's changes, each
+ * with its time (TSC converted to perf time), CPU and thread.  Built
+ * without libipt, intel_pt__new() says so and fails.
  */
 struct intel_pt;
 struct machine;
@@ -36,6 +37,8 @@ enum intel_pt_item_type {
 	IPT_ITEM_BRANCH,
 	IPT_ITEM_INSN,
 	IPT_ITEM_ERROR,
+	IPT_ITEM_PSB, /* a PSB the walk reached: perf's "psb" event */
+	IPT_ITEM_CBR, /* the core:bus ratio changed: perf's "cbr" event */
 };
 
 /* perf's INTEL_PT_ERR_* codes, printed in error lines */
@@ -57,6 +60,8 @@ struct intel_pt_item {
 	u64 addr; /* branch: to (0 at a trace end) */
 	u32 flags;
 	u64 period; /* instructions since the previous instruction item */
+	u64 psb_offset;	 /* PSB: where it is in the queue's trace, perf's count */
+	u32 cbr_payload; /* CBR: the packet's payload, the ratio in its low byte */
 	int cpu;
 	s32 pid, tid;
 	u8 insn[15];
@@ -74,6 +79,7 @@ struct intel_pt_item {
 
 struct intel_pt_opts {
 	bool want_insns;
+	bool want_pwr;	 /* PSB and CBR items */
 	u64 insn_period; /* every Nth instruction, or with period_ns */
 	u64 period_ns;	 /* the first instruction at or after each multiple */
 };

@@ -112,6 +112,11 @@ int ipt_walk__start(struct ipt_queue *q)
 	}
 	q->status = status;
 	/*
+	 * The PSB the walk starts from, if not reached yet: the instruction
+	 * decoder failed before its FUP, so perf looks for an ip there
+	 */
+	ipt_queue__psb_reached(q, psb + 1, true);
+	/*
 	 * Nothing to consume: the instruction decoder had read ahead into
 	 * the next segment's PSB+, and the code runs on at its FUP (as for
 	 * perf, no trace start there); else skip to the next IP
@@ -221,9 +226,21 @@ static u32 ipt_walk__flags(enum ipt_walk_kind k)
 	}
 }
 
+/* the PSBs before where the query decoder is are reached */
+static void ipt_walk__psb_reached(struct ipt_queue *q, bool ip0)
+{
+	uint64_t off = 0;
+
+	if (pt_qry_get_offset(q->qry, &off) >= 0)
+		ipt_queue__psb_reached(q, off, ip0);
+}
+
 /* an event the walk has reached: 1 when it gave the walk a new ip */
 static int ipt_walk__event(struct ipt_queue *q, const struct pt_event *ev)
 {
+	/* a PSB+ met while walking the code: perf's PSB event has its FUP */
+	if (ev->status_update)
+		ipt_walk__psb_reached(q, false);
 	switch (ev->type) {
 	case ptev_enabled:
 		ipt_walk__branch(q, 0, ev->variant.enabled.ip, IPT_FLAG_TRACE_BEGIN);
@@ -385,8 +402,9 @@ static int ipt_walk__skip(struct ipt_queue *q)
 			/*
 			 * A PSB+ (libipt reports its MODE packets as status
 			 * events at its FUP): perf syncs at the FUP, without
-			 * a trace start of its own
+			 * a trace start of its own, and its PSB event has no ip
 			 */
+			ipt_walk__psb_reached(q, true);
 			u64 at = ev.type == ptev_exec_mode ? ev.variant.exec_mode.ip :
 				 ev.type == ptev_tsx	   ? ev.variant.tsx.ip :
 							     0;

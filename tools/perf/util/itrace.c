@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include "header.h"
 #include "debug.h"
 #include "disasm.h"
+#include "dso-inline.h"
+#include "dso.h"
 #include "evsel.h"
 #include "intel-pt-decode.h"
 #include "itrace.h"
@@ -50,10 +53,14 @@ struct itrace {
 	struct intel_pt *pt;
 	struct text_image *ti;
 	bool own_pass; /* a file: the image came from a pass of its own */
-	struct evsel *branches_evsel, *insns_evsel;
+	struct evsel *branches_evsel, *insns_evsel, *psb_evsel, *cbr_evsel;
+	/* perf's cbr2khz and max_non_turbo_ratio: a CBR event's frequency and share */
+	u64 cbr2khz;
+	u32 max_nonturbo;
 	struct itrace_head *heads;
 	size_t nr_heads;
 	u64 nr_errors;
+	char srcline[PATH_MAX]; /* -F srcline of the item being printed */
 	/* objects whose missing code an error was printed about */
 	const void *seen[64];
 	size_t nr_seen;
@@ -112,9 +119,15 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 				o->period = 1;
 			break;
 		}
-		case 'x':
-		case 'w':
 		case 'p':
+			o->pwr_events = true;
+			break;
+		case 'x':
+			o->transactions = true;
+			break;
+		case 'w':
+			o->ptwrites = true;
+			break;
 		case 'o':
 		case 'd':
 		case 'f':
@@ -153,8 +166,12 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 void itrace_opts__set_default(struct itrace_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->branches = true;
 	o->calls = true;
 	o->errors = true;
+	o->pwr_events = true;
+	o->transactions = true;
+	o->ptwrites = true;
 }
 
 struct itrace *itrace__new(const struct itrace_opts *opts, struct perf_session *session,
@@ -196,27 +213,123 @@ bool itrace__active(const struct itrace *it)
 	return it && it->pt;
 }
 
-/* the attr perf gives its synthesized events: the trace's own ids and times */
-static struct evsel *itrace__add_evsel(struct itrace *it, const struct evsel *pt_evsel, u64 config,
-				       const char *name, bool addr)
+/* perf's synthesized event ids: attr.config of PERF_TYPE_SYNTH (util/event.h) */
+enum {
+	ITRACE_SYNTH_PTWRITE,
+	ITRACE_SYNTH_MWAIT,
+	ITRACE_SYNTH_PWRE,
+	ITRACE_SYNTH_EXSTOP,
+	ITRACE_SYNTH_PWRX,
+	ITRACE_SYNTH_CBR,
+	ITRACE_SYNTH_PSB,
+};
+
+/* the intel_pt attr.config bit that makes the CPU trace power-state changes */
+#define INTEL_PT_CFG_PWR_EVT_EN 0x10
+
+/* the sample_type bits perf keeps of the trace's event (its PERF_SAMPLE_MASK) */
+#define ITRACE_SAMPLE_MASK                                                                         \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER)
+
+static struct evsel *itrace__add_evsel(struct itrace *it, u32 type, u64 config, u64 sample_type,
+				       const char *name)
 {
 	struct perf_event_attr attr;
 	struct evsel *evsel;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
+	attr.type = type;
 	attr.config = config;
 	attr.sample_period = 1;
-	attr.sample_type = (pt_evsel ? pt_evsel->attr.sample_type : 0) | PERF_SAMPLE_IP |
-			   PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
-	if (addr)
-		attr.sample_type |= PERF_SAMPLE_ADDR;
+	attr.sample_type = sample_type;
 	attr.sample_id_all = 1;
 	evsel = evlist__add(it->session->evlist, &attr, sizeof(attr), NULL, 0);
 	if (evsel && evsel__set_name(evsel, name))
 		return NULL;
 	return evsel;
+}
+
+/*
+ * The events perf synthesizes for the trace, in its order and with its
+ * names and sample types (intel_pt_synth_events()): what -F is checked
+ * against, and their names widen the event column as in perf, whether or
+ * not a sample of them comes.  PTWRITE, transaction and power-state
+ * samples are not synthesized here; their events exist all the same.
+ */
+static int itrace__add_evsels(struct itrace *it, const struct evsel *pt_evsel)
+{
+	const struct itrace_opts *o = &it->opts;
+	u64 st = (pt_evsel->attr.sample_type & ITRACE_SAMPLE_MASK) | PERF_SAMPLE_IP |
+		 PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | PERF_SAMPLE_TIME;
+	static const struct {
+		u64 config;
+		const char *name;
+	} pwr[] = {
+	    {ITRACE_SYNTH_MWAIT, "mwait"},
+	    {ITRACE_SYNTH_PWRE, "pwre"},
+	    {ITRACE_SYNTH_EXSTOP, "exstop"},
+	    {ITRACE_SYNTH_PWRX, "pwrx"},
+	};
+	size_t i;
+
+	if (!it->info.per_cpu_mmaps)
+		st &= ~(u64)PERF_SAMPLE_CPU;
+	if (o->branches || o->calls || o->returns) {
+		it->branches_evsel =
+		    itrace__add_evsel(it, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+				      st | PERF_SAMPLE_ADDR, "branches");
+		if (!it->branches_evsel)
+			return -ENOMEM;
+	}
+	if (o->insns) {
+		it->insns_evsel = itrace__add_evsel(it, PERF_TYPE_HARDWARE,
+						    PERF_COUNT_HW_INSTRUCTIONS, st, "instructions");
+		if (!it->insns_evsel)
+			return -ENOMEM;
+	}
+	st &= ~(u64)PERF_SAMPLE_PERIOD;
+	if (o->transactions && !itrace__add_evsel(it, PERF_TYPE_HARDWARE,
+						  PERF_COUNT_HW_INSTRUCTIONS, st, "transactions"))
+		return -ENOMEM;
+	st |= PERF_SAMPLE_RAW;
+	if (o->ptwrites &&
+	    !itrace__add_evsel(it, PERF_TYPE_SYNTH, ITRACE_SYNTH_PTWRITE, st, "ptwrite"))
+		return -ENOMEM;
+	if (!o->pwr_events)
+		return 0;
+	it->cbr_evsel = itrace__add_evsel(it, PERF_TYPE_SYNTH, ITRACE_SYNTH_CBR, st, "cbr");
+	it->psb_evsel = itrace__add_evsel(it, PERF_TYPE_SYNTH, ITRACE_SYNTH_PSB, st, "psb");
+	if (!it->cbr_evsel || !it->psb_evsel)
+		return -ENOMEM;
+	if (!(pt_evsel->attr.config & INTEL_PT_CFG_PWR_EVT_EN))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(pwr); i++)
+		if (!itrace__add_evsel(it, PERF_TYPE_SYNTH, pwr[i].config, st, pwr[i].name))
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * perf's CBR frequency: the TSC frequency (from the time conversion of
+ * AUXTRACE_INFO) over the maximum non-turbo ratio, which perf estimates
+ * from that frequency when the recording lacks it
+ */
+static void itrace__cbr_setup(struct itrace *it)
+{
+	const struct perf_tsc_conv *tc = &it->info.tc;
+	u64 ns = 1000000000ULL, tsc_freq;
+
+	it->max_nonturbo = it->info.max_nonturbo_ratio;
+	if (!tc->time_mult)
+		return;
+	tsc_freq = ((ns / tc->time_mult) << tc->time_shift) +
+		   ((ns % tc->time_mult) << tc->time_shift) / tc->time_mult;
+	if (!it->max_nonturbo)
+		it->max_nonturbo = (tsc_freq + 50000000) / 100000000;
+	if (it->max_nonturbo)
+		it->cbr2khz = tsc_freq / it->max_nonturbo / 1000;
 }
 
 static struct evsel *itrace__pt_evsel(struct itrace *it)
@@ -231,10 +344,14 @@ static struct evsel *itrace__pt_evsel(struct itrace *it)
 }
 
 /*
- * A file's HEADER_AUXTRACE section, found in the feature table after the
- * data section (one {offset, size} per feature bit set, in bit order)
+ * A file's trace, read before its records as perf does: through its
+ * HEADER_AUXTRACE section, found in the feature table after the data
+ * section (one {offset, size} per feature bit set, in bit order), or
+ * without one (a writer that keeps none, a recording cut before its
+ * header was written) by a walk of the records, as perf's
+ * auxtrace_queue_data() does then
  */
-static int itrace__read_index(struct itrace *it)
+static int itrace__read_trace(struct itrace *it)
 {
 	struct perf_session *session = it->session;
 	const struct perf_file_header *h = &session->file_header;
@@ -244,17 +361,19 @@ static int itrace__read_index(struct itrace *it)
 	void *buf;
 	int i, n = 0, err;
 
-	if (session->is_pipe || session->needs_swap ||
-	    !perf_session__has_feat(session, HEADER_AUXTRACE))
+	if (session->is_pipe || session->needs_swap)
 		return 0;
+	if (!perf_session__has_feat(session, HEADER_AUXTRACE))
+		goto walk;
 	for (i = 0; i < HEADER_AUXTRACE; i++)
 		if (h->adds_features[i / 64] & (1ULL << (i % 64)))
 			n++;
 	if (perf_data__pread(session->data, sec, sizeof(sec), data_end + 16 * n) ||
 	    sec[1] > (64ULL << 20)) {
-		pr_warning("%s: HEADER_AUXTRACE cannot be read: the trace is read as it comes\n",
+		pr_warning("%s: HEADER_AUXTRACE cannot be read: the trace is found by a walk of "
+			   "the records\n",
 			   session->path);
-		return 0;
+		goto walk;
 	}
 	buf = malloc(sec[1] ? sec[1] : 1);
 	if (!buf)
@@ -270,12 +389,22 @@ static int itrace__read_index(struct itrace *it)
 		return err;
 	}
 	return 0;
+
+walk:
+	err = auxtrace__read_records(&it->at, session->data, session->data_offset,
+				     session->data_offset + session->data_size,
+				     it->info.per_cpu_mmaps, &why, &bad);
+	if (err)
+		pr_err("%s: AUXTRACE at %#" PRIx64 " %s\n", session->path, bad,
+		       why ?: strerror(-err));
+	return err;
 }
 
 static int itrace__setup(struct itrace *it)
 {
 	struct intel_pt_opts po = {
 	    .want_insns = it->opts.insns,
+	    .want_pwr = it->opts.pwr_events,
 	    .insn_period = it->opts.period_ns ? 0 : it->opts.period,
 	    .period_ns = it->opts.period_ns ? it->opts.period : 0,
 	};
@@ -304,7 +433,7 @@ static int itrace__setup(struct itrace *it)
 	}
 	if (!it->ti)
 		return -EINVAL;
-	err = itrace__read_index(it);
+	err = itrace__read_trace(it);
 	if (err)
 		return err;
 	/* a mask into attr.config, like the bits: the value libipt wants is under it */
@@ -322,19 +451,8 @@ static int itrace__setup(struct itrace *it)
 		it->broken = true;
 		return 0;
 	}
-	if (it->opts.branches || it->opts.calls || it->opts.returns) {
-		it->branches_evsel = itrace__add_evsel(
-		    it, pt_evsel, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", true);
-		if (!it->branches_evsel)
-			return -ENOMEM;
-	}
-	if (it->opts.insns) {
-		it->insns_evsel = itrace__add_evsel(it, pt_evsel, PERF_COUNT_HW_INSTRUCTIONS,
-						    "instructions", false);
-		if (!it->insns_evsel)
-			return -ENOMEM;
-	}
-	return 0;
+	itrace__cbr_setup(it);
+	return itrace__add_evsels(it, pt_evsel);
 }
 
 int itrace__user_event(struct itrace *it, union perf_event *event, struct perf_session *session)
@@ -451,6 +569,24 @@ static void itrace__loc(struct thread *thread, u64 addr, u64 time, struct script
 }
 
 /*
+ * -F srcline: the object's DWARF line at the address, else what perf
+ * prints when addr2line has no answer, "dso[addr]"
+ */
+static const char *itrace__srcline(struct itrace *it, const struct addr_location *al)
+{
+	const char *line;
+
+	if (!al->map || !al->map->dso)
+		return NULL;
+	line = dso__srcline(al->map->dso, al->addr);
+	if (line)
+		return line;
+	snprintf(it->srcline, sizeof(it->srcline), "%s[%" PRIx64 "]", al->map->dso->short_name,
+		 al->addr);
+	return it->srcline;
+}
+
+/*
  * " ip sym+off (dso)" at the end of the line: the printer's frame line,
  * whose leading tab and trailing newline are this line's space and
  * nothing (the buffer has room for a line: flushed before each one)
@@ -469,24 +605,43 @@ static void itrace__put_loc(struct itrace *it, const struct evsel *evsel,
 }
 
 /*
- * insn, disasm: the bytes the decoder walked, which are those live at the
- * item's time (what the text image gave it), not a later copy
+ * insnlen, insn, disasm: the bytes the decoder walked, which are those
+ * live at the item's time (what the text image gave it), not a later
+ * copy; into @s, of @size bytes, returning the length
  */
-static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *item, u64 f)
+static size_t itrace__insn_text(const struct intel_pt_item *item, u64 f, char *s, size_t size)
 {
 	struct disasm_insn insn;
+	size_t n = 0;
 	int i;
 
+#define ITRACE_PUT(...)                                         \
+	do {                                                    \
+		int r = snprintf(s + n, size - n, __VA_ARGS__); \
+		if (r > 0)                                      \
+			n = n + r < size ? n + r : size - 1;    \
+	} while (0)
+	s[0] = '\0';
 	if (f & SF_INSNLEN)
-		script_buf__printf(b, " ilen: %u", item->insn_len);
+		ITRACE_PUT(" ilen: %u", item->insn_len);
 	if ((f & SF_INSN) && item->insn_len) {
-		script_buf__puts(b, " insn:");
+		ITRACE_PUT(" insn:");
 		for (i = 0; i < item->insn_len; i++)
-			script_buf__printf(b, " %02x", item->insn[i]);
+			ITRACE_PUT(" %02x", item->insn[i]);
 	}
 	if ((f & SF_DISASM) && item->insn_len &&
 	    disasm__one(item->insn, item->insn_len, item->ip, &insn, NULL, NULL) > 0)
-		script_buf__printf(b, " %s", insn.text);
+		ITRACE_PUT(" %s", insn.text);
+#undef ITRACE_PUT
+	return n;
+}
+
+static void itrace__put_insn(struct script_buf *b, const struct intel_pt_item *item, u64 f)
+{
+	char text[256];
+
+	if (itrace__insn_text(item, f, text, sizeof(text)))
+		script_buf__puts(b, text);
 }
 
 /*
@@ -503,7 +658,11 @@ static bool itrace__seen(struct itrace *it, const struct intel_pt_item *item)
 
 	if (!item->once || item->tid == -1)
 		return false;
-	thread = machine__find_thread(it->session->machine, item->pid, item->tid);
+	/*
+	 * as perf, a task no record named (":1760") is made: its kernel
+	 * code is the kernel's, already reported
+	 */
+	thread = machine__findnew_thread(it->session->machine, item->pid, item->tid);
 	if (!thread)
 		return false;
 	addr_location__init(&al);
@@ -542,15 +701,115 @@ static int itrace__print_error(struct itrace *it, const struct intel_pt_item *it
 	return 0;
 }
 
+/*
+ * perf's branch filter: c keeps calls, with interrupts and trace ends
+ * (PERF_IP_FLAG_CALL | ASYNC | TRACE_END), r returns with trace starts;
+ * b alone keeps every branch
+ */
 static bool itrace__wants_branch(const struct itrace *it, u32 flags)
 {
-	if (it->opts.branches)
-		return true;
-	if (it->opts.calls && (flags & IPT_FLAG_CALL))
-		return true;
-	if (it->opts.returns && (flags & IPT_FLAG_RETURN))
-		return true;
-	return false;
+	u32 filter = 0;
+
+	if (it->opts.calls)
+		filter |= IPT_FLAG_CALL | IPT_FLAG_ASYNC | IPT_FLAG_TRACE_END;
+	if (it->opts.returns)
+		filter |= IPT_FLAG_RETURN | IPT_FLAG_TRACE_BEGIN;
+	return !filter || (flags & filter);
+}
+
+/* the evsel an item is a sample of, or NULL when it is not asked for */
+static struct evsel *itrace__item_evsel(struct itrace *it, const struct intel_pt_item *item)
+{
+	switch (item->type) {
+	case IPT_ITEM_BRANCH:
+		return itrace__wants_branch(it, item->flags) ? it->branches_evsel : NULL;
+	case IPT_ITEM_INSN:
+		return it->insns_evsel;
+	case IPT_ITEM_PSB:
+		return it->psb_evsel;
+	case IPT_ITEM_CBR:
+		return it->cbr_evsel;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The payload of a PSB or CBR sample as perf lays out struct
+ * perf_synth_intel_psb and _cbr after their leading u32: the PSB's
+ * offset; the CBR's payload with the maximum non-turbo ratio above it,
+ * and its frequency in kHz
+ */
+static u32 itrace__synth_raw(const struct itrace *it, const struct intel_pt_item *item, u8 *raw)
+{
+	u32 w[3] = {0};
+
+	memset(raw, 0, 12);
+	if (item->type == IPT_ITEM_PSB) {
+		memcpy(raw + 4, &item->psb_offset, 8);
+		return 12;
+	}
+	w[0] = (u16)item->cbr_payload | (it->max_nonturbo & 0xff) << 16;
+	w[1] = (item->cbr_payload & 0xff) * it->cbr2khz;
+	memcpy(raw, w, sizeof(w));
+	return 12;
+}
+
+/*
+ * A branch sample: perf prints the samples of its "branches" event
+ * (hardware, config branch-instructions, period 1) as BTS samples, the
+ * start of the line and then only ip, the target and insn
+ * (perf_sample__fprintf_bts())
+ */
+static void itrace__print_branch(struct itrace *it, struct intel_pt_item *item, struct evsel *evsel,
+				 struct perf_sample *sample, struct script_sample_info *info,
+				 struct thread *thread)
+{
+	struct script_printer *p = it->printer;
+	struct script_buf *b = &p->out;
+	int t = script_output_type(evsel->attr.type);
+	u64 *fp = &p->fields->out[t].fields, f = *fp;
+	struct addr_location al_to;
+	struct script_loc to;
+
+	*fp = f & (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_MISC | SF_TOD | SF_PERIOD |
+		   SF_EVNAME | SF_FLAGS);
+	script_print__sample_head(p, sample, evsel, info);
+	*fp = f;
+	if ((f & SF_FLAGS) && b->len >= 24) {
+		char name[32], col[48];
+
+		itrace__flags_str(item->flags, name, sizeof(name));
+		snprintf(col, sizeof(col), "  %-21s ", name);
+		memcpy(b->data + b->len - 24, col, 24);
+	}
+	if (f & SF_IP) {
+		const char *srcline = info->loc.srcline;
+
+		info->loc.srcline = NULL;
+		itrace__put_loc(it, evsel, &info->loc);
+		info->loc.srcline = srcline;
+	}
+	/*
+	 * as perf 6.1: the target if asked for, or with the default
+	 * fields, which '-F +flags' alone leaves (+insn, +ip do not)
+	 */
+	if ((f & SF_ADDR) || !p->fields->out[t].user_set ||
+	    p->fields->out[t].user_fields == SF_FLAGS) {
+		addr_location__init(&al_to);
+		itrace__loc(thread, item->addr, item->time, &to, &al_to);
+		script_buf__puts(b, " => ");
+		script_print__loc(p, &to, item->addr,
+				  (f & (SF_SYM | SF_SYMOFFSET | SF_DSO)) | SF_IP);
+		addr_location__exit(&al_to);
+	}
+	/* perf prints a branch's srcline after its target */
+	if ((f & (SF_IP | SF_SRCLINE)) == (SF_IP | SF_SRCLINE) && info->loc.srcline) {
+		script_buf__puts(b, "\n  ");
+		script_buf__puts(b, info->loc.srcline);
+	}
+	itrace__put_insn(b, item, f);
+	script_buf__putc(b, '\n');
 }
 
 static int itrace__print(struct itrace *it, struct intel_pt_item *item)
@@ -560,40 +819,38 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	struct evsel *evsel;
 	struct perf_sample sample;
 	struct script_sample_info info;
-	struct script_loc to;
-	struct addr_location al, al_to;
+	struct addr_location al;
 	struct thread *thread = NULL;
-	u64 *fp, f;
-	int t;
+	char text[256];
+	u8 raw[12];
+	u64 f;
 
 	/* printed once every record before it is in: who ran then is known */
 	if (item->cpu >= 0)
 		intel_pt__cpu_task(it->pt, item->cpu, item->time, &item->pid, &item->tid);
 	if (item->type == IPT_ITEM_ERROR)
 		return itrace__print_error(it, item);
-	if (item->type == IPT_ITEM_BRANCH) {
-		evsel = it->branches_evsel;
-		if (!evsel || !itrace__wants_branch(it, item->flags))
-			return 0;
-	} else {
-		evsel = it->insns_evsel;
-		if (!evsel)
-			return 0;
-	}
+	evsel = itrace__item_evsel(it, item);
+	if (!evsel)
+		return 0;
 	memset(&sample, 0, sizeof(sample));
 	sample.ip = item->ip;
-	sample.addr = item->addr;
+	sample.addr = item->type == IPT_ITEM_INSN ? 0 : item->addr;
 	sample.pid = item->pid;
 	sample.tid = item->tid;
 	sample.time = item->time;
 	sample.cpu = item->cpu;
 	sample.period = item->type == IPT_ITEM_INSN ? item->period : 1;
 	sample.cpumode = item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+	/* perf's synthesized samples have no misc (no K or U in -F misc), data_src 0 */
+	sample.misc = 0;
+	if (item->type == IPT_ITEM_PSB || item->type == IPT_ITEM_CBR) {
+		sample.raw_size = itrace__synth_raw(it, item, raw);
+		sample.raw_data = raw;
+	}
 	if (it->filtering && script_filter__skip_early(it->filter, &sample))
 		return 0;
-	t = script_output_type(evsel->attr.type);
-	fp = &p->fields->out[t].fields;
-	f = *fp;
+	f = script_printer__fields(p, evsel);
 	if (!f)
 		return 0;
 	script_buf__maybe_flush(b);
@@ -602,41 +859,18 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	memset(&info, 0, sizeof(info));
 	info.comm = thread ? thread__comm_str(thread) : NULL;
 	addr_location__init(&al);
-	addr_location__init(&al_to);
 	itrace__loc(thread, item->ip, item->time, &info.loc, &al);
-
-	/* the start of the line, up to the flags column, as for any sample */
-	*fp = f & (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_PERIOD | SF_EVNAME | SF_FLAGS);
-	script_print__sample_head(p, &sample, evsel, &info);
-	*fp = f;
-	if ((f & SF_FLAGS) && b->len >= 24) {
-		char name[32], col[32];
-
-		itrace__flags_str(item->type == IPT_ITEM_BRANCH ? item->flags : 0, name,
-				  sizeof(name));
-		if (item->type != IPT_ITEM_BRANCH)
-			name[0] = '\0';
-		snprintf(col, sizeof(col), "  %-21s ", name);
-		memcpy(b->data + b->len - 24, col, 24);
+	if (f & SF_SRCLINE)
+		info.loc.srcline = itrace__srcline(it, &al);
+	if (item->type == IPT_ITEM_BRANCH) {
+		itrace__print_branch(it, item, evsel, &sample, &info, thread);
+	} else {
+		/* insnlen and insn from the bytes the decoder walked, after iregs as in perf */
+		info.text = text;
+		info.text_len = itrace__insn_text(item, f, text, sizeof(text));
+		script_print__sample_head(p, &sample, evsel, &info);
+		script_print__sample_tail(p, &sample, evsel, &info);
 	}
-	if (f & SF_IP) {
-		itrace__put_loc(it, evsel, &info.loc);
-		/*
-		 * as perf 6.1: the target if asked for, or with the default
-		 * fields, which '-F +flags' alone leaves (+insn, +ip do not)
-		 */
-		if (item->type == IPT_ITEM_BRANCH &&
-		    ((f & SF_ADDR) || !p->fields->out[t].user_set ||
-		     p->fields->out[t].user_fields == SF_FLAGS)) {
-			script_buf__puts(b, " =>");
-			itrace__loc(thread, item->addr, item->time, &to, &al_to);
-			itrace__put_loc(it, evsel, &to);
-		}
-	}
-	itrace__put_insn(b, item, f);
-	info.loc.srcline = NULL;
-	script_print__sample_tail(p, &sample, evsel, &info);
-	addr_location__exit(&al_to);
 	addr_location__exit(&al);
 	thread__put(thread);
 	return script_buf__maybe_flush(b);

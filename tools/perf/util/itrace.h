@@ -13,17 +13,25 @@
 struct itrace_opts {
 	bool set;      /* --itrace given (else perf's default for AUX recordings) */
 	bool branches; /* b */
-	bool calls;    /* c: branches that are calls (interrupts among them) */
-	bool returns;  /* r */
-	bool insns;    /* i */
-	bool errors;   /* e */
-	u64 period;    /* i's: N instructions, or N ns when period_ns */
+	/* c, r: only calls (with interrupts and trace ends), returns (with trace starts) */
+	bool calls;
+	bool returns;
+	bool insns;	   /* i */
+	bool errors;	   /* e */
+	bool pwr_events;   /* p: PSB and CBR events (power-state packets: not synthesized) */
+	bool transactions; /* x: the event exists, TSX transactions are not synthesized */
+	bool ptwrites;	   /* w: the event exists, PTWRITE packets are not synthesized */
+	u64 period;	   /* i's: N instructions, or N ns when period_ns */
 	bool period_ns;
 };
 
 /* perf's --itrace letters: "b", "i1i", "i100us", "ce"; 0 or -EINVAL with the reason printed */
 int itrace_opts__parse(struct itrace_opts *o, const char *arg);
-/* what perf script does without --itrace: cepwx */
+/*
+ * What perf 6.1 script does without --itrace (itrace_synth_opts__set_default()
+ * with default_no_sample): calls, errors, power and PSB events, ptwrites
+ * and transactions, "cepwx"
+ */
 void itrace_opts__set_default(struct itrace_opts *o);
 
 struct itrace;

@@ -85,6 +85,14 @@ struct script_output {
 struct script_fields {
 	struct script_output out[SCRIPT_OUT_MAX];
 	bool any_user_set;
+	/*
+	 * The recording has a hardware trace index (HEADER_AUXTRACE): the
+	 * samples its decoder synthesizes carry fields the recorded events
+	 * may lack (a branch's addr, the cpu), so asking for addr, cpu,
+	 * data_src, weight, iregs or phys_addr is no error, as in perf
+	 * (evsel__check_attr()'s allow_user_set).  Set before the checks.
+	 */
+	bool allow_user_set;
 };
 
 void script_fields__init(struct script_fields *sf);

@@ -572,6 +572,11 @@ static void print_start(struct script_printer *p, const struct perf_sample *samp
 		if ((s32)sample->cpu >= 0 && sample->cpu < 1000) {
 			w_dec_exact(w, sample->cpu, 3);
 			w += 3;
+		} else if ((s32)sample->cpu < 0 && (s32)sample->cpu > -100) {
+			/* %03d of a sample without PERF_SAMPLE_CPU: "-01" */
+			*w++ = '-';
+			w_dec_exact(w, -(s32)sample->cpu, 2);
+			w += 2;
 		} else {
 			w = w_sdec(w, (s32)sample->cpu, 0);
 		}
@@ -991,6 +996,11 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 	}
 	/* perf shows frames in objects object-relative, the kernel's absolute */
 	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel), true);
+}
+
+void script_print__loc(struct script_printer *p, const struct script_loc *loc, u64 ip, u64 fields)
+{
+	print_loc(p, loc, ip, fields, false);
 }
 
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,

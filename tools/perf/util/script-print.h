@@ -181,6 +181,8 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 			       const struct evsel *evsel, const struct script_sample_info *info);
 void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 			 const struct script_loc *frame);
+/* "%16llx sym+off (dso)" of @loc, as @fields ask (SF_IP for the address) */
+void script_print__loc(struct script_printer *p, const struct script_loc *loc, u64 ip, u64 fields);
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,
 			       const struct evsel *evsel, const struct script_sample_info *info);
 

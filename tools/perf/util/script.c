@@ -650,6 +650,11 @@ static int script__user_event(struct perf_tool *tool, union perf_event *event,
 	return script_buf__maybe_flush(&s->printer.out);
 }
 
+static int script__itrace_data(struct perf_tool *tool, const void *buf, u64 len)
+{
+	return itrace__auxtrace_data(tool_to_script(tool)->itrace, buf, len);
+}
+
 /*
  * AUXTRACE_INFO, TIME_CONV and AUXTRACE go to the decoder; a trace it
  * cannot decode is left to the session, which skips and counts it
@@ -663,16 +668,12 @@ static int script__itrace_user_event(struct perf_tool *tool, union perf_event *e
 	err = itrace__user_event(s->itrace, event, session);
 	if (err)
 		return err;
-	if (event->header.type == PERF_RECORD_AUXTRACE_INFO && !itrace__active(s->itrace))
-		s->tool.auxtrace_data = NULL;
+	/* the trace goes to a decoder that is there, else the session counts it */
+	if (event->header.type == PERF_RECORD_AUXTRACE_INFO)
+		s->tool.auxtrace_data = itrace__active(s->itrace) ? script__itrace_data : NULL;
 	if (s->opts->show_round_events)
 		return script__user_event(tool, event, session);
 	return 0;
-}
-
-static int script__itrace_data(struct perf_tool *tool, const void *buf, u64 len)
-{
-	return itrace__auxtrace_data(tool_to_script(tool)->itrace, buf, len);
 }
 
 static int script__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
@@ -754,16 +755,16 @@ static int script__check_owner(const struct script_opts *opts)
 }
 
 /*
- * The hardware trace of a file that has one (HEADER_AUXTRACE), or of any
- * pipe (its AUXTRACE_INFO comes later), is decoded: as perf, with its
- * default --itrace when none is given
+ * The hardware trace of a recording that has one is decoded, as perf
+ * does, with its default --itrace when none is given.  Whether it has one
+ * is known at its AUXTRACE_INFO record: HEADER_AUXTRACE, the index of a
+ * file's trace, is missing from some (a writer that keeps none, a
+ * recording cut before its header was written), and a pipe has none.
  */
 static int script__itrace_init(struct script *s)
 {
 	struct script_opts *opts = s->opts;
 
-	if (!s->session->is_pipe && !perf_session__has_feat(s->session, HEADER_AUXTRACE))
-		return 0;
 	/* the synthesized samples have no JSON form yet: the trace is left undecoded */
 	if (opts->json)
 		return 0;
@@ -774,7 +775,6 @@ static int script__itrace_init(struct script *s)
 	if (!s->itrace)
 		return -ENOMEM;
 	s->tool.user_event = script__itrace_user_event;
-	s->tool.auxtrace_data = script__itrace_data;
 	return 0;
 }
 
@@ -856,6 +856,12 @@ int script__run(struct script_opts *opts)
 					  opts->text.vmlinux);
 	if (err)
 		goto out_delete;
+	/*
+	 * as perf: a file with a trace index may have fields asked for that
+	 * only the trace's samples carry (a pipe writes no index)
+	 */
+	opts->fields.allow_user_set =
+	    !s.session->is_pipe && perf_session__has_feat(s.session, HEADER_AUXTRACE);
 	/* a file's evlist is known now: report bad -F choices before any output */
 	err = script__prepare(&s);
 	if (err || (err = script__check_tod(&s))) {

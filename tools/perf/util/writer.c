@@ -527,7 +527,7 @@ int perf_writer__write_auxtrace(struct perf_writer *w, const union perf_event *e
 	 * offset and header.size of each record (perf refuses an entry whose
 	 * size is not the record's), as perf record keeps it
 	 */
-	if (!w->pipe && !writer__compressing(w)) {
+	if (!w->pipe && !writer__compressing(w) && !(w->flags & PERF_WRITER_NO_AUXTRACE_INDEX)) {
 		wbuf__u64(&w->aux_index, w->off + w->olen);
 		wbuf__u64(&w->aux_index, ev->header.size);
 		if (w->aux_index.err)

@@ -58,6 +58,12 @@ enum perf_writer_flags {
 	 * whose layout their original attrs decide.
 	 */
 	PERF_WRITER_KEEP_ATTRS = 1 << 4,
+	/*
+	 * AUXTRACE records without the HEADER_AUXTRACE index of them: what a
+	 * writer that keeps none leaves, for tests of readers that must find
+	 * the trace in the records (perf's auxtrace_queue_data())
+	 */
+	PERF_WRITER_NO_AUXTRACE_INDEX = 1 << 5,
 };
 
 struct perf_writer;

@@ -37,7 +37,7 @@ data=$TEXTPOKE_SRCDIR/tools/perf/tests/data/script-corpus-parity
 	{ echo "FAIL: no $data/status (TEXTPOKE_BLESS=1 writes it)"; exit 1; }
 
 declare -A known=(
-	[perf_data_converter/perf.data.intel_pt-4.14]="the Intel PT trace under perf's default --itrace=cepwx: we synthesize no psb/cbr (p) samples, and with none of the code here libipt resyncs at the next PSB where perf restarts at each IP packet (pt-decode-corpus.sh checks --itrace=b/e line by line)"
+	[perf_data_converter/perf.data.intel_pt-4.14]="the Intel PT trace's decode errors only (perf's default --itrace=cepwx, pt-decode-default.sh): ours name the unknown code's address, time and trace position where perf says 'Failed to get instruction', and perf reports four more, a second error in four libraries where we report each object once"
 	[perf_data_converter/perf.data.piped.target-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perf_data_converter/perf.data.raw_callgraph_branch-3.4]="stock perf symbolizes [vdso] frames from this machine's vdso"
 	[perfparser/vector_static_gcc__perf.lbr.data]="LBR call-stack mode: stock perf builds the user part of the chain from the branch stack"
