@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -268,27 +270,67 @@ static void copy_out(int fd)
 	fflush(stdout);
 }
 
+static int home__open_dir(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	/* a test may leave a directory it made read-only */
+	if (flag == FTW_D)
+		chmod(path, (st->st_mode & 07777) | S_IRWXU);
+	return 0;
+}
+
+static int home__remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	if (remove(path) && errno != ENOENT)
+		fprintf(stderr, "perf textpoke test: cannot remove %s: %s\n", path,
+			strerror(errno));
+	return 0;
+}
+
+static void home__remove(const char *home)
+{
+	nftw(home, home__open_dir, 16, FTW_PHYS);
+	nftw(home, home__remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* TEST_OK, TEST_FAIL or TEST_SKIP; @reason gets the skip reason */
 static int run_one(int i, char *reason, size_t reason_size, bool show_output)
 {
 	int nc = nr_c_tests();
 	char tmpl[] = "/tmp/perf-textpoke-test-XXXXXX";
+	char home[] = "/tmp/perf-textpoke-home-XXXXXX";
 	int out = mkstemp(tmpl), rpipe[2], status, ret;
 	pid_t pid;
 
 	if (out < 0 || pipe(rpipe) < 0)
 		return TEST_FAIL;
 	unlink(tmpl);
+	/*
+	 * Every test gets a HOME of its own, empty, removed afterwards: perf
+	 * record fills ~/.debug with the build-ids it saw, and perf script,
+	 * perf report and our reader all take symbols from there (and perf
+	 * its ~/.perfconfig), so a shared HOME lets one run's recording, or
+	 * the machine's, change what an oracle answers.
+	 */
+	if (!mkdtemp(home)) {
+		snprintf(reason, reason_size, "cannot make a scratch HOME: %s", strerror(errno));
+		close(out);
+		close(rpipe[0]);
+		close(rpipe[1]);
+		return TEST_FAIL;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		home__remove(home);
 		return TEST_FAIL;
+	}
 	if (pid == 0) {
 		close(rpipe[0]);
 		dup2(out, 1);
 		dup2(out, 2);
 		setpgid(0, 0);
+		setenv("HOME", home, 1);
 		alarm(TEST_TIMEOUT_SECS);
 		if (i < nc) {
 			struct test_suite *t = builtin_tests[i];
@@ -309,6 +351,7 @@ static int run_one(int i, char *reason, size_t reason_size, bool show_output)
 	close(rpipe[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	home__remove(home);
 	reason[0] = '\0';
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
 		ssize_t n = read(rpipe[0], reason, reason_size - 1);

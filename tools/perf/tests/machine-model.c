@@ -2,12 +2,13 @@
 /*
  * The machine model fed with hand-built side-band records: threads, their
  * names over time, fork inheritance of maps, threads sharing a process's
- * maps, mmaps splitting older ones, anon/heap naming, and the callchain
- * walk skipping context markers.
+ * maps, mmaps splitting older ones, anon/heap naming (and the short names
+ * perf report prints), and the callchain walk skipping context markers.
  *
  * Mutation caught: maps__insert() keeping maps->last (the last map
  * maps__find() returned): a lookup after an mmap that split it answers
- * with the map the split replaced.
+ * with the map the split replaced; dso__set_short_name() taking the
+ * basename of /tmp/perf-PID.map too (perf-200.map, not "[JIT] tid 200").
  */
 #include <errno.h>
 #include <string.h>
@@ -19,6 +20,9 @@
 
 #define MISC_USER PERF_RECORD_MISC_USER
 #define MISC_KERNEL PERF_RECORD_MISC_KERNEL
+
+/* the short name (report's Shared Object) of what the last lookup() found */
+static char short_name[256];
 
 /* user address @ip of @pid/@tid at @time: the dso name and object address */
 static const char *lookup(struct machine *machine, s32 pid, s32 tid, u64 ip, u64 time, u64 *addr)
@@ -32,6 +36,7 @@ static const char *lookup(struct machine *machine, s32 pid, s32 tid, u64 ip, u64
 		return "(no thread)";
 	thread__find_symbol(thread, MISC_USER, ip, time, &al);
 	snprintf(name, sizeof(name), "%s", al.map ? map__dso_name(al.map) : "(none)");
+	snprintf(short_name, sizeof(short_name), "%s", al.map ? map__dso_short(al.map) : "(none)");
 	if (addr)
 		*addr = al.addr;
 	addr_location__exit(&al);
@@ -148,6 +153,7 @@ static int check_overlaps(struct machine *m)
 			!strcmp(lookup(m, 200, 200, 0x15000, 5, NULL), "/x/c"));
 	TEST_ASSERT_VAL("covering map wins at the edge",
 			!strcmp(lookup(m, 200, 200, 0x1f000, 5, NULL), "/x/c"));
+	TEST_ASSERT_VAL("short name: the basename", !strcmp(short_name, "c"));
 
 	/* the MMAP (v1) form, anon code and the heap */
 	machine__process_event(
@@ -156,6 +162,9 @@ static int check_overlaps(struct machine *m)
 	TEST_ASSERT_VAL("anon is perf-PID.map",
 			!strcmp(lookup(m, 200, 200, 0x50010, 7, &addr), "/tmp/perf-200.map"));
 	TEST_ASSERT_EQUAL("anon addresses are absolute", addr, 0x50010);
+	/* perf's dso__set_basename(): what perf report prints as its object */
+	TEST_ASSERT_VAL("anon's short name is perf's [JIT] tid PID",
+			!strcmp(short_name, "[JIT] tid 200"));
 	machine__process_event(
 	    m, record__mmap2(&buf, MISC_USER, 200, 200, 0x60000, 0x1000, 0, "[heap]", NULL),
 	    sample__at(&s, 8));

@@ -5,12 +5,15 @@
  * the module's map, and nothing for addresses outside every map; the same
  * table named by the user and moved to the recorded _stext.  Then the
  * running kernel's /proc/kallsyms when the recording says it is this kernel,
- * or names no kernel build-id and had its _text where this kernel has it.
- * Each name found must also have the length its symbol and dso keep for
- * the printers.
+ * or names neither a kernel build-id nor a release and had its _text where
+ * this kernel has it; never for a recording that names another release,
+ * whatever its _text.  Each name found must also have the length its symbol
+ * and dso keep for the printers.
  *
  * Mutation caught: machine__split_kallsyms() cutting a module symbol's
- * "\t[module]" without symbol__set_namelen(): mod_fn1's length is 16.
+ * "\t[module]" without symbol__set_namelen(): mod_fn1's length is 16;
+ * machine__kallsyms_path() taking /proc/kallsyms for another release
+ * without a kernel build-id (schedule where [unknown] is expected).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,10 +168,24 @@ static int check_running_kernel(struct test_suite *t)
 	machine__delete(m);
 
 	/*
-	 * Another release, no kernel build-id: this kernel's symbols only
-	 * where the recorded _text is this kernel's
+	 * Another release, no kernel build-id: another kernel, although its
+	 * _text is this one's (as every unrandomized x86_64 kernel's is)
 	 */
 	env.os_release = (char *)"0.0-not-this-kernel";
+	m = machine__new(&env, NULL);
+	TEST_ASSERT_VAL("machine__new", m);
+	machine__process_event(m,
+			       record__mmap(&buf, PERF_RECORD_MISC_KERNEL, -1, 0, text, 0x4000000,
+					    text, "[kernel.kallsyms]_text"),
+			       sample__at(&s, 0));
+	EXPECT(addr + 1, "[unknown]", "[kernel.kallsyms]");
+	machine__delete(m);
+
+	/*
+	 * No release, no kernel build-id: this kernel's symbols only where
+	 * the recorded _text is this kernel's
+	 */
+	env.os_release = NULL;
 	m = machine__new(&env, NULL);
 	TEST_ASSERT_VAL("machine__new", m);
 	machine__process_event(m,

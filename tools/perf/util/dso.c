@@ -15,10 +15,23 @@
 #include "dso-inline.h"
 #include "dso.h"
 
+/*
+ * The name report's Shared Object column, --dsos and srcline's fallback
+ * use.  perf's dso__set_basename() calls the anon code a JIT describes
+ * in /tmp/perf-PID.map "[JIT] tid PID" there (perf script still prints
+ * the path).
+ */
 static void dso__set_short_name(struct dso *dso)
 {
 	const char *slash = strrchr(dso->name, '/');
+	int tid;
 
+	if (sscanf(dso->name, "/tmp/perf-%d.map", &tid) == 1 &&
+	    asprintf(&dso->short_name_alloc, "[JIT] tid %d", tid) >= 0) {
+		dso->short_name = dso->short_name_alloc;
+		return;
+	}
+	dso->short_name_alloc = NULL;
 	dso->short_name = slash && slash[1] ? slash + 1 : dso->name;
 }
 
@@ -91,6 +104,7 @@ void dso__put(struct dso *dso)
 	if (dso->long_name != dso->name)
 		free(dso->long_name);
 	free(dso->name);
+	free(dso->short_name_alloc);
 	free(dso->symsrc);
 	free(dso->image);
 	dso_inline__delete(dso->inl);

@@ -34,7 +34,8 @@ struct dso {
 	char *name;			/* what perf script prints as dso */
 	char *long_name;		/* the file: a module's path; else == name */
 	size_t name_len, long_name_len; /* for the printers, which write one a frame */
-	const char *short_name;		/* basename of name */
+	const char *short_name;		/* basename of name, "[JIT] tid N" for perf-N.map */
+	char *short_name_alloc;		/* short_name when it is not part of name */
 	struct build_id bid;		/* as recorded; size 0 when unknown */
 	bool loaded;			/* symbols were looked for (found or not) */
 	bool print_long_name;		/* a module perf names by its path (see map__dso_name()) */

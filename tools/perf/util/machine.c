@@ -974,16 +974,28 @@ enum ksym_source {
 	KSYM_FILE,    /* a table of the recorded kernel, or the one the user named */
 	KSYM_RUNNING, /* /proc/kallsyms: recorded on this kernel, maybe moved since (KASLR) */
 	/*
-	 * /proc/kallsyms of another kernel, for a recording that names no
-	 * kernel build-id: perf takes it blindly; it is used here only where
-	 * the recorded kernel's _text is this one's.
+	 * /proc/kallsyms, for a recording that names neither its kernel's
+	 * build-id nor its release, so that nothing says it is of another
+	 * kernel: perf takes it blindly; it is used here only where the
+	 * recorded kernel's _text is this one's.  A recording that names
+	 * another release is of another kernel, whatever its _text: without
+	 * KASLR every x86_64 kernel has _text at 0xffffffff81000000, and this
+	 * kernel's names at a 2012 kernel's addresses are nobody's symbols.
 	 */
 	KSYM_OTHER,
 };
 
+/* the release the recording names, or NULL */
+static const char *machine__named_release(const struct machine *machine)
+{
+	const char *rel = machine->env ? machine->env->os_release : NULL;
+
+	return rel && *rel ? rel : NULL;
+}
+
 static const char *machine__recorded_release(const struct machine *machine)
 {
-	return machine->env && machine->env->os_release ? machine->env->os_release : "(unknown)";
+	return machine__named_release(machine) ?: "(unknown)";
 }
 
 static const char *running_release(struct utsname *uts)
@@ -1022,7 +1034,7 @@ static const char *machine__kallsyms_path(struct machine *machine, char **to_fre
 		*src = KSYM_RUNNING;
 		return "/proc/kallsyms";
 	}
-	if (!machine->kernel_dso->bid.size) {
+	if (!machine->kernel_dso->bid.size && !machine__named_release(machine)) {
 		*src = KSYM_OTHER;
 		return "/proc/kallsyms";
 	}
