@@ -34,7 +34,7 @@
 # (make check never sets TEXTPOKE_BLESS).
 #
 # Mutation caught: dropping every sample of a legacy pipe (the sommelier
-# files' .diff then grows from 39 to 1414 lines); dso__load_vdso() taking
+# files, equal to perf's, then differ with no expected difference); dso__load_vdso() taking
 # this machine's vdso for a recording without a vdso build-id ("we name
 # 39 [vdso] symbols of a vdso the file does not carry").
 
