@@ -162,15 +162,21 @@ static int script__prepare(struct script *s)
 /*
  * The srcline field: the object's DWARF line at the address, else what
  * perf prints when addr2line has no answer, the object's short name and
- * the address
+ * the address.  addr2line's "??:0" (a function, no line) perf prints only
+ * at a frame unwound from a stack dump, which takes its line from the
+ * inline list; at a sample's own line and at a recorded callchain's frame
+ * its map__fprintf_srcline() leaves that answer out, line and all.
  */
-static const char *script__srcline(struct script *s, const struct addr_location *al, int which)
+static const char *script__srcline(struct script *s, const struct addr_location *al, int which,
+				   bool unwound)
 {
 	const char *line;
 
 	if (!s->want_srcline || !al->map || !al->map->dso)
 		return NULL;
 	line = dso__srcline(al->map->dso, al->addr);
+	if (line && !unwound && !strcmp(line, "??:0"))
+		return NULL;
 	if (line)
 		return line;
 	snprintf(s->srcline[which], sizeof(s->srcline[which]), "%s[%" PRIx64 "]",
@@ -276,7 +282,7 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
 	if (fa->s->want_srcline)
-		loc.srcline = script__srcline(fa->s, &frame->al, 1);
+		loc.srcline = script__srcline(fa->s, &frame->al, 1, frame->unwound);
 	/* kernel, module and BPF frames show the address as recorded */
 	loc.relative = callchain_frame__addr(frame) != frame->ip;
 	if (frame->inline_name) {
@@ -407,7 +413,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	}
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
 	loc_from_al(s, &info.loc, sample->ip, &al);
-	info.loc.srcline = script__srcline(s, &al, 0);
+	info.loc.srcline = script__srcline(s, &al, 0, false);
 	info.has_chain = sample->callchain != NULL;
 	if ((script_printer__fields(&s->printer, evsel) & SF_TRACE) && sample->raw_data &&
 	    evsel->tp_format)

@@ -12,9 +12,16 @@
 # Each line that differs must differ in the file alone, and gdb -- an
 # oracle that shares nothing with either -- must name our file.
 #
+# addr2line's "??:0" (an ELF symbol, no line) perf prints only at frames
+# it unwound from a dwarf stack dump: a workload whose nodebug() is built
+# without -g shows it at every kind of frame, where before only a rare
+# sample at _start's first instruction did.
+#
 # Mutation caught: dropping the "dso[addr]" fallback of frames addr2line
 # cannot answer for (script__srcline() returning NULL there): the kernel
-# frames lose their srcline line and the line counts differ.
+# frames lose their srcline line and the line counts differ.  Mutation
+# caught: script__srcline() printing "??:0" at frames not unwound
+# (nodebug-fp: 600-odd lines more than perf's).
 
 . "$(dirname "$0")/lib/script-common.sh"
 [ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
@@ -83,6 +90,22 @@ perf_record "$tmp/dwarf.data" -e cpu-clock -c 250000 --call-graph dwarf -- "$tmp
 compare dwarf "$tmp/dwarf.data" -F ip,sym,dso,srcline
 # one line per sample, absolute addresses: the sample's own lines, judged above
 compare fp-one "$tmp/fp.data" -G -F comm,tid,ip,sym,dso,srcline
+
+# a function addr2line knows by its ELF symbol only, in an object with a
+# line table: perf prints its "??:0" at frames it unwound from the stack
+# dump, nothing at a sample's own line or a recorded callchain's frame
+gcc -O1 -fno-omit-frame-pointer -g -c -o "$tmp/srcline-workload.o" "$libdir/srcline-workload.c" &&
+	gcc -O1 -fno-omit-frame-pointer -g0 -c -o "$tmp/srcline-nodebug.o" "$libdir/srcline-nodebug.c" &&
+	gcc -o "$tmp/nodebug" "$tmp/srcline-workload.o" "$tmp/srcline-nodebug.o" 2>"$tmp/gcc.err" ||
+	fail "gcc: the nodebug workload: $(cat "$tmp/gcc.err")"
+perf_record "$tmp/nd-fp.data" -e cpu-clock -c 250000 -g -- "$tmp/nodebug"
+compare nodebug-fp "$tmp/nd-fp.data" -F comm,tid,ip,sym,dso,srcline
+grep -q ' nodebug (' "$tmp/nodebug-fp.perf" || fail "nodebug-fp: no frame in nodebug()"
+compare nodebug-one "$tmp/nd-fp.data" -G -F ip,sym,dso,srcline
+perf_record "$tmp/nd-dw.data" -e cpu-clock -c 250000 --call-graph dwarf -- "$tmp/nodebug"
+compare nodebug-dwarf "$tmp/nd-dw.data" -F ip,sym,dso,srcline
+grep -A1 ' nodebug (' "$tmp/nodebug-dwarf.perf" | grep -qx '  ??:0' ||
+	fail "nodebug-dwarf: stock perf prints no ??:0 at nodebug()'s unwound frames"
 grep -q "^  \[kernel.kallsyms\]\[" "$tmp/fp.ours" "$tmp/dwarf.ours" ||
 	echo "note: no kernel frame recorded: the dso[addr] fallback was not exercised"
 echo "ok: $total_same lines equal to perf; $total_checked where perf's addr2line reads the" \
