@@ -15,6 +15,7 @@
  * callchain repeats the same few hundred return addresses.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -715,3 +716,13 @@ const char *dso__srcline(struct dso *dso, u64 offset)
 }
 
 #endif /* HAVE_LIBDW */
+
+const char *dso__srcline_print(struct dso *dso, u64 offset, bool unwound, char *buf, size_t size)
+{
+	const char *line = dso__srcline(dso, offset);
+
+	if (line)
+		return unwound || strcmp(line, "??:0") ? line : NULL;
+	snprintf(buf, size, "%s[%" PRIx64 "]", dso->short_name, offset);
+	return buf;
+}

@@ -2,6 +2,8 @@
 #ifndef __PERF_TEXTPOKE_DSO_INLINE_H
 #define __PERF_TEXTPOKE_DSO_INLINE_H
 
+#include <stddef.h>
+
 #include "types.h"
 
 struct dso;
@@ -26,6 +28,16 @@ unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
  * when there is none.  Lives as long as @dso.
  */
 const char *dso__srcline(struct dso *dso, u64 offset);
+
+/*
+ * The srcline field as perf script prints it for a frame at @offset of
+ * @dso: dso__srcline(), else perf's "dso[addr]" (written in @buf) where
+ * addr2line has no answer.  addr2line's "??:0" (a function, no line) perf
+ * prints only at a frame unwound from a stack dump (@unwound), whose line
+ * comes from its inline list; at a sample's own line and a recorded
+ * callchain's frame it leaves that answer out: NULL, no line at all.
+ */
+const char *dso__srcline_print(struct dso *dso, u64 offset, bool unwound, char *buf, size_t size);
 
 /* called by dso__put() */
 void dso_inline__delete(struct dso_inline *di);

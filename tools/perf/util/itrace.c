@@ -568,22 +568,12 @@ static void itrace__loc(struct thread *thread, u64 addr, u64 time, struct script
 	}
 }
 
-/*
- * -F srcline: the object's DWARF line at the address, else what perf
- * prints when addr2line has no answer, "dso[addr]"
- */
+/* -F srcline of a synthesized sample's own line, as perf prints a sample's */
 static const char *itrace__srcline(struct itrace *it, const struct addr_location *al)
 {
-	const char *line;
-
 	if (!al->map || !al->map->dso)
 		return NULL;
-	line = dso__srcline(al->map->dso, al->addr);
-	if (line)
-		return line;
-	snprintf(it->srcline, sizeof(it->srcline), "%s[%" PRIx64 "]", al->map->dso->short_name,
-		 al->addr);
-	return it->srcline;
+	return dso__srcline_print(al->map->dso, al->addr, false, it->srcline, sizeof(it->srcline));
 }
 
 /*

@@ -159,29 +159,14 @@ static int script__prepare(struct script *s)
 	return 0;
 }
 
-/*
- * The srcline field: the object's DWARF line at the address, else what
- * perf prints when addr2line has no answer, the object's short name and
- * the address.  addr2line's "??:0" (a function, no line) perf prints only
- * at a frame unwound from a stack dump, which takes its line from the
- * inline list; at a sample's own line and at a recorded callchain's frame
- * its map__fprintf_srcline() leaves that answer out, line and all.
- */
+/* the srcline field, @which: the sample's own line (0) or a frame's (1) */
 static const char *script__srcline(struct script *s, const struct addr_location *al, int which,
 				   bool unwound)
 {
-	const char *line;
-
 	if (!s->want_srcline || !al->map || !al->map->dso)
 		return NULL;
-	line = dso__srcline(al->map->dso, al->addr);
-	if (line && !unwound && !strcmp(line, "??:0"))
-		return NULL;
-	if (line)
-		return line;
-	snprintf(s->srcline[which], sizeof(s->srcline[which]), "%s[%" PRIx64 "]",
-		 al->map->dso->short_name, al->addr);
-	return s->srcline[which];
+	return dso__srcline_print(al->map->dso, al->addr, unwound, s->srcline[which],
+				  sizeof(s->srcline[which]));
 }
 
 static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
