@@ -1178,6 +1178,7 @@ static int machine__read_vmlinux(struct machine *machine, struct kallsyms_load *
 static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load *load,
 				  enum ksym_source *src, char **path)
 {
+	struct kallsyms_damage damage;
 	char *to_free;
 	const char *name = machine__kallsyms_path(machine, &to_free, src);
 	int err;
@@ -1185,7 +1186,8 @@ static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load 
 	*path = NULL;
 	if (!name)
 		return -ENOENT;
-	err = kallsyms__parse(name, load, kallsyms_load__add);
+	err = kallsyms__parse_checked(name, load, kallsyms_load__add, &damage);
+	kallsyms_damage__warn(name, &damage, "kallsyms");
 	if (err < 0 || !load->nonzero) {
 		pr_warning("kernel symbols not resolved: %s: %s\n", name,
 			   err < 0 ? input_file__strerror(err) :
