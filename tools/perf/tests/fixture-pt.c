@@ -69,6 +69,8 @@ struct fp_cpu {
 	bool ended;
 	/* a change since the latest TSC: the next TSC goes before a TIP */
 	bool changed;
+	/* the next instruction's address is in the trace in full (TIP, FUP) */
+	bool full_ip;
 	u64 nr_tnt_packets;
 	size_t all_alloc;
 };
@@ -462,6 +464,7 @@ static void fp__psb(struct fp_ctx *c, struct fp_cpu *p, bool fup)
 		pkt.payload.mode.bits.exec = pt_set_exec_mode(ptem_64bit);
 		fp__emit(c, p, &pkt);
 		fp__ip_packet(c, p, ppt_fup, p->ip, pt_ipc_sext_48);
+		p->full_ip = true;
 	}
 	pkt.type = ppt_psbend;
 	fp__emit(c, p, &pkt);
@@ -527,6 +530,28 @@ static void *fp__grow(void *arr, size_t *alloc, u64 nr, size_t size)
 	return p;
 }
 
+/*
+ * Whether a recording without a kcore knows the bytes of the instruction
+ * at [@ip, @ip + @len) at @time: the pokes give a site's bytes, the
+ * trampoline's fill poke its code from then on, HEADER_BPF_PROG_INFO a
+ * loaded program's; the rest of the text is known only from a kcore.
+ */
+static bool fp__known_without_kcore(const struct fp_ctx *c, u64 ip, u8 len, u64 time)
+{
+	int i;
+
+	for (i = 0; i < S__MAX; i++)
+		if (ip >= c->site[i].addr && ip + len <= c->site[i].addr + c->site[i].len)
+			return true;
+	if (ip >= FP_TRAMP && ip + len <= FP_TRAMP + FP_TRAMP_BODY)
+		return time >= c->tramp_time;
+	for (i = 0; i < 2; i++)
+		if (ip >= FP_BPF && ip + len <= FP_BPF + c->prog[i].len &&
+		    time >= c->prog[i].load && time < c->prog[i].unload)
+			return true;
+	return false;
+}
+
 static void fp__truth_insn(struct fp_ctx *c, struct fp_cpu *p, u64 ip, const u8 *b, u8 len)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -566,7 +591,12 @@ static void fp__truth_insn(struct fp_ctx *c, struct fp_cpu *p, u64 ip, const u8 
 		e->cpu = p->cpu;
 		e->len = len;
 		memcpy(e->bytes, b, len);
+		if (fp__known_without_kcore(c, ip, len, p->cur_time))
+			e->flags |= FP_INSN_NO_KCORE;
+		if (p->full_ip)
+			e->flags |= FP_INSN_FULL_IP;
 	}
+	p->full_ip = false;
 	fp->nr_insns++;
 }
 
@@ -701,6 +731,8 @@ static void fp__step(struct fp_ctx *c, struct fp_cpu *p, bool last)
 	fp__truth_insn(c, p, ip, b, d.len);
 	if (taken)
 		fp__truth_branch(c, p, ip, to);
+	/* a TIP gave the target in full */
+	p->full_ip = d.kind == K_CALL_IND || d.kind == K_RET;
 	p->ip = to;
 	c->now++;
 }
@@ -794,6 +826,7 @@ static void fp__start(struct fp_ctx *c, struct fp_cpu *p)
 	pkt.payload.mode.bits.exec = pt_set_exec_mode(ptem_64bit);
 	fp__emit(c, p, &pkt);
 	fp__ip_packet(c, p, ppt_tip_pge, FP_LOOP, pt_ipc_sext_48);
+	p->full_ip = true;
 	fp__truth_branch(c, p, 0, FP_LOOP);
 }
 

@@ -128,12 +128,29 @@ struct fixture_pt_opts {
 	bool keep_truth;
 };
 
-/* one executed instruction, as truth.txt has it */
+/*
+ * What the model knows of an executed instruction beyond truth.txt, for
+ * tests that need to know what a decoder can reach without a kcore:
+ *  FP_INSN_NO_KCORE  its bytes are known to a recording without a kcore:
+ *                    a poked site (the pokes' bytes), the trampoline once
+ *                    filled, a BPF program while it is loaded (its JIT
+ *                    bytes in HEADER_BPF_PROG_INFO); not the plain text
+ *  FP_INSN_FULL_IP   the trace gives its address in full: the target of a
+ *                    TIP or TIP.PGE, or a PSB+'s FUP, where a decoder that
+ *                    lost its way can start again
+ */
+enum fixture_pt_insn_flags {
+	FP_INSN_NO_KCORE = 1 << 0,
+	FP_INSN_FULL_IP = 1 << 1,
+};
+
+/* one executed instruction, as truth.txt has it, and the model's flags */
 struct fixture_pt_insn {
 	u64 time;
 	u64 ip;
 	u8 cpu;
 	u8 len;
+	u8 flags;
 	u8 bytes[15];
 };
 

@@ -23,10 +23,11 @@
  * 100000 instructions in a row at one address); intel-pt-recover.c's
  * compressed return without "q->status = -pte_bad_retcomp"
  * (ret-compressed-not-taken: an error item reading "OK").
- * The session target has no one-line break known
- * to fail it in the normal build (zero-size-record-file is refused by
- * two checks, either alone enough); under ASan it fails on any read past
- * a record.
+ * Mutation caught (session): perf_event__check() without the COMM
+ * case's has_nul() (comm-unterminated reaches the tool, whose check that
+ * every delivered string ends inside its record fails, in the normal
+ * build too); under ASan the target also fails on any read past a
+ * record.
  */
 #include <dirent.h>
 #include <errno.h>

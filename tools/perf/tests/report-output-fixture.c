@@ -307,8 +307,11 @@ const char *rof_script(const char *name, char *buf, size_t size)
 	return buf;
 }
 
-#define CHROMIUM \
-	"timeout 50 chromium --headless --disable-gpu --no-sandbox --user-data-dir='%s/chrome'"
+/* no network, no first-run or background work: only the page */
+#define CHROMIUM                                                                     \
+	"timeout 50 chromium --headless --no-sandbox --disable-gpu --disable-quic "  \
+	"--no-first-run --disable-background-networking --disable-component-update " \
+	"--disable-sync --user-data-dir='%s/chrome'"
 
 int rof_check(const char *script, const char *doc, const char *expected)
 {
@@ -342,7 +345,7 @@ int rof_chromium_dom(const char *dir, const char *html, const char *fragment, co
 }
 
 int rof_chromium(const char *dir, const char *html, const char *expected_dom,
-		 const char *shot_fragment, const char *keep)
+		 const char *shot_fragment, const char *pixels, const char *keep)
 {
 	char path[512], script[512], *cmd = NULL;
 	unsigned int w, h, colours, permille;
@@ -362,6 +365,18 @@ int rof_chromium(const char *dir, const char *html, const char *expected_dom,
 		goto out;
 	}
 	free(cmd);
+	cmd = NULL;
+	if (pixels) {
+		char shot[512];
+
+		/* what is drawn where: this says more than "not blank" */
+		snprintf(shot, sizeof(shot), "%s/shot.png", dir);
+		if (rof_check("timeline-pixels.py", shot, pixels)) {
+			pr_debug("the screenshot's timeline is not what the times say\n");
+			goto out;
+		}
+		goto keep;
+	}
 	if (asprintf(&cmd, "python3 '%s' '%s/shot.png' >'%s/shot.stats'",
 		     rof_script("png-stats.py", script, sizeof(script)), dir, dir) < 0 ||
 	    rof_run(cmd))
@@ -379,6 +394,7 @@ int rof_chromium(const char *dir, const char *html, const char *expected_dom,
 	/* lanes in several kind colours, text, bars: far from a blank page */
 	if (w != 1200 || h != 800 || colours < 16 || permille < 30)
 		goto out;
+keep:
 	if (keep) {
 		free(cmd);
 		if (asprintf(&cmd, "cp '%s/shot.png' '%s'", dir, keep) < 0 || rof_run(cmd))

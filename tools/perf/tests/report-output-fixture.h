@@ -54,16 +54,18 @@ const char *rof_script(const char *name, char *buf, size_t size);
 
 /* python3 tests/report-output/@script @doc @expected: its exit status */
 int rof_check(const char *script, const char *doc, const char *expected);
+/* Chromium's DOM of file://@html@fragment (@fragment may be NULL) checked against @expected */
+int rof_chromium_dom(const char *dir, const char *html, const char *fragment, const char *expected);
 /*
  * Headless Chromium on @html: its DOM (after the script ran) checked by
- * html-check.py against @expected_dom, its 1200x800 screenshot decoded
- * by png-stats.py and refused when blank; kept as @keep unless NULL.
+ * html-check.py against @expected_dom; its 1200x800 screenshot checked
+ * by timeline-pixels.py against @pixels (each lane's marks in their
+ * colours over their times' x extent), or with @pixels NULL decoded by
+ * png-stats.py and refused when blank; kept as @keep unless NULL.
  * @shot_fragment (or NULL) ends the screenshot's URL: #show=ADDR:VERSION.
  * Scratch files in @dir.  0, or -1 with the reason at -v.
  */
-/* Chromium's DOM of file://@html@fragment (@fragment may be NULL) checked against @expected */
-int rof_chromium_dom(const char *dir, const char *html, const char *fragment, const char *expected);
 int rof_chromium(const char *dir, const char *html, const char *expected_dom,
-		 const char *shot_fragment, const char *keep);
+		 const char *shot_fragment, const char *pixels, const char *keep);
 
 #endif /* __PERF_TEXTPOKE_TESTS_REPORT_OUTPUT_FIXTURE_H */

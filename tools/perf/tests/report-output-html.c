@@ -7,13 +7,22 @@
  * lane and every change of the fixture must be there with the fixture's
  * figures in its data-* attributes, hostile symbol names must read back
  * as the fixture's expected strings and add no element (one <script>,
- * one <svg>), and Chromium's screenshot must not be blank
- * (tests/report-output/png-stats.py decodes it with zlib alone).  The
- * tooltip of two changes (the page's #show=ADDR:VERSION link opens it as
- * hovering does) must read symbol, bytes and disassembly as text.  With
- * TEXTPOKE_REPORT_PNG=FILE the screenshot is kept there (the README's).
+ * one <svg>).  What is drawn is read from Chromium's screenshot
+ * (tests/report-output/timeline-pixels.py, which decodes it with zlib
+ * alone): the plot's ends from the time axis, the lanes as the bands
+ * above it, then along each lane every change's segment in its colour
+ * (the original state's grey, else its kind's, every second changed
+ * state at 65%) and each region's life in its type's colour over the x
+ * extent the fixture's times give, to within 2 pixels; the colours are
+ * the legend's, written in this test.  The tooltip of two changes (the
+ * page's #show=ADDR:VERSION link opens it as hovering does) must read
+ * symbol, bytes and disassembly as text.  With TEXTPOKE_REPORT_PNG=FILE
+ * the screenshot is kept there (the README's).
  *
- * The Chromium commands, in the scratch directory D:
+ * The Chromium commands, in the scratch directory D (no network, no
+ * first-run or background work: --disable-quic --no-first-run
+ * --disable-background-networking --disable-component-update
+ * --disable-sync as well):
  *   chromium --headless --disable-gpu --no-sandbox --user-data-dir=D/chrome
  *            --screenshot=D/shot.png --window-size=1200,800 file://D/report.html
  *   chromium --headless --disable-gpu --no-sandbox --user-data-dir=D/chrome
@@ -24,7 +33,12 @@
  * as is ends the data-sym attribute early; a lane loop in
  * html__timeline() that stops one short loses the last region;
  * tip.innerHTML for tip.textContent in the script makes the kprobe's
- * tooltip symbol markup.
+ * tooltip symbol markup.  And, which the screenshot's old "not blank"
+ * check let pass: html__site_lane() filling every segment with
+ * ORIGINAL_COLOUR (the changes are grey where their kind's colour
+ * should be); ".seg{visibility:hidden}" in the style (the track shows
+ * where segments should be); a segment's x1 taken 200 us after the next
+ * change (the lighter segment after it is darkened where they overlap).
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -161,6 +175,76 @@ static void expect(FILE *fp, const struct report_output_fixture *f, bool dom)
 	}
 }
 
+/*
+ * What the timeline must show, in the screenshot's pixels: the colours
+ * are the legend's, written here by hand (a kind's colour, the original
+ * state's grey), the times the fixture's.  The plot spans the changes'
+ * first_time to last_time (T .. T + 10 ms): the sample density, from T
+ * in bins doubled to 65536 ns until its last sample (T + 9.9 ms) fits in
+ * 256 of them, ends at bin 151's end, T + 9.96 ms, inside it.
+ */
+static const char *const kind_rgb[] = {"1f77b4", "9467bd", "2ca02c", "d62728",
+				       "ff7f0e", "8c564b", "7f7f7f"};
+#define ORIGINAL_RGB "d0d0d0"
+#define TRACK_RGB "f6f6f6"
+
+static void pixel_mark(FILE *fp, u64 t1, u64 t2, bool to_end, const char *rgb, int alpha)
+{
+	if (to_end)
+		fprintf(fp, "mark %" PRIu64 " end %s %d\n", t1, rgb, alpha);
+	else
+		fprintf(fp, "mark %" PRIu64 " %" PRIu64 " %s %d\n", t1, t2, rgb, alpha);
+}
+
+static int write_pixels(const char *path, const struct report_output_fixture *f)
+{
+	const struct report_changes *rc = &f->rc;
+	FILE *fp = fopen(path, "w");
+	size_t s, v, r;
+
+	if (!fp)
+		return -1;
+	fprintf(fp, "span %" PRIu64 " %" PRIu64 "\ntrack %s\n", rc->first_time, rc->last_time,
+		TRACK_RGB);
+	/* sites in address order, then the regions in the order they started */
+	for (s = 0; s < rc->nr_sites; s++) {
+		const struct report_site *st = &rc->sites[s];
+		int state = 0;
+
+		fprintf(fp, "lane site-%#" PRIx64 "\n", st->addr);
+		for (v = 0; v < st->nr_versions; v++) {
+			const struct report_version *rv = &st->versions[v];
+			u64 t1 = v ? rv->time : rc->first_time;
+			bool last = v + 1 == st->nr_versions;
+			u64 t2 = last ? 0 : st->versions[v + 1].time;
+
+			/*
+			 * Code as it was at the start is grey; each changed
+			 * state its kind's colour, every second one lighter
+			 * (65%), so that two changes in a row are told apart
+			 */
+			if (!v || !rv->changed)
+				pixel_mark(fp, t1, t2, last, ORIGINAL_RGB, 1000);
+			else
+				pixel_mark(fp, t1, t2, last, kind_rgb[st->kind],
+					   ++state % 2 ? 1000 : 650);
+		}
+	}
+	for (r = 0; r < rc->nr_regions; r++) {
+		const struct report_region *rg = &rc->regions[r];
+		bool alive = rg->end == UINT64_MAX;
+		/* BPF programs, OOL regions: the legend's; faint when the bytes are unknown */
+		const char *rgb = rg->ksym_type == 1 ? "17becf" : "bcbd22";
+
+		fprintf(fp, "lane region-%s\n", rg->name);
+		pixel_mark(fp, rc->first_time, rg->start, false, TRACK_RGB, 1000);
+		pixel_mark(fp, rg->start, rg->end, alive, rgb, rg->bytes_known ? 1000 : 350);
+		if (!alive)
+			pixel_mark(fp, rg->end, 0, true, TRACK_RGB, 1000);
+	}
+	return fclose(fp) ? -1 : 0;
+}
+
 static int write_expected(const char *path, const struct report_output_fixture *f, bool dom)
 {
 	FILE *fp = fopen(path, "w");
@@ -213,7 +297,7 @@ static int test__report_output_html(struct test_suite *t)
 {
 	struct report_output_fixture *f = malloc(sizeof(*f));
 	char *dir = rof_scratch__new();
-	char html[512], exp[512];
+	char html[512], exp[512], pixels[512];
 	int ret = TEST_FAIL, err;
 	FILE *fp;
 
@@ -227,6 +311,7 @@ static int test__report_output_html(struct test_suite *t)
 	report_output_fixture__init(f);
 	snprintf(html, sizeof(html), "%s/report.html", dir);
 	snprintf(exp, sizeof(exp), "%s/file.expected", dir);
+	snprintf(pixels, sizeof(pixels), "%s/pixels.expected", dir);
 	fp = fopen(html, "w");
 	if (!fp)
 		goto out;
@@ -239,8 +324,8 @@ static int test__report_output_html(struct test_suite *t)
 	}
 	if (system("command -v chromium >/dev/null 2>&1"))
 		test_skip_part(t, "Chromium part: chromium is not installed (make test-deps)");
-	else if (write_expected(exp, f, true) ||
-		 rof_chromium(dir, html, exp, NULL, getenv("TEXTPOKE_REPORT_PNG")) ||
+	else if (write_expected(exp, f, true) || write_pixels(pixels, f) ||
+		 rof_chromium(dir, html, exp, NULL, pixels, getenv("TEXTPOKE_REPORT_PNG")) ||
 		 hover(dir, html, f, 0, 1) || hover(dir, html, f, 3, 1))
 		goto out;
 	ret = test_result(t);
@@ -251,6 +336,7 @@ out:
 }
 
 struct test_suite suite__report_output_html = {
-    .desc = "report --html: every lane and change in Chromium's DOM, a screenshot not blank",
+    .desc =
+	"report --html: every lane and change in Chromium's DOM, drawn in its colour at its times",
     .func = test__report_output_html,
 };

@@ -297,7 +297,7 @@ static int test__report_output_recording(struct test_suite *t)
 
 	if (system("command -v chromium >/dev/null 2>&1")) {
 		test_skip_part(t, "Chromium part: chromium is not installed (make test-deps)");
-	} else if (rof_chromium(dir, path, exp, "#show=0xffffffff81000104:1",
+	} else if (rof_chromium(dir, path, exp, "#show=0xffffffff81000104:1", NULL,
 				getenv("TEXTPOKE_REPORT_PNG"))) {
 		goto out;
 	}

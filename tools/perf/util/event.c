@@ -115,3 +115,51 @@ const char *perf_event__check(const union perf_event *event)
 		return NULL;
 	}
 }
+
+/* a string field and its NUL, padded to 8 (perf_event__check() found the NUL) */
+static u32 padded_string(const union perf_event *event, const char *str)
+{
+	u32 off = str - (const char *)event;
+
+	return off + PERF_ALIGN(strlen(str) + 1, 8);
+}
+
+u32 perf_event__fields_size(const union perf_event *event)
+{
+	switch (event->header.type) {
+	case PERF_RECORD_MMAP:
+		return padded_string(event, event->mmap.filename);
+	case PERF_RECORD_MMAP2:
+		return padded_string(event, event->mmap2.filename);
+	case PERF_RECORD_COMM:
+		return padded_string(event, event->comm.comm);
+	case PERF_RECORD_KSYMBOL:
+		return padded_string(event, event->ksymbol.name);
+	case PERF_RECORD_CGROUP:
+		return padded_string(event, event->cgroup.path);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return sizeof(struct perf_record_fork);
+	case PERF_RECORD_LOST:
+		return sizeof(struct perf_record_lost);
+	case PERF_RECORD_LOST_SAMPLES:
+		return sizeof(struct perf_record_lost_samples);
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		return sizeof(struct perf_record_throttle);
+	case PERF_RECORD_AUX:
+		return sizeof(struct perf_record_aux);
+	case PERF_RECORD_ITRACE_START:
+		return sizeof(struct perf_record_itrace_start);
+	case PERF_RECORD_SWITCH:
+		return sizeof(struct perf_event_header);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return sizeof(struct perf_record_switch);
+	case PERF_RECORD_BPF_EVENT:
+		return sizeof(struct perf_record_bpf_event);
+	case PERF_RECORD_NAMESPACES:
+		return sizeof(struct perf_record_namespaces) + event->namespaces.nr_namespaces * 16;
+	default:
+		return 0;
+	}
+}

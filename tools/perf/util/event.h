@@ -348,6 +348,12 @@ struct perf_sample {
 	struct sample_read read;
 	u64 aux_size;
 	const void *aux_data;
+	/*
+	 * Where the parsed fields end, from the record's start: a sample's
+	 * last sample_type field, another record's id trailer start (its
+	 * size without sample_id_all)
+	 */
+	u32 fields_end;
 };
 
 const char *perf_event__name(u32 type);
@@ -359,5 +365,13 @@ const char *perf_event__name(u32 type);
  * what is wrong ("is too short for its type", ...).
  */
 const char *perf_event__check(const union perf_event *event);
+
+/*
+ * What the fields of a kernel side-band record take, its string padded
+ * to 8 bytes as the kernel and perf write it, without the sample_id
+ * trailer: a longer record has a damaged size that happened to land on
+ * another record.  0 for the types whose length is not fixed that way.
+ */
+u32 perf_event__fields_size(const union perf_event *event);
 
 #endif /* __PERF_TEXTPOKE_EVENT_H */

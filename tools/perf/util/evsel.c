@@ -474,6 +474,7 @@ static int parse_id_trailer(const struct evsel *evsel, const union perf_event *e
 		memcpy(&s->tid, p + 4, 4);
 	}
 #undef TRAILER_U64
+	s->fields_end = p - (const u8 *)event;
 	return 0;
 }
 
@@ -562,6 +563,7 @@ static __always_inline int __evsel__parse_sample(const struct evsel *evsel,
 
 	if (event->header.size < sizeof(event->header))
 		return -EFAULT;
+	s->fields_end = event->header.size;
 	if (event->header.type != PERF_RECORD_SAMPLE) {
 		if (!evsel->attr.sample_id_all)
 			return 0;
@@ -679,6 +681,7 @@ static __always_inline int __evsel__parse_sample(const struct evsel *evsel,
 		s->aux_data = c.p;
 		c.p += s->aux_size;
 	}
+	s->fields_end = c.p - (const u8 *)event;
 	return 0;
 }
 

@@ -604,48 +604,116 @@ static int perf_header__read_attrs(struct perf_session *session)
 	return err;
 }
 
+struct feat_section {
+	int feat;
+	u64 at; /* where its table entry is */
+	struct perf_file_section sec;
+};
+
+static int feat_section__cmp(const void *a, const void *b)
+{
+	const struct feat_section *x = a, *y = b;
+
+	if (x->sec.offset != y->sec.offset)
+		return x->sec.offset < y->sec.offset ? -1 : 1;
+	return x->feat - y->feat;
+}
+
+/*
+ * perf writes the feature sections after their table, one after the
+ * other (with gaps where a feature it announced wrote nothing), so a
+ * section that starts inside the header, attrs or data, or that shares
+ * bytes with another, has a damaged offset or size in the table: its
+ * bytes are another part's.  Said, as the parsers may not notice (a
+ * feature this reader skips unread, a string read from two bytes on).
+ */
+static void perf_header__check_sections(struct perf_session *session, struct feat_section *fs,
+					int nr, u64 table_end)
+{
+	struct feat_section *sorted = malloc((nr ?: 1) * sizeof(*sorted));
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (fs[i].sec.size && fs[i].sec.offset < table_end)
+			pr_warning("%s: feature %s section [%#" PRIx64 ", +%#" PRIx64
+				   ") in the table at %#" PRIx64
+				   " starts before the table's end at %#" PRIx64
+				   " (corrupt header?), ignored\n",
+				   session->path, perf_feature__name(fs[i].feat), fs[i].sec.offset,
+				   fs[i].sec.size, fs[i].at, table_end);
+	}
+	if (!sorted)
+		return;
+	memcpy(sorted, fs, nr * sizeof(*sorted));
+	qsort(sorted, nr, sizeof(*sorted), feat_section__cmp);
+	for (i = 0; i + 1 < nr; i++) {
+		const struct feat_section *a = &sorted[i], *b = &sorted[i + 1];
+
+		if (!a->sec.size || !b->sec.size || a->sec.offset + a->sec.size <= b->sec.offset)
+			continue;
+		pr_warning("%s: feature %s section [%#" PRIx64 ", +%#" PRIx64
+			   ") overlaps feature %s [%#" PRIx64 ", +%#" PRIx64
+			   ") (corrupt feature table at %#" PRIx64 "?)\n",
+			   session->path, perf_feature__name(a->feat), a->sec.offset, a->sec.size,
+			   perf_feature__name(b->feat), b->sec.offset, b->sec.size,
+			   a->at < b->at ? a->at : b->at);
+	}
+	free(sorted);
+}
+
 static int perf_header__read_features(struct perf_session *session)
 {
 	struct perf_file_header *h = &session->file_header;
 	struct perf_data *data = session->data;
 	u64 table = session->data_offset + session->data_size;
-	int feat, idx = 0, err;
+	struct feat_section fs[HEADER_FEAT_BITS];
+	int feat, nr = 0, i, err;
 
 	for (feat = 1; feat < HEADER_FEAT_BITS; feat++) {
-		struct perf_file_section sec;
-		void *buf;
+		struct feat_section *f = &fs[nr];
 
 		if (!(h->adds_features[feat / 64] & (1ULL << (feat % 64))))
 			continue;
-		if (perf_data__pread(data, &sec, sizeof(sec), table + idx * sizeof(sec))) {
+		f->feat = feat;
+		f->at = table + nr * sizeof(f->sec);
+		if (perf_data__pread(data, &f->sec, sizeof(f->sec), f->at)) {
 			pr_err("%s: the feature table at %#" PRIx64
 			       " is cut off by the end of the file (truncated file?)\n",
 			       session->path, table);
 			return -EINVAL;
 		}
-		idx++;
+		nr++;
 		if (session->needs_swap) {
-			sec.offset = __builtin_bswap64(sec.offset);
-			sec.size = __builtin_bswap64(sec.size);
+			f->sec.offset = __builtin_bswap64(f->sec.offset);
+			f->sec.size = __builtin_bswap64(f->sec.size);
 		}
-		if (!section_ok(&sec, data->size)) {
+		if (!section_ok(&f->sec, data->size)) {
 			pr_err("%s: feature %s section [%#" PRIx64 ", +%#" PRIx64
 			       ") in the table at %#" PRIx64
 			       " is past the end of the file (%#" PRIx64
 			       " bytes; truncated file?)\n",
-			       session->path, perf_feature__name(feat), sec.offset, sec.size,
-			       table + (idx - 1) * sizeof(sec), data->size);
+			       session->path, perf_feature__name(feat), f->sec.offset, f->sec.size,
+			       f->at, data->size);
 			return -EINVAL;
 		}
-		buf = malloc(sec.size ?: 1);
+	}
+	perf_header__check_sections(session, fs, nr, table + nr * sizeof(fs[0].sec));
+	for (i = 0; i < nr; i++) {
+		const struct perf_file_section *sec = &fs[i].sec;
+		void *buf;
+
+		/* the header's or the data's bytes: no feature's */
+		if (sec->size && sec->offset < table + nr * sizeof(*sec))
+			continue;
+		buf = malloc(sec->size ?: 1);
 		if (!buf)
 			return -ENOMEM;
-		err = perf_data__pread(data, buf, sec.size, sec.offset);
+		err = perf_data__pread(data, buf, sec->size, sec->offset);
 		if (!err)
-			err = perf_header__process_feature(session, feat, buf, sec.size,
+			err = perf_header__process_feature(session, fs[i].feat, buf, sec->size,
 							   session->needs_swap);
-		if (feat == HEADER_TRACING_DATA)
-			session->env.tracing_data_offset = sec.offset;
+		if (fs[i].feat == HEADER_TRACING_DATA)
+			session->env.tracing_data_offset = sec->offset;
 		free(buf);
 		if (err)
 			return err;
@@ -658,7 +726,7 @@ int perf_header__read(struct perf_session *session)
 	struct perf_file_header *h = &session->file_header;
 	struct perf_data *data = session->data;
 	u64 min_size = offsetof(struct perf_file_header, adds_features);
-	u64 magic;
+	u64 magic, dend;
 	int err;
 
 	memset(h, 0, sizeof(*h));
@@ -726,6 +794,19 @@ int perf_header__read(struct perf_session *session)
 		pr_err("%s: data section offset %#" PRIx64
 		       " at 0x28 is past the end of the file (%#" PRIx64 ")\n",
 		       session->path, h->data.offset, data->size);
+		return -EINVAL;
+	}
+	/* perf's layout: header, id arrays, attrs, data, features */
+	dend = h->data.size && h->data.size <= data->size - h->data.offset ?
+		   h->data.offset + h->data.size :
+		   data->size;
+	if (h->attrs.size &&
+	    (h->attrs.offset < h->size ||
+	     (h->attrs.offset < dend && h->attrs.offset + h->attrs.size > h->data.offset))) {
+		pr_err("%s: attrs section [%#" PRIx64 ", +%#" PRIx64
+		       ") at 0x18 overlaps the header or the data section at %#" PRIx64
+		       " (corrupt header?)\n",
+		       session->path, h->attrs.offset, h->attrs.size, h->data.offset);
 		return -EINVAL;
 	}
 	session->data_offset = h->data.offset;

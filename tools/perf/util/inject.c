@@ -31,6 +31,7 @@
 #include "inject.h"
 #include "input-file.h"
 #include "interrupt.h"
+#include "kallsyms.h"
 #include "machine.h"
 #include "output-path.h"
 #include "session.h"
@@ -318,6 +319,16 @@ static int inject__check_paths(const struct inject_opts *o)
 	return 0;
 }
 
+static int kallsyms__ignore(void *arg, const char *name, char type, u64 start, const char *module)
+{
+	(void)arg;
+	(void)name;
+	(void)type;
+	(void)start;
+	(void)module;
+	return 0;
+}
+
 /* @to is temporary: messages name it as @name, where it will be */
 static int copy_file(const char *from, const char *to, const char *name)
 {
@@ -347,6 +358,27 @@ static int copy_file(const char *from, const char *to, const char *name)
 	return err;
 }
 
+/*
+ * What is copied unread is still checked: a kallsyms or modules file
+ * cut short or holding other lines is said, as the commands that read
+ * them say it
+ */
+static void inject__check_kcore_dir_file(const char *path, const char *name)
+{
+	struct kallsyms_damage d;
+	int err;
+
+	if (!strcmp(name, "kallsyms"))
+		err = kallsyms__parse_checked(path, NULL, kallsyms__ignore, &d);
+	else if (!strcmp(name, "modules"))
+		err = modules__check(path, &d);
+	else
+		return;
+	/* a file that cannot be read: copy_file() says why */
+	if (err >= 0)
+		kallsyms_damage__warn(path, &d, name);
+}
+
 /* the input's kcore_dir, kept in the output when no snapshot replaces it */
 static int inject__copy_kcore_dir(const char *from, const char *dir, const char *output)
 {
@@ -366,6 +398,7 @@ static int inject__copy_kcore_dir(const char *from, const char *dir, const char 
 			free(dst);
 			return -ENOMEM;
 		}
+		inject__check_kcore_dir_file(src, kcore_dir_files[i]);
 		err = copy_file(src, dst, name);
 		free(src);
 		free(dst);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* kallsyms files: /proc/kallsyms, kcore_dir/kallsyms, the build-id cache's copy */
+/* kallsyms files: /proc/kallsyms, kcore_dir/kallsyms, the build-id cache's copy; a modules copy checked */
 #include <ctype.h>
+#include <inttypes.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debug.h"
 #include "input-file.h"
 #include "kallsyms.h"
 
@@ -26,7 +28,9 @@ struct kallsyms_reader {
 	size_t len, pos;
 	u64 total;
 	bool eof;
-	bool skip; /* in the rest of a line cut at a whole chunk */
+	bool skip;    /* in the rest of a line cut at a whole chunk */
+	bool unended; /* the line handed over last has no newline: the file ends in it */
+	u64 line_off; /* where the line handed over last starts in the file */
 };
 
 /* more bytes after the unparsed tail, which moves to the front */
@@ -65,6 +69,7 @@ static char *kallsyms_reader__line(struct kallsyms_reader *r, int *err)
 		end = memchr(r->buf + r->pos, '\n', r->len - r->pos);
 		if (end) {
 			line = r->buf + r->pos;
+			r->line_off = r->total - r->len + r->pos;
 			*end = '\0';
 			r->pos = end + 1 - r->buf;
 			if (!r->skip)
@@ -78,9 +83,11 @@ static char *kallsyms_reader__line(struct kallsyms_reader *r, int *err)
 			if (r->pos == r->len)
 				return NULL;
 			line = r->buf + r->pos;
+			r->line_off = r->total - r->len + r->pos;
 			r->buf[r->len] = '\0';
 			r->pos = r->len;
 			r->skip = !r->eof;
+			r->unended = r->eof;
 			return line;
 		}
 		if (r->eof)
@@ -140,42 +147,82 @@ static u64 kallsyms__hex(char *p, char **end)
 	return v;
 }
 
-int kallsyms__parse(const char *path, void *arg,
-		    int (*cb)(void *arg, const char *name, char type, u64 start,
-			      const char *module))
+/* the reader over @path, a regular file below KALLSYMS_MAX_SIZE: 0 or -errno */
+static int kallsyms_reader__open(struct kallsyms_reader *r, const char *path)
 {
-	struct kallsyms_reader r = {.fd = -1};
 	struct stat st;
-	char *line;
-	int nr = 0, err = 0;
 
+	memset(r, 0, sizeof(*r));
 	hex_value__init();
-	r.fd = input_file__open(path, &st);
-	if (r.fd < 0)
-		return r.fd;
+	r->fd = input_file__open(path, &st);
+	if (r->fd < 0)
+		return r->fd;
 	if (st.st_size >= KALLSYMS_MAX_SIZE) {
-		err = -EFBIG;
-		goto out;
+		close(r->fd);
+		return -EFBIG;
 	}
-	r.buf = malloc(KALLSYMS_CHUNK + 1);
-	if (!r.buf) {
-		err = -ENOMEM;
-		goto out;
+	r->buf = malloc(KALLSYMS_CHUNK + 1);
+	if (!r->buf) {
+		close(r->fd);
+		return -ENOMEM;
 	}
+	return 0;
+}
+
+static void kallsyms_reader__close(struct kallsyms_reader *r)
+{
+	free(r->buf);
+	close(r->fd);
+}
+
+/* the file's unended last line (@bad false), or a line that is not what the file should hold */
+static void damage__note(struct kallsyms_damage *d, const struct kallsyms_reader *r, bool bad)
+{
+	if (!d)
+		return;
+	if (!bad) {
+		d->cut = true;
+		d->cut_at = r->line_off;
+	} else if (!r->unended && !d->nr_bad++) {
+		d->first_bad = r->line_off;
+	}
+}
+
+int kallsyms__parse_checked(const char *path, void *arg,
+			    int (*cb)(void *arg, const char *name, char type, u64 start,
+				      const char *module),
+			    struct kallsyms_damage *damage)
+{
+	struct kallsyms_reader r;
+	char *line;
+	int nr = 0, err;
+
+	if (damage)
+		memset(damage, 0, sizeof(*damage));
+	err = kallsyms_reader__open(&r, path);
+	if (err)
+		return err;
 	while ((line = kallsyms_reader__line(&r, &err))) {
 		char *p = line, *end, *name, *module = NULL;
 		u64 start;
 		char type;
 
+		/* a line the file ends in was cut there: said, and read as before */
+		if (r.unended)
+			damage__note(damage, &r, false);
 		start = kallsyms__hex(p, &end);
-		if (end == p || !isspace((unsigned char)*end))
+		if (end == p || !isspace((unsigned char)*end)) {
+			damage__note(damage, &r, true);
 			continue;
+		}
 		p = end;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		type = *p;
-		if (!type || !isspace((unsigned char)p[1]))
+		if (!type || !isspace((unsigned char)p[1])) {
+			damage__note(damage, &r, true);
 			continue;
+		}
 		p += 2;
 		while (*p == ' ')
 			p++;
@@ -195,15 +242,70 @@ int kallsyms__parse(const char *path, void *arg,
 				}
 			}
 		}
-		if (!*name)
+		if (!*name) {
+			damage__note(damage, &r, true);
 			continue;
+		}
 		err = cb(arg, name, type, start, module);
 		if (err)
 			break;
 		nr++;
 	}
-out:
-	free(r.buf);
-	close(r.fd);
+	kallsyms_reader__close(&r);
 	return err ? err : nr;
+}
+
+int kallsyms__parse(const char *path, void *arg,
+		    int (*cb)(void *arg, const char *name, char type, u64 start,
+			      const char *module))
+{
+	return kallsyms__parse_checked(path, arg, cb, NULL);
+}
+
+/*
+ * A /proc/modules line: name, size, reference count, users ("-" or
+ * "a,b,"), state, address, and maybe the taint flags in parentheses
+ */
+static bool modules__line_ok(const char *line)
+{
+	char name[256], users[4096], state[32];
+	unsigned long long size, addr;
+	int refs, n = 0;
+
+	return sscanf(line, "%255s %llu %d %4095s %31s 0x%llx%n", name, &size, &refs, users, state,
+		      &addr, &n) == 6 &&
+	       n > 0;
+}
+
+int modules__check(const char *path, struct kallsyms_damage *damage)
+{
+	struct kallsyms_reader r;
+	char *line;
+	int nr = 0, err;
+
+	memset(damage, 0, sizeof(*damage));
+	err = kallsyms_reader__open(&r, path);
+	if (err)
+		return err;
+	while ((line = kallsyms_reader__line(&r, &err))) {
+		if (r.unended)
+			damage__note(damage, &r, false);
+		if (!modules__line_ok(line))
+			damage__note(damage, &r, true);
+		else
+			nr++;
+	}
+	kallsyms_reader__close(&r);
+	return err ? err : nr;
+}
+
+void kallsyms_damage__warn(const char *path, const struct kallsyms_damage *d, const char *what)
+{
+	if (d->nr_bad)
+		pr_warning("%s: %" PRIu64 " line%s in no %s form (the first at offset %#" PRIx64
+			   "), skipped\n",
+			   path, d->nr_bad, d->nr_bad == 1 ? "" : "s", what, d->first_bad);
+	if (d->cut)
+		pr_warning("%s: ends inside its line at offset %#" PRIx64 " (cut short?)\n", path,
+			   d->cut_at);
 }

@@ -33,6 +33,34 @@ int kallsyms__parse(const char *path, void *arg,
 			      const char *module));
 
 /*
+ * What a kallsyms or modules file held beside its lines: lines in no
+ * such form (skipped), and a last line with no newline (the file was cut
+ * there; still handed over, its name maybe cut too)
+ */
+struct kallsyms_damage {
+	u64 nr_bad;
+	u64 first_bad; /* the offset of the first bad line */
+	bool cut;
+	u64 cut_at; /* the offset of the unended line */
+};
+
+/* kallsyms__parse(), and what it skipped in @damage */
+int kallsyms__parse_checked(const char *path, void *arg,
+			    int (*cb)(void *arg, const char *name, char type, u64 start,
+				      const char *module),
+			    struct kallsyms_damage *damage);
+
+/*
+ * A copy of /proc/modules read through: its module lines ("name size
+ * refs users state 0xaddr"), or -errno as kallsyms__parse(); what is not
+ * such a line in @damage
+ */
+int modules__check(const char *path, struct kallsyms_damage *damage);
+
+/* warns of what @damage holds, naming @path and its kind ("kallsyms", "modules") */
+void kallsyms_damage__warn(const char *path, const struct kallsyms_damage *d, const char *what);
+
+/*
  * Inline, as they run for each of 100k+ lines; letters as the C locale's
  * toupper() and isupper() see them.
  */

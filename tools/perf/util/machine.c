@@ -548,7 +548,7 @@ static const char *thread__vdso_name(struct thread *thread)
 
 static struct map *machine__new_user_map(struct machine *machine, struct thread *thread,
 					 const char *filename, u64 start, u64 len, u64 pgoff,
-					 const struct build_id *bid)
+					 u32 prot, const struct build_id *bid)
 {
 	s32 pid = thread->pid;
 	enum dso_kind kind = DSO_KIND__USER;
@@ -560,9 +560,14 @@ static struct map *machine__new_user_map(struct machine *machine, struct thread 
 	struct map *map;
 
 	if (!*filename || is_anon_memory(filename)) {
-		/* JITs describe anon code in /tmp/perf-PID.map */
-		snprintf(anon_name, sizeof(anon_name), "/tmp/perf-%d.map", pid);
-		name = anon_name;
+		/*
+		 * JITs describe anon code in /tmp/perf-PID.map; anon data (a
+		 * -d recording's) keeps its name, as in perf's map__new()
+		 */
+		if (prot & PROT_EXEC) {
+			snprintf(anon_name, sizeof(anon_name), "/tmp/perf-%d.map", pid);
+			name = anon_name;
+		}
 		kind = DSO_KIND__ANON;
 		identity = true;
 	} else if (is_no_dso_memory(filename)) {
@@ -623,7 +628,7 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 	thread = machine__findnew_thread(machine, pid, tid);
 	if (!thread)
 		return -ENOMEM;
-	map = machine__new_user_map(machine, thread, filename, start, len, pgoff, bid);
+	map = machine__new_user_map(machine, thread, filename, start, len, pgoff, prot, bid);
 	if (!map) {
 		thread__put(thread);
 		return -ENOMEM;
@@ -1190,6 +1195,7 @@ static int machine__read_vmlinux(struct machine *machine, struct kallsyms_load *
 static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load *load,
 				  enum ksym_source *src, char **path)
 {
+	struct kallsyms_damage damage;
 	char *to_free;
 	const char *name = machine__kallsyms_path(machine, &to_free, src);
 	int err;
@@ -1197,7 +1203,8 @@ static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load 
 	*path = NULL;
 	if (!name)
 		return -ENOENT;
-	err = kallsyms__parse(name, load, kallsyms_load__add);
+	err = kallsyms__parse_checked(name, load, kallsyms_load__add, &damage);
+	kallsyms_damage__warn(name, &damage, "kallsyms");
 	if (err < 0 || !load->nonzero) {
 		pr_warning("kernel symbols not resolved: %s: %s\n", name,
 			   err < 0 ? input_file__strerror(err) :

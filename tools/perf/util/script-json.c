@@ -242,8 +242,22 @@ bool script_json__sample_head(struct script_printer *p, const struct perf_sample
 			script_buf__puts(b, ",\"synth\":null");
 		}
 	}
-	if (f & SF_ADDR)
+	if (f & SF_ADDR) {
+		const struct script_loc *al = info->addr_loc;
+
 		hex_str(b, "addr", sample->addr);
+		if (al && (f & SF_SYM))
+			str_or_null(b, "addr_sym", al->sym);
+		if (al && (f & SF_SYM) && (f & SF_SYMOFFSET)) {
+			key(b, "addr_symoff");
+			if (al->sym)
+				script_buf__udec(b, al->addr - al->sym_start, 0);
+			else
+				script_buf__puts(b, "null");
+		}
+		if (al && (f & SF_DSO))
+			str_or_null(b, "addr_dso", al->dso);
+	}
 	if (f & SF_DATA_SRC) {
 		char decode[100];
 

@@ -968,8 +968,19 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 		buf_puts(b, info->trace);
 	if ((f & SF_SYNTH) && evsel->attr.type == PERF_TYPE_SYNTH)
 		script_print__synth(b, sample, evsel);
-	if (f & SF_ADDR)
+	if (f & SF_ADDR) {
 		buf_hex(b, sample->addr, 16);
+		/* perf_sample__fprintf_addr(): the symbol and object it resolves to */
+		if (info->addr_loc && (f & SF_SYM)) {
+			buf_putc(b, ' ');
+			print_symname(b, info->addr_loc, f & SF_SYMOFFSET);
+		}
+		if (info->addr_loc && (f & SF_DSO)) {
+			buf_puts(b, " (");
+			buf_puts(b, info->addr_loc->dso ?: "[unknown]");
+			buf_putc(b, ')');
+		}
+	}
 	if (f & SF_DATA_SRC)
 		print_data_src(p, sample->data_src);
 	if (f & SF_WEIGHT)

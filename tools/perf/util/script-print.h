@@ -73,6 +73,12 @@ struct script_loc {
 struct script_sample_info {
 	const char *comm; /* NULL when the thread is unknown: perf's ":-1" */
 	struct script_loc loc;
+	/*
+	 * -F addr of an event whose addr is a code or data address perf
+	 * resolves (page faults, BTS): its sym and dso, printed after it;
+	 * NULL for other events
+	 */
+	const struct script_loc *addr_loc;
 	/* PERF_SAMPLE_CALLCHAIN resolved, or has_chain false to print one line */
 	bool has_chain;
 	const struct script_loc *frames;

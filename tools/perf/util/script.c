@@ -169,6 +169,41 @@ static const char *script__srcline(struct script *s, const struct addr_location 
 				  sizeof(s->srcline[which]));
 }
 
+/*
+ * perf's sample_addr_correlates_sym(): the addr of a page fault is the
+ * faulting address, that of a BTS branch its target; perf resolves those
+ * (other events' addr is data it does not look up)
+ */
+static bool script__addr_is_resolved(const struct perf_event_attr *attr)
+{
+	if (attr->type == PERF_TYPE_SOFTWARE)
+		return attr->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		       attr->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		       attr->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ;
+	return attr->type == PERF_TYPE_HARDWARE &&
+	       attr->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS && attr->sample_period == 1;
+}
+
+static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
+			const struct addr_location *al);
+
+/*
+ * The sample's addr as perf's thread__resolve() finds it: in the
+ * sample's cpumode, else in the one its address belongs to (a kernel page
+ * fault on a user address), at the sample's time
+ */
+static void script__resolve_addr(struct script *s, struct thread *thread,
+				 const struct perf_sample *sample, struct addr_location *al,
+				 struct script_loc *loc)
+{
+	u8 mode = sample->addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	thread__find_symbol(thread, sample->cpumode, sample->addr, sample->time, al);
+	if (!al->map && mode != sample->cpumode)
+		thread__find_symbol(thread, mode, sample->addr, sample->time, al);
+	loc_from_al(s, loc, sample->addr, al);
+}
+
 static void loc_from_al(struct script *s, struct script_loc *loc, u64 ip,
 			const struct addr_location *al)
 {
@@ -354,7 +389,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 {
 	struct script *s = tool_to_script(tool);
 	struct script_sample_info info = {.comm = NULL};
-	struct addr_location al;
+	struct addr_location al, addr_al;
+	struct script_loc addr_loc;
 	char text[512]; /* insn, disasm, poked: printed by the tail */
 	struct script_dump *dump = NULL;
 	struct script_buf saved;
@@ -375,6 +411,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		return 0;
 
 	addr_location__init(&al);
+	addr_location__init(&addr_al);
 	if (machine__resolve(machine, &al, sample) < 0) {
 		pr_debug("%s: sample at %#llx: cannot resolve its thread, skipping it\n",
 			 s->session->path, (unsigned long long)s->session->cur_offset);
@@ -399,6 +436,12 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	info.comm = al.thread ? thread__comm_str(al.thread) : NULL;
 	loc_from_al(s, &info.loc, sample->ip, &al);
 	info.loc.srcline = script__srcline(s, &al, 0, false);
+	if ((script_printer__fields(&s->printer, evsel) & SF_ADDR) &&
+	    (script_printer__fields(&s->printer, evsel) & (SF_SYM | SF_DSO)) && al.thread &&
+	    script__addr_is_resolved(&evsel->attr)) {
+		script__resolve_addr(s, al.thread, sample, &addr_al, &addr_loc);
+		info.addr_loc = &addr_loc;
+	}
 	info.has_chain = sample->callchain != NULL;
 	if ((script_printer__fields(&s->printer, evsel) & SF_TRACE) && sample->raw_data &&
 	    evsel->tp_format)
@@ -443,6 +486,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 			return err;
 	}
 out:
+	addr_location__exit(&addr_al);
 	addr_location__exit(&al);
 	if (dump_trace)
 		return script_buf__flush(&s->printer.out);

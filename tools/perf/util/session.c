@@ -128,6 +128,18 @@ static void record_cut(struct perf_session *session, u64 offset, const struct pe
 		  offset, h->type, perf_event__name(h->type), h->size, what);
 }
 
+/*
+ * A record longer than its fields: the kernel and perf write them to
+ * the byte, so a size bit flipped that happened to land on another
+ * record's start swallowed the records between, which nothing else would
+ * tell.  Counted, said once at the end.
+ */
+static void perf_session__oversized(struct perf_session *session, u64 offset)
+{
+	if (!session->stats.nr_oversized++)
+		session->stats.first_oversized = offset;
+}
+
 /* --- delivery ---------------------------------------------------------- */
 
 static int perf_session__deliver(struct perf_session *session, union perf_event *event, u64 offset)
@@ -154,6 +166,15 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 		session->stats.nr_unknown_id++;
 	if (dump_trace)
 		perf_event__dump_decoded(session, event, &sample, evsel, offset);
+	if (event->header.type == PERF_RECORD_SAMPLE) {
+		if (sample.fields_end < event->header.size)
+			perf_session__oversized(session, offset);
+	} else {
+		u32 own = perf_event__fields_size(event);
+
+		if (own && own < sample.fields_end)
+			perf_session__oversized(session, offset);
+	}
 
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
@@ -517,10 +538,14 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		perf_session__process_id_index(session, event);
 		break;
 	case PERF_RECORD_FINISHED_ROUND:
+		if (event->header.size != sizeof(event->header))
+			perf_session__oversized(session, offset);
 		if (tool->ordered_events)
 			return session->no_rounds ? 0 : ordered_events__round(&session->state->oe);
 		break;
 	case PERF_RECORD_FINISHED_INIT:
+		if (event->header.size != sizeof(event->header))
+			perf_session__oversized(session, offset);
 		session->seen_header_end = true;
 		return 0;
 	case PERF_RECORD_COMPRESSED:
@@ -1069,6 +1094,12 @@ static void perf_session__warn_stats(struct perf_session *session)
 			      "%s%" PRIu64 " bytes of hardware trace "
 			      "(AUXTRACE) not decoded",
 			      n ? ", " : "", s->nr_auxtrace_bytes);
+	if (s->nr_oversized)
+		n += snprintf(line + n, sizeof(line) - n,
+			      "%s%" PRIu64
+			      " records longer than their fields (the first at %#" PRIx64
+			      ": a damaged size?)",
+			      n ? ", " : "", s->nr_oversized, s->first_oversized);
 	if (s->nr_forced_flushes)
 		n += snprintf(line + n, sizeof(line) - n,
 			      "%sordering window overflowed %" PRIu64 " times", n ? ", " : "",

@@ -80,6 +80,8 @@ struct events_stats {
 	u64 nr_forced_flushes;	 /* ordered-events memory cap hit: oldest half delivered early */
 	u64 nr_auxtrace_bytes;	 /* AUXTRACE payload skipped */
 	u64 nr_compressed_bytes; /* decompressed from COMPRESSED / COMPRESSED2 */
+	u64 nr_oversized;	 /* longer than their fields: a damaged size? */
+	u64 first_oversized;	 /* the offset of the first of those */
 };
 
 struct perf_session {

@@ -21,8 +21,19 @@
 # naming why; an end snapshot holding BPF programs loaded during the
 # recording says so, and perf's BPF samples are left out of its
 # comparison (bpf-event.c: machine__process_bpf_event_load()).
+# What the snapshots can hold is decided without inject: the kernel text
+# comes only from a copy of /proc/kcore (readable here, where the test
+# records), poked sites only from the TEXT_POKE records stock perf lists
+# in the input.  With /proc/kcore the snapshots must hold _stext; without
+# it and without pokes they must hold no code at all (a BPF program's is
+# in HEADER_BPF_PROG_INFO), and stock perf's symbols are compared.  Our
+# recorder failing to record -a is a failure, once stock perf has shown
+# that this machine can.
 # Mutation caught: snap__add_ref_symbol() not adding _text (the machine
-# keeps _stext of the two names at one address): the _text check fails.
+# keeps _stext of the two names at one address): the _text check fails;
+# snap__without_kernel_text() keeping the BPF programs' code in a kcore
+# without the kernel text: "holds code but no kernel text" (it was a Skip,
+# decided from that very kcore).
 
 . "$(dirname "$0")/lib/record-common.sh"
 [ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
@@ -34,6 +45,11 @@ export HOME="$tmp"
 skipped=""
 busy=""
 trap '[ -n "$busy" ] && kill $busy 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# the prerequisite, shown by stock perf: a system-wide recording here
+perf record -q -a -e cpu-clock -o "$tmp/probe.data" -- true >/dev/null 2>"$tmp/probe.err" ||
+	skip "stock perf cannot record system-wide here: $(head -1 "$tmp/probe.err")"
+rm -f "$tmp/probe.data"
 
 workload="sleep 0.3"
 if ! command -v gcc >/dev/null 2>&1; then
@@ -58,7 +74,7 @@ fi
 # symbol table is checked below to hold the kernel's functions
 # shellcheck disable=SC2086
 "$TEXTPOKE" record -q -a -e cpu-clock --full-kallsyms -o "$tmp/in.data" -- $workload >/dev/null 2>"$tmp/rec.err" ||
-	skip "perf textpoke record -a cannot record here: $(head -1 "$tmp/rec.err")"
+	fail "perf textpoke record -a: $(head -3 "$tmp/rec.err")"
 [ -n "$busy" ] && { kill $busy 2>/dev/null; wait $busy 2>/dev/null; busy=""; }
 in_k="$tmp/in.data/kcore_dir"
 [ -s "$in_k/kallsyms" ] || fail "perf textpoke record wrote no kcore_dir/kallsyms"
@@ -67,6 +83,12 @@ perf script -i "$tmp/in.data" -F ip,sym,dso >"$tmp/a" 2>/dev/null || fail "stock
 case $workload in *churn*)
 	grep -q "_tp_busy (bpf_prog_" "$tmp/a" || fail "no sample of the busy BPF program on the input"
 esac
+# what a snapshot can hold, known without inject: the kernel text from a
+# copy of /proc/kcore, the bytes of the sites stock perf lists as poked
+kcore_here=no
+[ -r /proc/kcore ] && kcore_here=yes
+nr_pokes=$(perf script -i "$tmp/in.data" -F ip --show-text-poke-events 2>/dev/null |
+	grep -c "PERF_RECORD_TEXT_POKE")
 
 for when in start end; do
 	out="$tmp/out-$when.data"
@@ -104,9 +126,14 @@ for when in start end; do
 			covered=1
 		fi
 	done < <(readelf -lW "$k/kcore")
-	if [ "$loads" -gt 0 ] && [ "$covered" = 0 ]; then
-		skipped="$skipped${skipped:+; }symbols with --snapshot=$when: its kcore holds $loads pieces of code but not the kernel text (no /proc/kcore when recording)"
+	if [ $kcore_here = yes ]; then
+		[ "$covered" = 1 ] ||
+			fail "--snapshot=$when: /proc/kcore was copied, but the kcore's $loads segments miss _stext ($stext)"
+	elif [ "$nr_pokes" -gt 0 ]; then
+		skipped="$skipped${skipped:+; }symbols with --snapshot=$when: no /proc/kcore here and $nr_pokes text pokes recorded: the kcore holds poked code but not the kernel text, and perf keeps only the symbols inside it"
 		continue
+	elif [ "$loads" -gt 0 ]; then
+		fail "--snapshot=$when: its kcore holds code ($loads segments) but no kernel text, though nothing was poked and there is no /proc/kcore"
 	fi
 	if grep -q "BPF programs\? loaded during the recording" "$tmp/err.$when"; then
 		[ "$when" = end ] || fail "--snapshot=start holds BPF programs loaded during the recording"
