@@ -90,6 +90,11 @@ kernel_lines() {
 # time in the kernel: reads and writes of 4 KB, with some user time between
 perf_record "$tmp/nobid.data" -N --no-buildid -e cpu-clock \
 	dd if=/dev/zero of=/dev/null bs=4k count=300000
+# loop.c's clock_gettime() calls: a few dozen samples in the vdso
+gcc -O1 -o "$tmp/loop" "$libdir/../../workloads/loop.c" 2>"$tmp/gcc.err" ||
+	fail "gcc loop.c: $(cat "$tmp/gcc.err")"
+perf_record "$tmp/vdso-other.data" -N --no-buildid -e cpu-clock "$tmp/loop" 0.3
+set_osrelease "$tmp/vdso-other.data" 4.19.0-not-this-one
 perf_record "$tmp/bid.data" -N -e cpu-clock dd if=/dev/zero of=/dev/null bs=4k count=300000
 perf buildid-list -i "$tmp/bid.data" 2>/dev/null | grep -q '\[kernel\.kallsyms\]' ||
 	fail "perf record wrote no kernel build-id"
@@ -111,9 +116,15 @@ n=$(kernel_lines "$tmp/other-release.ours")
 [ "$n" -gt 0 ] || fail "other-release: no kernel samples recorded"
 [ "$(grep -c '\[unknown\] (\[kernel\.kallsyms\])$' "$tmp/other-release.ours")" = "$n" ] ||
 	fail "other-release: kernel samples resolved with this kernel's names"
-# the symbol after a kernel address: this kernel's in perf's, [unknown] in ours
+# the symbol after a kernel address: this kernel's in perf's, [unknown] in
+# ours; so for a sample that landed in the vdso, the other kernel's as
+# well: perf names it from its own process's vdso, we do not
+[ "$(grep -c '(\[vdso\])$' "$tmp/other-release.ours")" = \
+	"$(grep -c '\[unknown\] (\[vdso\])$' "$tmp/other-release.ours")" ] ||
+	fail "other-release: vdso samples resolved with this kernel's vdso"
 ksym_norm() {
-	sed -E 's/ (ffff[0-9a-f]{12}) [^ ]+ \(\[kernel\.kallsyms\]\)$/ \1 K/' "$1"
+	sed -E 's/ (ffff[0-9a-f]{12}) [^ ]+ \(\[kernel\.kallsyms\]\)$/ \1 K/;
+		s/ ([0-9a-f]+) [^ ]+ \(\[vdso\]\)$/ \1 V/' "$1"
 }
 diff <(ksym_norm "$tmp/other-release.perf") <(ksym_norm "$tmp/other-release.ours") >"$tmp/diff" ||
 	fail "other-release: differs from perf's beyond the kernel symbols: $(head -10 "$tmp/diff")"
@@ -122,8 +133,47 @@ diff <(ksym_norm "$tmp/other-release.perf") <(ksym_norm "$tmp/other-release.ours
 	fail "other-release: not one warning naming both releases: $(cat "$tmp/other-release.ours.err")"
 echo "ok: other-release: $n kernel samples [unknown], $(cat "$tmp/other-release.ours.err")"
 
+# the vdso of another kernel's recording: perf names it by its own
+# process's vdso, we leave it [unknown]; the rest of each line is perf's
+HOME=$tmp perf script -i "$tmp/vdso-other.data" >"$tmp/vdso-other.perf" 2>/dev/null ||
+	fail "vdso-other: stock perf script failed"
+"$TEXTPOKE" script -i "$tmp/vdso-other.data" >"$tmp/vdso-other.ours" 2>/dev/null ||
+	fail "vdso-other: perf textpoke script failed"
+nv=$(grep -c '(\[vdso\])$' "$tmp/vdso-other.ours")
+[ "$nv" -gt 0 ] || fail "vdso-other: no sample in the vdso"
+[ "$nv" = "$(grep -c '\[unknown\] (\[vdso\])$' "$tmp/vdso-other.ours")" ] ||
+	fail "vdso-other: vdso samples resolved with this kernel's vdso"
+diff <(ksym_norm "$tmp/vdso-other.perf") <(ksym_norm "$tmp/vdso-other.ours") >"$tmp/diff" ||
+	fail "vdso-other: differs from perf's beyond the kernel and vdso symbols: $(head -10 "$tmp/diff")"
+echo "ok: vdso-other: $nv vdso samples [unknown]"
+
+# same_but_vdso NAME FILE ARGS...: same_output, but for the symbol of a
+# sample in the vdso (dd's few, if any): where no build-id says the
+# recording is of this kernel perf names it by its own process's vdso, and
+# we leave it [unknown] (vdso-other above)
+same_but_vdso() {
+	local name=$1 file=$2
+	shift 2
+	HOME=$tmp perf script -i "$file" "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
+		fail "$name: stock perf script failed: $(head -3 "$tmp/$name.perf.err")"
+	"$TEXTPOKE" script -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
+		fail "$name: perf textpoke script failed: $(head -3 "$tmp/$name.ours.err")"
+	[ -s "$tmp/$name.perf" ] || fail "$name: stock perf printed nothing"
+	[ "$(grep -c '(\[vdso\])$' "$tmp/$name.ours")" = \
+		"$(grep -c '\[unknown\] (\[vdso\])$' "$tmp/$name.ours")" ] ||
+		fail "$name: vdso samples resolved with this kernel's vdso"
+	if ! cmp -s <(vdso_norm "$tmp/$name.perf") <(vdso_norm "$tmp/$name.ours"); then
+		diff -u <(vdso_norm "$tmp/$name.perf") <(vdso_norm "$tmp/$name.ours") | head -40
+		fail "$name: output differs from stock perf script $*"
+	fi
+	echo "ok: $name ($(wc -l <"$tmp/$name.ours") lines equal to perf script $*, vdso symbols aside)"
+}
+vdso_norm() {
+	sed -E 's/ ([0-9a-f]+) [^ ]+ \(\[vdso\]\)$/ \1 V/' "$1"
+}
+
 # no release named, no kernel build-id, the same _text: perf's /proc/kallsyms
-same_output no-release "$tmp/nobid-norel.data"
+same_but_vdso no-release "$tmp/nobid-norel.data"
 n=$(kernel_lines "$tmp/no-release.ours")
 [ "$n" -gt 0 ] || fail "no-release: no kernel samples recorded"
 [ "$(grep -c '\[unknown\] (\[kernel\.kallsyms\])$' "$tmp/no-release.ours")" = "$n" ] &&
@@ -160,7 +210,7 @@ perl -ne 'my @f = split; next if @f != 3;
 	$f[2] = "crafted_$f[2]" unless $f[2] eq "_text" || $f[2] eq "_stext";
 	printf "%016x %s %s\n", hex($f[0]) + 0x1000000, $f[1], $f[2]' /proc/kallsyms >"$tmp/crafted"
 for f in nobid-other moved bid; do
-	same_output "kallsyms-$f" "$tmp/$f.data" --kallsyms "$tmp/crafted"
+	same_but_vdso "kallsyms-$f" "$tmp/$f.data" --kallsyms "$tmp/crafted"
 	grep -q ' crafted_[^ ]* (\[kernel\.kallsyms\])$' "$tmp/kallsyms-$f.ours" ||
 		fail "kallsyms-$f: no crafted name printed"
 done
@@ -195,7 +245,7 @@ if command -v as >/dev/null && command -v ld >/dev/null; then
 		"$tmp/vmlinux.o" 2>"$tmp/ld.err" || fail "ld: $(head -3 "$tmp/ld.err")"
 	rm -f "$tmp/vmlinux.s" "$tmp/vmlinux.o"
 	for f in nobid-other moved; do
-		same_output "vmlinux-$f" "$tmp/$f.data" -k "$tmp/vmlinux"
+		same_but_vdso "vmlinux-$f" "$tmp/$f.data" -k "$tmp/vmlinux"
 		grep -v '\[unknown\]' "$tmp/vmlinux-$f.ours" | grep -q '(\[kernel\.kallsyms\])$' ||
 			fail "vmlinux-$f: no kernel symbol printed"
 	done
