@@ -152,21 +152,10 @@ echo "ok: vdso-other: $nv vdso samples [unknown]"
 # recording is of this kernel perf names it by its own process's vdso, and
 # we leave it [unknown] (vdso-other above)
 same_but_vdso() {
-	local name=$1 file=$2
-	shift 2
-	HOME=$tmp perf script -i "$file" "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
-		fail "$name: stock perf script failed: $(head -3 "$tmp/$name.perf.err")"
-	"$TEXTPOKE" script -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
-		fail "$name: perf textpoke script failed: $(head -3 "$tmp/$name.ours.err")"
-	[ -s "$tmp/$name.perf" ] || fail "$name: stock perf printed nothing"
-	[ "$(grep -c '(\[vdso\])$' "$tmp/$name.ours")" = \
-		"$(grep -c '\[unknown\] (\[vdso\])$' "$tmp/$name.ours")" ] ||
-		fail "$name: vdso samples resolved with this kernel's vdso"
-	if ! cmp -s <(vdso_norm "$tmp/$name.perf") <(vdso_norm "$tmp/$name.ours"); then
-		diff -u <(vdso_norm "$tmp/$name.perf") <(vdso_norm "$tmp/$name.ours") | head -40
-		fail "$name: output differs from stock perf script $*"
-	fi
-	echo "ok: $name ($(wc -l <"$tmp/$name.ours") lines equal to perf script $*, vdso symbols aside)"
+	same_norm=vdso_norm same_output "$@"
+	[ "$(grep -c '(\[vdso\])$' "$tmp/$1.ours")" = \
+		"$(grep -c '\[unknown\] (\[vdso\])$' "$tmp/$1.ours")" ] ||
+		fail "$1: vdso samples resolved with this kernel's vdso"
 }
 vdso_norm() {
 	sed -E 's/ ([0-9a-f]+) [^ ]+ \(\[vdso\]\)$/ \1 V/' "$1"

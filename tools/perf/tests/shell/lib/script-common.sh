@@ -23,17 +23,19 @@ perf_record() {
 	[ -s "$out" ] || fail "perf record wrote nothing to $out"
 }
 
-# same_output NAME FILE SCRIPT-ARGS...: stock perf script and ours agree, or the test fails
+# same_output NAME FILE SCRIPT-ARGS...: stock perf script and ours agree, or
+# the test fails; with $same_norm set, as the filter it names (a function
+# of a file name) prints them
 same_output() {
-	local name=$1 file=$2
+	local name=$1 file=$2 norm=${same_norm:-cat}
 	shift 2
 	HOME=$tmp perf script -i "$file" "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
 		fail "$name: stock perf script failed: $(head -3 "$tmp/$name.perf.err")"
 	"$TEXTPOKE" script -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
 		fail "$name: perf textpoke script failed: $(head -3 "$tmp/$name.ours.err")"
 	[ -s "$tmp/$name.perf" ] || fail "$name: stock perf printed nothing"
-	if ! cmp -s "$tmp/$name.perf" "$tmp/$name.ours"; then
-		diff -u "$tmp/$name.perf" "$tmp/$name.ours" | head -40
+	if ! cmp -s <("$norm" "$tmp/$name.perf") <("$norm" "$tmp/$name.ours"); then
+		diff -u <("$norm" "$tmp/$name.perf") <("$norm" "$tmp/$name.ours") | head -40
 		fail "$name: output differs from stock perf script $*"
 	fi
 	echo "ok: $name ($(wc -l <"$tmp/$name.ours") lines equal to perf script $*)"
