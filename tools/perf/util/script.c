@@ -922,12 +922,7 @@ int script__run(struct script_opts *opts)
 	if (err)
 		goto out_delete;
 	if (script__wants_text(opts)) {
-		bool saved = quiet;
-
-		/* its pass cannot decode the trace that the listing decodes: no warning */
-		quiet = quiet || s.itrace;
 		s.text = script_text__new(opts->input, s.session, &opts->text);
-		quiet = saved;
 		if (!s.text) {
 			err = -EINVAL;
 			goto out_delete;

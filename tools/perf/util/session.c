@@ -1089,7 +1089,8 @@ static void perf_session__warn_stats(struct perf_session *session)
 		n +=
 		    snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " records with an unknown id",
 			     n ? ", " : "", s->nr_unknown_id);
-	if (s->nr_auxtrace_bytes && !session->tool->auxtrace_data)
+	if (s->nr_auxtrace_bytes && !session->tool->auxtrace_data &&
+	    !session->tool->trace_elsewhere)
 		n += snprintf(line + n, sizeof(line) - n,
 			      "%s%" PRIu64 " bytes of hardware trace "
 			      "(AUXTRACE) not decoded",

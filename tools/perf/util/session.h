@@ -45,6 +45,12 @@ struct perf_tool {
 	 */
 	int (*auxtrace_data)(struct perf_tool *tool, const void *buf, u64 len);
 	/*
+	 * a pass that never decodes the trace, beside the command's own that
+	 * says whether it did (the text image's): its skipped trace is not
+	 * said as undecoded
+	 */
+	bool trace_elsewhere;
+	/*
 	 * kernel record types (bit 1 << type) the tool has no use for:
 	 * skipped unparsed and unqueued, as samples are for a tool with no
 	 * .sample (report's profile pass skips the TEXT_POKEs the text image

@@ -1007,8 +1007,10 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
 
 struct text_image *text_image__load(const char *path, const struct text_image_opts *opts)
 {
-	struct perf_tool tool = {
-	    .side_band = ti__load_side_band, .ordered_events = true, .defer_cut = true};
+	struct perf_tool tool = {.side_band = ti__load_side_band,
+				 .ordered_events = true,
+				 .defer_cut = true,
+				 .trace_elsewhere = true};
 	struct perf_session *session;
 	struct text_image *ti;
 	int err;
