@@ -13,6 +13,9 @@ for w in $(cat /proc/cmdline); do
 	case $w in rig.exp=*) exps=$(echo "${w#rig.exp=}" | tr , ' ') ;; esac
 done
 
+# /proc/vmallocinfo prints its addresses with %pK: hashed with
+# kptr_restrict 0, real ones for root (CAP_SYSLOG) with 1
+echo 1 >/proc/sys/kernel/kptr_restrict
 uname -r >kernel-release
 perf --version >perf-version
 perf-textpoke version >textpoke-version

@@ -356,6 +356,15 @@ int main(int argc, char **argv)
 		layout_load(&l);
 
 	nb = vmalloc_areas(before, l.mod_end);
+	/*
+	 * The guest loads its disk modules before any experiment, so the
+	 * module area is never empty: no area at all means vmallocinfo
+	 * printed hashed addresses (%pK with kptr_restrict 0), and reading
+	 * nothing there would pass for a moment with nothing mapped.
+	 */
+	if (!nb)
+		die("/proc/vmallocinfo: no area in the module area (hashed addresses? "
+		    "set kernel.kptr_restrict to 1)");
 	nmb = mapped_ranges(before, nb, mb);
 
 	/* the pieces in address order: text in chunks, then the module area */
