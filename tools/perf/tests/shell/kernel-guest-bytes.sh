@@ -25,7 +25,7 @@
 
 . "$(dirname "$0")/lib/common.sh"
 [ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
-data=${TEXTPOKE_SRCDIR:-$(dirname "$0")/../../../..}/tools/perf/tests/data/kernel-guest
+data=${TEXTPOKE_SRCDIR:?}/tools/perf/tests/data/kernel-guest
 ls "$data"/truth-*.txt >/dev/null 2>&1 || skip "$data: no truth-*.txt in the tree"
 command -v gzip >/dev/null 2>&1 || skip "gzip is not installed"
 scratch kguest
