@@ -292,7 +292,7 @@ def groups(want):
         items.sort()
         cur = []
         for it in items:
-            if cur and it[0][0] + it[0][1] - cur[0][0][0] > 4096:
+            if cur and it[0][0] + it[0][1] - cur[0][0][0] > 16384:
                 yield t, cur
                 cur = []
             cur.append(it)
