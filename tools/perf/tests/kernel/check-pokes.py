@@ -20,12 +20,14 @@ before or after it: such a site-moment is counted as racing and not
 compared.  Otherwise the code at the end of the window is what was read.
 
 Usage: check-pokes.py [--textpoke BIN] [--perf BIN] [--bases fit,start,end,none]
-                      [--stock-insn] [--only NAME] [--emit-truth FILE] RUNDIR...
+                      [--stock-insn] [--only NAME] [-j N] RUNDIR...
+(install-guest-data.py writes the compared site-moments into the tree.)
 Exit status: 0 when every compared byte is equal and no byte is shown
 where nothing was mapped, 1 otherwise (the table says which), 2 on a
 usage or input error.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import struct
@@ -303,21 +305,24 @@ def groups(want):
 def check_recording(args, rec, marks, pokes, replayed, env, rows, details):
     sites, want, racing = plan(rec, marks, pokes, replayed, details)
     moments = sorted(n for n in marks if n)
-    if args.emit_truth:
-        for (n, s), (t, kb) in sorted(want.items()):
-            args.emit_truth.write("%s %d %s %x %d %s\n" % (
-                os.path.basename(rec), n, fmt_ns(t), s[0], s[1],
-                kb if kb == "unmapped" else kb.hex()))
     if not moments:
         details.append("%s: no truth moment inside the recording" % rec)
     for base in args.bases:
         c = {"equal": 0, "wrong": 0, "unmapped_shown": 0, "unknown": 0, "unmapped_ok": 0}
         examples = []
-        for t, items in groups(want):
+        todo = list(groups(want))
+
+        def ask(g):
+            t, items = g
             lo = items[0][0][0]
             hi = max(s[0] + s[1] for s, _, _ in items)
-            rc, out, err = run([args.textpoke, "code", "-i", rec, "--time", fmt_ns(t)] +
-                               BASES[base] + ["%x" % lo, str(hi - lo)], env)
+            return run([args.textpoke, "code", "-i", rec, "--time", fmt_ns(t)] +
+                       BASES[base] + ["%x" % lo, str(hi - lo)], env)
+
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            answers = list(pool.map(ask, todo))
+        for (t, items), (rc, out, err) in zip(todo, answers):
+            lo = items[0][0][0]
             if rc:
                 details.append("%s [%s]: code --time %s %#x failed: %s" %
                                (rec, base, fmt_ns(t), lo, err.strip()[:200]))
@@ -402,10 +407,8 @@ def main():
     ap.add_argument("--perf", default="perf")
     ap.add_argument("--bases", default="fit,start,end,none")
     ap.add_argument("--stock-insn", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="code calls at once (2)")
     ap.add_argument("--only", default="", help="recordings whose name contains this")
-    ap.add_argument("--emit-truth", type=argparse.FileType("w"),
-                    help="write the compared site-moments: recording moment time addr len "
-                         "bytes (hex) or 'unmapped'")
     ap.add_argument("runs", nargs="+")
     args = ap.parse_args()
     args.bases = args.bases.split(",")
