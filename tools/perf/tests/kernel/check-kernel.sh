@@ -23,7 +23,7 @@ for t in qemu-system-x86_64 busybox gcc perf python3 flock; do
 	command -v $t >/dev/null 2>&1 || { echo "skip: $t is not installed"; exit 2; }
 done
 [ -x "$TEXTPOKE" ] || { echo "check-kernel: $TEXTPOKE is not built (make)" >&2; exit 1; }
-"$kernel_rig_dir/fetch-kernel.sh" >/dev/null ||
+kroot=$("$kernel_rig_dir/fetch-kernel.sh") ||
 	{ echo "skip: the kernel package $KERNEL_PKG=$KERNEL_PKG_VERSION cannot be fetched"; exit 2; }
 
 mkdir -p "$out"
@@ -34,6 +34,9 @@ for v in kaslr nokaslr; do
 	flock /tmp/qemu.lock nice bash "$kernel_rig_dir/run-pokes.sh" "$out/$v" $arg ||
 		{ echo "check-kernel: the $v boot failed: $out/$v/console.log" >&2; exit 1; }
 done
+# the vmlinux base, on the nokaslr boot: the package ships only vmlinuz
+python3 "$kernel_rig_dir/extract-vmlinux.py" "$kroot"/boot/vmlinuz-* "$out/vmlinux" ||
+	{ echo "check-kernel: no vmlinux in $kroot/boot" >&2; exit 1; }
 mkdir -p "$out/home"
 HOME=$out/home python3 "$kernel_rig_dir/check-pokes.py" --textpoke "$TEXTPOKE" --stock-insn \
-	"$out/kaslr" "$out/nokaslr"
+	--vmlinux "$out/vmlinux" "$out/kaslr" "$out/nokaslr"
