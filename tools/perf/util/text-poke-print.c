@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "insn-len.h"
+#include "kprobe-site.h"
 #include "machine.h"
 #include "symbol.h"
 #include "text-image.h"
@@ -56,12 +57,24 @@ static bool bytes_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes, u8 *kno
 	return text_image__read(ti, ip, INSN_MAX, time, bytes, known) > 0 && known[0];
 }
 
+static const u8 int3 = 0xcc;
+
 int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
 {
 	u8 bytes[INSN_MAX], known[INSN_MAX];
+	struct kprobe_site kp;
+	int n;
 
 	if (size)
 		buf[0] = '\0';
+	if (kprobe_site__find(ti, ip, time, &kp)) {
+		if (kp.orig_len)
+			n = insn_len__scnprintf_field(buf, size, kp.orig, NULL, kp.orig_len,
+						      INSN_LEN_64);
+		else
+			n = insn_len__scnprintf_field(buf, size, &int3, NULL, 1, INSN_LEN_64);
+		return n + scnprintf(buf + n, size - n, "%s", KPROBED_TAG);
+	}
 	if (!bytes_at(ti, ip, time, bytes, known))
 		return 0;
 	return insn_len__scnprintf_field(buf, size, bytes, known, INSN_MAX, INSN_LEN_64);
@@ -70,8 +83,12 @@ int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64
 int text_poke__insn_len(struct text_image *ti, u64 ip, u64 time)
 {
 	u8 bytes[INSN_MAX], known[INSN_MAX];
+	struct kprobe_site kp;
 	int len;
 
+	/* the length of what the insn field prints: the probed instruction's */
+	if (kprobe_site__find(ti, ip, time, &kp))
+		return kp.orig_len ? kp.orig_len : 1;
 	if (!bytes_at(ti, ip, time, bytes, known))
 		return 0;
 	len = insn_len(bytes, known, INSN_MAX, INSN_LEN_64, NULL);
@@ -82,13 +99,33 @@ int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u
 				disasm_sym_fn sym, void *arg)
 {
 	struct disasm_insn insn;
+	struct kprobe_site kp;
 	u8 bytes[INSN_MAX];
 
 	if (size)
 		buf[0] = '\0';
+	if (kprobe_site__find(ti, ip, time, &kp)) {
+		text_poke__kprobed_text(&kp, ip, &insn, sym, arg);
+		return scnprintf(buf, size, " %s", insn.text);
+	}
 	if (!insn_at(ti, ip, time, bytes, &insn, sym, arg))
 		return 0;
 	return scnprintf(buf, size, " %s", insn.text);
+}
+
+int text_poke__kprobed_text(const struct kprobe_site *kp, u64 ip, struct disasm_insn *insn,
+			    disasm_sym_fn sym, void *arg)
+{
+	int len = 0;
+
+	if (kp->orig_len)
+		len = disasm__one(kp->orig, kp->orig_len, ip, insn, sym, arg);
+	/* no slot, or no capstone: the int3 is what is known */
+	if (len <= 0)
+		snprintf(insn->text, sizeof(insn->text), "int3");
+	len = strlen(insn->text);
+	snprintf(insn->text + len, sizeof(insn->text) - len, "%s", KPROBED_TAG);
+	return kp->orig_len ? kp->orig_len : 1;
 }
 
 int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
