@@ -131,6 +131,31 @@ static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
 	       st->nr_unmapped);
 }
 
+/*
+ * An optimized probe's jmp covers several instructions: all but the last
+ * listed here, as they were; returns the offset of the last in @kp->orig
+ */
+static u64 code__kprobed_head(struct text_image *ti, const struct kprobe_site *kp, u64 ip, u64 time,
+			      struct text_poke_sym *ks)
+{
+	struct disasm_insn insn;
+	char marker[64];
+	u64 at = 0;
+	int l;
+
+	while (kp->optimized) {
+		l = text_poke__kprobed_text(kp, ip, at, &insn, text_poke__sym, ks);
+		if (at + l >= kp->orig_len)
+			break;
+		printf("%16llx:  ", (unsigned long long)(ip + at));
+		print_bytes(kp->orig + at, NULL, l, 21);
+		text_poke__scnprintf_marker(marker, sizeof(marker), ti, ip + at, time);
+		printf(" %s%s\n", insn.text, marker);
+		at += l;
+	}
+	return at;
+}
+
 /* whether @kp is an int3 alone whose probed instruction has more bytes in the range */
 static bool kp_rest(const struct kprobe_site *kp, int l, u64 off, u64 len)
 {
@@ -168,9 +193,13 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 		for (k = off; k < len + 16 && known[k] && k - off < 15; k++)
 			;
 		if (kprobe_site__find(ti, addr + off, time, &kp)) {
-			l = text_poke__kprobed_text(&kp, addr + off, &insn, text_poke__sym, ks);
+			u64 at = code__kprobed_head(ti, &kp, addr + off, time, ks);
+
+			off += at;
+			l = text_poke__kprobed_text(&kp, addr + off - at, at, &insn, text_poke__sym,
+						    ks);
 			printf("%16llx:  ", (unsigned long long)(addr + off));
-			print_bytes(kp.orig_len ? kp.orig : bytes + off,
+			print_bytes(kp.orig_len ? kp.orig + at : bytes + off,
 				    kp.orig_len ? NULL : known + off, l, 21);
 		} else {
 			l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__sym,

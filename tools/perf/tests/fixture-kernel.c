@@ -227,6 +227,8 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	u8 jmp32[5], jmp8[2] = {0xeb, 0x10}, call_a[5], call_b[5], call_ftrace[5];
 	u8 kp_old = 0x48, kp_new = 0xcc, tramp[FK_TRAMP_BODY];
 	const u8 kp_slot[4] = {0x48, 0x89, 0xe5, 0xcc}; /* mov %rsp,%rbp; int3 */
+	const u8 kp_int3[5] = {0xcc, 0x89, 0xe5, 0x90, 0x90};
+	u8 kp_jmp[5], kp_detour[26];
 	struct perf_record_mmap2 m = {
 	    .header.misc = PERF_RECORD_MISC_KERNEL,
 	    .pid = -1,
@@ -271,6 +273,12 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 		fk__poke(c, t0 + 2036, FK_KSLOT_INSN, NULL, 0, kp_slot, sizeof(kp_slot), true);
 		fk__poke(c, t0 + 2037, FK_KSLOT + 0x60, NULL, 0, (const u8 *)"\x48\x8b\x45\xf8\xcc",
 			 5, true);
+		/* the optprobe detour: template (nops here), the copy, jmp back */
+		memset(kp_detour, 0x90, sizeof(kp_detour));
+		memcpy(kp_detour + 16, "\x48\x89\xe5\x90\x90", 5);
+		rel32(kp_detour + 21, 0xe9, FK_KSLOT_DETOUR + 21, FK_KPROBE_SITE + 5);
+		fk__poke(c, t0 + 2038, FK_KSLOT_DETOUR, NULL, 0, kp_detour, sizeof(kp_detour),
+			 true);
 	}
 	fk__poke(c, t0 + 2040, FK_KPROBE_SITE, &kp_old, 1, &kp_new, 1, true);
 	fk__sample(c, t0 + 2100, FK_JL5_SITE, 5, 5);
@@ -278,6 +286,12 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__sample(c, t0 + 2102, FK_SCALL_SITE, 5, 5);
 	fk__sample(c, t0 + 2103, FK_FTRACE_SITE, 5, 5);
 	fk__sample(c, t0 + 2104, FK_KPROBE_SITE, 1, 1);
+	if (c->fk->flags & FK_KPROBE_SLOT) {
+		/* optimized: the jmp covers mov %rsp,%rbp and two nops */
+		rel32(kp_jmp, 0xe9, FK_KPROBE_SITE, FK_KSLOT_DETOUR);
+		fk__poke(c, t0 + 2150, FK_KPROBE_SITE, kp_int3, 5, kp_jmp, 5, true);
+		fk__poke(c, t0 + 2250, FK_KPROBE_SITE, kp_jmp, 5, kp_int3, 5, true);
+	}
 	fk__round(c);
 
 	if (c->fk->flags & FK_STRAY_POKE) {

@@ -7,6 +7,8 @@
  * the probed instruction's other bytes, never decoded on their own.
  * Mutation caught: kp_rest() always false: "89 e5" decodes as
  * "movl %esp,%ebp" after the int3.
+ * Mutation caught: code__kprobed_head() listing nothing: the optimized
+ * probe's two nops the jmp covers are missing.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -206,7 +208,15 @@ static int test__textimage_code(struct test_suite *t)
 	    "ffffffff81000507:  90                    nop",
 	    NULL,
 	};
-	static const char *const kprobed[] = {"[kprobed]", NULL};
+	static const char *const kprobe_optimized[] = {
+	    "ffffffff81000504:  48 89 e5              movq %rsp,%rbp [kprobed, optimized] "
+	    "[poked 1.000002150]",
+	    "ffffffff81000507:  90                    nop [kprobed, optimized] [poked 1.000002150]",
+	    "ffffffff81000508:  90                    nop [kprobed, optimized] [poked 1.000002150]",
+	    "ffffffff81000509:  90                    nop\n",
+	    NULL,
+	};
+	static const char *const kprobed[] = {"[kprobed", NULL};
 	struct fixture_kernel *fk = fixture_kernel__new(0);
 	int ret = TEST_FAIL;
 
@@ -229,6 +239,7 @@ static int test__textimage_code(struct test_suite *t)
 	fixture_kernel__delete(fk);
 	fk = fixture_kernel__new(FK_KPROBE_SLOT);
 	if (!fk || expect(fk, 0, "--time 1.000002100 ffffffff81000504 4", kprobe_slot, NULL) ||
+	    expect(fk, 0, "--time 1.000002200 ffffffff81000504 6", kprobe_optimized, NULL) ||
 	    expect(fk, 0, "--time 1.000005100 ffffffff81000504 4", NULL, kprobed))
 		goto out;
 	fixture_kernel__delete(fk);

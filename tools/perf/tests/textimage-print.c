@@ -10,6 +10,10 @@
  * with the site's: the later "48 8b 45 f8 cc" slot is taken, ilen 4.
  * Mutation caught: text_poke__scnprintf_insn() not asking
  * kprobe_site__find(): " insn: cc" without the tag.
+ * Mutation caught: kprobe_armed() taking the optimizer's 5-byte pokes
+ * for a disarming: " insn: cc" once the jmp is taken back.
+ * Mutation caught: kprobe_site__find() not reading the detour: the
+ * optimized probe prints " insn: e9 f7 fc 00 1f".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +116,15 @@ static int check_kprobe_slot(void)
 	err |= expect_str("disasm kprobed", buf, " movq %rsp,%rbp [kprobed]");
 	if (text_poke__insn_len(ti, FK_KPROBE_SITE, FK_T0 + 2104) != 3)
 		err |= expect_str("ilen kprobed", "not 3", "3");
+	/* optimized: the copy in the detour; then int3 again, the probe still armed */
+	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2200);
+	err |= expect_str("insn optimized", buf, " insn: 48 89 e5 [kprobed, optimized]");
+	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2200, NULL, NULL);
+	err |= expect_str("disasm optimized", buf, " movq %rsp,%rbp [kprobed, optimized]");
+	if (text_poke__insn_len(ti, FK_KPROBE_SITE, FK_T0 + 2200) != 3)
+		err |= expect_str("ilen optimized", "not 3", "3");
+	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2300);
+	err |= expect_str("insn unoptimized", buf, " insn: 48 89 e5 [kprobed]");
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 1004);
 	err |= expect_str("insn before the kprobe", buf, " insn: 48 89 e5");
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 5104);

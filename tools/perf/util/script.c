@@ -349,7 +349,7 @@ static void script__json_text(struct script *s, struct script_sample_info *info,
 		t = s->json_text[1];
 		info->json_insn = n > 7 && !strncmp(t, " insn: ", 7) ? t + 7 : NULL;
 		/* "insn" stays hex pairs: "disasm" says the instruction was kprobed */
-		t = strstr(t, KPROBED_TAG);
+		t = strstr(t, " [kprobed");
 		if (t)
 			*t = '\0';
 	}

@@ -69,11 +69,12 @@ int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64
 		buf[0] = '\0';
 	if (kprobe_site__find(ti, ip, time, &kp)) {
 		if (kp.orig_len)
-			n = insn_len__scnprintf_field(buf, size, kp.orig, NULL, kp.orig_len,
-						      INSN_LEN_64);
+			n = insn_len__scnprintf_field(buf, size, kp.orig, NULL,
+						      kprobe_site__insn_len(&kp, 0), INSN_LEN_64);
 		else
 			n = insn_len__scnprintf_field(buf, size, &int3, NULL, 1, INSN_LEN_64);
-		return n + scnprintf(buf + n, size - n, "%s", KPROBED_TAG);
+		return n + scnprintf(buf + n, size - n, "%s",
+				     kp.optimized ? KPROBED_OPT_TAG : KPROBED_TAG);
 	}
 	if (!bytes_at(ti, ip, time, bytes, known))
 		return 0;
@@ -88,7 +89,7 @@ int text_poke__insn_len(struct text_image *ti, u64 ip, u64 time)
 
 	/* the length of what the insn field prints: the probed instruction's */
 	if (kprobe_site__find(ti, ip, time, &kp))
-		return kp.orig_len ? kp.orig_len : 1;
+		return kprobe_site__insn_len(&kp, 0);
 	if (!bytes_at(ti, ip, time, bytes, known))
 		return 0;
 	len = insn_len(bytes, known, INSN_MAX, INSN_LEN_64, NULL);
@@ -105,7 +106,7 @@ int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u
 	if (size)
 		buf[0] = '\0';
 	if (kprobe_site__find(ti, ip, time, &kp)) {
-		text_poke__kprobed_text(&kp, ip, &insn, sym, arg);
+		text_poke__kprobed_text(&kp, ip, 0, &insn, sym, arg);
 		return scnprintf(buf, size, " %s", insn.text);
 	}
 	if (!insn_at(ti, ip, time, bytes, &insn, sym, arg))
@@ -113,19 +114,20 @@ int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u
 	return scnprintf(buf, size, " %s", insn.text);
 }
 
-int text_poke__kprobed_text(const struct kprobe_site *kp, u64 ip, struct disasm_insn *insn,
-			    disasm_sym_fn sym, void *arg)
+int text_poke__kprobed_text(const struct kprobe_site *kp, u64 ip, size_t at,
+			    struct disasm_insn *insn, disasm_sym_fn sym, void *arg)
 {
-	int len = 0;
+	int len = kprobe_site__insn_len(kp, at), n = 0;
 
 	if (kp->orig_len)
-		len = disasm__one(kp->orig, kp->orig_len, ip, insn, sym, arg);
-	/* no slot, or no capstone: the int3 is what is known */
-	if (len <= 0)
-		snprintf(insn->text, sizeof(insn->text), "int3");
-	len = strlen(insn->text);
-	snprintf(insn->text + len, sizeof(insn->text) - len, "%s", KPROBED_TAG);
-	return kp->orig_len ? kp->orig_len : 1;
+		n = disasm__one(kp->orig + at, kp->orig_len - at, ip + at, insn, sym, arg);
+	if (n <= 0)
+		/* no slot: the int3 is what is known; no capstone: nothing */
+		snprintf(insn->text, sizeof(insn->text), "%s", kp->orig_len ? "" : "int3");
+	n = strlen(insn->text);
+	snprintf(insn->text + n, sizeof(insn->text) - n, "%s%s", n ? "" : "?",
+		 kp->optimized ? KPROBED_OPT_TAG : KPROBED_TAG);
+	return len;
 }
 
 int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)

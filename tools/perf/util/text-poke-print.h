@@ -38,20 +38,23 @@ int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u
 /*
  * A kprobed instruction (kprobe-site.h) is printed as the instruction the
  * probe replaced, tagged: " insn: 41 54 [kprobed]", " push %r12 [kprobed]";
- * as "int3 [kprobed]" when no slot tells it.
+ * as "int3 [kprobed]" when no slot tells it.  Both tags start with
+ * KPROBED_TAG less its "]".
  */
 #define KPROBED_TAG " [kprobed]"
+/* an optimized probe's: the jmp to its detour is in memory, orig in the detour */
+#define KPROBED_OPT_TAG " [kprobed, optimized]"
 
 struct kprobe_site;
 struct disasm_insn;
 
 /*
- * @kp's instruction at @ip as the disasm field and code print it, tag
- * included, into @insn->text; returns the bytes it covers at the site
- * (the probed instruction's length, 1 for int3 alone)
+ * The instruction @at bytes into what @kp replaced at @ip, as the disasm
+ * field and code print it, tag included, into @insn->text; returns its
+ * length (1 for int3 alone)
  */
-int text_poke__kprobed_text(const struct kprobe_site *kp, u64 ip, struct disasm_insn *insn,
-			    disasm_sym_fn sym, void *arg);
+int text_poke__kprobed_text(const struct kprobe_site *kp, u64 ip, size_t at,
+			    struct disasm_insn *insn, disasm_sym_fn sym, void *arg);
 
 /*
  * The marker for a sample whose instruction bytes a poke changed before
