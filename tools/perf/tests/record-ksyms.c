@@ -11,7 +11,8 @@
  * record_ksyms__kcore_dir() and the trimmer.  Expected, derived by hand
  * from the table below: each branch target resolves, in the trimmed copy,
  * to the symbol the full table names it by, at the same offset; the
- * __SCT__ and trampoline symbols nobody branched to are there; and the
+ * __SCT__ and trampoline symbols nobody branched to are there, with the
+ * target of an unpoked __SCT__ trampoline's jmp (in the kcore); and the
  * copy stays small (no filler beyond the neighbours that end the kept
  * symbols).  The lookup is the test's own sscanf, not kallsyms.c.
  * Mutation caught: record_ksyms__text_poke() not scanning the old bytes:
@@ -21,6 +22,8 @@
  * fkmod_helper+0x10010 ([bpf] starts between them).
  * Mutation caught: ksym__kept_by_name() without "__SCT__":
  * __SCT__might_resched is cut.
+ * Mutation caught: record_ksyms__kcore_dir() not reading the static call
+ * trampolines' bytes: __might_resched is cut.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -50,6 +53,7 @@ static const struct named {
     {K + 0x5100, "T ftrace_regs_caller"},	{K + 0x6000, "T do_work"},
     {K + 0x7000, "t kprobe_ret_target"},	{K + 0x8000, "T call_site_func"},
     {K + 0x9000, "T jump_label_func"},		{K + 0xa000, "T unrelated_func"},
+    {K + 0xb000, "T __might_resched"},
 };
 
 /*
@@ -187,7 +191,12 @@ static int test__record_ksyms(struct test_suite *t __maybe_unused)
 {
 	/* the ftrace trampoline's bytes: push %rbp; call do_work; pop %rbp; ret */
 	u8 tramp[0x40] = {0x55, 0xe8, 0, 0, 0, 0, 0x5d, 0xc3};
-	struct fixture_segment seg = {FTRACE_TRAMP, tramp, sizeof(tramp)};
+	/* an unpoked static call trampoline: jmp __might_resched; int3 padding */
+	u8 sct[16] = {0xe9, 0, 0, 0, 0, 0xcc, 0xcc, 0xcc};
+	struct fixture_segment segs[] = {
+	    {K + 0x3100, sct, sizeof(sct)},
+	    {FTRACE_TRAMP, tramp, sizeof(tramp)},
+	};
 	const struct {
 		u64 target;
 		const char *want;
@@ -198,6 +207,7 @@ static int test__record_ksyms(struct test_suite *t __maybe_unused)
 	    {K + 0x6000, "do_work+0x0"},
 	    {K + 0x7010, "kprobe_ret_target+0x10"},
 	    {K + 0x3100, "__SCT__might_resched+0x0"},
+	    {K + 0xb000, "__might_resched+0x0"},
 	    {K + 0x5100, "ftrace_regs_caller+0x0"},
 	    {MOD_EXIT + 0x10, "fkmod_exit+0x10"},
 	    {BPF_TRAMP, "bpf_trampoline_6442+0x0"},
@@ -215,11 +225,12 @@ static int test__record_ksyms(struct test_suite *t __maybe_unused)
 
 	record_hits__init(&hits);
 	put_rel32(tramp + 1, FTRACE_TRAMP + 1, 5, K + 0x6000);
+	put_rel32(sct, K + 0x3100, 5, K + 0xb000);
 	dir = fixture__tmpdir();
 	kallsyms = make_kallsyms();
 	if (!dir || !kallsyms || append_modules(&kallsyms))
 		goto out;
-	if (fixture__write_kcore_dir(dir, kallsyms, NULL, &seg, 1)) {
+	if (fixture__write_kcore_dir(dir, kallsyms, NULL, segs, 2)) {
 		pr_debug("cannot write %s/kcore_dir\n", dir);
 		goto out;
 	}
@@ -279,7 +290,7 @@ static int test__record_ksyms(struct test_suite *t __maybe_unused)
 		pr_debug("%#" PRIx64 ": %s\n", checks[i].target, got);
 	}
 	/*
-	 * 24 symbols to keep by hand count (8 module area ones, 11 of the
+	 * 25 symbols to keep by hand count (8 module area ones, 12 of the
 	 * named, _text, _stext, _etext, fkmod_cleanup) plus the neighbours
 	 * ending them: far from the table's 400 and more
 	 */

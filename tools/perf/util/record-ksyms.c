@@ -164,6 +164,8 @@ static bool ksym__is_trampoline_module(const char *module)
 
 /* a trampoline's bytes are read up to the next symbol, and no further than this */
 #define TRAMPOLINE_MAX (64U << 10)
+/* a static call trampoline: jmp rel32 (or ret) and padding */
+#define SCT_MAX 16U
 
 struct ksyms_scan {
 	struct record_hits *h;
@@ -171,6 +173,8 @@ struct ksyms_scan {
 	size_t nr_addrs, alloc_addrs;
 	u64 *tramps; /* the trampolines' addresses */
 	size_t nr_tramps, alloc_tramps;
+	u64 *scts; /* the static call trampolines' */
+	size_t nr_scts, alloc_scts;
 	int err;
 };
 
@@ -203,6 +207,9 @@ static int ksyms_scan__line(void *arg, const char *name, char type __maybe_unuse
 		return -ENOMEM;
 	if (tramp && u64__push(&s->tramps, &s->nr_tramps, &s->alloc_tramps, start))
 		return -ENOMEM;
+	if (!module && !strncmp(name, "__SCT__", 7) &&
+	    u64__push(&s->scts, &s->nr_scts, &s->alloc_scts, start))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -229,6 +236,21 @@ static u64 next_above(const u64 *v, size_t n, u64 addr)
 	return lo < n ? v[lo] : 0;
 }
 
+/* the targets in the kcore copy's bytes of the code at @start: up to the next symbol, @max */
+static void ksyms_scan__code(struct ksyms_scan *s, const struct kcore *kcore, u64 start, u64 max)
+{
+	u64 end = next_above(s->addrs, s->nr_addrs, start);
+	const struct kcore_segment *seg = kcore__find(kcore, start);
+
+	if (!seg)
+		return;
+	if (!end || end - start > max)
+		end = start + max;
+	if (end > seg->addr + seg->len)
+		end = seg->addr + seg->len;
+	record_ksyms__code(s->h, seg->bytes + (start - seg->addr), end - start, start);
+}
+
 int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir)
 {
 	struct ksyms_scan s = {.h = h};
@@ -242,24 +264,21 @@ int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir)
 		goto out_free;
 	err = 0;
 	qsort(s.addrs, s.nr_addrs, sizeof(u64), cmp_u64);
-	/* no kcore (none here, or not readable): the trampolines' names alone */
-	if (s.nr_tramps)
+	/*
+	 * No kcore (none here, or not readable): the trampolines' names
+	 * alone.  A static call trampoline nobody poked during the recording
+	 * still shows where its static call goes: "jmp __traceiter_<event>"
+	 */
+	if (s.nr_tramps || s.nr_scts)
 		kcore = kcore__open_dir(kcore_dir, true);
-	for (size_t i = 0; kcore && i < s.nr_tramps; i++) {
-		u64 start = s.tramps[i], end = next_above(s.addrs, s.nr_addrs, start);
-		const struct kcore_segment *seg = kcore__find(kcore, start);
-
-		if (!seg)
-			continue;
-		if (!end || end - start > TRAMPOLINE_MAX)
-			end = start + TRAMPOLINE_MAX;
-		if (end > seg->addr + seg->len)
-			end = seg->addr + seg->len;
-		record_ksyms__code(h, seg->bytes + (start - seg->addr), end - start, start);
-	}
+	for (size_t i = 0; kcore && i < s.nr_tramps; i++)
+		ksyms_scan__code(&s, kcore, s.tramps[i], TRAMPOLINE_MAX);
+	for (size_t i = 0; kcore && i < s.nr_scts; i++)
+		ksyms_scan__code(&s, kcore, s.scts[i], SCT_MAX);
 	kcore__delete(kcore);
 out_free:
 	free(s.addrs);
 	free(s.tramps);
+	free(s.scts);
 	return err;
 }

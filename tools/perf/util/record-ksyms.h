@@ -25,7 +25,8 @@ void record_ksyms__bpf(struct record_hits *h, struct bpf_capture *cap);
  * From @kcore_dir's kallsyms and kcore: the trampolines (kprobe slot
  * pages, ftrace trampolines, BPF programs and trampolines), the static
  * call trampolines and ftrace's and optprobes' entry code by name, and
- * the targets in the kcore copy's bytes of every trampoline.  0 or -errno
+ * the targets in the kcore copy's bytes of every trampoline and static
+ * call trampoline.  0 or -errno
  * (-ENOENT without a kallsyms copy).
  */
 int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir);
