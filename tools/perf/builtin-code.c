@@ -12,6 +12,7 @@
 #include "util/debug.h"
 #include "util/disasm.h"
 #include "util/header.h"
+#include "util/kprobe-site.h"
 #include "util/machine.h"
 #include "util/parse-options.h"
 #include "util/text-image-options.h"
@@ -130,6 +131,37 @@ static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
 	       st->nr_unmapped);
 }
 
+/*
+ * An optimized probe's jmp covers several instructions: all but the last
+ * listed here, as they were; returns the offset of the last in @kp->orig
+ */
+static u64 code__kprobed_head(struct text_image *ti, const struct kprobe_site *kp, u64 ip, u64 time,
+			      struct text_poke_sym *ks)
+{
+	struct disasm_insn insn;
+	char marker[64];
+	u64 at = 0;
+	int l;
+
+	while (kp->optimized) {
+		l = text_poke__kprobed_text(kp, ip, at, &insn, text_poke__sym, ks);
+		if (at + l >= kp->orig_len)
+			break;
+		printf("%16llx:  ", (unsigned long long)(ip + at));
+		print_bytes(kp->orig + at, NULL, l, 21);
+		text_poke__scnprintf_marker(marker, sizeof(marker), ti, ip + at, time);
+		printf(" %s%s\n", insn.text, marker);
+		at += l;
+	}
+	return at;
+}
+
+/* whether @kp is an int3 alone whose probed instruction has more bytes in the range */
+static bool kp_rest(const struct kprobe_site *kp, int l, u64 off, u64 len)
+{
+	return kp->arm_time && !kp->orig_len && kp->site_len > l && off + kp->site_len <= len + 16;
+}
+
 static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr, u64 len, u64 time)
 {
 	/* room for an instruction that starts in the range and ends past it */
@@ -143,6 +175,7 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 	text_image__read(ti, addr, len + 16, time, bytes, known);
 	while (off < len) {
 		struct disasm_insn insn;
+		struct kprobe_site kp = {0};
 		char sym[160], marker[64];
 		u64 n, k;
 		int l;
@@ -159,16 +192,38 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 		}
 		for (k = off; k < len + 16 && known[k] && k - off < 15; k++)
 			;
-		l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__sym, ks);
-		if (l <= 0) {
-			snprintf(insn.text, sizeof(insn.text), "%s",
-				 l == -EOPNOTSUPP ? "" : "(bad)");
-			l = 1;
+		if (kprobe_site__find(ti, addr + off, time, &kp)) {
+			u64 at = code__kprobed_head(ti, &kp, addr + off, time, ks);
+
+			off += at;
+			l = text_poke__kprobed_text(&kp, addr + off - at, at, &insn, text_poke__sym,
+						    ks);
+			printf("%16llx:  ", (unsigned long long)(addr + off));
+			print_bytes(kp.orig_len ? kp.orig + at : bytes + off,
+				    kp.orig_len ? NULL : known + off, l, 21);
+		} else {
+			l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__sym,
+					ks);
+			if (l <= 0) {
+				snprintf(insn.text, sizeof(insn.text), "%s",
+					 l == -EOPNOTSUPP ? "" : "(bad)");
+				l = 1;
+			}
+			printf("%16llx:  ", (unsigned long long)(addr + off));
+			print_bytes(bytes + off, known + off, l, 21);
 		}
-		printf("%16llx:  ", (unsigned long long)(addr + off));
-		print_bytes(bytes + off, known + off, l, 21);
 		text_poke__scnprintf_marker(marker, sizeof(marker), ti, addr + off, time);
 		printf(" %s%s\n", insn.text, marker);
+		/*
+		 * int3 alone: the rest of the probed instruction is no
+		 * instruction of its own ("push %rsp" of push %r12's 54)
+		 */
+		if (kp_rest(&kp, l, off, len)) {
+			printf("%16llx:  ", (unsigned long long)(addr + off + l));
+			print_bytes(bytes + off + l, known + off + l, kp.site_len - l, 21);
+			printf(" (the kprobed instruction's other bytes)\n");
+			l = kp.site_len;
+		}
 		off += l;
 	}
 out:

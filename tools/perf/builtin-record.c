@@ -208,7 +208,8 @@ int cmd_textpoke_record(int argc, char **argv)
 	    {0, "kcore", no_argument, NULL, "copy /proc/kcore: fail when it cannot be read",
 	     OPT_KCORE},
 	    {0, "full-kallsyms", no_argument, NULL,
-	     "keep all of kallsyms in kcore_dir, not only the symbols the recording hit",
+	     "keep all of kallsyms (default: what samples, pokes and trampolines name; other "
+	     "kernel addresses print as a wrong symbol+offset)",
 	     OPT_FULL_KALLSYMS},
 	    {0, "no-bpf-capture", no_argument, NULL, "do not capture BPF JIT images", OPT_NO_BPF},
 	    {'q', "quiet", no_argument, NULL, "do not print any messages", 'q'},

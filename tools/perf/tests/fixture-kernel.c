@@ -19,7 +19,7 @@
 #include "../util/text-image.h"
 #include "../util/writer.h"
 
-enum { R_TEXT, R_TRAMP, R_BPF, R_STRAY, R__MAX };
+enum { R_TEXT, R_TRAMP, R_BPF, R_STRAY, R_KSLOT, R__MAX };
 
 /* a piece of the model: bytes, and whether the code is there now */
 struct fk_region {
@@ -226,6 +226,9 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	bool drop = c->fk->flags & FK_DROP_POKE;
 	u8 jmp32[5], jmp8[2] = {0xeb, 0x10}, call_a[5], call_b[5], call_ftrace[5];
 	u8 kp_old = 0x48, kp_new = 0xcc, tramp[FK_TRAMP_BODY];
+	const u8 kp_slot[4] = {0x48, 0x89, 0xe5, 0xcc}; /* mov %rsp,%rbp; int3 */
+	const u8 kp_int3[5] = {0xcc, 0x89, 0xe5, 0x90, 0x90};
+	u8 kp_jmp[5], kp_detour[26];
 	struct perf_record_mmap2 m = {
 	    .header.misc = PERF_RECORD_MISC_KERNEL,
 	    .pid = -1,
@@ -262,12 +265,33 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__poke(c, t0 + 2010, FK_JL2_SITE, nop2, 2, jmp8, 2, true);
 	fk__poke(c, t0 + 2020, FK_SCALL_SITE, call_a, 5, call_b, 5, true);
 	fk__poke(c, t0 + 2030, FK_FTRACE_SITE, nop5, 5, call_ftrace, 5, true);
+	if (c->fk->flags & FK_KPROBE_SLOT) {
+		c->r[R_KSLOT].live = true;
+		fk__ksymbol(c, t0 + 2033, FK_KSLOT, 0x1000, PERF_RECORD_KSYMBOL_TYPE_OOL, true,
+			    "kprobe_insn_page");
+		fk__poke(c, t0 + 2035, FK_KSLOT + 0x20, NULL, 0, (const u8 *)"\x55\xcc", 2, true);
+		fk__poke(c, t0 + 2036, FK_KSLOT_INSN, NULL, 0, kp_slot, sizeof(kp_slot), true);
+		fk__poke(c, t0 + 2037, FK_KSLOT + 0x60, NULL, 0, (const u8 *)"\x48\x8b\x45\xf8\xcc",
+			 5, true);
+		/* the optprobe detour: template (nops here), the copy, jmp back */
+		memset(kp_detour, 0x90, sizeof(kp_detour));
+		memcpy(kp_detour + 16, "\x48\x89\xe5\x90\x90", 5);
+		rel32(kp_detour + 21, 0xe9, FK_KSLOT_DETOUR + 21, FK_KPROBE_SITE + 5);
+		fk__poke(c, t0 + 2038, FK_KSLOT_DETOUR, NULL, 0, kp_detour, sizeof(kp_detour),
+			 true);
+	}
 	fk__poke(c, t0 + 2040, FK_KPROBE_SITE, &kp_old, 1, &kp_new, 1, true);
 	fk__sample(c, t0 + 2100, FK_JL5_SITE, 5, 5);
 	fk__sample(c, t0 + 2101, FK_JL2_SITE, 2, 2);
 	fk__sample(c, t0 + 2102, FK_SCALL_SITE, 5, 5);
 	fk__sample(c, t0 + 2103, FK_FTRACE_SITE, 5, 5);
 	fk__sample(c, t0 + 2104, FK_KPROBE_SITE, 1, 1);
+	if (c->fk->flags & FK_KPROBE_SLOT) {
+		/* optimized: the jmp covers mov %rsp,%rbp and two nops */
+		rel32(kp_jmp, 0xe9, FK_KPROBE_SITE, FK_KSLOT_DETOUR);
+		fk__poke(c, t0 + 2150, FK_KPROBE_SITE, kp_int3, 5, kp_jmp, 5, true);
+		fk__poke(c, t0 + 2250, FK_KPROBE_SITE, kp_jmp, 5, kp_int3, 5, true);
+	}
 	fk__round(c);
 
 	if (c->fk->flags & FK_STRAY_POKE) {
@@ -302,6 +326,8 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__poke(c, t0 + 5020, FK_SCALL_SITE, call_b, 5, call_a, 5, true);
 	fk__poke(c, t0 + 5030, FK_FTRACE_SITE, call_ftrace, 5, nop5, 5, true);
 	fk__poke(c, t0 + 5040, FK_KPROBE_SITE, &kp_new, 1, &kp_old, 1, true);
+	if (c->fk->flags & FK_KPROBE_SLOT)
+		fk__poke(c, t0 + 5045, FK_KSLOT_INSN, kp_slot, sizeof(kp_slot), NULL, 0, true);
 	fk__sample(c, t0 + 5100, FK_JL5_SITE, 5, 5);
 	fk__sample(c, t0 + 5101, FK_JL2_SITE, 2, 2);
 	fk__sample(c, t0 + 5102, FK_SCALL_SITE, 5, 5);
@@ -470,7 +496,9 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 	c.r[R_TRAMP] = (struct fk_region){FK_TRAMP, FK_TRAMP_LEN, false, calloc(1, FK_TRAMP_LEN)};
 	c.r[R_BPF] = (struct fk_region){FK_BPF, FK_BPF_A_LEN, false, calloc(1, FK_BPF_A_LEN)};
 	c.r[R_STRAY] = (struct fk_region){FK_STRAY, 2, false, malloc(2)};
-	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes || !c.r[R_STRAY].bytes)
+	c.r[R_KSLOT] = (struct fk_region){FK_KSLOT, 0x1000, false, calloc(1, 0x1000)};
+	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes || !c.r[R_STRAY].bytes ||
+	    !c.r[R_KSLOT].bytes)
 		goto out_free;
 	memcpy(c.r[R_STRAY].bytes, nop2, 2);
 	fk__build_text(c.r[R_TEXT].bytes);

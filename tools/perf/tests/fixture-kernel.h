@@ -70,7 +70,23 @@ enum fixture_kernel_flags {
 	 * KSYMBOL OOL announces code there later, at FK_STRAY_TIME + 300
 	 */
 	FK_STRAY_POKE = 1 << 5,
+	/*
+	 * the kprobe's slot: a KSYMBOL OOL kprobe_insn_page at FK_KSLOT at
+	 * FK_T0 + 2033, filled before the arming poke (2040) with the
+	 * probed "48 89 e5 cc" at FK_KSLOT_INSN (2036), between two other
+	 * probes' slots: "55 cc" (2035) and "48 8b 45 f8 cc" (2037, the
+	 * same first byte, another length); an optprobe detour at
+	 * FK_KSLOT_DETOUR (2038: 16 bytes of template, the copied
+	 * "48 89 e5 90 90", jmp back); the probe optimized at 2150 (its 5
+	 * bytes -> jmp to the detour) and back to int3 at 2250; the slot
+	 * emptied at 5045
+	 */
+	FK_KPROBE_SLOT = 1 << 6,
 };
+
+#define FK_KSLOT 0xffffffffa0010000ULL
+#define FK_KSLOT_INSN (FK_KSLOT + 0x40)
+#define FK_KSLOT_DETOUR (FK_KSLOT + 0x200)
 
 #define FK_STRAY 0xffffffffb0001000ULL
 #define FK_STRAY_TIME (FK_T0 + 2600)

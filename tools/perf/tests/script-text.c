@@ -7,6 +7,13 @@
  * kcore was copied before the recording; when it was copied at the end,
  * stock perf is wrong (it applies the pokes forward over a copy that
  * already holds them) and the fixture's model is the oracle instead.
+ * The armed kprobe's sample (no slot in these recordings) is ours
+ * " insn: cc [kprobed]" where perf prints " insn: cc": the tag must be
+ * there, on that line alone, and the rest equal perf's.  With the slot
+ * (FK_KPROBE_SLOT), --json keeps "insn" hex pairs: "48 89 e5", and
+ * "disasm" the tag.
+ * Mutation caught: script.c not cutting the tag from the JSON insn:
+ * "insn":"48 89 e5 [kprobed]".
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -142,6 +149,17 @@ static int check_insn_lines(const struct fixture_kernel *fk, const char *out, bo
 	return bad;
 }
 
+/* @s without the first " [kprobed]" tag; the number of tags cut (0 or 1) */
+static int cut_kprobed(char *s)
+{
+	char *tag = strstr(s, " [kprobed]");
+
+	if (!tag)
+		return 0;
+	memmove(tag, tag + strlen(" [kprobed]"), strlen(tag + strlen(" [kprobed]")) + 1);
+	return 1;
+}
+
 static char *script(const struct fixture_kernel *fk, const char *args)
 {
 	char cmd[4096];
@@ -163,6 +181,9 @@ static int test__script_text(struct test_suite *t)
 	ours = script(fk, "-F ip,insn");
 	TEST_ASSERT_VAL("script -F ip,insn", ours);
 	TEST_ASSERT_EQUAL("insn bytes differ from the model", check_insn_lines(fk, ours, false), 0);
+	TEST_ASSERT_EQUAL("the armed kprobe's line tagged",
+			  fixture__count(ours, " ffffffff81000504 insn: cc [kprobed]\n"), 1);
+	TEST_ASSERT_EQUAL("one tag", cut_kprobed(ours) + cut_kprobed(ours), 1);
 	if (have_perf) {
 		char cmd[4096];
 
@@ -212,6 +233,18 @@ static int test__script_text(struct test_suite *t)
 	TEST_ASSERT_EQUAL("no kcore: kprobe site before the int3",
 			  fixture__count(ours, " insn: 48 ?? ...\n"), 2);
 	free(ours);
+	fixture_kernel__delete(fk);
+
+	/* with the slot: JSON's insn the probed instruction's bytes, disasm tagged */
+	fk = fixture_kernel__new(FK_KPROBE_SLOT);
+	TEST_ASSERT_VAL("fixture (kprobe slot)", fk);
+	out = script(fk, "--json -F ip,insn,disasm");
+	TEST_ASSERT_VAL("script --json, kprobe slot", out);
+	if (!strstr(out, "\"insn\":\"48 89 e5\",\"disasm\":\"movq %rsp,%rbp [kprobed]\"")) {
+		pr_debug("no kprobed sample in\n%s\n", out);
+		return TEST_FAIL;
+	}
+	free(out);
 	fixture_kernel__delete(fk);
 
 	/* a poke the file lacks is a mismatch on the line of the next one */

@@ -2,7 +2,13 @@
 /*
  * perf textpoke code: the listing of a range at a time.  Run in-process
  * (cmd_textpoke_code() with stdout in a file) so that it is tested before
- * builtin-textpoke.c's table lists it.
+ * builtin-textpoke.c's table lists it.  A kprobed instruction lists as
+ * the one its slot holds, tagged; with no slot as "int3 [kprobed]" and
+ * the probed instruction's other bytes, never decoded on their own.
+ * Mutation caught: kp_rest() always false: "89 e5" decodes as
+ * "movl %esp,%ebp" after the int3.
+ * Mutation caught: code__kprobed_head() listing nothing: the optimized
+ * probe's two nops the jmp covers are missing.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -190,6 +196,27 @@ static int test__textimage_code(struct test_suite *t)
 	    "the image held eb 10",
 	    NULL,
 	};
+	/* no slot: the int3 alone, then the probed instruction's other bytes, not "movl" */
+	static const char *const kprobe_int3[] = {
+	    "ffffffff81000504:  cc                    int3 [kprobed] [poked 1.000002040]",
+	    "ffffffff81000505:  89 e5                 (the kprobed instruction's other bytes)",
+	    NULL,
+	};
+	static const char *const kprobe_not_esp[] = {"%esp", NULL};
+	static const char *const kprobe_slot[] = {
+	    "ffffffff81000504:  48 89 e5              movq %rsp,%rbp [kprobed] [poked 1.000002040]",
+	    "ffffffff81000507:  90                    nop",
+	    NULL,
+	};
+	static const char *const kprobe_optimized[] = {
+	    "ffffffff81000504:  48 89 e5              movq %rsp,%rbp [kprobed, optimized] "
+	    "[poked 1.000002150]",
+	    "ffffffff81000507:  90                    nop [kprobed, optimized] [poked 1.000002150]",
+	    "ffffffff81000508:  90                    nop [kprobed, optimized] [poked 1.000002150]",
+	    "ffffffff81000509:  90                    nop\n",
+	    NULL,
+	};
+	static const char *const kprobed[] = {"[kprobed", NULL};
 	struct fixture_kernel *fk = fixture_kernel__new(0);
 	int ret = TEST_FAIL;
 
@@ -206,7 +233,14 @@ static int test__textimage_code(struct test_suite *t)
 	    expect(fk, 0, "--no-kcore --time 1.000001000 ffffffff81000100 9", no_base, NULL) ||
 	    expect(fk, 129, "--time 1.000001000 not-hex", NULL, NULL) ||
 	    expect(fk, 129, "--kcore-time sometime ffffffff81000100", NULL, NULL) ||
-	    expect(fk, 1, "--kcore /nonexistent ffffffff81000100", NULL, NULL))
+	    expect(fk, 1, "--kcore /nonexistent ffffffff81000100", NULL, NULL) ||
+	    expect(fk, 0, "--time 1.000002100 ffffffff81000504 4", kprobe_int3, kprobe_not_esp))
+		goto out;
+	fixture_kernel__delete(fk);
+	fk = fixture_kernel__new(FK_KPROBE_SLOT);
+	if (!fk || expect(fk, 0, "--time 1.000002100 ffffffff81000504 4", kprobe_slot, NULL) ||
+	    expect(fk, 0, "--time 1.000002200 ffffffff81000504 6", kprobe_optimized, NULL) ||
+	    expect(fk, 0, "--time 1.000005100 ffffffff81000504 4", NULL, kprobed))
 		goto out;
 	fixture_kernel__delete(fk);
 	fk = fixture_kernel__new(FK_DROP_POKE);

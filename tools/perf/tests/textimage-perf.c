@@ -7,6 +7,11 @@
  * copied later (during the recording, or at its end), perf shows the
  * later bytes for samples taken before those pokes: there we check the
  * generator's model instead, and that perf is wrong exactly there.
+ * The sample at the armed kprobe (no slot in these recordings) is ours
+ * "cc [kprobed]" where perf prints "cc": the bytes are compared without
+ * the tag, and the tag must be on that one sample alone.
+ * Mutation caught: text_poke__scnprintf_insn() not asking
+ * kprobe_site__find(): the armed kprobe's sample is not tagged.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +35,9 @@ static void model_line(const struct fixture_kernel_sample *e, char *buf, size_t 
 static int check_one(unsigned int flags, int expect_perf_wrong)
 {
 	struct fixture_kernel *fk = fixture_kernel__new(flags);
-	char *cmd = NULL, *out = NULL, *line, *save = NULL;
+	char *cmd = NULL, *out = NULL, *line, *save = NULL, *tag;
 	struct text_image *ti = NULL;
-	int i, perf_wrong = 0, ret = TEST_FAIL;
+	int i, perf_wrong = 0, kprobed = 0, ret = TEST_FAIL;
 
 	if (!fk)
 		return TEST_FAIL;
@@ -51,6 +56,16 @@ static int check_one(unsigned int flags, int expect_perf_wrong)
 
 		n = snprintf(ours, sizeof(ours), " %16llx", (unsigned long long)e->ip);
 		text_poke__scnprintf_insn(ours + n, sizeof(ours) - n, ti, e->ip, e->time);
+		tag = strstr(ours, KPROBED_TAG);
+		if (tag) {
+			*tag = '\0';
+			if (e->ip != FK_KPROBE_SITE || e->time != FK_T0 + 2104) {
+				pr_debug("time %llu: %s tagged kprobed\n",
+					 (unsigned long long)e->time, ours);
+				goto out;
+			}
+			kprobed++;
+		}
 		model_line(e, model, sizeof(model));
 		if (!line) {
 			pr_debug("perf printed %d lines for %d samples\n", i, fk->nr_samples);
@@ -69,6 +84,10 @@ static int check_one(unsigned int flags, int expect_perf_wrong)
 	}
 	if (line) {
 		pr_debug("perf printed more lines than samples: '%s'\n", line);
+		goto out;
+	}
+	if (kprobed != 1) {
+		pr_debug("the armed kprobe's sample is not tagged kprobed\n");
 		goto out;
 	}
 	if (perf_wrong != expect_perf_wrong) {

@@ -1,7 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The printers the script layer calls: insn, disasm, the poked marker,
- * and each TEXT_POKE decoded as "old -> new (verdict)".
+ * and each TEXT_POKE decoded as "old -> new (verdict)".  A kprobe's int3
+ * prints as the instruction its slot holds, tagged "[kprobed]" (a second
+ * recording, FK_KPROBE_SLOT, with two other probes' slots around it), or
+ * as "int3 [kprobed]" with no slot; expected values by hand from the
+ * fixture's description.
+ * Mutation caught: kprobe_site__find() not comparing the slot's length
+ * with the site's: the later "48 8b 45 f8 cc" slot is taken, ilen 4.
+ * Mutation caught: text_poke__scnprintf_insn() not asking
+ * kprobe_site__find(): " insn: cc" without the tag.
+ * Mutation caught: kprobe_armed() taking the optimizer's 5-byte pokes
+ * for a disarming: " insn: cc" once the jmp is taken back.
+ * Mutation caught: kprobe_site__find() not reading the detour: the
+ * optimized probe prints " insn: e9 f7 fc 00 1f".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +92,49 @@ static int expect_str(const char *what, const char *got, const char *want)
 	return -1;
 }
 
+/*
+ * With the kprobe's slot in the recording (FK_KPROBE_SLOT): the probed
+ * "48 89 e5" (mov %rsp,%rbp) while the int3 is there, tagged; as it is,
+ * untagged, before the arming and after the disarming
+ */
+static int check_kprobe_slot(void)
+{
+	struct fixture_kernel *fk = fixture_kernel__new(FK_KPROBE_SLOT);
+	struct text_image *ti = fk ? text_image__load(fk->path, NULL) : NULL;
+	char buf[256];
+	int err = 0;
+
+	if (!ti) {
+		pr_debug("the FK_KPROBE_SLOT fixture does not load\n");
+		err = -1;
+		goto out;
+	}
+	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2104);
+	err |= expect_str("insn kprobed", buf, " insn: 48 89 e5 [kprobed]");
+	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2104, NULL, NULL);
+	/* capstone 4 spells movq */
+	err |= expect_str("disasm kprobed", buf, " movq %rsp,%rbp [kprobed]");
+	if (text_poke__insn_len(ti, FK_KPROBE_SITE, FK_T0 + 2104) != 3)
+		err |= expect_str("ilen kprobed", "not 3", "3");
+	/* optimized: the copy in the detour; then int3 again, the probe still armed */
+	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2200);
+	err |= expect_str("insn optimized", buf, " insn: 48 89 e5 [kprobed, optimized]");
+	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2200, NULL, NULL);
+	err |= expect_str("disasm optimized", buf, " movq %rsp,%rbp [kprobed, optimized]");
+	if (text_poke__insn_len(ti, FK_KPROBE_SITE, FK_T0 + 2200) != 3)
+		err |= expect_str("ilen optimized", "not 3", "3");
+	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2300);
+	err |= expect_str("insn unoptimized", buf, " insn: 48 89 e5 [kprobed]");
+	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 1004);
+	err |= expect_str("insn before the kprobe", buf, " insn: 48 89 e5");
+	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 5104);
+	err |= expect_str("insn after the kprobe", buf, " insn: 48 89 e5");
+out:
+	text_image__delete(ti);
+	fixture_kernel__delete(fk);
+	return err;
+}
+
 static int test__textimage_print(struct test_suite *t)
 {
 	struct fixture_kernel *fk = fixture_kernel__new(0);
@@ -103,8 +158,13 @@ static int test__textimage_print(struct test_suite *t)
 
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_JL5_SITE, FK_T0 + 2100);
 	err |= expect_str("insn", buf, " insn: e9 3b 00 00 00");
+	/* no slot in this recording: the int3 alone, tagged */
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2104);
-	err |= expect_str("insn kprobe", buf, " insn: cc");
+	err |= expect_str("insn kprobe", buf, " insn: cc [kprobed]");
+	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2104, NULL, NULL);
+	err |= expect_str("disasm kprobe", buf, " int3 [kprobed]");
+	if (text_poke__insn_len(ti, FK_KPROBE_SITE, FK_T0 + 2104) != 1)
+		err |= expect_str("ilen kprobe", "not 1", "1");
 	/* nothing known there: nothing printed, as perf does */
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_TRAMP, FK_T0 + 2000);
 	err |= expect_str("insn unknown", buf, "");
@@ -125,6 +185,8 @@ static int test__textimage_print(struct test_suite *t)
 	/* a JIT image is not a poke */
 	text_poke__scnprintf_marker(buf, sizeof(buf), ti, FK_BPF + 5, FK_T0 + 4400);
 	err |= expect_str("marker bpf", buf, "");
+	if (!err)
+		err = check_kprobe_slot();
 	if (!err)
 		ret = TEST_OK;
 out:

@@ -251,6 +251,18 @@ const struct bpf_prog_capture *bpf_capture__find(struct bpf_capture *cap, u32 id
 	return p;
 }
 
+int bpf_capture__for_each(struct bpf_capture *cap,
+			  int (*fn)(const struct bpf_prog_capture *p, void *arg), void *arg)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&cap->lock);
+	for (size_t i = 0; i < cap->nr_progs && !ret; i++)
+		ret = fn(cap->progs[i], arg);
+	pthread_mutex_unlock(&cap->lock);
+	return ret;
+}
+
 static int bpf_capture__event(void *ctx, struct perf_ring *ring __maybe_unused,
 			      const union perf_event *ev)
 {

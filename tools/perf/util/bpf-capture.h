@@ -41,6 +41,13 @@ struct bpf_capture *bpf_capture__new(const int *cpus, int nr_cpus);
 int bpf_capture__add_id(struct bpf_capture *cap, u32 id);
 /* the capture of @id, or NULL; valid until delete */
 const struct bpf_prog_capture *bpf_capture__find(struct bpf_capture *cap, u32 id);
+/*
+ * @fn for every program captured so far, in capture order, under the
+ * capture's lock (@fn must not call back); stops at and returns @fn's
+ * first non-zero value
+ */
+int bpf_capture__for_each(struct bpf_capture *cap,
+			  int (*fn)(const struct bpf_prog_capture *p, void *arg), void *arg);
 /* read what is left in the rings and stop the thread */
 void bpf_capture__stop(struct bpf_capture *cap);
 /* HEADER_BPF_PROG_INFO with every captured program; 0 or -errno */

@@ -552,7 +552,7 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 	for (size_t i = 0; i < nr; i++) {
 		size_t lo = 0, hi = nr_groups;
 
-		/* the group with the highest first address at or below the ip */
+		/* the groups starting at or below the ip */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
@@ -561,8 +561,17 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 			else
 				hi = mid;
 		}
-		if (lo)
-			ksym__keep_around(v, groups[lo - 1].first, groups[lo - 1].last, ips[i]);
+		/*
+		 * Not only the highest: BPF programs, kprobe slot pages and
+		 * ftrace trampolines are scattered over the module area, so
+		 * their pseudo-modules' ranges hold real modules' and each
+		 * other's; every group whose range holds the ip keeps its own
+		 * symbol there.
+		 */
+		for (size_t g = lo; g-- > 0;) {
+			if (v[groups[g].last]->addr >= ips[i])
+				ksym__keep_around(v, groups[g].first, groups[g].last, ips[i]);
+		}
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The recording's main loop: drain every ring into the writer, noting on
- * the way what the closing features need (times, hit maps, kernel ips),
+ * the way what the closing features need (times, hit maps, kernel ips and
+ * the branch targets of poked code),
  * poll, and stop on a signal, the workload's exit or the -p targets'.
  * Apart because it is the hot path: it runs per record, while the rest of
  * the recorder runs once.
@@ -19,6 +20,7 @@
 #include "event.h"
 #include "perf-event-open.h"
 #include "record-internal.h"
+#include "record-ksyms.h"
 #include "writer.h"
 
 volatile sig_atomic_t record_done;
@@ -85,11 +87,8 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 		if (t > rec->max_time)
 			rec->max_time = t;
 	}
-	if (ev->header.type == PERF_RECORD_TEXT_POKE && size >= 16) {
-		u64 addr;
-
-		memcpy(&addr, p + 8, 8);
-		record_hits__kernel_ip(&rec->hits, addr);
+	if (ev->header.type == PERF_RECORD_TEXT_POKE) {
+		record_ksyms__text_poke(&rec->hits, ev);
 	} else if (ev->header.type == PERF_RECORD_MMAP2 &&
 		   size > sizeof(struct perf_record_mmap2) + 32) {
 		const struct perf_record_mmap2 *m = (const void *)ev;

@@ -25,6 +25,7 @@
 #include "event.h"
 #include "header.h"
 #include "kallsyms.h"
+#include "record-ksyms.h"
 #include "kcore-copy.h"
 #include "perf-event-open.h"
 #include "record-internal.h"
@@ -331,18 +332,28 @@ static int record__synthesize(struct record *rec)
 
 /*
  * The kallsyms copy keeps the symbols of what the recording touched
- * (record_hits__kernel_ip()); a whole copy costs megabytes a short run
- * has no use for.  --full-kallsyms, or more addresses than the hit set
- * holds, keeps everything.
+ * (record_hits__kernel_ip()): samples, callchains, poke sites, and what
+ * poked code and trampolines branch to (record-ksyms.c); a whole copy
+ * costs megabytes a short run has no use for.  --full-kallsyms, or more
+ * addresses than the hit set holds, keeps everything.
  */
 static int record__trim_kallsyms(struct record *rec)
 {
 	const char *dir = perf_writer__dir_path(rec->w);
+	char kdir[4096];
 	size_t nr;
 	u64 *ips;
 	int err = 0;
 
 	if (!rec->opts->full_kallsyms) {
+		snprintf(kdir, sizeof(kdir), "%s/kcore_dir", dir);
+		record_ksyms__bpf(&rec->hits, rec->bpf);
+		err = record_ksyms__kcore_dir(&rec->hits, kdir);
+		/* no kallsyms copy is said below, by the trimmer */
+		if (err && err != -ENOENT)
+			pr_warning("%s: cannot read kcore_dir/kallsyms for the trampolines: %s\n",
+				   rec->opts->output, strerror(-err));
+		err = 0;
 		ips = record_hits__kernel_ips(&rec->hits, &nr);
 		if (ips)
 			err = kcore_dir__trim_kallsyms(dir, ips, nr);

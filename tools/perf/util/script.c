@@ -30,6 +30,7 @@
 #include "script.h"
 #include "session.h"
 #include "symbol.h"
+#include "text-poke-print.h"
 #include "trace-event.h"
 #include "unwind.h"
 
@@ -347,6 +348,10 @@ static void script__json_text(struct script *s, struct script_sample_info *info,
 					sample, al);
 		t = s->json_text[1];
 		info->json_insn = n > 7 && !strncmp(t, " insn: ", 7) ? t + 7 : NULL;
+		/* "insn" stays hex pairs: "disasm" says the instruction was kprobed */
+		t = strstr(t, " [kprobed");
+		if (t)
+			*t = '\0';
 	}
 	if (fields & SF_DISASM) {
 		n = script_text__sample(s->text, s->json_text[2], sizeof(s->json_text[2]),

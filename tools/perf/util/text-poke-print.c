@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "insn-len.h"
+#include "kprobe-site.h"
 #include "machine.h"
 #include "symbol.h"
 #include "text-image.h"
@@ -56,12 +57,25 @@ static bool bytes_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes, u8 *kno
 	return text_image__read(ti, ip, INSN_MAX, time, bytes, known) > 0 && known[0];
 }
 
+static const u8 int3 = 0xcc;
+
 int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
 {
 	u8 bytes[INSN_MAX], known[INSN_MAX];
+	struct kprobe_site kp;
+	int n;
 
 	if (size)
 		buf[0] = '\0';
+	if (kprobe_site__find(ti, ip, time, &kp)) {
+		if (kp.orig_len)
+			n = insn_len__scnprintf_field(buf, size, kp.orig, NULL,
+						      kprobe_site__insn_len(&kp, 0), INSN_LEN_64);
+		else
+			n = insn_len__scnprintf_field(buf, size, &int3, NULL, 1, INSN_LEN_64);
+		return n + scnprintf(buf + n, size - n, "%s",
+				     kp.optimized ? KPROBED_OPT_TAG : KPROBED_TAG);
+	}
 	if (!bytes_at(ti, ip, time, bytes, known))
 		return 0;
 	return insn_len__scnprintf_field(buf, size, bytes, known, INSN_MAX, INSN_LEN_64);
@@ -70,8 +84,12 @@ int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64
 int text_poke__insn_len(struct text_image *ti, u64 ip, u64 time)
 {
 	u8 bytes[INSN_MAX], known[INSN_MAX];
+	struct kprobe_site kp;
 	int len;
 
+	/* the length of what the insn field prints: the probed instruction's */
+	if (kprobe_site__find(ti, ip, time, &kp))
+		return kprobe_site__insn_len(&kp, 0);
 	if (!bytes_at(ti, ip, time, bytes, known))
 		return 0;
 	len = insn_len(bytes, known, INSN_MAX, INSN_LEN_64, NULL);
@@ -82,13 +100,34 @@ int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u
 				disasm_sym_fn sym, void *arg)
 {
 	struct disasm_insn insn;
+	struct kprobe_site kp;
 	u8 bytes[INSN_MAX];
 
 	if (size)
 		buf[0] = '\0';
+	if (kprobe_site__find(ti, ip, time, &kp)) {
+		text_poke__kprobed_text(&kp, ip, 0, &insn, sym, arg);
+		return scnprintf(buf, size, " %s", insn.text);
+	}
 	if (!insn_at(ti, ip, time, bytes, &insn, sym, arg))
 		return 0;
 	return scnprintf(buf, size, " %s", insn.text);
+}
+
+int text_poke__kprobed_text(const struct kprobe_site *kp, u64 ip, size_t at,
+			    struct disasm_insn *insn, disasm_sym_fn sym, void *arg)
+{
+	int len = kprobe_site__insn_len(kp, at), n = 0;
+
+	if (kp->orig_len)
+		n = disasm__one(kp->orig + at, kp->orig_len - at, ip + at, insn, sym, arg);
+	if (n <= 0)
+		/* no slot: the int3 is what is known; no capstone: nothing */
+		snprintf(insn->text, sizeof(insn->text), "%s", kp->orig_len ? "" : "int3");
+	n = strlen(insn->text);
+	snprintf(insn->text + n, sizeof(insn->text) - n, "%s%s", n ? "" : "?",
+		 kp->optimized ? KPROBED_OPT_TAG : KPROBED_TAG);
+	return len;
 }
 
 int text_poke__scnprintf_marker(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)

@@ -25,6 +25,7 @@ struct thread;
  * our own decoder (insn-len.h, never capstone).  A byte no image or poke
  * tells is "??" (see insn_len__scnprintf_field()).  Empty when the first
  * byte is unknown or the bytes do not decode (as perf prints nothing then).
+ * A kprobe's int3 is the exception: see KPROBED_TAG.
  */
 int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time);
 /* the length of the instruction at @ip at @time, 0 when its bytes are not known enough */
@@ -33,6 +34,27 @@ int text_poke__insn_len(struct text_image *ti, u64 ip, u64 time);
 /* The `disasm` field: " jmp fk_jl5_fn+0x44" (leading space), or empty */
 int text_poke__scnprintf_disasm(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time,
 				disasm_sym_fn sym, void *arg);
+
+/*
+ * A kprobed instruction (kprobe-site.h) is printed as the instruction the
+ * probe replaced, tagged: " insn: 41 54 [kprobed]", " push %r12 [kprobed]";
+ * as "int3 [kprobed]" when no slot tells it.  Both tags start with
+ * KPROBED_TAG less its "]".
+ */
+#define KPROBED_TAG " [kprobed]"
+/* an optimized probe's: the jmp to its detour is in memory, orig in the detour */
+#define KPROBED_OPT_TAG " [kprobed, optimized]"
+
+struct kprobe_site;
+struct disasm_insn;
+
+/*
+ * The instruction @at bytes into what @kp replaced at @ip, as the disasm
+ * field and code print it, tag included, into @insn->text; returns its
+ * length (1 for int3 alone)
+ */
+int text_poke__kprobed_text(const struct kprobe_site *kp, u64 ip, size_t at,
+			    struct disasm_insn *insn, disasm_sym_fn sym, void *arg);
 
 /*
  * The marker for a sample whose instruction bytes a poke changed before
