@@ -182,6 +182,23 @@ struct poke_list {
 	u64 addr, end;
 };
 
+/* does a side of a check hold a known byte other than the poke's? */
+static bool check__differs(const u8 *held, const u8 *known, const u8 *want, u32 len)
+{
+	for (u32 i = 0; held && i < len; i++) {
+		if (known[i] && held[i] != want[i])
+			return true;
+	}
+	return false;
+}
+
+/* " cc 1f 44 00 00": what was held, "??" only where nothing was known */
+static void print_held(const u8 *held, const u8 *known, u32 len)
+{
+	for (u32 i = 0; i < len; i++)
+		printf(known[i] ? " %02x" : " ??", held[i]);
+}
+
 static int code__print_check(const struct textpoke_check *c, void *arg)
 {
 	struct poke_list *pl = arg;
@@ -199,12 +216,21 @@ static int code__print_check(const struct textpoke_check *c, void *arg)
 	print_time(p->time);
 	printf(" %#llx: %s -> %s (%s)", (unsigned long long)p->addr, old, new,
 	       textpoke_verdict__str(c->verdict));
-	if (c->verdict == TEXTPOKE_MISMATCH && c->before) {
-		int i;
-
-		printf(", the image held");
-		for (i = 0; i < p->old_len; i++)
-			printf(c->before_known[i] ? " %02x" : " ??", c->before[i]);
+	/*
+	 * Each side that disagrees, with the bytes that side held: the
+	 * image's before the poke (an earlier poke's or a copy's), the
+	 * copy's after it.  A side that agrees is not the mismatch, and
+	 * printing it instead would name bytes nobody held at the time.
+	 */
+	if (c->verdict == TEXTPOKE_MISMATCH) {
+		if (check__differs(c->before, c->before_known, p->old_bytes, p->old_len)) {
+			printf(", the image held");
+			print_held(c->before, c->before_known, p->old_len);
+		}
+		if (check__differs(c->after, c->after_known, p->new_bytes, p->new_len)) {
+			printf(", the kcore copy after it held");
+			print_held(c->after, c->after_known, p->new_len);
+		}
 	}
 	printf("\n");
 	return 0;
