@@ -19,7 +19,7 @@
 #include "../util/text-image.h"
 #include "../util/writer.h"
 
-enum { R_TEXT, R_TRAMP, R_BPF, R_STRAY, R__MAX };
+enum { R_TEXT, R_TRAMP, R_BPF, R_STRAY, R_LATE, R__MAX };
 
 /* a piece of the model: bytes, and whether the code is there now */
 struct fk_region {
@@ -277,6 +277,14 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 		fk__ksymbol(c, FK_STRAY_TIME + 300, FK_STRAY, 0x1000, PERF_RECORD_KSYMBOL_TYPE_OOL,
 			    true, "kprobe_insn_page");
 	}
+	if (c->fk->flags & FK_MODULE_AREA) {
+		c->r[R_LATE].live = true;
+		fk__ksymbol(c, FK_LATE_TIME, FK_LATE, 0x1000, PERF_RECORD_KSYMBOL_TYPE_OOL, true,
+			    "fk_late");
+		rel32(jmp32, 0xe9, FK_LATE_SITE, FK_LATE_SITE + 0x40);
+		fk__poke(c, FK_LATE_TIME + 10, FK_LATE_SITE, nop5, 5, jmp32, 5, true);
+		rel32(jmp32, 0xe9, FK_JL5_SITE, FK_JL5_SITE + 0x40);
+	}
 	fk__round(c);
 
 	c->r[R_TRAMP].live = true;
@@ -423,11 +431,34 @@ static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 				       "ffffffff81001100 T fk_target_b\n"
 				       "ffffffff81001200 T ftrace_caller\n"
 				       "ffffffff81004000 T _etext\n";
-	struct fixture_segment text = {FK_TEXT, c->kcore ? c->kcore : c->r[R_TEXT].bytes,
-				       FK_TEXT_LEN};
+	static const char mod_kallsyms[] = "ffffffffa0000000 t fk_mod_fn\t[fk_mod]\n";
+	struct fixture_segment segs[2] = {
+	    {FK_TEXT, c->kcore ? c->kcore : c->r[R_TEXT].bytes, FK_TEXT_LEN},
+	};
+	bool mods = c->fk->flags & FK_MODULE_AREA;
+	char *all = NULL;
+	u8 *area = NULL;
+	int err;
 
-	return fixture__write_kcore_dir(dir, kallsyms, "", &text,
-					c->fk->flags & FK_NO_KCORE ? 0 : 1);
+	if (mods) {
+		/* fk_mod's function in the first page, zeros where nothing is mapped */
+		area = calloc(1, FK_MODS_LEN);
+		if (!area || asprintf(&all, "%s%s", kallsyms, mod_kallsyms) < 0) {
+			free(area);
+			return -ENOMEM;
+		}
+		memset(area, 0xcc, 0x1000);
+		memcpy(area, "\x55\x48\x89\xe5\x5d\xc3", 6);
+		segs[1] = (struct fixture_segment){FK_MODS, area, FK_MODS_LEN};
+	}
+	err = fixture__write_kcore_dir(dir, mods ? all : kallsyms,
+				       mods ? "fk_mod 4096 0 - Live 0xffffffffa0000000\n" : "", segs,
+				       c->fk->flags & FK_NO_KCORE ? 0 :
+				       mods			    ? 2 :
+								      1);
+	free(all);
+	free(area);
+	return err;
 }
 
 static int fk__expected(struct fixture_kernel *fk)
@@ -470,9 +501,12 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 	c.r[R_TRAMP] = (struct fk_region){FK_TRAMP, FK_TRAMP_LEN, false, calloc(1, FK_TRAMP_LEN)};
 	c.r[R_BPF] = (struct fk_region){FK_BPF, FK_BPF_A_LEN, false, calloc(1, FK_BPF_A_LEN)};
 	c.r[R_STRAY] = (struct fk_region){FK_STRAY, 2, false, malloc(2)};
-	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes || !c.r[R_STRAY].bytes)
+	c.r[R_LATE] = (struct fk_region){FK_LATE, 0x1000, false, calloc(1, 0x1000)};
+	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes || !c.r[R_STRAY].bytes ||
+	    !c.r[R_LATE].bytes)
 		goto out_free;
 	memcpy(c.r[R_STRAY].bytes, nop2, 2);
+	memcpy(c.r[R_LATE].bytes + (FK_LATE_SITE - FK_LATE), nop5, 5);
 	fk__build_text(c.r[R_TEXT].bytes);
 	fk__bpf_jit(jit_a, jit_b);
 	if (!(flags & (FK_KCORE_AT | FK_KCORE_END))) {

@@ -72,6 +72,21 @@ enum fixture_kernel_flags {
 	FK_STRAY_POKE = 1 << 5,
 };
 
+/*
+ * FK_MODULE_AREA: the copy also holds the module area as /proc/kcore
+ * reads it, FK_MODS_LEN bytes: module fk_mod's code in its first page,
+ * then zeros where nothing is mapped (free module space, where the
+ * trampoline comes later).  At FK_LATE_TIME a KSYMBOL OOL maps code at
+ * FK_LATE in that free space and its jump label at FK_LATE_SITE is
+ * poked, nop5 -> jmp: the copy's zeros there are no bytes of it.
+ */
+#define FK_MODULE_AREA (1 << 6)
+#define FK_MODS 0xffffffffa0000000ULL
+#define FK_MODS_LEN 0x4000
+#define FK_LATE (FK_MODS + 0x2000)
+#define FK_LATE_SITE (FK_LATE + 4)
+#define FK_LATE_TIME (FK_T0 + 2700)
+
 #define FK_STRAY 0xffffffffb0001000ULL
 #define FK_STRAY_TIME (FK_T0 + 2600)
 

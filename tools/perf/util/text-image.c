@@ -402,7 +402,7 @@ static bool ti__covered(struct text_image *ti, u64 addr, u64 time)
 {
 	size_t i;
 
-	if (ti->kcore && kcore__find(ti->kcore, addr))
+	if (ti->kcore && kcore__in_area(ti->kcore, addr))
 		return true;
 	if (ti->vmlinux && kcore__find(ti->vmlinux, addr))
 		return true;
