@@ -5,6 +5,12 @@
  * area, the direct map) with kallsyms and modules files, and checks that
  * exactly the page-rounded _stext.._etext and the module range come out,
  * byte for byte, each as a PT_LOAD at its address; then the refusals.
+ * With a vmallocinfo, only the module area's mapped pages ("pages=N" of
+ * each area, not its guard page nor free module space) are copied.
+ *
+ * Mutation caught: vmallocinfo__mapped() taking an area's whole range
+ * instead of its "pages=" (the guard page between two areas is copied:
+ * two pieces, not three).
  */
 #include <elf.h>
 #include <errno.h>
@@ -146,7 +152,7 @@ static int test__record_kcore(struct test_suite *t __maybe_unused)
 	    write_file(bad, "not an ELF core at all, just text\n"))
 		goto out;
 
-	if (kcore__copy_text(core, ksyms, mods, out)) {
+	if (kcore__copy_text(core, ksyms, mods, NULL, out)) {
 		pr_debug("copy failed\n");
 		goto out;
 	}
@@ -167,16 +173,44 @@ static int test__record_kcore(struct test_suite *t __maybe_unused)
 	}
 	close(fd);
 
+	/* the mapped pages only: mod_a's page, then the next area's; no guard page between */
+	unlink(out);
+	snprintf(bad, sizeof(bad), "%s/vmallocinfo", dir);
+	if (write_file(bad, "0xffffffffc0001000-0xffffffffc0003000    8192 load_module+0x7e/0x1d0 "
+			    "pages=1 vmalloc N0=1\n"
+			    "0xffffffffc0003000-0xffffffffc0005000    8192 bpf_jit_alloc_exec+0x9 "
+			    "pages=1 vmalloc N0=1\n"
+			    "0xffffc90000000000-0xffffc90000002000    8192 pci_iomap+0x4 "
+			    "phys=0x00000000fe000000 ioremap\n") ||
+	    kcore__copy_text(core, ksyms, mods, bad, out)) {
+		pr_debug("copy with vmallocinfo failed\n");
+		goto out;
+	}
+	fd = open(out, O_RDONLY);
+	if (fd < 0)
+		goto out;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_phnum != 3 ||
+	    check_piece(fd, &eh, 0, TEXT, 0x9000) || check_piece(fd, &eh, 1, MODS + 0x1000, 0x1000) ||
+	    check_piece(fd, &eh, 2, MODS + 0x3000, 0x1000)) {
+		pr_debug("with vmallocinfo: %u pieces, expected text and two mapped pages\n",
+			 eh.e_phnum);
+		close(fd);
+		goto out;
+	}
+	close(fd);
+	unlink(bad);
+	snprintf(bad, sizeof(bad), "%s/bad", dir);
+
 	quiet = true;
-	if (kcore__copy_text(bad, ksyms, mods, out) != -EINVAL ||
-	    kcore__copy_text(core, mods, mods, out) != -ENOENT) {
+	if (kcore__copy_text(bad, ksyms, mods, NULL, out) != -EINVAL ||
+	    kcore__copy_text(core, mods, mods, NULL, out) != -ENOENT) {
 		pr_debug("a bad core or kallsyms was not refused\n");
 		goto out_quiet;
 	}
 	/* text the core does not hold */
 	unlink(out);
 	if (write_file(ksyms, "ffffffff90000000 T _stext\nffffffff90001000 T _etext\n") ||
-	    kcore__copy_text(core, ksyms, NULL, out) != -ENODATA || !access(out, F_OK)) {
+	    kcore__copy_text(core, ksyms, NULL, NULL, out) != -ENODATA || !access(out, F_OK)) {
 		pr_debug("text outside the core was not refused, or left a file\n");
 		goto out_quiet;
 	}

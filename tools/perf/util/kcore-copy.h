@@ -40,13 +40,17 @@ u64 kcore_dir__size(const char *dir);
 /*
  * Copy from the ELF core @kcore the parts that hold kernel text (from
  * @kallsyms: _stext.._etext) and modules (from @modules: lowest to highest
- * module end) into a new ELF core @out, one PT_LOAD per piece.  0, or
+ * module end, as stock perf copies, but only the pages @vmallocinfo says
+ * are mapped, or without it each module's own range: /proc/kcore reads
+ * free module space as zeros, which are no code) into a new ELF core
+ * @out, one PT_LOAD per piece.  0, or
  * -errno with a message naming the file: -ENOENT when @kallsyms names no
  * _stext/_etext, -EINVAL for a core that is not a 64-bit little-endian
  * ELF, -ENODATA when no segment covers the text.  @out must not exist:
  * it is created, and removed on failure; errors writing it come back as
  * they are (-ENOSPC, -EFBIG), with no message.
  */
-int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out);
+int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
+		     const char *vmallocinfo, const char *out);
 
 #endif /* __PERF_TEXTPOKE_KCORE_COPY_H */
