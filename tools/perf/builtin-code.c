@@ -113,7 +113,14 @@ static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
 	printf("# %#llx..%#llx at ", (unsigned long long)addr, (unsigned long long)(addr + len));
 	print_time(time);
 	printf("\n# base: ");
-	if (st->base_path) {
+	if (st->base_path && st->nr_pieces) {
+		printf("%s (%d segments), %zu ranges anchored each at its read time, ",
+		       st->base_path, st->nr_base_segments, st->nr_pieces);
+		print_time(st->pieces_from);
+		printf(" to ");
+		print_time(st->pieces_to);
+		printf(" (fitted: %zu of %zu poked sites agree)", st->fit.agree, st->fit.sites);
+	} else if (st->base_path) {
 		printf("%s (%d segments), anchored at %s", st->base_path, st->nr_base_segments,
 		       anchor_name(st->base_anchor));
 		if (st->base_anchor == TEXTPOKE_ANCHOR_AT) {

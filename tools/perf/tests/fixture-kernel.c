@@ -37,6 +37,7 @@ struct fk_ctx {
 	struct fk_region r[R__MAX];
 	u8 *kcore; /* the text as kcore_dir/kcore will hold it */
 	int nr_alloc;
+	int torn_read; /* FK_KCORE_TORN: ranges read so far */
 };
 
 static const u8 nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
@@ -74,9 +75,30 @@ static struct fk_region *fk__region(struct fk_ctx *c, u64 addr, size_t len)
 	return NULL;
 }
 
+/*
+ * FK_KCORE_TORN: read every range whose time has come before @time, as
+ * the kernel held it then: the static call's range while the poke at
+ * 2020 had its int3 over the first byte and not yet the new tail
+ */
+static void fk__torn_reads(struct fk_ctx *c, u64 time)
+{
+	for (; c->torn_read < FK_TEXT_LEN / FK_TORN_RANGE && FK_TORN_TIME(c->torn_read) < time;
+	     c->torn_read++) {
+		u32 off = c->torn_read * FK_TORN_RANGE;
+
+		memcpy(c->kcore + off, c->r[R_TEXT].bytes + off, FK_TORN_RANGE);
+		if (off <= FK_SCALL_SITE - FK_TEXT && FK_SCALL_SITE - FK_TEXT < off + FK_TORN_RANGE &&
+		    FK_TORN_TIME(c->torn_read) > FK_T0 + 2010 &&
+		    FK_TORN_TIME(c->torn_read) < FK_T0 + 2020)
+			c->kcore[FK_SCALL_SITE - FK_TEXT] = 0xcc;
+	}
+}
+
 /* the copy perf record --kcore takes, at the moment the flags say */
 static void fk__time_passes(struct fk_ctx *c, u64 time)
 {
+	if (c->fk->flags & FK_KCORE_TORN)
+		fk__torn_reads(c, time);
 	if ((c->fk->flags & FK_KCORE_AT) && time > FK_KCORE_AT_TIME && !c->kcore) {
 		c->kcore = malloc(FK_TEXT_LEN);
 		if (!c->kcore)
@@ -418,6 +440,25 @@ static int fk__features(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	return err;
 }
 
+/* kcore_dir/kcore_times as our recorder writes it: one line a range read */
+static int fk__kcore_times(const char *dir)
+{
+	char *path;
+	FILE *f;
+
+	if (asprintf(&path, "%s/kcore_dir/kcore_times", dir) < 0)
+		return -ENOMEM;
+	f = fopen(path, "w");
+	free(path);
+	if (!f)
+		return -errno;
+	fprintf(f, "# fixture-kernel: <addr> <len> <first ns> <last ns> per range read\n");
+	for (u32 i = 0; i < FK_TEXT_LEN / FK_TORN_RANGE; i++)
+		fprintf(f, "%llx %x %llu %llu\n", FK_TEXT + i * FK_TORN_RANGE, FK_TORN_RANGE,
+			FK_TORN_TIME(i), FK_TORN_TIME(i));
+	return fclose(f) ? -EIO : 0;
+}
+
 static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 {
 	static const char kallsyms[] = "ffffffff81000000 T _text\n"
@@ -438,7 +479,7 @@ static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 	bool mods = c->fk->flags & FK_MODULE_AREA;
 	char *all = NULL;
 	u8 *area = NULL;
-	int err;
+	int err = 0;
 
 	if (mods) {
 		/* fk_mod's function in the first page, zeros where nothing is mapped */
@@ -451,11 +492,13 @@ static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 		memcpy(area, "\x55\x48\x89\xe5\x5d\xc3", 6);
 		segs[1] = (struct fixture_segment){FK_MODS, area, FK_MODS_LEN};
 	}
-	err = fixture__write_kcore_dir(dir, mods ? all : kallsyms,
+	err = err ?: fixture__write_kcore_dir(dir, mods ? all : kallsyms,
 				       mods ? "fk_mod 4096 0 - Live 0xffffffffa0000000\n" : "", segs,
 				       c->fk->flags & FK_NO_KCORE ? 0 :
 				       mods			    ? 2 :
 								      1);
+	if (!err && (c->fk->flags & FK_KCORE_TORN))
+		err = fk__kcore_times(dir);
 	free(all);
 	free(area);
 	return err;
@@ -509,7 +552,7 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 	memcpy(c.r[R_LATE].bytes + (FK_LATE_SITE - FK_LATE), nop5, 5);
 	fk__build_text(c.r[R_TEXT].bytes);
 	fk__bpf_jit(jit_a, jit_b);
-	if (!(flags & (FK_KCORE_AT | FK_KCORE_END))) {
+	if (!(flags & (FK_KCORE_AT | FK_KCORE_END)) || (flags & FK_KCORE_TORN)) {
 		c.kcore = malloc(FK_TEXT_LEN);
 		if (!c.kcore)
 			goto out_free;

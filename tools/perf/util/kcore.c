@@ -56,6 +56,7 @@ void kcore__delete(struct kcore *kcore)
 	if (kcore->areas != kcore->segments)
 		free(kcore->areas);
 	free(kcore->segments);
+	free(kcore->reads);
 	free(kcore->path);
 	free(kcore);
 }
@@ -480,6 +481,63 @@ struct kcore *kcore__open_vmlinux(const char *path)
 	return __kcore__open(path, true, false);
 }
 
+/*
+ * @dir/kcore_times: "<addr> <len> <first> <last>" a line (hex, hex, ns,
+ * ns), '#' lines are comments.  Ranges in address order, not
+ * overlapping, first <= last; anything else and the times are not used,
+ * with a warning: the copy is then one of unknown moments, as stock
+ * perf's.
+ */
+static void kcore__read_times(struct kcore *kcore, const char *dir)
+{
+	char *path, line[256];
+	size_t alloc = 0, lineno = 0;
+	unsigned long long a, l, f, t;
+	FILE *file;
+	int n;
+
+	if (asprintf(&path, "%s/%s", dir, KCORE_TIMES) < 0)
+		return;
+	file = fopen(path, "r");
+	if (!file) {
+		free(path);
+		return;
+	}
+	while (fgets(line, sizeof(line), file)) {
+		struct kcore_read *r;
+
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%llx %llx %llu %llu%n", &a, &l, &f, &t, &n) != 4 ||
+		    (line[n] != '\n' && line[n]) || !l || a + l < a || f > t ||
+		    (kcore->nr_reads && a < kcore->reads[kcore->nr_reads - 1].addr +
+						kcore->reads[kcore->nr_reads - 1].len)) {
+			pr_warning("%s: line %zu is no '<addr> <len> <first> <last>' after the "
+				   "last: the read times are not used\n",
+				   path, lineno);
+			goto out_drop;
+		}
+		if (kcore->nr_reads == alloc) {
+			size_t m = alloc ? 2 * alloc : 64;
+
+			r = realloc(kcore->reads, m * sizeof(*r));
+			if (!r)
+				goto out_drop;
+			kcore->reads = r;
+			alloc = m;
+		}
+		kcore->reads[kcore->nr_reads++] = (struct kcore_read){a, l, f, t};
+	}
+	goto out;
+out_drop:
+	zfree(&kcore->reads);
+	kcore->nr_reads = 0;
+out:
+	fclose(file);
+	free(path);
+}
+
 struct kcore *kcore__open_dir(const char *dir, bool optional)
 {
 	struct kcore *kcore;
@@ -502,6 +560,8 @@ struct kcore *kcore__open_dir(const char *dir, bool optional)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (kcore)
+		kcore__read_times(kcore, dir);
 	return kcore;
 }
 

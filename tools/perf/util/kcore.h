@@ -19,6 +19,19 @@ struct kcore_segment {
 	const u8 *bytes;
 };
 
+/*
+ * When a range of a copy was read from /proc/kcore: between @first and
+ * @last, in the recording's clock (kcore_dir/kcore_times, which our
+ * recorder writes and stock perf ignores)
+ */
+struct kcore_read {
+	u64 addr, len;
+	u64 first, last;
+};
+
+/* the name of the read times' file in a kcore_dir */
+#define KCORE_TIMES "kcore_times"
+
 struct kcore {
 	char *path;
 	void *map;
@@ -32,6 +45,9 @@ struct kcore {
 	 */
 	int nr_areas;
 	struct kcore_segment *areas;
+	/* kcore_dir/kcore_times, in address order; none for stock perf's copy */
+	size_t nr_reads;
+	struct kcore_read *reads;
 	bool vmlinux;			/* read as an executable, not as a core */
 	bool optional;			/* the caller does without it: what is wrong is a warning */
 	/* all code in the upper half of the address space, where kernels keep it */

@@ -804,6 +804,86 @@ static int ti__keep_verdict(const struct textpoke_check *check, void *arg)
 	return 0;
 }
 
+/* [@addr, @addr + @len) of the copy as a base anchored at @time */
+static int ti__add_piece(struct text_image *ti, const struct kcore_segment *s, u64 addr, u64 len,
+			 u64 time)
+{
+	struct textpoke_base_opts bo = {
+	    .sz = sizeof(bo),
+	    .anchor = TEXTPOKE_ANCHOR_AT,
+	    .time = time,
+	    .flags = TEXTPOKE_BASE_BORROW,
+	};
+	int err = textpoke_image__add_base(ti->img, addr, s->bytes + (addr - s->addr), len, &bo);
+
+	if (err)
+		pr_err("%s: cannot add the copy's bytes at %#llx: %s\n", ti->kcore->path,
+		       (unsigned long long)addr, strerror(-err));
+	if (!ti->stats.nr_pieces || time < ti->stats.pieces_from)
+		ti->stats.pieces_from = time;
+	if (time > ti->stats.pieces_to)
+		ti->stats.pieces_to = time;
+	ti->stats.nr_pieces++;
+	return err;
+}
+
+/*
+ * Our recorder wrote down when it read each range of the copy
+ * (kcore_times): a copy is one ascending pass, not one moment, and a
+ * poke made while it ran is in the ranges read after it and not in
+ * those read before.  Each range is anchored at a moment of its own
+ * read, the one its poked sites agree with (a range read while a site
+ * was poked holds the old bytes, the new ones, or text_poke_bp's int3
+ * phase); with no poked site in it, at its start.  Bytes no read covers
+ * are left out: no time says what they are.
+ */
+static int ti__fit_reads(struct text_image *ti)
+{
+	const struct kcore *k = ti->kcore;
+	size_t sites = 0, agree = 0;
+	int err = 0;
+
+	for (size_t r = 0; r < k->nr_reads && !err; r++) {
+		const struct kcore_read *rd = &k->reads[r];
+
+		for (int i = 0; i < k->nr_segments && !err; i++) {
+			const struct kcore_segment *s = &k->segments[i];
+			u64 lo = s->addr > rd->addr ? s->addr : rd->addr;
+			u64 hi = s->addr + s->len < rd->addr + rd->len ? s->addr + s->len :
+									 rd->addr + rd->len;
+			struct textpoke_anchor_fit fit;
+
+			if (lo >= hi)
+				continue;
+			err = textpoke_image__fit_anchor_in(ti->img, lo, s->bytes + (lo - s->addr),
+							    hi - lo, rd->first, rd->last, &fit);
+			if (err)
+				break;
+			sites += fit.sites;
+			agree += fit.agree;
+			err = ti__add_piece(ti, s, lo, hi - lo, fit.agree ? fit.from : rd->first);
+		}
+	}
+	if (err)
+		return err;
+	ti->stats.base_path = k->path;
+	ti->stats.nr_base_segments = k->nr_segments;
+	ti->stats.base_anchor = TEXTPOKE_ANCHOR_AT;
+	ti->stats.base_time = ti->stats.pieces_from;
+	ti->stats.fit = (struct textpoke_anchor_fit){
+	    .from = ti->stats.pieces_from,
+	    .to = ti->stats.pieces_to,
+	    .sites = sites,
+	    .agree = agree,
+	};
+	ti->stats.fitted = true;
+	if (agree < sites)
+		pr_warning("%s: %zu of %zu poked sites disagree with the copy at every moment "
+			   "their range was read (lost events? boot-time patching?)\n",
+			   k->path, sites - agree, sites);
+	return 0;
+}
+
 /*
  * perf record copies kcore at a moment it does not record, after the
  * text_poke events are enabled: find that moment from the pokes.
@@ -812,6 +892,9 @@ static int ti__fit(struct text_image *ti)
 {
 	struct textpoke_anchor_fit best = {0};
 	int i, err;
+
+	if (ti->kcore->nr_reads)
+		return ti__fit_reads(ti);
 
 	for (i = 0; i < ti->kcore->nr_segments; i++) {
 		const struct kcore_segment *s = &ti->kcore->segments[i];

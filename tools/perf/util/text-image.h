@@ -164,6 +164,12 @@ struct text_image_stats {
 	u64 base_time;
 	struct textpoke_anchor_fit fit;
 	bool fitted;
+	/*
+	 * A copy anchored range by range: how many pieces, each at a moment
+	 * of its own within [pieces_from, pieces_to]
+	 */
+	size_t nr_pieces;
+	u64 pieces_from, pieces_to;
 };
 
 const struct text_image_stats *text_image__stats(const struct text_image *ti);
