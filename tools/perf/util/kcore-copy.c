@@ -240,14 +240,57 @@ struct kcore_piece {
 	u64 vaddr, src_off, size;
 };
 
-static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
+/* when each range was read, for kcore_times */
+struct kcore_reads {
+	const struct kcore_clock *clock;
+	struct kcore_read_time {
+		u64 addr, len, first, last;
+	} *v;
+	size_t nr, alloc;
+	bool failed; /* the clock failed once: no times at all */
+};
+
+static void kcore_reads__add(struct kcore_reads *kr, u64 addr, u64 len, u64 first, u64 last)
+{
+	if (kr->nr == kr->alloc) {
+		size_t n = kr->alloc ? 2 * kr->alloc : 256;
+		void *p = realloc(kr->v, n * sizeof(*kr->v));
+
+		if (!p) {
+			kr->failed = true;
+			return;
+		}
+		kr->v = p;
+		kr->alloc = n;
+	}
+	kr->v[kr->nr++] = (struct kcore_read_time){addr, len, first, last};
+}
+
+static bool kcore_reads__now(struct kcore_reads *kr, u64 *t)
+{
+	if (!kr || !kr->clock || kr->failed)
+		return false;
+	if (kr->clock->now(kr->clock->arg, t))
+		kr->failed = true;
+	return !kr->failed;
+}
+
+/* @size bytes at @vaddr (file offset @in_off), each pread's range timed into @kr */
+static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size, u64 vaddr,
+		      struct kcore_reads *kr)
 {
 	static u8 buf[1 << 16];
 
 	while (size) {
 		size_t n = size < sizeof(buf) ? size : sizeof(buf);
+		u64 first = 0, last = 0;
+		bool timed = kcore_reads__now(kr, &first);
 		ssize_t r = pread(in, buf, n, in_off);
 		int err;
+
+		/* after the read: a poke before this time may be in the bytes */
+		if (timed && kcore_reads__now(kr, &last))
+			kcore_reads__add(kr, vaddr, r > 0 ? (u64)r : n, first, last);
 
 		/* kcore reads of holes fail or come back short: keep zeros there */
 		if (r <= 0) {
@@ -259,15 +302,45 @@ static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
 			return err;
 		in_off += r;
 		out_off += r;
+		vaddr += r;
 		size -= r;
 	}
 	return 0;
 }
 
+/*
+ * @path: "<addr> <len> <first> <last>" per range read, in address order
+ * (the copy is one ascending pass), times in the events' clock; stock
+ * perf reads only kcore, kallsyms and modules of a kcore_dir
+ */
+static int kcore_reads__write(const struct kcore_reads *kr, const char *path)
+{
+	FILE *f = fopen(path, "wx");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# perf textpoke: each range of kcore read between two times of the "
+		   "events' clock: <addr> <len> <first ns> <last ns>\n");
+	for (size_t i = 0; i < kr->nr; i++)
+		fprintf(f, "%llx %llx %llu %llu\n", (unsigned long long)kr->v[i].addr,
+			(unsigned long long)kr->v[i].len, (unsigned long long)kr->v[i].first,
+			(unsigned long long)kr->v[i].last);
+	if (ferror(f))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err)
+		unlink(path);
+	return err;
+}
+
 /* as kcore__copy_text(); *@out_failed says the error was in writing @out */
 static int __kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
-			      const char *vmallocinfo, const char *out, bool *out_failed)
+			      const char *vmallocinfo, const char *out,
+			      const struct kcore_clock *clock, const char *times, bool *out_failed)
 {
+	struct kcore_reads kr = {.clock = clock};
 	struct kcore_piece *pieces = NULL;
 	struct ranges want = {0};
 	struct addr_range text = {0, 0};
@@ -387,12 +460,16 @@ static int __kcore__copy_text(const char *kcore, const char *kallsyms, const cha
 
 		err = pwrite_all(fd, &p, sizeof(p), sizeof(oh) + i * sizeof(p));
 		if (!err)
-			err = copy_bytes(in, pieces[i].src_off, fd, off, pieces[i].size);
+			err = copy_bytes(in, pieces[i].src_off, fd, off, pieces[i].size,
+					 pieces[i].vaddr, &kr);
 		if (err)
 			goto out_close;
 		off = (off + pieces[i].size + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
 	}
+	/* a clock that failed once: no times, rather than times for some ranges */
 	err = 0;
+	if (times && clock && !kr.failed)
+		err = kcore_reads__write(&kr, times);
 out_close:
 	if (fd >= 0 && close(fd) && !err)
 		err = -errno;
@@ -400,22 +477,27 @@ out_close:
 		unlink(out);
 	free(pieces);
 	free(want.v);
+	free(kr.v);
 	free(ph);
 	close(in);
 	return err;
 }
 
 int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
-		     const char *vmallocinfo, const char *out)
+		     const char *vmallocinfo, const char *out, const struct kcore_clock *clock,
+		     const char *times)
 {
 	bool out_failed = false;
 
-	return __kcore__copy_text(kcore, kallsyms, modules, vmallocinfo, out, &out_failed);
+	return __kcore__copy_text(kcore, kallsyms, modules, vmallocinfo, out, clock, times,
+				  &out_failed);
 }
 
-int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
+int kcore_dir__write_from(const char *dir, const char *proc, bool quiet,
+			  const struct kcore_clock *clock)
 {
 	char path[4096], from[4096], kallsyms[4096], modules[4096], vmallocinfo[4096];
+	char times[4096];
 	bool out_failed = false;
 	int err;
 
@@ -450,7 +532,9 @@ int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
 	 * written either.
 	 */
 	snprintf(vmallocinfo, sizeof(vmallocinfo), "%s/vmallocinfo", proc);
-	err = __kcore__copy_text(from, kallsyms, modules, vmallocinfo, path, &out_failed);
+	snprintf(times, sizeof(times), "%s/kcore_dir/kcore_times", dir);
+	err = __kcore__copy_text(from, kallsyms, modules, vmallocinfo, path, clock, times,
+				 &out_failed);
 	if (err && out_failed)
 		return err;
 	if (err && !quiet)
@@ -461,9 +545,9 @@ int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
 	return 0;
 }
 
-int kcore_dir__write(const char *dir, bool quiet)
+int kcore_dir__write(const char *dir, bool quiet, const struct kcore_clock *clock)
 {
-	return kcore_dir__write_from(dir, "/proc", quiet);
+	return kcore_dir__write_from(dir, "/proc", quiet, clock);
 }
 
 /* a kallsyms line: where it is in the copy, its address, the module it names */
