@@ -272,12 +272,14 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__check(c, perf_writer__synth_comm(c->w, c->dummy, 0, 0, "swapper", false, &id));
 	fk__round(c);
 
-	/* every site as booted */
-	fk__sample(c, t0 + 1000, FK_JL5_SITE, 5, 5);
-	fk__sample(c, t0 + 1001, FK_JL2_SITE, 2, 2);
-	fk__sample(c, t0 + 1002, FK_SCALL_SITE, 5, 5);
-	fk__sample(c, t0 + 1003, FK_FTRACE_SITE, 5, 5);
-	fk__sample(c, t0 + 1004, FK_KPROBE_SITE, 3, 1);
+	/* every site as booted; stock perf's copy is done before the first sample */
+	if (!(c->fk->flags & FK_KCORE_UNTIMED)) {
+		fk__sample(c, t0 + 1000, FK_JL5_SITE, 5, 5);
+		fk__sample(c, t0 + 1001, FK_JL2_SITE, 2, 2);
+		fk__sample(c, t0 + 1002, FK_SCALL_SITE, 5, 5);
+		fk__sample(c, t0 + 1003, FK_FTRACE_SITE, 5, 5);
+		fk__sample(c, t0 + 1004, FK_KPROBE_SITE, 3, 1);
+	}
 	fk__round(c);
 
 	fk__poke(c, t0 + 2000, FK_JL5_SITE, nop5, 5, jmp32, 5, true);
@@ -497,7 +499,7 @@ static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 				       c->fk->flags & FK_NO_KCORE ? 0 :
 				       mods			    ? 2 :
 								      1);
-	if (!err && (c->fk->flags & FK_KCORE_TORN))
+	if (!err && (c->fk->flags & FK_KCORE_TORN) && !(c->fk->flags & FK_KCORE_UNTIMED))
 		err = fk__kcore_times(dir);
 	free(all);
 	free(area);
