@@ -11,6 +11,8 @@
 #   make doc           the man pages (asciidoctor), in build/Documentation/
 #   make install       prefix=/usr/local DESTDIR=: binary, man pages, test data
 #   make kernel-recordings  the 32-bit recordings again, on Debian's kernel under qemu
+#   make check-kernel  text pokes of Debian's kernel under qemu against its own bytes
+#                      (make check KERNEL_CHECK=1 runs it too)
 #
 # V=1 shows the commands.
 
@@ -133,6 +135,9 @@ test-deps:
 check: deps test-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)TEXTPOKE_SRCDIR=$(CURDIR) $(PROG) test
+ifeq ($(KERNEL_CHECK),1)
+	$(Q)$(MAKE) --no-print-directory check-kernel
+endif
 
 check-san: deps test-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
@@ -174,6 +179,9 @@ $(OUTPUT)Documentation/%.1: $(DOC_DIR)/%.txt $(DOC_EXT) | doc-converter
 # SYNOPSIS tests), laid out as in the tree
 TEST_DATA := $(wildcard tools/perf/tests/shell/*.sh tools/perf/tests/shell/lib/* \
 			tools/perf/tests/workloads/* tools/perf/tests/data/m32-guest/*) \
+	     $(wildcard tools/perf/tests/data/kernel-guest/*.txt \
+			tools/perf/tests/data/kernel-guest/*/*.gz \
+			tools/perf/tests/data/kernel-guest/*/kcore_dir/*) \
 	     $(wildcard $(DOC_DIR)/perf-textpoke*.txt)
 
 install: all doc
@@ -191,6 +199,14 @@ install: all doc
 kernel-recordings:
 	$(Q)bash tools/perf/tests/kernel/make-recordings.sh
 
+# Issue 21's experiments booted twice (KASLR on, off) and checked against
+# the kernel's own bytes: tools/perf/tests/kernel/README.md.  Not yet part
+# of check (it fails until the product fixes land): KERNEL_CHECK=1.
+# Exit 2 is a skip (no qemu, no kernel package), said on its last line.
+check-kernel: all
+	$(Q)bash tools/perf/tests/kernel/check-kernel.sh; rc=$$?; \
+		[ $$rc = 2 ] && exit 0; exit $$rc
+
 # make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses, built with clang
 -include tools/perf/tests/fuzz/fuzz.mk
 
@@ -198,9 +214,9 @@ clean:
 	rm -rf build/ build-san/ build-fuzz/ tools/perf/perf-textpoke
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 FORCE:
 
 .PHONY: FORCE all deps test-deps check check-san demo bench doc doc-converter install clean help \
-	kernel-recordings
+	kernel-recordings check-kernel

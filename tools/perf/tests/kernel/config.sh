@@ -25,6 +25,13 @@ kernel_pkg_dir=$KERNEL_CACHE/${KERNEL_PKG}_$KERNEL_PKG_VERSION
 # run than in the next).  sleep=off: an idle guest skips to its next timer.
 : "${KERNEL_QEMU_ICOUNT:=shift=2,sleep=off}"
 
+# The guest's CPUs, memory and results disk.  The 32-bit recordings use
+# one CPU; the text-poke experiments two (pokes race a reader on the
+# other CPU) and room for their kcore copies.
+: "${KERNEL_QEMU_SMP:=1}"
+: "${KERNEL_QEMU_MEM:=1G}"
+: "${KERNEL_RESULTS_SIZE:=256M}"
+
 # Every qemu run ends within this many seconds, booted or not.  TCG on one
 # host core boots the kernel in ~15 s of wall time.
 : "${KERNEL_QEMU_TIMEOUT:=900}"

@@ -24,10 +24,11 @@ vmlinuz=$(ls "$kroot"/boot/vmlinuz-*)
 mkdir -p "$out"
 disk=$out/results.img
 rm -f "$disk"
-truncate -s 256M "$disk"
+truncate -s "$KERNEL_RESULTS_SIZE" "$disk"
 echo "run-guest: booting $(basename "$vmlinuz") (timeout ${KERNEL_QEMU_TIMEOUT}s), console in $out/console.log" >&2
 set +e
-timeout -k 10 "$KERNEL_QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg,thread=single -m 1G \
+timeout -k 10 "$KERNEL_QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg,thread=single \
+	-smp "$KERNEL_QEMU_SMP" -m "$KERNEL_QEMU_MEM" \
 	-icount "$KERNEL_QEMU_ICOUNT" -nographic -no-reboot -kernel "$vmlinuz" -initrd "$initramfs" \
 	-drive "file=$disk,format=raw,if=virtio" \
 	-append "console=ttyS0 panic=1 $*" </dev/null >"$out/console.log" 2>&1
