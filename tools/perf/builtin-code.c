@@ -114,8 +114,9 @@ static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
 	print_time(time);
 	printf("\n# base: ");
 	if (st->base_path && st->nr_pieces) {
-		printf("%s (%d segments), %zu ranges anchored each at its read time, ",
-		       st->base_path, st->nr_base_segments, st->nr_pieces);
+		printf("%s (%d segments), %zu ranges anchored each at %s, ", st->base_path,
+		       st->nr_base_segments, st->nr_pieces,
+		       st->pieces_timed ? "its read time" : "a moment of the copy's pass");
 		print_time(st->pieces_from);
 		printf(" to ");
 		print_time(st->pieces_to);

@@ -883,6 +883,7 @@ static int ti__fit_reads(struct text_image *ti)
 	    .agree = agree,
 	};
 	ti->stats.fitted = true;
+	ti->stats.pieces_timed = true;
 	if (agree < sites)
 		pr_warning("%s: %zu of %zu poked sites disagree with the copy at every moment "
 			   "their range was read (lost events? boot-time patching?)\n",
@@ -1031,6 +1032,24 @@ static int ti__fit(struct text_image *ti)
 			return err;
 		if (fit.agree > best.agree || (fit.agree == best.agree && fit.sites > best.sites))
 			best = fit;
+	}
+	/* the best segment's moment, for the whole copy: how many sites agree then */
+	if (best.sites && ti->kcore->nr_segments > 1) {
+		size_t sites = 0, agree = 0;
+
+		for (i = 0; i < ti->kcore->nr_segments; i++) {
+			const struct kcore_segment *s = &ti->kcore->segments[i];
+			struct textpoke_anchor_fit fit;
+
+			err = textpoke_image__fit_anchor_in(ti->img, s->addr, s->bytes, s->len,
+							    best.from, best.from, &fit);
+			if (err)
+				return err;
+			sites += fit.sites;
+			agree += fit.agree;
+		}
+		best.sites = sites;
+		best.agree = agree;
 	}
 	/*
 	 * No one moment explains the copy: torn by pokes made while it ran?

@@ -170,6 +170,7 @@ struct text_image_stats {
 	 */
 	size_t nr_pieces;
 	u64 pieces_from, pieces_to;
+	bool pieces_timed; /* within the read times of kcore_times, not the pass's order */
 };
 
 const struct text_image_stats *text_image__stats(const struct text_image *ti);
