@@ -103,7 +103,7 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 						val[pos] =
 						    s->arena[o->data + o->old_len + (b - o->off)];
 					} else if ((base = tp_frag__base_between(img, f, o, t_other,
-									       true, t))) {
+										 true, t))) {
 						val[pos] = base->bytes[ps + j - base->start];
 						fb[pos] = 1;
 					} else {
@@ -216,7 +216,7 @@ static void tp_check__int3_phase(const struct textpoke_site *s, size_t k, const 
 			if (kn[at + i])
 				status[at + i] = TP_SAME;
 		}
-next:;
+	next:;
 	}
 }
 

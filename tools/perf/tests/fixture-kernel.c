@@ -87,7 +87,8 @@ static void fk__torn_reads(struct fk_ctx *c, u64 time)
 		u32 off = c->torn_read * FK_TORN_RANGE;
 
 		memcpy(c->kcore + off, c->r[R_TEXT].bytes + off, FK_TORN_RANGE);
-		if (off <= FK_SCALL_SITE - FK_TEXT && FK_SCALL_SITE - FK_TEXT < off + FK_TORN_RANGE &&
+		if (off <= FK_SCALL_SITE - FK_TEXT &&
+		    FK_SCALL_SITE - FK_TEXT < off + FK_TORN_RANGE &&
 		    FK_TORN_TIME(c->torn_read) > FK_T0 + 2010 &&
 		    FK_TORN_TIME(c->torn_read) < FK_T0 + 2020)
 			c->kcore[FK_SCALL_SITE - FK_TEXT] = 0xcc;
@@ -494,11 +495,13 @@ static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 		memcpy(area, "\x55\x48\x89\xe5\x5d\xc3", 6);
 		segs[1] = (struct fixture_segment){FK_MODS, area, FK_MODS_LEN};
 	}
-	err = err ?: fixture__write_kcore_dir(dir, mods ? all : kallsyms,
-				       mods ? "fk_mod 4096 0 - Live 0xffffffffa0000000\n" : "", segs,
-				       c->fk->flags & FK_NO_KCORE ? 0 :
-				       mods			    ? 2 :
-								      1);
+	err = err ?:
+		    fixture__write_kcore_dir(dir, mods ? all : kallsyms,
+					     mods ? "fk_mod 4096 0 - Live 0xffffffffa0000000\n" : "",
+					     segs,
+					     c->fk->flags & FK_NO_KCORE ? 0 :
+					     mods			? 2 :
+									  1);
 	if (!err && (c->fk->flags & FK_KCORE_TORN) && !(c->fk->flags & FK_KCORE_UNTIMED))
 		err = fk__kcore_times(dir);
 	free(all);

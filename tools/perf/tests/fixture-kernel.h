@@ -105,8 +105,8 @@ enum fixture_kernel_flags {
 #define FK_KCORE_UNTIMED (1 << 8)
 #define FK_TORN_RANGE 0x40
 #define FK_TORN_JUMP 8
-#define FK_TORN_TIME(i)                                                                            \
-	(FK_T0 + ((i) < FK_TORN_JUMP ? 1990 + (i) : (i) < 24 ? 2003 + (i) : 2027 + ((i) - 24) / 4))
+#define FK_TORN_TIME(i) \
+	(FK_T0 + ((i) < FK_TORN_JUMP ? 1990 + (i) : (i) < 24 ? 2003 + (i) : 2027 + ((i)-24) / 4))
 
 #define FK_STRAY 0xffffffffb0001000ULL
 #define FK_STRAY_TIME (FK_T0 + 2600)

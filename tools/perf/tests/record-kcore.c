@@ -192,7 +192,8 @@ static int test__record_kcore(struct test_suite *t __maybe_unused)
 	if (fd < 0)
 		goto out;
 	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_phnum != 3 ||
-	    check_piece(fd, &eh, 0, TEXT, 0x9000) || check_piece(fd, &eh, 1, MODS + 0x1000, 0x1000) ||
+	    check_piece(fd, &eh, 0, TEXT, 0x9000) ||
+	    check_piece(fd, &eh, 1, MODS + 0x1000, 0x1000) ||
 	    check_piece(fd, &eh, 2, MODS + 0x3000, 0x1000)) {
 		pr_debug("with vmallocinfo: %u pieces, expected text and two mapped pages\n",
 			 eh.e_phnum);
@@ -212,7 +213,8 @@ static int test__record_kcore(struct test_suite *t __maybe_unused)
 	/* text the core does not hold */
 	unlink(out);
 	if (write_file(ksyms, "ffffffff90000000 T _stext\nffffffff90001000 T _etext\n") ||
-	    kcore__copy_text(core, ksyms, NULL, NULL, out, NULL, NULL) != -ENODATA || !access(out, F_OK)) {
+	    kcore__copy_text(core, ksyms, NULL, NULL, out, NULL, NULL) != -ENODATA ||
+	    !access(out, F_OK)) {
 		pr_debug("text outside the core was not refused, or left a file\n");
 		goto out_quiet;
 	}

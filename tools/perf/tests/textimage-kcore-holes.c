@@ -68,8 +68,8 @@ static int test__textimage_kcore_holes(struct test_suite *t)
 		goto out;
 	}
 	/* after the poke: its new bytes, and nothing around them */
-	if (text_image__read(ti, FK_LATE, 16, FK_LATE_TIME + 20, buf, known) < 0 ||
-	    known[3] || !known[4] || buf[4] != 0xe9 || !known[8] || known[9]) {
+	if (text_image__read(ti, FK_LATE, 16, FK_LATE_TIME + 20, buf, known) < 0 || known[3] ||
+	    !known[4] || buf[4] != 0xe9 || !known[8] || known[9]) {
 		pr_debug("the late code is not the poke's bytes alone\n");
 		goto out;
 	}

@@ -245,7 +245,7 @@ struct kcore_reads {
 	const struct kcore_clock *clock;
 	struct kcore_read_time {
 		u64 addr, len, first, last;
-	} *v;
+	} * v;
 	size_t nr, alloc;
 	bool failed; /* the clock failed once: no times at all */
 };

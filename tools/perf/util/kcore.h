@@ -48,8 +48,8 @@ struct kcore {
 	/* kcore_dir/kcore_times, in address order; none for stock perf's copy */
 	size_t nr_reads;
 	struct kcore_read *reads;
-	bool vmlinux;			/* read as an executable, not as a core */
-	bool optional;			/* the caller does without it: what is wrong is a warning */
+	bool vmlinux;  /* read as an executable, not as a core */
+	bool optional; /* the caller does without it: what is wrong is a warning */
 	/* all code in the upper half of the address space, where kernels keep it */
 	bool upper_half;
 	struct build_id bid; /* a vmlinux's NT_GNU_BUILD_ID, size 0 when it has none */

@@ -37,8 +37,8 @@ struct perf_clock *perf_clock__new(bool use_clockid, int clockid)
 
 	if (!c)
 		return NULL;
-	c->page = mmap(NULL, PERF_CLOCK_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
+	c->page =
+	    mmap(NULL, PERF_CLOCK_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (c->page == MAP_FAILED) {
 		err = errno;
 		free(c);

@@ -541,8 +541,8 @@ int record__run(struct record_opts *opts)
 
 		if (!clock)
 			pr_debug("no clock for the kcore read times: %s\n", strerror(errno));
-		err = kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet,
-				       clock ? &kc : NULL);
+		err =
+		    kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet, clock ? &kc : NULL);
 		perf_clock__delete(clock);
 		if (err) {
 			pr_err("%s: cannot write kcore_dir: %s\n", opts->output, strerror(-err));

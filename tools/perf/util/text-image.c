@@ -898,10 +898,10 @@ static int ti__fit_reads(struct text_image *ti)
 struct ti_pass {
 	struct text_image *ti;
 	const struct kcore_segment *s;
-	u64 lo, hi;	    /* the window: [moment of the piece before, copy_before) */
-	u64 run, run_at;    /* the piece being gathered: start, anchor */
+	u64 lo, hi;	 /* the window: [moment of the piece before, copy_before) */
+	u64 run, run_at; /* the piece being gathered: start, anchor */
 	bool in_run;
-	bool dry;	    /* count only: add no base */
+	bool dry; /* count only: add no base */
 	size_t sites, agree;
 };
 
@@ -1266,7 +1266,8 @@ static bool ti__load_sample_time(struct perf_tool *tool, const struct evsel *evs
 static int ti__load_sample(struct perf_tool *tool __maybe_unused,
 			   union perf_event *event __maybe_unused,
 			   struct perf_sample *sample __maybe_unused,
-			   struct evsel *evsel __maybe_unused, struct machine *machine __maybe_unused)
+			   struct evsel *evsel __maybe_unused,
+			   struct machine *machine __maybe_unused)
 {
 	return 0;
 }
