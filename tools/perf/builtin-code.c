@@ -114,7 +114,15 @@ static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
 	printf("# %#llx..%#llx at ", (unsigned long long)addr, (unsigned long long)(addr + len));
 	print_time(time);
 	printf("\n# base: ");
-	if (st->base_path) {
+	if (st->base_path && st->nr_pieces) {
+		printf("%s (%d segments), %zu ranges anchored each at %s, ", st->base_path,
+		       st->nr_base_segments, st->nr_pieces,
+		       st->pieces_timed ? "its read time" : "a moment of the copy's pass");
+		print_time(st->pieces_from);
+		printf(" to ");
+		print_time(st->pieces_to);
+		printf(" (fitted: %zu of %zu poked sites agree)", st->fit.agree, st->fit.sites);
+	} else if (st->base_path) {
 		printf("%s (%d segments), anchored at %s", st->base_path, st->nr_base_segments,
 		       anchor_name(st->base_anchor));
 		if (st->base_anchor == TEXTPOKE_ANCHOR_AT) {
@@ -237,6 +245,23 @@ struct poke_list {
 	u64 addr, end;
 };
 
+/* does a side of a check hold a known byte other than the poke's? */
+static bool check__differs(const u8 *held, const u8 *known, const u8 *want, u32 len)
+{
+	for (u32 i = 0; held && i < len; i++) {
+		if (known[i] && held[i] != want[i])
+			return true;
+	}
+	return false;
+}
+
+/* " cc 1f 44 00 00": what was held, "??" only where nothing was known */
+static void print_held(const u8 *held, const u8 *known, u32 len)
+{
+	for (u32 i = 0; i < len; i++)
+		printf(known[i] ? " %02x" : " ??", held[i]);
+}
+
 static int code__print_check(const struct textpoke_check *c, void *arg)
 {
 	struct poke_list *pl = arg;
@@ -254,12 +279,21 @@ static int code__print_check(const struct textpoke_check *c, void *arg)
 	print_time(p->time);
 	printf(" %#llx: %s -> %s (%s)", (unsigned long long)p->addr, old, new,
 	       textpoke_verdict__str(c->verdict));
-	if (c->verdict == TEXTPOKE_MISMATCH && c->before) {
-		int i;
-
-		printf(", the image held");
-		for (i = 0; i < p->old_len; i++)
-			printf(c->before_known[i] ? " %02x" : " ??", c->before[i]);
+	/*
+	 * Each side that disagrees, with the bytes that side held: the
+	 * image's before the poke (an earlier poke's or a copy's), the
+	 * copy's after it.  A side that agrees is not the mismatch, and
+	 * printing it instead would name bytes nobody held at the time.
+	 */
+	if (c->verdict == TEXTPOKE_MISMATCH) {
+		if (check__differs(c->before, c->before_known, p->old_bytes, p->old_len)) {
+			printf(", the image held");
+			print_held(c->before, c->before_known, p->old_len);
+		}
+		if (check__differs(c->after, c->after_known, p->new_bytes, p->new_len)) {
+			printf(", the kcore copy after it held");
+			print_held(c->after, c->after_known, p->new_len);
+		}
 	}
 	printf("\n");
 	return 0;

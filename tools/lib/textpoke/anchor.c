@@ -75,15 +75,79 @@ static int tp_site__version_agrees(const struct textpoke_site *s, size_t v, u64 
 	return compared ? 1 : -1;
 }
 
+/*
+ * text_poke_bp() writes an int3 over the first byte, then the tail, emits
+ * the TEXT_POKE record, then writes the first byte: a copy read in that
+ * phase holds cc and, per tail byte, the old or the new one.  Does @bytes
+ * (at @addr) hold poke @k of @s so?  Only for pokes that replace one
+ * instruction by another of the same length, neither an int3.
+ */
+bool tp_site__int3_phase(const struct textpoke_site *s, size_t k, u64 addr, const u8 *bytes,
+			 size_t len)
+{
+	struct textpoke_poke p;
+
+	tp_site__poke_info(s, k, &p);
+	if (p.old_len != p.new_len || p.old_len < 2 || p.old_bytes[0] == TP_INT3 ||
+	    p.new_bytes[0] == TP_INT3 || p.addr < addr || p.addr - addr >= len ||
+	    bytes[p.addr - addr] != TP_INT3)
+		return false;
+	for (u16 i = 1; i < p.old_len && p.addr + i - addr < len; i++) {
+		u8 b = bytes[p.addr + i - addr];
+
+		if (b != p.old_bytes[i] && b != p.new_bytes[i])
+			return false;
+	}
+	return true;
+}
+
+/* the same for poke @k's own bytes as a copy held them (@known: which it held) */
+bool tp_site__int3_phase_known(const struct textpoke_site *s, size_t k, const u8 *held,
+			       const u8 *known)
+{
+	struct textpoke_poke p;
+
+	tp_site__poke_info(s, k, &p);
+	if (p.old_len != p.new_len || p.old_len < 2 || p.old_bytes[0] == TP_INT3 ||
+	    p.new_bytes[0] == TP_INT3 || !known[0] || held[0] != TP_INT3)
+		return false;
+	for (u16 i = 1; i < p.old_len; i++) {
+		if (known[i] && held[i] != p.old_bytes[i] && held[i] != p.new_bytes[i])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * When a copy may have seen poke @k's int3 phase: before its record (the
+ * phase is between the poke's start and its record), at most
+ * TP_INT3_SLACK before, and after the site's previous poke
+ */
+static void tp_site__int3_window(const struct textpoke_site *s, size_t k, u64 *from, u64 *to)
+{
+	u64 t = s->times[k];
+
+	*from = t > TP_INT3_SLACK ? t - TP_INT3_SLACK : 0;
+	*to = t;
+	if (k && *from < s->times[k - 1])
+		*from = s->times[k - 1];
+}
+
 int textpoke_image__fit_anchor(struct textpoke_image *img, u64 addr, const void *bytes, size_t len,
 			       struct textpoke_anchor_fit *fit)
+{
+	return textpoke_image__fit_anchor_in(img, addr, bytes, len, 0, UINT64_MAX, fit);
+}
+
+int textpoke_image__fit_anchor_in(struct textpoke_image *img, u64 addr, const void *bytes,
+				  size_t len, u64 lo, u64 hi, struct textpoke_anchor_fit *fit)
 {
 	struct tp_edge *edges = NULL, *tmp = NULL, *sorted;
 	size_t nr_edges = 0, alloc_edges = 0, edges_size = 0;
 	int depth = 0, best = 0, err;
 	u64 end = addr + len;
 
-	if (!img || !fit || (!bytes && len) || end < addr)
+	if (!img || !fit || (!bytes && len) || end < addr || hi < lo)
 		return -EINVAL;
 	memset(fit, 0, sizeof(*fit));
 	fit->to = UINT64_MAX;
@@ -102,15 +166,29 @@ int textpoke_image__fit_anchor(struct textpoke_image *img, u64 addr, const void 
 		}
 		if (s->huge)
 			continue;
-		for (size_t v = 0; v <= s->nr; v++) {
+		/* versions 0 .. nr, then the int3 phases of pokes 0 .. nr - 1 */
+		for (size_t v = 0; v <= 2 * s->nr; v++) {
 			u64 from = v ? s->times[v - 1] : 0;
 			u64 to = v < s->nr ? s->times[v] : UINT64_MAX;
-			int agrees = tp_site__version_agrees(s, v, addr, bytes, len);
+			int agrees;
 
+			if (v > s->nr) {
+				if (!tp_site__int3_phase(s, v - s->nr - 1, addr, bytes, len))
+					continue;
+				tp_site__int3_window(s, v - s->nr - 1, &from, &to);
+				agrees = 1;
+			} else {
+				agrees = tp_site__version_agrees(s, v, addr, bytes, len);
+			}
 			if (agrees < 0)
 				continue;
 			informative = true;
-			if (!agrees || from == to)
+			/* only the window counts: [lo, hi] */
+			if (from < lo)
+				from = lo;
+			if (hi != UINT64_MAX && to > hi + 1)
+				to = hi + 1;
+			if (!agrees || from >= to)
 				continue;
 			if (nr_edges + 2 > alloc_edges) {
 				size_t n = alloc_edges ? alloc_edges * 2 : 64;

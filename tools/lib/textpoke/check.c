@@ -72,7 +72,7 @@ static enum textpoke_verdict tp_verdict(const struct tp_poke *p, const u8 *statu
  * anchored after.  O(pokes' bytes + site length).
  */
 static void tp_site__compare(const struct textpoke_image *img, const struct textpoke_site *s,
-			     u32 *last, u8 *val, u8 *kn, u8 *status)
+			     u32 *last, u8 *val, u8 *kn, u8 *fb, u8 *status)
 {
 	size_t len = tp_site__len(s);
 
@@ -99,19 +99,22 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 					/* before: the previous poke's new bytes, or a base since */
 					pos = p->data + j;
 					kn[pos] = 1;
-					if (o && b - o->off < o->new_len)
+					if (o && b - o->off < o->new_len) {
 						val[pos] =
 						    s->arena[o->data + o->old_len + (b - o->off)];
-					else if ((base = tp_frag__base_between(img, f, o, t_other,
-									       true, t)))
+					} else if ((base = tp_frag__base_between(img, f, o, t_other,
+										 true, t))) {
 						val[pos] = base->bytes[ps + j - base->start];
-					else
+						fb[pos] = 1;
+					} else {
 						kn[pos] = 0;
+					}
 				} else if (dir && j < p->new_len) {
 					/* after: a base anchored before the next poke */
 					pos = p->data + p->old_len + j;
 					base = tp_frag__base_between(img, f, true, t, o, t_other);
 					kn[pos] = base != NULL;
+					fb[pos] = base != NULL;
 					val[pos] = base ? base->bytes[ps + j - base->start] : 0;
 				} else {
 					continue;
@@ -138,7 +141,8 @@ static u8 tp_status(const u8 *val, const u8 *kn, const u8 *arena, size_t pos)
  * whole site.
  */
 static void tp_site__compare_uniform(const struct textpoke_image *img,
-				     const struct textpoke_site *s, u8 *val, u8 *kn, u8 *status)
+				     const struct textpoke_site *s, u8 *val, u8 *kn, u8 *fb,
+				     u8 *status)
 {
 	size_t len = tp_site__len(s), fi = tp_image__frag_find(img, s->start), f_fi = fi;
 	const struct tp_frag *f = tp_image__frag_at(img, &f_fi, s->start);
@@ -167,29 +171,60 @@ static void tp_site__compare_uniform(const struct textpoke_image *img,
 		if (k && one && !base)
 			continue;
 		for (size_t j = 0; j < len; j++) {
-			const struct tp_frag *fb =
+			const struct tp_frag *fr =
 			    one ? f : tp_image__frag_at(img, &bfi, s->start + j);
 			const struct tp_base *b;
 
 			if (!k) {
-				b = tp_frag__base_between(img, fb, false, 0, true, t);
+				b = tp_frag__base_between(img, fr, false, 0, true, t);
 				kn[old + j] = b != NULL;
+				fb[old + j] = b != NULL;
 				val[old + j] = b ? b->bytes[s->start + j - b->start] : 0;
 				status[old + j] = tp_status(val, kn, s->arena, old + j);
 			}
-			b = one ? base : tp_frag__base_between(img, fb, true, t, has_next, t_next);
+			b = one ? base : tp_frag__base_between(img, fr, true, t, has_next, t_next);
 			kn[new + j] = b != NULL;
+			fb[new + j] = b != NULL;
 			val[new + j] = b ? b->bytes[s->start + j - b->start] : 0;
 			status[new + j] = tp_status(val, kn, s->arena, new + j);
 		}
 	}
 }
 
+/*
+ * A copy that caught poke @p in its int3 phase (tp_site__int3_phase())
+ * holds what the kernel held then: the side of @p that a copy (@fb)
+ * gave, cc first and then the old or the new bytes, is no mismatch.
+ */
+static void tp_check__int3_phase(const struct textpoke_site *s, size_t k, const u8 *val,
+				 const u8 *kn, const u8 *fb, u8 *status)
+{
+	const struct tp_poke *p = &s->pokes[k];
+
+	for (int side = 0; side < 2; side++) {
+		size_t at = p->data + (side ? p->old_len : 0), len = side ? p->new_len : p->old_len;
+
+		if (!len || !kn[at] || !fb[at] || status[at] != TP_DIFF)
+			continue;
+		for (size_t i = 0; i < len; i++) {
+			if (kn[at + i] && !fb[at + i])
+				goto next;
+		}
+		if (!tp_site__int3_phase_known(s, k, val + at, kn + at))
+			continue;
+		for (size_t i = 0; i < len; i++) {
+			if (kn[at + i])
+				status[at + i] = TP_SAME;
+		}
+	next:;
+	}
+}
+
 int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 		    int (*fn)(const struct textpoke_check *check, void *arg), void *arg)
 {
-	size_t last_size = tp_site__len(s) * sizeof(u32), tmp_size = 3 * s->arena_len + 1;
-	u8 *tmp, *val, *kn, *status;
+	size_t last_size = tp_site__len(s) * sizeof(u32), tmp_size = 4 * s->arena_len + 1;
+	u8 *tmp, *val, *kn, *fb, *status;
 	u32 *last;
 	int err = 0;
 
@@ -202,14 +237,16 @@ int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 	val = tmp;
 	kn = tmp + s->arena_len;
 	status = tmp + 2 * s->arena_len;
+	fb = tmp + 3 * s->arena_len;
 	if (tp_site__uniform(s))
-		tp_site__compare_uniform(img, s, val, kn, status);
+		tp_site__compare_uniform(img, s, val, kn, fb, status);
 	else
-		tp_site__compare(img, s, last, val, kn, status);
+		tp_site__compare(img, s, last, val, kn, fb, status);
 	for (u32 k = 0; k < s->nr && !err; k++) {
 		const struct tp_poke *p = &s->pokes[k];
 		struct textpoke_check c;
 
+		tp_check__int3_phase(s, k, val, kn, fb, status);
 		tp_site__poke_info(s, k, &c.poke);
 		c.verdict = tp_verdict(p, status);
 		c.before = val + p->data;

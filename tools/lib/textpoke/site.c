@@ -386,9 +386,17 @@ static bool tp_site__segment_value(const struct textpoke_image *img, const struc
 
 	if (prev && b - prev->off < prev->new_len) {
 		*val = s->arena[prev->data + prev->old_len + (b - prev->off)];
-	} else if ((base = tp_site__segment_base(img, f, s, cover, m, seg))) {
+	} else if ((base = tp_site__segment_base(img, f, s, cover, m, seg)) &&
+		   !(next && b - next->off < next->old_len &&
+		     tp_site__int3_phase(s, cover[seg], base->start, base->bytes,
+					 base->end - base->start))) {
 		*val = base->bytes[s->start + b - base->start];
 	} else if (next && b - next->off < next->old_len) {
+		/*
+		 * the next poke's old bytes; also where the base caught that
+		 * poke's int3 phase, a moment's state: before it, and since
+		 * the previous poke, the kernel held the old bytes
+		 */
 		*val = s->arena[next->data + (b - next->off)];
 	} else {
 		*val = 0;

@@ -233,6 +233,15 @@ void tp_site__poke_info(const struct textpoke_site *s, size_t idx, struct textpo
 int tp_site__copy_version(struct textpoke_image *img, const struct textpoke_site *s, size_t v,
 			  u64 addr, size_t len, u8 *buf, u8 *known);
 
+/* anchor.c */
+#define TP_INT3 0xcc
+/* how far from its record a poke's int3 phase may be seen: 1 ms */
+#define TP_INT3_SLACK 1000000ULL
+bool tp_site__int3_phase(const struct textpoke_site *s, size_t k, u64 addr, const u8 *bytes,
+			 size_t len);
+bool tp_site__int3_phase_known(const struct textpoke_site *s, size_t k, const u8 *held,
+			       const u8 *known);
+
 /* check.c */
 int tp_site__checks(struct textpoke_image *img, struct textpoke_site *s,
 		    int (*fn)(const struct textpoke_check *check, void *arg), void *arg);

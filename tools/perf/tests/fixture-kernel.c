@@ -19,7 +19,7 @@
 #include "../util/text-image.h"
 #include "../util/writer.h"
 
-enum { R_TEXT, R_TRAMP, R_BPF, R_STRAY, R_KSLOT, R__MAX };
+enum { R_TEXT, R_TRAMP, R_BPF, R_STRAY, R_KSLOT, R_LATE, R__MAX };
 
 /* a piece of the model: bytes, and whether the code is there now */
 struct fk_region {
@@ -37,6 +37,7 @@ struct fk_ctx {
 	struct fk_region r[R__MAX];
 	u8 *kcore; /* the text as kcore_dir/kcore will hold it */
 	int nr_alloc;
+	int torn_read; /* FK_KCORE_TORN: ranges read so far */
 };
 
 static const u8 nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
@@ -74,9 +75,31 @@ static struct fk_region *fk__region(struct fk_ctx *c, u64 addr, size_t len)
 	return NULL;
 }
 
+/*
+ * FK_KCORE_TORN: read every range whose time has come before @time, as
+ * the kernel held it then: the static call's range while the poke at
+ * 2020 had its int3 over the first byte and not yet the new tail
+ */
+static void fk__torn_reads(struct fk_ctx *c, u64 time)
+{
+	for (; c->torn_read < FK_TEXT_LEN / FK_TORN_RANGE && FK_TORN_TIME(c->torn_read) < time;
+	     c->torn_read++) {
+		u32 off = c->torn_read * FK_TORN_RANGE;
+
+		memcpy(c->kcore + off, c->r[R_TEXT].bytes + off, FK_TORN_RANGE);
+		if (off <= FK_SCALL_SITE - FK_TEXT &&
+		    FK_SCALL_SITE - FK_TEXT < off + FK_TORN_RANGE &&
+		    FK_TORN_TIME(c->torn_read) > FK_T0 + 2010 &&
+		    FK_TORN_TIME(c->torn_read) < FK_T0 + 2020)
+			c->kcore[FK_SCALL_SITE - FK_TEXT] = 0xcc;
+	}
+}
+
 /* the copy perf record --kcore takes, at the moment the flags say */
 static void fk__time_passes(struct fk_ctx *c, u64 time)
 {
+	if (c->fk->flags & FK_KCORE_TORN)
+		fk__torn_reads(c, time);
 	if ((c->fk->flags & FK_KCORE_AT) && time > FK_KCORE_AT_TIME && !c->kcore) {
 		c->kcore = malloc(FK_TEXT_LEN);
 		if (!c->kcore)
@@ -253,12 +276,14 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	fk__check(c, perf_writer__synth_comm(c->w, c->dummy, 0, 0, "swapper", false, &id));
 	fk__round(c);
 
-	/* every site as booted */
-	fk__sample(c, t0 + 1000, FK_JL5_SITE, 5, 5);
-	fk__sample(c, t0 + 1001, FK_JL2_SITE, 2, 2);
-	fk__sample(c, t0 + 1002, FK_SCALL_SITE, 5, 5);
-	fk__sample(c, t0 + 1003, FK_FTRACE_SITE, 5, 5);
-	fk__sample(c, t0 + 1004, FK_KPROBE_SITE, 3, 1);
+	/* every site as booted; stock perf's copy is done before the first sample */
+	if (!(c->fk->flags & FK_KCORE_UNTIMED)) {
+		fk__sample(c, t0 + 1000, FK_JL5_SITE, 5, 5);
+		fk__sample(c, t0 + 1001, FK_JL2_SITE, 2, 2);
+		fk__sample(c, t0 + 1002, FK_SCALL_SITE, 5, 5);
+		fk__sample(c, t0 + 1003, FK_FTRACE_SITE, 5, 5);
+		fk__sample(c, t0 + 1004, FK_KPROBE_SITE, 3, 1);
+	}
 	fk__round(c);
 
 	fk__poke(c, t0 + 2000, FK_JL5_SITE, nop5, 5, jmp32, 5, true);
@@ -300,6 +325,14 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 		fk__sample(c, FK_STRAY_TIME + 10, FK_STRAY, 2, 2);
 		fk__ksymbol(c, FK_STRAY_TIME + 300, FK_STRAY, 0x1000, PERF_RECORD_KSYMBOL_TYPE_OOL,
 			    true, "kprobe_insn_page");
+	}
+	if (c->fk->flags & FK_MODULE_AREA) {
+		c->r[R_LATE].live = true;
+		fk__ksymbol(c, FK_LATE_TIME, FK_LATE, 0x1000, PERF_RECORD_KSYMBOL_TYPE_OOL, true,
+			    "fk_late");
+		rel32(jmp32, 0xe9, FK_LATE_SITE, FK_LATE_SITE + 0x40);
+		fk__poke(c, FK_LATE_TIME + 10, FK_LATE_SITE, nop5, 5, jmp32, 5, true);
+		rel32(jmp32, 0xe9, FK_JL5_SITE, FK_JL5_SITE + 0x40);
 	}
 	fk__round(c);
 
@@ -436,6 +469,25 @@ static int fk__features(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 	return err;
 }
 
+/* kcore_dir/kcore_times as our recorder writes it: one line a range read */
+static int fk__kcore_times(const char *dir)
+{
+	char *path;
+	FILE *f;
+
+	if (asprintf(&path, "%s/kcore_dir/kcore_times", dir) < 0)
+		return -ENOMEM;
+	f = fopen(path, "w");
+	free(path);
+	if (!f)
+		return -errno;
+	fprintf(f, "# fixture-kernel: <addr> <len> <first ns> <last ns> per range read\n");
+	for (u32 i = 0; i < FK_TEXT_LEN / FK_TORN_RANGE; i++)
+		fprintf(f, "%llx %x %llu %llu\n", FK_TEXT + i * FK_TORN_RANGE, FK_TORN_RANGE,
+			FK_TORN_TIME(i), FK_TORN_TIME(i));
+	return fclose(f) ? -EIO : 0;
+}
+
 static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 {
 	static const char kallsyms[] = "ffffffff81000000 T _text\n"
@@ -449,11 +501,38 @@ static int fk__kcore_dir(struct fk_ctx *c, const char *dir)
 				       "ffffffff81001100 T fk_target_b\n"
 				       "ffffffff81001200 T ftrace_caller\n"
 				       "ffffffff81004000 T _etext\n";
-	struct fixture_segment text = {FK_TEXT, c->kcore ? c->kcore : c->r[R_TEXT].bytes,
-				       FK_TEXT_LEN};
+	static const char mod_kallsyms[] = "ffffffffa0000000 t fk_mod_fn\t[fk_mod]\n";
+	struct fixture_segment segs[2] = {
+	    {FK_TEXT, c->kcore ? c->kcore : c->r[R_TEXT].bytes, FK_TEXT_LEN},
+	};
+	bool mods = c->fk->flags & FK_MODULE_AREA;
+	char *all = NULL;
+	u8 *area = NULL;
+	int err = 0;
 
-	return fixture__write_kcore_dir(dir, kallsyms, "", &text,
-					c->fk->flags & FK_NO_KCORE ? 0 : 1);
+	if (mods) {
+		/* fk_mod's function in the first page, zeros where nothing is mapped */
+		area = calloc(1, FK_MODS_LEN);
+		if (!area || asprintf(&all, "%s%s", kallsyms, mod_kallsyms) < 0) {
+			free(area);
+			return -ENOMEM;
+		}
+		memset(area, 0xcc, 0x1000);
+		memcpy(area, "\x55\x48\x89\xe5\x5d\xc3", 6);
+		segs[1] = (struct fixture_segment){FK_MODS, area, FK_MODS_LEN};
+	}
+	err = err ?:
+		    fixture__write_kcore_dir(dir, mods ? all : kallsyms,
+					     mods ? "fk_mod 4096 0 - Live 0xffffffffa0000000\n" : "",
+					     segs,
+					     c->fk->flags & FK_NO_KCORE ? 0 :
+					     mods			? 2 :
+									  1);
+	if (!err && (c->fk->flags & FK_KCORE_TORN) && !(c->fk->flags & FK_KCORE_UNTIMED))
+		err = fk__kcore_times(dir);
+	free(all);
+	free(area);
+	return err;
 }
 
 static int fk__expected(struct fixture_kernel *fk)
@@ -497,13 +576,15 @@ struct fixture_kernel *fixture_kernel__new(unsigned int flags)
 	c.r[R_BPF] = (struct fk_region){FK_BPF, FK_BPF_A_LEN, false, calloc(1, FK_BPF_A_LEN)};
 	c.r[R_STRAY] = (struct fk_region){FK_STRAY, 2, false, malloc(2)};
 	c.r[R_KSLOT] = (struct fk_region){FK_KSLOT, 0x1000, false, calloc(1, 0x1000)};
+	c.r[R_LATE] = (struct fk_region){FK_LATE, 0x1000, false, calloc(1, 0x1000)};
 	if (!c.r[R_TEXT].bytes || !c.r[R_TRAMP].bytes || !c.r[R_BPF].bytes || !c.r[R_STRAY].bytes ||
-	    !c.r[R_KSLOT].bytes)
+	    !c.r[R_KSLOT].bytes || !c.r[R_LATE].bytes)
 		goto out_free;
 	memcpy(c.r[R_STRAY].bytes, nop2, 2);
+	memcpy(c.r[R_LATE].bytes + (FK_LATE_SITE - FK_LATE), nop5, 5);
 	fk__build_text(c.r[R_TEXT].bytes);
 	fk__bpf_jit(jit_a, jit_b);
-	if (!(flags & (FK_KCORE_AT | FK_KCORE_END))) {
+	if (!(flags & (FK_KCORE_AT | FK_KCORE_END)) || (flags & FK_KCORE_TORN)) {
 		c.kcore = malloc(FK_TEXT_LEN);
 		if (!c.kcore)
 			goto out_free;

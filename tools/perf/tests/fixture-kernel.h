@@ -88,6 +88,42 @@ enum fixture_kernel_flags {
 #define FK_KSLOT_INSN (FK_KSLOT + 0x40)
 #define FK_KSLOT_DETOUR (FK_KSLOT + 0x200)
 
+/*
+ * FK_MODULE_AREA: the copy also holds the module area as /proc/kcore
+ * reads it, FK_MODS_LEN bytes: module fk_mod's code in its first page,
+ * then zeros where nothing is mapped (free module space, where the
+ * trampoline comes later).  At FK_LATE_TIME a KSYMBOL OOL maps code at
+ * FK_LATE in that free space and its jump label at FK_LATE_SITE is
+ * poked, nop5 -> jmp: the copy's zeros there are no bytes of it.
+ */
+#define FK_MODULE_AREA (1 << 9)
+#define FK_MODS 0xffffffffa0000000ULL
+#define FK_MODS_LEN 0x4000
+#define FK_LATE (FK_MODS + 0x2000)
+#define FK_LATE_SITE (FK_LATE + 4)
+#define FK_LATE_TIME (FK_T0 + 2700)
+
+/*
+ * FK_KCORE_TORN: the copy is read as our recorder reads it, in ranges of
+ * FK_TORN_RANGE bytes in ascending order, each at a time of its own
+ * (kcore_dir/kcore_times), while the first five pokes are made: range i
+ * at FK_T0 + 1990 + i below FK_TORN_JUMP, at FK_T0 + 2003 + i from it
+ * on, up to range 24, then four ranges a nanosecond up to 2084.  So the
+ * range of jump label 5 (poked at 2000) is read before its poke (old
+ * bytes), the one of jump label 2 (poked at 2010) after its poke (new
+ * bytes), and the static call's (poked at 2020) at 2015, while
+ * text_poke_bp() had its int3 over the call: cc and the old tail.  With
+ * FK_KCORE_UNTIMED too, no kcore_times (stock perf's copy) and no
+ * samples before the copy ends (perf enables the sampling events after
+ * it): the first sample is at 2100.
+ */
+#define FK_KCORE_TORN (1 << 7)
+#define FK_KCORE_UNTIMED (1 << 8)
+#define FK_TORN_RANGE 0x40
+#define FK_TORN_JUMP 8
+#define FK_TORN_TIME(i) \
+	(FK_T0 + ((i) < FK_TORN_JUMP ? 1990 + (i) : (i) < 24 ? 2003 + (i) : 2027 + ((i)-24) / 4))
+
 #define FK_STRAY 0xffffffffb0001000ULL
 #define FK_STRAY_TIME (FK_T0 + 2600)
 

@@ -5,6 +5,12 @@
  * area, the direct map) with kallsyms and modules files, and checks that
  * exactly the page-rounded _stext.._etext and the module range come out,
  * byte for byte, each as a PT_LOAD at its address; then the refusals.
+ * With a vmallocinfo, only the module area's mapped pages ("pages=N" of
+ * each area, not its guard page nor free module space) are copied.
+ *
+ * Mutation caught: vmallocinfo__mapped() taking an area's whole range
+ * instead of its "pages=" (the guard page between two areas is copied:
+ * two pieces, not three).
  */
 #include <elf.h>
 #include <errno.h>
@@ -16,11 +22,13 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests.h"
 #include "fixture.h"
 #include "../util/kcore-copy.h"
+#include "../util/perf-clock.h"
 
 #define TEXT 0xffffffff81000000ULL
 #define MODS 0xffffffffc0000000ULL
@@ -146,7 +154,7 @@ static int test__record_kcore(struct test_suite *t __maybe_unused)
 	    write_file(bad, "not an ELF core at all, just text\n"))
 		goto out;
 
-	if (kcore__copy_text(core, ksyms, mods, out)) {
+	if (kcore__copy_text(core, ksyms, mods, NULL, out, NULL, NULL)) {
 		pr_debug("copy failed\n");
 		goto out;
 	}
@@ -167,16 +175,46 @@ static int test__record_kcore(struct test_suite *t __maybe_unused)
 	}
 	close(fd);
 
+	/* the mapped pages only: mod_a's page, then the next area's; no guard page between */
+	unlink(out);
+	snprintf(bad, sizeof(bad), "%s/vmallocinfo", dir);
+	if (write_file(bad, "0xffffffffc0001000-0xffffffffc0003000    8192 load_module+0x7e/0x1d0 "
+			    "pages=1 vmalloc N0=1\n"
+			    "0xffffffffc0003000-0xffffffffc0005000    8192 bpf_jit_alloc_exec+0x9 "
+			    "pages=1 vmalloc N0=1\n"
+			    "0xffffc90000000000-0xffffc90000002000    8192 pci_iomap+0x4 "
+			    "phys=0x00000000fe000000 ioremap\n") ||
+	    kcore__copy_text(core, ksyms, mods, bad, out, NULL, NULL)) {
+		pr_debug("copy with vmallocinfo failed\n");
+		goto out;
+	}
+	fd = open(out, O_RDONLY);
+	if (fd < 0)
+		goto out;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_phnum != 3 ||
+	    check_piece(fd, &eh, 0, TEXT, 0x9000) ||
+	    check_piece(fd, &eh, 1, MODS + 0x1000, 0x1000) ||
+	    check_piece(fd, &eh, 2, MODS + 0x3000, 0x1000)) {
+		pr_debug("with vmallocinfo: %u pieces, expected text and two mapped pages\n",
+			 eh.e_phnum);
+		close(fd);
+		goto out;
+	}
+	close(fd);
+	unlink(bad);
+	snprintf(bad, sizeof(bad), "%s/bad", dir);
+
 	quiet = true;
-	if (kcore__copy_text(bad, ksyms, mods, out) != -EINVAL ||
-	    kcore__copy_text(core, mods, mods, out) != -ENOENT) {
+	if (kcore__copy_text(bad, ksyms, mods, NULL, out, NULL, NULL) != -EINVAL ||
+	    kcore__copy_text(core, mods, mods, NULL, out, NULL, NULL) != -ENOENT) {
 		pr_debug("a bad core or kallsyms was not refused\n");
 		goto out_quiet;
 	}
 	/* text the core does not hold */
 	unlink(out);
 	if (write_file(ksyms, "ffffffff90000000 T _stext\nffffffff90001000 T _etext\n") ||
-	    kcore__copy_text(core, ksyms, NULL, out) != -ENODATA || !access(out, F_OK)) {
+	    kcore__copy_text(core, ksyms, NULL, NULL, out, NULL, NULL) != -ENODATA ||
+	    !access(out, F_OK)) {
 		pr_debug("text outside the core was not refused, or left a file\n");
 		goto out_quiet;
 	}
@@ -212,7 +250,7 @@ static int write_kcore_dir_limited(const char *dir, const char *proc, rlim_t lim
 		signal(SIGXFSZ, SIG_IGN);
 		if (setrlimit(RLIMIT_FSIZE, &rl))
 			_exit(255);
-		_exit(-kcore_dir__write_from(dir, proc, true) & 0xff);
+		_exit(-kcore_dir__write_from(dir, proc, true, NULL) & 0xff);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -ECHILD;
@@ -244,7 +282,7 @@ static int test__record_kcore_errors(struct test_suite *t __maybe_unused)
 	if (mkdir(out, 0755))
 		goto out;
 	quiet = true;
-	err = kcore_dir__write_from(out, proc, true);
+	err = kcore_dir__write_from(out, proc, true, NULL);
 	quiet = false;
 	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", out);
 	if (err != -ENOENT || !access(path, F_OK)) {
@@ -262,7 +300,7 @@ static int test__record_kcore_errors(struct test_suite *t __maybe_unused)
 	snprintf(out, sizeof(out), "%s/o2", dir);
 	if (mkdir(out, 0755))
 		goto out;
-	err = kcore_dir__write_from(out, proc, true);
+	err = kcore_dir__write_from(out, proc, true, NULL);
 	snprintf(path, sizeof(path), "%s/kcore_dir/modules", out);
 	if (err || stat(path, &st) || st.st_size) {
 		pr_debug("no modules: %d (%s), expected 0 and an empty copy\n", err,
@@ -290,7 +328,7 @@ static int test__record_kcore_errors(struct test_suite *t __maybe_unused)
 	/* and without a limit the same copy works */
 	snprintf(out, sizeof(out), "%s/o4", dir);
 	snprintf(path, sizeof(path), "%s/kcore_dir/kcore", out);
-	if (mkdir(out, 0755) || kcore_dir__write_from(out, proc, true) || stat(path, &st) ||
+	if (mkdir(out, 0755) || kcore_dir__write_from(out, proc, true, NULL) || stat(path, &st) ||
 	    st.st_size < 0x9000) {
 		pr_debug("the unlimited copy failed\n");
 		goto out;
@@ -320,6 +358,114 @@ out:
 	fixture__rm_rf(dir);
 	return ret;
 }
+
+/* a clock that counts its readings: 1, 2, 3... */
+static int counting_clock(void *arg, u64 *time)
+{
+	*time = ++*(u64 *)arg;
+	return 0;
+}
+
+static int failing_clock(void *arg __maybe_unused, u64 *time __maybe_unused)
+{
+	return -EIO;
+}
+
+/*
+ * kcore_times: each range read with a reading of the clock before and
+ * after it, in address order; a clock that fails writes none.  The
+ * expected file follows from the test core's pieces (text 0x9000 bytes,
+ * the modules 0x3000, one read each) and the counting clock.  Then the
+ * events' own clock (perf-clock.c) with -k CLOCK_MONOTONIC: its time lies
+ * between clock_gettime() before and after.
+ *
+ * Mutations caught: copy_bytes() writing its first time as the last
+ * (1 1, 3 3); perf_clock__new() without use_clockid (the kernel's local
+ * clock: 1.3 ms off CLOCK_MONOTONIC here).
+ */
+static int test__record_kcore_times(struct test_suite *t __maybe_unused)
+{
+	char dir[] = "/tmp/textpoke-kcore-times.XXXXXX";
+	char proc[64], out[64], path[128], *text = NULL;
+	static const char want[] = "ffffffff81000000 9000 1 2\n"
+				   "ffffffffc0001000 3000 3 4\n";
+	struct kcore_clock fail = {failing_clock, NULL};
+	struct kcore_clock count;
+	struct perf_clock *clock;
+	struct timespec a, b;
+	u64 n = 0, now;
+	int ret = TEST_FAIL;
+	size_t len = 0;
+	FILE *f;
+
+	count = (struct kcore_clock){counting_clock, &n};
+	TEST_ASSERT_VAL("mkdtemp", mkdtemp(dir));
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	if (mkdir(proc, 0755))
+		goto out;
+	snprintf(path, sizeof(path), "%s/kallsyms", proc);
+	if (write_file(path, "ffffffff81000000 T _stext\nffffffff81008123 T _etext\n"))
+		goto out;
+	snprintf(path, sizeof(path), "%s/modules", proc);
+	if (write_file(path, "mod_a 8192 0 - Live 0xffffffffc0001000\n"
+			     "mod_b 4096 1 mod_a, Live 0xffffffffc0002800 (O)\n"))
+		goto out;
+	snprintf(path, sizeof(path), "%s/kcore", proc);
+	if (make_core(path))
+		goto out;
+	snprintf(out, sizeof(out), "%s/o1", dir);
+	if (mkdir(out, 0755) || kcore_dir__write_from(out, proc, true, &count))
+		goto out;
+	snprintf(path, sizeof(path), "%s/kcore_dir/kcore_times", out);
+	f = fopen(path, "r");
+	if (!f)
+		goto out;
+	/* the comment line first, then the reads */
+	if (getline(&text, &len, f) < 0 || text[0] != '#' || getdelim(&text, &len, '\0', f) < 0 ||
+	    strcmp(text, want)) {
+		pr_debug("kcore_times:\n%s\nexpected:\n%s", text ?: "", want);
+		fclose(f);
+		goto out;
+	}
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/o2", dir);
+	snprintf(path, sizeof(path), "%s/kcore_dir/kcore_times", out);
+	if (mkdir(out, 0755) || kcore_dir__write_from(out, proc, true, &fail) ||
+	    !access(path, F_OK)) {
+		pr_debug("a failing clock: kcore_times written, or the copy failed\n");
+		goto out;
+	}
+
+	clock = perf_clock__new(true, CLOCK_MONOTONIC);
+	if (!clock) {
+		pr_debug("perf_clock__new: %s\n", strerror(errno));
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (perf_clock__now(clock, &now)) {
+		perf_clock__delete(clock);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	perf_clock__delete(clock);
+	if (now < (u64)a.tv_sec * 1000000000 + a.tv_nsec ||
+	    now > (u64)b.tv_sec * 1000000000 + b.tv_nsec) {
+		pr_debug("the events' clock said %llu, not between %lld.%09ld and %lld.%09ld\n",
+			 (unsigned long long)now, (long long)a.tv_sec, a.tv_nsec,
+			 (long long)b.tv_sec, b.tv_nsec);
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	free(text);
+	fixture__rm_rf(dir);
+	return ret;
+}
+
+struct test_suite suite__record_kcore_times = {
+    .desc = "record: kcore_times says when each range of the kcore copy was read",
+    .func = test__record_kcore_times,
+};
 
 struct test_suite suite__record_kcore_errors = {
     .desc = "record: kcore_dir copy: a missing kallsyms, EFBIG kept, kcore write failures",

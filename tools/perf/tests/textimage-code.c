@@ -9,6 +9,10 @@
  * "movl %esp,%ebp" after the int3.
  * Mutation caught: code__kprobed_head() listing nothing: the optimized
  * probe's two nops the jmp covers are missing.
+ *
+ * Mutation caught: code__print_check() printing the image's bytes before
+ * the poke when only the copy after it disagrees (the end_jl5 case), or
+ * leaving out the copy's side (end_jl5, end_dropped).
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -217,6 +221,24 @@ static int test__textimage_code(struct test_suite *t)
 	    NULL,
 	};
 	static const char *const kprobed[] = {"[kprobed", NULL};
+	/*
+	 * The copy taken at the start, said to be from the end: after the
+	 * last poke at jump label 5 it holds the nop5 the poke replaced.
+	 * Only that side disagrees, and the line names the copy's bytes,
+	 * not the earlier poke's that agree.
+	 */
+	static const char *const end_jl5[] = {
+	    "# poke 1.000006000 0xffffffff81000104: nop5 -> jmp fk_jl5_fn+0x44 (mismatch), "
+	    "the kcore copy after it held 0f 1f 44 00 00\n",
+	    NULL,
+	};
+	static const char *const end_jl5_not[] = {"the image held", NULL};
+	/* a dropped poke and a late copy: each side that disagrees, each with its bytes */
+	static const char *const end_dropped[] = {
+	    "# poke 1.000006010 0xffffffff81000204: nop2 -> jmp fk_jl2_fn+0x16 (mismatch), "
+	    "the image held eb 10, the kcore copy after it held 66 90\n",
+	    NULL,
+	};
 	struct fixture_kernel *fk = fixture_kernel__new(0);
 	int ret = TEST_FAIL;
 
@@ -234,7 +256,8 @@ static int test__textimage_code(struct test_suite *t)
 	    expect(fk, 129, "--time 1.000001000 not-hex", NULL, NULL) ||
 	    expect(fk, 129, "--kcore-time sometime ffffffff81000100", NULL, NULL) ||
 	    expect(fk, 1, "--kcore /nonexistent ffffffff81000100", NULL, NULL) ||
-	    expect(fk, 0, "--time 1.000002100 ffffffff81000504 4", kprobe_int3, kprobe_not_esp))
+	    expect(fk, 0, "--time 1.000002100 ffffffff81000504 4", kprobe_int3, kprobe_not_esp) ||
+	    expect(fk, 0, "--kcore-time end --pokes ffffffff81000104 5", end_jl5, end_jl5_not))
 		goto out;
 	fixture_kernel__delete(fk);
 	fk = fixture_kernel__new(FK_KPROBE_SLOT);
@@ -244,7 +267,8 @@ static int test__textimage_code(struct test_suite *t)
 		goto out;
 	fixture_kernel__delete(fk);
 	fk = fixture_kernel__new(FK_DROP_POKE);
-	if (!fk || expect(fk, 0, "--pokes ffffffff81000204 2", dropped, NULL))
+	if (!fk || expect(fk, 0, "--pokes ffffffff81000204 2", dropped, NULL) ||
+	    expect(fk, 0, "--kcore-time end --pokes ffffffff81000204 2", end_dropped, NULL))
 		goto out;
 	ret = TEST_OK;
 out:

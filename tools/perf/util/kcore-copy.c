@@ -84,44 +84,213 @@ static int kallsyms__text(const char *path, struct addr_range *r)
 	return 0;
 }
 
-/* lowest module start to highest module end; 0 when there are none */
-static void modules__range(const char *path, struct addr_range *r)
+struct ranges {
+	struct addr_range *v;
+	size_t nr, alloc;
+};
+
+static int ranges__add(struct ranges *r, u64 start, u64 end)
+{
+	if (end <= start)
+		return 0;
+	if (r->nr == r->alloc) {
+		size_t n = r->alloc ? 2 * r->alloc : 64;
+		void *p = realloc(r->v, n * sizeof(*r->v));
+
+		if (!p)
+			return -ENOMEM;
+		r->v = p;
+		r->alloc = n;
+	}
+	r->v[r->nr++] = (struct addr_range){start, end};
+	return 0;
+}
+
+static int addr_range__cmp(const void *a, const void *b)
+{
+	const struct addr_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* sorted, overlapping and touching ranges merged */
+static void ranges__merge(struct ranges *r)
+{
+	size_t o = 0;
+
+	if (!r->nr)
+		return;
+	qsort(r->v, r->nr, sizeof(*r->v), addr_range__cmp);
+	for (size_t i = 1; i < r->nr; i++) {
+		if (r->v[i].start <= r->v[o].end) {
+			if (r->v[i].end > r->v[o].end)
+				r->v[o].end = r->v[i].end;
+		} else {
+			r->v[++o] = r->v[i];
+		}
+	}
+	r->nr = o + 1;
+}
+
+/*
+ * Each module's [address, address + size), page-rounded; @extent the
+ * lowest start to the highest end (0, 0 when there are none).  The size
+ * is all of a module's memory, which later kernels allocate in pieces,
+ * so this is where modules may be, not where they are.
+ */
+static int modules__ranges(const char *path, struct ranges *r, struct addr_range *extent)
 {
 	char line[1024];
 	unsigned long long size, addr;
 	FILE *f = path ? fopen(path, "r") : NULL;
+	int err = 0;
 
-	r->start = r->end = 0;
+	extent->start = extent->end = 0;
 	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
+		return 0;
+	while (!err && fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, " 0x");
+		u64 lo, hi;
 
 		if (sscanf(line, "%*s %llu", &size) != 1 || !p ||
-		    sscanf(p + 1, "%llx", &addr) != 1 || !addr)
+		    sscanf(p + 1, "%llx", &addr) != 1 || !addr || addr + size < addr)
 			continue;
-		if (!r->start || addr < r->start)
-			r->start = addr;
-		if (addr + size > r->end)
-			r->end = addr + size;
+		lo = addr & ~(KCORE_PAGE - 1);
+		hi = (addr + size + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
+		if (!extent->start || lo < extent->start)
+			extent->start = lo;
+		if (hi > extent->end)
+			extent->end = hi;
+		err = ranges__add(r, lo, hi);
 	}
 	fclose(f);
-	r->start &= ~(KCORE_PAGE - 1);
-	r->end = (r->end + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
+	ranges__merge(r);
+	return err;
+}
+
+/*
+ * The pages vmalloc has mapped, from /proc/vmallocinfo: an area's
+ * "pages=N" are its first N pages (the rest is its guard page, or
+ * nothing).  An area without "pages=" (ioremap, vmap) holds no code
+ * copied here.  -ENOENT when the file cannot be read or shows no
+ * address (%pK printed as zeros): nothing is known from it.
+ */
+static int vmallocinfo__mapped(const char *path, struct ranges *r)
+{
+	char line[1024];
+	unsigned long long start, end, pages;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	bool any = false;
+	int err = 0;
+
+	if (!f)
+		return -ENOENT;
+	while (!err && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, " pages=");
+
+		if (sscanf(line, "0x%llx-0x%llx", &start, &end) != 2 || !start || end <= start)
+			continue;
+		any = true;
+		if (!p || sscanf(p + 7, "%llu", &pages) != 1 || pages > (end - start) / KCORE_PAGE)
+			continue;
+		err = ranges__add(r, start, start + pages * KCORE_PAGE);
+	}
+	fclose(f);
+	if (!err && !any)
+		err = -ENOENT;
+	ranges__merge(r);
+	return err;
+}
+
+/*
+ * What of the module area to copy: the mapped pages (per @vmallocinfo)
+ * between the lowest module's start and the highest module's end, the
+ * extent stock perf copies; without a readable @vmallocinfo, the
+ * modules' own ranges.  Free module space between them reads as zeros
+ * from /proc/kcore, which a reader would take for bytes: it is left out.
+ */
+static int module_area__ranges(const char *modules, const char *vmallocinfo, struct ranges *out)
+{
+	struct ranges mods = {0}, mapped = {0};
+	struct addr_range extent;
+	int err = modules__ranges(modules, &mods, &extent);
+
+	if (err || !mods.nr)
+		goto out;
+	err = vmallocinfo__mapped(vmallocinfo, &mapped);
+	if (err == -ENOENT) {
+		err = 0;
+		for (size_t i = 0; !err && i < mods.nr; i++)
+			err = ranges__add(out, mods.v[i].start, mods.v[i].end);
+		goto out;
+	}
+	for (size_t i = 0; !err && i < mapped.nr; i++) {
+		u64 lo = mapped.v[i].start > extent.start ? mapped.v[i].start : extent.start;
+		u64 hi = mapped.v[i].end < extent.end ? mapped.v[i].end : extent.end;
+
+		err = ranges__add(out, lo, hi);
+	}
+out:
+	free(mods.v);
+	free(mapped.v);
+	return err;
 }
 
 struct kcore_piece {
 	u64 vaddr, src_off, size;
 };
 
-static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
+/* when each range was read, for kcore_times */
+struct kcore_reads {
+	const struct kcore_clock *clock;
+	struct kcore_read_time {
+		u64 addr, len, first, last;
+	} * v;
+	size_t nr, alloc;
+	bool failed; /* the clock failed once: no times at all */
+};
+
+static void kcore_reads__add(struct kcore_reads *kr, u64 addr, u64 len, u64 first, u64 last)
+{
+	if (kr->nr == kr->alloc) {
+		size_t n = kr->alloc ? 2 * kr->alloc : 256;
+		void *p = realloc(kr->v, n * sizeof(*kr->v));
+
+		if (!p) {
+			kr->failed = true;
+			return;
+		}
+		kr->v = p;
+		kr->alloc = n;
+	}
+	kr->v[kr->nr++] = (struct kcore_read_time){addr, len, first, last};
+}
+
+static bool kcore_reads__now(struct kcore_reads *kr, u64 *t)
+{
+	if (!kr || !kr->clock || kr->failed)
+		return false;
+	if (kr->clock->now(kr->clock->arg, t))
+		kr->failed = true;
+	return !kr->failed;
+}
+
+/* @size bytes at @vaddr (file offset @in_off), each pread's range timed into @kr */
+static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size, u64 vaddr,
+		      struct kcore_reads *kr)
 {
 	static u8 buf[1 << 16];
 
 	while (size) {
 		size_t n = size < sizeof(buf) ? size : sizeof(buf);
+		u64 first = 0, last = 0;
+		bool timed = kcore_reads__now(kr, &first);
 		ssize_t r = pread(in, buf, n, in_off);
 		int err;
+
+		/* after the read: a poke before this time may be in the bytes */
+		if (timed && kcore_reads__now(kr, &last))
+			kcore_reads__add(kr, vaddr, r > 0 ? (u64)r : n, first, last);
 
 		/* kcore reads of holes fail or come back short: keep zeros there */
 		if (r <= 0) {
@@ -133,31 +302,70 @@ static int copy_bytes(int in, u64 in_off, int out, u64 out_off, u64 size)
 			return err;
 		in_off += r;
 		out_off += r;
+		vaddr += r;
 		size -= r;
 	}
 	return 0;
 }
 
+/*
+ * @path: "<addr> <len> <first> <last>" per range read, in address order
+ * (the copy is one ascending pass), times in the events' clock; stock
+ * perf reads only kcore, kallsyms and modules of a kcore_dir
+ */
+static int kcore_reads__write(const struct kcore_reads *kr, const char *path)
+{
+	FILE *f = fopen(path, "wx");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# perf textpoke: each range of kcore read between two times of the "
+		   "events' clock: <addr> <len> <first ns> <last ns>\n");
+	for (size_t i = 0; i < kr->nr; i++)
+		fprintf(f, "%llx %llx %llu %llu\n", (unsigned long long)kr->v[i].addr,
+			(unsigned long long)kr->v[i].len, (unsigned long long)kr->v[i].first,
+			(unsigned long long)kr->v[i].last);
+	if (ferror(f))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err)
+		unlink(path);
+	return err;
+}
+
 /* as kcore__copy_text(); *@out_failed says the error was in writing @out */
 static int __kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
-			      const char *out, bool *out_failed)
+			      const char *vmallocinfo, const char *out,
+			      const struct kcore_clock *clock, const char *times, bool *out_failed)
 {
-	struct kcore_piece pieces[2 * 64];
-	struct addr_range want[2];
+	struct kcore_reads kr = {.clock = clock};
+	struct kcore_piece *pieces = NULL;
+	struct ranges want = {0};
+	struct addr_range text = {0, 0};
 	Elf64_Ehdr eh, oh;
 	Elf64_Phdr *ph = NULL;
-	int in, fd = -1, nr = 0, err;
+	int in, fd = -1, nr = 0, alloc_pieces = 0, err;
 	u64 total = 0, off;
 
-	err = kallsyms__text(kallsyms, &want[0]);
+	err = kallsyms__text(kallsyms, &text);
 	if (err) {
 		pr_err("%s: no _stext/_etext, cannot tell where kernel text is\n", kallsyms);
 		return err;
 	}
-	modules__range(modules, &want[1]);
+	err = ranges__add(&want, text.start, text.end);
+	err = err ?: module_area__ranges(modules, vmallocinfo, &want);
+	if (err) {
+		free(want.v);
+		return err;
+	}
 	in = open(kcore, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
+	if (in < 0) {
+		err = -errno;
+		free(want.v);
+		return err;
+	}
 	err = -EINVAL;
 	if (pread(in, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
@@ -176,21 +384,29 @@ static int __kcore__copy_text(const char *kcore, const char *kallsyms, const cha
 		       (unsigned long long)eh.e_phoff);
 		goto out_close;
 	}
-	for (int w = 0; w < 2; w++) {
-		if (want[w].end <= want[w].start)
-			continue;
-		for (int i = 0; i < eh.e_phnum && nr < (int)ARRAY_SIZE(pieces); i++) {
+	for (size_t w = 0; w < want.nr; w++) {
+		for (int i = 0; i < eh.e_phnum && nr < KCORE_MAX_PHDRS; i++) {
 			u64 lo, hi;
 
 			if (ph[i].p_type != PT_LOAD ||
 			    ph[i].p_vaddr + ph[i].p_filesz < ph[i].p_vaddr)
 				continue;
-			lo = ph[i].p_vaddr > want[w].start ? ph[i].p_vaddr : want[w].start;
-			hi = ph[i].p_vaddr + ph[i].p_filesz < want[w].end ?
+			lo = ph[i].p_vaddr > want.v[w].start ? ph[i].p_vaddr : want.v[w].start;
+			hi = ph[i].p_vaddr + ph[i].p_filesz < want.v[w].end ?
 				 ph[i].p_vaddr + ph[i].p_filesz :
-				 want[w].end;
+				 want.v[w].end;
 			if (lo >= hi)
 				continue;
+			if (nr == alloc_pieces) {
+				int n = alloc_pieces ? 2 * alloc_pieces : 16;
+				void *p = realloc(pieces, n * sizeof(*pieces));
+
+				err = -ENOMEM;
+				if (!p)
+					goto out_close;
+				pieces = p;
+				alloc_pieces = n;
+			}
 			pieces[nr].vaddr = lo;
 			pieces[nr].src_off = ph[i].p_offset + (lo - ph[i].p_vaddr);
 			pieces[nr].size = hi - lo;
@@ -201,7 +417,7 @@ static int __kcore__copy_text(const char *kcore, const char *kallsyms, const cha
 	err = -ENODATA;
 	if (!nr) {
 		pr_err("%s: no segment holds the kernel text at 0x%llx\n", kcore,
-		       (unsigned long long)want[0].start);
+		       (unsigned long long)text.start);
 		goto out_close;
 	}
 	err = -EFBIG;
@@ -244,32 +460,44 @@ static int __kcore__copy_text(const char *kcore, const char *kallsyms, const cha
 
 		err = pwrite_all(fd, &p, sizeof(p), sizeof(oh) + i * sizeof(p));
 		if (!err)
-			err = copy_bytes(in, pieces[i].src_off, fd, off, pieces[i].size);
+			err = copy_bytes(in, pieces[i].src_off, fd, off, pieces[i].size,
+					 pieces[i].vaddr, &kr);
 		if (err)
 			goto out_close;
 		off = (off + pieces[i].size + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
 	}
+	/* a clock that failed once: no times, rather than times for some ranges */
 	err = 0;
+	if (times && clock && !kr.failed)
+		err = kcore_reads__write(&kr, times);
 out_close:
 	if (fd >= 0 && close(fd) && !err)
 		err = -errno;
 	if (err && fd >= 0)
 		unlink(out);
+	free(pieces);
+	free(want.v);
+	free(kr.v);
 	free(ph);
 	close(in);
 	return err;
 }
 
-int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out)
+int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
+		     const char *vmallocinfo, const char *out, const struct kcore_clock *clock,
+		     const char *times)
 {
 	bool out_failed = false;
 
-	return __kcore__copy_text(kcore, kallsyms, modules, out, &out_failed);
+	return __kcore__copy_text(kcore, kallsyms, modules, vmallocinfo, out, clock, times,
+				  &out_failed);
 }
 
-int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
+int kcore_dir__write_from(const char *dir, const char *proc, bool quiet,
+			  const struct kcore_clock *clock)
 {
-	char path[4096], from[4096], kallsyms[4096], modules[4096];
+	char path[4096], from[4096], kallsyms[4096], modules[4096], vmallocinfo[4096];
+	char times[4096];
 	bool out_failed = false;
 	int err;
 
@@ -303,7 +531,10 @@ int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
 	 * one we cannot write (ENOSPC, EFBIG) means the recording cannot be
 	 * written either.
 	 */
-	err = __kcore__copy_text(from, kallsyms, modules, path, &out_failed);
+	snprintf(vmallocinfo, sizeof(vmallocinfo), "%s/vmallocinfo", proc);
+	snprintf(times, sizeof(times), "%s/kcore_dir/kcore_times", dir);
+	err = __kcore__copy_text(from, kallsyms, modules, vmallocinfo, path, clock, times,
+				 &out_failed);
 	if (err && out_failed)
 		return err;
 	if (err && !quiet)
@@ -314,9 +545,9 @@ int kcore_dir__write_from(const char *dir, const char *proc, bool quiet)
 	return 0;
 }
 
-int kcore_dir__write(const char *dir, bool quiet)
+int kcore_dir__write(const char *dir, bool quiet, const struct kcore_clock *clock)
 {
-	return kcore_dir__write_from(dir, "/proc", quiet);
+	return kcore_dir__write_from(dir, "/proc", quiet, clock);
 }
 
 /* a kallsyms line: where it is in the copy, its address, the module it names */

@@ -16,9 +16,26 @@
  * that cannot be read, or any failure to write (ENOSPC, EFBIG), is
  * returned as -errno: the recording cannot be whole without it.
  */
-int kcore_dir__write(const char *dir, bool quiet);
-/* the same from @proc/{kallsyms,modules,kcore}: tests give a directory of their own */
-int kcore_dir__write_from(const char *dir, const char *proc, bool quiet);
+/*
+ * The events' clock for kcore_times: @now gives its time, 0 or -errno.
+ * NULL: no times are written (the copy is then one of unknown moments,
+ * as stock perf's).
+ */
+struct kcore_clock {
+	int (*now)(void *arg, u64 *time);
+	void *arg;
+};
+
+/*
+ * With @clock, <dir>/kcore_dir/kcore_times says when each range of the
+ * kcore copy was read (a time taken before the read and one after it),
+ * in address order: a poke made while the copy ran is then placed right.
+ * A clock that fails once means no kcore_times.
+ */
+int kcore_dir__write(const char *dir, bool quiet, const struct kcore_clock *clock);
+/* the same from @proc/{kallsyms,modules,vmallocinfo,kcore}: tests give a directory of their own */
+int kcore_dir__write_from(const char *dir, const char *proc, bool quiet,
+			  const struct kcore_clock *clock);
 
 /*
  * Cut <dir>/kcore_dir/kallsyms down to what the recording can ask of it:
@@ -40,13 +57,19 @@ u64 kcore_dir__size(const char *dir);
 /*
  * Copy from the ELF core @kcore the parts that hold kernel text (from
  * @kallsyms: _stext.._etext) and modules (from @modules: lowest to highest
- * module end) into a new ELF core @out, one PT_LOAD per piece.  0, or
+ * module end, as stock perf copies, but only the pages @vmallocinfo says
+ * are mapped, or without it each module's own range: /proc/kcore reads
+ * free module space as zeros, which are no code) into a new ELF core
+ * @out, one PT_LOAD per piece.  0, or
  * -errno with a message naming the file: -ENOENT when @kallsyms names no
  * _stext/_etext, -EINVAL for a core that is not a 64-bit little-endian
  * ELF, -ENODATA when no segment covers the text.  @out must not exist:
  * it is created, and removed on failure; errors writing it come back as
- * they are (-ENOSPC, -EFBIG), with no message.
+ * they are (-ENOSPC, -EFBIG), with no message.  With @clock and @times,
+ * the read times go to the new file @times (see kcore_dir__write()).
  */
-int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules, const char *out);
+int kcore__copy_text(const char *kcore, const char *kallsyms, const char *modules,
+		     const char *vmallocinfo, const char *out, const struct kcore_clock *clock,
+		     const char *times);
 
 #endif /* __PERF_TEXTPOKE_KCORE_COPY_H */

@@ -53,18 +53,21 @@ void kcore__delete(struct kcore *kcore)
 		return;
 	if (kcore->map && kcore->map != MAP_FAILED)
 		munmap(kcore->map, kcore->map_len);
+	if (kcore->areas != kcore->segments)
+		free(kcore->areas);
 	free(kcore->segments);
+	free(kcore->reads);
 	free(kcore->path);
 	free(kcore);
 }
 
-const struct kcore_segment *kcore__find(const struct kcore *kcore, u64 addr)
+static const struct kcore_segment *segments__find(const struct kcore_segment *v, int nr, u64 addr)
 {
-	int lo = 0, hi = kcore->nr_segments;
+	int lo = 0, hi = nr;
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		const struct kcore_segment *s = &kcore->segments[mid];
+		const struct kcore_segment *s = &v[mid];
 
 		if (addr < s->addr)
 			hi = mid;
@@ -74,6 +77,89 @@ const struct kcore_segment *kcore__find(const struct kcore *kcore, u64 addr)
 			return s;
 	}
 	return NULL;
+}
+
+const struct kcore_segment *kcore__find(const struct kcore *kcore, u64 addr)
+{
+	return segments__find(kcore->segments, kcore->nr_segments, addr);
+}
+
+bool kcore__in_area(const struct kcore *kcore, u64 addr)
+{
+	if (!kcore->areas)
+		return kcore__find(kcore, addr) != NULL;
+	return segments__find(kcore->areas, kcore->nr_areas, addr) != NULL;
+}
+
+#define KCORE_PAGE 4096ULL
+
+static bool zero_page(const u8 *p)
+{
+	for (size_t i = 0; i < KCORE_PAGE; i += sizeof(u64)) {
+		u64 w;
+
+		memcpy(&w, p + i, sizeof(w));
+		if (w)
+			return false;
+	}
+	return true;
+}
+
+static int segments__push(struct kcore_segment **v, int *nr, int *alloc, u64 addr, u64 len,
+			  const u8 *bytes)
+{
+	if (*nr == *alloc) {
+		int n = *alloc ? 2 * *alloc : 8;
+		void *p = realloc(*v, n * sizeof(**v));
+
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*alloc = n;
+	}
+	(*v)[(*nr)++] = (struct kcore_segment){addr, len, bytes};
+	return 0;
+}
+
+/*
+ * Split the segments around every whole page (by address) that holds
+ * zeros only: what /proc/kcore gives for a page nothing maps.  A mapped
+ * page of zeros is no code anyone runs, so calling it unknown loses
+ * nothing; calling an unmapped one "00 00 ..." was the lie.  The file's
+ * segments stay in @areas.  A page that the segment holds only in part
+ * is kept: it may be a known range of a file written by other means.
+ */
+static int kcore__drop_zero_pages(struct kcore *kcore)
+{
+	struct kcore_segment *out = NULL;
+	int nr = 0, alloc = 0, err = 0;
+
+	for (int i = 0; i < kcore->nr_segments && !err; i++) {
+		const struct kcore_segment *s = &kcore->segments[i];
+		u64 run = s->addr, end = s->addr + s->len;
+
+		for (u64 a = (s->addr + KCORE_PAGE - 1) & ~(KCORE_PAGE - 1);
+		     a >= s->addr && a + KCORE_PAGE <= end && !err; a += KCORE_PAGE) {
+			if (!zero_page(s->bytes + (a - s->addr)))
+				continue;
+			if (a > run)
+				err = segments__push(&out, &nr, &alloc, run, a - run,
+						     s->bytes + (run - s->addr));
+			run = a + KCORE_PAGE;
+		}
+		if (!err && end > run)
+			err = segments__push(&out, &nr, &alloc, run, end - run,
+					     s->bytes + (run - s->addr));
+	}
+	if (err) {
+		free(out);
+		return err;
+	}
+	kcore->areas = kcore->segments;
+	kcore->nr_areas = kcore->nr_segments;
+	kcore->segments = out;
+	kcore->nr_segments = nr;
+	return 0;
 }
 
 static int segment__cmp(const void *a, const void *b)
@@ -395,6 +481,63 @@ struct kcore *kcore__open_vmlinux(const char *path)
 	return __kcore__open(path, true, false);
 }
 
+/*
+ * @dir/kcore_times: "<addr> <len> <first> <last>" a line (hex, hex, ns,
+ * ns), '#' lines are comments.  Ranges in address order, not
+ * overlapping, first <= last; anything else and the times are not used,
+ * with a warning: the copy is then one of unknown moments, as stock
+ * perf's.
+ */
+static void kcore__read_times(struct kcore *kcore, const char *dir)
+{
+	char *path, line[256];
+	size_t alloc = 0, lineno = 0;
+	unsigned long long a, l, f, t;
+	FILE *file;
+	int n;
+
+	if (asprintf(&path, "%s/%s", dir, KCORE_TIMES) < 0)
+		return;
+	file = fopen(path, "r");
+	if (!file) {
+		free(path);
+		return;
+	}
+	while (fgets(line, sizeof(line), file)) {
+		struct kcore_read *r;
+
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%llx %llx %llu %llu%n", &a, &l, &f, &t, &n) != 4 ||
+		    (line[n] != '\n' && line[n]) || !l || a + l < a || f > t ||
+		    (kcore->nr_reads && a < kcore->reads[kcore->nr_reads - 1].addr +
+						kcore->reads[kcore->nr_reads - 1].len)) {
+			pr_warning("%s: line %zu is no '<addr> <len> <first> <last>' after the "
+				   "last: the read times are not used\n",
+				   path, lineno);
+			goto out_drop;
+		}
+		if (kcore->nr_reads == alloc) {
+			size_t m = alloc ? 2 * alloc : 64;
+
+			r = realloc(kcore->reads, m * sizeof(*r));
+			if (!r)
+				goto out_drop;
+			kcore->reads = r;
+			alloc = m;
+		}
+		kcore->reads[kcore->nr_reads++] = (struct kcore_read){a, l, f, t};
+	}
+	goto out;
+out_drop:
+	zfree(&kcore->reads);
+	kcore->nr_reads = 0;
+out:
+	fclose(file);
+	free(path);
+}
+
 struct kcore *kcore__open_dir(const char *dir, bool optional)
 {
 	struct kcore *kcore;
@@ -412,6 +555,13 @@ struct kcore *kcore__open_dir(const char *dir, bool optional)
 	}
 	kcore = __kcore__open(path, false, optional);
 	free(path);
+	if (kcore && kcore__drop_zero_pages(kcore)) {
+		kcore__delete(kcore);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (kcore)
+		kcore__read_times(kcore, dir);
 	return kcore;
 }
 

@@ -27,6 +27,7 @@
 #include "kallsyms.h"
 #include "record-ksyms.h"
 #include "kcore-copy.h"
+#include "perf-clock.h"
 #include "perf-event-open.h"
 #include "record-internal.h"
 #include "synthesize.h"
@@ -447,6 +448,11 @@ static void record__cap_freq(struct record_opts *opts)
 	fclose(f);
 }
 
+static int record__clock_now(void *clock, u64 *time)
+{
+	return perf_clock__now(clock, time);
+}
+
 int record__run(struct record_opts *opts)
 {
 	struct record rec = {.opts = opts, .go_fd = -1, .exec_fd = -1, .child = -1};
@@ -540,7 +546,15 @@ int record__run(struct record_opts *opts)
 	if (err)
 		goto out_abort;
 	if (perf_writer__dir_path(rec.w)) {
-		err = kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet);
+		/* the events' clock, so that each range read of kcore has its time */
+		struct perf_clock *clock = perf_clock__new(opts->use_clockid, opts->clockid);
+		struct kcore_clock kc = {record__clock_now, clock};
+
+		if (!clock)
+			pr_debug("no clock for the kcore read times: %s\n", strerror(errno));
+		err =
+		    kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet, clock ? &kc : NULL);
+		perf_clock__delete(clock);
 		if (err) {
 			pr_err("%s: cannot write kcore_dir: %s\n", opts->output, strerror(-err));
 			goto out_discard;

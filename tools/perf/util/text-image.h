@@ -164,6 +164,13 @@ struct text_image_stats {
 	u64 base_time;
 	struct textpoke_anchor_fit fit;
 	bool fitted;
+	/*
+	 * A copy anchored range by range: how many pieces, each at a moment
+	 * of its own within [pieces_from, pieces_to]
+	 */
+	size_t nr_pieces;
+	u64 pieces_from, pieces_to;
+	bool pieces_timed; /* within the read times of kcore_times, not the pass's order */
 };
 
 const struct text_image_stats *text_image__stats(const struct text_image *ti);

@@ -237,6 +237,17 @@ struct textpoke_anchor_fit {
 LIBTEXTPOKE_API int textpoke_image__fit_anchor(struct textpoke_image *img, uint64_t addr,
 					       const void *bytes, size_t len,
 					       struct textpoke_anchor_fit *fit);
+/*
+ * The same within the times [@lo, @hi] only, for a copy known to be read
+ * then (each range of a copy that wrote its read times down; a copy
+ * taken before the events that are enabled after it).  A copy that holds
+ * a poke's int3 phase (cc, then per byte the old or the new bytes, as
+ * text_poke_bp() leaves them before its record) agrees at that poke's
+ * time, give or take a millisecond.
+ */
+LIBTEXTPOKE_API int textpoke_image__fit_anchor_in(struct textpoke_image *img, uint64_t addr,
+						  const void *bytes, size_t len, uint64_t lo,
+						  uint64_t hi, struct textpoke_anchor_fit *fit);
 
 /* Outcome of comparing a poke's old bytes with the image at that moment */
 enum textpoke_verdict {
