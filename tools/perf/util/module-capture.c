@@ -432,48 +432,70 @@ static int online_cpus(int **cpus)
 	return n;
 }
 
-/* the three tracepoints of @cpu, the load's owning the ring; 0 or -errno */
+/* one module: tracepoint on @cpu, on the recording's clock */
+static int module_capture__open_tp(struct module_capture *cap, enum mc_tp k, int cpu)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = cap->tp[k].id;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	/* every load wakes its reader; puts and frees wait for it */
+	attr.wakeup_events = k == MC_LOAD;
+	/* the kernel lets events share a ring only on one clock */
+	attr.use_clockid = cap->use_clockid;
+	attr.clockid = cap->use_clockid ? cap->clockid : 0;
+	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The three tracepoints of @cpu, the load's owning the ring: mapped
+ * before the others are pointed at it, as the kernel refuses
+ * (EINVAL) output into an event that has no ring yet.  0 or -errno.
+ */
 static int module_capture__open_cpu(struct module_capture *cap, int cpu)
 {
 	int *fds = &cap->fds[cap->nr_rings * MC__NR], err;
+	int k;
 
-	for (int k = 0; k < MC__NR; k++) {
-		struct perf_event_attr attr;
-
-		memset(&attr, 0, sizeof(attr));
-		attr.size = sizeof(attr);
-		attr.type = PERF_TYPE_TRACEPOINT;
-		attr.config = cap->tp[k].id;
-		attr.sample_period = 1;
-		attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
-		/* every load wakes its reader; puts and frees wait for it */
-		attr.wakeup_events = k == MC_LOAD;
-		/* the kernel lets events share a ring only on one clock */
-		attr.use_clockid = cap->use_clockid;
-		attr.clockid = cap->use_clockid ? cap->clockid : 0;
-		fds[k] = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	for (k = 0; k < MC__NR; k++)
+		fds[k] = -1;
+	fds[MC_LOAD] = module_capture__open_tp(cap, MC_LOAD, cpu);
+	if (fds[MC_LOAD] < 0)
+		return fds[MC_LOAD];
+	err = perf_ring__mmap(&cap->rings[cap->nr_rings], fds[MC_LOAD], cpu,
+			      MODULE_CAPTURE_PAGES);
+	if (err) {
+		close(fds[MC_LOAD]);
+		return err;
+	}
+	for (k = 0; k < MC__NR; k++) {
+		if (k == MC_LOAD)
+			continue;
+		fds[k] = module_capture__open_tp(cap, k, cpu);
 		if (fds[k] < 0) {
+			err = fds[k];
+			goto out_close;
+		}
+		if (ioctl(fds[k], PERF_EVENT_IOC_SET_OUTPUT, fds[MC_LOAD]) < 0) {
 			err = -errno;
 			goto out_close;
 		}
-		if (k && ioctl(fds[k], PERF_EVENT_IOC_SET_OUTPUT, fds[0]) < 0) {
-			err = -errno;
-			k++;
-			goto out_close;
-		}
 	}
-	err = perf_ring__mmap(&cap->rings[cap->nr_rings], fds[0], cpu, MODULE_CAPTURE_PAGES);
-	if (!err) {
-		cap->nr_rings++;
-		cap->nr_fds += MC__NR;
-		return 0;
-	}
-	for (int k = 0; k < MC__NR; k++)
-		close(fds[k]);
-	return err;
+	cap->nr_rings++;
+	cap->nr_fds += MC__NR;
+	return 0;
 out_close:
-	for (int k = 0; k < MC__NR && fds[k] >= 0; k++)
-		close(fds[k]);
+	perf_ring__munmap(&cap->rings[cap->nr_rings]);
+	for (k = 0; k < MC__NR; k++) {
+		if (fds[k] >= 0)
+			close(fds[k]);
+	}
 	return err;
 }
 
@@ -503,8 +525,11 @@ struct module_capture *module_capture__new(const int *cpus, int nr_cpus,
 	}
 	for (int k = 0; k < MC__NR; k++) {
 		err = mc_tp_format__read(&cap->tp[k], mc_tp_names[k]);
-		if (err)
+		if (err) {
+			pr_debug("module:%s: format not read: %s\n", mc_tp_names[k],
+				 strerror(-err));
 			goto out_delete;
+		}
 	}
 	err = -ENOMEM;
 	if (!cpus) {
@@ -520,8 +545,10 @@ struct module_capture *module_capture__new(const int *cpus, int nr_cpus,
 		goto out_delete;
 	for (int i = 0; i < nr_cpus; i++) {
 		err = module_capture__open_cpu(cap, cpus[i]);
-		if (err)
+		if (err) {
+			pr_debug("module tracepoints on cpu %d: %s\n", cpus[i], strerror(-err));
 			goto out_delete;
+		}
 	}
 	cap->stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (cap->stop_fd < 0) {
