@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The module experiment's results (run.sh's OUTDIR) against the kernel's
+# own bytes: dummy.ko's .text as the guest read it from /proc/kcore
+# between two COMM records must be what perf textpoke code shows then;
+# before the load, after the free, and the init code after its init:
+# unknown.  Stock perf must read the recording without a warning.
+#
+# Usage: check.sh [OUTDIR]   (exit 0: all held; 1 with what did not)
+d=${1:-$(dirname "$0")/../../../../../build/kmod/out}
+tp=$(dirname "$0")/../../../perf-textpoke
+data=$d/mod.data
+export HOME=$d/home
+mkdir -p "$HOME"
+fail=0
+no() { echo "FAILED: $*"; fail=1; }
+
+text=$(awk '$1 == ".text" { print $2 }' "$d/sections")
+init=$(awk '$1 == ".init.text" { print $2 }' "$d/sections")
+len=$(wc -w <"$d/truth.text")
+read -r t_load t_init_end t_free < <(awk '$1 == "load" {
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	print $4, v["init_end"], v["free"] }' "$data/kcore_dir/module_events")
+[ -n "$t_load" ] && [ -n "$t_free" ] || no "module_events lacks the load or the free of dummy"
+t_read=$("$tp" script -i "$data" --show-task-events 2>/dev/null |
+	awk '/COMM: gt-before/ { sub(":", "", $4); print $4 }')
+
+# the bytes perf textpoke code shows for [ADDR, +LEN) at TIME, "??" for unknown ones
+bytes() {
+	"$tp" code -i "$data" --time "$3" "$1" "$2" 2>/dev/null | awk '
+		!/^[0-9a-f]+: / { next }
+		$2 == "??" && $3 == "x" { for (i = 0; i < $4; i++) printf "?? "; next }
+		{ for (i = 2; i <= NF && $i ~ /^[0-9a-f][0-9a-f]$/; i++) printf "%s ", $i }' |
+		xargs | cut -d' ' -f1-"$2"
+}
+ns_to_s() { awk -v t="$1" -v d="$2" 'BEGIN { printf "%.9f", (t + d) / 1e9 }'; }
+
+got=$(bytes "$text" "$len" "$t_read")
+want=$(cat "$d/truth.text")
+[ "$got" = "$want" ] || no "dummy .text at $t_read: ours differs from the kernel's: $(cmp <(echo "$got" | tr ' ' '\n') <(echo "$want" | tr ' ' '\n'))"
+echo "dummy .text at $t_read (the guest's read): $len bytes compared"
+unknown16="?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ??"
+for c in "before the load|$text|$(ns_to_s "$t_load" -100000000)" \
+	"after the free|$text|$(ns_to_s "$t_free" 100000000)" \
+	"init code after its init|$init|$(ns_to_s "$t_init_end" 1000000)"; do
+	IFS='|' read -r what addr t <<<"$c"
+	got=$(bytes "$addr" 16 "$t")
+	[ "$got" = "$unknown16" ] || no "$what ($addr at $t): '$got', not unknown"
+	echo "$what ($addr at $t): $got"
+done
+got=$(bytes "$init" 16 "$(ns_to_s "$t_init_end" -1000000)")
+case $got in *"??"*|"") no "init code in its init: '$got'" ;; esac
+echo "init code in its init: $got"
+for cmd in script report; do
+	warn=$(perf $cmd -i "$data" 2>&1 >/dev/null | head -3)
+	[ -z "$warn" ] || no "stock perf $cmd: $warn"
+done
+exit $fail
