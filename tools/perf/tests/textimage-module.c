@@ -235,3 +235,63 @@ struct test_suite suite__textimage_module = {
 	    "outside it",
     .func = test__textimage_module,
 };
+
+/*
+ * The same for an OOL slot (the made-up kernel's ftrace trampoline at
+ * FK_TRAMP: KSYMBOL register at 3000, body poked in with old_len 0 at
+ * 3001, taken away with new_len 0 at 3200, unregistered at 3201): a kcore
+ * copy that holds other bytes there (another slot's, free space), taken
+ * at the start or at the end, answers at no time; only the body in its
+ * life is known, and the sample inside it reads it.
+ *
+ * Mutation caught: libtextpoke's site.c without its "the poke before took
+ * the byte away, or the one after brought it" branch (the copy's 0xee
+ * read before the body came and after it went).
+ */
+static int test__textimage_slot(struct test_suite *t __maybe_unused)
+{
+	static u8 ktext[FK_TEXT_LEN], other[FK_TRAMP_LEN];
+	struct fixture_segment copy[2] = {{FK_TEXT, ktext, FK_TEXT_LEN},
+					  {FK_TRAMP, other, FK_TRAMP_LEN}};
+	static const u64 empty[] = {2900, 3000, 3200, 3300, 6000};
+	int ret = TEST_FAIL;
+
+	memset(other, 0xee, sizeof(other));
+	for (int end = 0; end < 2; end++) {
+		struct fixture_kernel *fk = fixture_kernel__new(end ? FK_KCORE_END : 0);
+		struct text_image_opts opts = {
+		    .anchor = end ? TEXT_IMAGE_ANCHOR_END : TEXT_IMAGE_ANCHOR_START,
+		};
+		struct text_image *ti = NULL;
+		int bad = 1;
+
+		TEST_ASSERT_VAL("fixture", fk);
+		if (tm__kernel_text(fk->kcore_dir, ktext) ||
+		    tm__write_core(fk->kcore_dir, "kcore", copy, 2)) {
+			pr_debug("cannot write the kcore into %s\n", fk->kcore_dir);
+			goto next;
+		}
+		ti = text_image__load(fk->path, &opts);
+		if (!ti)
+			goto next;
+		for (size_t i = 0; i < ARRAY_SIZE(empty); i++) {
+			if (tm__expect(ti, FK_TRAMP, FK_TRAMP_BODY, FK_T0 + empty[i], NULL)) {
+				pr_debug("kcore at the %s\n", end ? "end" : "start");
+				goto next;
+			}
+		}
+		/* every sample, the one in the slot's life included, reads what the kernel held */
+		bad = fixture_kernel__check(fk, ti, false) != 0;
+next:
+		text_image__delete(ti);
+		fixture_kernel__delete(fk);
+		if (bad)
+			return ret;
+	}
+	return TEST_OK;
+}
+
+struct test_suite suite__textimage_slot = {
+    .desc = "textimage: an OOL slot's bytes in its life only, whatever the kcore copy holds there",
+    .func = test__textimage_slot,
+};
