@@ -359,25 +359,47 @@ static void mc_thread__set_fifo(bool fifo)
 	pthread_setschedparam(pthread_self(), fifo ? SCHED_FIFO : SCHED_OTHER, &sp);
 }
 
-/*
- * The kallsyms lines of the loads just read.  /proc/kallsyms takes long
- * to read (0.8 s on Debian's kernel under qemu), so once for all of them,
- * and at normal priority: the code is already in hand.
- */
-static void mc_thread__kallsyms(struct mc_thread *th)
+/* whether a load waits in the thread's ring (its wakeup makes the ring readable) */
+static bool mc_thread__load_waits(void *arg)
 {
-	if (!th->nr_pending)
-		return;
-	mc_thread__set_fifo(false);
-	for (size_t i = 0; i < th->nr_pending; i++) {
-		int err = module_read__kallsyms(th->pending[i], th->cap->proc);
+	struct mc_thread *th = arg;
+	struct pollfd pfd = {.fd = th->ring->fd, .events = POLLIN};
 
+	return poll(&pfd, 1, 0) > 0;
+}
+
+/*
+ * The kallsyms lines of the loads read so far.  /proc/kallsyms takes long
+ * to read (0.8 s on Debian's kernel under qemu), so once for each, at
+ * normal priority: the code is already in hand.  A load that comes
+ * meanwhile comes first (@final: none will): the read stops, and starts
+ * again after that load's code is read.  Without that, a burst of loads
+ * was read a second late, after the modules had gone.
+ */
+static bool mc_thread__kallsyms(struct mc_thread *th, bool final)
+{
+	size_t done = 0;
+	bool stopped = false;
+
+	if (!th->nr_pending)
+		return false;
+	mc_thread__set_fifo(false);
+	for (; done < th->nr_pending; done++) {
+		int err = module_read__kallsyms(th->pending[done], th->cap->proc,
+						final ? NULL : mc_thread__load_waits, th);
+
+		if (err == -EINTR) {
+			stopped = true;
+			break;
+		}
 		if (err)
-			pr_debug("module %s: no kallsyms lines: %s\n", th->pending[i]->ml.name,
+			pr_debug("module %s: no kallsyms lines: %s\n", th->pending[done]->ml.name,
 				 strerror(-err));
 	}
-	th->nr_pending = 0;
+	memmove(th->pending, th->pending + done, (th->nr_pending - done) * sizeof(*th->pending));
+	th->nr_pending -= done;
 	mc_thread__set_fifo(true);
+	return stopped;
 }
 
 static void *mc_thread__run(void *arg)
@@ -401,18 +423,20 @@ static void *mc_thread__run(void *arg)
 	cap->nr_ready++;
 	pthread_cond_signal(&cap->ready_cond);
 	pthread_mutex_unlock(&cap->lock);
-	for (;;) {
-		int n = poll(pfd, 2, -1);
-
-		if (n < 0 && errno != EINTR)
+	for (bool again = false;;) {
+		/*
+		 * A kallsyms read stopped for a load: its poll took the
+		 * ring's wakeup, so another would sleep past that load.
+		 */
+		if (!again && poll(pfd, 2, -1) < 0 && errno != EINTR)
 			break;
 		perf_ring__drain(th->ring, mc_thread__event, th);
-		mc_thread__kallsyms(th);
+		again = mc_thread__kallsyms(th, false);
 		if (pfd[1].revents)
 			break;
 	}
 	perf_ring__drain(th->ring, mc_thread__event, th);
-	mc_thread__kallsyms(th);
+	mc_thread__kallsyms(th, true);
 	return NULL;
 }
 
@@ -753,6 +777,33 @@ static int module_capture__pair(struct module_capture *cap, struct module_events
 	return 0;
 }
 
+/*
+ * A reader that falls behind (a burst of loads while it read kallsyms)
+ * reads the layout and code of whatever then bears the module's name: a
+ * later load, or nothing.  What it read after the module's free, ranges
+ * included, is not the module's: the load is kept with no ranges (its
+ * time and free alone), and counted as gone before capture.
+ */
+static void module_capture__drop_late(struct module_capture *cap)
+{
+	for (size_t i = 0; i < cap->nr_codes; i++) {
+		struct module_code *mc = cap->codes[i];
+		struct module_load *ml = &mc->ml;
+
+		if (ml->read_to == MODULE_TIME_NONE || ml->free_time == MODULE_TIME_NONE ||
+		    ml->free_time > ml->read_from)
+			continue;
+		pr_debug("module %s loaded at %" PRIu64 ": read at %" PRIu64
+			 ", after its free at %" PRIu64 ": not its own\n",
+			 ml->name, ml->time, ml->read_from, ml->free_time);
+		ml->core = ml->text = ml->init = ml->init_text = (struct module_range){0, 0};
+		ml->read_from = ml->read_to = MODULE_TIME_NONE;
+		module_code__exit(mc);
+		cap->stats.captured--;
+		cap->stats.gone++;
+	}
+}
+
 int module_capture__write(struct module_capture *cap, const char *kcore_dir)
 {
 	struct module_events me;
@@ -761,6 +812,8 @@ int module_capture__write(struct module_capture *cap, const char *kcore_dir)
 	module_capture__stop(cap);
 	module_events__init(&me);
 	err = module_capture__pair(cap, &me);
+	if (!err)
+		module_capture__drop_late(cap);
 	for (size_t i = 0; !err && i < cap->nr_codes; i++) {
 		struct module_code *mc = cap->codes[i];
 

@@ -284,6 +284,9 @@ struct kallsyms_lines {
 	char *buf;
 	size_t len, alloc;
 	int err;
+	bool (*stop)(void *arg);
+	void *stop_arg;
+	unsigned int nr;
 };
 
 static int kallsyms_lines__add(void *arg, const char *name, char type, u64 start,
@@ -293,6 +296,10 @@ static int kallsyms_lines__add(void *arg, const char *name, char type, u64 start
 	const struct module_load *ml = &l->mc->ml;
 	char line[512];
 	int n;
+
+	/* a syscall every 1024 lines: the whole table is some 100,000 */
+	if (l->stop && !(++l->nr % 1024) && l->stop(l->stop_arg))
+		return -EINTR;
 
 	if (!module || strcmp(module, ml->name) ||
 	    (!module_range__has(&ml->core, start) && !module_range__has(&ml->init, start)))
@@ -317,9 +324,10 @@ static int kallsyms_lines__add(void *arg, const char *name, char type, u64 start
 	return 0;
 }
 
-int module_read__kallsyms(struct module_code *mc, const char *proc)
+int module_read__kallsyms(struct module_code *mc, const char *proc, bool (*stop)(void *arg),
+			  void *stop_arg)
 {
-	struct kallsyms_lines l = {.mc = mc};
+	struct kallsyms_lines l = {.mc = mc, .stop = stop, .stop_arg = stop_arg};
 	char path[4096];
 	int err;
 
