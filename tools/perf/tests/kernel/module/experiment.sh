@@ -2,9 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The module experiment, in the guest: perf textpoke record --kcore -a
 # while dummy.ko loads and unloads; while it is loaded, its .text as
-# /proc/kcore gives it (kcore-read, bracketed by COMM records).
+# /proc/kcore gives it (kcore-read, bracketed by COMM records).  Before
+# that, five loads each unloaded at once.
 cat >/tmp/load-unload.sh <<'EOS'
 #!/bin/sh
+sleep 0.3
+# churn first: loads that may go while the recorder reads them
+i=0
+while [ $i -lt 5 ]; do
+	insmod /rig/module/dummy.ko && rmmod dummy
+	i=$((i + 1))
+done
 sleep 0.3
 insmod /rig/module/dummy.ko || exit 1
 for s in .text .init.text; do
