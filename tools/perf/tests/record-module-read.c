@@ -5,7 +5,9 @@
  * from /sys/module/<name>/ (the code ends where the first other section
  * of its allocation begins), the code's bytes from the kcore, and a
  * module that is gone (its sysfs directory vanished: unloaded before or
- * while it was read) refused with -ENOENT, nothing kept.  What was read,
+ * while it was read) refused with -ENOENT, nothing kept, and one read
+ * after its init (initsize 0) placed by its init sections, its init code
+ * not read.  What was read,
  * written into a kcore_dir, reads back through module_events__read()
  * with the bytes the made-up kcore held.
  *
@@ -13,7 +15,8 @@
  * allocation's end instead of the first other section (text length
  * 0x4000, not 0x1000); section__is_init() always false (no init
  * allocation); module_read__code() reading init_text from text's range
- * (init bytes differ).
+ * (init bytes differ); module_read__layout() without its initsize-0 case
+ * (a module read after its init has no init allocation).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,8 +50,12 @@ static const struct {
 
 static int rm__sysfs(const char *dir)
 {
-	static const char *const dirs[] = {"", "/module", "/module/fkmod",
-					   "/module/fkmod/sections"};
+	static const char *const dirs[] = {"",
+					   "/module",
+					   "/module/fkmod",
+					   "/module/fkmod/sections",
+					   "/module/fkdone",
+					   "/module/fkdone/sections"};
 	char path[4096];
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
@@ -56,11 +63,16 @@ static int rm__sysfs(const char *dir)
 		if (mkdir(path, 0700))
 			return -1;
 	}
-	snprintf(path, sizeof(path), "%s/module/fkmod", dir);
-	for (size_t i = 0; i < ARRAY_SIZE(rm_files); i++) {
-		if (fixture__write_file(path, rm_files[i].name, rm_files[i].value,
-					strlen(rm_files[i].value)))
-			return -1;
+	for (int m = 0; m < 2; m++) {
+		snprintf(path, sizeof(path), "%s/module/%s", dir, m ? "fkdone" : "fkmod");
+		for (size_t i = 0; i < ARRAY_SIZE(rm_files); i++) {
+			/* fkdone: read after its init, whose allocation is freed */
+			const char *v = m && !strcmp(rm_files[i].name, "initsize") ? "0\n" :
+										      rm_files[i].value;
+
+			if (fixture__write_file(path, rm_files[i].name, v, strlen(v)))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -90,7 +102,7 @@ static int test__record_module_read(struct test_suite *t __maybe_unused)
 {
 	static u8 mem[RM_SPAN];
 	struct fixture_segment seg = {RM_BASE, mem, RM_SPAN};
-	struct module_code mc = {0}, gone = {0};
+	struct module_code mc = {0}, gone = {0}, done = {0};
 	struct module_events me;
 	char *tmp = fixture__tmpdir(), sys[2048], proc[2048], kd[2048];
 	int ret = TEST_FAIL, err;
@@ -123,6 +135,17 @@ static int test__record_module_read(struct test_suite *t __maybe_unused)
 	if (err || !mc.text || !mc.init_text || memcmp(mc.text, mem, 0x1000) ||
 	    memcmp(mc.init_text, mem + 0x5000, 0x1000)) {
 		pr_debug("code: %s, not the kcore's bytes\n", err ? strerror(-err) : "read");
+		goto out;
+	}
+
+	/* read after its init: the init allocation from its sections, no code of it */
+	snprintf(done.ml.name, sizeof(done.ml.name), "fkdone");
+	err = module_read__layout(&done, sys);
+	if (err || !rm__range(&done.ml.init, RM_BASE + 0x5000, 0x2000, "init after init") ||
+	    !rm__range(&done.ml.text, RM_BASE, 0x1000, "text after init") ||
+	    done.ml.init_text.len || module_read__code(&done, proc) || done.init_text) {
+		pr_debug("a module read after its init: %d, init_text %#llx bytes\n", err,
+			 (unsigned long long)done.ml.init_text.len);
 		goto out;
 	}
 
@@ -165,6 +188,7 @@ out:
 	module_events__exit(&me);
 	module_code__exit(&mc);
 	module_code__exit(&gone);
+	module_code__exit(&done);
 	if (tmp)
 		fixture__rm_rf(tmp);
 	free(tmp);

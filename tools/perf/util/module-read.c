@@ -162,7 +162,7 @@ int module_read__layout(struct module_code *mc, const char *sys)
 {
 	struct module_load *ml = &mc->ml;
 	struct module_section *secs = NULL;
-	u64 core_lo = ~0ULL, init_lo = ~0ULL, core_size = 0, init_size = 0;
+	u64 core_lo = ~0ULL, init_lo = ~0ULL, init_hi = 0, core_size = 0, init_size = 0;
 	char dir[4096], path[4096];
 	int nr, err;
 
@@ -186,6 +186,8 @@ int module_read__layout(struct module_code *mc, const char *sys)
 
 		if (secs[i].addr && secs[i].addr < *lo)
 			*lo = secs[i].addr;
+		if (section__is_init(secs[i].name) && secs[i].addr > init_hi)
+			init_hi = secs[i].addr;
 		if (!secs[i].addr)
 			err = -EPERM;
 	}
@@ -197,6 +199,17 @@ int module_read__layout(struct module_code *mc, const char *sys)
 		ml->init = (struct module_range){init_lo, init_size};
 	module_layout__text(secs, nr, &ml->core, &ml->text);
 	module_layout__text(secs, nr, &ml->init, &ml->init_text);
+	/*
+	 * Read after its init (initsize 0): the init sections' addresses
+	 * stay in sysfs, so the allocation's place is known, its size only
+	 * up to the page of its last section (each part starts a page).
+	 * Its code is gone: nothing of it to read.
+	 */
+	if (!init_size && init_lo != ~0ULL && init_hi - init_lo < MODULE_MAX_SIZE) {
+		ml->init = (struct module_range){init_lo,
+						 ((init_hi | (MODULE_PAGE - 1)) + 1) - init_lo};
+		ml->init_text = (struct module_range){init_lo, 0};
+	}
 	err = 0;
 out_free:
 	free(secs);

@@ -15,7 +15,8 @@
  * section, coresize and initsize the sizes of the two allocations (the
  * kernel lays each one out code first: its code ends where its first
  * other section begins).  initsize reads 0 once the init sections are
- * freed.
+ * freed: then the init allocation is taken from the init sections'
+ * addresses (to the end of the page of the last), with no code.
  *
  * Nothing pins a module while it is read: between two reads it may go
  * (the files vanish: -ENOENT) or go and come back elsewhere.  What the
