@@ -7,7 +7,8 @@
  * the load, holds zeros over the module area (free module space as
  * /proc/kcore gives it): those are no module's bytes at any time.  A
  * second module went away while its code was read: what the read gave is
- * not its code, so its bytes stay unknown.
+ * not its code, so its bytes stay unknown.  The first is loaded again at
+ * the same place with no code read: the first load's code is not its.
  *
  * The recording is the made-up kernel's (fixture-kernel.h) with these
  * files added; the expected bytes are the ones written here.
@@ -19,7 +20,9 @@
  * without ti__cut_kcore() (the copy's zeros stand for the module's
  * code); module_load__code_ok() without its free_time <= read_to test
  * (the second module's bytes are taken); machine.c's module spans
- * without their t_end (a map of the module after its free).
+ * without their t_end (a map of the module after its free);
+ * ti__module_byte_own() always true (the first load's code in the
+ * third's life).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,11 +108,13 @@ static int tm__write_files(const char *kd, const u8 *text, const u8 *init_text)
 		 "# made by textimage-module.c\n"
 		 "load 1 fkmod %llu core=%#llx+%#x text=%#llx+%#x init=%#llx+%#x"
 		 " init_text=%#llx+%#x read=%llu-%llu init_end=%llu free=%llu\n"
-		 "load 2 fkgone %llu core=%#llx+%#x text=%#llx+%#x read=%llu-%llu free=%llu\n",
+		 "load 2 fkgone %llu core=%#llx+%#x text=%#llx+%#x read=%llu-%llu free=%llu\n"
+		 "load 3 fkmod %llu core=%#llx+%#x text=%#llx+%#x free=%llu\n",
 		 TM_LOAD, TM_CORE, TM_CORE_LEN, TM_CORE, TM_TEXT_LEN, TM_INIT, TM_INIT_LEN,
 		 TM_INIT, TM_INIT_TEXT_LEN, TM_LOAD + 10, TM_LOAD + 20, TM_INIT_END, TM_FREE,
 		 FK_T0 + 4000, TM_GONE, TM_GONE_LEN, TM_GONE, TM_TEXT_LEN, FK_T0 + 4010,
-		 FK_T0 + 4020, FK_T0 + 4015);
+		 FK_T0 + 4020, FK_T0 + 4015, FK_T0 + 5200, TM_CORE, TM_CORE_LEN, TM_CORE,
+		 TM_TEXT_LEN, FK_T0 + 5800);
 	/* the copy: the kernel's text as it was, and the module area all free */
 	if (tm__kernel_text(kd, ktext) || tm__write_core(kd, "kcore", copy, 2))
 		return -1;
@@ -220,6 +225,9 @@ static int test__textimage_module(struct test_suite *t __maybe_unused)
 		pr_debug("a map of fkmod outside its life\n");
 		goto out;
 	}
+	/* loaded again where it was, its code not read: the first load's code is not its */
+	if (tm__expect(ti, TM_CORE, TM_TEXT_LEN, FK_T0 + 5500, NULL))
+		goto out;
 	/* the kernel's own text is untouched by all this */
 	if (fixture_kernel__check(fk, ti, false) != 0)
 		goto out;

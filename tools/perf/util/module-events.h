@@ -76,6 +76,8 @@ struct module_load {
 	 */
 	u64 birth;
 	u64 floor;
+	/* reader only: the kcore copy saw it loaded (its bytes there are its own) */
+	bool in_copy;
 };
 
 /* a module loaded before the recording began, freed during it */

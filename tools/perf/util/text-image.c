@@ -317,8 +317,13 @@ static int ti__cut_kcore(struct text_image *ti, const char *dir)
 
 		for (int j = 0; j < nr && !seen; j++)
 			seen = !strcmp(lines[j].name, ml->name) && lines[j].core.addr == ml->core.addr;
-		if (seen)
+		if (seen) {
+			/* the copy's modules file lists one load of a name: the latest */
+			for (size_t k = 0; k < ti->mods.nr_loads; k++)
+				ti->mods.loads[k].in_copy = false;
+			ti->mods.loads[i].in_copy = true;
 			continue;
+		}
 		if (ml->core.len)
 			err = kcore__cut(ti->kcore, ml->core.addr, ml->core.addr + ml->core.len);
 		if (!err && ml->init.len)
@@ -988,6 +993,28 @@ int text_image__finish(struct text_image *ti)
 	return 0;
 }
 
+/*
+ * Whether the byte at @addr, known at @time inside module load @ml's
+ * life, is the load's own: from its code read at load time, from the
+ * kcore copy that saw it, or from a poke of its life.  Else it is
+ * another load's code at the same address (a module loaded again where
+ * it was before, its init code after the first load's), which the
+ * image's bases answer at every time no poke tells apart.
+ */
+static bool ti__module_byte_own(struct text_image *ti, const struct module_load *ml, u64 addr,
+				u64 time)
+{
+	struct textpoke_poke p;
+	bool init = module_range__has(&ml->init, addr);
+	const struct module_range *code = init ? &ml->init_text : &ml->text;
+
+	if (ml->in_copy)
+		return true;
+	if (ml->code && module_range__has(code, addr) && module_load__code_ok(ml, init))
+		return true;
+	return text_image__poked_before(ti, addr, 1, time, &p) && p.time >= ml->birth;
+}
+
 int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *buf, u8 *known)
 {
 	u8 *kn = known;
@@ -1003,6 +1030,14 @@ int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *
 	if (n > 0 && kn && ti->mods.hi) {
 		n -= module_events__mask(&ti->mods, addr, len, time, kn);
 		for (size_t i = 0; i < len; i++) {
+			const struct module_load *ml;
+
+			if (kn[i] && addr + i >= ti->mods.lo && addr + i < ti->mods.hi &&
+			    (ml = module_events__find(&ti->mods, addr + i, time)) &&
+			    !ti__module_byte_own(ti, ml, addr + i, time)) {
+				kn[i] = 0;
+				n--;
+			}
 			if (!kn[i])
 				buf[i] = 0;
 		}
