@@ -31,8 +31,11 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "fixture.h"
 #include "fixture-kcore.h"
 #include "fixture-kernel.h"
+#include "../util/header.h"
+#include "../util/event.h"
 #include "../util/machine.h"
 #include "../util/symbol.h"
 #include "../util/text-image.h"
@@ -302,4 +305,102 @@ next:
 struct test_suite suite__textimage_slot = {
     .desc = "textimage: an OOL slot's bytes in its life only, whatever the kcore copy holds there",
     .func = test__textimage_slot,
+};
+
+/* a TEXT_POKE of @old -> @new (5 bytes each) at @addr, given to the image at @time */
+static int tm__poke(struct text_image *ti, u64 addr, const u8 *old, const u8 *new, u64 time)
+{
+	u8 rec[256] __attribute__((aligned(8)));
+	union perf_event *ev = (union perf_event *)rec;
+	struct perf_sample sample;
+
+	memset(rec, 0, sizeof(rec));
+	memset(&sample, 0, sizeof(sample));
+	ev->header.type = PERF_RECORD_TEXT_POKE;
+	ev->header.size = (sizeof(ev->text_poke) + 10 + 7) & ~7U;
+	ev->text_poke.addr = addr;
+	ev->text_poke.old_len = 5;
+	ev->text_poke.new_len = 5;
+	memcpy(ev->text_poke.bytes, old, 5);
+	memcpy(ev->text_poke.bytes + 5, new, 5);
+	sample.time = time;
+	sample.cpumode = PERF_RECORD_MISC_KERNEL;
+	return text_image__process_event(ti, NULL, ev, &sample);
+}
+
+/*
+ * A module loaded twice at one place, as the churn experiment's dummy.ko
+ * was: the kernel patches a static call in it at each load, before
+ * module:module_load (old bytes: the call as the .ko has it, new: the
+ * call resolved), and the code read at each load holds the new bytes.
+ * No poke is a mismatch: the first load's patched call ends with its
+ * life, and the second load's old bytes are compared with nothing.
+ *
+ * Mutation caught: text_image__finish() without ti__end_module_pokes()
+ * (the second load's poke is a mismatch against the first's new bytes).
+ */
+static int test__textimage_module_reload(struct test_suite *t __maybe_unused)
+{
+	static const u8 unpatched[5] = {0xe8, 0, 0, 0, 0}, patched[5] = {0xe8, 0x11, 0x22, 0x33, 0x44};
+	static u8 area[0x2000], text[TM_TEXT_LEN];
+	struct fixture_segment copy = {TM_CORE, area, sizeof(area)};
+	struct fixture_segment code = {TM_CORE, text, TM_TEXT_LEN};
+	struct text_image_opts opts = {.anchor = TEXT_IMAGE_ANCHOR_START};
+	const u64 site = TM_CORE + 0x10;
+	char *tmp = fixture__tmpdir(), events[512];
+	struct text_image *ti = NULL;
+	struct perf_env env;
+	int ret = TEST_FAIL;
+
+	TEST_ASSERT_VAL("tmpdir", tmp);
+	memset(&env, 0, sizeof(env));
+	for (int i = 0; i < TM_TEXT_LEN; i++)
+		text[i] = 0x90;
+	memcpy(text + 0x10, patched, 5);
+	snprintf(events, sizeof(events),
+		 "load 1 fkmod 1000 core=%#llx+%#x text=%#llx+%#x read=1010-1020 free=2000\n"
+		 "load 2 fkmod 3000 core=%#llx+%#x text=%#llx+%#x read=3010-3020 free=4000\n",
+		 TM_CORE, TM_CORE_LEN, TM_CORE, TM_TEXT_LEN, TM_CORE, TM_CORE_LEN, TM_CORE,
+		 TM_TEXT_LEN);
+	if (fixture__write_kcore_dir(tmp, "ffffffff81000000 T _text\n", "", &copy, 1)) {
+		pr_debug("cannot write a kcore_dir in %s\n", tmp);
+		goto out;
+	}
+	{
+		char kd[4096];
+
+		snprintf(kd, sizeof(kd), "%s/kcore_dir", tmp);
+		if (tm__write_core(kd, "module.1.kcore", &code, 1) ||
+		    tm__write_core(kd, "module.2.kcore", &code, 1) ||
+		    fixture__write_file(kd, "module_events", events, strlen(events)))
+			goto out;
+		ti = text_image__new(&env, kd, &opts);
+	}
+	if (!ti || tm__poke(ti, site, unpatched, patched, 999) ||
+	    tm__poke(ti, site, unpatched, patched, 2999) || text_image__finish(ti)) {
+		pr_debug("the image or its pokes were refused\n");
+		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		enum textpoke_verdict v = text_image__verdict(ti, site, i ? 2999 : 999);
+
+		if (v != TEXTPOKE_PRE_APPLIED) {
+			pr_debug("the poke of load %d: verdict %d, not pre-applied\n", i + 1, v);
+			goto out;
+		}
+	}
+	/* between the lives nothing; in the second, its own patched call */
+	if (tm__expect(ti, site, 5, 2500, NULL) || tm__expect(ti, site, 5, 3500, patched))
+		goto out;
+	ret = TEST_OK;
+out:
+	text_image__delete(ti);
+	fixture__rm_rf(tmp);
+	free(tmp);
+	return ret;
+}
+
+struct test_suite suite__textimage_module_reload = {
+    .desc = "textimage: a module loaded again at its old place: the kernel's pokes are no mismatch",
+    .func = test__textimage_module_reload,
 };

@@ -55,6 +55,13 @@ struct ti_key {
 	u64 addr, time;
 };
 
+/* a poke into a module loaded while recording: its new bytes, to end with its life */
+struct ti_mod_poke {
+	u64 addr, time;
+	u16 len;
+	u8 *bytes;
+};
+
 struct ti_verdict {
 	u64 addr, time;
 	enum textpoke_verdict verdict;
@@ -90,6 +97,9 @@ struct text_image {
 	struct text_image_stats stats;
 	/* modules loaded or freed while recording (kcore_dir/module_events) */
 	struct module_events mods;
+	/* the pokes into their ranges, to end at the end of each life (ti__end_module_pokes()) */
+	struct ti_mod_poke *mod_pokes;
+	size_t nr_mod_pokes, alloc_mod_pokes;
 
 	/* text_image__load() only: the session, and the tool it reads with */
 	struct perf_session *session;
@@ -498,6 +508,9 @@ void text_image__delete(struct text_image *ti)
 	free(ti->loads);
 	free(ti->verdicts);
 	free(ti->unmapped);
+	for (size_t i = 0; i < ti->nr_mod_pokes; i++)
+		free(ti->mod_pokes[i].bytes);
+	free(ti->mod_pokes);
 	/* after the image: it borrows the module code's bytes */
 	module_events__exit(&ti->mods);
 	free(ti);
@@ -595,6 +608,19 @@ static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp
 		return err;
 	}
 	ti->stats.nr_pokes++;
+	if (tp->new_len && module_events__find(&ti->mods, tp->addr, time)) {
+		struct ti_mod_poke *mp;
+
+		if (grow((void **)&ti->mod_pokes, ti->nr_mod_pokes, &ti->alloc_mod_pokes,
+			 sizeof(*ti->mod_pokes)))
+			return -ENOMEM;
+		mp = &ti->mod_pokes[ti->nr_mod_pokes];
+		*mp = (struct ti_mod_poke){tp->addr, time, tp->new_len, malloc(tp->new_len)};
+		if (!mp->bytes)
+			return -ENOMEM;
+		memcpy(mp->bytes, tp->bytes + tp->old_len, tp->new_len);
+		ti->nr_mod_pokes++;
+	}
 	if (!ti__covered(ti, tp->addr, time)) {
 		if (grow((void **)&ti->unmapped, ti->stats.nr_unmapped, &ti->alloc_unmapped,
 			 sizeof(*ti->unmapped)))
@@ -966,6 +992,42 @@ static int ti__fit(struct text_image *ti)
 	return ti__add_base(ti, ti->kcore, TEXTPOKE_ANCHOR_AT, best.from);
 }
 
+/*
+ * A module's code goes with its life (its free, its init code at the end
+ * of init), but no record says so: the last bytes a poke wrote there would
+ * stand until the next poke at that address, and when the module is
+ * loaded again at the same place, the kernel's poke of the new load
+ * (its old bytes the unpatched code again) would be taken for a mismatch.
+ * So the last poke of each site in a life is ended by a model poke (new
+ * length 0) at the end of that life, as a BPF program's code ends at its
+ * unload.
+ */
+static int ti__end_module_pokes(struct text_image *ti)
+{
+	for (size_t i = 0; i < ti->nr_mod_pokes; i++) {
+		const struct ti_mod_poke *mp = &ti->mod_pokes[i];
+		const struct module_load *ml = module_events__find(&ti->mods, mp->addr, mp->time);
+		u64 end = ml ? module_load__end(ml, mp->addr) : MODULE_TIME_NONE;
+		bool last = true;
+		int err;
+
+		if (end == MODULE_TIME_NONE || end <= mp->time)
+			continue;
+		for (size_t j = 0; j < ti->nr_mod_pokes && last; j++) {
+			const struct ti_mod_poke *o = &ti->mod_pokes[j];
+
+			last = j == i || o->addr != mp->addr || o->time < mp->time ||
+			       (o->time == mp->time && j < i) || o->time >= end;
+		}
+		if (!last)
+			continue;
+		err = ti__jit_poke(ti, end, mp->addr, mp->bytes, mp->len, NULL, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int text_image__finish(struct text_image *ti)
 {
 	size_t n;
@@ -976,6 +1038,9 @@ int text_image__finish(struct text_image *ti)
 	if (ti->stats.nr_obj_unread > TI_OBJECT_WARNINGS)
 		pr_warning("the code of %llu more kernel objects is unknown (-v lists them)\n",
 			   (unsigned long long)(ti->stats.nr_obj_unread - TI_OBJECT_WARNINGS));
+	err = ti__end_module_pokes(ti);
+	if (err)
+		return err;
 	if (ti->kcore && ti->anchor == TEXT_IMAGE_ANCHOR_FIT) {
 		err = ti__fit(ti);
 		if (err)
