@@ -67,8 +67,8 @@ static int rm__sysfs(const char *dir)
 		snprintf(path, sizeof(path), "%s/module/%s", dir, m ? "fkdone" : "fkmod");
 		for (size_t i = 0; i < ARRAY_SIZE(rm_files); i++) {
 			/* fkdone: read after its init, whose allocation is freed */
-			const char *v = m && !strcmp(rm_files[i].name, "initsize") ? "0\n" :
-										      rm_files[i].value;
+			const char *v =
+			    m && !strcmp(rm_files[i].name, "initsize") ? "0\n" : rm_files[i].value;
 
 			if (fixture__write_file(path, rm_files[i].name, v, strlen(v)))
 				return -1;

@@ -54,9 +54,9 @@
 #define TM_GONE (TM_AREA + 0x10000) /* the module freed while it was read */
 #define TM_GONE_LEN 0x1000
 /* its kallsyms lines, as the recorder takes them at the load */
-#define TM_KALLSYMS                                                                    \
-	"ffffffffc0100000 t fkmod_work\t[fkmod]\n"                                      \
-	"ffffffffc0100040 t fkmod_exit\t[fkmod]\n"                                      \
+#define TM_KALLSYMS                                \
+	"ffffffffc0100000 t fkmod_work\t[fkmod]\n" \
+	"ffffffffc0100040 t fkmod_exit\t[fkmod]\n" \
 	"ffffffffc0108000 t fkmod_init\t[fkmod]\n"
 
 /* @dir/@name: an ELF core of @segs, written by the fixture's own writer */
@@ -100,7 +100,8 @@ static int tm__kernel_text(const char *kcore_dir, u8 *text)
 static int tm__write_files(const char *kd, const u8 *text, const u8 *init_text)
 {
 	static u8 ktext[FK_TEXT_LEN], area[TM_AREA_LEN], junk[TM_TEXT_LEN];
-	struct fixture_segment copy[2] = {{FK_TEXT, ktext, FK_TEXT_LEN}, {TM_AREA, area, TM_AREA_LEN}};
+	struct fixture_segment copy[2] = {{FK_TEXT, ktext, FK_TEXT_LEN},
+					  {TM_AREA, area, TM_AREA_LEN}};
 	struct fixture_segment m1[2] = {{TM_CORE, text, TM_TEXT_LEN},
 					{TM_INIT, init_text, TM_INIT_TEXT_LEN}};
 	struct fixture_segment m2[1] = {{TM_GONE, junk, TM_TEXT_LEN}};
@@ -113,11 +114,11 @@ static int tm__write_files(const char *kd, const u8 *text, const u8 *init_text)
 		 " init_text=%#llx+%#x read=%llu-%llu init_end=%llu free=%llu\n"
 		 "load 2 fkgone %llu core=%#llx+%#x text=%#llx+%#x read=%llu-%llu free=%llu\n"
 		 "load 3 fkmod %llu core=%#llx+%#x text=%#llx+%#x free=%llu\n",
-		 TM_LOAD, TM_CORE, TM_CORE_LEN, TM_CORE, TM_TEXT_LEN, TM_INIT, TM_INIT_LEN,
-		 TM_INIT, TM_INIT_TEXT_LEN, TM_LOAD + 10, TM_LOAD + 20, TM_INIT_END, TM_FREE,
-		 FK_T0 + 4000, TM_GONE, TM_GONE_LEN, TM_GONE, TM_TEXT_LEN, FK_T0 + 4010,
-		 FK_T0 + 4020, FK_T0 + 4015, FK_T0 + 5200, TM_CORE, TM_CORE_LEN, TM_CORE,
-		 TM_TEXT_LEN, FK_T0 + 5800);
+		 TM_LOAD, TM_CORE, TM_CORE_LEN, TM_CORE, TM_TEXT_LEN, TM_INIT, TM_INIT_LEN, TM_INIT,
+		 TM_INIT_TEXT_LEN, TM_LOAD + 10, TM_LOAD + 20, TM_INIT_END, TM_FREE, FK_T0 + 4000,
+		 TM_GONE, TM_GONE_LEN, TM_GONE, TM_TEXT_LEN, FK_T0 + 4010, FK_T0 + 4020,
+		 FK_T0 + 4015, FK_T0 + 5200, TM_CORE, TM_CORE_LEN, TM_CORE, TM_TEXT_LEN,
+		 FK_T0 + 5800);
 	/* the copy: the kernel's text as it was, and the module area all free */
 	if (tm__kernel_text(kd, ktext) || tm__write_core(kd, "kcore", copy, 2))
 		return -1;
@@ -293,7 +294,7 @@ static int test__textimage_slot(struct test_suite *t __maybe_unused)
 		}
 		/* every sample, the one in the slot's life included, reads what the kernel held */
 		bad = fixture_kernel__check(fk, ti, false) != 0;
-next:
+	next:
 		text_image__delete(ti);
 		fixture_kernel__delete(fk);
 		if (bad)
@@ -341,7 +342,8 @@ static int tm__poke(struct text_image *ti, u64 addr, const u8 *old, const u8 *ne
  */
 static int test__textimage_module_reload(struct test_suite *t __maybe_unused)
 {
-	static const u8 unpatched[5] = {0xe8, 0, 0, 0, 0}, patched[5] = {0xe8, 0x11, 0x22, 0x33, 0x44};
+	static const u8 unpatched[5] = {0xe8, 0, 0, 0, 0},
+			patched[5] = {0xe8, 0x11, 0x22, 0x33, 0x44};
 	static u8 area[0x2000], text[TM_TEXT_LEN];
 	struct fixture_segment copy = {TM_CORE, area, sizeof(area)};
 	struct fixture_segment code = {TM_CORE, text, TM_TEXT_LEN};

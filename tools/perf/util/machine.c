@@ -148,8 +148,8 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 	if (!machine->kernel_dso)
 		goto out_delete;
 	module_events__init(&machine->mods);
-	if (kcore_dir && (module_events__read(&machine->mods, kcore_dir) ||
-			  machine__add_module_loads(machine)))
+	if (kcore_dir &&
+	    (module_events__read(&machine->mods, kcore_dir) || machine__add_module_loads(machine)))
 		goto out_delete;
 
 	/* the idle task, as perf names it */
@@ -988,7 +988,8 @@ static bool machine__module_gone(const struct machine *machine, const struct dso
 	for (size_t i = 0; i < machine->mods.nr_frees; i++) {
 		const struct module_free *f = &machine->mods.frees[i];
 
-		if (time >= f->time && strlen(f->name) == n - 2 && !strncmp(f->name, name + 1, n - 2))
+		if (time >= f->time && strlen(f->name) == n - 2 &&
+		    !strncmp(f->name, name + 1, n - 2))
 			return true;
 	}
 	return false;
@@ -1437,7 +1438,8 @@ static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u
 		machine__load_kernel_symbols(machine);
 	/* no kernel MMAP, no kernel map: perf does not guess one either */
 	map = maps__find(machine->kmaps, addr);
-	if (map && map->dso->kind == DSO_KIND__MODULE && machine__module_gone(machine, map->dso, time))
+	if (map && map->dso->kind == DSO_KIND__MODULE &&
+	    machine__module_gone(machine, map->dso, time))
 		return NULL;
 	return map;
 }

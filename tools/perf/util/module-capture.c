@@ -492,8 +492,7 @@ static int module_capture__open_cpu(struct module_capture *cap, int cpu)
 	fds[MC_LOAD] = module_capture__open_tp(cap, MC_LOAD, cpu);
 	if (fds[MC_LOAD] < 0)
 		return fds[MC_LOAD];
-	err = perf_ring__mmap(&cap->rings[cap->nr_rings], fds[MC_LOAD], cpu,
-			      MODULE_CAPTURE_PAGES);
+	err = perf_ring__mmap(&cap->rings[cap->nr_rings], fds[MC_LOAD], cpu, MODULE_CAPTURE_PAGES);
 	if (err) {
 		close(fds[MC_LOAD]);
 		return err;

@@ -93,7 +93,8 @@ static bool module_name__valid(const char *name)
 
 	if (!n || n >= MODULE_NAME_MAX)
 		return false;
-	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+	       n;
 }
 
 static int parse_u64(const char *s, char **end, u64 *v)
@@ -283,7 +284,8 @@ bool module_events__note_poke(struct module_events *me, u64 addr, u16 old_len, u
 	for (size_t i = 0; i < me->nr_loads; i++) {
 		struct module_load *ml = &me->loads[i];
 
-		if (time > ml->time || time < ml->floor || !module_load__overlaps(ml, addr, len ?: 1))
+		if (time > ml->time || time < ml->floor ||
+		    !module_load__overlaps(ml, addr, len ?: 1))
 			continue;
 		if (!old_len || !new_len) {
 			/* code of something else came or went there: not the module yet */
@@ -303,7 +305,8 @@ void module_events__note_end(struct module_events *me, u64 addr, u64 len, u64 ti
 	for (size_t i = 0; i < me->nr_loads; i++) {
 		struct module_load *ml = &me->loads[i];
 
-		if (time > ml->time || time < ml->floor || !module_load__overlaps(ml, addr, len ?: 1))
+		if (time > ml->time || time < ml->floor ||
+		    !module_load__overlaps(ml, addr, len ?: 1))
 			continue;
 		ml->floor = time;
 		ml->birth = ml->time;

@@ -206,8 +206,8 @@ int module_read__layout(struct module_code *mc, const char *sys)
 	 * Its code is gone: nothing of it to read.
 	 */
 	if (!init_size && init_lo != ~0ULL && init_hi - init_lo < MODULE_MAX_SIZE) {
-		ml->init = (struct module_range){init_lo,
-						 ((init_hi | (MODULE_PAGE - 1)) + 1) - init_lo};
+		ml->init =
+		    (struct module_range){init_lo, ((init_hi | (MODULE_PAGE - 1)) + 1) - init_lo};
 		ml->init_text = (struct module_range){init_lo, 0};
 	}
 	err = 0;
@@ -233,7 +233,8 @@ static int kcore_phdrs__read(int fd, struct kcore_phdrs *k)
 	if (!k->ph)
 		return -ENOMEM;
 	k->nr = eh.e_phnum;
-	if (pread(fd, k->ph, k->nr * sizeof(*k->ph), eh.e_phoff) != (ssize_t)(k->nr * sizeof(*k->ph))) {
+	if (pread(fd, k->ph, k->nr * sizeof(*k->ph), eh.e_phoff) !=
+	    (ssize_t)(k->nr * sizeof(*k->ph))) {
 		zfree(&k->ph);
 		return -ENOEXEC;
 	}
@@ -251,7 +252,8 @@ static int kcore__read_range(int fd, const struct kcore_phdrs *k, const struct m
 		ssize_t n;
 
 		if (p->p_type != PT_LOAD || r->addr < p->p_vaddr ||
-		    r->addr - p->p_vaddr > p->p_filesz || r->len > p->p_filesz - (r->addr - p->p_vaddr))
+		    r->addr - p->p_vaddr > p->p_filesz ||
+		    r->len > p->p_filesz - (r->addr - p->p_vaddr))
 			continue;
 		buf = malloc(r->len);
 		if (!buf)

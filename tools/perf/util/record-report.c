@@ -114,9 +114,10 @@ void record__report(struct record *rec)
 		module_capture__stats(rec->modules, &st);
 		if (st.gone || st.unread || st.lost)
 			fprintf(stderr,
-				"perf textpoke record: modules: %" PRIu64 " loaded, code of %" PRIu64
-				" captured, %" PRIu64 " gone before capture, %" PRIu64
-				" not read, %" PRIu64 " events lost\n",
+				"perf textpoke record: modules: %" PRIu64
+				" loaded, code of %" PRIu64 " captured, %" PRIu64
+				" gone before capture, %" PRIu64 " not read, %" PRIu64
+				" events lost\n",
 				st.loads, st.captured, st.gone, st.unread, st.lost);
 		else
 			pr_debug("modules: %" PRIu64 " loaded, %" PRIu64 " captured, %" PRIu64

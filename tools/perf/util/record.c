@@ -393,7 +393,8 @@ static void record__find_init_caller(struct record *rec)
 	if (!module_capture__find_init_caller(path, &start, &end))
 		module_capture__set_init_caller(rec->modules, start, end);
 	else
-		pr_debug("kallsyms: no do_init_module: a module's init ends at its first module_put\n");
+		pr_debug(
+		    "kallsyms: no do_init_module: a module's init ends at its first module_put\n");
 }
 
 static int record__write_modules(struct record *rec)

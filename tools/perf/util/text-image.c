@@ -291,7 +291,8 @@ static int kcore__cut(struct kcore *k, u64 start, u64 end)
 		if (s->addr < start)
 			out[nr++] = (struct kcore_segment){s->addr, start - s->addr, s->bytes};
 		if (s_end > end)
-			out[nr++] = (struct kcore_segment){end, s_end - end, s->bytes + (end - s->addr)};
+			out[nr++] =
+			    (struct kcore_segment){end, s_end - end, s->bytes + (end - s->addr)};
 	}
 	free(k->segments);
 	k->segments = out;
@@ -326,7 +327,8 @@ static int ti__cut_kcore(struct text_image *ti, const char *dir)
 		bool seen = false;
 
 		for (int j = 0; j < nr && !seen; j++)
-			seen = !strcmp(lines[j].name, ml->name) && lines[j].core.addr == ml->core.addr;
+			seen =
+			    !strcmp(lines[j].name, ml->name) && lines[j].core.addr == ml->core.addr;
 		if (seen) {
 			/* the copy's modules file lists one load of a name: the latest */
 			for (size_t k = 0; k < ti->mods.nr_loads; k++)
@@ -366,12 +368,13 @@ static int ti__add_module_code(struct text_image *ti)
 			int err;
 
 			if (!module_load__code_ok(ml, init)) {
-				pr_debug("%s: module %s's %s code went while it was read: unknown\n",
-					 ml->code->path, ml->name, init ? "init" : "core");
+				pr_debug(
+				    "%s: module %s's %s code went while it was read: unknown\n",
+				    ml->code->path, ml->name, init ? "init" : "core");
 				continue;
 			}
-			err = textpoke_image__add_base(ti->img, seg->addr, seg->bytes, seg->len,
-						       &bo);
+			err =
+			    textpoke_image__add_base(ti->img, seg->addr, seg->bytes, seg->len, &bo);
 			if (err) {
 				pr_err("%s: cannot add the segment at %#llx: %s\n", ml->code->path,
 				       (unsigned long long)seg->addr, strerror(-err));

@@ -35,7 +35,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < eh.e_phnum && !found; i++) {
 		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
 			return 1;
-		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr || addr + len > ph.p_vaddr + ph.p_filesz)
+		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
+		    addr + len > ph.p_vaddr + ph.p_filesz)
 			continue;
 		if (pread(fd, buf, len, ph.p_offset + (addr - ph.p_vaddr)) != (ssize_t)len)
 			return 1;
