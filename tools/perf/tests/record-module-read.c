@@ -7,7 +7,8 @@
  * module that is gone (its sysfs directory vanished: unloaded before or
  * while it was read) refused with -ENOENT, nothing kept, and one read
  * after its init (initsize 0) placed by its init sections, its init code
- * not read.  What was read,
+ * not read.  The kallsyms lines of both come from one read of the
+ * table, each module's own inside its ranges.  What was read,
  * written into a kcore_dir, reads back through module_events__read()
  * with the bytes the made-up kcore held.
  *
@@ -16,7 +17,9 @@
  * 0x4000, not 0x1000); section__is_init() always false (no init
  * allocation); module_read__code() reading init_text from text's range
  * (init bytes differ); module_read__layout() without its initsize-0 case
- * (a module read after its init has no init allocation).
+ * (a module read after its init has no init allocation);
+ * kallsyms_lines__add() looking at the first module only (fkdone gets no
+ * lines).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -147,6 +150,28 @@ static int test__record_module_read(struct test_suite *t __maybe_unused)
 		pr_debug("a module read after its init: %d, init_text %#llx bytes\n", err,
 			 (unsigned long long)done.ml.init_text.len);
 		goto out;
+	}
+
+	/* both modules' kallsyms lines in one read, each its own, in its ranges */
+	{
+		static const char ks[] = "ffffffff81000000 T _text\n"
+					 "ffffffffc0100010 t fk_fn\t[fkmod]\n"
+					 "ffffffffc0105000 t fk_init\t[fkmod]\n"
+					 "ffffffffc0100020 t fk_done_fn\t[fkdone]\n"
+					 "ffffffffc0109000 t fk_far\t[fkmod]\n"
+					 "ffffffffc0100030 t other_fn\t[other]\n";
+		struct module_code *both[2] = {&mc, &done};
+
+		if (fixture__write_file(proc, "kallsyms", ks, strlen(ks)) ||
+		    module_read__kallsyms(both, 2, proc, NULL, NULL) || !mc.kallsyms ||
+		    !done.kallsyms ||
+		    strcmp(mc.kallsyms, "ffffffffc0100010 t fk_fn\t[fkmod]\n"
+					"ffffffffc0105000 t fk_init\t[fkmod]\n") ||
+		    strcmp(done.kallsyms, "ffffffffc0100020 t fk_done_fn\t[fkdone]\n")) {
+			pr_debug("kallsyms lines: fkmod '%s', fkdone '%s'\n", mc.kallsyms ?: "",
+				 done.kallsyms ?: "");
+			goto out;
+		}
 	}
 
 	/* unloaded before we looked: nothing of it */

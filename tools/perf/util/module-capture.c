@@ -369,37 +369,32 @@ static bool mc_thread__load_waits(void *arg)
 }
 
 /*
- * The kallsyms lines of the loads read so far.  /proc/kallsyms takes long
- * to read (0.8 s on Debian's kernel under qemu), so once for each, at
- * normal priority: the code is already in hand.  A load that comes
- * meanwhile comes first (@final: none will): the read stops, and starts
- * again after that load's code is read.  Without that, a burst of loads
- * was read a second late, after the modules had gone.
+ * The kallsyms lines of the loads read so far, in one read of the table
+ * for all of them (it takes long), at normal priority: the code is
+ * already in hand.  A load that comes meanwhile comes first (@final: none
+ * will): the read stops, and starts again after that load's code is
+ * read.  Returns whether it stopped so.
  */
 static bool mc_thread__kallsyms(struct mc_thread *th, bool final)
 {
-	size_t done = 0;
-	bool stopped = false;
+	int err;
 
 	if (!th->nr_pending)
 		return false;
 	mc_thread__set_fifo(false);
-	for (; done < th->nr_pending; done++) {
-		int err = module_read__kallsyms(th->pending[done], th->cap->proc,
-						final ? NULL : mc_thread__load_waits, th);
-
-		if (err == -EINTR) {
-			stopped = true;
-			break;
-		}
-		if (err)
-			pr_debug("module %s: no kallsyms lines: %s\n", th->pending[done]->ml.name,
-				 strerror(-err));
-	}
-	memmove(th->pending, th->pending + done, (th->nr_pending - done) * sizeof(*th->pending));
-	th->nr_pending -= done;
+	err = module_read__kallsyms(th->pending, th->nr_pending, th->cap->proc,
+				    final ? NULL : mc_thread__load_waits, th);
 	mc_thread__set_fifo(true);
-	return stopped;
+	if (err == -EINTR)
+		return true;
+	if (err)
+		pr_debug("modules: no kallsyms lines: %s\n", strerror(-err));
+	for (size_t i = 0; i < th->nr_pending; i++) {
+		if (!th->pending[i]->kallsyms)
+			pr_debug("module %s: no kallsyms lines: gone\n", th->pending[i]->ml.name);
+	}
+	th->nr_pending = 0;
+	return false;
 }
 
 static void *mc_thread__run(void *arg)

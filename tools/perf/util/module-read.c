@@ -294,73 +294,95 @@ int module_read__code(struct module_code *mc, const char *proc)
 	return err;
 }
 
-struct kallsyms_lines {
-	struct module_code *mc;
+/* the kallsyms lines of one module, as they are gathered */
+struct kallsyms_buf {
 	char *buf;
 	size_t len, alloc;
-	int err;
+};
+
+struct kallsyms_lines {
+	struct module_code **mcs;
+	struct kallsyms_buf *bufs;
+	size_t nr_mcs;
 	bool (*stop)(void *arg);
 	void *stop_arg;
 	unsigned int nr;
 };
 
+static int kallsyms_buf__add(struct kallsyms_buf *b, const char *line, int n)
+{
+	if (b->len + n + 1 > b->alloc) {
+		size_t a = b->alloc ? 2 * b->alloc : 4096;
+		char *tmp;
+
+		while (a < b->len + n + 1)
+			a *= 2;
+		tmp = realloc(b->buf, a);
+		if (!tmp)
+			return -ENOMEM;
+		b->buf = tmp;
+		b->alloc = a;
+	}
+	memcpy(b->buf + b->len, line, n + 1);
+	b->len += n;
+	return 0;
+}
+
 static int kallsyms_lines__add(void *arg, const char *name, char type, u64 start,
 			       const char *module)
 {
 	struct kallsyms_lines *l = arg;
-	const struct module_load *ml = &l->mc->ml;
 	char line[512];
-	int n;
+	int n = -1;
 
 	/* a syscall every 1024 lines: the whole table is some 100,000 */
 	if (l->stop && !(++l->nr % 1024) && l->stop(l->stop_arg))
 		return -EINTR;
-
-	if (!module || strcmp(module, ml->name) ||
-	    (!module_range__has(&ml->core, start) && !module_range__has(&ml->init, start)))
+	if (!module)
 		return 0;
-	n = snprintf(line, sizeof(line), "%016" PRIx64 " %c %s\t[%s]\n", start, type, name, module);
-	if (n >= (int)sizeof(line))
-		return 0;
-	if (l->len + n + 1 > l->alloc) {
-		size_t a = l->alloc ? 2 * l->alloc : 4096;
-		char *tmp;
+	for (size_t i = 0; i < l->nr_mcs; i++) {
+		const struct module_load *ml = &l->mcs[i]->ml;
 
-		while (a < l->len + n + 1)
-			a *= 2;
-		tmp = realloc(l->buf, a);
-		if (!tmp)
+		if (strcmp(module, ml->name) ||
+		    (!module_range__has(&ml->core, start) && !module_range__has(&ml->init, start)))
+			continue;
+		if (n < 0)
+			n = snprintf(line, sizeof(line), "%016" PRIx64 " %c %s\t[%s]\n", start,
+				     type, name, module);
+		if (n >= (int)sizeof(line))
+			return 0;
+		if (kallsyms_buf__add(&l->bufs[i], line, n))
 			return -ENOMEM;
-		l->buf = tmp;
-		l->alloc = a;
 	}
-	memcpy(l->buf + l->len, line, n + 1);
-	l->len += n;
 	return 0;
 }
 
-int module_read__kallsyms(struct module_code *mc, const char *proc, bool (*stop)(void *arg),
-			  void *stop_arg)
+int module_read__kallsyms(struct module_code **mcs, size_t nr, const char *proc,
+			  bool (*stop)(void *arg), void *stop_arg)
 {
-	struct kallsyms_lines l = {.mc = mc, .stop = stop, .stop_arg = stop_arg};
+	struct kallsyms_lines l = {.mcs = mcs, .nr_mcs = nr, .stop = stop, .stop_arg = stop_arg};
 	char path[4096];
 	int err;
 
+	if (!nr)
+		return 0;
+	l.bufs = calloc(nr, sizeof(*l.bufs));
+	if (!l.bufs)
+		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/kallsyms", proc);
 	err = kallsyms__parse(path, &l, kallsyms_lines__add);
-	if (err < 0) {
-		free(l.buf);
-		return err;
+	for (size_t i = 0; i < nr; i++) {
+		/* none: unloaded before we got here */
+		if (err < 0 || !l.bufs[i].len) {
+			free(l.bufs[i].buf);
+			continue;
+		}
+		free(mcs[i]->kallsyms);
+		mcs[i]->kallsyms = l.bufs[i].buf;
+		mcs[i]->kallsyms_len = l.bufs[i].len;
 	}
-	/* unloaded before we got here: no lines of it */
-	if (!l.len) {
-		free(l.buf);
-		return -ENOENT;
-	}
-	free(mc->kallsyms);
-	mc->kallsyms = l.buf;
-	mc->kallsyms_len = l.len;
-	return 0;
+	free(l.bufs);
+	return err < 0 ? err : 0;
 }
 
 /* an ELF64 core with one PT_LOAD per range read, as kcore_dir/kcore is laid out */
