@@ -10,10 +10,12 @@
 #
 # Usage: check.sh [OUTDIR]   (exit 0: all held; 1 with what did not)
 d=${1:-$(dirname "$0")/../../../../../build/kmod/out}
-tp=$(dirname "$0")/../../../perf-textpoke
+tp=${TEXTPOKE:-$(dirname "$0")/../../../perf-textpoke}
 data=$d/mod.data
-export HOME=$d/home
-mkdir -p "$HOME"
+# stock perf's ~/.debug must not answer for it: a HOME of its own
+HOME=$(mktemp -d) || exit 1
+export HOME
+trap 'rm -rf "$HOME"' EXIT
 fail=0
 no() { echo "FAILED: $*"; fail=1; }
 

@@ -28,7 +28,7 @@ sleep 0.3
 EOS
 chmod +x /tmp/load-unload.sh
 cat /sys/kernel/tracing/events/module/module_put/format /sys/kernel/tracing/events/module/module_load/format
-perf-textpoke record -v --kcore -a -F 997 -o /out/mod.data -- /tmp/load-unload.sh >/out/record.log 2>&1
+perf-textpoke record -v --kcore -a -F 97 -o /out/mod.data -- /tmp/load-unload.sh >/out/record.log 2>&1
 echo "record exit $?" >>/out/record.log
 cat /out/record.log
 cat /out/sections
