@@ -28,7 +28,9 @@ read -r t_load t_init_end t_free t_read_end < <(awk '$1 == "load" {
 	for (i = 5; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 } END { split(v["read"], r, "-"); print first, v["init_end"], v["free"], r[2] }' \
 	"$data/kcore_dir/module_events")
-[ -n "$t_load" ] && [ -n "$t_free" ] || no "module_events lacks the load or the free of dummy"
+if [ -z "$t_load" ] || [ -z "$t_free" ]; then
+	no "module_events lacks the load or the free of dummy"
+fi
 t_read=$("$tp" script -i "$data" --show-task-events 2>/dev/null |
 	awk '/COMM: gt-before/ { sub(":", "", $4); print $4 }')
 
