@@ -102,8 +102,11 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 					if (o && b - o->off < o->new_len) {
 						val[pos] =
 						    s->arena[o->data + o->old_len + (b - o->off)];
-					} else if ((base = tp_frag__base_between(img, f, o, t_other,
-										 true, t))) {
+					} else if (o) {
+						/* the poke before took it away: nothing to compare */
+						kn[pos] = 0;
+					} else if ((base = tp_frag__base_between(img, f, false, 0, true,
+										 t))) {
 						val[pos] = base->bytes[ps + j - base->start];
 						fb[pos] = 1;
 					} else {

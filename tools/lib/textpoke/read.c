@@ -8,11 +8,16 @@
  * segment is, in this order of preference:
  *
  *   1. the new bytes of the poke that opened it (the kernel wrote them);
- *   2. a base image anchored inside the segment (the latest added wins);
- *   3. the old bytes of the poke that closes it (what the kernel says it
+ *   2. nothing, when the poke that opened it took the byte away (new_len
+ *      0: a kprobe slot or a trampoline freed) or, in the first segment,
+ *      the poke that closes it brought the byte (old_len 0: code came):
+ *      unknown then, whatever a base holds there, for a copy's bytes
+ *      there are of another moment (free space, or earlier code);
+ *   3. a base image anchored inside the segment (the latest added wins);
+ *   4. the old bytes of the poke that closes it (what the kernel says it
  *      replaced: backward application from a later image, or the only
  *      knowledge there is when no base exists);
- *   4. unknown.
+ *   5. unknown.
  *
  * Bytes no poke touches have a single segment, so any base covering them
  * answers at every time.  site.c materialises this rule per site.

@@ -386,6 +386,10 @@ static bool tp_site__segment_value(const struct textpoke_image *img, const struc
 
 	if (prev && b - prev->off < prev->new_len) {
 		*val = s->arena[prev->data + prev->old_len + (b - prev->off)];
+	} else if (prev || (next && b - next->off >= next->old_len)) {
+		/* the poke before took the byte away, or the one after brought it */
+		*val = 0;
+		return false;
 	} else if ((base = tp_site__segment_base(img, f, s, cover, m, seg)) &&
 		   !(next && b - next->off < next->old_len &&
 		     tp_site__int3_phase(s, cover[seg], base->start, base->bytes,
@@ -559,6 +563,8 @@ static int tp_site__compute_version(struct textpoke_image *img, const struct tex
 		known[a - lo] = 1;
 		if (pp && b - pp->off < pp->new_len)
 			buf[a - lo] = s->arena[pp->data + pp->old_len + (b - pp->off)];
+		else if (pp || (np && b - np->off >= np->old_len))
+			known[a - lo] = buf[a - lo] = 0;
 		else if ((base = tp_frag__base_between(img, f, pp, pp ? s->times[pk] : 0, np,
 						       np ? s->times[nk] : 0)))
 			buf[a - lo] = base->bytes[a - base->start];

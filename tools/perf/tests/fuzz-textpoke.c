@@ -15,9 +15,11 @@
  * pokes covering a byte, in (time, order added), cut its history into
  * segments; at time T it is in the segment after the last such poke with
  * time <= T.  Its value there is that poke's new byte if the poke has
- * one, else the byte of the base added last of those anchored in that
- * segment (BEFORE: the first, AFTER: the last, AT t: the one holding t),
- * else the old byte of the next poke, else unknown.
+ * one, else unknown (the poke took it away); in the first segment unknown
+ * when the next poke brings the byte (has no old byte there); else the
+ * byte of the base added last of those anchored in that segment (BEFORE:
+ * the first, AFTER: the last, AT t: the one holding t), else the old byte
+ * of the next poke, else unknown.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -145,7 +147,12 @@ static int ftp__model_byte(const struct ftp_model *md, u64 abs, u64 time, u8 *va
 			*val = p->new[abs - p->addr];
 			return 1;
 		}
+		/* the poke took the byte away: nothing is there */
+		return 0;
 	}
+	/* before the poke that brought the byte: nothing was there */
+	if (m && abs - md->pokes[cover[0]].addr >= md->pokes[cover[0]].old_len)
+		return 0;
 	for (int i = md->nr_bases - 1; i >= 0; i--) {
 		const struct ftp_base *b = &md->bases[i];
 

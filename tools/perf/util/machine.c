@@ -20,6 +20,13 @@
  * spans too: from their MMAP until a KSYMBOL unregister, or another kernel
  * mapping, over them, as perf 6.1 removes the map found at an
  * unregistered address (machine__process_ksymbol_unregister()).
+ *
+ * So are the modules that perf textpoke record saw load (kcore_dir's
+ * module_events, module-events.h), no record telling of them: each of
+ * their two allocations from its birth (the first poke into it, which
+ * comes before module:module_load) to its free, the init allocation only
+ * until its init code may be freed.  A module loaded before the recording
+ * and freed during it keeps its MMAP's map until the free.
  */
 #include <elf.h>
 #include <errno.h>
@@ -38,6 +45,8 @@
 #include "kallsyms.h"
 #include "machine.h"
 #include "map.h"
+#include "module-dso.h"
+#include "module-events.h"
 #include "symbol.h"
 #include "thread.h"
 
@@ -54,6 +63,8 @@
 #define KSYMBOL_FLAG_UNREGISTER 1
 /* the ksym_type of a span that is a mapped ELF object, no KSYMBOL */
 #define KSYM_TYPE_OBJECT MACHINE_KSYMBOL_OBJECT
+/* and of an allocation of a module loaded while recording */
+#define KSYM_TYPE_MODULE 0xfffe
 
 /* A KSYMBOL object (or a mapped ELF object) over [start, end) alive during [t_start, t_end) */
 struct ksym_span {
@@ -95,6 +106,9 @@ struct machine {
 	/* only inject --snapshot reads them: a million pokes cost a copy each */
 	bool keep_text_pokes;
 	struct machine_stats stats;
+	/* modules loaded or freed while recording, and their spans (2 per load, SIZE_MAX: none) */
+	struct module_events mods;
+	size_t *mod_spans;
 };
 
 static bool env__is_running_kernel(const struct perf_env *env)
@@ -108,6 +122,8 @@ const struct perf_env *machine__env(const struct machine *machine)
 {
 	return machine->env;
 }
+
+static int machine__add_module_loads(struct machine *machine);
 
 struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 {
@@ -130,6 +146,10 @@ struct machine *machine__new(struct perf_env *env, const char *kcore_dir)
 		goto out_delete;
 	machine->kernel_dso = dsos__findnew(&machine->dsos, KERNEL_MMAP_NAME, DSO_KIND__KERNEL);
 	if (!machine->kernel_dso)
+		goto out_delete;
+	module_events__init(&machine->mods);
+	if (kcore_dir &&
+	    (module_events__read(&machine->mods, kcore_dir) || machine__add_module_loads(machine)))
 		goto out_delete;
 
 	/* the idle task, as perf names it */
@@ -169,6 +189,8 @@ void machine__delete(struct machine *machine)
 		free((void *)machine->pokes[i].bytes);
 	free(machine->pokes);
 	free(machine->ksyms);
+	free(machine->mod_spans);
+	module_events__exit(&machine->mods);
 	map__put(machine->kernel_map);
 	maps__put(machine->kmaps);
 	dso__put(machine->kernel_dso);
@@ -740,6 +762,9 @@ static void machine__close_ksym_spans(struct machine *machine, u64 start, u64 en
 			continue;
 		if (objects_only && span->ksym_type != KSYM_TYPE_OBJECT)
 			continue;
+		/* a module's life is known whole: no record ends it */
+		if (span->ksym_type == KSYM_TYPE_MODULE)
+			continue;
 		/*
 		 * a record that arrives late with an earlier time (a KSYMBOL
 		 * synthesized at time 0 for another process) cannot end what
@@ -764,6 +789,8 @@ static int machine__process_ksymbol(struct machine *machine, union perf_event *e
 	snprintf(name, sizeof(name), "%.*s", (int)(max < sizeof(name) ? max : sizeof(name) - 1),
 		 e->name);
 
+	/* whatever comes or goes there is no module being loaded yet */
+	module_events__note_end(&machine->mods, e->addr, e->len, time);
 	if (e->flags & KSYMBOL_FLAG_UNREGISTER) {
 		machine->stats.nr_ksymbol_unregister++;
 		machine__close_ksym_spans(machine, e->addr, e->addr + (e->len ?: 1), time, false);
@@ -809,7 +836,12 @@ int machine__for_each_ksymbol(const struct machine *machine,
 
 	for (i = 0; i < machine->nr_ksyms; i++) {
 		const struct ksym_span *span = &machine->ksyms[i];
-		struct machine_ksymbol ks = {
+		struct machine_ksymbol ks;
+
+		/* the code-change report's regions are the KSYMBOLs and objects */
+		if (span->ksym_type == KSYM_TYPE_MODULE)
+			continue;
+		ks = (struct machine_ksymbol){
 		    .start = span->start,
 		    .end = span->end,
 		    .t_start = span->t_start,
@@ -878,6 +910,91 @@ const struct machine_text_poke *machine__text_poke(const struct machine *machine
 	return idx < machine->nr_pokes ? &machine->pokes[idx] : NULL;
 }
 
+/* modules loaded while recording */
+
+static int machine__add_module_range(struct machine *machine, const struct module_load *ml,
+				     const struct module_range *range, size_t *span)
+{
+	struct dso *dso;
+	struct map *map;
+	int err;
+
+	*span = SIZE_MAX;
+	if (!range->len)
+		return 0;
+	dso = module_load__dso(ml, range);
+	if (!dso)
+		return -ENOMEM;
+	map = map__new(range->addr, range->len, 0, dso);
+	dso__put(dso);
+	if (!map)
+		return -ENOMEM;
+	err = machine__add_span(machine, map, KSYM_TYPE_MODULE, ml->birth);
+	map__put(map);
+	if (err)
+		return err;
+	*span = machine->nr_ksyms - 1;
+	machine->ksyms[*span].t_end = module_load__end(ml, range->addr);
+	return 0;
+}
+
+static int machine__add_module_loads(struct machine *machine)
+{
+	size_t n = machine->mods.nr_loads;
+	int err = 0;
+
+	if (!n)
+		return 0;
+	machine->mod_spans = malloc(2 * n * sizeof(*machine->mod_spans));
+	if (!machine->mod_spans)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct module_load *ml = &machine->mods.loads[i];
+
+		err = machine__add_module_range(machine, ml, &ml->core, &machine->mod_spans[2 * i]);
+		if (!err)
+			err = machine__add_module_range(machine, ml, &ml->init,
+							&machine->mod_spans[2 * i + 1]);
+	}
+	return err;
+}
+
+/* a poke into a module that is loading moves its birth back: its spans with it */
+static void machine__note_module_poke(struct machine *machine, union perf_event *event,
+				      struct perf_sample *sample)
+{
+	struct perf_record_text_poke *e = &event->text_poke;
+
+	if (event->header.size < sizeof(*e) ||
+	    !module_events__note_poke(&machine->mods, e->addr, e->old_len, e->new_len,
+				      sample_time(sample)))
+		return;
+	for (size_t i = 0; i < 2 * machine->mods.nr_loads; i++) {
+		size_t s = machine->mod_spans[i];
+
+		if (s != SIZE_MAX)
+			machine->ksyms[s].t_start = machine->mods.loads[i / 2].birth;
+	}
+}
+
+/* a module loaded before the recording that was freed by @time */
+static bool machine__module_gone(const struct machine *machine, const struct dso *dso, u64 time)
+{
+	const char *name = dso->name;
+	size_t n = strlen(name);
+
+	if (!time || n < 3 || name[0] != '[')
+		return false;
+	for (size_t i = 0; i < machine->mods.nr_frees; i++) {
+		const struct module_free *f = &machine->mods.frees[i];
+
+		if (time >= f->time && strlen(f->name) == n - 2 &&
+		    !strncmp(f->name, name + 1, n - 2))
+			return true;
+	}
+	return false;
+}
+
 int machine__process_event(struct machine *machine, union perf_event *event,
 			   struct perf_sample *sample)
 {
@@ -908,6 +1025,7 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 		return 0;
 	case PERF_RECORD_TEXT_POKE:
 		machine->stats.nr_text_poke++;
+		machine__note_module_poke(machine, event, sample);
 		return machine->keep_text_pokes ? machine__keep_text_poke(machine, event, sample) :
 						  0;
 	default:
@@ -1319,7 +1437,11 @@ static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u
 	if (machine->kernel_map && !machine->kernel_loaded)
 		machine__load_kernel_symbols(machine);
 	/* no kernel MMAP, no kernel map: perf does not guess one either */
-	return maps__find(machine->kmaps, addr);
+	map = maps__find(machine->kmaps, addr);
+	if (map && map->dso->kind == DSO_KIND__MODULE &&
+	    machine__module_gone(machine, map->dso, time))
+		return NULL;
+	return map;
 }
 
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,

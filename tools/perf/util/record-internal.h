@@ -18,6 +18,7 @@
 #include "record.h"
 
 struct bpf_capture;
+struct module_capture;
 struct perf_ring;
 struct perf_writer;
 
@@ -69,6 +70,7 @@ struct record {
 	int sb_idx; /* attr for synthesized records */
 	struct perf_ring *rings;
 	struct bpf_capture *bpf;
+	struct module_capture *modules; /* only with a kcore_dir to keep them in */
 	struct record_hits hits;
 	/* where the callchain starts in a sample, 0 when samples have none */
 	u16 callchain_off;

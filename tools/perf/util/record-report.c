@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 
 #include "bpf-capture.h"
+#include "module-capture.h"
 #include "debug.h"
 #include "event.h"
 #include "perf-event-open.h"
@@ -106,6 +107,22 @@ void record__report(struct record *rec)
 		else
 			pr_debug("BPF programs: %" PRIu64 " loaded, %" PRIu64 " captured\n",
 				 st.loads, st.captured);
+	}
+	if (rec->modules) {
+		struct module_capture_stats st;
+
+		module_capture__stats(rec->modules, &st);
+		if (st.gone || st.unread || st.lost)
+			fprintf(stderr,
+				"perf textpoke record: modules: %" PRIu64
+				" loaded, code of %" PRIu64 " captured, %" PRIu64
+				" gone before capture, %" PRIu64 " not read, %" PRIu64
+				" events lost\n",
+				st.loads, st.captured, st.gone, st.unread, st.lost);
+		else
+			pr_debug("modules: %" PRIu64 " loaded, %" PRIu64 " captured, %" PRIu64
+				 " freed\n",
+				 st.loads, st.captured, st.frees);
 	}
 	if (!rec->opts->quiet) {
 		u64 zin = rec->zbytes_in, zout = rec->zbytes_out;

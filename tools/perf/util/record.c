@@ -27,6 +27,7 @@
 #include "kallsyms.h"
 #include "record-ksyms.h"
 #include "kcore-copy.h"
+#include "module-capture.h"
 #include "perf-clock.h"
 #include "perf-event-open.h"
 #include "record-internal.h"
@@ -372,9 +373,59 @@ static int record__trim_kallsyms(struct record *rec)
 	return err;
 }
 
+/*
+ * Modules loaded while recording: their code taken as they load, kept in
+ * kcore_dir, so only where there is one.  A kernel without modules (no
+ * /proc/modules) has nothing to take and no tracepoints for it.
+ */
+static void record__start_modules(struct record *rec)
+{
+	struct module_capture_opts mo = {
+	    .use_clockid = rec->opts->use_clockid,
+	    .clockid = rec->opts->clockid,
+	};
+
+	if (!perf_writer__dir_path(rec->w) || access("/proc/modules", F_OK))
+		return;
+	rec->modules = module_capture__new(NULL, 0, &mo);
+	if (!rec->modules && !record__user_only(rec) && !rec->opts->quiet)
+		pr_warning("no capture of modules loaded while recording: %s (needs root)\n",
+			   strerror(errno));
+}
+
+/* module_put from do_init_module ends a module's init: where that is, from the kallsyms copy */
+static void record__find_init_caller(struct record *rec)
+{
+	char path[4096];
+	u64 start, end;
+
+	if (!rec->modules)
+		return;
+	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", perf_writer__dir_path(rec->w));
+	if (!module_capture__find_init_caller(path, &start, &end))
+		module_capture__set_init_caller(rec->modules, start, end);
+	else
+		pr_debug(
+		    "kallsyms: no do_init_module: a module's init ends at its first module_put\n");
+}
+
+static int record__write_modules(struct record *rec)
+{
+	char path[4096];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/kcore_dir", perf_writer__dir_path(rec->w));
+	err = module_capture__write(rec->modules, path);
+	if (err)
+		pr_err("%s: cannot write the modules loaded while recording: %s\n",
+		       rec->opts->output, strerror(-err));
+	return err;
+}
+
 static void record__exit(struct record *rec)
 {
 	bpf_capture__delete(rec->bpf);
+	module_capture__delete(rec->modules);
 	for (int i = 0; i < rec->nr_evsels; i++) {
 		record__close_evsel(&rec->evsels[i]);
 		record_event__exit(&rec->evsels[i].ev);
@@ -540,6 +591,7 @@ int record__run(struct record_opts *opts)
 	err = record__writer_open(&rec);
 	if (err)
 		goto out_discard;
+	record__start_modules(&rec);
 	err = record__write_features(&rec);
 	if (!err)
 		err = record__synthesize(&rec);
@@ -559,6 +611,7 @@ int record__run(struct record_opts *opts)
 			pr_err("%s: cannot write kcore_dir: %s\n", opts->output, strerror(-err));
 			goto out_discard;
 		}
+		record__find_init_caller(&rec);
 	}
 	/* a workload that is the target enables its events by its exec */
 	if (!rec.workload_target) {
@@ -587,6 +640,11 @@ int record__run(struct record_opts *opts)
 		} else if (err) {
 			goto out_abort;
 		}
+	}
+	if (rec.modules) {
+		err = record__write_modules(&rec);
+		if (err)
+			goto out_abort;
 	}
 	if (perf_writer__dir_path(rec.w)) {
 		err = record__trim_kallsyms(&rec);

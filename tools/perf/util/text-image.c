@@ -19,6 +19,7 @@
 #include "header.h"
 #include "kcore.h"
 #include "machine.h"
+#include "module-events.h"
 #include "session.h"
 #include "text-image.h"
 #include "time-utils.h"
@@ -52,6 +53,13 @@ struct ti_object {
 /* where a synthetic (BPF JIT) poke was put, so as not to call it a poke */
 struct ti_key {
 	u64 addr, time;
+};
+
+/* a poke into a module loaded while recording: its new bytes, to end with its life */
+struct ti_mod_poke {
+	u64 addr, time;
+	u16 len;
+	u8 *bytes;
 };
 
 struct ti_verdict {
@@ -92,6 +100,11 @@ struct text_image {
 	struct text_image_unmapped *unmapped;
 	size_t alloc_unmapped;
 	struct text_image_stats stats;
+	/* modules loaded or freed while recording (kcore_dir/module_events) */
+	struct module_events mods;
+	/* the pokes into their ranges, to end at the end of each life (ti__end_module_pokes()) */
+	struct ti_mod_poke *mod_pokes;
+	size_t nr_mod_pokes, alloc_mod_pokes;
 
 	/* text_image__load() only: the session, and the tool it reads with */
 	struct perf_session *session;
@@ -264,6 +277,119 @@ char *text_image__find_vmlinux(const struct perf_env *env, const char *symfs)
 	return NULL;
 }
 
+/* drops [@start, @end) from @k's segments, splitting the ones it cuts */
+static int kcore__cut(struct kcore *k, u64 start, u64 end)
+{
+	struct kcore_segment *out = malloc((2 * k->nr_segments + 1) * sizeof(*out));
+	int nr = 0;
+
+	if (!out)
+		return -ENOMEM;
+	for (int i = 0; i < k->nr_segments; i++) {
+		const struct kcore_segment *s = &k->segments[i];
+		u64 s_end = s->addr + s->len;
+
+		if (s_end <= start || s->addr >= end) {
+			out[nr++] = *s;
+			continue;
+		}
+		if (s->addr < start)
+			out[nr++] = (struct kcore_segment){s->addr, start - s->addr, s->bytes};
+		if (s_end > end)
+			out[nr++] =
+			    (struct kcore_segment){end, s_end - end, s->bytes + (end - s->addr)};
+	}
+	free(k->segments);
+	k->segments = out;
+	k->nr_segments = nr;
+	return 0;
+}
+
+/*
+ * A kcore copy holds, over a module that loaded after it was read,
+ * whatever was there then: free module space reads as zeros, or an
+ * earlier module's or program's code.  None of it is the module's code,
+ * and it would stand for it at every time no poke tells apart.  The
+ * copy's own modules file says which modules it saw: the ranges of the
+ * others are cut out of it.
+ */
+static int ti__cut_kcore(struct text_image *ti, const char *dir)
+{
+	struct module_line *lines = NULL;
+	char *path;
+	int nr, err = 0;
+
+	if (!ti->mods.nr_loads)
+		return 0;
+	if (asprintf(&path, "%s/modules", dir) < 0)
+		return -ENOMEM;
+	nr = modules_file__read(path, &lines);
+	free(path);
+	if (nr == -ENOMEM)
+		return nr;
+	for (size_t i = 0; i < ti->mods.nr_loads && !err; i++) {
+		const struct module_load *ml = &ti->mods.loads[i];
+		bool seen = false;
+
+		for (int j = 0; j < nr && !seen; j++)
+			seen =
+			    !strcmp(lines[j].name, ml->name) && lines[j].core.addr == ml->core.addr;
+		if (seen) {
+			/* the copy's modules file lists one load of a name: the latest */
+			for (size_t k = 0; k < ti->mods.nr_loads; k++)
+				ti->mods.loads[k].in_copy = false;
+			ti->mods.loads[i].in_copy = true;
+			continue;
+		}
+		if (ml->core.len)
+			err = kcore__cut(ti->kcore, ml->core.addr, ml->core.addr + ml->core.len);
+		if (!err && ml->init.len)
+			err = kcore__cut(ti->kcore, ml->init.addr, ml->init.addr + ml->init.len);
+	}
+	free(lines);
+	return err;
+}
+
+/*
+ * The code of each module loaded while recording, as the recorder read it
+ * the moment it loaded: true at the time the read began (a poke during
+ * the read is the one thing it cannot place).  What a free or the end of
+ * init may have taken from under the read is not used.
+ */
+static int ti__add_module_code(struct text_image *ti)
+{
+	for (size_t i = 0; i < ti->mods.nr_loads; i++) {
+		const struct module_load *ml = &ti->mods.loads[i];
+		struct textpoke_base_opts bo = {
+		    .sz = sizeof(bo),
+		    .anchor = TEXTPOKE_ANCHOR_AT,
+		    .time = ml->read_from,
+		    .flags = TEXTPOKE_BASE_BORROW,
+		};
+
+		for (int j = 0; ml->code && j < ml->code->nr_segments; j++) {
+			const struct kcore_segment *seg = &ml->code->segments[j];
+			bool init = module_range__has(&ml->init_text, seg->addr);
+			int err;
+
+			if (!module_load__code_ok(ml, init)) {
+				pr_debug(
+				    "%s: module %s's %s code went while it was read: unknown\n",
+				    ml->code->path, ml->name, init ? "init" : "core");
+				continue;
+			}
+			err =
+			    textpoke_image__add_base(ti->img, seg->addr, seg->bytes, seg->len, &bo);
+			if (err) {
+				pr_err("%s: cannot add the segment at %#llx: %s\n", ml->code->path,
+				       (unsigned long long)seg->addr, strerror(-err));
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
 struct text_image *text_image__new(const struct perf_env *env, const char *recording_kcore_dir,
 				   const struct text_image_opts *opts)
 {
@@ -287,6 +413,12 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 	}
 	ti->anchor = opts->anchor;
 	ti->anchor_time = opts->anchor_time;
+	module_events__init(&ti->mods);
+	if (recording_kcore_dir) {
+		err = module_events__read(&ti->mods, recording_kcore_dir);
+		if (err)
+			goto out_delete;
+	}
 	if (opts->vmlinux) {
 		ti->vmlinux = kcore__open_vmlinux(opts->vmlinux);
 		if (!ti->vmlinux)
@@ -312,6 +444,9 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 				pr_err("%s: no kcore in this kcore_dir\n", dir);
 			goto out_delete;
 		}
+		err = ti->kcore ? ti__cut_kcore(ti, dir) : 0;
+		if (err)
+			goto out_delete;
 	}
 	if (ti->kcore) {
 		switch (ti->anchor) {
@@ -333,6 +468,9 @@ struct text_image *text_image__new(const struct perf_env *env, const char *recor
 		if (err)
 			goto out_delete;
 	}
+	err = ti__add_module_code(ti);
+	if (err)
+		goto out_delete;
 	/* no kernel code from a copy: the installed vmlinux, if it is the recorded one */
 	if (!ti->kcore && !ti->vmlinux && !opts->no_kcore) {
 		char *path = text_image__find_vmlinux(env, opts->symfs);
@@ -379,6 +517,11 @@ void text_image__delete(struct text_image *ti)
 	free(ti->loads);
 	free(ti->verdicts);
 	free(ti->unmapped);
+	for (size_t i = 0; i < ti->nr_mod_pokes; i++)
+		free(ti->mod_pokes[i].bytes);
+	free(ti->mod_pokes);
+	/* after the image: it borrows the module code's bytes */
+	module_events__exit(&ti->mods);
 	free(ti);
 }
 
@@ -411,6 +554,8 @@ static bool ti__covered(struct text_image *ti, u64 addr, u64 time)
 	if (ti->kcore && kcore__in_area(ti->kcore, addr))
 		return true;
 	if (ti->vmlinux && kcore__find(ti->vmlinux, addr))
+		return true;
+	if (module_events__live(&ti->mods, addr, time))
 		return true;
 	for (i = 0; i < ti->nr_spans; i++) {
 		const struct ti_span *s = &ti->spans[i];
@@ -463,6 +608,8 @@ static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp
 	 */
 	if (!ti->finished && !ti->session)
 		ti__live_verdict(ti, tp, time);
+	/* a poke into a module that is being loaded: it is the module's from then on */
+	module_events__note_poke(&ti->mods, tp->addr, tp->old_len, tp->new_len, time);
 	err = textpoke_image__add_poke(ti->img, time, tp->addr, tp->bytes, tp->old_len,
 				       tp->bytes + tp->old_len, tp->new_len);
 	if (err) {
@@ -470,6 +617,19 @@ static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp
 		return err;
 	}
 	ti->stats.nr_pokes++;
+	if (tp->new_len && module_events__find(&ti->mods, tp->addr, time)) {
+		struct ti_mod_poke *mp;
+
+		if (grow((void **)&ti->mod_pokes, ti->nr_mod_pokes, &ti->alloc_mod_pokes,
+			 sizeof(*ti->mod_pokes)))
+			return -ENOMEM;
+		mp = &ti->mod_pokes[ti->nr_mod_pokes];
+		*mp = (struct ti_mod_poke){tp->addr, time, tp->new_len, malloc(tp->new_len)};
+		if (!mp->bytes)
+			return -ENOMEM;
+		memcpy(mp->bytes, tp->bytes + tp->old_len, tp->new_len);
+		ti->nr_mod_pokes++;
+	}
 	if (!ti__covered(ti, tp->addr, time)) {
 		if (grow((void **)&ti->unmapped, ti->stats.nr_unmapped, &ti->alloc_unmapped,
 			 sizeof(*ti->unmapped)))
@@ -725,6 +885,7 @@ static int ti__ksymbol(struct text_image *ti, struct perf_record_ksymbol *ks, u6
 
 	if (ks->ksym_type == PERF_RECORD_KSYMBOL_TYPE_OOL && !unreg)
 		ti->stats.nr_ool++;
+	module_events__note_end(&ti->mods, ks->addr, ks->len, time);
 	/* what the machine does: an unregister ends what is there, so does a register over it */
 	err = ti__objects_close(ti, ks->addr, ks->addr + (ks->len ?: 1), time);
 	if (err)
@@ -1075,6 +1236,42 @@ static int ti__fit(struct text_image *ti)
 	return ti__add_base(ti, ti->kcore, TEXTPOKE_ANCHOR_AT, best.from);
 }
 
+/*
+ * A module's code goes with its life (its free, its init code at the end
+ * of init), but no record says so: the last bytes a poke wrote there would
+ * stand until the next poke at that address, and when the module is
+ * loaded again at the same place, the kernel's poke of the new load
+ * (its old bytes the unpatched code again) would be taken for a mismatch.
+ * So the last poke of each site in a life is ended by a model poke (new
+ * length 0) at the end of that life, as a BPF program's code ends at its
+ * unload.
+ */
+static int ti__end_module_pokes(struct text_image *ti)
+{
+	for (size_t i = 0; i < ti->nr_mod_pokes; i++) {
+		const struct ti_mod_poke *mp = &ti->mod_pokes[i];
+		const struct module_load *ml = module_events__find(&ti->mods, mp->addr, mp->time);
+		u64 end = ml ? module_load__end(ml, mp->addr) : MODULE_TIME_NONE;
+		bool last = true;
+		int err;
+
+		if (end == MODULE_TIME_NONE || end <= mp->time)
+			continue;
+		for (size_t j = 0; j < ti->nr_mod_pokes && last; j++) {
+			const struct ti_mod_poke *o = &ti->mod_pokes[j];
+
+			last = j == i || o->addr != mp->addr || o->time < mp->time ||
+			       (o->time == mp->time && j < i) || o->time >= end;
+		}
+		if (!last)
+			continue;
+		err = ti__jit_poke(ti, end, mp->addr, mp->bytes, mp->len, NULL, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int text_image__finish(struct text_image *ti)
 {
 	size_t n;
@@ -1085,6 +1282,9 @@ int text_image__finish(struct text_image *ti)
 	if (ti->stats.nr_obj_unread > TI_OBJECT_WARNINGS)
 		pr_warning("the code of %llu more kernel objects is unknown (-v lists them)\n",
 			   (unsigned long long)(ti->stats.nr_obj_unread - TI_OBJECT_WARNINGS));
+	err = ti__end_module_pokes(ti);
+	if (err)
+		return err;
 	if (ti->kcore && ti->anchor == TEXT_IMAGE_ANCHOR_FIT) {
 		err = ti__fit(ti);
 		if (err)
@@ -1102,9 +1302,58 @@ int text_image__finish(struct text_image *ti)
 	return 0;
 }
 
+/*
+ * Whether the byte at @addr, known at @time inside module load @ml's
+ * life, is the load's own: from its code read at load time, from the
+ * kcore copy that saw it, or from a poke of its life.  Else it is
+ * another load's code at the same address (a module loaded again where
+ * it was before, its init code after the first load's), which the
+ * image's bases answer at every time no poke tells apart.
+ */
+static bool ti__module_byte_own(struct text_image *ti, const struct module_load *ml, u64 addr,
+				u64 time)
+{
+	struct textpoke_poke p;
+	bool init = module_range__has(&ml->init, addr);
+	const struct module_range *code = init ? &ml->init_text : &ml->text;
+
+	if (ml->in_copy)
+		return true;
+	if (ml->code && module_range__has(code, addr) && module_load__code_ok(ml, init))
+		return true;
+	return text_image__poked_before(ti, addr, 1, time, &p) && p.time >= ml->birth;
+}
+
 int text_image__read(struct text_image *ti, u64 addr, size_t len, u64 time, u8 *buf, u8 *known)
 {
-	return textpoke_image__read(ti->img, addr, len, time, buf, known);
+	u8 *kn = known;
+	int n;
+
+	/* where modules came or went, nothing was mapped outside their lives */
+	if (!known && ti->mods.hi && addr < ti->mods.hi && addr + len > ti->mods.lo) {
+		kn = malloc(len ?: 1);
+		if (!kn)
+			return -ENOMEM;
+	}
+	n = textpoke_image__read(ti->img, addr, len, time, buf, kn);
+	if (n > 0 && kn && ti->mods.hi) {
+		n -= module_events__mask(&ti->mods, addr, len, time, kn);
+		for (size_t i = 0; i < len; i++) {
+			const struct module_load *ml;
+
+			if (kn[i] && addr + i >= ti->mods.lo && addr + i < ti->mods.hi &&
+			    (ml = module_events__find(&ti->mods, addr + i, time)) &&
+			    !ti__module_byte_own(ti, ml, addr + i, time)) {
+				kn[i] = 0;
+				n--;
+			}
+			if (!kn[i])
+				buf[i] = 0;
+		}
+	}
+	if (kn != known)
+		free(kn);
+	return n;
 }
 
 struct textpoke_image *text_image__image(struct text_image *ti)

@@ -286,7 +286,11 @@ static int test_sites_merge(void)
 /*
  * An ftrace trampoline: its body appears (old_len 0), a call inside it is
  * patched, then it is freed (new_len 0).  Before and after: unknown, even
- * with a start image that held something at that address.
+ * with a start image (variant 1) or an end image (variant 2) that held
+ * something at that address: a copy of memory read at another moment
+ * holds free space or other code there.
+ * Mutation caught: site.c's segment value without its "the poke before
+ * took the byte away, or the one after brought it" branch.
  */
 static int test_code_appears_and_goes_away(void)
 {
@@ -311,12 +315,12 @@ static int test_code_appears_and_goes_away(void)
 		TP_CHECK_EQ(textpoke_image__add_poke(img, 200, tramp, body2, 16, NULL, 0), 0);
 		if (variant == 2)
 			TP_CHECK_EQ(textpoke_image__add_base(img, tramp, junk, 16, &after), 0);
-		TP_CHECK(!tp_expect(img, tramp, 99, variant == 1 ? junk : NULL, 16));
+		TP_CHECK(!tp_expect(img, tramp, 99, NULL, 16));
 		TP_CHECK(!tp_expect(img, tramp, 100, body, 16));
 		TP_CHECK(!tp_expect(img, tramp, 150, body2, 16));
 		TP_CHECK(!tp_expect(img, tramp, 199, body2, 16));
-		TP_CHECK(!tp_expect(img, tramp, 200, variant == 2 ? junk : NULL, 16));
-		TP_CHECK(!tp_expect(img, tramp, UINT64_MAX, variant == 2 ? junk : NULL, 16));
+		TP_CHECK(!tp_expect(img, tramp, 200, NULL, 16));
+		TP_CHECK(!tp_expect(img, tramp, UINT64_MAX, NULL, 16));
 		TP_CHECK_EQ(textpoke_image__count_verdicts(img, counts), 0);
 		TP_CHECK_EQ(counts[TEXTPOKE_VERIFIED], 2);
 		TP_CHECK_EQ(counts[TEXTPOKE_UNKNOWN], 1);

@@ -282,7 +282,12 @@ static int model_byte(const struct model *md, uint64_t abs, uint64_t time, uint8
 			*val = p->new[abs - p->addr];
 			return 1;
 		}
+		/* the poke took the byte away: nothing is there */
+		return 0;
 	}
+	/* before the poke that brought the byte: nothing was there */
+	if (m > 0 && abs - md->pokes[cover[0]].addr >= md->pokes[cover[0]].old_len)
+		return 0;
 	for (int b = md->nr_bases - 1; b >= 0; b--) {
 		int bseg = 0;
 
@@ -410,6 +415,8 @@ static enum textpoke_verdict model_verdict(const struct model *md, int i)
 
 			if (prev && abs - prev->addr < prev->new_len)
 				v = prev->new[abs - prev->addr];
+			else if (prev)
+				known = 0;
 			else if ((b = model_segment_base(md, abs, cover, m, s)) >= 0)
 				v = md->bases[b].bytes[abs - md->bases[b].addr];
 			else

@@ -115,7 +115,9 @@ LIBTEXTPOKE_API int textpoke_image__add_base(struct textpoke_image *img, uint64_
 /*
  * Record that at @time the @old_len bytes @old_bytes at @addr became the
  * @new_len bytes @new_bytes.  old_len 0: code appears (an ftrace trampoline
- * body, a kprobe instruction slot); new_len 0: code goes away.  Pokes in
+ * body, a kprobe instruction slot); new_len 0: code goes away.  Before the
+ * one and after the other (until the next poke there) the bytes are
+ * unknown, whatever a base image holds: nothing was there.  Pokes in
  * time order append in O(1); out of order ones are placed at their time.
  * Pokes with equal times apply in the order they were added.  At most
  * 65535 bytes each way, as in PERF_RECORD_TEXT_POKE.
