@@ -105,8 +105,8 @@ static void tp_site__compare(const struct textpoke_image *img, const struct text
 					} else if (o) {
 						/* the poke before took it away: nothing to compare */
 						kn[pos] = 0;
-					} else if ((base = tp_frag__base_between(img, f, false, 0, true,
-										 t))) {
+					} else if ((base = tp_frag__base_between(img, f, false, 0,
+										 true, t))) {
 						val[pos] = base->bytes[ps + j - base->start];
 						fb[pos] = 1;
 					} else {

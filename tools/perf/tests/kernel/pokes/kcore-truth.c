@@ -93,7 +93,7 @@ static void kcore_open(void)
 	nr_phdrs = eh.e_phnum;
 	phdrs = calloc(nr_phdrs, sizeof(*phdrs));
 	if (!phdrs || pread(kcore_fd, phdrs, nr_phdrs * sizeof(*phdrs), eh.e_phoff) !=
-			      (ssize_t)(nr_phdrs * sizeof(*phdrs)))
+			  (ssize_t)(nr_phdrs * sizeof(*phdrs)))
 		die("/proc/kcore: cannot read its %d program headers", nr_phdrs);
 }
 
@@ -452,7 +452,8 @@ int main(int argc, char **argv)
 				die("state image: %s", strerror(errno));
 			memset(old, 0, PAGE);
 			memcpy(old, cur, len);
-			if (fwrite(&a, sizeof(a), 1, pages) != 1 || fwrite(old, PAGE, 1, pages) != 1)
+			if (fwrite(&a, sizeof(a), 1, pages) != 1 ||
+			    fwrite(old, PAGE, 1, pages) != 1)
 				die("%s/%d.pages: %s", out_dir, n, strerror(errno));
 		}
 	}
