@@ -140,6 +140,27 @@ static void code__header(struct text_image *ti, u64 addr, u64 len, u64 time)
 }
 
 /*
+ * A kprobed instruction's line: the bytes memory held there (the int3,
+ * the optimizer's jmp: what the kernel's text is), the instruction they
+ * stand for as its slot or detour holds it
+ */
+static void code__kprobed_line(struct text_image *ti, u64 ip, int l, u64 time,
+			       const struct disasm_insn *insn)
+{
+	u8 b[2 * INSN_LEN_MAX], k[2 * INSN_LEN_MAX];
+	char marker[64];
+
+	if (l > (int)sizeof(b))
+		l = sizeof(b);
+	memset(k, 0, sizeof(k));
+	text_image__read(ti, ip, l, time, b, k);
+	printf("%16llx:  ", (unsigned long long)ip);
+	print_bytes(b, k, l, 21);
+	text_poke__scnprintf_marker(marker, sizeof(marker), ti, ip, time);
+	printf(" %s%s\n", insn->text, marker);
+}
+
+/*
  * An optimized probe's jmp covers several instructions: all but the last
  * listed here, as they were; returns the offset of the last in @kp->orig
  */
@@ -147,7 +168,6 @@ static u64 code__kprobed_head(struct text_image *ti, const struct kprobe_site *k
 			      struct text_poke_sym *ks)
 {
 	struct disasm_insn insn;
-	char marker[64];
 	u64 at = 0;
 	int l;
 
@@ -155,10 +175,7 @@ static u64 code__kprobed_head(struct text_image *ti, const struct kprobe_site *k
 		l = text_poke__kprobed_text(kp, ip, at, &insn, text_poke__sym, ks);
 		if (at + l >= kp->orig_len)
 			break;
-		printf("%16llx:  ", (unsigned long long)(ip + at));
-		print_bytes(kp->orig + at, NULL, l, 21);
-		text_poke__scnprintf_marker(marker, sizeof(marker), ti, ip + at, time);
-		printf(" %s%s\n", insn.text, marker);
+		code__kprobed_line(ti, ip + at, l, time, &insn);
 		at += l;
 	}
 	return at;
@@ -206,9 +223,7 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 			off += at;
 			l = text_poke__kprobed_text(&kp, addr + off - at, at, &insn, text_poke__sym,
 						    ks);
-			printf("%16llx:  ", (unsigned long long)(addr + off));
-			print_bytes(kp.orig_len ? kp.orig + at : bytes + off,
-				    kp.orig_len ? NULL : known + off, l, 21);
+			code__kprobed_line(ti, addr + off, l, time, &insn);
 		} else {
 			l = disasm__one(bytes + off, k - off, addr + off, &insn, text_poke__sym,
 					ks);
@@ -219,9 +234,9 @@ static void code__list(struct text_image *ti, struct text_poke_sym *ks, u64 addr
 			}
 			printf("%16llx:  ", (unsigned long long)(addr + off));
 			print_bytes(bytes + off, known + off, l, 21);
+			text_poke__scnprintf_marker(marker, sizeof(marker), ti, addr + off, time);
+			printf(" %s%s\n", insn.text, marker);
 		}
-		text_poke__scnprintf_marker(marker, sizeof(marker), ti, addr + off, time);
-		printf(" %s%s\n", insn.text, marker);
 		/*
 		 * int3 alone: the rest of the probed instruction is no
 		 * instruction of its own ("push %rsp" of push %r12's 54)

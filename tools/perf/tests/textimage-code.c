@@ -3,7 +3,8 @@
  * perf textpoke code: the listing of a range at a time.  Run in-process
  * (cmd_textpoke_code() with stdout in a file) so that it is tested before
  * builtin-textpoke.c's table lists it.  A kprobed instruction lists as
- * the one its slot holds, tagged; with no slot as "int3 [kprobed]" and
+ * the bytes memory holds (the int3, the optimizer's jmp) under the
+ * instruction its slot holds, tagged; with no slot as "int3 [kprobed]" and
  * the probed instruction's other bytes, never decoded on their own.
  * Mutation caught: kp_rest() always false: "89 e5" decodes as
  * "movl %esp,%ebp" after the int3.
@@ -208,15 +209,19 @@ static int test__textimage_code(struct test_suite *t)
 	};
 	static const char *const kprobe_not_esp[] = {"%esp", NULL};
 	static const char *const kprobe_slot[] = {
-	    "ffffffff81000504:  48 89 e5              movq %rsp,%rbp [kprobed] [poked 1.000002040]",
+	    "ffffffff81000504:  cc 89 e5              movq %rsp,%rbp [kprobed] [poked 1.000002040]",
 	    "ffffffff81000507:  90                    nop",
 	    NULL,
 	};
+	/*
+	 * memory's bytes, the jmp to the detour at FK_KSLOT_DETOUR (rel32
+	 * 0x1f00fcf7 from 0xffffffff81000509), under the instructions it covers
+	 */
 	static const char *const kprobe_optimized[] = {
-	    "ffffffff81000504:  48 89 e5              movq %rsp,%rbp [kprobed, optimized] "
+	    "ffffffff81000504:  e9 f7 fc              movq %rsp,%rbp [kprobed, optimized] "
 	    "[poked 1.000002150]",
-	    "ffffffff81000507:  90                    nop [kprobed, optimized] [poked 1.000002150]",
-	    "ffffffff81000508:  90                    nop [kprobed, optimized] [poked 1.000002150]",
+	    "ffffffff81000507:  00                    nop [kprobed, optimized] [poked 1.000002150]",
+	    "ffffffff81000508:  1f                    nop [kprobed, optimized] [poked 1.000002150]",
 	    "ffffffff81000509:  90                    nop\n",
 	    NULL,
 	};

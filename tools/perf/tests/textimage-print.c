@@ -2,7 +2,8 @@
 /*
  * The printers the script layer calls: insn, disasm, the poked marker,
  * and each TEXT_POKE decoded as "old -> new (verdict)".  A kprobe's int3
- * prints as the instruction its slot holds, tagged "[kprobed]" (a second
+ * disassembles as the instruction its slot holds, tagged "[kprobed]",
+ * while insn prints the bytes memory held, as long as that (a second
  * recording, FK_KPROBE_SLOT, with two other probes' slots around it), or
  * as "int3 [kprobed]" with no slot; expected values by hand from the
  * fixture's description.
@@ -94,8 +95,10 @@ static int expect_str(const char *what, const char *got, const char *want)
 
 /*
  * With the kprobe's slot in the recording (FK_KPROBE_SLOT): the probed
- * "48 89 e5" (mov %rsp,%rbp) while the int3 is there, tagged; as it is,
- * untagged, before the arming and after the disarming
+ * "48 89 e5" (mov %rsp,%rbp) while the int3 is there, tagged, its insn
+ * the bytes memory held (cc 89 e5; e9 and the jmp's rel32 0x1f00fcf7
+ * while optimized); as it is, untagged, before the arming and after the
+ * disarming
  */
 static int check_kprobe_slot(void)
 {
@@ -110,7 +113,7 @@ static int check_kprobe_slot(void)
 		goto out;
 	}
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2104);
-	err |= expect_str("insn kprobed", buf, " insn: 48 89 e5 [kprobed]");
+	err |= expect_str("insn kprobed", buf, " insn: cc 89 e5 [kprobed]");
 	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2104, NULL, NULL);
 	/* capstone 4 spells movq */
 	err |= expect_str("disasm kprobed", buf, " movq %rsp,%rbp [kprobed]");
@@ -118,13 +121,13 @@ static int check_kprobe_slot(void)
 		err |= expect_str("ilen kprobed", "not 3", "3");
 	/* optimized: the copy in the detour; then int3 again, the probe still armed */
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2200);
-	err |= expect_str("insn optimized", buf, " insn: 48 89 e5 [kprobed, optimized]");
+	err |= expect_str("insn optimized", buf, " insn: e9 f7 fc [kprobed, optimized]");
 	text_poke__scnprintf_disasm(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2200, NULL, NULL);
 	err |= expect_str("disasm optimized", buf, " movq %rsp,%rbp [kprobed, optimized]");
 	if (text_poke__insn_len(ti, FK_KPROBE_SITE, FK_T0 + 2200) != 3)
 		err |= expect_str("ilen optimized", "not 3", "3");
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 2300);
-	err |= expect_str("insn unoptimized", buf, " insn: 48 89 e5 [kprobed]");
+	err |= expect_str("insn unoptimized", buf, " insn: cc 89 e5 [kprobed]");
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 1004);
 	err |= expect_str("insn before the kprobe", buf, " insn: 48 89 e5");
 	text_poke__scnprintf_insn(buf, sizeof(buf), ti, FK_KPROBE_SITE, FK_T0 + 5104);

@@ -57,8 +57,6 @@ static bool bytes_at(struct text_image *ti, u64 ip, u64 time, u8 *bytes, u8 *kno
 	return text_image__read(ti, ip, INSN_MAX, time, bytes, known) > 0 && known[0];
 }
 
-static const u8 int3 = 0xcc;
-
 int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64 ip, u64 time)
 {
 	u8 bytes[INSN_MAX], known[INSN_MAX];
@@ -68,11 +66,19 @@ int text_poke__scnprintf_insn(char *buf, size_t size, struct text_image *ti, u64
 	if (size)
 		buf[0] = '\0';
 	if (kprobe_site__find(ti, ip, time, &kp)) {
-		if (kp.orig_len)
-			n = insn_len__scnprintf_field(buf, size, kp.orig, NULL,
-						      kprobe_site__insn_len(&kp, 0), INSN_LEN_64);
-		else
-			n = insn_len__scnprintf_field(buf, size, &int3, NULL, 1, INSN_LEN_64);
+		/*
+		 * the bytes memory held (int3, the optimizer's jmp), as long
+		 * as the instruction they stand for; the tag says which
+		 * that is not what they decode to
+		 */
+		int len = kprobe_site__insn_len(&kp, 0);
+
+		memset(known, 0, sizeof(known));
+		text_image__read(ti, ip, INSN_MAX, time, bytes, known);
+		n = scnprintf(buf, size, " insn:");
+		for (int i = 0; i < len && i < INSN_MAX; i++)
+			n += known[i] ? scnprintf(buf + n, size - n, " %02x", bytes[i]) :
+					scnprintf(buf + n, size - n, " ??");
 		return n + scnprintf(buf + n, size - n, "%s",
 				     kp.optimized ? KPROBED_OPT_TAG : KPROBED_TAG);
 	}

@@ -15,7 +15,8 @@
 # 40.951223276.  At a time in each phase, code must list push %r12 tagged
 # [kprobed] (int3 phases), push %r12 and movq %rsi,%r12 tagged [kprobed,
 # optimized] (jmp phases), and after the removal untagged; never the
-# "push %rsp" the int3 leaves in memory.
+# "push %rsp" the int3 leaves in memory; the bytes column always what
+# memory held (cc 54, the jmp), never the slot's 41 54 while armed.
 # Mutation caught: kprobe_armed() taking the optimizer's 5-byte pokes for a
 # disarming: at 39.7 the optimized jmp lists as "jmp kprobe_optinsn_page".
 
@@ -35,10 +36,12 @@ gzip -dc "$src/data.gz" >"$rec/data" &&
 	cp "$src/kcore_dir/modules" "$rec/kcore_dir/modules" || fail "$src: cannot unpack"
 
 site=ffffffffae363fa5
-int3_lines="$site:  41 54                 push %r12 [kprobed]
+# the bytes are memory's (perf report -D: the arming poke's new cc, the
+# optimizer's new e9 56 a0 20 12), the instructions the slot's and detour's
+int3_lines="$site:  cc 54                 push %r12 [kprobed]
 ffffffffae363fa7:  49 89 f4              movq %rsi,%r12"
-opt_lines="$site:  41 54                 push %r12 [kprobed, optimized]
-ffffffffae363fa7:  49 89 f4              movq %rsi,%r12 [kprobed, optimized]"
+opt_lines="$site:  e9 56                 push %r12 [kprobed, optimized]
+ffffffffae363fa7:  a0 20 12              movq %rsi,%r12 [kprobed, optimized]"
 gone_line="$site:  41 54                 push %r12 [poked 40.951223276]"
 
 # code at TIME: the site's lines, without the poked markers
