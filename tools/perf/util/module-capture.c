@@ -747,7 +747,9 @@ static struct module_load *mc__load_of(struct module_capture *cap, const char *n
  */
 static int module_capture__pair(struct module_capture *cap, struct module_events *me)
 {
-	qsort(cap->events, cap->nr_events, sizeof(*cap->events), mc_event__cmp);
+	/* no module came or went: events is NULL, which qsort() may not take */
+	if (cap->nr_events)
+		qsort(cap->events, cap->nr_events, sizeof(*cap->events), mc_event__cmp);
 	for (size_t i = 0; i < cap->nr_events; i++) {
 		const struct mc_event *e = &cap->events[i];
 		struct module_load *ml = mc__load_of(cap, e->name, e->time);

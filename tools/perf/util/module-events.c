@@ -522,7 +522,8 @@ int module_events__read(struct module_events *me, const char *kcore_dir)
 	fclose(f);
 	free(path);
 	if (!err) {
-		qsort(me->loads, me->nr_loads, sizeof(*me->loads), module_load__cmp);
+		if (me->nr_loads) /* loads is NULL then, which qsort() may not take */
+			qsort(me->loads, me->nr_loads, sizeof(*me->loads), module_load__cmp);
 		module_events__set_floors(me);
 		err = module_events__place_frees(me, kcore_dir);
 		module_events__bounds(me);

@@ -35,6 +35,20 @@ for v in kaslr nokaslr; do
 	# one guest at a time on the machine: qemu runs on one core
 	flock /tmp/qemu.lock nice bash "$kernel_rig_dir/run-pokes.sh" "$out/$v" $arg ||
 		{ echo "check-kernel: the $v boot failed: $out/$v/console.log" >&2; exit 1; }
+	# a recorder that failed in the guest leaves no recording to check:
+	# that is a failure, never fewer rows in the table
+	if grep -E '^rig: .*: exit [1-9]' "$out/$v/experiment.log" >&2; then
+		echo "check-kernel: a recorder failed in the $v boot: $out/$v/experiment.log" >&2
+		exit 1
+	fi
+	for e in tracepoints ftrace kprobes bpf module startup; do
+		for who in ours stock; do
+			[ -d "$out/$v/$e.$who" ] || {
+				echo "check-kernel: $v boot: no $e.$who recording: $out/$v/experiment.log" >&2
+				exit 1
+			}
+		done
+	done
 done
 # the vmlinux base, on the nokaslr boot: the package ships only vmlinuz
 python3 "$kernel_rig_dir/extract-vmlinux.py" "$kroot"/boot/vmlinuz-* "$out/vmlinux" ||
