@@ -23,6 +23,12 @@ compared.  Otherwise the code at the end of the window is what was read.
 Usage: check-pokes.py [--textpoke BIN] [--perf BIN] [--bases fit,start,end,none]
                       [--stock-insn] [--only NAME] [--vmlinux FILE] [-j N] RUNDIR...
 (install-guest-data.py writes the compared site-moments into the tree.)
+Samples on poked sites: `perf textpoke script -F time,ip,insn` (and with
+--stock-insn stock perf's) against the truth moment with no poke of the
+site between it and the sample; ours must be equal.
+Mutation caught: comparing each byte against the kernel's next one
+(kb[(a - s[0] + 1) % s[1]]) made it "1 bytes equal, 13 wrong", exit 1.
+
 Exit status: 0 when every compared byte is equal and no byte is shown
 where nothing was mapped, 1 otherwise (the table says which), 2 on a
 usage or input error.
@@ -38,6 +44,8 @@ import sys
 PAGE = 4096
 # stock perf -F insn at poked sites, over every recording: equal, wrong
 STOCK_INSN = [0, 0]
+# perf textpoke script -F insn at poked sites, over every recording: equal, wrong
+OUR_INSN = [0, 0]
 
 
 def die(msg):
@@ -366,17 +374,18 @@ def check_recording(args, rec, marks, pokes, replayed, env, rows, details, bases
             details.append("%s [%s]: %s" % (rec, base, e))
     if args.stock_insn:
         stock_insn(args, rec, pokes, sites, want, env, details)
+    our_insn(args, rec, pokes, sites, want, env, details)
 
 
-def stock_insn(args, rec, pokes, sites, want, env, details):
-    """Stock perf's -F insn at samples on poked sites, where a truth moment
-    holds for the sample's time (no poke of the site between the two)."""
-    rc, out, err = run([args.perf, "script", "-i", rec, "--ns", "-F", "time,ip,insn"], env)
-    if rc:
-        details.append("%s: stock perf script -F insn failed: %s" % (rec, err.strip()[:200]))
-        return
+def insn_at_sites(out, pokes, sites, want, examples=None):
+    """Bytes of `-F time,ip,insn` lines (a script's output) at samples on
+    poked sites, where a truth moment holds for the sample's time (no poke
+    of the site between the two): [equal, wrong].  Our insn field tags a
+    kprobed instruction " [kprobed]" or " [kprobed, optimized]" after its
+    bytes: the tag is not a byte."""
     eq = wrong = 0
     for line in out.splitlines():
+        line = re.sub(r" \[kprobed(?:, optimized)?\]\s*$", "", line)
         m = re.match(r"^\s*(\d+\.\d+):\s+([0-9a-f]+)\s+insn:((?: [0-9a-f]{2})*)", line)
         if not m:
             continue
@@ -392,6 +401,7 @@ def stock_insn(args, rec, pokes, sites, want, env, details):
                 lo, hi = min(t, tm), max(t, tm)
                 if any(lo <= pt <= hi for pt in st):
                     continue
+                bad = False
                 for i, b in enumerate(ins):
                     a = ip + i
                     if s[0] <= a < s[0] + s[1]:
@@ -399,11 +409,46 @@ def stock_insn(args, rec, pokes, sites, want, env, details):
                             eq += 1
                         else:
                             wrong += 1
+                            bad = True
+                if bad and examples is not None and len(examples) < 3:
+                    examples.append("%s %#x: shown%s, kernel at moment %d: %s" %
+                                    (fmt_ns(t), ip, m.group(3), n, " ".join(
+                                        "%02x" % kb[ip + i - s[0]] if s[0] <= ip + i < s[0] + s[1]
+                                        else "(off site)" for i in range(len(ins)))))
                 break
+    return [eq, wrong]
+
+
+def stock_insn(args, rec, pokes, sites, want, env, details):
+    """Stock perf's -F insn at samples on poked sites, where a truth moment
+    holds for the sample's time (no poke of the site between the two)."""
+    rc, out, err = run([args.perf, "script", "-i", rec, "--ns", "-F", "time,ip,insn"], env)
+    if rc:
+        details.append("%s: stock perf script -F insn failed: %s" % (rec, err.strip()[:200]))
+        return
+    eq, wrong = insn_at_sites(out, pokes, sites, want)
     details.append("%s: stock perf -F insn at poked sites: %d bytes equal, %d wrong" %
                    (rec, eq, wrong))
     STOCK_INSN[0] += eq
     STOCK_INSN[1] += wrong
+
+
+def our_insn(args, rec, pokes, sites, want, env, details):
+    """The same for `perf textpoke script -F insn` (default base): what must
+    hold is every byte equal.  A failed script counts as one wrong."""
+    rc, out, err = run([args.textpoke, "script", "-i", rec, "--ns", "-F", "time,ip,insn"], env)
+    if rc:
+        details.append("%s: perf textpoke script -F insn failed: %s" % (rec, err.strip()[:200]))
+        OUR_INSN[1] += 1
+        return
+    examples = []
+    eq, wrong = insn_at_sites(out, pokes, sites, want, examples)
+    details.append("%s: perf textpoke script -F insn at poked sites: %d bytes equal, %d wrong" %
+                   (rec, eq, wrong))
+    for e in examples:
+        details.append("%s: perf textpoke script -F insn wrong: %s" % (rec, e))
+    OUR_INSN[0] += eq
+    OUR_INSN[1] += wrong
 
 
 def main():
@@ -476,7 +521,11 @@ def main():
           "events: a module's life is unknown there)" % stock_unmapped)
     print("stock perf -F insn at poked sites: %d bytes equal, %d wrong" %
           (STOCK_INSN[0], STOCK_INSN[1]))
+    print("perf textpoke script -F insn at poked sites: %d bytes equal, %d wrong" %
+          (OUR_INSN[0], OUR_INSN[1]))
     bad = []
+    if OUR_INSN[1]:
+        bad.append("%d wrong bytes in perf textpoke script -F insn" % OUR_INSN[1])
     if tot[1]:
         bad.append("%d wrong bytes" % tot[1])
     if ours_unmapped:
