@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bpf-capture.h"
+#include "capture-thread.h"
 #include "debug.h"
 #include "event.h"
 #include "header.h"
@@ -299,20 +300,13 @@ static void *bpf_capture__thread(void *arg)
 {
 	struct bpf_capture_thread *th = arg;
 	struct bpf_capture *cap = th->cap;
-	struct sched_param sp = {.sched_priority = 1};
 	struct pollfd pfd[2] = {
 	    {.fd = th->ring->fd, .events = POLLIN},
 	    {.fd = cap->stop_fd, .events = POLLIN},
 	};
-	cpu_set_t set;
 
-	if (th->ring->cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(th->ring->cpu, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
-	/* only root may; without it capture still works, it just loses more races */
-	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	capture__pin(th->ring->cpu);
+	capture__set_fifo(true);
 	pthread_mutex_lock(&cap->lock);
 	cap->nr_ready++;
 	pthread_cond_signal(&cap->ready_cond);
@@ -331,22 +325,6 @@ static void *bpf_capture__thread(void *arg)
 	return NULL;
 }
 
-static int online_cpus(int **cpus)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	int *c;
-
-	if (n <= 0)
-		n = 1;
-	c = calloc(n, sizeof(int));
-	if (!c)
-		return -ENOMEM;
-	for (long i = 0; i < n; i++)
-		c[i] = i;
-	*cpus = c;
-	return n;
-}
-
 struct bpf_capture *bpf_capture__new(const int *cpus, int nr_cpus)
 {
 	struct bpf_capture *cap = calloc(1, sizeof(*cap));
@@ -358,7 +336,7 @@ struct bpf_capture *bpf_capture__new(const int *cpus, int nr_cpus)
 	pthread_cond_init(&cap->ready_cond, NULL);
 	cap->stop_fd = -1;
 	if (!cpus) {
-		nr_cpus = online_cpus(&own);
+		nr_cpus = capture__online_cpus(&own);
 		if (nr_cpus < 0)
 			goto out_delete;
 		cpus = own;

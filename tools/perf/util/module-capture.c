@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "capture-thread.h"
 #include "debug.h"
 #include "event.h"
 #include "kallsyms.h"
@@ -351,14 +352,6 @@ static int mc_thread__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	return mc__add_event(cap, &e);
 }
 
-static void mc_thread__set_fifo(bool fifo)
-{
-	struct sched_param sp = {.sched_priority = fifo ? 1 : 0};
-
-	/* only root may; without it the capture loses more races, no more */
-	pthread_setschedparam(pthread_self(), fifo ? SCHED_FIFO : SCHED_OTHER, &sp);
-}
-
 /* whether a load waits in the thread's ring (its wakeup makes the ring readable) */
 static bool mc_thread__load_waits(void *arg)
 {
@@ -381,10 +374,10 @@ static bool mc_thread__kallsyms(struct mc_thread *th, bool final)
 
 	if (!th->nr_pending)
 		return false;
-	mc_thread__set_fifo(false);
+	capture__set_fifo(false);
 	err = module_read__kallsyms(th->pending, th->nr_pending, th->cap->proc,
 				    final ? NULL : mc_thread__load_waits, th);
-	mc_thread__set_fifo(true);
+	capture__set_fifo(true);
 	if (err == -EINTR)
 		return true;
 	if (err)
@@ -405,14 +398,9 @@ static void *mc_thread__run(void *arg)
 	    {.fd = th->ring->fd, .events = POLLIN},
 	    {.fd = cap->stop_fd, .events = POLLIN},
 	};
-	cpu_set_t set;
 
-	if (th->ring->cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(th->ring->cpu, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
-	mc_thread__set_fifo(true);
+	capture__pin(th->ring->cpu);
+	capture__set_fifo(true);
 	mc_thread__open_marker(th);
 	pthread_mutex_lock(&cap->lock);
 	cap->nr_ready++;
@@ -433,22 +421,6 @@ static void *mc_thread__run(void *arg)
 	perf_ring__drain(th->ring, mc_thread__event, th);
 	mc_thread__kallsyms(th, true);
 	return NULL;
-}
-
-static int online_cpus(int **cpus)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	int *c;
-
-	if (n <= 0)
-		n = 1;
-	c = calloc(n, sizeof(int));
-	if (!c)
-		return -ENOMEM;
-	for (long i = 0; i < n; i++)
-		c[i] = i;
-	*cpus = c;
-	return n;
 }
 
 /* one module: tracepoint on @cpu, on the recording's clock */
@@ -551,7 +523,7 @@ struct module_capture *module_capture__new(const int *cpus, int nr_cpus,
 	}
 	err = -ENOMEM;
 	if (!cpus) {
-		nr_cpus = online_cpus(&own);
+		nr_cpus = capture__online_cpus(&own);
 		if (nr_cpus < 0)
 			goto out_delete;
 		cpus = own;
