@@ -323,8 +323,9 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 		c->r[R_STRAY].live = true;
 		fk__poke(c, FK_STRAY_TIME, FK_STRAY, nop2, 2, jmp8, 2, true);
 		fk__sample(c, FK_STRAY_TIME + 10, FK_STRAY, 2, 2);
-		fk__ksymbol(c, FK_STRAY_TIME + 300, FK_STRAY, 0x1000, PERF_RECORD_KSYMBOL_TYPE_OOL,
-			    true, "kprobe_insn_page");
+		if (!(c->fk->flags & FK_STRAY_UNANNOUNCED))
+			fk__ksymbol(c, FK_STRAY_TIME + 300, FK_STRAY, 0x1000,
+				    PERF_RECORD_KSYMBOL_TYPE_OOL, true, "kprobe_insn_page");
 	}
 	if (c->fk->flags & FK_MODULE_AREA) {
 		c->r[R_LATE].live = true;

@@ -71,6 +71,12 @@ enum fixture_kernel_flags {
 	 */
 	FK_STRAY_POKE = 1 << 5,
 	/*
+	 * with FK_STRAY_POKE: no KSYMBOL ever maps FK_STRAY, as for a module
+	 * that loads while stock perf records (FK_STRAY lies in x86-64's
+	 * module space)
+	 */
+	FK_STRAY_UNANNOUNCED = 1 << 10,
+	/*
 	 * the kprobe's slot: a KSYMBOL OOL kprobe_insn_page at FK_KSLOT at
 	 * FK_T0 + 2033, filled before the arming poke (2040) with the
 	 * probed "48 89 e5 cc" at FK_KSLOT_INSN (2036), between two other

@@ -11,11 +11,16 @@
  *   c->verdicts[TEXTPOKE_MISMATCH] test made 0).
  * Mutation caught: rc__region_bytes() calling every region's bytes known.
  * Mutation caught: the nr_unmapped copy from the image's stats dropped.
+ * Mutation caught: ti__classify_unmapped() ignoring ti->mods.captured
+ *   (the watched recording called trusted).
+ * Mutation caught: ti__covered_later() always false (the FK_STRAY poke
+ *   that a KSYMBOL maps later counted as a module's).
  */
 #include <string.h>
 
 #include "tests.h"
 #include "fixture-kernel.h"
+#include "fixture-kcore.h"
 #include "../util/report-changes.h"
 #include "../util/text-image.h"
 
@@ -32,13 +37,22 @@ static void run__exit(struct run *r)
 	fixture_kernel__delete(r->fk);
 }
 
-static int run__init(struct run *r, unsigned int flags, u64 lost, u64 unordered)
+/*
+ * @module_events: what to put in the recording's kcore_dir/module_events
+ * (what perf textpoke record writes when it watched module loads), NULL
+ * for none
+ */
+static int run__init_mod(struct run *r, unsigned int flags, u64 lost, u64 unordered,
+			 const char *module_events)
 {
 	int i;
 
 	memset(r, 0, sizeof(*r));
 	r->fk = fixture_kernel__new(flags);
 	if (!r->fk)
+		return -1;
+	if (module_events && fixture__write_file(r->fk->kcore_dir, "module_events", module_events,
+						 strlen(module_events)))
 		return -1;
 	r->ti = text_image__load(r->fk->path, NULL);
 	if (!r->ti)
@@ -53,6 +67,11 @@ static int run__init(struct run *r, unsigned int flags, u64 lost, u64 unordered)
 		return -1;
 	pr_debug("flags %#x: %s\n", flags, r->rc->consistency.verdict);
 	return 0;
+}
+
+static int run__init(struct run *r, unsigned int flags, u64 lost, u64 unordered)
+{
+	return run__init_mod(r, flags, lost, unordered, NULL);
 }
 
 static const struct report_site *site_at(const struct report_changes *rc, u64 addr)
@@ -152,9 +171,44 @@ static int check_stray(void)
 	if (!s || s->kind != REPORT_KIND_JUMP_LABEL || s->nr_versions != 2 ||
 	    s->versions[1].nr_samples != 1 || s->first_change != FK_STRAY_TIME)
 		goto out;
-	if (r.rc->consistency.nr_unmapped != 1 || r.rc->consistency.trusted ||
-	    !says(r.rc, "1 poke outside every map"))
+	/* a KSYMBOL maps the address later: the poke came before its code */
+	if (r.rc->consistency.nr_unmapped != 1 || r.rc->consistency.nr_unmapped_module_space ||
+	    r.rc->consistency.trusted || !says(r.rc, "1 poke outside every map"))
 		goto out;
+	ret = TEST_OK;
+out:
+	run__exit(&r);
+	return ret;
+}
+
+/*
+ * The same poke with nothing ever mapped there, as a module that loads
+ * while stock perf records: its jump labels and static calls poked in
+ * module space, no record of the load.  The recording has no fault, the
+ * module's code is unknown: trusted, and said.  Had the recorder watched
+ * module loads (a module_events index, even empty), the poke is a fault.
+ */
+static int check_module_load(bool watched)
+{
+	const char *index = "# perf textpoke: kernel modules loaded or freed while recording\n";
+	struct run r;
+	int ret = TEST_FAIL;
+
+	if (run__init_mod(&r, FK_STRAY_POKE | FK_STRAY_UNANNOUNCED, 0, 0, watched ? index : NULL))
+		goto out;
+	if (r.rc->consistency.nr_unmapped != 1)
+		goto out;
+	if (watched) {
+		if (r.rc->consistency.nr_unmapped_module_space || r.rc->consistency.trusted ||
+		    !says(r.rc, "not trusted: 1 poke outside every map"))
+			goto out;
+	} else {
+		if (r.rc->consistency.nr_unmapped_module_space != 1 || !r.rc->consistency.trusted ||
+		    !says(r.rc, "trusted: ") ||
+		    !says(r.rc,
+			  "; 1 poke in a module loaded while recording, whose code is unknown"))
+			goto out;
+	}
 	ret = TEST_OK;
 out:
 	run__exit(&r);
@@ -183,6 +237,8 @@ static int test__report_changes_verdict(struct test_suite *t)
 	TEST_ASSERT_VAL("a poke dropped, lost and unordered records", check_dropped() == TEST_OK);
 	TEST_ASSERT_VAL("no BPF JIT images", check_no_bpf_info() == TEST_OK);
 	TEST_ASSERT_VAL("a poke where nothing is mapped", check_stray() == TEST_OK);
+	TEST_ASSERT_VAL("a module loaded while recording", check_module_load(false) == TEST_OK);
+	TEST_ASSERT_VAL("a module load the recorder missed", check_module_load(true) == TEST_OK);
 	TEST_ASSERT_VAL("kcore copied at the end", check_kcore_end() == TEST_OK);
 	return TEST_OK;
 }

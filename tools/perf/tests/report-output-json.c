@@ -222,6 +222,8 @@ static void exp_changes(FILE *fp, const struct report_output_fixture *f)
 	EXP_INT(fp, "changes.consistency.nr_lost_samples", rc->consistency.nr_lost_samples);
 	EXP_INT(fp, "changes.consistency.nr_unordered", rc->consistency.nr_unordered);
 	EXP_INT(fp, "changes.consistency.nr_unmapped", rc->consistency.nr_unmapped);
+	EXP_INT(fp, "changes.consistency.nr_unmapped_module_space",
+		rc->consistency.nr_unmapped_module_space);
 	fprintf(fp, "changes.consistency.trusted\tb:false\n");
 	exp_str(fp, "changes.consistency.verdict", rc->consistency.verdict);
 }

@@ -789,7 +789,12 @@ int module_capture__write(struct module_capture *cap, const char *kcore_dir)
 		if (!err)
 			err = module_events__add_load(&me, &mc->ml);
 	}
-	if (!err && (me.nr_loads || me.nr_frees))
+	/*
+	 * the index even when nothing loaded: it says that loads were
+	 * watched, so a poke in module space that no map covers is a fault
+	 * of the recording, not a module the recorder could not see
+	 */
+	if (!err)
 		err = module_events__write(&me, kcore_dir);
 	/* the loads are the captures' own: nothing of them to free here */
 	me.nr_loads = 0;

@@ -484,6 +484,7 @@ int module_events__read(struct module_events *me, const char *kcore_dir)
 		free(path);
 		return err == -ENOMEM ? err : 0;
 	}
+	me->captured = true;
 	while (!err && fgets(line, sizeof(line), f)) {
 		struct module_load ml;
 		int bad = 0;

@@ -106,6 +106,12 @@ struct module_events {
 	struct module_free *frees;
 	size_t nr_frees, alloc_frees;
 	u64 lo, hi; /* reader only: the bounds of all their ranges */
+	/*
+	 * reader only: the recording has the index, so its recorder watched
+	 * module loads (perf textpoke record writes it, empty or not, whenever
+	 * it did); without it a module loaded while recording is unseen
+	 */
+	bool captured;
 };
 
 void module_events__init(struct module_events *me);

@@ -304,9 +304,12 @@ static void print_consistency(const struct report_changes *rc, FILE *fp)
 		c->verdicts[TEXTPOKE_MISMATCH], c->verdicts[TEXTPOKE_UNKNOWN]);
 	fprintf(fp,
 		"#   records: %llu lost, %llu samples lost, %llu out of order; %zu pokes "
-		"unmapped\n",
+		"unmapped",
 		(unsigned long long)c->nr_lost, (unsigned long long)c->nr_lost_samples,
 		(unsigned long long)c->nr_unordered, c->nr_unmapped);
+	if (c->nr_unmapped_module_space)
+		fprintf(fp, " (%zu in module space)", c->nr_unmapped_module_space);
+	fputc('\n', fp);
 	fprintf(fp, "#   verdict: %s\n", c->verdict ? c->verdict : "(not finished)");
 }
 

@@ -813,6 +813,8 @@ struct report_changes *report_changes__new(struct text_image *ti, struct machine
 			rc__span(rc, r->end);
 	}
 	rc->pub.consistency.nr_unmapped = text_image__stats(ti)->nr_unmapped;
+	rc->pub.consistency.nr_unmapped_module_space =
+	    text_image__stats(ti)->nr_unmapped_module_space;
 	return &rc->pub;
 
 out_nomem:
@@ -942,8 +944,11 @@ static void rc__verdict(struct rc *rc)
 		    st->nr_bpf_no_bytes == 1 ? "" : "s");
 	if (st->nr_obj_unread)
 		WHY("%llu kernel objects unreadable", (unsigned long long)st->nr_obj_unread);
-	if (c->nr_unmapped)
-		WHY("%zu poke%s outside every map", c->nr_unmapped, c->nr_unmapped == 1 ? "" : "s");
+	if (c->nr_unmapped > c->nr_unmapped_module_space) {
+		size_t nr = c->nr_unmapped - c->nr_unmapped_module_space;
+
+		WHY("%zu poke%s outside every map", nr, nr == 1 ? "" : "s");
+	}
 #undef WHY
 	c->trusted = !n;
 	if (c->trusted) {
@@ -956,7 +961,20 @@ static void rc__verdict(struct rc *rc)
 		if (c->nr_lost_samples)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 " (%llu samples lost)", (unsigned long long)c->nr_lost_samples);
-	} else {
+	}
+	/*
+	 * not a fault of the recording, but its code there is unknown: said
+	 * whether trusted or not
+	 */
+	if (c->nr_unmapped_module_space) {
+		size_t len = strlen(line);
+
+		snprintf(line + len, sizeof(line) - len,
+			 "; %zu poke%s in a module loaded while recording, whose code is unknown "
+			 "(the recorder did not capture module loads)",
+			 c->nr_unmapped_module_space, c->nr_unmapped_module_space == 1 ? "" : "s");
+	}
+	if (!c->trusted) {
 		memmove(line + 13, line,
 			strlen(line) + 1 < sizeof(line) - 13 ? strlen(line) + 1 :
 							       sizeof(line) - 13);

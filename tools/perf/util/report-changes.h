@@ -85,9 +85,11 @@ struct report_consistency {
 	u64 nr_lost_samples; /* LOST_SAMPLES */
 	u64 nr_unordered;    /* records out of time order */
 	size_t nr_unmapped;  /* pokes no map covered */
-	bool truncated;	     /* the input ends inside a record: what came later is unknown */
-	bool trusted;	     /* kernel decoding of this recording can be trusted */
-	char *verdict;	     /* one line: why or why not, what is missing */
+	/* of them, in module space on a recording that did not watch module loads */
+	size_t nr_unmapped_module_space;
+	bool truncated; /* the input ends inside a record: what came later is unknown */
+	bool trusted;	/* kernel decoding of this recording can be trusted */
+	char *verdict;	/* one line: why or why not, what is missing */
 };
 
 struct report_changes {

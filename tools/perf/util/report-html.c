@@ -617,9 +617,10 @@ static void html__summary(struct html *h, const struct report_output *ro)
 		fprintf(h->fp, " %s %zu", textpoke_verdict__str(i), rc->consistency.verdicts[i]);
 	fprintf(h->fp,
 		"; lost %" PRIu64 ", lost samples %" PRIu64 ", out of order %" PRIu64
-		", unmapped %zu</p>\n",
+		", unmapped %zu (in module space %zu)</p>\n",
 		rc->consistency.nr_lost, rc->consistency.nr_lost_samples,
-		rc->consistency.nr_unordered, rc->consistency.nr_unmapped);
+		rc->consistency.nr_unordered, rc->consistency.nr_unmapped,
+		rc->consistency.nr_unmapped_module_space);
 	fputs("<p class=\"legend\">", h->fp);
 	for (i = 0; i < REPORT_KIND__MAX; i++)
 		fprintf(h->fp, "<span style=\"background:%s\"></span>%s ", kind_colour[i],

@@ -394,6 +394,7 @@ static void json__changes(struct json *j, const struct report_changes *rc)
 	json__u64(j, "nr_lost_samples", c->nr_lost_samples);
 	json__u64(j, "nr_unordered", c->nr_unordered);
 	json__u64(j, "nr_unmapped", c->nr_unmapped);
+	json__u64(j, "nr_unmapped_module_space", c->nr_unmapped_module_space);
 	json__bool(j, "truncated", c->truncated);
 	json__bool(j, "trusted", c->trusted);
 	json__str(j, "verdict", c->verdict);

@@ -920,6 +920,52 @@ static int ti__end_module_pokes(struct text_image *ti)
 	return 0;
 }
 
+/*
+ * x86-64's module space: from MODULES_VADDR, the end of the kernel image
+ * mapping (512 MiB or, with CONFIG_RANDOMIZE_BASE, 1 GiB above
+ * __START_KERNEL_map: the lower of the two, as the recording does not say
+ * which), to MODULES_END.  Modules, BPF programs and trampolines all live
+ * there; the last two come with KSYMBOL records, modules with nothing.
+ */
+#define X86_64_MODULES_LO 0xffffffffa0000000ULL
+#define X86_64_MODULES_HI 0xffffffffff000000ULL
+
+static bool ti__covered_later(const struct text_image *ti, u64 addr, u64 time)
+{
+	for (size_t i = 0; i < ti->nr_spans; i++) {
+		const struct ti_span *s = &ti->spans[i];
+
+		if (addr >= s->start && addr < s->end && s->from > time)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Which pokes outside every map fell, most likely, in a module loaded
+ * while recording: stock perf record has no event for a module load, so
+ * on its recordings the kernel's pokes of a loading module's jump labels
+ * and static calls land where nothing is known.  That is a gap the
+ * recording was made with, not a sign of lost records.  A recording
+ * whose recorder watched module loads (kcore_dir/module_events), or a map
+ * that comes at the poked address later (the poke came before the record
+ * that should have announced the code), keeps the poke a fault.
+ */
+static void ti__classify_unmapped(struct text_image *ti)
+{
+	bool x86_64 = ti->env && ti->env->arch && !strcmp(ti->env->arch, "x86_64");
+
+	ti->stats.nr_unmapped_module_space = 0;
+	for (size_t i = 0; i < ti->stats.nr_unmapped; i++) {
+		struct text_image_unmapped *u = &ti->unmapped[i];
+
+		u->module_space = x86_64 && !ti->mods.captured && u->addr >= X86_64_MODULES_LO &&
+				  u->addr < X86_64_MODULES_HI &&
+				  !ti__covered_later(ti, u->addr, u->time);
+		ti->stats.nr_unmapped_module_space += u->module_space;
+	}
+}
+
 int text_image__finish(struct text_image *ti)
 {
 	size_t n;
@@ -946,6 +992,7 @@ int text_image__finish(struct text_image *ti)
 	err = textpoke_image__for_each_check(ti->img, ti__keep_verdict, ti);
 	if (err)
 		return err;
+	ti__classify_unmapped(ti);
 	ti->finished = true;
 	return 0;
 }

@@ -146,6 +146,13 @@ struct text_image_unmapped {
 	u64 addr;
 	u16 old_len;
 	u16 new_len;
+	/*
+	 * In x86-64's module space, on a recording whose recorder did not
+	 * watch module loads, and no map came there later: most likely a
+	 * module loaded while recording (the kernel pokes its jump labels
+	 * and static calls as it loads), whose code nobody read
+	 */
+	bool module_space;
 };
 
 struct text_image_stats {
@@ -156,6 +163,7 @@ struct text_image_stats {
 	u64 nr_ool;	     /* KSYMBOL OOL registrations */
 	u64 nr_obj_unread;   /* kernel MMAPs of objects whose code could not be read */
 	size_t nr_unmapped;
+	size_t nr_unmapped_module_space; /* of them, module_space ones */
 	const struct text_image_unmapped *unmapped;
 	/* the starting image: its file, anchor, and the fit when anchored by fit */
 	const char *base_path;
