@@ -16,6 +16,9 @@
  * sample, each page (or piece of a torn page) at the first moment in
  * that window, and after the page before, that its sites agree with.
  *
+ * The timed copy once more after perf textpoke inject with no mode: the
+ * output's kcore_dir keeps kcore_times, so the same holds on it.
+ *
  * Mutations caught: kcore__open_dir() not reading kcore_times (one
  * moment for the whole copy: mismatches); tp_site__int3_phase() always
  * false (the static call's range agrees at no moment of its read: 4 of
@@ -23,13 +26,19 @@
  * reading the int3 phase's base for the time before it (the sample at
  * 1002 reads cc); ti__fit() never trying the pass (untimed: a mismatch
  * at jump label 2); ti__fit_pass() without p.lo = fit.from (untimed:
- * every piece anchored at the window's start, jump label 2 a mismatch).
+ * every piece anchored at the window's start, jump label 2 a mismatch);
+ * inject copying only kcore, kallsyms and modules (the injected copy:
+ * mismatches).
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "tests.h"
 #include "fixture-kernel.h"
+#include "../util/inject.h"
 #include "../util/text-image.h"
 
-static int check_torn(unsigned int flags)
+static int check_torn(unsigned int flags, bool injected)
 {
 	static const struct {
 		u64 addr, time;
@@ -45,11 +54,25 @@ static int check_torn(unsigned int flags)
 	size_t counts[TEXTPOKE_VERDICT__MAX];
 	const struct text_image_stats *st;
 	struct text_image *ti = NULL;
+	char *path = NULL;
 	int ret = TEST_FAIL, bad;
 
 	if (!fk)
 		return TEST_FAIL;
-	ti = text_image__load(fk->path, NULL);
+	if (injected) {
+		struct inject_opts o = {.input = fk->path, .quiet = true};
+
+		if (asprintf(&path, "%s/injected.data", fk->dir) < 0) {
+			path = NULL;
+			goto out;
+		}
+		o.output = path;
+		if (inject__run(&o)) {
+			pr_debug("inject %s -> %s failed\n", fk->path, path);
+			goto out;
+		}
+	}
+	ti = text_image__load(injected ? path : fk->path, NULL);
 	if (!ti)
 		goto out;
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
@@ -85,16 +108,21 @@ static int check_torn(unsigned int flags)
 out:
 	text_image__delete(ti);
 	fixture_kernel__delete(fk);
+	free(path);
 	return ret;
 }
 
 static int test__textimage_kcore_torn(struct test_suite *t __maybe_unused)
 {
-	if (check_torn(0)) {
+	if (check_torn(0, false)) {
 		pr_debug("our copy, with kcore_times: failed\n");
 		return TEST_FAIL;
 	}
-	if (check_torn(FK_KCORE_UNTIMED)) {
+	if (check_torn(0, true)) {
+		pr_debug("our copy after perf textpoke inject: failed\n");
+		return TEST_FAIL;
+	}
+	if (check_torn(FK_KCORE_UNTIMED, false)) {
 		pr_debug("stock perf's copy, no times: failed\n");
 		return TEST_FAIL;
 	}

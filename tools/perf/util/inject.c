@@ -13,6 +13,8 @@
  * writer builds (EVENT_DESC, from the names) and BUILD_ID, which gains
  * the objects' entries.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -32,15 +34,35 @@
 #include "input-file.h"
 #include "interrupt.h"
 #include "kallsyms.h"
+#include "kcore.h"
 #include "machine.h"
+#include "module-events.h"
 #include "output-path.h"
 #include "session.h"
 #include "text-image.h"
 #include "write-all.h"
 #include "writer.h"
 
-/* the kcore_dir files stock perf reads; copied when no snapshot replaces them */
-static const char *const kcore_dir_files[] = {"kcore", "kallsyms", "modules"};
+/*
+ * The kcore_dir files copied when no snapshot replaces them: those stock
+ * perf reads, and ours beside them (the copy's read times, the modules
+ * loaded while recording; their module.<N>.kcore and module.<N>.kallsyms
+ * are found by name, kcore_dir__is_module_file())
+ */
+static const char *const kcore_dir_files[] = {"kcore", "kallsyms", "modules", KCORE_TIMES,
+					      MODULE_EVENTS_FILE};
+
+/* module.<N>.kcore or module.<N>.kallsyms, as module_events names them */
+static bool kcore_dir__is_module_file(const char *name)
+{
+	const char *p = name + strlen("module.");
+
+	if (strncmp(name, "module.", strlen("module.")) || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !strcmp(p, ".kcore") || !strcmp(p, ".kallsyms");
+}
 
 struct inject {
 	struct perf_tool tool;
@@ -379,31 +401,54 @@ static void inject__check_kcore_dir_file(const char *path, const char *name)
 		kallsyms_damage__warn(path, &d, name);
 }
 
+static int inject__copy_kcore_dir_file(const char *from, const char *dir, const char *output,
+				       const char *file)
+{
+	char *src, *dst, *name;
+	int err;
+
+	if (asprintf(&src, "%s/%s", from, file) < 0)
+		return -ENOMEM;
+	if (asprintf(&dst, "%s/%s", dir, file) < 0) {
+		free(src);
+		return -ENOMEM;
+	}
+	if (asprintf(&name, "%s/kcore_dir/%s", output, file) < 0) {
+		free(src);
+		free(dst);
+		return -ENOMEM;
+	}
+	inject__check_kcore_dir_file(src, file);
+	err = copy_file(src, dst, name);
+	free(src);
+	free(dst);
+	free(name);
+	return err;
+}
+
 /* the input's kcore_dir, kept in the output when no snapshot replaces it */
 static int inject__copy_kcore_dir(const char *from, const char *dir, const char *output)
 {
-	char *src, *dst, *name;
+	struct dirent *de;
 	size_t i;
+	DIR *d;
 	int err = 0;
 
-	for (i = 0; !err && i < sizeof(kcore_dir_files) / sizeof(kcore_dir_files[0]); i++) {
-		if (asprintf(&src, "%s/%s", from, kcore_dir_files[i]) < 0)
-			return -ENOMEM;
-		if (asprintf(&dst, "%s/%s", dir, kcore_dir_files[i]) < 0) {
-			free(src);
-			return -ENOMEM;
-		}
-		if (asprintf(&name, "%s/kcore_dir/%s", output, kcore_dir_files[i]) < 0) {
-			free(src);
-			free(dst);
-			return -ENOMEM;
-		}
-		inject__check_kcore_dir_file(src, kcore_dir_files[i]);
-		err = copy_file(src, dst, name);
-		free(src);
-		free(dst);
-		free(name);
+	for (i = 0; !err && i < sizeof(kcore_dir_files) / sizeof(kcore_dir_files[0]); i++)
+		err = inject__copy_kcore_dir_file(from, dir, output, kcore_dir_files[i]);
+	if (err)
+		return err;
+	d = opendir(from);
+	if (!d) {
+		err = -errno;
+		pr_err("%s: %s\n", from, strerror(-err));
+		return err;
 	}
+	/* copy_file() takes regular files only: a name is no way out of the input */
+	while (!err && (de = readdir(d)))
+		if (kcore_dir__is_module_file(de->d_name))
+			err = inject__copy_kcore_dir_file(from, dir, output, de->d_name);
+	closedir(d);
 	return err;
 }
 
