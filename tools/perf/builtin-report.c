@@ -46,6 +46,7 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_SYMBOLS,
 		OPT_TIME,
 		OPT_NO_CHANGES,
+		OPT_CHANGES,
 		OPT_CHILDREN,
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
@@ -76,6 +77,8 @@ int cmd_textpoke_report(int argc, char **argv)
 	     "time range: start,end in seconds, or percentages (10%/2, 0%-10%)", OPT_TIME},
 	    {0, "no-changes", no_argument, NULL, "the profile only: no code-change report",
 	     OPT_NO_CHANGES},
+	    {0, "changes", no_argument, NULL,
+	     "the code-change report even when the kernel's code did not change", OPT_CHANGES},
 	    {0, "children", no_argument, NULL,
 	     "add the period of callers: Children and Self (the default with callchains)",
 	     OPT_CHILDREN},
@@ -150,6 +153,11 @@ int cmd_textpoke_report(int argc, char **argv)
 			break;
 		case OPT_NO_CHANGES:
 			o.no_changes = true;
+			o.changes = false;
+			break;
+		case OPT_CHANGES:
+			o.changes = true;
+			o.no_changes = false;
 			break;
 		case OPT_CHILDREN:
 			o.children = 1;

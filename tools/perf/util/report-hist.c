@@ -1153,3 +1153,17 @@ void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp)
 			(unsigned long long)a->nr[2], (unsigned long long)a->nr[3]);
 	}
 }
+
+int report_hist__nr_abis(const struct report_hist *h)
+{
+	bool seen[4] = {false};
+	int n = 0;
+
+	for (size_t i = 0; i < h->nr_comms; i++)
+		for (int a = 0; a < 4; a++)
+			if (h->abi_counts[i].nr[a] && !seen[a]) {
+				seen[a] = true;
+				n++;
+			}
+	return n;
+}

@@ -156,5 +156,7 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			  float percent_limit, FILE *fp);
 /* the per-command ABI counts, our addition */
 void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp);
+/* how many of the ABI words (none, 32, 64, other) the histogram's samples hold */
+int report_hist__nr_abis(const struct report_hist *h);
 
 #endif /* __PERF_TEXTPOKE_REPORT_HIST_H */

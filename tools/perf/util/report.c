@@ -588,15 +588,31 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
 		fprintf(fp, "\n\n");
 	}
+	/*
+	 * the per-ABI block is news only where the ABI varies, or when asked
+	 * for by the abi sort key
+	 */
 	for (i = 0; i < nr; i++) {
-		if (!hists[i].nr_comms)
+		if (!hists[i].nr_comms ||
+		    (!r->layout.key[SORT_ABI] && report_hist__nr_abis(&hists[i]) < 2))
 			continue;
 		report_hist__fprintf_abi(&hists[i], fp);
 		fprintf(fp, "\n");
 	}
 changes:
-	if (r->changes)
-		report_changes__fprintf(r->changes, fp);
+	if (!r->changes)
+		return;
+	/*
+	 * a recording in which the kernel's code did not change (no pokes, no
+	 * BPF program or trampoline): one line, not a report of nothing
+	 * whose verdict would only say what the recording lacks
+	 */
+	if (!r->opts->changes && !r->changes->nr_sites && !r->changes->nr_regions) {
+		fprintf(fp, "# Kernel code changes: none in this recording "
+			    "(--changes prints the full report)\n");
+		return;
+	}
+	report_changes__fprintf(r->changes, fp);
 }
 
 static void report__exit_options(struct report *r)

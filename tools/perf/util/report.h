@@ -21,6 +21,11 @@ struct report_opts {
 	const char *time; /* perf's --time: start,end in seconds or percentages */
 	bool no_changes;  /* --no-changes: the profile only */
 	/*
+	 * --changes: the code-change report as text even when the recording
+	 * holds no kernel code change (else one line says there is none)
+	 */
+	bool changes;
+	/*
 	 * --children / --no-children; -1: perf's default, Children when an
 	 * event samples callchains
 	 */
