@@ -47,6 +47,8 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_TIME,
 		OPT_NO_CHANGES,
 		OPT_CHANGES,
+		OPT_HEADER,
+		OPT_HEADER_ONLY,
 		OPT_CHILDREN,
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
@@ -79,6 +81,10 @@ int cmd_textpoke_report(int argc, char **argv)
 	     OPT_NO_CHANGES},
 	    {0, "changes", no_argument, NULL,
 	     "the code-change report even when the kernel's code did not change", OPT_CHANGES},
+	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
+	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
+	    {'I', "show-info", no_argument, NULL,
+	     "display extended information about perf.data file", 'I'},
 	    {0, "children", no_argument, NULL,
 	     "add the period of callers: Children and Self (the default with callchains)",
 	     OPT_CHILDREN},
@@ -158,6 +164,15 @@ int cmd_textpoke_report(int argc, char **argv)
 		case OPT_CHANGES:
 			o.changes = true;
 			o.no_changes = false;
+			break;
+		case OPT_HEADER:
+			o.header = true;
+			break;
+		case OPT_HEADER_ONLY:
+			o.header_only = true;
+			break;
+		case 'I':
+			o.show_info = true;
 			break;
 		case OPT_CHILDREN:
 			o.children = 1;

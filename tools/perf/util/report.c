@@ -32,6 +32,7 @@
 #include "machine.h"
 #include "output-path.h"
 #include "report-changes.h"
+#include "script-header.h"
 #include "report-output.h"
 #include "report.h"
 #include "session.h"
@@ -70,6 +71,7 @@ struct report {
 	struct perf_time_interval *ranges; /* --time, NULL: the whole recording */
 	int nr_ranges;
 	bool trace_tried;
+	struct script_header header; /* --header: the features as stored */
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -415,7 +417,7 @@ static struct text_image *report__load_changes(struct report *r)
 	struct text_image *ti;
 	struct stat st;
 
-	if (o->no_changes)
+	if (o->no_changes || o->header_only)
 		return NULL;
 	if (!strcmp(o->input, "-") || stat(o->input, &st) || S_ISFIFO(st.st_mode)) {
 		pr_warning("%s: a pipe is read once: the code-change report needs a file, "
@@ -562,14 +564,30 @@ static void report__setup_elide(struct report *r, FILE *fp)
 		memset(l->elide, 0, sizeof(l->elide));
 }
 
+/*
+ * --header, --header-only: the block perf report prints in place of its
+ * hint; a pipe's features came as records, printed after the block
+ */
+static int report__fprintf_header(struct report *r, FILE *fp)
+{
+	int err = script_header__fprintf(&r->header, r->session, fp);
+
+	if (!err && r->session->is_pipe)
+		script_header__fprintf_pending(&r->header, r->session, fp);
+	return err;
+}
+
 static void report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
 {
 	size_t i;
 
 	u64 nr_samples = 0;
 
-	fprintf(fp, "# To display the perf.data header info, please use "
-		    "--header/--header-only options.\n#\n");
+	if (r->opts->header)
+		report__fprintf_header(r, fp);
+	else
+		fprintf(fp, "# To display the perf.data header info, please use "
+			    "--header/--header-only options.\n#\n");
 	for (i = 0; i < nr; i++)
 		nr_samples += hists[i].nr_samples;
 	/* as perf: the header alone, and the code changes, which need no samples */
@@ -650,10 +668,26 @@ static int report__parse_options(struct report *r)
 	return err;
 }
 
+static int report__feature(struct perf_tool *tool, int feat, const void *buf, u64 size)
+{
+	struct report *r = (struct report *)tool;
+
+	if (!r->opts->header && !r->opts->header_only)
+		return 0;
+	return script_header__keep(&r->header, feat, buf, size);
+}
+
 int report_opts__check(struct report_opts *o)
 {
 	struct report r = {.opts = o};
-	int err = report__parse_options(&r);
+	int err;
+
+	/* as perf script: the block is text, which JSON on stdout cannot hold */
+	if (o->json && (o->header || o->header_only)) {
+		pr_err("--json: --header and --header-only print text: use one or the other\n");
+		return -EINVAL;
+	}
+	err = report__parse_options(&r);
 
 	report__exit_options(&r);
 	return err;
@@ -669,8 +703,10 @@ int report__run(struct report_opts *opts)
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
 		    .defer_cut = true,
+		    .feature = report__feature,
 		},
 	    .opts = opts,
+	    .header = {.full = opts->show_info},
 	};
 	const struct report_hist *hists;
 	struct text_image *ti = NULL;
@@ -690,6 +726,16 @@ int report__run(struct report_opts *opts)
 		err = -EINVAL;
 		goto out;
 	}
+	/*
+	 * --header-only: a file's header alone; a pipe's features are
+	 * records, which come only as the stream is read
+	 */
+	if (opts->header_only && !r.session->is_pipe) {
+		err = report__fprintf_header(&r, stdout);
+		goto out_flush;
+	}
+	/* a pipe's features, kept as they come, are printed after the block */
+	r.header.pipe = r.session->is_pipe;
 	err = machine__set_kernel_symbols(r.session->machine, opts->text.kallsyms,
 					  opts->text.vmlinux);
 	if (!err)
@@ -724,6 +770,10 @@ int report__run(struct report_opts *opts)
 	}
 	if (err)
 		goto out;
+	if (opts->header_only) {
+		err = report__fprintf_header(&r, stdout);
+		goto out_flush;
+	}
 	if (r.changes)
 		r.changes->consistency.truncated = r.session->truncated;
 	if (r.changes && report_changes__finish(r.changes, r.session->stats.nr_lost_events,
@@ -780,6 +830,7 @@ int report__run(struct report_opts *opts)
 		} else if (opts->stdio)
 			report__fprintf(&r, hists, nr, stdout);
 	}
+out_flush:
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
 		pr_err("writing the report failed: %s\n", strerror(errno));
 		err = -EIO;
@@ -797,6 +848,7 @@ out:
 	if (r.session)
 		perf_session__delete(r.session);
 	text_image__delete(ti);
+	script_header__exit(&r.header);
 	report__exit_options(&r);
 	if (interrupt__pending()) {
 		pr_err("--html %s: interrupted by %s: not written, what was there is kept\n",

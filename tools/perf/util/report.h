@@ -25,6 +25,8 @@ struct report_opts {
 	 * holds no kernel code change (else one line says there is none)
 	 */
 	bool changes;
+	/* --header, --header-only, -I: perf's "# ========" block of the recording */
+	bool header, header_only, show_info;
 	/*
 	 * --children / --no-children; -1: perf's default, Children when an
 	 * event samples callchains
