@@ -49,6 +49,7 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_CHANGES,
 		OPT_HEADER,
 		OPT_HEADER_ONLY,
+		OPT_STATS,
 		OPT_CHILDREN,
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
@@ -83,6 +84,7 @@ int cmd_textpoke_report(int argc, char **argv)
 	     "the code-change report even when the kernel's code did not change", OPT_CHANGES},
 	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
 	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
+	    {0, "stats", no_argument, NULL, "Display event stats", OPT_STATS},
 	    {'I', "show-info", no_argument, NULL,
 	     "display extended information about perf.data file", 'I'},
 	    {0, "children", no_argument, NULL,
@@ -170,6 +172,9 @@ int cmd_textpoke_report(int argc, char **argv)
 			break;
 		case OPT_HEADER_ONLY:
 			o.header_only = true;
+			break;
+		case OPT_STATS:
+			o.stats = true;
 			break;
 		case 'I':
 			o.show_info = true;

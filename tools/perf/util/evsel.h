@@ -40,6 +40,8 @@ struct evsel {
 	struct sample_layout layout;
 	void *tp_format; /* struct tep_event * for tracepoints, if known */
 	void *priv;	 /* owned by the tool */
+	/* the lost counts of the LOST_SAMPLES records its id claims */
+	u64 nr_lost_samples;
 };
 
 struct evlist {

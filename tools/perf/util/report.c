@@ -72,6 +72,8 @@ struct report {
 	int nr_ranges;
 	bool trace_tried;
 	struct script_header header; /* --header: the features as stored */
+	u64 *evsel_samples;	     /* --stats: each event's samples, before any filter */
+	int nr_evsel_samples;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -327,6 +329,23 @@ out:
 	return err;
 }
 
+/* a pipe's events come as records: the counts grow with the evlist */
+static int report__count_sample(struct report *r, int idx)
+{
+	if (idx >= r->nr_evsel_samples) {
+		int n = idx + 1;
+		u64 *p = realloc(r->evsel_samples, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + r->nr_evsel_samples, 0, (n - r->nr_evsel_samples) * sizeof(*p));
+		r->evsel_samples = p;
+		r->nr_evsel_samples = n;
+	}
+	r->evsel_samples[idx]++;
+	return 0;
+}
+
 static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -337,6 +356,9 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 
 	if (!r->trace_tried)
 		report__name_tracepoints(r);
+	/* perf report --stats counts every sample its event got, --time or not */
+	if (r->opts->stats && report__count_sample(r, evsel->idx))
+		return -ENOMEM;
 	if (report__skip_time(r, sample->time))
 		return 0;
 	if (r->changes)
@@ -417,7 +439,7 @@ static struct text_image *report__load_changes(struct report *r)
 	struct text_image *ti;
 	struct stat st;
 
-	if (o->no_changes || o->header_only)
+	if (o->no_changes || o->header_only || o->stats)
 		return NULL;
 	if (!strcmp(o->input, "-") || stat(o->input, &st) || S_ISFIFO(st.st_mode)) {
 		pr_warning("%s: a pipe is read once: the code-change report needs a file, "
@@ -577,6 +599,53 @@ static int report__fprintf_header(struct report *r, FILE *fp)
 	return err;
 }
 
+/*
+ * --stats, as perf report prints it: the records of each type the
+ * session read (the containers of compressed ones and what they held,
+ * the user types too), then each event's samples (every one delivered:
+ * perf's stats mode applies no --time, --comm or other filter) and the
+ * samples its LOST_SAMPLES records say were lost.  Empty ones are left out, as perf's
+ * --skip-empty does.
+ */
+static void report__fprintf_stats(struct report *r, FILE *fp)
+{
+	const struct events_stats *st = &r->session->stats;
+	const struct evlist *evlist = r->session->evlist;
+	u64 total = 0;
+	u32 type;
+
+	/* perf says the one-name filters first here too ("# comm: NAME") */
+	report__setup_elide(r, fp);
+	for (type = 1; type < PERF_RECORD_HEADER_MAX; type++)
+		total += st->nr_events[type];
+	fprintf(fp, "\nAggregated stats:%s\n",
+		perf_session__has_feat(r->session, HEADER_AUXTRACE) ?
+		    " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" :
+		    "");
+	fprintf(fp, "%16s events: %10llu\n", perf_event__name(0), (unsigned long long)total);
+	for (type = 1; type < PERF_RECORD_HEADER_MAX; type++) {
+		if (!st->nr_events[type] || !strcmp(perf_event__name(type), "UNKNOWN"))
+			continue;
+		fprintf(fp, "%16s events: %10llu  (%4.1f%%)\n", perf_event__name(type),
+			(unsigned long long)st->nr_events[type],
+			100.0 * st->nr_events[type] / total);
+	}
+	for (int i = 0; evlist && i < evlist->nr_entries; i++) {
+		struct evsel *evsel = evlist->entries[i];
+		u64 nr_samples = i < r->nr_evsel_samples ? r->evsel_samples[i] : 0;
+
+		if (!nr_samples && !evsel->nr_lost_samples)
+			continue;
+		fprintf(fp, "%s stats:\n", evsel__name(evsel));
+		if (nr_samples)
+			fprintf(fp, "%16s events: %10llu\n", "SAMPLE",
+				(unsigned long long)nr_samples);
+		if (evsel->nr_lost_samples)
+			fprintf(fp, "%16s events: %10llu\n", "LOST_SAMPLES",
+				(unsigned long long)evsel->nr_lost_samples);
+	}
+}
+
 static void report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
 {
 	size_t i;
@@ -687,6 +756,10 @@ int report_opts__check(struct report_opts *o)
 		pr_err("--json: --header and --header-only print text: use one or the other\n");
 		return -EINVAL;
 	}
+	if (o->stats && (o->json || o->html)) {
+		pr_err("--stats prints text alone: not with --json or --html\n");
+		return -EINVAL;
+	}
 	err = report__parse_options(&r);
 
 	report__exit_options(&r);
@@ -736,6 +809,7 @@ int report__run(struct report_opts *opts)
 	}
 	/* a pipe's features, kept as they come, are printed after the block */
 	r.header.pipe = r.session->is_pipe;
+
 	err = machine__set_kernel_symbols(r.session->machine, opts->text.kallsyms,
 					  opts->text.vmlinux);
 	if (!err)
@@ -827,7 +901,9 @@ int report__run(struct report_opts *opts)
 			err = report_output__json(&ro, stdout);
 			if (err == -EPIPE)
 				err = 0;
-		} else if (opts->stdio)
+		} else if (opts->stats)
+			report__fprintf_stats(&r, stdout);
+		else if (opts->stdio)
 			report__fprintf(&r, hists, nr, stdout);
 	}
 out_flush:
@@ -849,6 +925,7 @@ out:
 		perf_session__delete(r.session);
 	text_image__delete(ti);
 	script_header__exit(&r.header);
+	free(r.evsel_samples);
 	report__exit_options(&r);
 	if (interrupt__pending()) {
 		pr_err("--html %s: interrupted by %s: not written, what was there is kept\n",

@@ -27,6 +27,8 @@ struct report_opts {
 	bool changes;
 	/* --header, --header-only, -I: perf's "# ========" block of the recording */
 	bool header, header_only, show_info;
+	/* --stats: the records of each type, and each event's samples, alone */
+	bool stats;
 	/*
 	 * --children / --no-children; -1: perf's default, Children when an
 	 * event samples callchains

@@ -185,6 +185,7 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		session->stats.nr_lost_samples += event->lost_samples.lost;
+		evsel->nr_lost_samples += event->lost_samples.lost;
 		break;
 	default:
 		break;
