@@ -50,6 +50,8 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_HEADER,
 		OPT_HEADER_ONLY,
 		OPT_STATS,
+		OPT_TASKS,
+		OPT_MMAPS,
 		OPT_CHILDREN,
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
@@ -85,6 +87,8 @@ int cmd_textpoke_report(int argc, char **argv)
 	    {0, "header", no_argument, NULL, "Show data header.", OPT_HEADER},
 	    {0, "header-only", no_argument, NULL, "Show only data header.", OPT_HEADER_ONLY},
 	    {0, "stats", no_argument, NULL, "Display event stats", OPT_STATS},
+	    {0, "tasks", no_argument, NULL, "Display recorded tasks", OPT_TASKS},
+	    {0, "mmaps", no_argument, NULL, "Display recorded tasks memory maps", OPT_MMAPS},
 	    {'I', "show-info", no_argument, NULL,
 	     "display extended information about perf.data file", 'I'},
 	    {0, "children", no_argument, NULL,
@@ -175,6 +179,12 @@ int cmd_textpoke_report(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			o.stats = true;
+			break;
+		case OPT_TASKS:
+			o.tasks = true;
+			break;
+		case OPT_MMAPS:
+			o.mmaps = true;
 			break;
 		case 'I':
 			o.show_info = true;

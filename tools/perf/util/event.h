@@ -25,6 +25,11 @@ struct perf_record_mmap {
 };
 
 #define PERF_RECORD_MISC_MMAP_BUILD_ID_BIT (1 << 14)
+/*
+ * perf record's synthesized FORK of a process already running: its maps
+ * follow as MMAP records of their own, so none are copied from the parent
+ */
+#define PERF_RECORD_MISC_FORK_EXEC (1 << 13)
 
 struct perf_record_mmap2 {
 	struct perf_event_header header;

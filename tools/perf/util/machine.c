@@ -229,6 +229,19 @@ static unsigned int thread_hash(s32 tid)
 	return (u32)tid % THREADS_HASH_SIZE;
 }
 
+int machine__for_each_thread(struct machine *machine, int (*fn)(struct thread *thread, void *arg),
+			     void *arg)
+{
+	for (size_t i = 0; i < THREADS_HASH_SIZE; i++)
+		for (struct thread *t = machine->threads[i]; t; t = t->next) {
+			int err = fn(t, arg);
+
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
 struct thread *machine__find_thread(struct machine *machine, s32 pid, s32 tid)
 {
 	struct thread *thread;
@@ -362,11 +375,17 @@ static int machine__process_fork(struct machine *machine, union perf_event *even
 		thread__put(parent);
 		return -ENOMEM;
 	}
-	thread->ppid = ppid;
+	/* as perf's thread__fork(): the parent thread's tid, which a clone's is too */
+	thread->ppid = parent->tid;
 	if (parent->comm_set)
 		err = thread__set_comm(thread, thread__comm_str(parent), time, false);
-	/* a new process starts with a copy of its parent's address space */
-	if (!err && pid != parent->pid && parent->maps) {
+	/*
+	 * a new process starts with a copy of its parent's address space;
+	 * not one perf record synthesized, whose own maps follow (as perf
+	 * reads them: a copy would keep the parent's vdso beside its own)
+	 */
+	if (!err && pid != parent->pid && parent->maps &&
+	    !(event->header.misc & PERF_RECORD_MISC_FORK_EXEC)) {
 		struct maps *maps = maps__clone(parent->maps);
 
 		if (maps) {
@@ -593,12 +612,25 @@ static struct map *machine__new_user_map(struct machine *machine, struct thread 
 		kind = DSO_KIND__ANON;
 		identity = true;
 	} else if (is_no_dso_memory(filename)) {
+		/*
+		 * executable stack or heap: a JIT's too, as perf's map__new()
+		 * names it ([vsyscall], no object of perf's either, keeps its name)
+		 */
+		if ((prot & PROT_EXEC) && strcmp(filename, "[vsyscall]")) {
+			snprintf(anon_name, sizeof(anon_name), "/tmp/perf-%d.map", pid);
+			name = anon_name;
+		}
 		kind = DSO_KIND__NO_DSO;
 		identity = true;
 	} else if (!strncmp(filename, "[vdso", 5)) {
 		kind = DSO_KIND__VDSO;
 		if (!strcmp(filename, "[vdso]"))
 			name = thread__vdso_name(thread);
+		/*
+		 * the image starts at the map, whatever pgoff says: old kernels
+		 * gave the address there (as perf's map__new(), which sets 0)
+		 */
+		pgoff = 0;
 	}
 
 	dso = dsos__findnew(&machine->dsos, name, kind);
@@ -626,7 +658,7 @@ static bool cpumode_is_kernel(u16 misc)
 
 static int machine__process_mmap_common(struct machine *machine, union perf_event *event, u32 pid,
 					u32 tid, u64 start, u64 len, u64 pgoff, u32 prot, u32 flags,
-					const char *filename_in, size_t max_name,
+					u64 ino, const char *filename_in, size_t max_name,
 					const struct build_id *bid, u64 time)
 {
 	char filename[4096];
@@ -657,6 +689,10 @@ static int machine__process_mmap_common(struct machine *machine, union perf_even
 	}
 	map->prot = prot;
 	map->flags = flags;
+	map->ino = ino;
+	/* perf's dso id: an MMAP without one shares the object's */
+	if (map->dso && !map->dso->ino)
+		map->dso->ino = ino;
 	err = maps__insert(thread->maps, map);
 	map__put(map);
 	thread__put(thread);
@@ -672,7 +708,7 @@ static int machine__process_mmap(struct machine *machine, union perf_event *even
 	if (event->header.size < sizeof(*e))
 		return -EINVAL;
 	return machine__process_mmap_common(
-	    machine, event, e->pid, e->tid, e->start, e->len, e->pgoff, prot, 0, e->filename,
+	    machine, event, e->pid, e->tid, e->start, e->len, e->pgoff, prot, 0, 0, e->filename,
 	    event->header.size - sizeof(*e), NULL, sample_time(sample));
 }
 
@@ -684,12 +720,16 @@ static int machine__process_mmap2(struct machine *machine, union perf_event *eve
 
 	if (event->header.size < sizeof(*e))
 		return -EINVAL;
+	u64 ino = 0;
+
 	if (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID_BIT) {
 		bid.size = e->build_id_size > BUILD_ID_SIZE ? BUILD_ID_SIZE : e->build_id_size;
 		memcpy(bid.data, e->build_id, bid.size);
+	} else {
+		ino = e->ino;
 	}
 	return machine__process_mmap_common(
-	    machine, event, e->pid, e->tid, e->start, e->len, e->pgoff, e->prot, e->flags,
+	    machine, event, e->pid, e->tid, e->start, e->len, e->pgoff, e->prot, e->flags, ino,
 	    e->filename, event->header.size - sizeof(*e), &bid, sample_time(sample));
 }
 

@@ -51,6 +51,7 @@ struct map *map__clone_range(const struct map *map, u64 start, u64 end)
 	clone->identity = map->identity;
 	clone->prot = map->prot;
 	clone->flags = map->flags;
+	clone->ino = map->ino;
 	/* the piece starts further into the object */
 	clone->pgoff = map->pgoff + (start - map->start);
 	return clone;

@@ -32,6 +32,7 @@
 #include "machine.h"
 #include "output-path.h"
 #include "report-changes.h"
+#include "report-tasks.h"
 #include "script-header.h"
 #include "report-output.h"
 #include "report.h"
@@ -329,6 +330,33 @@ out:
 	return err;
 }
 
+/*
+ * --tasks, --mmaps: perf processes the records that make threads (COMM,
+ * FORK, EXIT) and, for --mmaps, their maps; nothing else, samples
+ * neither, so a thread seen only in samples or maps is not listed
+ */
+static int report__tasks_side_band(struct perf_tool *tool, union perf_event *event,
+				   struct perf_sample *sample, struct evsel *evsel __maybe_unused,
+				   struct machine *machine)
+{
+	struct report *r = (struct report *)tool;
+
+	switch (event->header.type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (r->opts->mmaps)
+			break;
+		return 0;
+	default:
+		return 0;
+	}
+	return machine__process_event(machine, event, sample);
+}
+
 /* a pipe's events come as records: the counts grow with the evlist */
 static int report__count_sample(struct report *r, int idx)
 {
@@ -439,7 +467,7 @@ static struct text_image *report__load_changes(struct report *r)
 	struct text_image *ti;
 	struct stat st;
 
-	if (o->no_changes || o->header_only || o->stats)
+	if (o->no_changes || o->header_only || o->stats || o->tasks || o->mmaps)
 		return NULL;
 	if (!strcmp(o->input, "-") || stat(o->input, &st) || S_ISFIFO(st.st_mode)) {
 		pr_warning("%s: a pipe is read once: the code-change report needs a file, "
@@ -756,8 +784,10 @@ int report_opts__check(struct report_opts *o)
 		pr_err("--json: --header and --header-only print text: use one or the other\n");
 		return -EINVAL;
 	}
-	if (o->stats && (o->json || o->html)) {
-		pr_err("--stats prints text alone: not with --json or --html\n");
+	if ((o->stats || o->tasks || o->mmaps) && (o->json || o->html)) {
+		pr_err("--%s prints text alone: not with --json or --html\n", o->stats ? "stats" :
+									      o->tasks ? "tasks" :
+											 "mmaps");
 		return -EINVAL;
 	}
 	err = report__parse_options(&r);
@@ -809,6 +839,10 @@ int report__run(struct report_opts *opts)
 	}
 	/* a pipe's features, kept as they come, are printed after the block */
 	r.header.pipe = r.session->is_pipe;
+	if (opts->tasks || opts->mmaps) {
+		r.tool.sample = NULL;
+		r.tool.side_band = report__tasks_side_band;
+	}
 
 	err = machine__set_kernel_symbols(r.session->machine, opts->text.kallsyms,
 					  opts->text.vmlinux);
@@ -846,6 +880,10 @@ int report__run(struct report_opts *opts)
 		goto out;
 	if (opts->header_only) {
 		err = report__fprintf_header(&r, stdout);
+		goto out_flush;
+	}
+	if (opts->tasks || opts->mmaps) {
+		err = report_tasks__fprintf(r.session->machine, opts->mmaps, stdout);
 		goto out_flush;
 	}
 	if (r.changes)

@@ -29,6 +29,8 @@ struct report_opts {
 	bool header, header_only, show_info;
 	/* --stats: the records of each type, and each event's samples, alone */
 	bool stats;
+	/* --tasks, --mmaps: the threads as a tree, and their maps; no profile */
+	bool tasks, mmaps;
 	/*
 	 * --children / --no-children; -1: perf's default, Children when an
 	 * event samples callchains
