@@ -41,7 +41,7 @@ for v in kaslr nokaslr; do
 		echo "check-kernel: a recorder failed in the $v boot: $out/$v/experiment.log" >&2
 		exit 1
 	fi
-	for e in tracepoints ftrace kprobes bpf module startup; do
+	for e in tracepoints ftrace kprobes bpf fentry module startup; do
 		for who in ours stock; do
 			[ -d "$out/$v/$e.$who" ] || {
 				echo "check-kernel: $v boot: no $e.$who recording: $out/$v/experiment.log" >&2
