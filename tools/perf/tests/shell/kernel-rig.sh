@@ -6,11 +6,11 @@
 # boots Debian's 6.1 kernel under qemu twice (KASLR on, off), runs the
 # text-poke experiments there (tracepoint toggles, the function tracer,
 # kprobes, BPF, fentry trampolines, a module loaded and unloaded, a
-# toggler while the recorder starts), each recorded by the binary under test and by stock
-# perf record --kcore, while the guest reads its own code from
-# /proc/kcore at moments tied to perf's clock (kcore-truth).  The oracle
-# is that truth, read back by check-pokes.py with stock perf's script
-# alone; nothing of ours reads it.  Fails on any byte `code --time` shows
+# toggler while the recorder starts), each recorded by the binary under
+# test and by stock perf record --kcore, while the guest reads its own
+# code from /proc/kcore at moments tied to perf's clock (kcore-truth).
+# The oracle is that truth, read back by check-pokes.py with stock perf's
+# script alone; nothing of ours reads it.  Fails on any byte `code --time` shows
 # that the kernel did not hold (our recordings and stock perf's, kcore at
 # start, end, fitted, none), on a byte shown where nothing was mapped on
 # our recordings, and on a fitted verdict not "trusted" on ours.  Stock
