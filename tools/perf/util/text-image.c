@@ -760,6 +760,9 @@ static int ti__bound_life_pokes(struct text_image *ti)
 	size_t i, j;
 	int err;
 
+	/* qsort() of a NULL array, even of none, is undefined */
+	if (!ti->nr_life_pokes)
+		return 0;
 	qsort(ti->life_pokes, ti->nr_life_pokes, sizeof(*ti->life_pokes), ti_life_poke__cmp);
 	for (i = 0; i < ti->nr_life_pokes; i = j) {
 		const struct ti_life_poke *first = &ti->life_pokes[i], *last;
@@ -788,7 +791,8 @@ static int ti__bound_life_pokes(struct text_image *ti)
 				return err;
 		}
 	}
-	qsort(ti->unchecked, ti->nr_unchecked, sizeof(*ti->unchecked), ti_key__cmp);
+	if (ti->nr_unchecked)
+		qsort(ti->unchecked, ti->nr_unchecked, sizeof(*ti->unchecked), ti_key__cmp);
 	return 0;
 }
 
