@@ -423,7 +423,7 @@ def groups(want):
             yield t, cur
 
 
-def check_recording(args, rec, marks, pokes, replayed, env, rows, details, bases):
+def check_recording(args, rec, marks, pokes, replayed, env, rows, details, bases, edges=()):
     sites, want, racing = plan(rec, marks, pokes, replayed, details)
     moments = sorted(n for n in marks if n)
     if not moments:
@@ -483,16 +483,17 @@ def check_recording(args, rec, marks, pokes, replayed, env, rows, details, bases
         for e in examples:
             details.append("%s [%s]: %s" % (rec, base, e))
     if args.stock_insn:
-        stock_insn(args, rec, pokes, sites, want, env, details)
-    our_insn(args, rec, pokes, sites, want, env, details)
+        stock_insn(args, rec, pokes, sites, want, env, details, edges)
+    our_insn(args, rec, pokes, sites, want, env, details, edges)
 
 
-def insn_at_sites(out, pokes, sites, want, examples=None):
+def insn_at_sites(out, pokes, sites, want, examples=None, edges=()):
     """Bytes of `-F time,ip,insn` lines (a script's output) at samples on
     poked sites, where a truth moment holds for the sample's time (no poke
-    of the site between the two): [equal, wrong].  Our insn field tags a
-    kprobed instruction " [kprobed]" or " [kprobed, optimized]" after its
-    bytes: the tag is not a byte."""
+    of the site between the two, no BPF KSYMBOL over it registered or
+    unregistered: @edges, (time, start, end)): [equal, wrong].  Our insn
+    field tags a kprobed instruction " [kprobed]" or " [kprobed,
+    optimized]" after its bytes: the tag is not a byte."""
     eq = wrong = 0
     for line in out.splitlines():
         line = re.sub(r" \[kprobed(?:, optimized)?\]\s*$", "", line)
@@ -505,6 +506,8 @@ def insn_at_sites(out, pokes, sites, want, examples=None):
             if not (ip < s[0] + s[1] and s[0] < ip + len(ins)):
                 continue
             st = sorted(pt for pt, a, o, n in pokes if a < s[0] + s[1] and s[0] < a + max(o, n))
+            # a BPF KSYMBOL coming or going there changes the code without a poke
+            st += [et for et, ea, ee in edges if ea < s[0] + s[1] and s[0] < ee]
             for (n, ws), (tm, kb) in want.items():
                 if ws != s or kb == "unmapped":
                     continue
@@ -529,21 +532,21 @@ def insn_at_sites(out, pokes, sites, want, examples=None):
     return [eq, wrong]
 
 
-def stock_insn(args, rec, pokes, sites, want, env, details):
+def stock_insn(args, rec, pokes, sites, want, env, details, edges=()):
     """Stock perf's -F insn at samples on poked sites, where a truth moment
     holds for the sample's time (no poke of the site between the two)."""
     rc, out, err = run([args.perf, "script", "-i", rec, "--ns", "-F", "time,ip,insn"], env)
     if rc:
         details.append("%s: stock perf script -F insn failed: %s" % (rec, err.strip()[:200]))
         return
-    eq, wrong = insn_at_sites(out, pokes, sites, want)
+    eq, wrong = insn_at_sites(out, pokes, sites, want, None, edges)
     details.append("%s: stock perf -F insn at poked sites: %d bytes equal, %d wrong" %
                    (rec, eq, wrong))
     STOCK_INSN[0] += eq
     STOCK_INSN[1] += wrong
 
 
-def our_insn(args, rec, pokes, sites, want, env, details):
+def our_insn(args, rec, pokes, sites, want, env, details, edges=()):
     """The same for `perf textpoke script -F insn` (default base): what must
     hold is every byte equal.  A failed script counts as one wrong."""
     rc, out, err = run([args.textpoke, "script", "-i", rec, "--ns", "-F", "time,ip,insn"], env)
@@ -552,7 +555,7 @@ def our_insn(args, rec, pokes, sites, want, env, details):
         OUR_INSN[1] += 1
         return
     examples = []
-    eq, wrong = insn_at_sites(out, pokes, sites, want, examples)
+    eq, wrong = insn_at_sites(out, pokes, sites, want, examples, edges)
     details.append("%s: perf textpoke script -F insn at poked sites: %d bytes equal, %d wrong" %
                    (rec, eq, wrong))
     for e in examples:
@@ -599,16 +602,18 @@ def main():
             nokaslr = False
         if args.vmlinux and nokaslr:
             bases.append("vmlinux")
-        bs = {}
+        bs, edges = {}, {}
         for r in recs:
             lives = bpf_lives(args.perf, os.path.join(rd, r), env)
             bs[r] = bpf_samples(args, os.path.join(rd, r), lives, env, details)
+            edges[r] = [(t, lv[0], lv[1]) for lv in lives for t in (lv[3], lv[4])
+                        if t is not None]
         union = sorted(set(s for r in recs for s in sites_of(sb[r][1])) |
                        set((x[1], len(x[3])) for r in recs for x in bs[r] if x[3]))
         replayed = list(truth.replay(union))
         for r in recs:
             check_recording(args, os.path.join(rd, r), sb[r][0], sb[r][1], replayed, env,
-                            rows, details, bases)
+                            rows, details, bases, edges[r])
             if bs[r]:
                 check_bpf_samples(os.path.join(rd, r), bs[r], sb[r][0], sb[r][1], replayed,
                                   details)
