@@ -19,6 +19,7 @@ fentry_status() {
 # fentry_busy_end: busy_end, keeping the helper's status (SIGTERM makes it
 # detach and exit 0)
 fentry_busy_end() {
+	# shellcheck disable=SC2154 # set by lib.sh's busy()
 	kill "$busy_pid"
 	wait "$busy_pid"
 	fentry_status "$1" $?
