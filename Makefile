@@ -130,7 +130,7 @@ deps:
 # fetches Debian's kernel package itself).  Each one missing is said with
 # apt-get's error, and its tests skip, naming it.
 TEST_PACKAGES := gcc-multilib bpftool linux-perf chromium gdb python3 bc bzip2 \
-		 qemu-system-x86 busybox-static
+		 qemu-system-x86 busybox-static libbpf-dev
 test-deps:
 	$(Q)sh scripts/apt-install.sh optional --no-install-recommends $(TEST_PACKAGES)
 

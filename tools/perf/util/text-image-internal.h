@@ -50,6 +50,27 @@ struct ti_mod_poke {
 	u8 *bytes;
 };
 
+/*
+ * A BPF KSYMBOL's life (a program, a trampoline's image) from its register
+ * to its unregister (UINT64_MAX: still there at the end)
+ */
+struct ti_bpf_life {
+	u64 start, end;
+	u64 reg, unreg;
+};
+
+/*
+ * A poke inside a BPF KSYMBOL whose code no BPF_EVENT brought (a
+ * trampoline's image): its bytes, old then new, to bound them by the life
+ */
+struct ti_life_poke {
+	u64 addr, time;
+	size_t life; /* in text_image.bpf_lives */
+	size_t seq;  /* the order it came in */
+	u16 old_len, new_len;
+	u8 *bytes;
+};
+
 struct ti_verdict {
 	u64 addr, time;
 	enum textpoke_verdict verdict;
@@ -93,6 +114,16 @@ struct text_image {
 	/* the pokes into their ranges, to end at the end of each life (ti__end_module_pokes()) */
 	struct ti_mod_poke *mod_pokes;
 	size_t nr_mod_pokes, alloc_mod_pokes;
+	/* BPF KSYMBOL lives and the pokes into those without code (ti__bound_life_pokes()) */
+	struct ti_bpf_life *bpf_lives;
+	size_t nr_bpf_lives, alloc_bpf_lives;
+	size_t *open_lives; /* indexes of the lives not yet unregistered */
+	size_t nr_open_lives, alloc_open_lives;
+	struct ti_life_poke *life_pokes;
+	size_t nr_life_pokes, alloc_life_pokes;
+	/* pokes whose old bytes only they themselves tell (sorted by ti_key__cmp) */
+	struct ti_key *unchecked;
+	size_t nr_unchecked, alloc_unchecked;
 
 	/* text_image__load() only: the session, and the tool it reads with */
 	struct perf_session *session;

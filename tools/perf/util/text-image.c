@@ -27,6 +27,8 @@
 #include "text-image-internal.h"
 
 /* grows *@arr (of @elem bytes each) to hold one more */
+static int ti_key__cmp(const void *a, const void *b);
+
 static int grow(void **arr, size_t nr, size_t *alloc, size_t elem)
 {
 	size_t n;
@@ -433,6 +435,12 @@ void text_image__delete(struct text_image *ti)
 	for (size_t i = 0; i < ti->nr_mod_pokes; i++)
 		free(ti->mod_pokes[i].bytes);
 	free(ti->mod_pokes);
+	for (size_t i = 0; i < ti->nr_life_pokes; i++)
+		free(ti->life_pokes[i].bytes);
+	free(ti->life_pokes);
+	free(ti->bpf_lives);
+	free(ti->open_lives);
+	free(ti->unchecked);
 	/* after the image: it borrows the module code's bytes */
 	module_events__exit(&ti->mods);
 	free(ti);
@@ -510,6 +518,9 @@ static void ti__live_verdict(struct text_image *ti, const struct perf_record_tex
 	ti->has_live = true;
 }
 
+static int ti__note_life_poke(struct text_image *ti, const struct perf_record_text_poke *tp,
+			      u64 time);
+
 static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp, u64 time)
 {
 	int err;
@@ -543,6 +554,9 @@ static int ti__text_poke(struct text_image *ti, struct perf_record_text_poke *tp
 		memcpy(mp->bytes, tp->bytes + tp->old_len, tp->new_len);
 		ti->nr_mod_pokes++;
 	}
+	err = ti__note_life_poke(ti, tp, time);
+	if (err)
+		return err;
 	if (!ti__covered(ti, tp->addr, time)) {
 		if (grow((void **)&ti->unmapped, ti->stats.nr_unmapped, &ti->alloc_unmapped,
 			 sizeof(*ti->unmapped)))
@@ -645,6 +659,140 @@ static int ti__bpf_unregister(struct text_image *ti, u64 addr, u64 time)
 			return ti__jit_poke(ti, time, b.addr, b.bytes, b.len, NULL, 0);
 		}
 	}
+	return 0;
+}
+
+/* a BPF KSYMBOL registered (its life begins) or unregistered (the latest at @addr ends) */
+static int ti__bpf_life(struct text_image *ti, u64 addr, u32 len, bool unreg, u64 time)
+{
+	size_t i;
+
+	if (unreg) {
+		for (i = ti->nr_open_lives; i-- > 0;) {
+			struct ti_bpf_life *l = &ti->bpf_lives[ti->open_lives[i]];
+
+			if (l->start != addr)
+				continue;
+			l->unreg = time;
+			ti->open_lives[i] = ti->open_lives[--ti->nr_open_lives];
+			break;
+		}
+		return 0;
+	}
+	if (grow((void **)&ti->bpf_lives, ti->nr_bpf_lives, &ti->alloc_bpf_lives,
+		 sizeof(*ti->bpf_lives)) ||
+	    grow((void **)&ti->open_lives, ti->nr_open_lives, &ti->alloc_open_lives,
+		 sizeof(*ti->open_lives)))
+		return -ENOMEM;
+	ti->open_lives[ti->nr_open_lives++] = ti->nr_bpf_lives;
+	ti->bpf_lives[ti->nr_bpf_lives++] =
+	    (struct ti_bpf_life){addr, addr + (len ?: 1), time, UINT64_MAX};
+	return 0;
+}
+
+/*
+ * A poke inside a live BPF KSYMBOL whose code no BPF_EVENT brought: a
+ * trampoline's image, which the kernel writes before it is used and
+ * never reports, and frees (or reuses for another trampoline) later.
+ * Kept to bound the poke's bytes by that life (ti__bound_life_pokes()).
+ */
+static int ti__note_life_poke(struct text_image *ti, const struct perf_record_text_poke *tp,
+			      u64 time)
+{
+	size_t i, life = SIZE_MAX, len = tp->old_len + tp->new_len;
+	struct ti_life_poke *lp;
+
+	for (i = ti->nr_open_lives; i-- > 0 && life == SIZE_MAX;) {
+		const struct ti_bpf_life *l = &ti->bpf_lives[ti->open_lives[i]];
+
+		if (tp->addr >= l->start && tp->addr < l->end && time >= l->reg)
+			life = ti->open_lives[i];
+	}
+	if (life == SIZE_MAX)
+		return 0;
+	/* a program's JIT image: its code came with its load and goes with its unload */
+	for (i = 0; i < ti->nr_bpf; i++) {
+		if (tp->addr >= ti->bpf[i].addr && tp->addr < ti->bpf[i].addr + ti->bpf[i].len)
+			return 0;
+	}
+	if (grow((void **)&ti->life_pokes, ti->nr_life_pokes, &ti->alloc_life_pokes,
+		 sizeof(*ti->life_pokes)))
+		return -ENOMEM;
+	lp = &ti->life_pokes[ti->nr_life_pokes];
+	*lp = (struct ti_life_poke){
+	    .addr = tp->addr,
+	    .time = time,
+	    .life = life,
+	    .seq = ti->nr_life_pokes,
+	    .old_len = tp->old_len,
+	    .new_len = tp->new_len,
+	    .bytes = malloc(len ?: 1),
+	};
+	if (!lp->bytes)
+		return -ENOMEM;
+	memcpy(lp->bytes, tp->bytes, len);
+	ti->nr_life_pokes++;
+	return 0;
+}
+
+static int ti_life_poke__cmp(const void *a, const void *b)
+{
+	const struct ti_life_poke *x = a, *y = b;
+
+	if (x->life != y->life)
+		return x->life < y->life ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The bytes pokes into a trampoline's image tell hold inside its life
+ * only.  The first poke's old bytes are the image's from its register on
+ * (a model poke of old length 0 there: before it, nothing was mapped or
+ * another image held other bytes at that address), and the last poke's
+ * new bytes end at its unregister (a model poke of new length 0).  The
+ * first poke's old bytes are then checked against nothing but
+ * themselves: its verdict cannot be "verified" (ti__keep_verdict()).
+ */
+static int ti__bound_life_pokes(struct text_image *ti)
+{
+	size_t i, j;
+	int err;
+
+	/* qsort() of a NULL array, even of none, is undefined */
+	if (!ti->nr_life_pokes)
+		return 0;
+	qsort(ti->life_pokes, ti->nr_life_pokes, sizeof(*ti->life_pokes), ti_life_poke__cmp);
+	for (i = 0; i < ti->nr_life_pokes; i = j) {
+		const struct ti_life_poke *first = &ti->life_pokes[i], *last;
+		const struct ti_bpf_life *l = &ti->bpf_lives[first->life];
+
+		for (j = i + 1; j < ti->nr_life_pokes && ti->life_pokes[j].life == first->life &&
+				ti->life_pokes[j].addr == first->addr;
+		     j++)
+			;
+		last = &ti->life_pokes[j - 1];
+		/* a poke at the register's own time would come after the model poke */
+		if (first->old_len && l->reg < first->time) {
+			err = ti__jit_poke(ti, l->reg, first->addr, NULL, 0, first->bytes,
+					   first->old_len);
+			if (!err)
+				err = grow((void **)&ti->unchecked, ti->nr_unchecked,
+					   &ti->alloc_unchecked, sizeof(*ti->unchecked));
+			if (err)
+				return err;
+			ti->unchecked[ti->nr_unchecked++] = (struct ti_key){first->addr, first->time};
+		}
+		if (last->new_len && l->unreg != UINT64_MAX && l->unreg >= last->time) {
+			err = ti__jit_poke(ti, l->unreg, last->addr, last->bytes + last->old_len,
+					   last->new_len, NULL, 0);
+			if (err)
+				return err;
+		}
+	}
+	if (ti->nr_unchecked)
+		qsort(ti->unchecked, ti->nr_unchecked, sizeof(*ti->unchecked), ti_key__cmp);
 	return 0;
 }
 
@@ -798,6 +946,11 @@ static int ti__ksymbol(struct text_image *ti, struct perf_record_ksymbol *ks, u6
 
 	if (ks->ksym_type == PERF_RECORD_KSYMBOL_TYPE_OOL && !unreg)
 		ti->stats.nr_ool++;
+	if (ks->ksym_type == PERF_RECORD_KSYMBOL_TYPE_BPF) {
+		err = ti__bpf_life(ti, ks->addr, ks->len, unreg, time);
+		if (err)
+			return err;
+	}
 	module_events__note_end(&ti->mods, ks->addr, ks->len, time);
 	/* what the machine does: an unregister ends what is there, so does a register over it */
 	err = ti__objects_close(ti, ks->addr, ks->addr + (ks->len ?: 1), time);
@@ -875,11 +1028,17 @@ int text_image__process_event(struct text_image *ti, struct machine *machine,
 static int ti__keep_verdict(const struct textpoke_check *check, void *arg)
 {
 	struct text_image *ti = arg;
+	struct ti_key key = {check->poke.addr, check->poke.time};
+	enum textpoke_verdict v = check->verdict;
 
+	/* its old bytes were the model poke's new ones: compared with themselves */
+	if (v == TEXTPOKE_VERIFIED && ti->nr_unchecked &&
+	    bsearch(&key, ti->unchecked, ti->nr_unchecked, sizeof(key), ti_key__cmp))
+		v = TEXTPOKE_UNKNOWN;
 	ti->verdicts[ti->nr_verdicts++] = (struct ti_verdict){
 	    check->poke.addr,
 	    check->poke.time,
-	    check->verdict,
+	    v,
 	};
 	return 0;
 }
@@ -977,6 +1136,8 @@ int text_image__finish(struct text_image *ti)
 		pr_warning("the code of %llu more kernel objects is unknown (-v lists them)\n",
 			   (unsigned long long)(ti->stats.nr_obj_unread - TI_OBJECT_WARNINGS));
 	err = ti__end_module_pokes(ti);
+	if (!err)
+		err = ti__bound_life_pokes(ti);
 	if (err)
 		return err;
 	if (ti->kcore && ti->anchor == TEXT_IMAGE_ANCHOR_FIT) {

@@ -5,8 +5,8 @@
 # table of what perf textpoke code says at every poked site against what
 # the kernel held.  Exit 0 when every compared byte is equal and none is
 # shown where nothing was mapped; 2 (a skip, with the reason) when qemu,
-# busybox, gcc or stock perf is missing or the kernel package cannot be
-# fetched; 1 otherwise.
+# busybox, gcc, libbpf-dev or stock perf is missing or the kernel package
+# cannot be fetched; 1 otherwise.
 #
 # Usage: check-kernel.sh [OUTDIR]   (default build/check-kernel)
 # TEXTPOKE: the binary under test (default the tree's).
@@ -24,6 +24,9 @@ export TEXTPOKE
 for t in qemu-system-x86_64 busybox gcc perf python3 flock; do
 	command -v $t >/dev/null 2>&1 || { echo "skip: $t is not installed"; exit 2; }
 done
+# the fentry experiment's helper finds its function in the kernel's BTF with libbpf
+printf '#include <bpf/btf.h>\n' | gcc -E -o /dev/null - 2>/dev/null ||
+	{ echo "skip: libbpf-dev is not installed (no <bpf/btf.h>)"; exit 2; }
 [ -x "$TEXTPOKE" ] || { echo "check-kernel: $TEXTPOKE is not built (make)" >&2; exit 1; }
 kroot=$("$kernel_rig_dir/fetch-kernel.sh") ||
 	{ echo "skip: the kernel package $KERNEL_PKG=$KERNEL_PKG_VERSION cannot be fetched"; exit 2; }
@@ -41,7 +44,7 @@ for v in kaslr nokaslr; do
 		echo "check-kernel: a recorder failed in the $v boot: $out/$v/experiment.log" >&2
 		exit 1
 	fi
-	for e in tracepoints ftrace kprobes bpf module startup; do
+	for e in tracepoints ftrace kprobes bpf fentry module startup; do
 		for who in ours stock; do
 			[ -d "$out/$v/$e.$who" ] || {
 				echo "check-kernel: $v boot: no $e.$who recording: $out/$v/experiment.log" >&2

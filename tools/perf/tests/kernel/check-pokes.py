@@ -26,6 +26,10 @@ Usage: check-pokes.py [--textpoke BIN] [--perf BIN] [--bases fit,start,end,none]
 Samples on poked sites: `perf textpoke script -F time,ip,insn` (and with
 --stock-insn stock perf's) against the truth moment with no poke of the
 site between it and the sample; ours must be equal.
+Samples inside BPF KSYMBOLs (programs, trampolines; stock perf's
+KSYMBOL records give their lives): `perf textpoke script -F sym` must
+name the one live there then, and its insn bytes equal a truth moment
+inside the same life (none shown: counted, not failed).
 Mutation caught: comparing each byte against the kernel's next one
 (kb[(a - s[0] + 1) % s[1]]) made it "1 bytes equal, 13 wrong", exit 1.
 Mutation caught: report's consistency.nr_unmapped_module_space left 0
@@ -52,6 +56,11 @@ PAGE = 4096
 STOCK_INSN = [0, 0]
 # perf textpoke script -F insn at poked sites, over every recording: equal, wrong
 OUR_INSN = [0, 0]
+# our samples inside BPF KSYMBOLs (programs, trampolines), over every
+# recording: named as the live KSYMBOL, named otherwise; insn bytes equal,
+# wrong; samples with no insn shown, with bytes but no truth moment in
+# their KSYMBOL's life
+BPF_SAMPLES = [0, 0, 0, 0, 0, 0]
 
 
 def die(msg):
@@ -182,6 +191,107 @@ def side_band(perf, rec, env):
             pokes.append((ns_of(m.group(1)), int(m.group(2), 16), int(m.group(3)),
                           int(m.group(4))))
     return marks, pokes
+
+
+KSYM_RE = re.compile(r"(\d+\.\d+):\s+PERF_RECORD_KSYMBOL addr ([0-9a-f]+) len (\d+) "
+                     r"type 1 flags (0x[0-9a-f]+) name (\S+)")
+SAMPLE_RE = re.compile(r"^\s*(\d+\.\d+):\s+([0-9a-f]+)\s+(\S+)(?:\s+insn:((?: [0-9a-f]{2})*))?")
+
+
+def bpf_lives(perf, rec, env):
+    """Stock perf's KSYMBOL records of type BPF, as lives: [start, end,
+    name, register time, unregister time (None: to the end)]."""
+    rc, out, err = run([perf, "script", "-i", rec, "--ns", "--show-bpf-events", "-F", "time"],
+                       env)
+    if rc:
+        die("%s: perf script --show-bpf-events failed: %s" % (rec, err.strip()[:300]))
+    lives = []
+    for line in out.splitlines():
+        m = KSYM_RE.search(line)
+        if not m:
+            continue
+        t, a, ln, name = ns_of(m.group(1)), int(m.group(2), 16), int(m.group(3)), m.group(5)
+        if not int(m.group(4), 16) & 1:
+            lives.append([a, a + max(ln, 1), name, t, None])
+            continue
+        for lv in reversed(lives):
+            if lv[0] == a and lv[4] is None:
+                lv[4] = t
+                break
+    return lives
+
+
+def bpf_samples(args, rec, lives, env, details):
+    """Our `script -F time,ip,sym,insn` samples inside a live BPF
+    KSYMBOL: [(time, ip, sym, insn bytes or None, life)]."""
+    rc, out, err = run([args.textpoke, "script", "-i", rec, "--ns", "-F", "time,ip,sym,insn"],
+                       env)
+    if rc:
+        details.append("%s: perf textpoke script -F time,ip,sym,insn failed: %s" %
+                       (rec, err.strip()[:200]))
+        BPF_SAMPLES[1] += 1
+        return []
+    found = []
+    for line in out.splitlines():
+        m = SAMPLE_RE.match(line)
+        if not m:
+            continue
+        t, ip = ns_of(m.group(1)), int(m.group(2), 16)
+        live = [lv for lv in lives if lv[0] <= ip < lv[1] and lv[3] <= t and
+                (lv[4] is None or t < lv[4])]
+        if not live:
+            continue
+        ins = m.group(4)
+        ins = bytes(int(x, 16) for x in ins.split()) if ins and ins.strip() else None
+        found.append((t, ip, m.group(3), ins, max(live, key=lambda lv: lv[3])))
+    return found
+
+
+def check_bpf_samples(rec, samples, marks, pokes, replayed, details):
+    """Each sample's symbol against the KSYMBOL live there then (stock
+    perf's reading), and its insn bytes against a truth moment inside the
+    same KSYMBOL life, with no poke of those bytes in between."""
+    c = [0] * 6
+    examples = []
+    for t, ip, sym, ins, lv in samples:
+        if sym == lv[2]:
+            c[0] += 1
+        else:
+            c[1] += 1
+            if len(examples) < 3:
+                examples.append("%s %#x named %s, the KSYMBOL there is %s" %
+                                (fmt_ns(t), ip, sym, lv[2]))
+        if ins is None:
+            c[4] += 1
+            continue
+        s = (ip, len(ins))
+        for n, meta, got in replayed:
+            w = windows(marks[n], meta) if n in marks and n else None
+            if not w or not isinstance(got.get(s), bytes):
+                continue
+            t0, t1 = min(x[0] for x in w.values()), max(x[1] for x in w.values())
+            if t0 < lv[3] or (lv[4] is not None and t1 >= lv[4]):
+                continue
+            lo, hi = min(t, t0), max(t, t1)
+            if any(lo <= pt <= hi and a < ip + len(ins) and ip < a + max(o, nl)
+                   for pt, a, o, nl in pokes):
+                continue
+            kb = got[s]
+            for i, b in enumerate(ins):
+                c[2 if b == kb[i] else 3] += 1
+            if ins != kb and len(examples) < 3:
+                examples.append("%s %#x (%s): shown %s, kernel at moment %d: %s" %
+                                (fmt_ns(t), ip, sym, ins.hex(" "), n, kb.hex(" ")))
+            break
+        else:
+            c[5] += 1
+    details.append("%s: samples in BPF KSYMBOLs: %d named as the live one, %d not; insn %d "
+                   "bytes equal, %d wrong; %d with no insn shown, %d with no truth moment in "
+                   "their life" % ((rec,) + tuple(c)))
+    for e in examples:
+        details.append("%s: sample in a BPF KSYMBOL wrong: %s" % (rec, e))
+    for i in range(6):
+        BPF_SAMPLES[i] += c[i]
 
 
 def windows(marks, meta):
@@ -332,7 +442,7 @@ def groups(want):
             yield t, cur
 
 
-def check_recording(args, rec, marks, pokes, replayed, env, rows, details, bases):
+def check_recording(args, rec, marks, pokes, replayed, env, rows, details, bases, edges=()):
     lost = lost_records(args.perf, rec, env)
     sites, want, racing = plan(rec, marks, pokes, replayed, details)
     moments = sorted(n for n in marks if n)
@@ -393,16 +503,17 @@ def check_recording(args, rec, marks, pokes, replayed, env, rows, details, bases
         for e in examples:
             details.append("%s [%s]: %s" % (rec, base, e))
     if args.stock_insn:
-        stock_insn(args, rec, pokes, sites, want, env, details)
-    our_insn(args, rec, pokes, sites, want, env, details)
+        stock_insn(args, rec, pokes, sites, want, env, details, edges)
+    our_insn(args, rec, pokes, sites, want, env, details, edges)
 
 
-def insn_at_sites(out, pokes, sites, want, examples=None):
+def insn_at_sites(out, pokes, sites, want, examples=None, edges=()):
     """Bytes of `-F time,ip,insn` lines (a script's output) at samples on
     poked sites, where a truth moment holds for the sample's time (no poke
-    of the site between the two): [equal, wrong].  Our insn field tags a
-    kprobed instruction " [kprobed]" or " [kprobed, optimized]" after its
-    bytes: the tag is not a byte."""
+    of the site between the two, no BPF KSYMBOL over it registered or
+    unregistered: @edges, (time, start, end)): [equal, wrong].  Our insn
+    field tags a kprobed instruction " [kprobed]" or " [kprobed,
+    optimized]" after its bytes: the tag is not a byte."""
     eq = wrong = 0
     for line in out.splitlines():
         line = re.sub(r" \[kprobed(?:, optimized)?\]\s*$", "", line)
@@ -415,6 +526,8 @@ def insn_at_sites(out, pokes, sites, want, examples=None):
             if not (ip < s[0] + s[1] and s[0] < ip + len(ins)):
                 continue
             st = sorted(pt for pt, a, o, n in pokes if a < s[0] + s[1] and s[0] < a + max(o, n))
+            # a BPF KSYMBOL coming or going there changes the code without a poke
+            st += [et for et, ea, ee in edges if ea < s[0] + s[1] and s[0] < ee]
             for (n, ws), (tm, kb) in want.items():
                 if ws != s or kb == "unmapped":
                     continue
@@ -439,21 +552,21 @@ def insn_at_sites(out, pokes, sites, want, examples=None):
     return [eq, wrong]
 
 
-def stock_insn(args, rec, pokes, sites, want, env, details):
+def stock_insn(args, rec, pokes, sites, want, env, details, edges=()):
     """Stock perf's -F insn at samples on poked sites, where a truth moment
     holds for the sample's time (no poke of the site between the two)."""
     rc, out, err = run([args.perf, "script", "-i", rec, "--ns", "-F", "time,ip,insn"], env)
     if rc:
         details.append("%s: stock perf script -F insn failed: %s" % (rec, err.strip()[:200]))
         return
-    eq, wrong = insn_at_sites(out, pokes, sites, want)
+    eq, wrong = insn_at_sites(out, pokes, sites, want, None, edges)
     details.append("%s: stock perf -F insn at poked sites: %d bytes equal, %d wrong" %
                    (rec, eq, wrong))
     STOCK_INSN[0] += eq
     STOCK_INSN[1] += wrong
 
 
-def our_insn(args, rec, pokes, sites, want, env, details):
+def our_insn(args, rec, pokes, sites, want, env, details, edges=()):
     """The same for `perf textpoke script -F insn` (default base): what must
     hold is every byte equal.  A failed script counts as one wrong."""
     rc, out, err = run([args.textpoke, "script", "-i", rec, "--ns", "-F", "time,ip,insn"], env)
@@ -462,7 +575,7 @@ def our_insn(args, rec, pokes, sites, want, env, details):
         OUR_INSN[1] += 1
         return
     examples = []
-    eq, wrong = insn_at_sites(out, pokes, sites, want, examples)
+    eq, wrong = insn_at_sites(out, pokes, sites, want, examples, edges)
     details.append("%s: perf textpoke script -F insn at poked sites: %d bytes equal, %d wrong" %
                    (rec, eq, wrong))
     for e in examples:
@@ -509,11 +622,21 @@ def main():
             nokaslr = False
         if args.vmlinux and nokaslr:
             bases.append("vmlinux")
-        union = sorted(set(s for r in recs for s in sites_of(sb[r][1])))
+        bs, edges = {}, {}
+        for r in recs:
+            lives = bpf_lives(args.perf, os.path.join(rd, r), env)
+            bs[r] = bpf_samples(args, os.path.join(rd, r), lives, env, details)
+            edges[r] = [(t, lv[0], lv[1]) for lv in lives for t in (lv[3], lv[4])
+                        if t is not None]
+        union = sorted(set(s for r in recs for s in sites_of(sb[r][1])) |
+                       set((x[1], len(x[3])) for r in recs for x in bs[r] if x[3]))
         replayed = list(truth.replay(union))
         for r in recs:
             check_recording(args, os.path.join(rd, r), sb[r][0], sb[r][1], replayed, env,
-                            rows, details, bases)
+                            rows, details, bases, edges[r])
+            if bs[r]:
+                check_bpf_samples(os.path.join(rd, r), bs[r], sb[r][0], sb[r][1], replayed,
+                                  details)
     hdr = ("run", "recording", "base", "sites", "moments", "site-moments", "racing",
            "equal", "wrong", "unmapped-shown", "unknown", "verdict (verified/pre-applied/mismatch/unknown)",
            "lost (perf)")
@@ -550,7 +673,13 @@ def main():
           (STOCK_INSN[0], STOCK_INSN[1]))
     print("perf textpoke script -F insn at poked sites: %d bytes equal, %d wrong" %
           (OUR_INSN[0], OUR_INSN[1]))
+    print("our samples in BPF KSYMBOLs: %d named as the live one, %d not; insn %d bytes "
+          "equal, %d wrong; %d with no insn shown, %d with no truth moment in their life" %
+          tuple(BPF_SAMPLES))
     bad = []
+    if BPF_SAMPLES[1] or BPF_SAMPLES[3]:
+        bad.append("%d samples in BPF KSYMBOLs misnamed, %d insn bytes wrong there" %
+                   (BPF_SAMPLES[1], BPF_SAMPLES[3]))
     if OUR_INSN[1]:
         bad.append("%d wrong bytes in perf textpoke script -F insn" % OUR_INSN[1])
     if tot[1]:

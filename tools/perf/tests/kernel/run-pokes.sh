@@ -32,6 +32,9 @@ dummy=$(find "$kroot"/lib/modules/*/kernel/drivers/net -name dummy.ko -print -qu
 mkdir -p "$work/bin"
 gcc -static -O2 -Wall -Wextra -Werror -o "$work/bin/kcore-truth" "$kernel_rig_dir/pokes/kcore-truth.c"
 gcc -static -O2 -o "$work/bin/record-bpf-churn" "$tests/workloads/record-bpf-churn.c"
+# libbpf only finds the fentry target in the kernel's BTF
+gcc -static -O2 -Wall -Wextra -Werror -o "$work/bin/bpf-fentry" "$kernel_rig_dir/pokes/bpf-fentry.c" \
+	-lbpf -lelf -lz -lzstd
 
 initramfs_begin "$work/initramfs" "$kroot"
 initramfs_add_elf /usr/bin/perf

@@ -8,7 +8,7 @@
 . /rig/pokes/lib.sh
 set -u
 
-exps="tracepoints ftrace kprobes bpf module startup"
+exps="tracepoints ftrace kprobes bpf fentry module startup"
 for w in $(cat /proc/cmdline); do
 	case $w in rig.exp=*) exps=$(echo "${w#rig.exp=}" | tr , ' ') ;; esac
 done
