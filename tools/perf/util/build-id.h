@@ -32,6 +32,11 @@ int elf__read_build_id(struct Elf *elf, struct build_id *bid);
 int filename__read_build_id(const char *path, struct build_id *bid);
 /* the build-id of this process's (64-bit) vdso, read in memory; 0 or -errno */
 int vdso__read_own_build_id(struct build_id *bid);
+/*
+ * the build-id of this kernel's compat (i386) vdso, which a child maps
+ * (vdso-compat.c); 0 or -errno (no IA32 emulation, no ARCH_MAP_VDSO_32)
+ */
+int vdso__read_compat_build_id(struct build_id *bid);
 /* the build-id of the kernel this process runs on (/sys/kernel/notes); 0 or -errno */
 int kernel__read_running_build_id(struct build_id *bid);
 

@@ -179,14 +179,19 @@ void record_hits__mmap(struct record_hits *h, const struct perf_record_mmap2 *m,
 
 	/*
 	 * Anonymous, [heap]...: no object to take a build-id from.  The vdso
-	 * of a 64-bit task (mapped above 4 GiB; a 32-bit task's is another
-	 * image) is this process's, whose build-id perf record writes too.
+	 * of a 64-bit task (mapped above 4 GiB) is this process's, whose
+	 * build-id perf record writes too; a 32-bit task's is the compat
+	 * image, which perf names "[vdso32]" (an x32 task's, below 4 GiB as
+	 * well, would be taken for it: perf's readers tell them apart by the
+	 * task's objects, which this table does not know).
 	 */
 	if (!(m->prot & 4 /* PROT_EXEC */) ||
 	    (m->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return;
-	if (filename[0] != '/' && (strcmp(filename, "[vdso]") || m->start < (1ULL << 32)))
+	if (filename[0] != '/' && strcmp(filename, "[vdso]"))
 		return;
+	if (filename[0] != '/' && m->start < (1ULL << 32))
+		filename = "[vdso32]";
 	if (h->nr_maps == h->alloc_maps) {
 		size_t n = h->alloc_maps ? h->alloc_maps * 2 : 256;
 		struct record_map *tmp = realloc(h->maps, n * sizeof(*tmp));
@@ -243,6 +248,7 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	struct build_id bid;
 	char **names;
 	size_t nr = 0;
+	int err;
 
 	/*
 	 * The kernel's always, hit or not: it is how a reader finds the
@@ -262,16 +268,28 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	names = calloc(h->nr_maps, sizeof(*names));
 	if (!names)
 		return;
+	/*
+	 * The vdso hit or not, as perf record writes it: a reader of a
+	 * recording whose table lacks it gets the image elsewhere, stock
+	 * perf by running perf-read-vdso32 for a 32-bit task's, which
+	 * fails (with a warning) on a machine that runs no 32-bit program.
+	 */
 	for (size_t i = 0; i < h->nr_maps; i++) {
-		if (pages__any_in(h->pages, h->nr_pages, h->maps[i].start, h->maps[i].end))
+		if (h->maps[i].filename[0] != '/' ||
+		    pages__any_in(h->pages, h->nr_pages, h->maps[i].start, h->maps[i].end))
 			names[nr++] = h->maps[i].filename;
 	}
 	qsort(names, nr, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < nr; i++) {
 		if (i && !strcmp(names[i], names[i - 1]))
 			continue;
-		if (!strcmp(names[i], "[vdso]") ? vdso__read_own_build_id(&bid) :
-						  filename__read_build_id(names[i], &bid))
+		if (!strcmp(names[i], "[vdso]"))
+			err = vdso__read_own_build_id(&bid);
+		else if (!strcmp(names[i], "[vdso32]"))
+			err = vdso__read_compat_build_id(&bid);
+		else
+			err = filename__read_build_id(names[i], &bid);
+		if (err)
 			continue;
 		if (!bid.size)
 			continue;

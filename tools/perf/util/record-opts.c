@@ -42,6 +42,11 @@ int record_opts__parse_call_graph(struct record_opts *opts, const char *arg)
 	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
 		return -EINVAL;
 	opts->call_graph = CALL_GRAPH_DWARF;
+	/*
+	 * perf record samples data addresses with a DWARF call graph (ADDR,
+	 * DATA_SRC, the data mappings), as -d does: the same attrs as its
+	 */
+	opts->sample_addr = true;
 	if (arg[5] == ',') {
 		unsigned long v = strtoul(arg + 6, &end, 0);
 

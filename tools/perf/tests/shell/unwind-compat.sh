@@ -24,7 +24,9 @@
 # HOME's build-id cache holds (their recorded paths exist nowhere else).
 # gdb cannot run that program here, so its outermost frame is the one
 # every program starts in: the function at its ELF entry point, by
-# readelf on the packed object.
+# readelf on the packed object.  And on m32-guest/chain32.ours.data, the
+# same program recorded there by our perf textpoke record with the same
+# options (the stack dump our recorder wrote, unwound by ours).
 #
 # Mutation caught: the ABI word ignored (w->is32 = false in
 # unwinder__walk(): a 64-bit Dwfl for 32-bit objects, no user frame).  Mutation
@@ -168,6 +170,9 @@ if [ -z "$skipped" ]; then
 		awk -v e="$entry" '$4 == "FUNC" { v = $2; sub(/^0+/, "", v); if (v == e) { print $8; exit } }')
 	[ -n "$outer" ] || fail "guest: no function at the entry point ($entry) of $prog's packed copy $obj"
 	check_chains guest "$m32_guest/chain32.data" "$prog" "$outer"
+	# the same program recorded there by our perf textpoke record
+	m32_guest_check chain32.ours.data
+	check_chains guest-ours "$m32_guest/chain32.ours.data" "$prog" "$outer"
 else
 	skipped="checked-in part: $skipped"
 fi

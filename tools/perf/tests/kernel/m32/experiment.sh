@@ -8,6 +8,12 @@
 # unwind-compat.sh checks that every chain reaches the entry point).
 # perf record fills the build-id cache in $HOME/.debug, which comes back
 # with the recordings; the host packs it with perf archive.
+#
+# Then the same workloads recorded by our perf-textpoke record (issue 21:
+# ours on a real kernel that runs 32-bit tasks), as <name>.ours.data,
+# --no-kcore: a plain file, as the options ask nothing of the kernel's
+# text.  With rig.m32=ours on the kernel command line only ours record
+# (make-recordings.sh --ours: the stock set stays as checked in).
 
 W=/opt/textpoke-m32
 export HOME=/out/home
@@ -18,6 +24,18 @@ rec() {
 	echo "perf record $*"
 	perf record -q "$@"
 }
+
+ours() {
+	echo "perf-textpoke record --no-kcore $*"
+	perf-textpoke record -q --no-kcore "$@"
+}
+
+case " $(cat /proc/cmdline) " in
+*" rig.m32=ours "*) stock=false ;;
+*) stock=true ;;
+esac
+
+if $stock; then
 
 # record-user-regs.sh (u32): every register
 rec -e cpu-clock:u --user-regs -o u32-regs.data $W/loop32 0.075
@@ -35,6 +53,20 @@ rec -e cpu-clock:u -F 4000 -g -o fp32.data $W/wfp32 600000
 rec -e cpu-clock:u -F 4000 --user-regs=ip,sp -o mixed.data $W/report/w32 600000 $W/report/w64 600000
 # machine-perf-script.c (m32): frame-pointer callchains, the compat vdso
 rec -e cpu-clock:u -g -o m32.data $W/loop32 0.1
+fi
+
+# record-user-regs.sh: every register of a 32-bit task
+ours -e cpu-clock:u --user-regs -o u32-regs.ours.data $W/loop32 0.075
+# report-abi.sh: 32-bit, then 64-bit samples in one process
+ours -e cpu-clock:u -F 4000 --user-regs=ip,sp -o mixed.ours.data $W/report/w32 600000 $W/report/w64 600000
+# unwind-compat.sh: dwarf stacks of a 32-bit task, and of the same
+# program built 64-bit (static: no 64-bit libc to pack; its frames past
+# main need more than 512 bytes)
+ours -e cpu-clock:u -c 200000 --call-graph dwarf,512 -o chain32.ours.data $W/chain32 0.06
+ours -e cpu-clock:u -c 200000 --call-graph dwarf,1024 -o chain64.ours.data $W/chain64 0.03
+# our record fills no build-id cache: chain64 is in no stock recording
+perf buildid-cache -a $W/chain64
 
 uname -r >kernel-release
 perf --version >perf-version
+perf-textpoke version >textpoke-version

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash disable=SC2154 # $tmp: the test's scratch()
-# The checked-in 32-bit recordings, made by stock perf on Debian's kernel
-# under qemu (tools/perf/tests/kernel, make kernel-recordings), for the
-# tests whose 32-bit parts cannot record on a kernel that runs no 32-bit
-# program.  Sourced after common.sh; needs $tmp.
+# The checked-in 32-bit recordings, made by stock perf (and *.ours.data by
+# our perf textpoke record) on Debian's kernel under qemu
+# (tools/perf/tests/kernel, make kernel-recordings), for the tests whose
+# 32-bit parts cannot record on a kernel that runs no 32-bit program.  Sourced after common.sh; needs $tmp.
 #
 # The objects the recordings hit are in m32-guest/debug.tar.bz2, as perf
 # archive packs a build-id cache; the recorded paths (/opt/textpoke-m32/...)
