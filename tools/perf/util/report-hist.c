@@ -313,6 +313,16 @@ struct report_hists {
 	size_t nr_seen, alloc_seen;
 	const char *comm; /* its command, interned when a key */
 	char level;	  /* its own [x] level */
+	u32 frame_entry;  /* the entry of the last frame added */
+	void (*fprintf_after)(const struct report_hist *h, const struct hist_entry *e, void *arg,
+			      FILE *fp);
+	void *after_arg;
+	u32 (*depth)(void *arg, int idx, u32 entry);
+	void *depth_arg;
+	bool depth_caller;
+	/* perf walks the chains callee first: a frame outside every map takes the last level */
+	bool callee_walk;
+	char walk_level;
 	/*
 	 * the last map's interned object name: a chain's frames come in
 	 * runs of one object; kept for one sample only, whose maps stay
@@ -556,6 +566,7 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 	    .sym_resolved = p->sym != NULL,
 	    .cpu = (s32)sample->cpu,
 	    .abi = sample->user_regs.abi,
+	    .id = b->nr,
 	};
 	b->priv[b->nr] = (struct hist_priv){
 	    .key = *k,
@@ -671,6 +682,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	rh->seen[0] = i;
 	rh->nr_seen = 1;
 	rh->level = p.level;
+	rh->walk_level = p.level;
 	rh->comm = comm;
 	rh->nr_mapless = 0;
 	return 0;
@@ -722,7 +734,13 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	b = &rh->builds[idx];
 	if (p.map) {
 		p.level = frame__level(frame);
-		mapless__set_level(rh, b, p.level);
+		if (rh->callee_walk)
+			rh->walk_level = p.level;
+		else
+			mapless__set_level(rh, b, p.level);
+	} else if (rh->callee_walk) {
+		/* perf walking callee first: the level of the frame walked before */
+		p.level = rh->walk_level;
 	}
 	if (hist_key__fill(rh, &k, &p, al, sample, rh->comm))
 		return -ENOMEM;
@@ -730,8 +748,9 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
 	if (i < 0)
 		return i;
+	rh->frame_entry = i;
 	/* its level is the next frame's in a map, or the sample's: known later */
-	if (!p.map && b->nr > nr) {
+	if (!p.map && !rh->callee_walk && b->nr > nr) {
 		if (rh->nr_mapless == rh->alloc_mapless) {
 			size_t alloc = rh->alloc_mapless ? 2 * rh->alloc_mapless : 16;
 			u32 *m = realloc(rh->mapless, alloc * sizeof(*m));
@@ -757,6 +776,34 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	rh->seen[rh->nr_seen++] = i;
 	b->priv[i].children += sample->period;
 	return 0;
+}
+
+void report_hists__set_after(struct report_hists *rh,
+			     void (*fn)(const struct report_hist *h, const struct hist_entry *e,
+					void *arg, FILE *fp),
+			     void *arg)
+{
+	rh->fprintf_after = fn;
+	rh->after_arg = arg;
+}
+
+void report_hists__set_depth(struct report_hists *rh, u32 (*depth)(void *arg, int idx, u32 entry),
+			     void *arg, bool caller)
+{
+	rh->depth = depth;
+	rh->depth_arg = arg;
+	rh->depth_caller = caller;
+	rh->callee_walk = !caller;
+}
+
+u32 report_hists__sample_entry(const struct report_hists *rh)
+{
+	return rh->nr_seen ? rh->seen[0] : 0;
+}
+
+u32 report_hists__frame_entry(const struct report_hists *rh)
+{
+	return rh->frame_entry;
 }
 
 void report_hists__end_chain(struct report_hists *rh, int idx)
@@ -837,6 +884,10 @@ static int entry__cmp_input(const struct report_layout *l, const struct hist_ent
 	return c;
 }
 
+/* qsort has no argument: the layout and the tie rule of the histogram being sorted */
+static const struct report_layout *sort_layout;
+static bool sort_depth, sort_depth_caller;
+
 /* perf's output sort: the sort columns' own orders, then the input order */
 static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 		      const struct hist_entry *b)
@@ -851,6 +902,10 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 			break;
 		case REPORT_COL_CHILDREN:
 			c = cmp_u64_asc(b->children, a->children);
+			/* perf's __hpp__sort_acc(): a caller above its callee */
+			if (!c && sort_depth && a->thread == b->thread)
+				c = sort_depth_caller ? cmp_u64_asc(b->max_depth, a->max_depth) :
+							cmp_u64_asc(a->max_depth, b->max_depth);
 			break;
 		case REPORT_COL_SAMPLE:
 			c = cmp_u64_asc(b->nr_samples, a->nr_samples);
@@ -862,8 +917,6 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 	}
 	return c ?: entry__cmp_input(l, a, b);
 }
-
-static const struct report_layout *sort_layout; /* qsort has no argument */
 
 static int entry__qsort_cmp(const void *a, const void *b)
 {
@@ -892,6 +945,9 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		size_t n = 0;
 
 		*h = b->hist;
+		h->idx = i;
+		h->fprintf_after = rh->fprintf_after;
+		h->after_arg = rh->after_arg;
 		h->time_slices = rh->time_slices;
 		h->children = l->children;
 		h->entries = malloc((b->nr ?: 1) * sizeof(*h->entries));
@@ -912,10 +968,16 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 			e->nr_samples = b->priv[j].nr_samples;
 			e->period = b->priv[j].period;
 			e->children = b->priv[j].children;
+			if (rh->depth) {
+				e->max_depth = rh->depth(rh->depth_arg, i, j);
+				e->thread = b->priv[j].thread;
+			}
 			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;
 		sort_layout = &rh->layout;
+		sort_depth = rh->depth != NULL;
+		sort_depth_caller = rh->depth_caller;
 		if (n)
 			qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
 		if (b->nr_abi)
@@ -1129,6 +1191,8 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			len--;
 		buf[len] = 0;
 		fprintf(fp, "%s\n", buf);
+		if (h->fprintf_after)
+			h->fprintf_after(h, he, h->after_arg, fp);
 	}
 }
 
