@@ -82,8 +82,8 @@ int cmd_textpoke_report(int argc, char **argv)
 	    {0, "no-children", no_argument, NULL, "the period of each entry's own samples only",
 	     OPT_NO_CHILDREN},
 	    {'g', "call-graph", required_argument, "mode[,threshold[,limit]][,order][,value]",
-	     "call-graph trees: graph (default), fractal, flat, folded or none; caller or "
-	     "callee; percent, period or count (default graph,0.5,caller,function,percent)",
+	     "call-graph trees as perf: graph, fractal, flat, folded, none; caller, callee; "
+	     "percent, period, count",
 	     'g'},
 	    {'G', "inverted", no_argument, NULL, "the trees in caller order", 'G'},
 	    {0, "max-stack", required_argument, "n",
