@@ -923,6 +923,132 @@ static int entry__qsort_cmp(const void *a, const void *b)
 	return entry__cmp(sort_layout, a, b);
 }
 
+static int entry__qsort_cmp_input(const void *a, const void *b)
+{
+	return entry__cmp_input(sort_layout, a, b);
+}
+
+/*
+ * perf inserts the entries one by one, in its input order, into a
+ * red-black tree ordered by the output comparison (hist_entry__sort()
+ * greater going left).  With the trees' tie rule that comparison is not
+ * a total order (the max_depth tie applies to entries of one thread
+ * only), so where an entry lands depends on the entries it meets on its
+ * way down: the tree is rebuilt here, balanced as every red-black tree
+ * is (the textbook insertion fix-up the kernel's rbtree implements).
+ */
+struct rb_order {
+	u32 *left, *right, *up; /* entry index + 1, 0: none */
+	bool *red;
+	u32 root;
+};
+
+static void rb_order__rotate(struct rb_order *t, u32 x, bool to_left)
+{
+	/* to_left: x's right child y takes x's place, x becomes y's left */
+	u32 *down = to_left ? t->right : t->left, *side = to_left ? t->left : t->right;
+	u32 y = down[x - 1], p = t->up[x - 1];
+
+	down[x - 1] = side[y - 1];
+	if (side[y - 1])
+		t->up[side[y - 1] - 1] = x;
+	t->up[y - 1] = p;
+	if (!p)
+		t->root = y;
+	else if (t->left[p - 1] == x)
+		t->left[p - 1] = y;
+	else
+		t->right[p - 1] = y;
+	side[y - 1] = x;
+	t->up[x - 1] = y;
+}
+
+static void rb_order__fixup(struct rb_order *t, u32 z)
+{
+	while (t->up[z - 1] && t->red[t->up[z - 1] - 1]) {
+		u32 p = t->up[z - 1], g = t->up[p - 1];
+		bool p_left = t->left[g - 1] == p;
+		u32 uncle = p_left ? t->right[g - 1] : t->left[g - 1];
+
+		if (uncle && t->red[uncle - 1]) {
+			t->red[p - 1] = false;
+			t->red[uncle - 1] = false;
+			t->red[g - 1] = true;
+			z = g;
+			continue;
+		}
+		if (z == (p_left ? t->right[p - 1] : t->left[p - 1])) {
+			z = p;
+			rb_order__rotate(t, z, p_left);
+			p = t->up[z - 1];
+		}
+		t->red[p - 1] = false;
+		t->red[g - 1] = true;
+		rb_order__rotate(t, g, !p_left);
+	}
+	t->red[t->root - 1] = false;
+}
+
+/* @h's entries in perf's output order, rebuilt by insertion (see above) */
+static int entries__sort_rb(struct report_hist *h)
+{
+	size_t n = h->nr_entries, i;
+	struct rb_order t = {NULL};
+	struct hist_entry *out = NULL;
+	u32 *stack = NULL, x, sp = 0, k = 0;
+	int err = -ENOMEM;
+
+	/* perf's input order: its tree of the keys */
+	qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp_input);
+	t.left = calloc(n, sizeof(u32));
+	t.right = calloc(n, sizeof(u32));
+	t.up = calloc(n, sizeof(u32));
+	t.red = calloc(n, sizeof(bool));
+	stack = malloc(n * sizeof(u32));
+	out = malloc(n * sizeof(*out));
+	if (!t.left || !t.right || !t.up || !t.red || !stack || !out)
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		u32 z = i + 1, p = 0;
+		bool go_left = false;
+
+		for (x = t.root; x;) {
+			p = x;
+			go_left = entry__cmp(sort_layout, &h->entries[i], &h->entries[x - 1]) < 0;
+			x = go_left ? t.left[x - 1] : t.right[x - 1];
+		}
+		t.up[z - 1] = p;
+		t.red[z - 1] = true;
+		if (!p)
+			t.root = z;
+		else if (go_left)
+			t.left[p - 1] = z;
+		else
+			t.right[p - 1] = z;
+		rb_order__fixup(&t, z);
+	}
+	/* in order */
+	for (x = t.root; x || sp;) {
+		while (x) {
+			stack[sp++] = x;
+			x = t.left[x - 1];
+		}
+		x = stack[--sp];
+		out[k++] = h->entries[x - 1];
+		x = t.right[x - 1];
+	}
+	memcpy(h->entries, out, n * sizeof(*out));
+	err = 0;
+out_free:
+	free(t.left);
+	free(t.right);
+	free(t.up);
+	free(t.red);
+	free(stack);
+	free(out);
+	return err;
+}
+
 /* the busiest command first, then by name */
 static int abi_count__cmp(const void *pa, const void *pb)
 {
@@ -958,8 +1084,13 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		for (j = 0; j < b->nr; j++) {
 			struct hist_entry *e = &b->entries[j];
 
-			if (b->priv[j].filtered)
+			/*
+			 * filtered entries are not shown, but with the trees'
+			 * tie rule they shape perf's output tree
+			 */
+			if (b->priv[j].filtered && !rh->depth)
 				continue;
+			e->filtered = b->priv[j].filtered;
 			e->thread_comm =
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
 			if (!e->thread_comm)
@@ -978,8 +1109,21 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		sort_layout = &rh->layout;
 		sort_depth = rh->depth != NULL;
 		sort_depth_caller = rh->depth_caller;
-		if (n)
+		/* perf's output order; with the trees' tie rule, as its tree builds it */
+		if (n && sort_depth) {
+			size_t k = 0;
+
+			if (entries__sort_rb(h)) {
+				*nr = 0;
+				return NULL;
+			}
+			for (j = 0; j < n; j++)
+				if (!h->entries[j].filtered)
+					h->entries[k++] = h->entries[j];
+			h->nr_entries = k;
+		} else if (n) {
 			qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
+		}
 		if (b->nr_abi)
 			qsort(b->abi, b->nr_abi, sizeof(*b->abi), abi_count__cmp);
 		h->nr_comms = b->nr_abi;

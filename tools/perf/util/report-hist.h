@@ -55,6 +55,7 @@ struct hist_entry {
 	/* with trees and Children: its longest chain and its first sample's thread */
 	u32 max_depth;
 	const void *thread;
+	bool filtered; /* only while sorting: perf's tree holds filtered entries too */
 };
 
 struct report_hist {
