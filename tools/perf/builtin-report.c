@@ -49,6 +49,7 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_CHILDREN,
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
+		OPT_PERCENTAGE,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -86,6 +87,8 @@ int cmd_textpoke_report(int argc, char **argv)
 	     "percent, period, count",
 	     'g'},
 	    {'G', "inverted", no_argument, NULL, "the trees in caller order", 'G'},
+	    {0, "percentage", required_argument, "relative|absolute",
+	     "percentages of the samples the filters keep, or of all (default)", OPT_PERCENTAGE},
 	    {0, "max-stack", required_argument, "n",
 	     "callchain frames counted: the recorded outermost, the unwound innermost (127)",
 	     OPT_MAX_STACK},
@@ -178,6 +181,16 @@ int cmd_textpoke_report(int argc, char **argv)
 		}
 		case 'G':
 			o.inverted = true;
+			break;
+		case OPT_PERCENTAGE:
+			if (!strcmp(optarg, "relative")) {
+				o.relative = true;
+			} else if (!strcmp(optarg, "absolute")) {
+				o.relative = false;
+			} else {
+				popt__bad_value(&ctx, "expected relative or absolute");
+				return 129;
+			}
 			break;
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &o.max_stack))

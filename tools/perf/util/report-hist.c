@@ -320,6 +320,7 @@ struct report_hists {
 	u32 (*depth)(void *arg, int idx, u32 entry);
 	void *depth_arg;
 	bool depth_caller;
+	bool relative; /* --percentage relative */
 	/* perf walks the chains callee first: a frame outside every map takes the last level */
 	bool callee_walk;
 	char walk_level;
@@ -796,6 +797,11 @@ void report_hists__set_depth(struct report_hists *rh, u32 (*depth)(void *arg, in
 	rh->callee_walk = !caller;
 }
 
+void report_hists__set_relative(struct report_hists *rh, bool relative)
+{
+	rh->relative = relative;
+}
+
 u32 report_hists__sample_entry(const struct report_hists *rh)
 {
 	return rh->nr_seen ? rh->seen[0] : 0;
@@ -1072,6 +1078,25 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 
 		*h = b->hist;
 		h->idx = i;
+		h->all_period = h->total_period;
+		h->all_samples = h->nr_samples;
+		/*
+		 * perf's non-filtered totals: the Self of the entries not
+		 * filtered, which an entry is for good when the first sample
+		 * to make it was (a chain's frame may make it before its own
+		 * samples come)
+		 */
+		h->shown_samples = h->shown_period = 0;
+		for (j = 0; j < b->nr; j++) {
+			if (b->priv[j].filtered)
+				continue;
+			h->shown_samples += b->priv[j].nr_samples;
+			h->shown_period += b->priv[j].period;
+		}
+		if (rh->relative) {
+			h->nr_samples = h->shown_samples;
+			h->total_period = h->shown_period;
+		}
 		h->fprintf_after = rh->fprintf_after;
 		h->after_arg = rh->after_arg;
 		h->time_slices = rh->time_slices;

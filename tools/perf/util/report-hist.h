@@ -66,6 +66,13 @@ struct report_hist {
 	struct hist_entry *entries; /* sorted as printed: overhead, then keys */
 	u64 nr_samples;
 	u64 total_period;
+	/*
+	 * the event's whole period, filtered samples' included: what the
+	 * trees' percentages are of; total_period is it but with perf's
+	 * --percentage relative, which leaves the filtered samples out
+	 */
+	u64 all_period, all_samples;
+	u64 shown_samples, shown_period; /* the Self of the entries no filter rejects */
 	/* per command: samples of each ABI (0 none, 1 32-bit, 2 64-bit, 3 other) */
 	size_t nr_comms;
 	struct report_abi_count {
@@ -174,6 +181,11 @@ void report_hists__end_chain(struct report_hists *rh, int idx);
  */
 const struct report_hist *report_hists__finish(struct report_hists *rh,
 					       const struct report_layout *l, size_t *nr);
+/*
+ * perf's --percentage relative: the counts and percentages of the
+ * histograms finished later are of the samples no filter rejects
+ */
+void report_hists__set_relative(struct report_hists *rh, bool relative);
 
 /*
  * One event's block as perf report --stdio prints it, from "# Samples:"

@@ -852,12 +852,12 @@ static void fprintf_path(const struct report_trees *t, u32 n, bool folded, bool 
 	}
 }
 
-void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 total, u64 parent,
-			   bool skip_first, FILE *fp)
+void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 total, u64 base,
+			   u64 parent, bool skip_first, FILE *fp)
 {
 	const bool folded = t->opts.mode == REPORT_TREE_FOLDED;
 	/* perf's threshold in graph, flat and folded: of the event's total, truncated */
-	u64 min_hit = total * (t->opts.min_percent / 100);
+	u64 min_hit = base * (t->opts.min_percent / 100);
 	size_t nr = 0;
 	u32 root, n, printed = 0;
 

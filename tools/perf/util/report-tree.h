@@ -82,11 +82,13 @@ bool report_trees__caller(const struct report_trees *t);
 
 /*
  * The tree of entry @entry of histogram @hist as perf prints it under the
- * entry's row: @total, the event's total period; @parent, the entry's
+ * entry's row: @total, the event's total period; @base, what the
+ * threshold is a percentage of in graph, flat and folded (@total, or the
+ * unfiltered samples' with --percentage relative); @parent, the entry's
  * (Children's with --children); @skip_first: perf's --sort sym..., whose
  * single chain's first frame is the entry itself.
  */
-void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 total, u64 parent,
-			   bool skip_first, FILE *fp);
+void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 total, u64 base,
+			   u64 parent, bool skip_first, FILE *fp);
 
 #endif /* __PERF_TEXTPOKE_REPORT_TREE_H */

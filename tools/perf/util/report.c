@@ -408,7 +408,7 @@ static void report__fprintf_tree(const struct report_hist *h, const struct hist_
 	/* perf leaves out the single chain's first frame when the entries are symbols first */
 	bool skip_first = !o->fields && o->sort && !strncmp(o->sort, "sym", 3);
 
-	report_trees__fprintf(r->trees, h->idx, e->id, h->total_period,
+	report_trees__fprintf(r->trees, h->idx, e->id, h->all_period, h->total_period,
 			      h->children ? e->children : e->period, skip_first, fp);
 }
 
@@ -634,8 +634,9 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 
 	fprintf(fp, "# To display the perf.data header info, please use "
 		    "--header/--header-only options.\n#\n");
+	/* every sample, filtered ones too: --percentage relative may count none */
 	for (i = 0; i < nr; i++)
-		nr_samples += hists[i].nr_samples;
+		nr_samples += hists[i].all_samples;
 	/* as perf: the header alone, and the code changes, which need no samples */
 	if (!nr_samples) {
 		pr_warning("%s: no samples%s\n", r->session->path,
@@ -647,7 +648,7 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		(unsigned long long)r->session->stats.nr_lost_samples);
 	for (i = 0; i < nr; i++) {
 		/* perf's --skip-empty, its default */
-		if (!hists[i].nr_samples)
+		if (!hists[i].all_samples)
 			continue;
 		report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
 		fprintf(fp, "\n\n");
@@ -795,6 +796,7 @@ int report__run(struct report_opts *opts)
 		if (err)
 			goto out;
 	}
+	report_hists__set_relative(r.hists, opts->relative);
 	hists = report_hists__finish(r.hists, &r.layout, &nr);
 	if (!hists) {
 		err = -ENOMEM;

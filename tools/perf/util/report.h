@@ -31,6 +31,8 @@ struct report_opts {
 	/* -g/--call-graph as parsed; -G/--inverted: caller order */
 	struct report_tree_opts call_graph;
 	bool inverted;
+	/* --percentage relative: percentages of the samples the filters keep */
+	bool relative;
 	struct text_image_opts text;
 };
 
