@@ -172,7 +172,7 @@ int cmd_textpoke_report(int argc, char **argv)
 			if (report_tree_opts__parse(&o.call_graph, optarg, &bad, &len)) {
 				pr_err(
 				    "-g %s: '%.*s' is not a mode (graph, fractal, flat, folded, "
-				    "none), an order (caller, callee), the function key, a value "
+				    "none), an order (caller, callee), a key (function, address), a value "
 				    "(percent, period, count) or a number\n",
 				    optarg, (int)len, bad ?: "");
 				return 129;

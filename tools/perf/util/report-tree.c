@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dso-inline.h"
 #include "dso.h"
 #include "machine.h"
 #include "map.h"
@@ -66,6 +67,7 @@ int report_tree_opts__parse(struct report_tree_opts *o, const char *arg, const c
 	    {"caller", 1, 1},
 	    {"callee", 1, 0},
 	    {"function", 2, 0},
+	    {"address", 2, 1},
 	    {"percent", 3, REPORT_TREE_PERCENT},
 	    {"period", 3, REPORT_TREE_PERIOD},
 	    {"count", 3, REPORT_TREE_COUNT},
@@ -107,6 +109,9 @@ int report_tree_opts__parse(struct report_tree_opts *o, const char *arg, const c
 				o->caller = words[i].v;
 				o->order_set = true;
 				break;
+			case 2:
+				o->address = words[i].v;
+				break;
 			case 3:
 				o->value = words[i].v;
 				break;
@@ -135,6 +140,8 @@ struct tree_frame {
 	u64 ip;		  /* as recorded */
 	u64 start;	  /* the symbol's start */
 	bool inlined;	  /* name is a function inlined there: " (inlined)" */
+	/* the address key: its source line, or perf's "+offset", "dso[addr]"; NULL: none */
+	const char *srcline;
 };
 
 struct tree_node {
@@ -166,6 +173,7 @@ struct report_trees {
 	/* interned names */
 	char **names;
 	size_t names_size, nr_names;
+	char srcline_buf[128]; /* the current frame's made-up line */
 	/* the sample being added */
 	int hist;
 	u32 entry;
@@ -261,6 +269,41 @@ void report_trees__begin(struct report_trees *t, int hist, u32 entry)
 	t->nr_chain = 0;
 }
 
+/*
+ * perf's callchain_srcline() for the address key: the line of the frame's
+ * address in its object, else (no line, or the kernel, whose lines perf
+ * finds no DWARF for here) the offset in the symbol, "+12", or without
+ * one "dso[addr]"; nothing for a frame outside every map.  Interned: a
+ * frame's line is kept only when it makes a node, but then for good.
+ */
+static int frame__srcline(struct report_trees *t, const struct callchain_frame *frame,
+			  struct sample_frame *sf)
+{
+	struct dso *dso = frame->al.map ? frame->al.map->dso : NULL;
+	u64 addr = callchain_frame__addr(frame);
+	const char *line = NULL;
+
+	if (!dso)
+		return 0;
+	/* an unwound frame split at inlined calls: each part's line, the call site's outward */
+	if (dso->kind == DSO_KIND__USER && frame->inline_srcline)
+		line = frame->inline_srcline;
+	else if (dso->kind == DSO_KIND__USER)
+		line = dso__srcline(dso, addr);
+	if (line) {
+		sf->f.srcline = line;
+		return 0;
+	}
+	if (frame->al.sym)
+		snprintf(t->srcline_buf, sizeof(t->srcline_buf), "+%llu",
+			 (unsigned long long)(addr - frame->al.sym->start));
+	else
+		snprintf(t->srcline_buf, sizeof(t->srcline_buf), "%s[%llx]", dso->short_name,
+			 (unsigned long long)addr);
+	sf->f.srcline = names__intern(t, t->srcline_buf);
+	return sf->f.srcline ? 0 : -ENOMEM;
+}
+
 int report_trees__frame(struct report_trees *t, const struct callchain_frame *frame, long entry)
 {
 	struct sample_frame *sf;
@@ -284,6 +327,8 @@ int report_trees__frame(struct report_trees *t, const struct callchain_frame *fr
 		sf->f.inlined = frame->inlined;
 		sf->f.name = frame->inlined ? frame->inline_name : symbol__name(frame->al.sym);
 	}
+	if (t->opts.address)
+		return frame__srcline(t, frame, sf);
 	return 0;
 }
 
@@ -297,9 +342,11 @@ static int cmp_u64(u64 a, u64 b)
  * the sample's: inlined functions by name, other symbols by object and
  * start, frames without a symbol by object and address
  */
-static int frame__cmp(const struct tree_frame *a, const struct tree_frame *b)
+static int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
+		      const struct tree_frame *b)
 {
-	if (a->name && b->name) {
+	/* the address key: frames are one at one address of one object only */
+	if (a->name && b->name && !t->opts.address) {
 		if (a->inlined || b->inlined) {
 			int c = strcmp(a->name, b->name);
 
@@ -367,13 +414,15 @@ static long node__add_child(struct report_trees *t, u32 parent, const struct cur
 		*f = c->f[i].f;
 		if (f->name && !(f->name = names__intern(t, f->name)))
 			return -ENOMEM;
+		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
+			return -ENOMEM;
 	}
 	t->nodes[n].parent = parent;
 	t->nodes[n].hit = period;
 	t->nodes[n].count = 1;
 	/* greater keys first: before the first child whose key is smaller */
 	for (link = &t->nodes[parent].child; *link; link = &t->nodes[*link].next)
-		if (frame__cmp(&t->frames[t->nodes[*link].frame], &c->f[pos].f) < 0)
+		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos].f) < 0)
 			break;
 	t->nodes[n].next = *link;
 	*link = n;
@@ -395,7 +444,7 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	long tail;
 
 	while (j < nd->nr_frames && pos + j < c->nr &&
-	       !frame__cmp(&t->frames[nd->frame + j], &c->f[pos + j].f))
+	       !frame__cmp(t, &t->frames[nd->frame + j], &c->f[pos + j].f))
 		j++;
 	if (j == nd->nr_frames) {
 		if (pos + j == c->nr) {
@@ -449,12 +498,12 @@ static int node__append_children(struct report_trees *t, u32 node, const struct 
 
 	/* the children in key order, greater first: look no further than a smaller one */
 	for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
-		int m = frame__cmp(&t->frames[t->nodes[ch].frame], &c->f[pos].f);
+		int m = frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f);
 
 		if (m <= 0)
 			break;
 	}
-	if (ch && !frame__cmp(&t->frames[t->nodes[ch].frame], &c->f[pos].f))
+	if (ch && !frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f))
 		err = node__append(t, ch, c, pos, period);
 	else
 		err = node__add_child(t, node, c, pos, period) < 0 ? -ENOMEM : 0;
@@ -689,7 +738,9 @@ static void fprintf_value(const struct report_trees *t, u64 period, u32 count, u
 
 static void fprintf_name(const struct tree_frame *f, FILE *fp)
 {
-	if (f->name)
+	if (f->name && f->srcline)
+		fprintf(fp, "%s %s%s", f->name, f->srcline, f->inlined ? " (inlined)" : "");
+	else if (f->name)
 		fprintf(fp, "%s%s", f->name, f->inlined ? " (inlined)" : "");
 	else
 		fprintf(fp, "%#llx", (unsigned long long)f->ip);

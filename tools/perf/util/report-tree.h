@@ -40,7 +40,8 @@ struct report_tree_opts {
 	double min_percent; /* the threshold below which a branch is not shown */
 	u32 print_limit;    /* the chains printed at most a level, 0: all */
 	enum report_tree_value value;
-	bool set; /* -g was given */
+	bool address; /* the address key: frames told apart by address, printed with their line */
+	bool set;     /* -g was given */
 };
 
 /* perf's defaults: graph,0.5,caller,function,percent (the order chosen later) */
@@ -49,7 +50,7 @@ void report_tree_opts__init(struct report_tree_opts *o);
 /*
  * -g/--call-graph's argument as perf report takes it: comma-separated
  * words in any order, each a prefix of a mode (graph, flat, fractal,
- * folded, none), an order (caller, callee), a key (function) or a value
+ * folded, none), an order (caller, callee), a key (function, address) or a value
  * (percent, period, count); then numbers, the threshold and the print
  * limit.  0, or -EINVAL with @err naming the word not taken.
  */

@@ -18,6 +18,12 @@
 # and --symbols filters (rows of the kept samples' total, trees still of
 # the event's, their threshold of the kept samples').
 #
+# The address key is compared on each sample's innermost frame: stock
+# perf takes a frame's line from binutils' addr2line, which names another
+# file of the DWARF 5 line table than libdw (and than the source) in
+# libc's __libc_start_call_main ("libc-start.c:74" for
+# libc_start_call_main.h:74), a frame outer frames would bring in.
+#
 # One difference is perf's and normalised, on its side only: fractal's
 # "[...]" line is printed through a symbol perf mallocs and never clears
 # (rem_sq_bracket in ui/stdio/hist.c), so its " (inlined)" suffix comes
@@ -31,7 +37,9 @@
 # ">"): siblings of equal period (one-sample kernel branches under
 # level3) swap, and fp-fractal differs in the run that watched it.  And:
 # report_hists__finish() ignoring --percentage relative (its test made
-# false): fp-relative's rows are percentages of the whole event.
+# false): fp-relative's rows are percentages of the whole event.  And:
+# frame__cmp() comparing by function under the address key too:
+# fp-address merges a function's addresses into one branch.
 # The relative total summed per sample not filtered instead of per entry
 # not filtered made dw-relative fail once (a recording where a level3
 # sample came before level2's own); *-relative-made compare that case,
@@ -105,6 +113,10 @@ forms() {
 	# an entry a filtered sample's chain made first stays filtered in perf,
 	# and its own samples out of the relative total: level2's, when a
 	# level3 sample came first, which leaves perf no row and a total of 0
+	# the address key: frames by address, with their source line; the
+	# innermost frame alone (see below why), 2%: no address of ld.so's
+	# start-up, which runs ~1 ms, can get there
+	same_tree "$p-address" "$file" -g address,callee,2 --no-children --max-stack 1
 	any=1 same_tree "$p-relative-made" "$file" --symbols level2 --percentage relative
 	if ! grep -q '^[^#]' "$tmp/$p-relative-made.perf" &&
 		perf_report -i "$file" --no-children --symbols level2 -g none | grep -q '^[^#]'; then
