@@ -463,6 +463,14 @@ static int report__check_recording(struct report *r)
 		       r->session->path);
 		return -EINVAL;
 	}
+	/* as perf, which says so and prints no profile; an error here, not its exit 0 */
+	if (r->opts->call_graph.set && r->opts->call_graph.mode != REPORT_TREE_NONE &&
+	    !r->session->is_pipe && !report__has_callchains(r)) {
+		pr_err("%s: -g: the recording has no callchains to draw (perf record -g or "
+		       "--call-graph records them; -g none for the profile alone)\n",
+		       r->session->path);
+		return -EINVAL;
+	}
 	if (r->opts->time)
 		return report__parse_time(r);
 	return 0;

@@ -39,7 +39,9 @@
 # report_hists__finish() ignoring --percentage relative (its test made
 # false): fp-relative's rows are percentages of the whole event.  And:
 # frame__cmp() comparing by function under the address key too:
-# fp-address merges a function's addresses into one branch.
+# fp-address merges a function's addresses into one branch.  And: no
+# check for callchains in report__check_recording(): -g graph on a
+# recording without them prints the flat profile and exits 0.
 # The relative total summed per sample not filtered instead of per entry
 # not filtered made dw-relative fail once (a recording where a level3
 # sample came before level2's own); *-relative-made compare that case,
@@ -131,6 +133,14 @@ forms() {
 st=$?
 [ $st = 129 ] && grep -q "'bogus'" "$tmp/g.err" ||
 	fail "-g graph,bogus: exit $st, $(head -1 "$tmp/g.err"); expected 129 naming 'bogus'"
+
+# -g on a recording without callchains: stock perf says so and prints no
+# profile (its exit status 0 aside); ours fails, saying so
+perf_record "$tmp/nocg.data" -e cpu-clock -F 1000 -- "$tmp/wfp" 3000000
+"$TEXTPOKE" report --no-changes -i "$tmp/nocg.data" -g graph >"$tmp/nocg.out" 2>"$tmp/nocg.err"
+st=$?
+[ $st = 1 ] && grep -q 'no callchains' "$tmp/nocg.err" && ! grep -q '^[^#]' "$tmp/nocg.out" ||
+	fail "-g graph without callchains: exit $st, $(head -1 "$tmp/nocg.err"); expected 1, said"
 
 perf_record "$tmp/fp.data" -e cpu-clock -F 4000 -g -- "$tmp/wfp" 30000000
 forms "$tmp/fp.data" fp wfp
