@@ -55,6 +55,7 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_CHILDREN,
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
+		OPT_PERCENTAGE,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -96,8 +97,13 @@ int cmd_textpoke_report(int argc, char **argv)
 	     OPT_CHILDREN},
 	    {0, "no-children", no_argument, NULL, "the period of each entry's own samples only",
 	     OPT_NO_CHILDREN},
-	    {'g', "call-graph", required_argument, "none",
-	     "call graph trees: only 'none' (they are not printed)", 'g'},
+	    {'g', "call-graph", required_argument, "mode[,threshold[,limit]][,order][,value]",
+	     "call-graph trees as perf: graph, fractal, flat, folded, none; caller, callee; "
+	     "percent, period, count",
+	     'g'},
+	    {'G', "inverted", no_argument, NULL, "the trees in caller order", 'G'},
+	    {0, "percentage", required_argument, "relative|absolute",
+	     "percentages of the samples the filters keep, or of all (default)", OPT_PERCENTAGE},
 	    {0, "max-stack", required_argument, "n",
 	     "callchain frames counted: the recorded outermost, the unwound innermost (127)",
 	     OPT_MAX_STACK},
@@ -141,6 +147,8 @@ int cmd_textpoke_report(int argc, char **argv)
 				popt__bad_value(&ctx, "expected a percentage from 0 to 100");
 				return 129;
 			}
+			/* perf's --percent-limit is the trees' threshold too, until -g gives one */
+			o.call_graph.min_percent = o.percent_limit;
 			break;
 		case OPT_COMM:
 			o.comms = optarg;
@@ -195,11 +203,30 @@ int cmd_textpoke_report(int argc, char **argv)
 		case OPT_NO_CHILDREN:
 			o.children = 0;
 			break;
-		case 'g':
-			/* perf's trees under the entries are not printed: say so, do not pretend */
-			if (strcmp(optarg, "none")) {
-				popt__bad_value(&ctx,
-						"only 'none': call graph trees are not printed");
+		case 'g': {
+			const char *bad = NULL;
+			size_t len = 0;
+
+			if (report_tree_opts__parse(&o.call_graph, optarg, &bad, &len)) {
+				pr_err(
+				    "-g %s: '%.*s' is not a mode (graph, fractal, flat, folded, "
+				    "none), an order (caller, callee), a key (function, address), a value "
+				    "(percent, period, count) or a number\n",
+				    optarg, (int)len, bad ?: "");
+				return 129;
+			}
+			break;
+		}
+		case 'G':
+			o.inverted = true;
+			break;
+		case OPT_PERCENTAGE:
+			if (!strcmp(optarg, "relative")) {
+				o.relative = true;
+			} else if (!strcmp(optarg, "absolute")) {
+				o.relative = false;
+			} else {
+				popt__bad_value(&ctx, "expected relative or absolute");
 				return 129;
 			}
 			break;

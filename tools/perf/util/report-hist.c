@@ -313,6 +313,17 @@ struct report_hists {
 	size_t nr_seen, alloc_seen;
 	const char *comm; /* its command, interned when a key */
 	char level;	  /* its own [x] level */
+	u32 frame_entry;  /* the entry of the last frame added */
+	void (*fprintf_after)(const struct report_hist *h, const struct hist_entry *e, void *arg,
+			      FILE *fp);
+	void *after_arg;
+	u32 (*depth)(void *arg, int idx, u32 entry);
+	void *depth_arg;
+	bool depth_caller;
+	bool relative; /* --percentage relative */
+	/* perf walks the chains callee first: a frame outside every map takes the last level */
+	bool callee_walk;
+	char walk_level;
 	/*
 	 * the last map's interned object name: a chain's frames come in
 	 * runs of one object; kept for one sample only, whose maps stay
@@ -556,6 +567,7 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 	    .sym_resolved = p->sym != NULL,
 	    .cpu = (s32)sample->cpu,
 	    .abi = sample->user_regs.abi,
+	    .id = b->nr,
 	};
 	b->priv[b->nr] = (struct hist_priv){
 	    .key = *k,
@@ -671,6 +683,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	rh->seen[0] = i;
 	rh->nr_seen = 1;
 	rh->level = p.level;
+	rh->walk_level = p.level;
 	rh->comm = comm;
 	rh->nr_mapless = 0;
 	return 0;
@@ -722,7 +735,13 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	b = &rh->builds[idx];
 	if (p.map) {
 		p.level = frame__level(frame);
-		mapless__set_level(rh, b, p.level);
+		if (rh->callee_walk)
+			rh->walk_level = p.level;
+		else
+			mapless__set_level(rh, b, p.level);
+	} else if (rh->callee_walk) {
+		/* perf walking callee first: the level of the frame walked before */
+		p.level = rh->walk_level;
 	}
 	if (hist_key__fill(rh, &k, &p, al, sample, rh->comm))
 		return -ENOMEM;
@@ -730,8 +749,9 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
 	if (i < 0)
 		return i;
+	rh->frame_entry = i;
 	/* its level is the next frame's in a map, or the sample's: known later */
-	if (!p.map && b->nr > nr) {
+	if (!p.map && !rh->callee_walk && b->nr > nr) {
 		if (rh->nr_mapless == rh->alloc_mapless) {
 			size_t alloc = rh->alloc_mapless ? 2 * rh->alloc_mapless : 16;
 			u32 *m = realloc(rh->mapless, alloc * sizeof(*m));
@@ -757,6 +777,39 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	rh->seen[rh->nr_seen++] = i;
 	b->priv[i].children += sample->period;
 	return 0;
+}
+
+void report_hists__set_after(struct report_hists *rh,
+			     void (*fn)(const struct report_hist *h, const struct hist_entry *e,
+					void *arg, FILE *fp),
+			     void *arg)
+{
+	rh->fprintf_after = fn;
+	rh->after_arg = arg;
+}
+
+void report_hists__set_depth(struct report_hists *rh, u32 (*depth)(void *arg, int idx, u32 entry),
+			     void *arg, bool caller)
+{
+	rh->depth = depth;
+	rh->depth_arg = arg;
+	rh->depth_caller = caller;
+	rh->callee_walk = !caller;
+}
+
+void report_hists__set_relative(struct report_hists *rh, bool relative)
+{
+	rh->relative = relative;
+}
+
+u32 report_hists__sample_entry(const struct report_hists *rh)
+{
+	return rh->nr_seen ? rh->seen[0] : 0;
+}
+
+u32 report_hists__frame_entry(const struct report_hists *rh)
+{
+	return rh->frame_entry;
 }
 
 void report_hists__end_chain(struct report_hists *rh, int idx)
@@ -837,6 +890,10 @@ static int entry__cmp_input(const struct report_layout *l, const struct hist_ent
 	return c;
 }
 
+/* qsort has no argument: the layout and the tie rule of the histogram being sorted */
+static const struct report_layout *sort_layout;
+static bool sort_depth, sort_depth_caller;
+
 /* perf's output sort: the sort columns' own orders, then the input order */
 static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 		      const struct hist_entry *b)
@@ -851,6 +908,10 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 			break;
 		case REPORT_COL_CHILDREN:
 			c = cmp_u64_asc(b->children, a->children);
+			/* perf's __hpp__sort_acc(): a caller above its callee */
+			if (!c && sort_depth && a->thread == b->thread)
+				c = sort_depth_caller ? cmp_u64_asc(b->max_depth, a->max_depth) :
+							cmp_u64_asc(a->max_depth, b->max_depth);
 			break;
 		case REPORT_COL_SAMPLE:
 			c = cmp_u64_asc(b->nr_samples, a->nr_samples);
@@ -863,11 +924,135 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 	return c ?: entry__cmp_input(l, a, b);
 }
 
-static const struct report_layout *sort_layout; /* qsort has no argument */
-
 static int entry__qsort_cmp(const void *a, const void *b)
 {
 	return entry__cmp(sort_layout, a, b);
+}
+
+static int entry__qsort_cmp_input(const void *a, const void *b)
+{
+	return entry__cmp_input(sort_layout, a, b);
+}
+
+/*
+ * perf inserts the entries one by one, in its input order, into a
+ * red-black tree ordered by the output comparison (hist_entry__sort()
+ * greater going left).  With the trees' tie rule that comparison is not
+ * a total order (the max_depth tie applies to entries of one thread
+ * only), so where an entry lands depends on the entries it meets on its
+ * way down: the tree is rebuilt here, balanced as every red-black tree
+ * is (the textbook insertion fix-up the kernel's rbtree implements).
+ */
+struct rb_order {
+	u32 *left, *right, *up; /* entry index + 1, 0: none */
+	bool *red;
+	u32 root;
+};
+
+static void rb_order__rotate(struct rb_order *t, u32 x, bool to_left)
+{
+	/* to_left: x's right child y takes x's place, x becomes y's left */
+	u32 *down = to_left ? t->right : t->left, *side = to_left ? t->left : t->right;
+	u32 y = down[x - 1], p = t->up[x - 1];
+
+	down[x - 1] = side[y - 1];
+	if (side[y - 1])
+		t->up[side[y - 1] - 1] = x;
+	t->up[y - 1] = p;
+	if (!p)
+		t->root = y;
+	else if (t->left[p - 1] == x)
+		t->left[p - 1] = y;
+	else
+		t->right[p - 1] = y;
+	side[y - 1] = x;
+	t->up[x - 1] = y;
+}
+
+static void rb_order__fixup(struct rb_order *t, u32 z)
+{
+	while (t->up[z - 1] && t->red[t->up[z - 1] - 1]) {
+		u32 p = t->up[z - 1], g = t->up[p - 1];
+		bool p_left = t->left[g - 1] == p;
+		u32 uncle = p_left ? t->right[g - 1] : t->left[g - 1];
+
+		if (uncle && t->red[uncle - 1]) {
+			t->red[p - 1] = false;
+			t->red[uncle - 1] = false;
+			t->red[g - 1] = true;
+			z = g;
+			continue;
+		}
+		if (z == (p_left ? t->right[p - 1] : t->left[p - 1])) {
+			z = p;
+			rb_order__rotate(t, z, p_left);
+			p = t->up[z - 1];
+		}
+		t->red[p - 1] = false;
+		t->red[g - 1] = true;
+		rb_order__rotate(t, g, !p_left);
+	}
+	t->red[t->root - 1] = false;
+}
+
+/* @h's entries in perf's output order, rebuilt by insertion (see above) */
+static int entries__sort_rb(struct report_hist *h)
+{
+	size_t n = h->nr_entries, i;
+	struct rb_order t = {NULL};
+	struct hist_entry *out = NULL;
+	u32 *stack = NULL, x, sp = 0, k = 0;
+	int err = -ENOMEM;
+
+	/* perf's input order: its tree of the keys */
+	qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp_input);
+	t.left = calloc(n, sizeof(u32));
+	t.right = calloc(n, sizeof(u32));
+	t.up = calloc(n, sizeof(u32));
+	t.red = calloc(n, sizeof(bool));
+	stack = malloc(n * sizeof(u32));
+	out = malloc(n * sizeof(*out));
+	if (!t.left || !t.right || !t.up || !t.red || !stack || !out)
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		u32 z = i + 1, p = 0;
+		bool go_left = false;
+
+		for (x = t.root; x;) {
+			p = x;
+			go_left = entry__cmp(sort_layout, &h->entries[i], &h->entries[x - 1]) < 0;
+			x = go_left ? t.left[x - 1] : t.right[x - 1];
+		}
+		t.up[z - 1] = p;
+		t.red[z - 1] = true;
+		if (!p)
+			t.root = z;
+		else if (go_left)
+			t.left[p - 1] = z;
+		else
+			t.right[p - 1] = z;
+		rb_order__fixup(&t, z);
+	}
+	/* in order */
+	for (x = t.root; x || sp;) {
+		while (x) {
+			stack[sp++] = x;
+			x = t.left[x - 1];
+		}
+		x = stack[--sp];
+		out[k++] = h->entries[x - 1];
+		x = t.right[x - 1];
+	}
+	memcpy(h->entries, out, n * sizeof(*out));
+	err = 0;
+out_free:
+	free(t.left);
+	free(t.right);
+	free(t.up);
+	free(t.red);
+	free(stack);
+	free(out);
+	return err;
 }
 
 /* the busiest command first, then by name */
@@ -892,6 +1077,28 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		size_t n = 0;
 
 		*h = b->hist;
+		h->idx = i;
+		h->all_period = h->total_period;
+		h->all_samples = h->nr_samples;
+		/*
+		 * perf's non-filtered totals: the Self of the entries not
+		 * filtered, which an entry is for good when the first sample
+		 * to make it was (a chain's frame may make it before its own
+		 * samples come)
+		 */
+		h->shown_samples = h->shown_period = 0;
+		for (j = 0; j < b->nr; j++) {
+			if (b->priv[j].filtered)
+				continue;
+			h->shown_samples += b->priv[j].nr_samples;
+			h->shown_period += b->priv[j].period;
+		}
+		if (rh->relative) {
+			h->nr_samples = h->shown_samples;
+			h->total_period = h->shown_period;
+		}
+		h->fprintf_after = rh->fprintf_after;
+		h->after_arg = rh->after_arg;
 		h->time_slices = rh->time_slices;
 		h->children = l->children;
 		h->entries = malloc((b->nr ?: 1) * sizeof(*h->entries));
@@ -902,8 +1109,13 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		for (j = 0; j < b->nr; j++) {
 			struct hist_entry *e = &b->entries[j];
 
-			if (b->priv[j].filtered)
+			/*
+			 * filtered entries are not shown, but with the trees'
+			 * tie rule they shape perf's output tree
+			 */
+			if (b->priv[j].filtered && !rh->depth)
 				continue;
+			e->filtered = b->priv[j].filtered;
 			e->thread_comm =
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
 			if (!e->thread_comm)
@@ -912,12 +1124,31 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 			e->nr_samples = b->priv[j].nr_samples;
 			e->period = b->priv[j].period;
 			e->children = b->priv[j].children;
+			if (rh->depth) {
+				e->max_depth = rh->depth(rh->depth_arg, i, j);
+				e->thread = b->priv[j].thread;
+			}
 			h->entries[n++] = *e;
 		}
 		h->nr_entries = n;
 		sort_layout = &rh->layout;
-		if (n)
+		sort_depth = rh->depth != NULL;
+		sort_depth_caller = rh->depth_caller;
+		/* perf's output order; with the trees' tie rule, as its tree builds it */
+		if (n && sort_depth) {
+			size_t k = 0;
+
+			if (entries__sort_rb(h)) {
+				*nr = 0;
+				return NULL;
+			}
+			for (j = 0; j < n; j++)
+				if (!h->entries[j].filtered)
+					h->entries[k++] = h->entries[j];
+			h->nr_entries = k;
+		} else if (n) {
 			qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
+		}
 		if (b->nr_abi)
 			qsort(b->abi, b->nr_abi, sizeof(*b->abi), abi_count__cmp);
 		h->nr_comms = b->nr_abi;
@@ -1129,6 +1360,8 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			len--;
 		buf[len] = 0;
 		fprintf(fp, "%s\n", buf);
+		if (h->fprintf_after)
+			h->fprintf_after(h, he, h->after_arg, fp);
 	}
 }
 

@@ -51,6 +51,11 @@ struct hist_entry {
 	u64 nr_samples; /* of its own: perf's Samples column counts Self */
 	u64 period;
 	u64 children; /* the period of the samples whose chain holds it, Self's included */
+	u32 id;	      /* its index among its histogram's entries, as the adders give it */
+	/* with trees and Children: its longest chain and its first sample's thread */
+	u32 max_depth;
+	const void *thread;
+	bool filtered; /* only while sorting: perf's tree holds filtered entries too */
 };
 
 struct report_hist {
@@ -61,12 +66,24 @@ struct report_hist {
 	struct hist_entry *entries; /* sorted as printed: overhead, then keys */
 	u64 nr_samples;
 	u64 total_period;
+	/*
+	 * the event's whole period, filtered samples' included: what the
+	 * trees' percentages are of; total_period is it but with perf's
+	 * --percentage relative, which leaves the filtered samples out
+	 */
+	u64 all_period, all_samples;
+	u64 shown_samples, shown_period; /* the Self of the entries no filter rejects */
 	/* per command: samples of each ABI (0 none, 1 32-bit, 2 64-bit, 3 other) */
 	size_t nr_comms;
 	struct report_abi_count {
 		const char *comm;
 		u64 nr[4];
 	} * abi_counts;
+	/* what follows each row printed (perf's call-graph tree), NULL: nothing */
+	void (*fprintf_after)(const struct report_hist *h, const struct hist_entry *e, void *arg,
+			      FILE *fp);
+	void *after_arg;
+	int idx; /* the event's index */
 };
 
 /* columns that are not sort keys, numbered after them */
@@ -125,6 +142,21 @@ void report_hists__delete(struct report_hists *rh);
 int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      const struct addr_location *al, const struct perf_sample *sample,
 		      bool filtered);
+/* what report_hist__fprintf() prints after each row of the histograms finished later */
+void report_hists__set_after(struct report_hists *rh,
+			     void (*fn)(const struct report_hist *h, const struct hist_entry *e,
+					void *arg, FILE *fp),
+			     void *arg);
+/*
+ * With call-graph trees, perf 6.1 orders entries of equal Children of one
+ * thread by their longest chain (@depth's answer): the deeper first when
+ * @caller, else the shallower; and without @caller perf walks the chains
+ * callee first, which gives a frame outside every map another level
+ */
+void report_hists__set_depth(struct report_hists *rh, u32 (*depth)(void *arg, int idx, u32 entry),
+			     void *arg, bool caller);
+/* the entry (its id) of the sample last given to report_hists__add() */
+u32 report_hists__sample_entry(const struct report_hists *rh);
 
 /*
  * One frame of the chain of the sample last given to report_hists__add()
@@ -136,6 +168,8 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 int report_hists__add_frame(struct report_hists *rh, int idx, const struct callchain_frame *frame,
 			    const struct addr_location *al, const struct perf_sample *sample,
 			    bool filtered);
+/* the entry (its id) of the frame last given to report_hists__add_frame() */
+u32 report_hists__frame_entry(const struct report_hists *rh);
 /* after the sample's last frame, the outermost */
 void report_hists__end_chain(struct report_hists *rh, int idx);
 
@@ -147,6 +181,11 @@ void report_hists__end_chain(struct report_hists *rh, int idx);
  */
 const struct report_hist *report_hists__finish(struct report_hists *rh,
 					       const struct report_layout *l, size_t *nr);
+/*
+ * perf's --percentage relative: the counts and percentages of the
+ * histograms finished later are of the samples no filter rejects
+ */
+void report_hists__set_relative(struct report_hists *rh, bool relative);
 
 /*
  * One event's block as perf report --stdio prints it, from "# Samples:"

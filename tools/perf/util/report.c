@@ -62,8 +62,10 @@ struct report {
 	struct report_layout layout;
 	struct perf_session *session;
 	struct report_hists *hists;
-	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
-	bool children;		   /* perf's --children: the chains are counted */
+	struct unwinder *unwinder;  /* user frames of --call-graph dwarf samples */
+	bool children;		    /* perf's --children: the chains are counted */
+	struct report_trees *trees; /* the call-graph trees, NULL: none printed */
+	bool callee_order;	    /* the trees' chains innermost frame first */
 	struct report_changes *changes;
 	struct report_density density; /* samples over time, for --html and --json */
 	struct name_list comms, dsos, symbols;
@@ -83,6 +85,7 @@ void report_opts__init(struct report_opts *opts)
 	opts->input = "perf.data";
 	opts->children = -1;
 	opts->max_stack = CALLCHAIN_MAX_STACK;
+	report_tree_opts__init(&opts->call_graph);
 }
 
 static int name_list__parse(struct name_list *l, const char *str)
@@ -274,19 +277,31 @@ struct chain_arg {
 	const struct addr_location *al;
 	const struct perf_sample *sample;
 	bool filtered;
-	u64 skip; /* recorded frames left out: the innermost ones past --max-stack */
+	u64 skip;  /* recorded frames left out: the innermost ones past --max-stack */
+	u64 limit; /* callee order: the recorded frames taken, the innermost */
 };
 
 static int report__frame(struct callchain_frame *frame, void *arg)
 {
 	struct chain_arg *ca = arg;
+	struct report *r = ca->r;
+	long entry = -1;
+	int err;
 
 	if (ca->skip) {
 		ca->skip--;
 		return 0;
 	}
-	return report_hists__add_frame(ca->r->hists, ca->idx, frame, ca->al, ca->sample,
-				       ca->filtered);
+	if (ca->limit && !frame->unwound && !--ca->limit)
+		ca->skip = UINT64_MAX;
+	if (r->children) {
+		err = report_hists__add_frame(r->hists, ca->idx, frame, ca->al, ca->sample,
+					      ca->filtered);
+		if (err)
+			return err;
+		entry = report_hists__frame_entry(r->hists);
+	}
+	return r->trees ? report_trees__frame(r->trees, frame, entry) : 0;
 }
 
 /*
@@ -298,7 +313,7 @@ static int report__frame(struct callchain_frame *frame, void *arg)
 static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
 			 struct perf_sample *sample, bool filtered)
 {
-	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0};
+	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0};
 	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
 	unsigned int max_stack = r->opts->max_stack;
 	struct perf_sample user;
@@ -309,7 +324,13 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 	for (i = 0; i < sample->callchain->nr; i++)
 		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
 			nr++;
-	ca.skip = nr > max_stack ? nr - max_stack : 0;
+	/* perf takes --max-stack frames in the order it builds the chain */
+	if (r->callee_order)
+		ca.limit = nr > max_stack ? max_stack : 0;
+	else
+		ca.skip = nr > max_stack ? nr - max_stack : 0;
+	if (r->trees)
+		report_trees__begin(r->trees, evsel->idx, report_hists__sample_entry(r->hists));
 	err = thread__walk_callchain(al->thread, sample, report__frame, &ca);
 	if (err || !unwind__sample_has_stack(sample_type, sample))
 		goto out;
@@ -321,12 +342,16 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 		}
 	}
 	/* the unwound part alone: the recorded one is counted above */
+	ca.skip = 0;
+	ca.limit = 0;
 	user = *sample;
 	user.callchain = NULL;
 	err = thread__walk_sample_chain(al->thread, &user, sample_type, r->unwinder, max_stack,
 					report__frame, &ca);
 out:
 	report_hists__end_chain(r->hists, evsel->idx);
+	if (!err && r->trees)
+		err = report_trees__end(r->trees, sample->period, r->children);
 	return err;
 }
 
@@ -405,7 +430,7 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 	}
 	filtered = report__filtered(r, &al);
 	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample, filtered);
-	if (!err && sample->callchain && r->children && al.thread)
+	if (!err && sample->callchain && (r->children || r->trees) && al.thread)
 		err = report__chain(r, evsel, &al, sample, filtered);
 	if (err)
 		pr_err("%s: sample at %#llx: %s\n", r->session->path,
@@ -424,6 +449,45 @@ static bool report__has_callchains(const struct report *r)
 		if (evlist->entries[i]->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			return true;
 	return false;
+}
+
+/* after each row, its tree */
+static void report__fprintf_tree(const struct report_hist *h, const struct hist_entry *e, void *arg,
+				 FILE *fp)
+{
+	struct report *r = arg;
+	const struct report_opts *o = r->opts;
+	/* perf leaves out the single chain's first frame when the entries are symbols first */
+	bool skip_first = !o->fields && o->sort && !strncmp(o->sort, "sym", 3);
+
+	report_trees__fprintf(r->trees, h->idx, e->id, h->all_period, h->total_period,
+			      h->children ? e->children : e->period, skip_first, fp);
+}
+
+static u32 report__entry_depth(void *arg, int idx, u32 entry)
+{
+	return report_trees__max_depth(arg, idx, entry);
+}
+
+/*
+ * perf 6.1's order when none is given: the caller's with Children (the
+ * trees read from the outermost frame down), the callee's without
+ */
+static int report__setup_trees(struct report *r)
+{
+	struct report_tree_opts o = r->opts->call_graph;
+
+	if (r->opts->inverted)
+		o.caller = true;
+	else if (!o.order_set)
+		o.caller = r->children;
+	r->callee_order = !o.caller;
+	r->trees = report_trees__new(&o);
+	if (!r->trees)
+		return -ENOMEM;
+	report_hists__set_after(r->hists, report__fprintf_tree, r);
+	report_hists__set_depth(r->hists, report__entry_depth, r->trees, o.caller);
+	return 0;
 }
 
 /* the checks perf makes on the recording before the pass */
@@ -448,6 +512,14 @@ static int report__check_recording(struct report *r)
 	if (r->layout.key[SORT_ABI] && !regs_user && !r->session->is_pipe) {
 		pr_err("%s: --sort abi: no event samples the user registers, whose ABI word it "
 		       "sorts on (perf record --user-regs)\n",
+		       r->session->path);
+		return -EINVAL;
+	}
+	/* as perf, which says so and prints no profile; an error here, not its exit 0 */
+	if (r->opts->call_graph.set && r->opts->call_graph.mode != REPORT_TREE_NONE &&
+	    !r->session->is_pipe && !report__has_callchains(r)) {
+		pr_err("%s: -g: the recording has no callchains to draw (perf record -g or "
+		       "--call-graph records them; -g none for the profile alone)\n",
 		       r->session->path);
 		return -EINVAL;
 	}
@@ -685,8 +757,9 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 	else
 		fprintf(fp, "# To display the perf.data header info, please use "
 			    "--header/--header-only options.\n#\n");
+	/* every sample, filtered ones too: --percentage relative may count none */
 	for (i = 0; i < nr; i++)
-		nr_samples += hists[i].nr_samples;
+		nr_samples += hists[i].all_samples;
 	/* as perf: the header alone, and the code changes, which need no samples */
 	if (!nr_samples) {
 		pr_warning("%s: no samples%s\n", r->session->path,
@@ -698,7 +771,7 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		(unsigned long long)r->session->stats.nr_lost_samples);
 	for (i = 0; i < nr; i++) {
 		/* perf's --skip-empty, its default */
-		if (!hists[i].nr_samples)
+		if (!hists[i].all_samples)
 			continue;
 		report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
 		fprintf(fp, "\n\n");
@@ -869,6 +942,12 @@ int report__run(struct report_opts *opts)
 	 * the first record
 	 */
 	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
+	if (opts->stdio && !opts->json && opts->call_graph.mode != REPORT_TREE_NONE &&
+	    !r.session->is_pipe && report__has_callchains(&r)) {
+		err = report__setup_trees(&r);
+		if (err)
+			goto out;
+	}
 	ti = report__load_changes(&r);
 	err = perf_session__process_events(r.session);
 	/* a cut-off input: the report of what came before, then why it ends */
@@ -903,6 +982,7 @@ int report__run(struct report_opts *opts)
 		if (err)
 			goto out;
 	}
+	report_hists__set_relative(r.hists, opts->relative);
 	hists = report_hists__finish(r.hists, &r.layout, &nr);
 	if (!hists) {
 		err = -ENOMEM;
@@ -958,6 +1038,7 @@ out:
 		report_file__close(&html, false);
 	report_changes__delete(r.changes);
 	report_hists__delete(r.hists);
+	report_trees__delete(r.trees);
 	unwinder__delete(r.unwinder);
 	if (r.session)
 		perf_session__delete(r.session);

@@ -3,6 +3,7 @@
 #define __PERF_TEXTPOKE_REPORT_H
 
 #include "report-hist.h"
+#include "report-tree.h"
 #include "text-image.h"
 #include "types.h"
 
@@ -38,6 +39,11 @@ struct report_opts {
 	int children;
 	/* --max-stack: the recorded chain's outermost frames, the unwound innermost */
 	unsigned int max_stack;
+	/* -g/--call-graph as parsed; -G/--inverted: caller order */
+	struct report_tree_opts call_graph;
+	bool inverted;
+	/* --percentage relative: percentages of the samples the filters keep */
+	bool relative;
 	struct text_image_opts text;
 };
 

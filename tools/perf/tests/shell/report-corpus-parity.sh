@@ -8,10 +8,10 @@
 # kallsyms there anyway, we warn and print [unknown], so its kernel
 # symbols are not compared; see script-corpus-parity.sh).  Both run with
 # --no-children (the Self profile; report-children.sh compares Children on
-# recordings made here, whose objects are present), stock perf also with
-# -g none --no-branch-stack: we print no call graph trees nor
-# branch-stack entries, which stock perf picks by default for recordings
-# that have callchains or branch stacks.
+# recordings made here, whose objects are present), both with -g none
+# (the trees are report-tree.sh's), stock perf also with
+# --no-branch-stack: we print no branch-stack entries, which stock perf
+# picks by default for recordings that have branch stacks.
 #
 # Two 2012 ChromeOS pipes (platform2-sommelier) carry their header
 # features as records 69..80, numbers that later became ID_INDEX,
@@ -126,7 +126,7 @@ while IFS= read -r -d '' f; do
 		perf_report -i "$pf" --no-children -g none --no-branch-stack --sort $s \
 			>>"$tmp/perf" 2>"$tmp/perf.err" </dev/null
 		pst=$?
-		HOME=$tmp timeout 120 "$TEXTPOKE" report --no-changes --no-children -i "$f" --sort $s \
+		HOME=$tmp timeout 120 "$TEXTPOKE" report --no-changes --no-children -g none -i "$f" --sort $s \
 			2>"$tmp/ours.err" </dev/null |
 			awk '/^# Samples per user-register ABI/ { s = 1 } s && /^$/ { s = 0; next } !s' \
 				>>"$tmp/ours"

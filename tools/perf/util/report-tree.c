@@ -1,0 +1,950 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Call-graph trees of perf textpoke report, built and printed as perf
+ * report 6.1 --stdio builds and prints them.
+ *
+ * Storage: every node of every tree in one array, every frame in
+ * another, linked by index.  A node's frames are a range of the frame
+ * array: a new branch copies the rest of the sample's chain there, and a
+ * split cuts a range in two, so nothing moves.  An entry's tree is a root
+ * node without frames, found by (histogram, entry) in a per-histogram
+ * index.
+ *
+ *   root ── [main level1] ─┬─ [level3]       a node: its frames, hit
+ *                          └─ [level2]       (chains ending in it) and
+ *                                            children_hit (going on)
+ *
+ * perf keeps a node's children in a binary tree ordered by its frame
+ * comparison (the object first, by its address in memory, then the
+ * symbol's start or the address), greater keys first in order; here a
+ * list in that order, which is the order ties keep when the children are
+ * sorted by their period for printing.  Names are copied once, when a
+ * node is made: the model's symbols may go before the tree is printed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dso-inline.h"
+#include "dso.h"
+#include "machine.h"
+#include "map.h"
+#include "report-tree.h"
+#include "symbol.h"
+
+#define NAME_HASH_MIN 256
+
+void report_tree_opts__init(struct report_tree_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = REPORT_TREE_GRAPH;
+	o->caller = true;
+	o->min_percent = 0.5;
+	o->value = REPORT_TREE_PERCENT;
+}
+
+/* perf takes any prefix of a word (the empty one excepted), trying words in its order */
+static bool word_prefix(const char *tok, const char *word)
+{
+	size_t len = strlen(tok);
+
+	return len && len <= strlen(word) && !strncmp(tok, word, len);
+}
+
+int report_tree_opts__parse(struct report_tree_opts *o, const char *arg, const char **err,
+			    size_t *err_len)
+{
+	static const struct {
+		const char *word;
+		int what, v;
+	} words[] = {
+	    /* what: 0 mode, 1 order, 2 key, 3 value; in perf's order of trying */
+	    {"graph", 0, REPORT_TREE_GRAPH},
+	    {"flat", 0, REPORT_TREE_FLAT},
+	    {"fractal", 0, REPORT_TREE_FRACTAL},
+	    {"folded", 0, REPORT_TREE_FOLDED},
+	    {"caller", 1, 1},
+	    {"callee", 1, 0},
+	    {"function", 2, 0},
+	    {"address", 2, 1},
+	    {"percent", 3, REPORT_TREE_PERCENT},
+	    {"period", 3, REPORT_TREE_PERIOD},
+	    {"count", 3, REPORT_TREE_COUNT},
+	};
+	bool have_percent = false;
+	const char *p = arg;
+
+	o->set = true;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char tok[64], *end;
+		size_t i;
+
+		if (!len) {
+			p++;
+			continue;
+		}
+		*err = p;
+		*err_len = len;
+		if (len >= sizeof(tok))
+			return -EINVAL;
+		memcpy(tok, p, len);
+		tok[len] = 0;
+		p += len;
+		/* "none" ends the parse: perf returns at once */
+		if (word_prefix(tok, "none")) {
+			o->mode = REPORT_TREE_NONE;
+			return 0;
+		}
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (word_prefix(tok, words[i].word))
+				break;
+		if (i < sizeof(words) / sizeof(words[0])) {
+			switch (words[i].what) {
+			case 0:
+				o->mode = words[i].v;
+				break;
+			case 1:
+				o->caller = words[i].v;
+				o->order_set = true;
+				break;
+			case 2:
+				o->address = words[i].v;
+				break;
+			case 3:
+				o->value = words[i].v;
+				break;
+			default:
+				break;
+			}
+			continue;
+		}
+		/* perf reads a number's start (strtod, strtoul) and ignores what follows */
+		if (!have_percent) {
+			o->min_percent = strtod(tok, &end);
+			have_percent = true;
+		} else {
+			o->print_limit = strtoul(tok, &end, 0);
+		}
+		if (end == tok)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* a frame of a node, or of the sample being added */
+struct tree_frame {
+	const char *name; /* the symbol's, NULL: none, printed as the address */
+	const void *dso;  /* identity and order only, never read */
+	u64 ip;		  /* as recorded */
+	u64 start;	  /* the symbol's start */
+	bool inlined;	  /* name is a function inlined there: " (inlined)" */
+	/* the address key: its source line, or perf's "+offset", "dso[addr]"; NULL: none */
+	const char *srcline;
+};
+
+struct tree_node {
+	u32 frame, nr_frames;
+	u32 parent, child, next; /* 0: none (node 0 is not used) */
+	u32 out_child, out_next; /* the printed children, sorted */
+	u32 count, children_count;
+	u64 hit, children_hit;
+};
+
+struct sample_frame {
+	struct tree_frame f;
+	long entry;
+};
+
+struct report_trees {
+	struct report_tree_opts opts;
+	struct tree_node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	struct tree_frame *frames;
+	size_t nr_frames, alloc_frames;
+	/* per histogram: the root node of each entry, 0: none yet */
+	struct tree_index {
+		u32 *root;
+		u32 *max_depth; /* the longest chain given to the entry */
+		size_t nr;
+	} * index;
+	size_t nr_index;
+	/* interned names */
+	char **names;
+	size_t names_size, nr_names;
+	char srcline_buf[128]; /* the current frame's made-up line */
+	/* the sample being added */
+	int hist;
+	u32 entry;
+	struct sample_frame *chain;
+	size_t nr_chain, alloc_chain;
+	/* printing: a scratch list of nodes */
+	u32 *list;
+	size_t alloc_list;
+};
+
+struct report_trees *report_trees__new(const struct report_tree_opts *o)
+{
+	struct report_trees *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->opts = *o;
+	t->nodes = calloc(64, sizeof(*t->nodes));
+	if (!t->nodes) {
+		free(t);
+		return NULL;
+	}
+	t->alloc_nodes = 64;
+	t->nr_nodes = 1;
+	return t;
+}
+
+void report_trees__delete(struct report_trees *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_index; i++) {
+		free(t->index[i].root);
+		free(t->index[i].max_depth);
+	}
+	for (i = 0; i < t->names_size; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t->index);
+	free(t->nodes);
+	free(t->frames);
+	free(t->chain);
+	free(t->list);
+	free(t);
+}
+
+static u64 name_hash(const char *s)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (u8)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static const char *names__intern(struct report_trees *t, const char *s)
+{
+	size_t j;
+
+	if ((t->nr_names + 1) * 2 > t->names_size) {
+		size_t size = t->names_size ? 2 * t->names_size : NAME_HASH_MIN, i;
+		char **n = calloc(size, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (i = 0; i < t->names_size; i++) {
+			if (!t->names[i])
+				continue;
+			for (j = name_hash(t->names[i]) & (size - 1); n[j];
+			     j = (j + 1) & (size - 1))
+				;
+			n[j] = t->names[i];
+		}
+		free(t->names);
+		t->names = n;
+		t->names_size = size;
+	}
+	for (j = name_hash(s) & (t->names_size - 1); t->names[j]; j = (j + 1) & (t->names_size - 1))
+		if (!strcmp(t->names[j], s))
+			return t->names[j];
+	t->names[j] = strdup(s);
+	if (t->names[j])
+		t->nr_names++;
+	return t->names[j];
+}
+
+void report_trees__begin(struct report_trees *t, int hist, u32 entry)
+{
+	t->hist = hist;
+	t->entry = entry;
+	t->nr_chain = 0;
+}
+
+/*
+ * perf's callchain_srcline() for the address key: the line of the frame's
+ * address in its object, else (no line, or the kernel, whose lines perf
+ * finds no DWARF for here) the offset in the symbol, "+12", or without
+ * one "dso[addr]"; nothing for a frame outside every map.  Interned: a
+ * frame's line is kept only when it makes a node, but then for good.
+ */
+static int frame__srcline(struct report_trees *t, const struct callchain_frame *frame,
+			  struct sample_frame *sf)
+{
+	struct dso *dso = frame->al.map ? frame->al.map->dso : NULL;
+	u64 addr = callchain_frame__addr(frame);
+	const char *line = NULL;
+
+	if (!dso)
+		return 0;
+	/* an unwound frame split at inlined calls: each part's line, the call site's outward */
+	if (dso->kind == DSO_KIND__USER && frame->inline_srcline)
+		line = frame->inline_srcline;
+	else if (dso->kind == DSO_KIND__USER)
+		line = dso__srcline(dso, addr);
+	if (line) {
+		sf->f.srcline = line;
+		return 0;
+	}
+	if (frame->al.sym)
+		snprintf(t->srcline_buf, sizeof(t->srcline_buf), "+%llu",
+			 (unsigned long long)(addr - frame->al.sym->start));
+	else
+		snprintf(t->srcline_buf, sizeof(t->srcline_buf), "%s[%llx]", dso->short_name,
+			 (unsigned long long)addr);
+	sf->f.srcline = names__intern(t, t->srcline_buf);
+	return sf->f.srcline ? 0 : -ENOMEM;
+}
+
+int report_trees__frame(struct report_trees *t, const struct callchain_frame *frame, long entry)
+{
+	struct sample_frame *sf;
+
+	if (t->nr_chain == t->alloc_chain) {
+		size_t alloc = t->alloc_chain ? 2 * t->alloc_chain : 128;
+		struct sample_frame *c = realloc(t->chain, alloc * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		t->chain = c;
+		t->alloc_chain = alloc;
+	}
+	sf = &t->chain[t->nr_chain++];
+	memset(sf, 0, sizeof(*sf));
+	sf->entry = entry;
+	sf->f.ip = frame->ip;
+	sf->f.dso = frame->al.map ? frame->al.map->dso : NULL;
+	if (frame->al.sym) {
+		sf->f.start = frame->al.sym->start;
+		sf->f.inlined = frame->inlined;
+		sf->f.name = frame->inlined ? frame->inline_name : symbol__name(frame->al.sym);
+	}
+	if (t->opts.address)
+		return frame__srcline(t, frame, sf);
+	return 0;
+}
+
+static int cmp_u64(u64 a, u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * perf's match_chain() with the function key, @a the tree's frame, @b
+ * the sample's: inlined functions by name, other symbols by object and
+ * start, frames without a symbol by object and address
+ */
+static int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
+		      const struct tree_frame *b)
+{
+	/* the address key: frames are one at one address of one object only */
+	if (a->name && b->name && !t->opts.address) {
+		if (a->inlined || b->inlined) {
+			int c = strcmp(a->name, b->name);
+
+			return c < 0 ? -1 : c > 0;
+		}
+		if (a->dso != b->dso)
+			return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+		return cmp_u64(a->start, b->start);
+	}
+	if (a->dso != b->dso)
+		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+	return cmp_u64(a->ip, b->ip);
+}
+
+static long node__new(struct report_trees *t)
+{
+	if (t->nr_nodes >= UINT32_MAX)
+		return -ENOMEM;
+	if (t->nr_nodes == t->alloc_nodes) {
+		size_t alloc = 2 * t->alloc_nodes;
+		struct tree_node *n = realloc(t->nodes, alloc * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->nodes = n;
+		t->alloc_nodes = alloc;
+	}
+	memset(&t->nodes[t->nr_nodes], 0, sizeof(*t->nodes));
+	return t->nr_nodes++;
+}
+
+/* the sample's chain (in the order the tree is built), from frame @pos to its end */
+struct cursor {
+	const struct sample_frame *f;
+	size_t nr;
+};
+
+/* a new child of @parent holding the cursor's frames from @pos on, in the key order */
+static long node__add_child(struct report_trees *t, u32 parent, const struct cursor *c, size_t pos,
+			    u64 period)
+{
+	long n = node__new(t);
+	u32 *link;
+	size_t i;
+
+	if (n < 0)
+		return n;
+	if (t->nr_frames + (c->nr - pos) > t->alloc_frames) {
+		size_t alloc = t->alloc_frames ? 2 * t->alloc_frames : 1024;
+		struct tree_frame *f;
+
+		while (alloc < t->nr_frames + (c->nr - pos))
+			alloc *= 2;
+		f = realloc(t->frames, alloc * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		t->frames = f;
+		t->alloc_frames = alloc;
+	}
+	t->nodes[n].frame = t->nr_frames;
+	t->nodes[n].nr_frames = c->nr - pos;
+	for (i = pos; i < c->nr; i++) {
+		struct tree_frame *f = &t->frames[t->nr_frames++];
+
+		*f = c->f[i].f;
+		if (f->name && !(f->name = names__intern(t, f->name)))
+			return -ENOMEM;
+		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
+			return -ENOMEM;
+	}
+	t->nodes[n].parent = parent;
+	t->nodes[n].hit = period;
+	t->nodes[n].count = 1;
+	/* greater keys first: before the first child whose key is smaller */
+	for (link = &t->nodes[parent].child; *link; link = &t->nodes[*link].next)
+		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos].f) < 0)
+			break;
+	t->nodes[n].next = *link;
+	*link = n;
+	return n;
+}
+
+static int node__append_children(struct report_trees *t, u32 node, const struct cursor *c,
+				 size_t pos, u64 period);
+
+/*
+ * The chain from @pos matches @n's first frame: it ends in it, goes on
+ * below it, or parts from it inside its frames, which splits it
+ */
+static int node__append(struct report_trees *t, u32 n, const struct cursor *c, size_t pos,
+			u64 period)
+{
+	struct tree_node *nd = &t->nodes[n];
+	u32 j = 1, ch;
+	long tail;
+
+	while (j < nd->nr_frames && pos + j < c->nr &&
+	       !frame__cmp(t, &t->frames[nd->frame + j], &c->f[pos + j].f))
+		j++;
+	if (j == nd->nr_frames) {
+		if (pos + j == c->nr) {
+			nd->hit += period;
+			nd->count++;
+			return 0;
+		}
+		return node__append_children(t, n, c, pos + j, period);
+	}
+	/* the tail of the node's frames becomes its only child, with its counts */
+	tail = node__new(t);
+	if (tail < 0)
+		return tail;
+	nd = &t->nodes[n];
+	t->nodes[tail] = (struct tree_node){
+	    .frame = nd->frame + j,
+	    .nr_frames = nd->nr_frames - j,
+	    .parent = n,
+	    .child = nd->child,
+	    .count = nd->count,
+	    .children_count = nd->children_count,
+	    .hit = nd->hit,
+	    .children_hit = nd->children_hit,
+	};
+	for (ch = nd->child; ch; ch = t->nodes[ch].next)
+		t->nodes[ch].parent = tail;
+	nd->nr_frames = j;
+	nd->child = tail;
+	nd->children_hit = nd->hit + t->nodes[tail].children_hit;
+	nd->children_count = nd->count + t->nodes[tail].children_count;
+	if (pos + j == c->nr) {
+		nd->hit = period;
+		nd->count = 1;
+		return 0;
+	}
+	nd->hit = 0;
+	nd->count = 0;
+	if (node__add_child(t, n, c, pos + j, period) < 0)
+		return -ENOMEM;
+	nd = &t->nodes[n];
+	nd->children_hit += period;
+	nd->children_count++;
+	return 0;
+}
+
+static int node__append_children(struct report_trees *t, u32 node, const struct cursor *c,
+				 size_t pos, u64 period)
+{
+	u32 ch;
+	int err;
+
+	/* the children in key order, greater first: look no further than a smaller one */
+	for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
+		int m = frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f);
+
+		if (m <= 0)
+			break;
+	}
+	if (ch && !frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f))
+		err = node__append(t, ch, c, pos, period);
+	else
+		err = node__add_child(t, node, c, pos, period) < 0 ? -ENOMEM : 0;
+	if (err)
+		return err;
+	t->nodes[node].children_hit += period;
+	t->nodes[node].children_count++;
+	return 0;
+}
+
+/* the root of entry @entry of histogram @hist, made when missing */
+static long trees__root(struct report_trees *t, int hist, u32 entry)
+{
+	struct tree_index *ix;
+	long n;
+
+	if (hist < 0)
+		return -EINVAL;
+	if ((size_t)hist >= t->nr_index) {
+		struct tree_index *i = realloc(t->index, (hist + 1) * sizeof(*i));
+
+		if (!i)
+			return -ENOMEM;
+		memset(i + t->nr_index, 0, (hist + 1 - t->nr_index) * sizeof(*i));
+		t->index = i;
+		t->nr_index = hist + 1;
+	}
+	ix = &t->index[hist];
+	if (entry >= ix->nr) {
+		size_t nr = ix->nr ? ix->nr : 64;
+		u32 *r, *d;
+
+		while (nr <= entry)
+			nr *= 2;
+		r = realloc(ix->root, nr * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		ix->root = r;
+		d = realloc(ix->max_depth, nr * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		ix->max_depth = d;
+		memset(r + ix->nr, 0, (nr - ix->nr) * sizeof(*r));
+		memset(d + ix->nr, 0, (nr - ix->nr) * sizeof(*d));
+		ix->nr = nr;
+	}
+	if (ix->root[entry])
+		return ix->root[entry];
+	n = node__new(t);
+	if (n > 0)
+		t->index[hist].root[entry] = n;
+	return n;
+}
+
+static int trees__append(struct report_trees *t, u32 entry, const struct cursor *c, size_t pos,
+			 u64 period)
+{
+	long root;
+
+	if (pos >= c->nr)
+		return 0;
+	root = trees__root(t, t->hist, entry);
+	if (root < 0)
+		return root;
+	if (c->nr - pos > t->index[t->hist].max_depth[entry])
+		t->index[t->hist].max_depth[entry] = c->nr - pos;
+	return node__append_children(t, root, c, pos, period);
+}
+
+int report_trees__end(struct report_trees *t, u64 period, bool children)
+{
+	struct cursor c = {t->chain, t->nr_chain};
+	size_t i, j;
+	int err;
+
+	/* the walk gave the frames callee first */
+	if (t->opts.caller) {
+		for (i = 0, j = t->nr_chain; i + 1 < j; i++, j--) {
+			struct sample_frame tmp = t->chain[i];
+
+			t->chain[i] = t->chain[j - 1];
+			t->chain[j - 1] = tmp;
+		}
+	}
+	err = trees__append(t, t->entry, &c, 0, period);
+	if (err || !children)
+		return err;
+	/*
+	 * perf's cumulative entries: each entry of the chain once, at its
+	 * first frame in the order the tree is built, and not the sample's
+	 * own entry, which has the whole chain
+	 */
+	for (i = 0; i < c.nr; i++) {
+		long e = c.f[i].entry;
+
+		if (e < 0 || (u32)e == t->entry)
+			continue;
+		for (j = 0; j < i; j++)
+			if (c.f[j].entry == e)
+				break;
+		if (j < i)
+			continue;
+		err = trees__append(t, e, &c, i, period);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+u32 report_trees__max_depth(const struct report_trees *t, int hist, u32 entry)
+{
+	if (hist < 0 || (size_t)hist >= t->nr_index || entry >= t->index[hist].nr)
+		return 0;
+	return t->index[hist].max_depth[entry];
+}
+
+bool report_trees__caller(const struct report_trees *t)
+{
+	return t->opts.caller;
+}
+
+/* printing */
+
+static u64 node__cumul(const struct tree_node *n)
+{
+	return n->hit + n->children_hit;
+}
+
+static u32 node__cumul_count(const struct tree_node *n)
+{
+	return n->count + n->children_count;
+}
+
+static int trees__list_reserve(struct report_trees *t, size_t nr)
+{
+	u32 *l;
+
+	if (nr <= t->alloc_list)
+		return 0;
+	l = realloc(t->list, nr * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	t->list = l;
+	t->alloc_list = nr;
+	return 0;
+}
+
+/*
+ * The nodes in t->list[0..nr) sorted by @key descending, keeping the
+ * order they came in among equals (perf inserts equals after), linked by
+ * out_next; the first is returned
+ */
+static u32 list__sort_link(struct report_trees *t, size_t nr, bool by_hit)
+{
+	size_t i, j;
+
+	for (i = 1; i < nr; i++) {
+		u32 n = t->list[i];
+		u64 k = by_hit ? t->nodes[n].hit : node__cumul(&t->nodes[n]);
+
+		for (j = i; j > 0; j--) {
+			const struct tree_node *p = &t->nodes[t->list[j - 1]];
+
+			if ((by_hit ? p->hit : node__cumul(p)) >= k)
+				break;
+			t->list[j] = t->list[j - 1];
+		}
+		t->list[j] = n;
+	}
+	for (i = 0; i < nr; i++)
+		t->nodes[t->list[i]].out_next = i + 1 < nr ? t->list[i + 1] : 0;
+	return nr ? t->list[0] : 0;
+}
+
+/*
+ * perf's graph sorts: a child is printed when its cumulated period
+ * reaches @min_hit (graph: of the event's total; fractal: of its
+ * parent's children, rounded up)
+ */
+static int node__sort_graph(struct report_trees *t, u32 n, u64 min_hit)
+{
+	size_t nr = 0, i;
+	u32 ch;
+
+	if (t->opts.mode == REPORT_TREE_FRACTAL)
+		min_hit = ceil(t->nodes[n].children_hit * (t->opts.min_percent / 100.0));
+	for (ch = t->nodes[n].child; ch; ch = t->nodes[ch].next) {
+		if (node__sort_graph(t, ch, min_hit))
+			return -ENOMEM;
+		nr++;
+	}
+	if (trees__list_reserve(t, nr))
+		return -ENOMEM;
+	i = 0;
+	for (ch = t->nodes[n].child; ch; ch = t->nodes[ch].next)
+		if (node__cumul(&t->nodes[ch]) >= min_hit)
+			t->list[i++] = ch;
+	t->nodes[n].out_child = list__sort_link(t, i, false);
+	return 0;
+}
+
+/* flat and folded: every node chains end in, children before their parent */
+static int node__collect_flat(struct report_trees *t, u32 n, u64 min_hit, size_t *nr)
+{
+	u32 ch;
+
+	for (ch = t->nodes[n].child; ch; ch = t->nodes[ch].next)
+		if (node__collect_flat(t, ch, min_hit, nr))
+			return -ENOMEM;
+	if (!t->nodes[n].hit || t->nodes[n].hit < min_hit)
+		return 0;
+	if (trees__list_reserve(t, *nr + 1))
+		return -ENOMEM;
+	t->list[(*nr)++] = n;
+	return 0;
+}
+
+static void fprintf_value(const struct report_trees *t, u64 period, u32 count, u64 total, FILE *fp)
+{
+	switch (t->opts.value) {
+	case REPORT_TREE_PERIOD:
+		fprintf(fp, "%llu", (unsigned long long)period);
+		break;
+	case REPORT_TREE_COUNT:
+		fprintf(fp, "%u", count);
+		break;
+	default:
+		fprintf(fp, "%.2f%%", total ? period * 100.0 / total : 0.0);
+		break;
+	}
+}
+
+static void fprintf_name(const struct tree_frame *f, FILE *fp)
+{
+	if (f->name && f->srcline)
+		fprintf(fp, "%s %s%s", f->name, f->srcline, f->inlined ? " (inlined)" : "");
+	else if (f->name)
+		fprintf(fp, "%s%s", f->name, f->inlined ? " (inlined)" : "");
+	else
+		fprintf(fp, "%#llx", (unsigned long long)f->ip);
+}
+
+/* every line of a tree starts 12 columns in, then the margin */
+static void fprintf_margin(int margin, FILE *fp)
+{
+	fprintf(fp, "%*s", 12 + margin, "");
+}
+
+/* perf's depth mask is an int shifted by the depth: as x86 shifts, by depth mod 32 */
+static bool mask__has(int mask, int depth)
+{
+	return mask & (int)(1u << (depth & 31));
+}
+
+static int mask__bit(int depth)
+{
+	return (int)(1u << (depth & 31));
+}
+
+static void fprintf_graph_line(int depth, int mask, int margin, FILE *fp)
+{
+	fprintf_margin(margin, fp);
+	for (int i = 0; i < depth; i++)
+		fputs(mask__has(mask, i) ? "|          " : "           ", fp);
+	fputc('\n', fp);
+}
+
+/* a frame's line: the node's value before its first frame */
+static void fprintf_graph_frame(const struct report_trees *t, const struct tree_frame *f,
+				const char *name, u64 period, u32 count, int depth, int mask,
+				bool first, u64 total, int margin, FILE *fp)
+{
+	fprintf_margin(margin, fp);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask__has(mask, i) ? '|' : ' ', fp);
+		if (first && i == depth - 1) {
+			fputs("--", fp);
+			fprintf_value(t, period, count, total, fp);
+			fputs("--", fp);
+		} else {
+			fputs("          ", fp);
+		}
+	}
+	if (f)
+		fprintf_name(f, fp);
+	else
+		fputs(name, fp);
+	fputc('\n', fp);
+}
+
+static size_t fprintf_graph_children(const struct report_trees *t, u32 n, u64 total, int depth,
+				     int mask, int margin, FILE *fp)
+{
+	const bool fractal = t->opts.mode == REPORT_TREE_FRACTAL;
+	u64 remaining = total;
+	int new_mask = mask;
+	u32 ch, nr = 0, cumul_count = 0;
+	size_t lines = 0;
+
+	for (ch = t->nodes[n].out_child; ch; ch = t->nodes[ch].out_next) {
+		const struct tree_node *c = &t->nodes[ch];
+
+		remaining -= node__cumul(c);
+		cumul_count += node__cumul_count(c);
+		/* the last child ends its level's line, unless a "[...]" comes after it */
+		if (!c->out_next && (!fractal || !remaining))
+			new_mask &= ~mask__bit(depth - 1);
+		fprintf_graph_line(depth, mask, margin, fp);
+		for (u32 i = 0; i < c->nr_frames; i++)
+			fprintf_graph_frame(t, &t->frames[c->frame + i], NULL, node__cumul(c),
+					    node__cumul_count(c), depth, new_mask, i == 0, total,
+					    margin, fp);
+		lines += 1 + c->nr_frames;
+		lines += fprintf_graph_children(t, ch, fractal ? c->children_hit : total, depth + 1,
+						new_mask | mask__bit(depth), margin, fp);
+		if (++nr == t->opts.print_limit)
+			break;
+	}
+	/* fractal: what the children below the threshold had, as one line */
+	if (fractal && remaining && remaining != total) {
+		u32 count = 0;
+
+		if (t->opts.value == REPORT_TREE_COUNT) {
+			s64 left = (s64)t->nodes[n].children_count - cumul_count;
+
+			/* perf counts them only when a child was printed */
+			if (t->nodes[n].out_child && left <= 0)
+				return lines;
+			count = left > 0 ? left : 0;
+		}
+		new_mask &= ~mask__bit(depth - 1);
+		fprintf_graph_frame(t, NULL, "[...]", remaining, count, depth, new_mask, true,
+				    total, margin, fp);
+		lines++;
+	}
+	return lines;
+}
+
+static void fprintf_graph(struct report_trees *t, u32 root, u64 total, u64 parent, bool skip_first,
+			  FILE *fp)
+{
+	u32 first = t->nodes[root].out_child;
+	int margin = 0;
+	size_t lines = 0;
+
+	/*
+	 * one chain at the top holding the whole entry: its frames without
+	 * a percentage, "---" before the first
+	 */
+	if (first && !t->nodes[first].out_next && node__cumul(&t->nodes[first]) == parent) {
+		const struct tree_node *c = &t->nodes[first];
+		u32 printed = 0;
+
+		for (u32 i = 0; i < c->nr_frames; i++) {
+			if (!i && skip_first)
+				continue;
+			fprintf_margin(margin, fp);
+			if (!lines) {
+				fputs("|\n", fp);
+				fprintf_margin(margin, fp);
+				fputs("---", fp);
+				margin += 3;
+				lines++;
+			}
+			fprintf_name(&t->frames[c->frame + i], fp);
+			fputc('\n', fp);
+			lines++;
+			if (++printed == t->opts.print_limit)
+				break;
+		}
+		root = first;
+	}
+	if (t->opts.mode == REPORT_TREE_FRACTAL)
+		total = parent;
+	lines += fprintf_graph_children(t, root, total, 1, 1, margin, fp);
+	if (lines)
+		fputc('\n', fp);
+}
+
+static void fprintf_path(const struct report_trees *t, u32 n, bool folded, bool *first, FILE *fp)
+{
+	const struct tree_node *nd = &t->nodes[n];
+
+	if (nd->parent)
+		fprintf_path(t, nd->parent, folded, first, fp);
+	for (u32 i = 0; i < nd->nr_frames; i++) {
+		if (folded) {
+			if (!*first)
+				fputc(';', fp);
+		} else {
+			fputs("                ", fp);
+		}
+		fprintf_name(&t->frames[nd->frame + i], fp);
+		if (!folded)
+			fputc('\n', fp);
+		*first = false;
+	}
+}
+
+void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 total, u64 base,
+			   u64 parent, bool skip_first, FILE *fp)
+{
+	const bool folded = t->opts.mode == REPORT_TREE_FOLDED;
+	/* perf's threshold in graph, flat and folded: of the event's total, truncated */
+	u64 min_hit = base * (t->opts.min_percent / 100);
+	size_t nr = 0;
+	u32 root, n, printed = 0;
+
+	if (hist < 0 || (size_t)hist >= t->nr_index || entry >= t->index[hist].nr ||
+	    !(root = t->index[hist].root[entry]))
+		return;
+	switch (t->opts.mode) {
+	case REPORT_TREE_GRAPH:
+	case REPORT_TREE_FRACTAL:
+		if (node__sort_graph(t, root, min_hit))
+			return;
+		fprintf_graph(t, root, total, parent, skip_first, fp);
+		return;
+	case REPORT_TREE_FLAT:
+	case REPORT_TREE_FOLDED:
+		if (node__collect_flat(t, root, min_hit, &nr))
+			return;
+		for (n = list__sort_link(t, nr, true); n; n = t->nodes[n].out_next) {
+			const struct tree_node *nd = &t->nodes[n];
+			bool first = true;
+
+			if (folded) {
+				fprintf_value(t, nd->hit, nd->count, total, fp);
+				fputc(' ', fp);
+			} else {
+				fputs("           ", fp);
+				fprintf_value(t, node__cumul(nd), node__cumul_count(nd), total, fp);
+				fputc('\n', fp);
+			}
+			fprintf_path(t, n, folded, &first, fp);
+			fputc('\n', fp);
+			if (++printed == t->opts.print_limit)
+				break;
+		}
+		return;
+	default:
+		return;
+	}
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_REPORT_TREE_H
+#define __PERF_TEXTPOKE_REPORT_TREE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "types.h"
+
+struct callchain_frame;
+
+/*
+ * The call-graph trees under the entries of perf textpoke report --stdio,
+ * as perf report 6.1 builds and prints them (-g/--call-graph).
+ *
+ * Each entry has a tree of the chains its samples gave it: a radix tree
+ * whose nodes are runs of frames, split where two chains part, a node
+ * counting the period of the chains that end in it (hit) and of those
+ * that go on below it (children_hit).  Two frames are one when they are
+ * in one function (or at one address, for a frame without a symbol).
+ */
+enum report_tree_mode {
+	REPORT_TREE_NONE,
+	REPORT_TREE_GRAPH,   /* perf's graph: percentages of the event's total */
+	REPORT_TREE_FRACTAL, /* each level's percentages of its parent's */
+	REPORT_TREE_FLAT,    /* one chain per line block, root first */
+	REPORT_TREE_FOLDED,  /* one chain per line, frames joined by ';' */
+};
+
+enum report_tree_value {
+	REPORT_TREE_PERCENT,
+	REPORT_TREE_PERIOD,
+	REPORT_TREE_COUNT,
+};
+
+struct report_tree_opts {
+	enum report_tree_mode mode;
+	bool caller;	    /* outermost frame first: perf's caller order */
+	bool order_set;	    /* the order was given (-g caller/callee or -G) */
+	double min_percent; /* the threshold below which a branch is not shown */
+	u32 print_limit;    /* the chains printed at most a level, 0: all */
+	enum report_tree_value value;
+	bool address; /* the address key: frames told apart by address, printed with their line */
+	bool set;     /* -g was given */
+};
+
+/* perf's defaults: graph,0.5,caller,function,percent (the order chosen later) */
+void report_tree_opts__init(struct report_tree_opts *o);
+
+/*
+ * -g/--call-graph's argument as perf report takes it: comma-separated
+ * words in any order, each a prefix of a mode (graph, flat, fractal,
+ * folded, none), an order (caller, callee), a key (function, address) or a value
+ * (percent, period, count); then numbers, the threshold and the print
+ * limit.  0, or -EINVAL with @err naming the word not taken.
+ */
+int report_tree_opts__parse(struct report_tree_opts *o, const char *arg, const char **err,
+			    size_t *err_len);
+
+struct report_trees;
+
+struct report_trees *report_trees__new(const struct report_tree_opts *o);
+void report_trees__delete(struct report_trees *t);
+
+/*
+ * One sample's chain: report_trees__begin() with its own entry (histogram
+ * @hist, entry @entry as report_hists gives it), the frames callee first,
+ * each with the entry it made in Children mode (-1: none), then
+ * report_trees__end(), which appends the chain to the sample's own entry
+ * and, with @children, the part of it from each other entry's first
+ * frame on to the entries of the chain.  0 or -ENOMEM.
+ */
+void report_trees__begin(struct report_trees *t, int hist, u32 entry);
+int report_trees__frame(struct report_trees *t, const struct callchain_frame *frame, long entry);
+int report_trees__end(struct report_trees *t, u64 period, bool children);
+
+/*
+ * The longest chain given to the entry: perf orders entries of one thread
+ * with equal Children by it, the deeper first in caller order
+ */
+u32 report_trees__max_depth(const struct report_trees *t, int hist, u32 entry);
+bool report_trees__caller(const struct report_trees *t);
+
+/*
+ * The tree of entry @entry of histogram @hist as perf prints it under the
+ * entry's row: @total, the event's total period; @base, what the
+ * threshold is a percentage of in graph, flat and folded (@total, or the
+ * unfiltered samples' with --percentage relative); @parent, the entry's
+ * (Children's with --children); @skip_first: perf's --sort sym..., whose
+ * single chain's first frame is the entry itself.
+ */
+void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 total, u64 base,
+			   u64 parent, bool skip_first, FILE *fp);
+
+#endif /* __PERF_TEXTPOKE_REPORT_TREE_H */
