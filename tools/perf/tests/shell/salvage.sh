@@ -16,6 +16,10 @@
 # - inject writes a recording of them that stock perf reads (its
 #   report -D counts them), exits 1.
 #
+# The time-order check holds where stock perf finds the uncut recording
+# in order; a recording made under load may not be (its buffers read
+# after a later round was flushed), which stock perf says, and then the
+# samples are compared as a set only.
 # Mutation caught: perf_session__process_events() flushing the ordered
 # queue only when the input ended cleanly (the "|| session->truncated"
 # dropped): the samples still queued at the cut are missing.
@@ -95,7 +99,13 @@ check() {
 	tail -1 "$tmp/$name.script.err" | grep -q "^error: .*: record at $first" ||
 		fail "$name: script's last stderr line does not name the record at $first: $(tail -1 "$tmp/$name.script.err")"
 	awk '{ sub(/:$/, "", $1); print $1, $2 }' "$tmp/$name.script" >"$tmp/$name.got"
-	sort -c -n "$tmp/$name.got" 2>/dev/null || fail "$name: script's samples are not in time order"
+	# in time order, unless the stream itself delivered a sample after
+	# its time was flushed, which stock perf says of the uncut recording
+	if [ -s "$tmp/$base.unordered" ]; then
+		echo "note: $name: stock perf: $(cat "$tmp/$base.unordered"): order not checked"
+	else
+		sort -c -n "$tmp/$name.got" 2>/dev/null || fail "$name: script's samples are not in time order"
+	fi
 	sort "$tmp/$name.got" | cmp -s - "$tmp/$name.want" || {
 		diff <(sort "$tmp/$name.got") "$tmp/$name.want" | head -5
 		fail "$name: script printed $(wc -l <"$tmp/$name.got") samples, not the $want complete ones"
@@ -132,6 +142,13 @@ print(sum(e["nr_samples"] for e in d["profile"]))' "$tmp/$name.json") ||
 
 records file "$tmp/file.data"
 records pipe "$tmp/pipe.data"
+# under load a CPU's buffer may be read after a later round was flushed:
+# stock perf then warns "N out of order events recorded" (its own count,
+# not ours), and no reader can print that recording in time order
+for mode in file pipe; do
+	HOME=$tmp perf report --stdio -i - <"$tmp/$mode.data" 2>&1 >/dev/null |
+		grep -o '[0-9]* out of order events recorded' >"$tmp/$mode.unordered"
+done
 for part in 3 6 9; do
 	for mode in file pipe; do
 		# a few bytes into a record part/10 of the way through the records
