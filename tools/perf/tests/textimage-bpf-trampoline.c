@@ -66,13 +66,12 @@ static int bt__write(const char *path)
 						 BT_AT(life[i][0]));
 		/* the fexit image's teardown */
 		if (!err && i == 1)
-			err = perf_writer__synth_text_poke(w, dummy, BT_SITE, bt_nop5, 5, bt_jmp,
-							   5, BT_AT(400));
+			err = perf_writer__synth_text_poke(w, dummy, BT_SITE, bt_nop5, 5, bt_jmp, 5,
+							   BT_AT(400));
 		err = err ?:
-			    perf_writer__synth_ksymbol(w, dummy, BT_IMAGE, 4096,
-						       PERF_RECORD_KSYMBOL_TYPE_BPF,
-						       PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, name,
-						       BT_AT(life[i][1]));
+			    perf_writer__synth_ksymbol(
+				w, dummy, BT_IMAGE, 4096, PERF_RECORD_KSYMBOL_TYPE_BPF,
+				PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, name, BT_AT(life[i][1]));
 	}
 #undef BT_AT
 	if (err) {
@@ -94,8 +93,7 @@ static int test__textimage_bpf_trampoline(struct test_suite *t __maybe_unused)
 	    {150, NULL},    /* the first fentry image: its code never reported */
 	    {250, NULL},    /* no image */
 	    {350, bt_nop5}, /* the fexit image, before its teardown */
-	    {400, bt_jmp},  {450, bt_jmp},
-	    {550, NULL}, /* that image gone */
+	    {400, bt_jmp},  {450, bt_jmp}, {550, NULL}, /* that image gone */
 	    {650, NULL}, /* another fentry image at the same address */
 	    {750, NULL},
 	};

@@ -37,9 +37,9 @@ struct dso {
 	const char *short_name;		/* basename of name, "[JIT] tid N" for perf-N.map */
 	char *short_name_alloc;		/* short_name when it is not part of name */
 	struct build_id bid;		/* as recorded; size 0 when unknown */
-	u64 ino; /* the first MMAP2 inode of its maps: perf's dso id, which --mmaps prints */
-	bool loaded;			/* symbols were looked for (found or not) */
-	bool print_long_name;		/* a module perf names by its path (see map__dso_name()) */
+	u64 ino;     /* the first MMAP2 inode of its maps: perf's dso id, which --mmaps prints */
+	bool loaded; /* symbols were looked for (found or not) */
+	bool print_long_name; /* a module perf names by its path (see map__dso_name()) */
 	struct symbols symbols;
 	char *symsrc; /* the file the symbols came from */
 	u8 *image;    /* or the bytes (a vdso read from memory), the object's whole image */

@@ -47,8 +47,8 @@ int machine__process_event(struct machine *machine, union perf_event *event,
 struct thread *machine__findnew_thread(struct machine *machine, s32 pid, s32 tid);
 struct thread *machine__find_thread(struct machine *machine, s32 pid, s32 tid);
 /* @fn on every thread the machine holds (the dead ones too), in no order; stops at an error */
-int machine__for_each_thread(struct machine *machine,
-			     int (*fn)(struct thread *thread, void *arg), void *arg);
+int machine__for_each_thread(struct machine *machine, int (*fn)(struct thread *thread, void *arg),
+			     void *arg);
 
 struct thread *thread__get(struct thread *thread);
 void thread__put(struct thread *thread);

@@ -21,7 +21,7 @@ struct map {
 	bool identity;
 	u32 prot;
 	u32 flags;
-	u64 ino; /* MMAP2's inode (0: MMAP, or MMAP2 with a build-id) */
+	u64 ino;	 /* MMAP2's inode (0: MMAP, or MMAP2 with a build-id) */
 	struct dso *dso; /* a reference */
 };
 

@@ -782,7 +782,8 @@ static int ti__bound_life_pokes(struct text_image *ti)
 					   &ti->alloc_unchecked, sizeof(*ti->unchecked));
 			if (err)
 				return err;
-			ti->unchecked[ti->nr_unchecked++] = (struct ti_key){first->addr, first->time};
+			ti->unchecked[ti->nr_unchecked++] =
+			    (struct ti_key){first->addr, first->time};
 		}
 		if (last->new_len && l->unreg != UINT64_MAX && l->unreg >= last->time) {
 			err = ti__jit_poke(ti, l->unreg, last->addr, last->bytes + last->old_len,

@@ -121,8 +121,7 @@ static void __attribute__((noreturn)) child__dump_compat(int fd)
 	munmap((void *)vdso.start, vdso.end - vdso.start);
 	if (syscall(SYS_arch_prctl, ARCH_MAP_VDSO_32, at) < 0)
 		_exit(2);
-	if (maps__find(buf, sizeof(buf), &vdso, &vvar) ||
-	    vdso.end - vdso.start > VDSO_COMPAT_MAX)
+	if (maps__find(buf, sizeof(buf), &vdso, &vvar) || vdso.end - vdso.start > VDSO_COMPAT_MAX)
 		_exit(1);
 	child__write_all(fd, (const void *)vdso.start, vdso.end - vdso.start);
 	_exit(0);
@@ -140,7 +139,8 @@ static int elf32_image__build_id(const u8 *image, size_t size, struct build_id *
 	for (unsigned int i = 0; i < eh->e_phnum; i++) {
 		const Elf32_Phdr *ph = (const Elf32_Phdr *)(image + eh->e_phoff) + i;
 
-		if (ph->p_type != PT_NOTE || ph->p_offset > size || ph->p_filesz > size - ph->p_offset)
+		if (ph->p_type != PT_NOTE || ph->p_offset > size ||
+		    ph->p_filesz > size - ph->p_offset)
 			continue;
 		if (!notes__find_build_id(image + ph->p_offset, ph->p_filesz, false, bid))
 			return 0;
@@ -170,7 +170,8 @@ int vdso__read_compat_build_id(struct build_id *bid)
 		child__dump_compat(fds[1]);
 	}
 	close(fds[1]);
-	while (size < sizeof(image) && (n = read(fds[0], image + size, sizeof(image) - size)) != 0) {
+	while (size < sizeof(image) &&
+	       (n = read(fds[0], image + size, sizeof(image) - size)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -81,8 +81,8 @@ static int func_btf_id(char *funcs)
 			printf("func %s btf %d\n", f, id);
 			break;
 		}
-		fprintf(stderr, "bpf-fentry: %s: no BTF_KIND_FUNC in the kernel's BTF: %s\n",
-			f, strerror(-id));
+		fprintf(stderr, "bpf-fentry: %s: no BTF_KIND_FUNC in the kernel's BTF: %s\n", f,
+			strerror(-id));
 	}
 	btf__free(btf);
 	return id;
