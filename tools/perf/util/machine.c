@@ -27,6 +27,9 @@
  * comes before module:module_load) to its free, the init allocation only
  * until its init code may be freed.  A module loaded before the recording
  * and freed during it keeps its MMAP's map until the free.
+ *
+ * The kernel's symbol tables are read in machine-ksyms.c, which shares
+ * the struct (machine-internal.h).
  */
 #include <elf.h>
 #include <errno.h>
