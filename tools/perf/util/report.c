@@ -409,9 +409,12 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 
 	if (!r->trace_tried)
 		report__name_tracepoints(r);
-	/* perf report --stats counts every sample its event got, --time or not */
-	if (r->opts->stats && report__count_sample(r, evsel->idx))
-		return -ENOMEM;
+	/*
+	 * perf report --stats counts every sample its event got, --time or
+	 * not, and prints nothing else of them: no entry, chain or unwind
+	 */
+	if (r->opts->stats)
+		return report__count_sample(r, evsel->idx);
 	if (report__skip_time(r, sample->time))
 		return 0;
 	if (r->changes)

@@ -75,26 +75,5 @@ declare -A fixup=(
 	[perf_data_converter/perf.data.piped.header_features_aligned-6.12]='s/^cycles:uH stats:$/cycles:u stats:/'
 	[perf_data_converter/perf.data.piped.header_feautres_group_desc-6.8]='s/^\(cycles\|instructions\):uH stats:$/\1:u stats:/'
 )
-n=0
-while IFS= read -r f; do
-	rel=${f#"$TEXTPOKE_CORPUS"/}
-	perf report -i "$f" --stats >"$tmp/c.perf" 2>/dev/null || continue
-	grep -q '^Aggregated stats:' "$tmp/c.perf" || continue
-	if [ -n "${known[$rel]}" ] && [ -z "${fixup[$rel]}" ]; then
-		echo "known: $rel: ${known[$rel]}"
-		continue
-	fi
-	# stock perf's output as it would be right, where a sed says how
-	if [ -n "${fixup[$rel]}" ]; then
-		sed -i "${fixup[$rel]}" "$tmp/c.perf"
-		echo "known: $rel: ${known[$rel]}; compared with that corrected"
-	fi
-	"$TEXTPOKE" report -i "$f" --stats >"$tmp/c.ours" 2>"$tmp/c.err" ||
-		fail "$rel: perf textpoke report --stats failed: $(head -3 "$tmp/c.err")"
-	cmp -s "$tmp/c.perf" "$tmp/c.ours" ||
-		{ diff -u "$tmp/c.perf" "$tmp/c.ours" | head -20; fail "$rel: differs from stock perf"; }
-	n=$((n + 1))
-done < <(find "$TEXTPOKE_CORPUS" -type f ! -name '*.md' ! -name '*.txt' | sort)
-[ $n -gt 10 ] || fail "only $n corpus files compared"
-echo "ok: $n corpus files equal to stock perf report --stats"
+corpus_same stats '^Aggregated stats:' --stats
 exit 0

@@ -63,21 +63,6 @@ declare -A known=(
 	[platform2-sommelier/perf.data.piped.host]="2012's feature records 69..80: stock perf 6.1 fails at the first and lists the idle task alone"
 	[platform2-sommelier/perf.data.piped.powerpc]="the same legacy feature records: the idle task alone in stock perf"
 )
-n=0
-while IFS= read -r f; do
-	rel=${f#"$TEXTPOKE_CORPUS"/}
-	perf report -i "$f" --mmaps >"$tmp/c.perf" 2>/dev/null || continue
-	grep -q '^#      pid      tid     ppid  comm$' "$tmp/c.perf" || continue
-	if [ -n "${known[$rel]}" ]; then
-		echo "known: $rel: ${known[$rel]}"
-		continue
-	fi
-	"$TEXTPOKE" report -i "$f" --mmaps >"$tmp/c.ours" 2>"$tmp/c.err" ||
-		fail "$rel: perf textpoke report --mmaps failed: $(head -3 "$tmp/c.err")"
-	cmp -s "$tmp/c.perf" "$tmp/c.ours" ||
-		{ diff -u "$tmp/c.perf" "$tmp/c.ours" | head -20; fail "$rel: --mmaps differs from stock perf"; }
-	n=$((n + 1))
-done < <(find "$TEXTPOKE_CORPUS" -type f ! -name '*.md' ! -name '*.txt' | sort)
-[ $n -gt 10 ] || fail "only $n corpus files compared"
-echo "ok: $n corpus files: --mmaps equal to stock perf report"
+declare -A fixup=()
+corpus_same tasks '^#      pid      tid     ppid  comm$' --mmaps
 exit 0

@@ -60,3 +60,35 @@ same_report() {
 	fi
 	echo "ok: $name ($(grep -c '^[^#]' "$tmp/$name.ours") rows equal to perf report $perf_extra $*)"
 }
+
+# corpus_same NAME MARKER OPTION...: every public corpus file stock perf
+# reads through "perf report OPTION..." (its output holding MARKER, a
+# grep pattern) gives the same output from ours, byte for byte; the
+# caller's associative arrays name the exceptions: known[FILE] the
+# reason stock perf is wrong there (not compared), fixup[FILE] a sed that
+# corrects stock perf's output first (then compared).  Fails on fewer
+# than 10 files compared.
+corpus_same() {
+	local name=$1 marker=$2 f rel n=0
+	shift 2
+	while IFS= read -r f; do
+		rel=${f#"$TEXTPOKE_CORPUS"/}
+		perf report -i "$f" "$@" >"$tmp/c.perf" 2>/dev/null || continue
+		grep -q -e "$marker" "$tmp/c.perf" || continue
+		if [ -n "${known[$rel]}" ] && [ -z "${fixup[$rel]}" ]; then
+			echo "known: $rel: ${known[$rel]}"
+			continue
+		fi
+		if [ -n "${fixup[$rel]}" ]; then
+			sed -i "${fixup[$rel]}" "$tmp/c.perf"
+			echo "known: $rel: ${known[$rel]}; compared with that corrected"
+		fi
+		"$TEXTPOKE" report -i "$f" "$@" >"$tmp/c.ours" 2>"$tmp/c.err" ||
+			fail "$rel: perf textpoke report $*: $(head -3 "$tmp/c.err")"
+		cmp -s "$tmp/c.perf" "$tmp/c.ours" ||
+			{ diff -u "$tmp/c.perf" "$tmp/c.ours" | head -20; fail "$rel: $* differs from stock perf"; }
+		n=$((n + 1))
+	done < <(find "$TEXTPOKE_CORPUS" -type f ! -name '*.md' ! -name '*.txt' | sort)
+	[ $n -gt 10 ] || fail "$name: only $n corpus files compared"
+	echo "ok: $n corpus files: $* equal to stock perf report"
+}
