@@ -845,7 +845,8 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 		return strcmp(a->comm, b->comm);
 	case SORT_PID:
 	case SORT_TID:
-		return a->tid < b->tid ? -1 : a->tid > b->tid;
+		/* signed, as perf's tids: a sample of an exiting task has tid -1 */
+		return (s32)a->tid < (s32)b->tid ? -1 : (s32)a->tid > (s32)b->tid;
 	case SORT_DSO:
 		return !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
 	case SORT_SYM:
