@@ -115,6 +115,8 @@ struct report_layout {
 
 /* perf's name of a column: "comm", "dso", "sym", "overhead", "sample" */
 const char *report_column__name(int col);
+/* its header in perf's profile: "Command", "Shared Object", "Overhead" */
+const char *report_column__header(int col);
 
 /*
  * @sort: perf's --sort (NULL: comm,dso,sym), @fields: -F (NULL: none);
