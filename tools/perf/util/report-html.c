@@ -26,6 +26,7 @@
 
 #include "debug.h"
 #include "report-output.h"
+#include "report-tree.h"
 
 #define LABEL_W 190
 #define PLOT_W 490
@@ -38,6 +39,11 @@
 #define MAX_MARKS 40000
 #define LABEL_CHARS 30
 #define MAX_ROWS 200
+/* a call-graph frame's bar: CG_BAR_W pixels for the event's whole period */
+#define CG_BAR_W 200
+#define CG_INDENT 12
+/* the frames drawn at most over all trees, the rest counted */
+#define MAX_CG_FRAMES 20000
 
 static const char *const kind_colour[REPORT_KIND__MAX] = {
     [REPORT_KIND_JUMP_LABEL] = "#1f77b4", [REPORT_KIND_STATIC_CALL] = "#9467bd",
@@ -49,6 +55,8 @@ static const char *const kind_colour[REPORT_KIND__MAX] = {
 
 struct html {
 	FILE *fp;
+	size_t nr_cg_frames; /* drawn so far */
+	size_t nr_cg_omitted;
 	u64 t0, t1;
 	double quantum; /* pixels within which a lane's changes merge */
 };
@@ -520,10 +528,84 @@ static void html__cell(struct html *h, const struct hist_entry *he, enum report_
 	fputs("</td>", h->fp);
 }
 
-static void html__profile(struct html *h, const struct report_output *ro,
-			  const enum report_sort_key *keys, size_t nr_keys)
+/*
+ * An entry's call-graph tree, as the text report prints it (the same
+ * order, threshold and print limit), one line per frame: a bar whose
+ * length is the frame's share of the event, the share, the name.  The
+ * lines are siblings indented by their depth, not nested elements, so
+ * that no chain is too deep for the browser; a click on a line folds
+ * the lines below it (the script).
+ */
+struct html_tree {
+	struct html *h;
+	u64 total;
+	size_t nr;
+};
+
+static int html_tree__enter(void *arg, const struct report_tree_frame *f, int depth)
+{
+	struct html_tree *ht = arg;
+	struct html *h = ht->h;
+	double pct = ht->total ? 100.0 * (double)f->period / (double)ht->total : 0.0;
+	u64 bar = ht->total ? (f->period * CG_BAR_W + ht->total / 2) / ht->total : 0;
+
+	if (h->nr_cg_frames >= MAX_CG_FRAMES) {
+		h->nr_cg_omitted++;
+		return 0;
+	}
+	h->nr_cg_frames++;
+	ht->nr++;
+	fprintf(h->fp,
+		"<div class=\"cf\" data-depth=\"%d\" data-period=\"%" PRIu64
+		"\" data-self=\"%" PRIu64
+		"\" data-samples=\"%u\" style=\"padding-left:%dpx\"><span class=\"cb\" "
+		"style=\"width:%" PRIu64 "px\"></span>%.2f%% ",
+		depth, f->period, f->self, f->nr_samples, CG_INDENT * depth, bar, pct);
+	if (f->name) {
+		html__escape(h, f->name, 0);
+		if (f->srcline) {
+			fputc(' ', h->fp);
+			html__escape(h, f->srcline, 0);
+		}
+		if (f->inlined)
+			fputs(" (inlined)", h->fp);
+	} else {
+		fprintf(h->fp, "%#" PRIx64, f->ip);
+	}
+	fputs("</div>\n", h->fp);
+	return 0;
+}
+
+static int html_tree__leave(void *arg, int depth)
+{
+	(void)arg;
+	(void)depth;
+	return 0;
+}
+
+static int html__tree(struct html *h, const struct report_output *ro,
+		      const struct report_hist *hist, const struct hist_entry *he, size_t nr_cols,
+		      bool first)
+{
+	struct html_tree ht = {.h = h, .total = hist->all_period};
+	struct report_tree_visitor v = {html_tree__enter, html_tree__leave, &ht};
+	int err;
+
+	/* the event's first row's tree open, the others one click away */
+	fprintf(h->fp,
+		"<tr class=\"cgrow\"><td colspan=\"%zu\"><details%s><summary>call graph"
+		"</summary><div class=\"cg\">\n",
+		nr_cols, first ? " open" : "");
+	err = report_trees__walk(ro->trees, hist->idx, he->id, hist->total_period, &v);
+	fputs("</div></details></td></tr>\n", h->fp);
+	return err;
+}
+
+static int html__profile(struct html *h, const struct report_output *ro,
+			 const enum report_sort_key *keys, size_t nr_keys)
 {
 	size_t i, e, k;
+	int err;
 
 	fputs("<div id=\"profile\">\n", h->fp);
 	for (i = 0; i < ro->nr_hists; i++) {
@@ -547,7 +629,9 @@ static void html__profile(struct html *h, const struct report_output *ro,
 		fputs("</p>\n", h->fp);
 		fputs("<table class=\"hist\"", h->fp);
 		html__attr(h, "data-event", hist->event_name);
-		fprintf(h->fp, " data-rows=\"%zu\"><tr><th>Overhead</th><th>Samples</th>", rows);
+		/* perf's columns: Children before Self when the entries have both */
+		fprintf(h->fp, " data-rows=\"%zu\"><tr>%s<th>Samples</th>", rows,
+			hist->children ? "<th>Children</th><th>Self</th>" : "<th>Overhead</th>");
 		for (k = 0; k < nr_keys; k++)
 			fprintf(h->fp, "<th>%s</th>", column_name[keys[k]]);
 		fputs("</tr>\n", h->fp);
@@ -561,14 +645,27 @@ static void html__profile(struct html *h, const struct report_output *ro,
 			pct = hist->total_period ?
 				  100.0 * (double)he->period / (double)hist->total_period :
 				  0.0;
-			fprintf(
-			    h->fp,
-			    "<tr class=\"row\" data-period=\"%" PRIu64 "\" data-samples=\"%" PRIu64
-			    "\"><td class=\"num\">%.2f%%</td><td class=\"num\">%" PRIu64 "</td>",
-			    he->period, he->nr_samples, pct, he->nr_samples);
+			fprintf(h->fp,
+				"<tr class=\"row\" data-period=\"%" PRIu64
+				"\" data-samples=\"%" PRIu64 "\">",
+				he->period, he->nr_samples);
+			if (hist->children)
+				fprintf(h->fp, "<td class=\"num\">%.2f%%</td>",
+					hist->total_period ? 100.0 * (double)he->children /
+								 (double)hist->total_period :
+							     0.0);
+			fprintf(h->fp,
+				"<td class=\"num\">%.2f%%</td><td class=\"num\">%" PRIu64 "</td>",
+				pct, he->nr_samples);
 			for (k = 0; k < nr_keys; k++)
 				html__cell(h, he, keys[k]);
 			fputs("</tr>\n", h->fp);
+			if (ro->trees) {
+				err = html__tree(h, ro, hist, he, nr_keys + 2 + hist->children,
+						 shown == 1);
+				if (err)
+					return err;
+			}
 		}
 		fputs("</table>\n", h->fp);
 		if (shown < rows)
@@ -592,7 +689,12 @@ static void html__profile(struct html *h, const struct report_output *ro,
 			fputs("</table>\n", h->fp);
 		}
 	}
+	if (h->nr_cg_omitted)
+		fprintf(h->fp,
+			"<p class=\"cgmore\">%zu more call-graph frames, all are in --json</p>\n",
+			h->nr_cg_omitted);
 	fputs("</div>\n", h->fp);
+	return 0;
 }
 
 static void html__summary(struct html *h, const struct report_output *ro)
@@ -673,6 +775,28 @@ static const char html_script[] =
     "    var r = el.getBoundingClientRect();\n"
     "    show(el, r.left, r.bottom);\n"
     "  }\n"
+    "  function fold(line, folded) {\n"
+    "    var d = +line.dataset.depth, n = line.nextElementSibling;\n"
+    "    line.classList.toggle('folded', folded);\n"
+    "    for (; n && +n.dataset.depth > d; n = n.nextElementSibling) {\n"
+    "      n.style.display = folded ? 'none' : '';\n"
+    "      n.classList.remove('folded');\n"
+    "    }\n"
+    "  }\n"
+    "  document.querySelectorAll('.cg').forEach(function (cg) {\n"
+    "    cg.addEventListener('click', function (ev) {\n"
+    "      var line = ev.target.closest('.cf');\n"
+    "      if (line) fold(line, !line.classList.contains('folded'));\n"
+    "    });\n"
+    "  });\n"
+    "  var f = /^#fold=([0-9]+)$/.exec(location.hash);\n"
+    "  var lines = document.querySelectorAll('.cf');\n"
+    "  if (location.hash === '#trees')\n"
+    "    document.querySelectorAll('tr.cgrow details').forEach(function (d) { d.open = true; });\n"
+    "  if (f && lines[+f[1]]) {\n"
+    "    lines[+f[1]].closest('details').open = true;\n"
+    "    fold(lines[+f[1]], true);\n"
+    "  }\n"
     "  document.body.setAttribute('data-ready', 'yes');\n"
     "})();\n";
 
@@ -689,6 +813,11 @@ static const char html_style[] =
     ".seg{stroke:#fff;stroke-width:0.5}.life{stroke:#333;stroke-width:0.5}\n"
     ".life.nobytes{fill-opacity:0.35;stroke-dasharray:2 2}.bin{fill:#555}\n"
     ".axis line{stroke:#888}\n"
+    "tr.cgrow{background:#fff}tr.cgrow summary{font:10.5px sans-serif;color:#555}.cf{font:10.5px monospace;white-space:nowrap;cursor:pointer;"
+    "line-height:13px}\n"
+    ".cb{display:inline-block;height:9px;margin-right:6px;background:#3b8686;"
+    "vertical-align:middle}\n"
+    ".cf{position:relative}.cf.folded::before{content:'+';position:absolute;margin-left:-9px}\n"
     "#tip{position:fixed;display:none;background:#ffffe8;border:1px solid #999;padding:4px;"
     "font:12px monospace;white-space:pre;pointer-events:none}\n";
 
@@ -713,7 +842,11 @@ int report_output__html(const struct report_output *ro, FILE *fp)
 	fputs("<div class=\"main\">\n<div id=\"changes\">\n", fp);
 	html__timeline(&h, ro);
 	fputs("</div>\n", fp);
-	html__profile(&h, ro, keys, nr_keys);
+	err = html__profile(&h, ro, keys, nr_keys);
+	if (err) {
+		pr_err("report: writing the HTML failed: %s\n", strerror(-err));
+		return err;
+	}
 	fprintf(
 	    fp,
 	    "</div>\n<div id=\"tip\" class=\"tip\"></div>\n<script>\n%s</script>\n</body></html>\n",

@@ -9,11 +9,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "debug.h"
 #include "report-output.h"
+#include "report-tree.h"
 
 #define REPORT_JSON_SCHEMA_VERSION 1
 #define JSON_MAX_DEPTH 16
@@ -23,6 +25,7 @@ struct json {
 	int depth;
 	bool need_comma[JSON_MAX_DEPTH];
 	bool started; /* something written: later values go on lines of their own */
+	int one_line; /* a depth from which values share their line (a tree's nodes), 0: none */
 };
 
 static void json__sep(struct json *j)
@@ -31,7 +34,9 @@ static void json__sep(struct json *j)
 		fputc(',', j->fp);
 	j->need_comma[j->depth] = true;
 	/* the document itself starts on the first line */
-	if (j->depth || j->started)
+	if (j->one_line && j->depth >= j->one_line)
+		fputc(' ', j->fp);
+	else if (j->depth || j->started)
 		fprintf(j->fp, "\n%*s", 2 * j->depth, "");
 	j->started = true;
 }
@@ -94,8 +99,10 @@ static void json__close(struct json *j, char c)
 	bool empty = !j->need_comma[j->depth];
 
 	j->depth--;
-	if (!empty)
+	if (!empty && (!j->one_line || j->depth + 1 < j->one_line))
 		fprintf(j->fp, "\n%*s", 2 * j->depth, "");
+	else if (!empty)
+		fputc(' ', j->fp);
 	fputc(c, j->fp);
 }
 
@@ -177,10 +184,84 @@ static void json__hex_bytes(struct json *j, const char *key, const u8 *b, size_t
 	fputc('"', j->fp);
 }
 
-static void json__entry(struct json *j, const struct hist_entry *he, const struct report_hist *h,
-			const enum report_sort_key *keys, size_t nr_keys)
+/*
+ * An entry's call-graph tree: its frames in the order the text tree
+ * prints them, each naming its parent's index (-1: the entry), so that
+ * the document's nesting stays fixed however deep the chains go
+ */
+struct json_tree {
+	struct json *j;
+	u64 total;
+	u32 nr;
+	s32 *parents; /* the index of the frame open at each depth */
+	size_t alloc;
+};
+
+static int json_tree__enter(void *arg, const struct report_tree_frame *f, int depth)
+{
+	struct json_tree *jt = arg;
+	struct json *j = jt->j;
+
+	if ((size_t)depth >= jt->alloc) {
+		size_t alloc = jt->alloc ? 2 * jt->alloc : 64;
+		s32 *p;
+
+		while (alloc <= (size_t)depth)
+			alloc *= 2;
+		p = realloc(jt->parents, alloc * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		jt->parents = p;
+		jt->alloc = alloc;
+	}
+	json__open(j, NULL, '{');
+	json__s64(j, "parent", depth ? jt->parents[depth - 1] : -1);
+	json__str(j, "sym", f->name);
+	/* a function's frames are one whatever their address: it is told only where it tells */
+	if (!f->name || f->srcline)
+		json__addr(j, "ip", f->ip);
+	if (f->name)
+		json__bool(j, "inlined", f->inlined);
+	if (f->srcline)
+		json__str(j, "srcline", f->srcline);
+	json__percent(j, "overhead", f->period, jt->total);
+	json__u64(j, "period", f->period);
+	json__u64(j, "self", f->self);
+	json__u64(j, "nr_samples", f->nr_samples);
+	json__close(j, '}');
+	jt->parents[depth] = jt->nr++;
+	return 0;
+}
+
+static int json_tree__leave(void *arg, int depth)
+{
+	(void)arg;
+	(void)depth;
+	return 0;
+}
+
+static int json__tree(struct json *j, const struct report_output *ro, const struct hist_entry *he,
+		      const struct report_hist *h)
+{
+	struct json_tree jt = {.j = j, .total = h->all_period};
+	struct report_tree_visitor v = {json_tree__enter, json_tree__leave, &jt};
+	int err;
+
+	json__open(j, "callchain", '[');
+	j->one_line = j->depth + 1;
+	err = report_trees__walk(ro->trees, h->idx, he->id, h->total_period, &v);
+	j->one_line = 0;
+	json__close(j, ']');
+	free(jt.parents);
+	return err;
+}
+
+static int json__entry(struct json *j, const struct report_output *ro, const struct hist_entry *he,
+		       const struct report_hist *h, const enum report_sort_key *keys,
+		       size_t nr_keys)
 {
 	size_t i;
+	int err = 0;
 
 	json__open(j, NULL, '{');
 	json__percent(j, "overhead", he->period, h->total_period);
@@ -222,7 +303,10 @@ static void json__entry(struct json *j, const struct hist_entry *he, const struc
 			break;
 		}
 	}
+	if (ro->trees)
+		err = json__tree(j, ro, he, h);
 	json__close(j, '}');
+	return err;
 }
 
 /* --percent-limit as the text report applies it: Children's share with --children */
@@ -236,11 +320,12 @@ static bool json__below(const struct hist_entry *he, const struct report_hist *h
 	return report_hist_entry__below(&self, h, percent_limit);
 }
 
-static void json__hist(struct json *j, const struct report_hist *h,
-		       const enum report_sort_key *keys, size_t nr_keys, float percent_limit)
+static int json__hist(struct json *j, const struct report_output *ro, const struct report_hist *h,
+		      const enum report_sort_key *keys, size_t nr_keys, float percent_limit)
 {
 	static const char *const abi_keys[4] = {"none", "abi32", "abi64", "other"};
 	size_t i, k, hidden = 0;
+	int err;
 
 	json__open(j, NULL, '{');
 	json__str(j, "event", h->event_name);
@@ -254,7 +339,9 @@ static void json__hist(struct json *j, const struct report_hist *h,
 			hidden++;
 			continue;
 		}
-		json__entry(j, &h->entries[i], h, keys, nr_keys);
+		err = json__entry(j, ro, &h->entries[i], h, keys, nr_keys);
+		if (err)
+			return err;
 	}
 	json__close(j, ']');
 	json__u64(j, "nr_entries_below_limit", hidden);
@@ -268,6 +355,7 @@ static void json__hist(struct json *j, const struct report_hist *h,
 	}
 	json__close(j, ']');
 	json__close(j, '}');
+	return 0;
 }
 
 static const char *const verdict_keys[TEXTPOKE_VERDICT__MAX] = {
@@ -440,8 +528,13 @@ int report_output__json(const struct report_output *ro, FILE *fp)
 		json__str(&j, NULL, report_sort_key__name(keys[i]));
 	json__close(&j, ']');
 	json__open(&j, "profile", '[');
-	for (i = 0; i < ro->nr_hists; i++)
-		json__hist(&j, &ro->hists[i], keys, nr_keys, ro->percent_limit);
+	for (i = 0; i < ro->nr_hists; i++) {
+		err = json__hist(&j, ro, &ro->hists[i], keys, nr_keys, ro->percent_limit);
+		if (err) {
+			pr_err("report: writing the JSON failed: %s\n", strerror(-err));
+			return err;
+		}
+	}
 	json__close(&j, ']');
 	if (ro->changes)
 		json__changes(&j, ro->changes);

@@ -8,6 +8,8 @@
 #include "report-changes.h"
 #include "report-hist.h"
 
+struct report_trees;
+
 /*
  * Samples over time, for the density strip under the HTML timeline.
  * The span is not known until the last sample, so the bins start one
@@ -47,6 +49,7 @@ struct report_output {
 	const struct report_density *density; /* NULL: no sample times */
 	u64 nr_lost_samples;		      /* the text report's "Total Lost Samples" */
 	float percent_limit;		      /* --percent-limit: rows below it left out */
+	struct report_trees *trees;	      /* the entries' call-graph trees, NULL: none */
 };
 
 int report_output__json(const struct report_output *ro, FILE *fp);

@@ -948,3 +948,57 @@ void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 tota
 		return;
 	}
 }
+
+/* --json and --html: the printed tree, one frame at a time */
+
+static int walk__children(struct report_trees *t, u32 n, int depth,
+			  const struct report_tree_visitor *v)
+{
+	u32 ch, nr = 0;
+
+	for (ch = t->nodes[n].out_child; ch; ch = t->nodes[ch].out_next) {
+		const struct tree_node *c = &t->nodes[ch];
+		struct report_tree_frame f;
+		u32 i;
+		int err;
+
+		for (i = 0; i < c->nr_frames; i++) {
+			const struct tree_frame *tf = &t->frames[c->frame + i];
+			bool last = i + 1 == c->nr_frames;
+
+			f.name = tf->name;
+			f.srcline = tf->srcline;
+			f.ip = tf->ip;
+			f.inlined = tf->inlined;
+			f.period = node__cumul(c);
+			f.nr_samples = node__cumul_count(c);
+			/* a run's frames but the last have every chain going on below them */
+			f.self = last ? c->hit : 0;
+			f.self_samples = last ? c->count : 0;
+			err = v->enter(v->arg, &f, depth + i);
+			if (err)
+				return err;
+		}
+		err = walk__children(t, ch, depth + c->nr_frames, v);
+		for (i = c->nr_frames; i-- > 0 && !err;)
+			err = v->leave(v->arg, depth + i);
+		if (err)
+			return err;
+		if (++nr == t->opts.print_limit)
+			break;
+	}
+	return 0;
+}
+
+int report_trees__walk(struct report_trees *t, int hist, u32 entry, u64 base,
+		       const struct report_tree_visitor *v)
+{
+	u32 root;
+
+	if (hist < 0 || (size_t)hist >= t->nr_index || entry >= t->index[hist].nr ||
+	    !(root = t->index[hist].root[entry]))
+		return 0;
+	if (node__sort_graph(t, root, base * (t->opts.min_percent / 100)))
+		return -ENOMEM;
+	return walk__children(t, root, 0, v);
+}

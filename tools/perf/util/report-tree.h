@@ -92,4 +92,33 @@ bool report_trees__caller(const struct report_trees *t);
 void report_trees__fprintf(struct report_trees *t, int hist, u32 entry, u64 total, u64 base,
 			   u64 parent, bool skip_first, FILE *fp);
 
+/*
+ * --json and --html: the tree of entry @entry of histogram @hist, one
+ * frame at a time, as the text tree shows it: the chains of a node
+ * heaviest first, those below the threshold (a share of @base) and past
+ * the print limit left out.  A run of frames shared by the same chains
+ * is one frame under the other, each with the run's period; enter() for
+ * a frame, then its children, then leave().  The first error a callback
+ * returns ends the walk and is returned; 0, or -ENOMEM.
+ */
+struct report_tree_frame {
+	const char *name;    /* the symbol, NULL: none (ip says where) */
+	const char *srcline; /* with the address key: its line; NULL: none */
+	u64 ip;
+	bool inlined;
+	u64 period;	  /* of the chains through the frame */
+	u64 self;	  /* of those ending at it */
+	u32 nr_samples;	  /* the chains through it */
+	u32 self_samples; /* the chains ending at it */
+};
+
+struct report_tree_visitor {
+	int (*enter)(void *arg, const struct report_tree_frame *f, int depth);
+	int (*leave)(void *arg, int depth);
+	void *arg;
+};
+
+int report_trees__walk(struct report_trees *t, int hist, u32 entry, u64 base,
+		       const struct report_tree_visitor *v);
+
 #endif /* __PERF_TEXTPOKE_REPORT_TREE_H */

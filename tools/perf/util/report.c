@@ -945,8 +945,9 @@ int report__run(struct report_opts *opts)
 	 * the first record
 	 */
 	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
-	if (opts->stdio && !opts->json && opts->call_graph.mode != REPORT_TREE_NONE &&
-	    !r.session->is_pipe && report__has_callchains(&r)) {
+	/* --json and --html carry the trees the text would print */
+	if (opts->call_graph.mode != REPORT_TREE_NONE && !r.session->is_pipe &&
+	    report__has_callchains(&r)) {
 		err = report__setup_trees(&r);
 		if (err)
 			goto out;
@@ -1009,6 +1010,7 @@ int report__run(struct report_opts *opts)
 		    .density = &r.density,
 		    .nr_lost_samples = r.session->stats.nr_lost_samples,
 		    .percent_limit = opts->percent_limit,
+		    .trees = r.trees,
 		};
 
 		if (opts->html) {
