@@ -474,7 +474,9 @@ static u32 report__entry_depth(void *arg, int idx, u32 entry)
 
 /*
  * perf 6.1's order when none is given: the caller's with Children (the
- * trees read from the outermost frame down), the callee's without
+ * trees read from the outermost frame down), the callee's without.  perf
+ * chooses it from the options, before it finds a pipe (whose Children it
+ * then drops): a pipe's trees are in caller order unless --no-children.
  */
 static int report__setup_trees(struct report *r)
 {
@@ -483,7 +485,8 @@ static int report__setup_trees(struct report *r)
 	if (r->opts->inverted)
 		o.caller = true;
 	else if (!o.order_set)
-		o.caller = r->children;
+		/* as --children asked: a pipe's Children go, its caller order stays */
+		o.caller = r->opts->children != 0;
 	r->callee_order = !o.caller;
 	r->trees = report_trees__new(&o);
 	if (!r->trees)
@@ -945,9 +948,13 @@ int report__run(struct report_opts *opts)
 	 * the first record
 	 */
 	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
-	/* --json and --html carry the trees the text would print */
-	if (opts->call_graph.mode != REPORT_TREE_NONE && !r.session->is_pipe &&
-	    report__has_callchains(&r)) {
+	/*
+	 * --json and --html carry the trees the text would print.  A pipe's
+	 * events come as records: its trees are made ready, and stay empty
+	 * if no sample has a chain
+	 */
+	if (opts->call_graph.mode != REPORT_TREE_NONE &&
+	    (r.session->is_pipe || report__has_callchains(&r))) {
 		err = report__setup_trees(&r);
 		if (err)
 			goto out;

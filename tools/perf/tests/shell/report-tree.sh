@@ -1,5 +1,5 @@
 #!/bin/bash
-# report: call-graph trees (-g forms, -G, --percentage, --children/--no-children) equal stock perf report, fp and dwarf
+# report: call-graph trees (-g forms, -G, --percentage, --children/--no-children) equal stock perf report, fp, pipe and dwarf
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The report-children workload (main -> level1 -> level2 -> level3, each
@@ -42,6 +42,10 @@
 # fp-address merges a function's addresses into one branch.  And: no
 # check for callchains in report__check_recording(): -g graph on a
 # recording without them prints the flat profile and exits 0.
+# And: report__setup_trees() taking the default order from the Children
+# the recording allows (not from the option): a pipe's trees come out in
+# callee order and pipe-default differs; and, before that, no trees at
+# all on a pipe (set up only when the header's events had callchains).
 # The relative total summed per sample not filtered instead of per entry
 # not filtered made dw-relative fail once (a recording where a level3
 # sample came before level2's own); *-relative-made compare that case,
@@ -146,6 +150,15 @@ perf_record "$tmp/fp.data" -e cpu-clock -F 4000 -g -- "$tmp/wfp" 30000000
 forms "$tmp/fp.data" fp wfp
 # the tree holds the chain main -> level1 -> level3 under main, as drawn
 grep -q -- '--level1$' "$tmp/fp-default.ours" || fail "fp: no level1 branch in the trees"
+
+# a pipe (perf record -o -): perf drops Children, its events coming as
+# records, but draws the trees, in the caller order --children chose
+HOME=$tmp perf record -q -e cpu-clock -F 4000 -g -o - -- "$tmp/wfp" 30000000 \
+	>"$tmp/pipe.data" 2>"$tmp/pipe.err" || fail "perf record -o -: $(head -3 "$tmp/pipe.err")"
+same_tree pipe-default "$tmp/pipe.data"
+same_tree pipe-no-children "$tmp/pipe.data" --no-children
+same_tree pipe-folded "$tmp/pipe.data" -g folded
+same_tree pipe-fractal "$tmp/pipe.data" -g fractal,callee
 
 [ -z "$nodw" ] || skip "$nodw"
 # -D 50: not the dynamic loader's start-up (see report-children.sh)
