@@ -695,6 +695,20 @@ static int cmp_u64_asc(u64 a, u64 b)
 }
 
 /*
+ * perf's address comparisons (_sort__addr_cmp(), _sort__sym_cmp()): the
+ * difference taken as signed, so that addresses 2^63 or more apart
+ * compare backwards, and the order is no order over all of them (chain
+ * frames without a map hold any value); which entry comes first then
+ * depends on the tree they meet in, rebuilt below
+ */
+static int cmp_u64_wrap(u64 a, u64 b)
+{
+	s64 d = (s64)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
+/*
  * One sort key's order.  @input: perf's input tree, which tells symbols
  * apart by dso and address; else its output order, by name.
  */
@@ -717,7 +731,7 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 			return !a->sym || !b->sym ? cmp_null(a->sym, b->sym) :
 						    strcmp(a->sym, b->sym);
 		if (!a->sym && !b->sym)
-			return cmp_u64_asc(a->ip, b->ip);
+			return cmp_u64_wrap(a->ip, b->ip);
 		c = entry__cmp_key(SORT_DSO, a, b, true);
 		if (c)
 			return c;
@@ -733,7 +747,7 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 			if (c)
 				return c;
 		}
-		return cmp_u64_asc(a->sym_start, b->sym_start);
+		return cmp_u64_wrap(a->sym_start, b->sym_start);
 	case SORT_CPU:
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	case SORT_ABI:
@@ -785,17 +799,13 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 			break;
 		}
 	}
-	return c ?: entry__cmp_input(l, a, b);
+	/* equals go after: the later in perf's input order */
+	return c ?: cmp_u64_asc(a->input_rank, b->input_rank);
 }
 
 static int entry__qsort_cmp(const void *a, const void *b)
 {
 	return entry__cmp(sort_layout, a, b);
-}
-
-static int entry__qsort_cmp_input(const void *a, const void *b)
-{
-	return entry__cmp_input(sort_layout, a, b);
 }
 
 /*
@@ -859,17 +869,30 @@ static void rb_order__fixup(struct rb_order *t, u32 z)
 	t->red[t->root - 1] = false;
 }
 
-/* @h's entries in perf's output order, rebuilt by insertion (see above) */
-static int entries__sort_rb(struct report_hist *h)
+static int entry__cmp_output(const struct hist_entry *a, const struct hist_entry *b)
 {
-	size_t n = h->nr_entries, i;
+	return entry__cmp(sort_layout, a, b);
+}
+
+static int entry__cmp_in(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return entry__cmp_input(sort_layout, a, b);
+}
+
+/*
+ * @e[0..n) in the order of a red-black tree they are inserted into one
+ * by one, as they come: an entry goes left of one it compares below
+ * (@cmp(new, there) < 0), else right (see above)
+ */
+static int entries__rb_order(struct hist_entry *e, size_t n,
+			     int (*cmp)(const struct hist_entry *, const struct hist_entry *))
+{
 	struct rb_order t = {NULL};
 	struct hist_entry *out = NULL;
 	u32 *stack = NULL, x, sp = 0, k = 0;
+	size_t i;
 	int err = -ENOMEM;
 
-	/* perf's input order: its tree of the keys */
-	qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp_input);
 	t.left = calloc(n, sizeof(u32));
 	t.right = calloc(n, sizeof(u32));
 	t.up = calloc(n, sizeof(u32));
@@ -884,7 +907,7 @@ static int entries__sort_rb(struct report_hist *h)
 
 		for (x = t.root; x;) {
 			p = x;
-			go_left = entry__cmp(sort_layout, &h->entries[i], &h->entries[x - 1]) < 0;
+			go_left = cmp(&e[i], &e[x - 1]) < 0;
 			x = go_left ? t.left[x - 1] : t.right[x - 1];
 		}
 		t.up[z - 1] = p;
@@ -904,10 +927,10 @@ static int entries__sort_rb(struct report_hist *h)
 			x = t.left[x - 1];
 		}
 		x = stack[--sp];
-		out[k++] = h->entries[x - 1];
+		out[k++] = e[x - 1];
 		x = t.right[x - 1];
 	}
-	memcpy(h->entries, out, n * sizeof(*out));
+	memcpy(e, out, n * sizeof(*out));
 	err = 0;
 out_free:
 	free(t.left);
@@ -919,7 +942,30 @@ out_free:
 	return err;
 }
 
-/* the busiest command first, then by name */
+/*
+ * perf's input order: the entries as they were made, inserted into its
+ * tree of the keys (hists->entries_in), then, when a key has a collapse
+ * step (comm), re-inserted in that tree's order into another
+ * (entries_collapsed).  With addresses compared as perf compares them
+ * neither is a sort: both trees are rebuilt.  Each entry's place is
+ * kept, the output order's last tie-break.
+ */
+static int entries__input_order(struct report_hist *h, const struct report_layout *l)
+{
+	bool collapse = false;
+	size_t i;
+
+	for (i = 0; i < (size_t)l->nr_sort; i++)
+		collapse |= l->sort[i] == SORT_COMM;
+	if (entries__rb_order(h->entries, h->nr_entries, entry__cmp_in))
+		return -ENOMEM;
+	if (collapse && entries__rb_order(h->entries, h->nr_entries, entry__cmp_in))
+		return -ENOMEM;
+	for (i = 0; i < h->nr_entries; i++)
+		h->entries[i].input_rank = i;
+	return 0;
+}
+
 static int abi_count__cmp(const void *pa, const void *pb)
 {
 	const struct report_abi_count *a = pa, *b = pb;
@@ -974,11 +1020,10 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 			struct hist_entry *e = &b->entries[j];
 
 			/*
-			 * filtered entries are not shown, but with the trees'
-			 * tie rule they shape perf's output tree
+			 * filtered entries are not shown, but they shape
+			 * perf's input tree, and with the trees' tie rule its
+			 * output tree
 			 */
-			if (b->priv[j].filtered && !rh->depth)
-				continue;
 			e->filtered = b->priv[j].filtered;
 			e->thread_comm =
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
@@ -999,20 +1044,22 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		sort_depth = rh->depth != NULL;
 		sort_depth_caller = rh->depth_caller;
 		/* perf's output order; with the trees' tie rule, as its tree builds it */
+		if (n && entries__input_order(h, l)) {
+			*nr = 0;
+			return NULL;
+		}
 		if (n && sort_depth) {
-			size_t k = 0;
-
-			if (entries__sort_rb(h)) {
+			if (entries__rb_order(h->entries, n, entry__cmp_output)) {
 				*nr = 0;
 				return NULL;
 			}
-			for (j = 0; j < n; j++)
-				if (!h->entries[j].filtered)
-					h->entries[k++] = h->entries[j];
-			h->nr_entries = k;
 		} else if (n) {
 			qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
 		}
+		for (j = 0, n = 0; j < h->nr_entries; j++)
+			if (!h->entries[j].filtered)
+				h->entries[n++] = h->entries[j];
+		h->nr_entries = n;
 		if (b->nr_abi)
 			qsort(b->abi, b->nr_abi, sizeof(*b->abi), abi_count__cmp);
 		h->nr_comms = b->nr_abi;

@@ -55,7 +55,8 @@ struct hist_entry {
 	/* with trees and Children: its longest chain and its first sample's thread */
 	u32 max_depth;
 	const void *thread;
-	bool filtered; /* only while sorting: perf's tree holds filtered entries too */
+	bool filtered;	/* only while sorting: perf's tree holds filtered entries too */
+	u32 input_rank; /* only while sorting: its place in perf's input tree */
 };
 
 struct report_hist {
