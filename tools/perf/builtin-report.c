@@ -56,6 +56,8 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
 		OPT_PERCENTAGE,
+		OPT_INLINE,
+		OPT_NO_INLINE,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -107,6 +109,10 @@ int cmd_textpoke_report(int argc, char **argv)
 	    {0, "max-stack", required_argument, "n",
 	     "callchain frames counted: the recorded outermost, the unwound innermost (127)",
 	     OPT_MAX_STACK},
+	    {0, "inline", no_argument, NULL,
+	     "unwound frames split at the functions inlined there (the default)", OPT_INLINE},
+	    {0, "no-inline", no_argument, NULL, "unwound frames whole, by their symbol",
+	     OPT_NO_INLINE},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
@@ -233,6 +239,10 @@ int cmd_textpoke_report(int argc, char **argv)
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &o.max_stack))
 				return 129;
+			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			o.no_inline = c == OPT_NO_INLINE;
 			break;
 		case 'v':
 			verbose++;

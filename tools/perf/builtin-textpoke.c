@@ -105,6 +105,8 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_LOST,
 		OPT_NS,
 		OPT_MAX_STACK,
+		OPT_INLINE,
+		OPT_NO_INLINE,
 		OPT_TIME,
 		OPT_PID,
 		OPT_TID,
@@ -179,6 +181,9 @@ int cmd_textpoke_script(int argc, char **argv)
 	     "Set the maximum stack depth when parsing the callchain, anything beyond the "
 	     "specified depth will be ignored. Default: kernel.perf_event_max_stack or 127",
 	     OPT_MAX_STACK},
+	    {0, "inline", no_argument, NULL, "Show inline function (the default)", OPT_INLINE},
+	    {0, "no-inline", no_argument, NULL,
+	     "unwound frames whole, not split at the functions inlined there", OPT_NO_INLINE},
 	    TEXT_IMAGE_POPTS,
 	    {'D', "dump-raw-trace", no_argument, NULL, "dump raw trace in ASCII", 'D'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose (show symbol address, etc)", 'v'},
@@ -290,6 +295,10 @@ int cmd_textpoke_script(int argc, char **argv)
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &so.max_stack))
 				return 129;
+			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			so.no_inline = c == OPT_NO_INLINE;
 			break;
 		case 'D':
 			dump_trace = true;

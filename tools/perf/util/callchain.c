@@ -110,7 +110,8 @@ struct chain_walk {
 	unsigned int max_stack, nr; /* frames given of this part of the chain */
 	int (*cb)(struct callchain_frame *frame, void *arg);
 	void *arg;
-	int stop; /* the callback's non-zero value, which ends the whole walk */
+	int stop;     /* the callback's non-zero value, which ends the whole walk */
+	bool inlines; /* unwound frames split at inlined calls (perf's --inline) */
 };
 
 static int chain_walk__recorded(struct callchain_frame *frame, void *arg)
@@ -141,7 +142,7 @@ static int chain_walk__unwound(const struct unwind_frame *uf, void *arg)
 	addr_location__init(&frame.al);
 	thread__find_symbol(cw->thread, PERF_RECORD_MISC_USER, uf->ip, cw->sample->time, &frame.al);
 	frame.al.cpu = cw->sample->cpu;
-	if (frame.al.sym && frame.al.map && frame.al.map->dso)
+	if (cw->inlines && frame.al.sym && frame.al.map && frame.al.map->dso)
 		nr = dso__inline_names(frame.al.map->dso, frame.al.addr, &names, &lines);
 	if (!nr)
 		ret = cw->cb(&frame, cw->arg);
@@ -157,10 +158,10 @@ static int chain_walk__unwound(const struct unwind_frame *uf, void *arg)
 }
 
 int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample, u64 sample_type,
-			      struct unwinder *uw, unsigned int max_stack,
+			      struct unwinder *uw, unsigned int max_stack, bool inlines,
 			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
 {
-	struct chain_walk cw = {thread, sample, max_stack, 0, cb, arg, 0};
+	struct chain_walk cw = {thread, sample, max_stack, 0, cb, arg, 0, inlines};
 
 	if (!max_stack)
 		return 0;

@@ -159,12 +159,14 @@ struct unwinder;
  * A sample's whole chain as perf resolves it: the recorded callchain,
  * then, for a --call-graph dwarf sample (@sample_type has REGS_USER and
  * STACK_USER), the user frames @uw unwinds from the stack dump, each
- * split into one frame per function DWARF has inlined there.  At most
+ * split, with @inlines, into one frame per function DWARF has inlined
+ * there (perf's --inline, its default; the recorded chain's frames are
+ * whole either way, as perf 6.1 leaves them).  At most
  * @max_stack frames of each part (perf counts them apart; 0: none).
  * @cb's non-zero value stops the walk and is returned.
  */
 int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample, u64 sample_type,
-			      struct unwinder *uw, unsigned int max_stack,
+			      struct unwinder *uw, unsigned int max_stack, bool inlines,
 			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
 
 /* What the side-band records said, counted by machine__process_event() */

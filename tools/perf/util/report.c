@@ -347,7 +347,7 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 	user = *sample;
 	user.callchain = NULL;
 	err = thread__walk_sample_chain(al->thread, &user, sample_type, r->unwinder, max_stack,
-					report__frame, &ca);
+					!r->opts->no_inline, report__frame, &ca);
 out:
 	report_hists__end_chain(r->hists, evsel->idx);
 	if (!err && r->trees)

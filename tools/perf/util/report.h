@@ -39,6 +39,8 @@ struct report_opts {
 	int children;
 	/* --max-stack: the recorded chain's outermost frames, the unwound innermost */
 	unsigned int max_stack;
+	/* --no-inline: unwound frames not split at the functions inlined there */
+	bool no_inline;
 	/* -g/--call-graph as parsed; -G/--inverted: caller order */
 	struct report_tree_opts call_graph;
 	bool inverted;

@@ -302,8 +302,10 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 	struct script_loc loc;
 
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
+	/* perf's unwound frames carry their line, "??:0" too, unless --no-inline */
 	if (fa->s->want_srcline)
-		loc.srcline = script__srcline(fa->s, &frame->al, 1, frame->unwound);
+		loc.srcline = script__srcline(fa->s, &frame->al, 1,
+					      frame->unwound && !fa->s->opts->no_inline);
 	/* kernel, module and BPF frames show the address as recorded */
 	loc.relative = callchain_frame__addr(frame) != frame->ip;
 	if (frame->inline_name) {
@@ -461,7 +463,8 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		if (!s->unwinder && unwind__sample_has_stack(evsel->attr.sample_type, sample))
 			s->unwinder = unwinder__new();
 		thread__walk_sample_chain(al.thread, sample, evsel->attr.sample_type, s->unwinder,
-					  s->opts->max_stack, print_frame, &fa);
+					  s->opts->max_stack, !s->opts->no_inline, print_frame,
+					  &fa);
 	}
 	if ((script_printer__fields(&s->printer, evsel) &
 	     (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) &&

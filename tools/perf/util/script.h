@@ -33,6 +33,7 @@ struct script_opts {
 	bool hide_call_graph;
 	bool json;		     /* --json: one JSON object per line (script-json.c) */
 	unsigned int max_stack;	     /* callchain entries printed, recorded and unwound apart */
+	bool no_inline;		     /* --no-inline: unwound frames not split at inlined calls */
 	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
 	struct script_filter filter; /* --time, -C, --pid, --tid, -c, --dsos, -S */
 	struct itrace_opts itrace;   /* --itrace, or perf's default for AUX recordings */

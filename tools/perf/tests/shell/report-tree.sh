@@ -42,6 +42,8 @@
 # fp-address merges a function's addresses into one branch.  And: no
 # check for callchains in report__check_recording(): -g graph on a
 # recording without them prints the flat profile and exits 0.
+# And: --no-inline not reaching the unwinder's walk (thread__walk_sample_chain()
+# given true): dw-no-inline shows "descend (inlined)" where perf has none.
 # And: report__setup_trees() taking the default order from the Children
 # the recording allows (not from the option): a pipe's trees come out in
 # callee order and pipe-default differs; and, before that, no trees at
@@ -166,4 +168,8 @@ perf_record "$tmp/dw.data" -e cpu-clock -F 4000 -D 50 --call-graph dwarf -- "$tm
 forms "$tmp/dw.data" dw wdw
 grep -q 'descend (inlined)' "$tmp/dw-default.ours" ||
 	fail "dw: no inlined descend() in the trees, which stock perf shows"
+# --no-inline: unwound frames whole, rows and trees by the symbol alone
+same_tree dw-no-inline "$tmp/dw.data" --no-inline
+same_tree dw-no-inline-folded "$tmp/dw.data" --no-inline -g folded --no-children
+grep -q '(inlined)' "$tmp/dw-no-inline.ours" && fail "dw-no-inline: inlined frames shown"
 exit 0

@@ -21,7 +21,10 @@
 # cannot answer for (script__srcline() returning NULL there): the kernel
 # frames lose their srcline line and the line counts differ.  Mutation
 # caught: script__srcline() printing "??:0" at frames not unwound
-# (nodebug-fp: 600-odd lines more than perf's).
+# (nodebug-fp: 600-odd lines more than perf's).  Mutation caught: the
+# unwound frames' "??:0" kept with --no-inline (perf prints it only at
+# frames split at inlined calls, which --no-inline leaves whole):
+# nodebug-dwarf-no-inline has lines perf has not.
 
 . "$(dirname "$0")/lib/script-common.sh"
 [ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
@@ -104,6 +107,10 @@ grep -q ' nodebug (' "$tmp/nodebug-fp.perf" || fail "nodebug-fp: no frame in nod
 compare nodebug-one "$tmp/nd-fp.data" -G -F ip,sym,dso,srcline
 perf_record "$tmp/nd-dw.data" -e cpu-clock -c 250000 --call-graph dwarf -- "$tmp/nodebug"
 compare nodebug-dwarf "$tmp/nd-dw.data" -F ip,sym,dso,srcline
+# --no-inline: unwound frames whole, and a line "??:0" perf then prints nowhere
+compare nodebug-dwarf-no-inline "$tmp/nd-dw.data" --no-inline -F ip,sym,dso,srcline
+grep -qx '  ??:0' "$tmp/nodebug-dwarf-no-inline.perf" &&
+	fail "nodebug-dwarf-no-inline: stock perf printed ??:0: the case is not what it was"
 grep -A1 ' nodebug (' "$tmp/nodebug-dwarf.perf" | grep -qx '  ??:0' ||
 	fail "nodebug-dwarf: stock perf prints no ??:0 at nodebug()'s unwound frames"
 grep -q "^  \[kernel.kallsyms\]\[" "$tmp/fp.ours" "$tmp/dwarf.ours" ||
