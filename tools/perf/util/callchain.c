@@ -104,6 +104,77 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 	return ret;
 }
 
+/*
+ * A --call-graph lbr sample (branch_sample_type CALL_STACK): perf 6.1
+ * builds its chain's user part from the LBR call stack, not from the
+ * recorded chain's (resolve_lbr_callchain_sample(), without LBR
+ * stitching, which only its --stitch-lbr turns on).  Innermost first:
+ * the recorded chain up to its PERF_CONTEXT_USER (the kernel's frames),
+ * the last call's target, then each recorded call's site, the latest
+ * first.  perf builds a caller-order chain backwards, and its cpumode
+ * then starts as user and meets the kernel's marker only after the
+ * kernel's frames: in caller order those are looked up as user
+ * addresses, outside every map, which this walk reproduces (@caller).
+ * @handled: false when the chain is no LBR one, or its PERF_CONTEXT_USER
+ * lies past --max-stack's first @max_stack entries: perf then takes the
+ * recorded chain.
+ */
+int thread__walk_lbr_callchain(struct thread *thread, struct perf_sample *sample,
+			       const struct perf_event_attr *attr, unsigned int max_stack,
+			       bool caller, bool *handled,
+			       int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
+{
+	const struct ip_callchain *chain = sample->callchain;
+	struct callchain_frame frame;
+	u64 i, user = 0, nr;
+	int ret = 0;
+
+	*handled = false;
+	if (!chain || !(attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return 0;
+	nr = chain->nr < max_stack ? chain->nr : max_stack;
+	while (user < nr && chain->ips[user] != PERF_CONTEXT_USER)
+		user++;
+	if (user == nr)
+		return 0;
+	*handled = true;
+	memset(&frame, 0, sizeof(frame));
+	addr_location__init(&frame.al);
+	for (i = 0; i < user && !ret; i++) {
+		u8 cpumode = PERF_RECORD_MISC_USER;
+
+		if (chain->ips[i] >= PERF_CONTEXT_MAX)
+			continue;
+		if (!caller) {
+			/* the last marker before it, as the chain is read forwards */
+			for (u64 j = i; j-- > 0;)
+				if (context__cpumode(chain->ips[j], &cpumode))
+					break;
+		} else {
+			/* read backwards from the user marker: the first marker after it */
+			for (u64 j = i + 1; j < user; j++)
+				if (context__cpumode(chain->ips[j], &cpumode))
+					break;
+		}
+		frame.ip = chain->ips[i];
+		frame.cpumode = cpumode;
+		thread__find_symbol(thread, cpumode, frame.ip, sample->time, &frame.al);
+		frame.al.cpu = sample->cpu;
+		ret = cb(&frame, arg);
+	}
+	/* an empty stack gives no user frame (perf reads its first entry all the same) */
+	for (i = 0; i <= sample->branch_nr && sample->branch_nr && !ret; i++) {
+		frame.ip = i ? sample->branch_entries[i - 1].from : sample->branch_entries[0].to;
+		frame.cpumode = PERF_RECORD_MISC_USER;
+		thread__find_symbol(thread, PERF_RECORD_MISC_USER, frame.ip, sample->time,
+				    &frame.al);
+		frame.al.cpu = sample->cpu;
+		ret = cb(&frame, arg);
+	}
+	addr_location__exit(&frame.al);
+	return ret;
+}
+
 struct chain_walk {
 	struct thread *thread;
 	const struct perf_sample *sample;
@@ -157,14 +228,21 @@ static int chain_walk__unwound(const struct unwind_frame *uf, void *arg)
 	return ret ?: ++cw->nr >= cw->max_stack;
 }
 
-int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample, u64 sample_type,
-			      struct unwinder *uw, unsigned int max_stack, bool inlines,
+int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample,
+			      const struct perf_event_attr *attr, struct unwinder *uw,
+			      unsigned int max_stack, bool inlines,
 			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
 {
 	struct chain_walk cw = {thread, sample, max_stack, 0, cb, arg, 0, inlines};
+	u64 sample_type = attr->sample_type;
+	bool lbr;
+	int ret;
 
 	if (!max_stack)
 		return 0;
+	ret = thread__walk_lbr_callchain(thread, sample, attr, max_stack, false, &lbr, cb, arg);
+	if (lbr)
+		return ret;
 	/* a part that reaches max_stack ends; the callback's value ends it all */
 	thread__walk_callchain(thread, sample, chain_walk__recorded, &cw);
 	if (cw.stop)

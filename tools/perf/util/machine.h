@@ -156,8 +156,10 @@ struct unwinder;
 #define CALLCHAIN_MAX_STACK 127
 
 /*
- * A sample's whole chain as perf resolves it: the recorded callchain,
- * then, for a --call-graph dwarf sample (@sample_type has REGS_USER and
+ * A sample's whole chain as perf resolves it, callee first (script's
+ * order): an LBR call-stack sample's as thread__walk_lbr_callchain()
+ * gives it; else the recorded callchain,
+ * then, for a --call-graph dwarf sample (@attr's sample_type has REGS_USER and
  * STACK_USER), the user frames @uw unwinds from the stack dump, each
  * split, with @inlines, into one frame per function DWARF has inlined
  * there (perf's --inline, its default; the recorded chain's frames are
@@ -165,9 +167,22 @@ struct unwinder;
  * @max_stack frames of each part (perf counts them apart; 0: none).
  * @cb's non-zero value stops the walk and is returned.
  */
-int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample, u64 sample_type,
-			      struct unwinder *uw, unsigned int max_stack, bool inlines,
+int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample,
+			      const struct perf_event_attr *attr, struct unwinder *uw,
+			      unsigned int max_stack, bool inlines,
 			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
+
+/*
+ * A --call-graph lbr sample's chain as perf 6.1 builds it: the kernel's
+ * frames of the recorded chain, then the user part from the LBR call
+ * stack (callchain.c says how, and what @caller changes).  *@handled
+ * false: not such a chain, nothing was walked.  @cb's non-zero value
+ * stops the walk and is returned.
+ */
+int thread__walk_lbr_callchain(struct thread *thread, struct perf_sample *sample,
+			       const struct perf_event_attr *attr, unsigned int max_stack,
+			       bool caller, bool *handled,
+			       int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
 
 /* What the side-band records said, counted by machine__process_event() */
 struct machine_stats {

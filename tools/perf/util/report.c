@@ -317,10 +317,18 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
 	unsigned int max_stack = r->opts->max_stack;
 	struct perf_sample user;
+	bool lbr;
 	int err;
 
 	if (!max_stack)
 		return 0;
+	if (r->trees)
+		report_trees__begin(r->trees, evsel->idx, report_hists__sample_entry(r->hists));
+	/* an LBR call stack's chain: whole, --max-stack finds its user marker only */
+	err = thread__walk_lbr_callchain(al->thread, sample, &evsel->attr, max_stack,
+					 !r->callee_order, &lbr, report__frame, &ca);
+	if (lbr)
+		goto out;
 	for (i = 0; i < sample->callchain->nr; i++)
 		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
 			nr++;
@@ -329,8 +337,6 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 		ca.limit = nr > max_stack ? max_stack : 0;
 	else
 		ca.skip = nr > max_stack ? nr - max_stack : 0;
-	if (r->trees)
-		report_trees__begin(r->trees, evsel->idx, report_hists__sample_entry(r->hists));
 	err = thread__walk_callchain(al->thread, sample, report__frame, &ca);
 	if (err || !unwind__sample_has_stack(sample_type, sample))
 		goto out;
@@ -346,7 +352,7 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 	ca.limit = 0;
 	user = *sample;
 	user.callchain = NULL;
-	err = thread__walk_sample_chain(al->thread, &user, sample_type, r->unwinder, max_stack,
+	err = thread__walk_sample_chain(al->thread, &user, &evsel->attr, r->unwinder, max_stack,
 					!r->opts->no_inline, report__frame, &ca);
 out:
 	report_hists__end_chain(r->hists, evsel->idx);

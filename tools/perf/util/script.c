@@ -462,7 +462,7 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		/* --call-graph dwarf: the user part is unwound from the stack dump */
 		if (!s->unwinder && unwind__sample_has_stack(evsel->attr.sample_type, sample))
 			s->unwinder = unwinder__new();
-		thread__walk_sample_chain(al.thread, sample, evsel->attr.sample_type, s->unwinder,
+		thread__walk_sample_chain(al.thread, sample, &evsel->attr, s->unwinder,
 					  s->opts->max_stack, !s->opts->no_inline, print_frame,
 					  &fa);
 	}

@@ -32,7 +32,7 @@ declare -A known=(
 	[perfparser/contentsize.data]=$foreign
 	[perfparser/parallel_static_gcc__perf.data.zstd]=$foreign
 	[perfparser/vector_static_gcc__perf.data.zstd]=$foreign
-	[perfparser/vector_static_gcc__perf.lbr.data]="a --call-graph lbr recording: stock perf makes the chains' user part from the LBR call stack, ours takes the recorded chains"
+	[perfparser/vector_static_gcc__perf.lbr.data]="a --call-graph lbr recording (its chains' user part from the LBR call stack, in both): 8 of its samples say 1 LBR entry and hold none; stock perf reads the next record's bytes as that entry (0x358b2300358b23, its pid and tid, in the callee fractal; the default, folded and caller forms are equal), ours gives those samples no user frame"
 )
 n=0 still=0
 while IFS= read -r f; do

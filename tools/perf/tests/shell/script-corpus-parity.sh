@@ -49,7 +49,7 @@ data=$TEXTPOKE_SRCDIR/tools/perf/tests/data/script-corpus-parity
 
 declare -A known=(
 	[perf_data_converter/perf.data.intel_pt-4.14]="the Intel PT trace's decode errors only (perf's default --itrace=cepwx, pt-decode-default.sh): ours name the unknown code's address, time and trace position where perf says 'Failed to get instruction', and perf reports four more, a second error in four libraries where we report each object once"
-	[perfparser/vector_static_gcc__perf.lbr.data]="LBR call-stack mode: stock perf builds the user part of the chain from the branch stack"
+	[perfparser/vector_static_gcc__perf.lbr.data]="LBR call-stack mode, whose chains both build from the branch stack: 8 samples say 1 LBR entry and hold none, and stock perf reads the next record's first bytes as that entry (a frame at the next sample's ip); ours gives them no user frame"
 )
 
 # the symbol and dso after a kernel address: a sample line, or a callchain frame
