@@ -51,6 +51,13 @@ struct perf_session_state {
 	u8 *decomp;
 	size_t decomp_size, decomp_len;
 	struct ordered_events oe;
+	/*
+	 * the last time a record read had: a side-band record of an event
+	 * without sample_id_all carries none, and is taken to be 1 ns after
+	 * it, where it stands in the file, which perf reads in its order
+	 */
+	u64 last_time;
+	bool no_sample_id_all; /* the first event's attr has none: read in file order */
 	bool oe_inited;
 	/* data.N paths of a directory: queued records point at them */
 	char **dir_paths;
@@ -176,6 +183,13 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 			perf_session__oversized(session, offset);
 	}
 
+	if (event->header.type == PERF_RECORD_SAMPLE || evsel->attr.sample_id_all) {
+		if (sample.time && sample.time != (u64)-1)
+			session->state->last_time = sample.time;
+	} else {
+		/* after the last record that had a time, as it stands after it in the file */
+		sample.time = session->state->last_time ? session->state->last_time + 1 : 0;
+	}
 	switch (event->header.type) {
 	case PERF_RECORD_SAMPLE:
 		return tool->sample ? tool->sample(tool, event, &sample, evsel, session->machine) :
@@ -232,6 +246,9 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 		return perf_session__deliver(session, event, offset);
 	known = evlist->nr_entries <= 1 || key.id == (u64)-1 || !key.id ||
 		evlist__id2evsel(evlist, key.id);
+	/* a dropped sample's time still places the time-less side-band records after it */
+	if (session->state->no_sample_id_all && key.time && key.time != (u64)-1)
+		session->state->last_time = key.time;
 	if (known && session->tool->sample_drop(session->tool, evsel, key.time, key.cpu)) {
 		if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
 			ordered_events__note(&session->state->oe, key.time);
@@ -252,8 +269,15 @@ static int perf_session__queue_kernel(struct perf_session *session, union perf_e
 	 * A tool that takes no samples (the text image's side-band pass
 	 * before a listing) skips their bodies: no parse, no queueing.
 	 */
-	if (event->header.type == PERF_RECORD_SAMPLE && !session->tool->sample && !dump_trace)
+	if (event->header.type == PERF_RECORD_SAMPLE && !session->tool->sample && !dump_trace) {
+		/* its time still places the time-less side-band records after it */
+		if (session->state->no_sample_id_all) {
+			t = perf_session__event_time(session, event);
+			if (t && t != (u64)-1)
+				session->state->last_time = t;
+		}
 		return 0;
+	}
 	if ((session->tool->skip_types & (1ULL << event->header.type)) && !dump_trace) {
 		if (session->tool->ordered_events) {
 			t = perf_session__event_time(session, event);
@@ -1221,6 +1245,20 @@ struct perf_session *perf_session__new(const char *path, struct perf_tool *tool)
 	if (err)
 		goto out_delete;
 
+	/*
+	 * perf_session__new() of perf: without sample_id_all the side-band
+	 * records have no time to be ordered by, so perf reads the whole
+	 * file in its order (a KSYMBOL then comes between the samples it
+	 * stands between), not the samples sorted after every record
+	 */
+	if (!st->data.is_stream && tool->ordered_events && session->evlist->nr_entries &&
+	    !session->evlist->entries[0]->attr.sample_id_all) {
+		pr_debug("%s: no sample_id_all: records are processed in file order\n",
+			 session->path);
+		tool->ordered_events = false;
+	}
+	st->no_sample_id_all =
+	    session->evlist->nr_entries && !session->evlist->entries[0]->attr.sample_id_all;
 	ordered_events__init(&st->oe, deliver_ordered, session, 0);
 	st->oe_inited = true;
 	session->ordered = &st->oe;
