@@ -7,7 +7,11 @@
 # the workload, by --comm or by --pid, in both outputs alike: the header
 # totals still count every process (perf's absolute percentages), the rows
 # are the workload's.  Covers --sort cpu and --cpu, which need per-cpu
-# samples.
+# samples; and a perf record -a -g recording's trees (Children and not,
+# caller and callee, folded, fractal).  Not compared: Children without
+# the pid key there, where rows of equal Children made by w's two
+# threads may come in another order in perf (its entries' thread, which
+# decides whether the deeper chain goes first, is not always ours).
 #
 # Mutation caught: comparing --pid with the thread id instead of the
 # process id in report__filtered() (thread__tid): the second thread's
@@ -34,4 +38,12 @@ cpu=$(HOME=$tmp perf script -i "$tmp/sys.data" --comm w -F cpu 2>/dev/null | hea
 [ -n "$cpu" ] || fail "no cpu of w's samples in stock perf script"
 same_report sys-cpu-filter "$tmp/sys.data" --comm w --cpu "$((10#$cpu))" --sort cpu,sym
 same_report sys-dsos "$tmp/sys.data" --pid "$pid" --dsos '[kernel.kallsyms]' --sort sym
+
+# -a -g: the trees of w's samples, kernel frames and all
+perf_record "$tmp/sysg.data" -a -g -e cpu-clock -F 1000 -- "$tmp/w" 30000000
+same_report sysg-no-children "$tmp/sysg.data" --comm w --no-children
+same_report sysg-pid "$tmp/sysg.data" --comm w --sort pid,sym
+same_report sysg-folded "$tmp/sysg.data" --comm w --sort pid,dso,sym -g folded
+same_report sysg-caller "$tmp/sysg.data" --comm w --sort pid,dso,sym -g caller
+same_report sysg-fractal "$tmp/sysg.data" --comm w -g fractal,0.5,callee --no-children
 exit 0
