@@ -80,6 +80,23 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 				e->abi == 1 ? "32" :
 				e->abi == 2 ? "64" :
 					      "?");
+	case SORT_DSO_SIZE:
+		if (!e->has_map)
+			return snprintf(buf, size, "%*s", width, "unknown");
+		return snprintf(buf, size, "%*llu", width, (unsigned long long)e->dso_size);
+	case SORT_SYMOFF:
+		/* upstream's hist_entry__symoff_snprintf(): not padded, hex offset */
+		if (!e->sym)
+			return snprintf(buf, size, "[%c] %-#.*llx", e->level, width - 4,
+					(unsigned long long)e->ip);
+		return snprintf(buf, size, "[%c] %s%s+0x%llx", e->level, e->sym,
+				e->inlined ? " (inlined)" : "", (unsigned long long)e->sym_offset);
+	case SORT_SRCLINE:
+		return snprintf(buf, size, "%-.*s", width, e->srcline);
+	case SORT_SRCFILE:
+		return snprintf(buf, size, "%-.*s", width, e->srcfile);
+	case SORT_PARENT:
+		return snprintf(buf, size, "%-*.*s", width, width, e->parent ?: "[other]");
 	default:
 		return snprintf(buf, size, "?");
 	}
@@ -104,6 +121,8 @@ static int column__width(const struct report_hist *h, const struct report_layout
 		return 12;
 	case SORT_TID:
 	case SORT_CPU:
+	case SORT_DSO_SIZE: /* perf sizes these by their headers alone */
+	case SORT_SYMOFF:
 		return w;
 	default:
 		break;
@@ -129,6 +148,15 @@ static int column__width(const struct report_hist *h, const struct report_layout
 			break;
 		case SORT_ABI:
 			len = 4;
+			break;
+		case SORT_SRCLINE:
+			len = strlen(e->srcline);
+			break;
+		case SORT_SRCFILE:
+			len = strlen(e->srcfile);
+			break;
+		case SORT_PARENT:
+			len = e->parent ? (int)strlen(e->parent) : 0;
 			break;
 		default:
 			break;
@@ -204,6 +232,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 					    sizeof(buf) - len);
 			if (w > 0)
 				len += w;
+			/* perf's hist_entry__snprintf_alignment(): a column before another is full width */
+			for (; w >= 0 && w < width[i] && i < l->nr_cols - 1 && len < sizeof(buf) - 1; w++)
+				buf[len++] = ' ';
 		}
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;

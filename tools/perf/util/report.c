@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,11 @@ struct report {
 	struct script_header header; /* --header: the features as stored */
 	u64 *evsel_samples;	     /* --stats: each event's samples, before any filter */
 	int nr_evsel_samples;
+	const char *sort;	     /* --sort, with -p's parent key added */
+	char *sort_buf;
+	regex_t parent_regex; /* with the parent key: -p's, or perf's default */
+	bool parent_regex_set;
+	bool parent_caller; /* the chain walked outermost first for the parent */
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -399,6 +405,50 @@ static int report__count_sample(struct report *r, int idx)
 	return 0;
 }
 
+struct parent_arg {
+	struct report *r;
+	struct symbol *sym;
+};
+
+static int report__parent_frame(struct callchain_frame *frame, void *arg)
+{
+	struct parent_arg *pa = arg;
+	struct symbol *sym = frame->al.sym;
+
+	/* perf matches the symbol of each address, not the functions inlined there */
+	if (frame->inlined || !sym || regexec(&pa->r->parent_regex, symbol__name(sym), 0, NULL, 0))
+		return 0;
+	pa->sym = sym;
+	/* the first match in perf's walk: the outermost in caller order, else the innermost */
+	return pa->r->parent_caller ? 0 : 1;
+}
+
+/*
+ * perf's parent of a sample (add_callchain_ip()): the first frame of its
+ * chain, in the order perf resolves the chain, whose symbol matches -p
+ */
+static int report__parent(struct report *r, struct evsel *evsel, const struct addr_location *al,
+			  struct perf_sample *sample, struct symbol **parent)
+{
+	struct parent_arg pa = {r, NULL};
+	int err;
+
+	*parent = NULL;
+	if (!sample->callchain || !al->thread)
+		return 0;
+	if (!r->unwinder && unwind__sample_has_stack(evsel->attr.sample_type, sample)) {
+		r->unwinder = unwinder__new();
+		if (!r->unwinder)
+			return -ENOMEM;
+	}
+	err = thread__walk_sample_chain(al->thread, sample, evsel->attr.sample_type, r->unwinder,
+					r->opts->max_stack, report__parent_frame, &pa);
+	if (err < 0)
+		return err;
+	*parent = pa.sym;
+	return 0;
+}
+
 static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -432,9 +482,22 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		goto out;
 	}
 	filtered = report__filtered(r, &al);
+	if (r->layout.key[SORT_PARENT]) {
+		struct symbol *parent;
+
+		err = report__parent(r, evsel, &al, sample, &parent);
+		if (!err)
+			err = report_hists__set_parent(r->hists, parent ? symbol__name(parent) : NULL);
+		if (err)
+			goto out_err;
+		/* -x: perf's exclude_other filters the entries without a parent */
+		if (!parent && r->opts->exclude_other)
+			filtered = true;
+	}
 	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample, filtered);
 	if (!err && sample->callchain && (r->children || r->trees) && al.thread)
 		err = report__chain(r, evsel, &al, sample, filtered);
+out_err:
 	if (err)
 		pr_err("%s: sample at %#llx: %s\n", r->session->path,
 		       (unsigned long long)r->session->cur_offset, strerror(-err));
@@ -815,6 +878,46 @@ static void report__exit_options(struct report *r)
 	free(r->tids.v);
 	free(r->cpu_bitmap);
 	free(r->ranges);
+	free(r->sort_buf);
+	if (r->parent_regex_set)
+		regfree(&r->parent_regex);
+}
+
+/* the forms of the sort keys and their options that are done, and -p's expression */
+static int report__check_keys(struct report *r)
+{
+	const struct report_opts *o = r->opts;
+	const char *pattern = o->parent ?: "^sys_|^do_page_fault";
+	char why[128];
+	int i, err;
+
+	if (o->hierarchy || o->ignore_callees) {
+		pr_err("%s: not implemented in perf textpoke report yet\n",
+		       o->hierarchy ? "--hierarchy" : "--ignore-callees");
+		return -EINVAL;
+	}
+	for (i = SORT_DSO_SIZE; i < SORT__MAX && (o->json || o->html); i++) {
+		if (!r->layout.key[i])
+			continue;
+		pr_err("--sort %s: printed by the text report only, not --json or --html\n",
+		       report_column__name(i));
+		return -EINVAL;
+	}
+	if (o->symbol_filter && !r->layout.key[SORT_SYM] && !r->layout.key[SORT_SYMOFF]) {
+		pr_err("--symbol-filter %s: needs the sym (or symoff) key in --sort or -F\n",
+		       o->symbol_filter);
+		return -EINVAL;
+	}
+	if (!r->layout.key[SORT_PARENT])
+		return 0;
+	err = regcomp(&r->parent_regex, pattern, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		regerror(err, &r->parent_regex, why, sizeof(why));
+		pr_err("--parent %s: not a regular expression: %s\n", pattern, why);
+		return -EINVAL;
+	}
+	r->parent_regex_set = true;
+	return 0;
 }
 
 /* the options that need no recording: -F, --sort, the filters' lists */
@@ -827,7 +930,22 @@ static int report__parse_options(struct report *r)
 		pr_err("--json and --stdio both print to stdout: choose one\n");
 		return -EINVAL;
 	}
-	err = report_layout__parse(&r->layout, o->sort, o->fields, o->show_nr_samples, false);
+	r->sort = o->sort;
+	if (o->parent) {
+		/* perf's -p adds the parent key after the others */
+		const char *base = o->sort ?: (o->fields && o->fields[0] != '+' ? NULL : "comm,dso,sym");
+		size_t n = (base ? strlen(base) : 0) + sizeof(",parent");
+
+		r->sort_buf = malloc(n);
+		if (!r->sort_buf)
+			return -ENOMEM;
+		snprintf(r->sort_buf, n, "%s%sparent", base ?: "", base ? "," : "");
+		r->sort = r->sort_buf;
+	}
+	err = report_layout__parse(&r->layout, r->sort, o->fields, o->show_nr_samples, false);
+	if (err)
+		return err;
+	err = report__check_keys(r);
 	if (err)
 		return err;
 	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
@@ -945,6 +1063,15 @@ int report__run(struct report_opts *opts)
 	 * the first record
 	 */
 	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
+	/* perf's chain order, which picks the parent among several matches */
+	r.parent_caller = opts->inverted ||
+			  (opts->call_graph.order_set ? opts->call_graph.caller : r.children);
+	if (r.layout.key[SORT_PARENT] && !report__has_callchains(&r)) {
+		pr_err("--sort parent: %s has no callchains: record it with -g\n", opts->input);
+		err = -EINVAL;
+		goto out;
+	}
+	report_hists__set_symbol_filter(r.hists, opts->symbol_filter);
 	if (opts->stdio && !opts->json && opts->call_graph.mode != REPORT_TREE_NONE &&
 	    !r.session->is_pipe && report__has_callchains(&r)) {
 		err = report__setup_trees(&r);
@@ -980,7 +1107,7 @@ int report__run(struct report_opts *opts)
 		r.changes = NULL;
 	}
 	if (r.children) {
-		err = report_layout__parse(&r.layout, opts->sort, opts->fields,
+		err = report_layout__parse(&r.layout, r.sort, opts->fields,
 					   opts->show_nr_samples, true);
 		if (err)
 			goto out;
