@@ -859,6 +859,12 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 	}
 }
 
+int report_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
+			  bool input)
+{
+	return entry__cmp_key(key, a, b, input);
+}
+
 /* ties: perf's input tree, ordered by its keys' comparisons */
 static int entry__cmp_input(const struct report_layout *l, const struct hist_entry *a,
 			    const struct hist_entry *b)

@@ -212,6 +212,16 @@ void report_hists__set_relative(struct report_hists *rh, bool relative);
  */
 void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
 			  float percent_limit, FILE *fp);
+/*
+ * The block as perf's --hierarchy prints it without trees: a level per
+ * sort key, the other columns (overhead, samples) before them.  0 or
+ * -ENOMEM.
+ */
+int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
+				   FILE *fp);
+/* one sort key's order of two entries: @input, perf's input tree's; else its output's */
+int report_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
+			  bool input);
 /* the per-command ABI counts, our addition */
 void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp);
 /* how many of the ABI words (none, 32, 64, other) the histogram's samples hold */

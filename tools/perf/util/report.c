@@ -812,7 +812,7 @@ static void report__fprintf_stats(struct report *r, FILE *fp)
 	}
 }
 
-static void report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
+static int report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
 {
 	size_t i;
 
@@ -839,7 +839,12 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		/* perf's --skip-empty, its default */
 		if (!hists[i].all_samples)
 			continue;
-		report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
+		if (r->opts->hierarchy) {
+			if (report_hist__fprintf_hierarchy(&hists[i], &r->layout, fp))
+				return -ENOMEM;
+		} else {
+			report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
+		}
 		fprintf(fp, "\n\n");
 	}
 	/*
@@ -855,7 +860,7 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 	}
 changes:
 	if (!r->changes)
-		return;
+		return 0;
 	/*
 	 * a recording in which the kernel's code did not change (no pokes, no
 	 * BPF program or trampoline): one line, not a report of nothing
@@ -864,9 +869,10 @@ changes:
 	if (!r->opts->changes && !r->changes->nr_sites && !r->changes->nr_regions) {
 		fprintf(fp, "# Kernel code changes: none in this recording "
 			    "(--changes prints the full report)\n");
-		return;
+		return 0;
 	}
 	report_changes__fprintf(r->changes, fp);
+	return 0;
 }
 
 static void report__exit_options(struct report *r)
@@ -883,6 +889,38 @@ static void report__exit_options(struct report *r)
 		regfree(&r->parent_regex);
 }
 
+/* --hierarchy: the forms done, its levels and the overhead and sample columns */
+static int report__check_hierarchy(struct report *r)
+{
+	const struct report_opts *o = r->opts;
+	const char *why = NULL;
+	int i;
+
+	if (!o->hierarchy)
+		return 0;
+	if (o->json || o->html)
+		why = "with --json or --html";
+	else if (o->fields)
+		why = "with -F";
+	else if (o->percent_limit > 0)
+		why = "with --percent-limit";
+	/*
+	 * perf's levels above a filtered entry still count it (a command at
+	 * 100% over --dsos' objects), and some filters leave no row at all
+	 */
+	else if (o->comms || o->pids || o->tids || o->dsos || o->symbols || o->symbol_filter ||
+		 o->exclude_other)
+		why = "with --comm, --pid, --tid, --dsos, --symbols, --symbol-filter or -x";
+	for (i = 0; !why && i < r->layout.nr_cols; i++)
+		if (r->layout.cols[i] >= SORT__MAX && r->layout.cols[i] != REPORT_COL_OVERHEAD &&
+		    r->layout.cols[i] != REPORT_COL_SAMPLE)
+			why = "with other columns than overhead and samples";
+	if (!why)
+		return 0;
+	pr_err("--hierarchy %s: not implemented in perf textpoke report yet\n", why);
+	return -EINVAL;
+}
+
 /* the forms of the sort keys and their options that are done, and -p's expression */
 static int report__check_keys(struct report *r)
 {
@@ -891,11 +929,13 @@ static int report__check_keys(struct report *r)
 	char why[128];
 	int i, err;
 
-	if (o->hierarchy || o->ignore_callees) {
-		pr_err("%s: not implemented in perf textpoke report yet\n",
-		       o->hierarchy ? "--hierarchy" : "--ignore-callees");
+	if (o->ignore_callees) {
+		pr_err("--ignore-callees: not implemented in perf textpoke report yet\n");
 		return -EINVAL;
 	}
+	err = report__check_hierarchy(r);
+	if (err)
+		return err;
 	for (i = SORT_DSO_SIZE; i < SORT__MAX && (o->json || o->html); i++) {
 		if (!r->layout.key[i])
 			continue;
@@ -945,12 +985,12 @@ static int report__parse_options(struct report *r)
 	err = report_layout__parse(&r->layout, r->sort, o->fields, o->show_nr_samples, false);
 	if (err)
 		return err;
-	err = report__check_keys(r);
-	if (err)
-		return err;
 	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
 	    name_list__parse(&r->symbols, o->symbols))
 		return -ENOMEM;
+	err = report__check_keys(r);
+	if (err)
+		return err;
 	err = int_list__parse(&r->pids, "--pid", o->pids);
 	if (!err)
 		err = int_list__parse(&r->tids, "--tid", o->tids);
@@ -1062,16 +1102,28 @@ int report__run(struct report_opts *opts)
 	 * callchains, which is what its sample type says of a pipe's before
 	 * the first record
 	 */
-	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
+	/* perf's hierarchy has no Children */
+	r.children = opts->children && !opts->hierarchy && !r.session->is_pipe &&
+		     report__has_callchains(&r);
 	/* perf's chain order, which picks the parent among several matches */
 	r.parent_caller = opts->inverted ||
-			  (opts->call_graph.order_set ? opts->call_graph.caller : r.children);
+			  (opts->call_graph.order_set ?
+			       opts->call_graph.caller :
+			       /* perf chose caller order before --hierarchy dropped Children */
+			       opts->children && !r.session->is_pipe && report__has_callchains(&r));
 	if (r.layout.key[SORT_PARENT] && !report__has_callchains(&r)) {
 		pr_err("--sort parent: %s has no callchains: record it with -g\n", opts->input);
 		err = -EINVAL;
 		goto out;
 	}
 	report_hists__set_symbol_filter(r.hists, opts->symbol_filter);
+	if (opts->stdio && !opts->json && opts->call_graph.mode != REPORT_TREE_NONE &&
+	    !r.session->is_pipe && report__has_callchains(&r) && opts->hierarchy) {
+		pr_err("--hierarchy: the call-graph trees under it are not implemented yet: "
+		       "add -g none\n");
+		err = -EINVAL;
+		goto out;
+	}
 	if (opts->stdio && !opts->json && opts->call_graph.mode != REPORT_TREE_NONE &&
 	    !r.session->is_pipe && report__has_callchains(&r)) {
 		err = report__setup_trees(&r);
@@ -1152,7 +1204,7 @@ int report__run(struct report_opts *opts)
 		} else if (opts->stats)
 			report__fprintf_stats(&r, stdout);
 		else if (opts->stdio)
-			report__fprintf(&r, hists, nr, stdout);
+			err = report__fprintf(&r, hists, nr, stdout);
 	}
 out_flush:
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
