@@ -83,6 +83,16 @@ struct report {
 	regex_t parent_regex; /* with the parent key: -p's, or perf's default */
 	bool parent_regex_set;
 	bool parent_caller; /* the chain walked outermost first for the parent */
+	regex_t ignore_regex; /* --ignore-callees */
+	bool ignore_regex_set;
+	/* the sample's chain as report__chain() walks it, for -p and --ignore-callees */
+	struct walk_frame {
+		struct map *map;
+		struct symbol *sym; /* NULL for a function inlined there: perf matches not those */
+		u64 addr;
+		u8 cpumode;
+	} *walk;
+	size_t nr_walk, alloc_walk;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -285,6 +295,8 @@ struct chain_arg {
 	bool filtered;
 	u64 skip;  /* recorded frames left out: the innermost ones past --max-stack */
 	u64 limit; /* callee order: the recorded frames taken, the innermost */
+	/* --ignore-callees: the frames kept, by their number in the walk, [lo, hi) */
+	size_t nth, keep_lo, keep_hi;
 };
 
 static int report__frame(struct callchain_frame *frame, void *arg)
@@ -292,8 +304,11 @@ static int report__frame(struct callchain_frame *frame, void *arg)
 	struct chain_arg *ca = arg;
 	struct report *r = ca->r;
 	long entry = -1;
+	size_t nth = ca->nth++;
 	int err;
 
+	if (nth < ca->keep_lo || nth >= ca->keep_hi)
+		return 0;
 	if (ca->skip) {
 		ca->skip--;
 		return 0;
@@ -317,9 +332,15 @@ static int report__frame(struct callchain_frame *frame, void *arg)
  * innermost ones in either order.
  */
 static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
-			 struct perf_sample *sample, bool filtered)
+			 struct perf_sample *sample, bool filtered, size_t root)
 {
-	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0};
+	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX};
+
+	/* --ignore-callees: the root's frame and those perf resolved after it, outward or inward */
+	if (root != SIZE_MAX && !r->parent_caller)
+		ca.keep_lo = root;
+	else if (root != SIZE_MAX)
+		ca.keep_hi = root + 1;
 	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
 	unsigned int max_stack = r->opts->max_stack;
 	struct perf_sample user;
@@ -405,47 +426,77 @@ static int report__count_sample(struct report *r, int idx)
 	return 0;
 }
 
-struct parent_arg {
-	struct report *r;
-	struct symbol *sym;
-};
-
-static int report__parent_frame(struct callchain_frame *frame, void *arg)
+static int report__walk_frame(struct callchain_frame *frame, void *arg)
 {
-	struct parent_arg *pa = arg;
-	struct symbol *sym = frame->al.sym;
+	struct report *r = arg;
+	struct walk_frame *w;
 
-	/* perf matches the symbol of each address, not the functions inlined there */
-	if (frame->inlined || !sym || regexec(&pa->r->parent_regex, symbol__name(sym), 0, NULL, 0))
-		return 0;
-	pa->sym = sym;
-	/* the first match in perf's walk: the outermost in caller order, else the innermost */
-	return pa->r->parent_caller ? 0 : 1;
+	if (r->nr_walk == r->alloc_walk) {
+		size_t alloc = r->alloc_walk ? 2 * r->alloc_walk : 64;
+
+		w = realloc(r->walk, alloc * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		r->walk = w;
+		r->alloc_walk = alloc;
+	}
+	r->walk[r->nr_walk++] = (struct walk_frame){
+	    .map = frame->al.map,
+	    .sym = frame->inlined ? NULL : frame->al.sym,
+	    .addr = frame->al.addr,
+	    .cpumode = frame->cpumode,
+	};
+	return 0;
 }
 
 /*
- * perf's parent of a sample (add_callchain_ip()): the first frame of its
- * chain, in the order perf resolves the chain, whose symbol matches -p
+ * perf's add_callchain_ip() over the sample's chain, in the order perf
+ * resolves it (the outermost first in caller order): the parent is the
+ * first frame matching -p, and a frame matching --ignore-callees (not
+ * the parent's) becomes the sample's own place, the chain resolved
+ * before it forgotten; the last such frame wins.  The chain is the one
+ * report__chain() walks, frame for frame; *@root: its number, or
+ * SIZE_MAX.
  */
-static int report__parent(struct report *r, struct evsel *evsel, const struct addr_location *al,
-			  struct perf_sample *sample, struct symbol **parent)
+static int report__prewalk(struct report *r, struct evsel *evsel, const struct addr_location *al,
+			   struct perf_sample *sample, struct symbol **parent, size_t *root)
 {
-	struct parent_arg pa = {r, NULL};
+	bool want_parent = r->layout.key[SORT_PARENT];
+	struct perf_sample user;
+	size_t i, k;
 	int err;
 
 	*parent = NULL;
+	*root = SIZE_MAX;
+	r->nr_walk = 0;
 	if (!sample->callchain || !al->thread)
 		return 0;
-	if (!r->unwinder && unwind__sample_has_stack(evsel->attr.sample_type, sample)) {
-		r->unwinder = unwinder__new();
-		if (!r->unwinder)
+	err = thread__walk_callchain(al->thread, sample, report__walk_frame, r);
+	if (!err && unwind__sample_has_stack(evsel->attr.sample_type, sample)) {
+		if (!r->unwinder && !(r->unwinder = unwinder__new()))
 			return -ENOMEM;
+		user = *sample;
+		user.callchain = NULL;
+		err = thread__walk_sample_chain(al->thread, &user, evsel->attr.sample_type,
+						r->unwinder, r->opts->max_stack,
+						report__walk_frame, r);
 	}
-	err = thread__walk_sample_chain(al->thread, sample, evsel->attr.sample_type, r->unwinder,
-					r->opts->max_stack, report__parent_frame, &pa);
-	if (err < 0)
+	if (err)
 		return err;
-	*parent = pa.sym;
+	for (k = 0; k < r->nr_walk; k++) {
+		const struct walk_frame *w;
+
+		i = r->parent_caller ? r->nr_walk - 1 - k : k;
+		w = &r->walk[i];
+		if (!w->sym)
+			continue;
+		if (want_parent && !*parent &&
+		    !regexec(&r->parent_regex, symbol__name(w->sym), 0, NULL, 0))
+			*parent = w->sym;
+		else if (r->ignore_regex_set &&
+			 !regexec(&r->ignore_regex, symbol__name(w->sym), 0, NULL, 0))
+			*root = i;
+	}
 	return 0;
 }
 
@@ -453,7 +504,8 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
 	struct report *r = (struct report *)tool;
-	struct addr_location al;
+	struct addr_location al, sal;
+	size_t root = SIZE_MAX;
 	bool filtered;
 	int err;
 
@@ -482,21 +534,36 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		goto out;
 	}
 	filtered = report__filtered(r, &al);
-	if (r->layout.key[SORT_PARENT]) {
+	/* perf resolves the chain (parent, --ignore-callees) only when it uses it */
+	if (r->layout.key[SORT_PARENT] ||
+	    (r->ignore_regex_set && (r->children || r->trees))) {
 		struct symbol *parent;
 
-		err = report__parent(r, evsel, &al, sample, &parent);
-		if (!err)
+		err = report__prewalk(r, evsel, &al, sample, &parent, &root);
+		if (!err && r->layout.key[SORT_PARENT])
 			err = report_hists__set_parent(r->hists, parent ? symbol__name(parent) : NULL);
 		if (err)
 			goto out_err;
 		/* -x: perf's exclude_other filters the entries without a parent */
-		if (!parent && r->opts->exclude_other)
+		if (!parent && r->opts->exclude_other && r->layout.key[SORT_PARENT])
 			filtered = true;
+		if (!(r->children || r->trees))
+			root = SIZE_MAX;
 	}
-	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample, filtered);
+	if (root != SIZE_MAX) {
+		/* the frame's place is the sample's, its callees' (callee order) forgotten */
+		const struct walk_frame *w = &r->walk[root];
+
+		sal = al;
+		sal.map = w->map;
+		sal.sym = w->sym;
+		sal.addr = w->addr;
+		sal.cpumode = w->cpumode;
+	}
+	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), root != SIZE_MAX ? &sal : &al,
+				sample, filtered);
 	if (!err && sample->callchain && (r->children || r->trees) && al.thread)
-		err = report__chain(r, evsel, &al, sample, filtered);
+		err = report__chain(r, evsel, &al, sample, filtered, root);
 out_err:
 	if (err)
 		pr_err("%s: sample at %#llx: %s\n", r->session->path,
@@ -887,6 +954,9 @@ static void report__exit_options(struct report *r)
 	free(r->sort_buf);
 	if (r->parent_regex_set)
 		regfree(&r->parent_regex);
+	if (r->ignore_regex_set)
+		regfree(&r->ignore_regex);
+	free(r->walk);
 }
 
 /* --hierarchy: the forms done, its levels and the overhead and sample columns */
@@ -930,8 +1000,19 @@ static int report__check_keys(struct report *r)
 	int i, err;
 
 	if (o->ignore_callees) {
-		pr_err("--ignore-callees: not implemented in perf textpoke report yet\n");
-		return -EINVAL;
+		if (o->max_stack != CALLCHAIN_MAX_STACK) {
+			pr_err("--ignore-callees with --max-stack: not implemented in perf textpoke "
+			       "report yet\n");
+			return -EINVAL;
+		}
+		err = regcomp(&r->ignore_regex, o->ignore_callees, REG_EXTENDED | REG_NOSUB);
+		if (err) {
+			regerror(err, &r->ignore_regex, why, sizeof(why));
+			pr_err("--ignore-callees %s: not a regular expression: %s\n",
+			       o->ignore_callees, why);
+			return -EINVAL;
+		}
+		r->ignore_regex_set = true;
 	}
 	err = report__check_hierarchy(r);
 	if (err)
