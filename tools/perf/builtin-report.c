@@ -58,6 +58,9 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_PERCENTAGE,
 		OPT_INLINE,
 		OPT_NO_INLINE,
+		OPT_SYMBOL_FILTER,
+		OPT_IGNORE_CALLEES,
+		OPT_HIERARCHY,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -68,7 +71,9 @@ int cmd_textpoke_report(int argc, char **argv)
 	    {0, "html", required_argument, "file",
 	     "a self-contained HTML report with a timeline of the code changes", OPT_HTML},
 	    {'s', "sort", required_argument, "key[,key...]",
-	     "sort by comm, pid, tid, dso, sym, cpu, abi (default comm,dso,sym)", 's'},
+	     "sort by comm, pid, tid, dso, sym, cpu, abi, dso_size, symoff, srcline, srcfile, "
+	     "parent (default comm,dso,sym; any case)",
+	     's'},
 	    {'F', "fields", required_argument, "field[,field...]",
 	     "output fields: overhead, sample, period and the sort keys", 'F'},
 	    {'n', "show-nr-samples", no_argument, NULL, "show the number of samples", 'n'},
@@ -113,6 +118,16 @@ int cmd_textpoke_report(int argc, char **argv)
 	     "unwound frames split at the functions inlined there (the default)", OPT_INLINE},
 	    {0, "no-inline", no_argument, NULL, "unwound frames whole, by their symbol",
 	     OPT_NO_INLINE},
+	    {'p', "parent", required_argument, "regex",
+	     "the parent key: a chain's first symbol matching (default ^sys_|^do_page_fault)", 'p'},
+	    {'x', "exclude-other", no_argument, NULL, "only entries with a parent (-p)", 'x'},
+	    {0, "symbol-filter", required_argument, "filter", "only symbols holding this string",
+	     OPT_SYMBOL_FILTER},
+	    {0, "ignore-callees", required_argument, "regex",
+	     "a matching frame is the sample's place, its callees forgotten", OPT_IGNORE_CALLEES},
+	    {0, "hierarchy", no_argument, NULL,
+	     "a level per sort key, as perf's (no Children; not with trees, -F or filters yet)",
+	     OPT_HIERARCHY},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
@@ -235,6 +250,21 @@ int cmd_textpoke_report(int argc, char **argv)
 				popt__bad_value(&ctx, "expected relative or absolute");
 				return 129;
 			}
+			break;
+		case 'p':
+			o.parent = optarg;
+			break;
+		case 'x':
+			o.exclude_other = true;
+			break;
+		case OPT_SYMBOL_FILTER:
+			o.symbol_filter = optarg;
+			break;
+		case OPT_IGNORE_CALLEES:
+			o.ignore_callees = optarg;
+			break;
+		case OPT_HIERARCHY:
+			o.hierarchy = true;
 			break;
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &o.max_stack))

@@ -5,7 +5,9 @@
  * one row per entry and what follows it (the call-graph tree); and the
  * per-ABI sample table.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report-hist.h"
@@ -80,6 +82,23 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 				e->abi == 1 ? "32" :
 				e->abi == 2 ? "64" :
 					      "?");
+	case SORT_DSO_SIZE:
+		if (!e->has_map)
+			return snprintf(buf, size, "%*s", width, "unknown");
+		return snprintf(buf, size, "%*llu", width, (unsigned long long)e->dso_size);
+	case SORT_SYMOFF:
+		/* upstream's hist_entry__symoff_snprintf(): not padded, hex offset */
+		if (!e->sym)
+			return snprintf(buf, size, "[%c] %-#.*llx", e->level, width - 4,
+					(unsigned long long)e->ip);
+		return snprintf(buf, size, "[%c] %s%s+0x%llx", e->level, e->sym,
+				e->inlined ? " (inlined)" : "", (unsigned long long)e->sym_offset);
+	case SORT_SRCLINE:
+		return snprintf(buf, size, "%-.*s", width, e->srcline);
+	case SORT_SRCFILE:
+		return snprintf(buf, size, "%-.*s", width, e->srcfile);
+	case SORT_PARENT:
+		return snprintf(buf, size, "%-*.*s", width, width, e->parent ?: "[other]");
 	default:
 		return snprintf(buf, size, "?");
 	}
@@ -104,6 +123,8 @@ static int column__width(const struct report_hist *h, const struct report_layout
 		return 12;
 	case SORT_TID:
 	case SORT_CPU:
+	case SORT_DSO_SIZE: /* perf sizes these by their headers alone */
+	case SORT_SYMOFF:
 		return w;
 	default:
 		break;
@@ -129,6 +150,15 @@ static int column__width(const struct report_hist *h, const struct report_layout
 			break;
 		case SORT_ABI:
 			len = 4;
+			break;
+		case SORT_SRCLINE:
+			len = strlen(e->srcline);
+			break;
+		case SORT_SRCFILE:
+			len = strlen(e->srcfile);
+			break;
+		case SORT_PARENT:
+			len = e->parent ? (int)strlen(e->parent) : 0;
 			break;
 		default:
 			break;
@@ -204,6 +234,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 					    sizeof(buf) - len);
 			if (w > 0)
 				len += w;
+			/* perf's hist_entry__snprintf_alignment(): a column before another is full width */
+			for (; w >= 0 && w < width[i] && i < l->nr_cols - 1 && len < sizeof(buf) - 1; w++)
+				buf[len++] = ' ';
 		}
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
@@ -250,4 +283,183 @@ int report_hist__nr_abis(const struct report_hist *h)
 				n++;
 			}
 	return n;
+}
+
+/*
+ * perf's --hierarchy (ui/stdio/hist.c's hierarchy printing), flat: one
+ * level per sort key in --sort order, each level's entries sorted by
+ * overhead then by its key, its rows indented 3 more, the overhead
+ * columns first (shifted by the indent, padded by the indent of the
+ * deepest level), then the key's value with its leading blanks dropped.
+ */
+#define HIERARCHY_INDENT 3
+
+struct hierarchy {
+	const struct report_hist *h;
+	const struct report_layout *l;
+	int keys[REPORT_MAX_COLS], nr_keys;
+	int width[REPORT_COL__MAX];
+	FILE *fp;
+};
+
+/* qsort has no argument: the hierarchy being sorted */
+static const struct hierarchy *hier_sort;
+
+/* the entries in their groups: the levels' keys in turn, as perf's tree of each level */
+static int hier__cmp_input(const void *pa, const void *pb)
+{
+	const struct hist_entry *a = pa, *b = pb;
+	int c = 0;
+
+	for (int i = 0; i < hier_sort->nr_keys && !c; i++)
+		c = report_entry__cmp_key(hier_sort->keys[i], a, b, true);
+	return c;
+}
+
+struct hier_group {
+	size_t lo, hi;
+	struct hist_entry sum; /* the first entry's keys, the group's counts */
+};
+
+static int hier_level; /* the level of the groups being sorted */
+
+static int hier_group__cmp(const void *pa, const void *pb)
+{
+	const struct hier_group *a = pa, *b = pb;
+	int key = hier_sort->keys[hier_level];
+	int c;
+
+	if (a->sum.period != b->sum.period)
+		return a->sum.period > b->sum.period ? -1 : 1;
+	c = report_entry__cmp_key(key, &a->sum, &b->sum, false);
+	return c ?: report_entry__cmp_key(key, &a->sum, &b->sum, true);
+}
+
+static void hier__row(const struct hierarchy *hr, const struct hist_entry *e, int depth)
+{
+	const struct report_layout *l = hr->l;
+	int key = hr->keys[depth], i;
+	char buf[4096], *v;
+	size_t len;
+
+	fprintf(hr->fp, "%*s", depth * HIERARCHY_INDENT, "");
+	for (i = 0; i < l->nr_cols; i++) {
+		if (l->cols[i] < SORT__MAX)
+			continue;
+		entry__snprintf(hr->h, e, l->cols[i], hr->width[l->cols[i]], buf, sizeof(buf));
+		fprintf(hr->fp, "  %s", buf);
+	}
+	fprintf(hr->fp, "%*s  ", (hr->nr_keys - 1) * HIERARCHY_INDENT, "");
+	entry__snprintf(hr->h, e, key, hr->width[key], buf, sizeof(buf));
+	for (v = buf; *v == ' '; v++)
+		;
+	len = strlen(v);
+	/* the symbol is printed as perf prints the last column: not padded */
+	while (key == SORT_SYM && len && v[len - 1] == ' ')
+		v[--len] = 0;
+	fprintf(hr->fp, "%s\n", v);
+}
+
+/* the groups of @depth's key in [lo, hi), each followed by its own */
+static int hier__level(struct hierarchy *hr, struct hist_entry *e, size_t lo, size_t hi, int depth)
+{
+	struct hier_group *g;
+	size_t nr = 0, i, j;
+	int err = 0;
+
+	g = calloc(hi - lo, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (i = lo; i < hi; i = j) {
+		g[nr].lo = i;
+		g[nr].sum = e[i];
+		g[nr].sum.period = g[nr].sum.nr_samples = 0;
+		for (j = i; j < hi; j++) {
+			if (report_entry__cmp_key(hr->keys[depth], &e[i], &e[j], true))
+				break;
+			g[nr].sum.period += e[j].period;
+			g[nr].sum.nr_samples += e[j].nr_samples;
+		}
+		g[nr++].hi = j;
+	}
+	hier_level = depth;
+	qsort(g, nr, sizeof(*g), hier_group__cmp);
+	for (i = 0; i < nr && !err; i++) {
+		hier__row(hr, &g[i].sum, depth);
+		if (depth + 1 < hr->nr_keys)
+			err = hier__level(hr, e, g[i].lo, g[i].hi, depth + 1);
+		/* qsort of the level below used hier_level */
+		hier_level = depth;
+	}
+	free(g);
+	return err;
+}
+
+int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
+				   FILE *fp)
+{
+	struct hierarchy hr = {.h = h, .l = l, .fp = fp};
+	struct hist_entry *e;
+	char unit;
+	unsigned long nr = convert_unit(h->nr_samples, &unit);
+	int i, head = 0, dots = 0, err;
+
+	for (i = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i];
+
+		hr.width[col] = column__width(h, l, col);
+		if (col < SORT__MAX)
+			hr.keys[hr.nr_keys++] = col;
+		else
+			head += (head ? 2 : 0) + hr.width[col];
+	}
+	if (!hr.nr_keys)
+		return -EINVAL;
+	fprintf(fp, "# Samples: %lu%c of event '%s'", nr, unit, h->event_name);
+	if (h->time_slices)
+		fprintf(fp, " (time slices: %s)", h->time_slices);
+	fprintf(fp, "\n# Event count (approx.): %llu\n#\n#", (unsigned long long)h->total_period);
+	for (i = 0, head = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i], w = hr.width[col];
+
+		if (col >= SORT__MAX) {
+			/* the first column takes the levels' indent */
+			if (!head)
+				w += (hr.nr_keys - 1) * HIERARCHY_INDENT;
+			fprintf(fp, " %s%*s", head ? " " : "", w, report_column__header(col));
+			head += (head ? 2 : 0) + w;
+		}
+	}
+	/* the keys' headers joined, dotted as wide as they or the widest level */
+	fprintf(fp, "  ");
+	for (i = 0; i < hr.nr_keys; i++) {
+		const char *name = report_column__header(hr.keys[i]);
+
+		/* perf drops the headers' leading blanks there too ("    Pid:Command") */
+		while (*name == ' ')
+			name++;
+		fprintf(fp, "%s%s", i ? " / " : "", name);
+		dots += strlen(name) + (i ? 3 : 0);
+	}
+	for (i = 0; i < hr.nr_keys; i++)
+		if (i * HIERARCHY_INDENT + hr.width[hr.keys[i]] > dots)
+			dots = i * HIERARCHY_INDENT + hr.width[hr.keys[i]];
+	fprintf(fp, "\n# ");
+	for (i = 0; i < head; i++)
+		fputc('.', fp);
+	fprintf(fp, "  ");
+	for (i = 0; i < dots; i++)
+		fputc('.', fp);
+	fprintf(fp, "\n#\n");
+	if (!h->nr_entries)
+		return 0;
+	e = malloc(h->nr_entries * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	memcpy(e, h->entries, h->nr_entries * sizeof(*e));
+	hier_sort = &hr;
+	qsort(e, h->nr_entries, sizeof(*e), hier__cmp_input);
+	err = hier__level(&hr, e, 0, h->nr_entries, 0);
+	free(e);
+	return err;
 }

@@ -33,6 +33,7 @@
 
 #include "debug.h"
 #include "dso.h"
+#include "dso-inline.h"
 #include "machine.h"
 #include "map.h"
 #include "report-hist.h"
@@ -134,6 +135,12 @@ struct hist_key {
 	s32 tid;
 	s32 cpu;
 	u64 abi;
+	/* dso_size: the map's size, has_map false without one */
+	bool has_map;
+	u64 map_size;
+	/* interned: perf merges entries of one source line whatever their address */
+	const char *srcline, *srcfile;
+	const char *parent; /* --parent's symbol name, NULL: [other] */
 };
 
 /*
@@ -202,6 +209,8 @@ struct report_hists {
 	/* entries made by its frames outside every map since the last one in a map */
 	u32 *mapless;
 	size_t nr_mapless, alloc_mapless;
+	const char *parent; /* the next sample's --parent symbol, interned */
+	const char *symbol_filter; /* --symbol-filter */
 };
 
 struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events,
@@ -278,6 +287,8 @@ static u64 key_hash(const struct hist_key *k)
 	h ^= k->ip + (h << 6) + (h >> 2);
 	h ^= ((u64)(u32)k->tid << 32 | (u32)k->cpu) + (h << 6) + (h >> 2);
 	h ^= k->abi + k->sym_end;
+	h ^= k->map_size + (uintptr_t)k->srcline + (h << 6) + (h >> 2);
+	h ^= (uintptr_t)k->srcfile + (uintptr_t)k->parent + (h << 6) + (h >> 2);
 	return h * 0xff51afd7ed558ccdULL;
 }
 
@@ -286,7 +297,8 @@ static bool key_equal(const struct hist_key *a, const struct hist_key *b)
 	return a->comm == b->comm && a->dso == b->dso && a->has_sym == b->has_sym &&
 	       a->inlined == b->inlined && a->sym_start == b->sym_start &&
 	       a->sym_end == b->sym_end && a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu &&
-	       a->abi == b->abi;
+	       a->abi == b->abi && a->has_map == b->has_map && a->map_size == b->map_size &&
+	       a->srcline == b->srcline && a->srcfile == b->srcfile && a->parent == b->parent;
 }
 
 static int hist_build__grow_table(struct hist_build *b)
@@ -383,6 +395,7 @@ struct hist_place {
 	struct symbol *sym;
 	const char *inlined; /* an inlined function's name at the address */
 	u64 addr;	     /* the address an unknown symbol is told apart and printed by */
+	u64 obj_addr;	     /* the address in the object, as its symbols and lines are */
 	char level;
 };
 
@@ -430,6 +443,12 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 	    .sym_resolved = p->sym != NULL,
 	    .cpu = (s32)sample->cpu,
 	    .abi = sample->user_regs.abi,
+	    .has_map = k->has_map,
+	    .dso_size = k->map_size,
+	    .sym_offset = p->sym ? p->obj_addr - p->sym->start : 0,
+	    .srcline = k->srcline,
+	    .srcfile = k->srcfile,
+	    .parent = k->parent,
 	    .id = b->nr,
 	};
 	b->priv[b->nr] = (struct hist_priv){
@@ -441,6 +460,45 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 		;
 	b->table[j] = h | ++b->nr;
 	return b->nr - 1;
+}
+
+/*
+ * perf's srcline and srcfile keys at @p (map__srcline() and
+ * hist_entry__get_srcfile()): the line DWARF gives, as script -F srcline
+ * finds it; else "sym+off" (decimal) or "dso[addr]" and no file; "??:0"
+ * outside every map.  The kernel's lines perf finds no DWARF for here.
+ */
+static int place__srclines(struct report_hists *rh, struct hist_key *k,
+			   const struct hist_place *p)
+{
+	struct dso *dso = p->map ? p->map->dso : NULL;
+	const char *line = NULL, *colon;
+	char buf[512];
+
+	if (!dso) {
+		k->srcline = str_pool__intern(&rh->strings, "??:0");
+		k->srcfile = str_pool__intern(&rh->strings, "");
+		return k->srcline && k->srcfile ? 0 : -ENOMEM;
+	}
+	if (dso->kind == DSO_KIND__USER)
+		line = dso__srcline(dso, p->obj_addr);
+	if (rh->layout.key[SORT_SRCFILE]) {
+		colon = line && strcmp(line, "??:0") ? strchr(line, ':') : NULL;
+		snprintf(buf, sizeof(buf), "%.*s", colon ? (int)(colon - line) : 0, line ?: "");
+		k->srcfile = str_pool__intern(&rh->strings, buf);
+		if (!k->srcfile)
+			return -ENOMEM;
+	}
+	if (!rh->layout.key[SORT_SRCLINE])
+		return 0;
+	if (!line && p->sym)
+		snprintf(buf, sizeof(buf), "%s+%llu", symbol__name(p->sym),
+			 (unsigned long long)(p->obj_addr - p->sym->start));
+	else if (!line)
+		snprintf(buf, sizeof(buf), "%s[%llx]", dso->short_name,
+			 (unsigned long long)p->obj_addr);
+	k->srcline = str_pool__intern(&rh->strings, line ?: buf);
+	return k->srcline ? 0 : -ENOMEM;
 }
 
 /* the key of an entry at @p: the place's fields of the keys sorted on, the sample's others */
@@ -455,7 +513,7 @@ static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const str
 		k->comm = comm;
 	if (l->key[SORT_PID] || l->key[SORT_TID])
 		k->tid = thread__tid(al->thread);
-	if ((l->key[SORT_DSO] || l->key[SORT_SYM]) && p->map) {
+	if ((l->key[SORT_DSO] || l->key[SORT_SYM] || l->key[SORT_SYMOFF]) && p->map) {
 		if (p->map != rh->name_map) {
 			rh->name_dso = str_pool__intern(&rh->strings, map__dso_short(p->map));
 			if (!rh->name_dso)
@@ -464,7 +522,7 @@ static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const str
 		}
 		k->dso = rh->name_dso;
 	}
-	if (l->key[SORT_SYM]) {
+	if (l->key[SORT_SYM] || l->key[SORT_SYMOFF]) {
 		if (p->sym) {
 			k->has_sym = true;
 			k->sym_start = p->sym->start;
@@ -480,7 +538,17 @@ static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const str
 		}
 		if (!l->key[SORT_DSO] && !p->sym)
 			k->dso = NULL;
+		/* symoff: each address of a symbol its own entry */
+		if (l->key[SORT_SYMOFF])
+			k->ip = p->sym ? p->obj_addr : p->addr;
 	}
+	if (l->key[SORT_DSO_SIZE] && p->map) {
+		k->has_map = true;
+		k->map_size = p->map->end - p->map->start;
+	}
+	if ((l->key[SORT_SRCLINE] || l->key[SORT_SRCFILE]) && place__srclines(rh, k, p))
+		return -ENOMEM;
+	k->parent = l->key[SORT_PARENT] ? rh->parent : NULL;
 	if (l->key[SORT_CPU])
 		k->cpu = (s32)sample->cpu;
 	if (l->key[SORT_ABI])
@@ -493,8 +561,11 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      bool filtered)
 {
 	const struct report_layout *l = &rh->layout;
-	struct hist_place p = {
-	    .map = al->map, .sym = al->sym, .addr = al->addr, .level = cpumode_level(al->cpumode)};
+	struct hist_place p = {.map = al->map,
+				.sym = al->sym,
+				.addr = al->addr,
+				.obj_addr = al->addr,
+				.level = cpumode_level(al->cpumode)};
 	struct hist_build *b;
 	struct hist_priv *priv;
 	struct hist_key k;
@@ -587,6 +658,7 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	    .inlined = frame->inlined ? frame->inline_name : NULL,
 	    /* perf's callchain entries keep the address as recorded, not the object's */
 	    .addr = frame->ip,
+	    .obj_addr = callchain_frame__addr(frame),
 	};
 	struct hist_build *b;
 	struct hist_key k;
@@ -640,6 +712,32 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	rh->seen[rh->nr_seen++] = i;
 	b->priv[i].children += sample->period;
 	return 0;
+}
+
+int report_hists__set_parent(struct report_hists *rh, const char *name)
+{
+	rh->parent = name ? str_pool__intern(&rh->strings, name) : NULL;
+	return name && !rh->parent ? -ENOMEM : 0;
+}
+
+void report_hists__set_symbol_filter(struct report_hists *rh, const char *str)
+{
+	rh->symbol_filter = str;
+}
+
+/*
+ * perf's filters of a whole entry: the sample's (--comm, ...) when it
+ * was made, and --symbol-filter, which perf applies to the entries made,
+ * a chain's frames' too, by their own symbol
+ */
+static bool hist_build__filtered(const struct report_hists *rh, const struct hist_build *b,
+				 size_t j)
+{
+	const char *sym = b->entries[j].sym;
+
+	if (b->priv[j].filtered)
+		return true;
+	return rh->symbol_filter && (!sym || !strstr(sym, rh->symbol_filter));
 }
 
 void report_hists__set_after(struct report_hists *rh,
@@ -752,9 +850,33 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	case SORT_ABI:
 		return cmp_u64_asc(a->abi, b->abi);
+	case SORT_DSO_SIZE:
+		/* perf's _sort__dso_size_cmp(): no map is size 0; the larger first when printed */
+		c = cmp_u64_asc(a->has_map ? a->dso_size : 0, b->has_map ? b->dso_size : 0);
+		return input ? c : -c;
+	case SORT_SYMOFF:
+		c = entry__cmp_key(SORT_SYM, a, b, input);
+		if (c)
+			return c;
+		/* upstream's sort__symoff_sort(): of one symbol, the higher offset first */
+		c = cmp_u64_asc(a->sym ? a->sym_offset : a->ip, b->sym ? b->sym_offset : b->ip);
+		return input ? c : -c;
+	case SORT_SRCLINE:
+		return strcmp(a->srcline, b->srcline);
+	case SORT_SRCFILE:
+		return strcmp(a->srcfile, b->srcfile);
+	case SORT_PARENT:
+		return !a->parent || !b->parent ? cmp_null(a->parent, b->parent) :
+						  strcmp(a->parent, b->parent);
 	default:
 		return 0;
 	}
+}
+
+int report_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
+			  bool input)
+{
+	return entry__cmp_key(key, a, b, input);
 }
 
 /* ties: perf's input tree, ordered by its keys' comparisons */
@@ -998,6 +1120,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		 */
 		h->shown_samples = h->shown_period = 0;
 		for (j = 0; j < b->nr; j++) {
+			b->priv[j].filtered = hist_build__filtered(rh, b, j);
 			if (b->priv[j].filtered)
 				continue;
 			h->shown_samples += b->priv[j].nr_samples;

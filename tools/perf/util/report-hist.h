@@ -31,6 +31,11 @@ enum report_sort_key {
 	SORT_SYM,
 	SORT_CPU,
 	SORT_ABI, /* the user-register ABI word of the sample: none, 32, 64 */
+	SORT_DSO_SIZE, /* the size of the sample's map, as perf's dso_size */
+	SORT_SYMOFF,   /* symbol and offset in it: upstream perf's symoff (6.7), not 6.1's */
+	SORT_SRCLINE,  /* "file.c:12", or perf's "sym+off" where no line is known */
+	SORT_SRCFILE,  /* the source file alone, "" where none is known */
+	SORT_PARENT,   /* the chain's first frame matching --parent, "[other]" without one */
 	SORT__MAX,
 };
 
@@ -46,6 +51,11 @@ struct hist_entry {
 	u64 sym_start;	   /* the symbol's start, object-relative (as ip) */
 	char level;	   /* '.' user, 'k' kernel, as perf's [.] [k] */
 	bool sym_resolved; /* the first sample's symbol was known: perf sizes columns by it */
+	bool has_map;	   /* dso_size: the sample had a map, else perf prints "unknown" */
+	u64 dso_size;	   /* its map's size */
+	u64 sym_offset;	   /* symoff: the address's offset in its symbol */
+	const char *srcline, *srcfile; /* interned, for those keys */
+	const char *parent;	       /* the --parent frame's symbol, NULL: [other] */
 	s32 cpu;
 	u64 abi;
 	u64 nr_samples; /* of its own: perf's Samples column counts Self */
@@ -145,6 +155,13 @@ void report_hists__delete(struct report_hists *rh);
 int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      const struct addr_location *al, const struct perf_sample *sample,
 		      bool filtered);
+/*
+ * The parent key of the samples added next (perf's --parent: the first
+ * frame of the chain whose symbol matches), NULL: "[other]".  0 or -ENOMEM.
+ */
+int report_hists__set_parent(struct report_hists *rh, const char *name);
+/* perf's --symbol-filter: entries whose symbol does not hold @str are not shown */
+void report_hists__set_symbol_filter(struct report_hists *rh, const char *str);
 /* what report_hist__fprintf() prints after each row of the histograms finished later */
 void report_hists__set_after(struct report_hists *rh,
 			     void (*fn)(const struct report_hist *h, const struct hist_entry *e,
@@ -196,6 +213,16 @@ void report_hists__set_relative(struct report_hists *rh, bool relative);
  */
 void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
 			  float percent_limit, FILE *fp);
+/*
+ * The block as perf's --hierarchy prints it without trees: a level per
+ * sort key, the other columns (overhead, samples) before them.  0 or
+ * -ENOMEM.
+ */
+int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
+				   FILE *fp);
+/* one sort key's order of two entries: @input, perf's input tree's; else its output's */
+int report_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
+			  bool input);
 /* the per-command ABI counts, our addition */
 void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp);
 /* how many of the ABI words (none, 32, 64, other) the histogram's samples hold */

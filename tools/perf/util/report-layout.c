@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "debug.h"
 #include "report-hist.h"
@@ -18,6 +19,11 @@ static const char *const column_names[REPORT_COL__MAX] = {
     [SORT_SYM] = "sym",
     [SORT_CPU] = "cpu",
     [SORT_ABI] = "abi",
+    [SORT_DSO_SIZE] = "dso_size",
+    [SORT_SYMOFF] = "symoff",
+    [SORT_SRCLINE] = "srcline",
+    [SORT_SRCFILE] = "srcfile",
+    [SORT_PARENT] = "parent",
     [REPORT_COL_OVERHEAD] = "overhead",
     [REPORT_COL_CHILDREN] = "overhead_children",
     [REPORT_COL_SAMPLE] = "sample",
@@ -33,6 +39,11 @@ static const char *const column_headers[REPORT_COL__MAX] = {
     [SORT_SYM] = "Symbol",
     [SORT_CPU] = "CPU",
     [SORT_ABI] = "ABI",
+    [SORT_DSO_SIZE] = "DSO size",
+    [SORT_SYMOFF] = "Symbol Offset",
+    [SORT_SRCLINE] = "Source:Line",
+    [SORT_SRCFILE] = "Source File",
+    [SORT_PARENT] = "Parent symbol",
     [REPORT_COL_OVERHEAD] = "Overhead",
     [REPORT_COL_CHILDREN] = "Children",
     [REPORT_COL_SAMPLE] = "Samples",
@@ -53,8 +64,9 @@ static int column__lookup(const char *name, size_t len)
 {
 	int i;
 
+	/* perf takes the names in any case: --sort DSO,Sym */
 	for (i = 0; i < REPORT_COL__MAX; i++)
-		if (strlen(column_names[i]) == len && !strncmp(column_names[i], name, len))
+		if (strlen(column_names[i]) == len && !strncasecmp(column_names[i], name, len))
 			return i;
 	/* not "symbol": perf 6.1 adds IPC columns to it, which we do not have */
 	return -1;
@@ -89,7 +101,7 @@ static int layout__parse_list(const char *opt, const char *str, bool keys_only, 
 
 		if (len && (col < 0 || (keys_only && col >= SORT__MAX))) {
 			pr_err("%s: unknown %s '%.*s' (known: comm, pid, tid, dso, sym, cpu, "
-			       "abi%s)\n",
+			       "abi, dso_size, symoff, srcline, srcfile, parent%s)\n",
 			       opt, keys_only ? "sort key" : "field", (int)len, p,
 			       keys_only ? "" : ", overhead, overhead_children, sample, period");
 			return -EINVAL;

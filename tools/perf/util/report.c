@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,21 @@ struct report {
 	struct script_header header; /* --header: the features as stored */
 	u64 *evsel_samples;	     /* --stats: each event's samples, before any filter */
 	int nr_evsel_samples;
+	const char *sort; /* --sort, with -p's parent key added */
+	char *sort_buf;
+	regex_t parent_regex; /* with the parent key: -p's, or perf's default */
+	bool parent_regex_set;
+	bool parent_caller;   /* the chain walked outermost first for the parent */
+	regex_t ignore_regex; /* --ignore-callees */
+	bool ignore_regex_set;
+	/* the sample's chain as report__chain() walks it, for -p and --ignore-callees */
+	struct walk_frame {
+		struct map *map;
+		struct symbol *sym; /* NULL for a function inlined there: perf matches not those */
+		u64 addr;
+		u8 cpumode;
+	} * walk;
+	size_t nr_walk, alloc_walk;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -279,6 +295,8 @@ struct chain_arg {
 	bool filtered;
 	u64 skip;  /* recorded frames left out: the innermost ones past --max-stack */
 	u64 limit; /* callee order: the recorded frames taken, the innermost */
+	/* --ignore-callees: the frames kept, by their number in the walk, [lo, hi) */
+	size_t nth, keep_lo, keep_hi;
 };
 
 static int report__frame(struct callchain_frame *frame, void *arg)
@@ -286,8 +304,11 @@ static int report__frame(struct callchain_frame *frame, void *arg)
 	struct chain_arg *ca = arg;
 	struct report *r = ca->r;
 	long entry = -1;
+	size_t nth = ca->nth++;
 	int err;
 
+	if (nth < ca->keep_lo || nth >= ca->keep_hi)
+		return 0;
 	if (ca->skip) {
 		ca->skip--;
 		return 0;
@@ -311,15 +332,20 @@ static int report__frame(struct callchain_frame *frame, void *arg)
  * innermost ones in either order.
  */
 static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
-			 struct perf_sample *sample, bool filtered)
+			 struct perf_sample *sample, bool filtered, size_t root)
 {
-	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0};
+	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX};
 	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
 	unsigned int max_stack = r->opts->max_stack;
 	struct perf_sample user;
 	bool lbr;
 	int err;
 
+	/* --ignore-callees: the root's frame and those perf resolved after it, outward or inward */
+	if (root != SIZE_MAX && !r->parent_caller)
+		ca.keep_lo = root;
+	else if (root != SIZE_MAX)
+		ca.keep_hi = root + 1;
 	if (!max_stack)
 		return 0;
 	if (r->trees)
@@ -405,11 +431,90 @@ static int report__count_sample(struct report *r, int idx)
 	return 0;
 }
 
+static int report__walk_frame(struct callchain_frame *frame, void *arg)
+{
+	struct report *r = arg;
+	struct walk_frame *w;
+
+	if (r->nr_walk == r->alloc_walk) {
+		size_t alloc = r->alloc_walk ? 2 * r->alloc_walk : 64;
+
+		w = realloc(r->walk, alloc * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		r->walk = w;
+		r->alloc_walk = alloc;
+	}
+	r->walk[r->nr_walk++] = (struct walk_frame){
+	    .map = frame->al.map,
+	    .sym = frame->inlined ? NULL : frame->al.sym,
+	    .addr = frame->al.addr,
+	    .cpumode = frame->cpumode,
+	};
+	return 0;
+}
+
+/*
+ * perf's add_callchain_ip() over the sample's chain, in the order perf
+ * resolves it (the outermost first in caller order): the parent is the
+ * first frame matching -p, and a frame matching --ignore-callees (not
+ * the parent's) becomes the sample's own place, the chain resolved
+ * before it forgotten; the last such frame wins.  The chain is the one
+ * report__chain() walks, frame for frame; *@root: its number, or
+ * SIZE_MAX.
+ */
+static int report__prewalk(struct report *r, struct evsel *evsel, const struct addr_location *al,
+			   struct perf_sample *sample, struct symbol **parent, size_t *root)
+{
+	bool want_parent = r->layout.key[SORT_PARENT];
+	struct perf_sample user;
+	size_t i, k;
+	bool lbr;
+	int err;
+
+	*parent = NULL;
+	*root = SIZE_MAX;
+	r->nr_walk = 0;
+	if (!sample->callchain || !al->thread)
+		return 0;
+	err = thread__walk_lbr_callchain(al->thread, sample, &evsel->attr, r->opts->max_stack,
+					 !r->callee_order, &lbr, report__walk_frame, r);
+	if (!lbr)
+		err = thread__walk_callchain(al->thread, sample, report__walk_frame, r);
+	if (!lbr && !err && unwind__sample_has_stack(evsel->attr.sample_type, sample)) {
+		if (!r->unwinder && !(r->unwinder = unwinder__new()))
+			return -ENOMEM;
+		user = *sample;
+		user.callchain = NULL;
+		err = thread__walk_sample_chain(al->thread, &user, &evsel->attr, r->unwinder,
+						r->opts->max_stack, !r->opts->no_inline,
+						report__walk_frame, r);
+	}
+	if (err)
+		return err;
+	for (k = 0; k < r->nr_walk; k++) {
+		const struct walk_frame *w;
+
+		i = r->parent_caller ? r->nr_walk - 1 - k : k;
+		w = &r->walk[i];
+		if (!w->sym)
+			continue;
+		if (want_parent && !*parent &&
+		    !regexec(&r->parent_regex, symbol__name(w->sym), 0, NULL, 0))
+			*parent = w->sym;
+		else if (r->ignore_regex_set &&
+			 !regexec(&r->ignore_regex, symbol__name(w->sym), 0, NULL, 0))
+			*root = i;
+	}
+	return 0;
+}
+
 static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
 	struct report *r = (struct report *)tool;
-	struct addr_location al;
+	struct addr_location al, sal;
+	size_t root = SIZE_MAX;
 	bool filtered;
 	int err;
 
@@ -438,9 +543,37 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		goto out;
 	}
 	filtered = report__filtered(r, &al);
-	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel), &al, sample, filtered);
+	/* perf resolves the chain (parent, --ignore-callees) only when it uses it */
+	if (r->layout.key[SORT_PARENT] || (r->ignore_regex_set && (r->children || r->trees))) {
+		struct symbol *parent;
+
+		err = report__prewalk(r, evsel, &al, sample, &parent, &root);
+		if (!err && r->layout.key[SORT_PARENT])
+			err = report_hists__set_parent(r->hists,
+						       parent ? symbol__name(parent) : NULL);
+		if (err)
+			goto out_err;
+		/* -x: perf's exclude_other filters the entries without a parent */
+		if (!parent && r->opts->exclude_other && r->layout.key[SORT_PARENT])
+			filtered = true;
+		if (!(r->children || r->trees))
+			root = SIZE_MAX;
+	}
+	if (root != SIZE_MAX) {
+		/* the frame's place is the sample's, its callees' (callee order) forgotten */
+		const struct walk_frame *w = &r->walk[root];
+
+		sal = al;
+		sal.map = w->map;
+		sal.sym = w->sym;
+		sal.addr = w->addr;
+		sal.cpumode = w->cpumode;
+	}
+	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel),
+				root != SIZE_MAX ? &sal : &al, sample, filtered);
 	if (!err && sample->callchain && (r->children || r->trees) && al.thread)
-		err = report__chain(r, evsel, &al, sample, filtered);
+		err = report__chain(r, evsel, &al, sample, filtered, root);
+out_err:
 	if (err)
 		pr_err("%s: sample at %#llx: %s\n", r->session->path,
 		       (unsigned long long)r->session->cur_offset, strerror(-err));
@@ -758,7 +891,7 @@ static void report__fprintf_stats(struct report *r, FILE *fp)
 	}
 }
 
-static void report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
+static int report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
 {
 	size_t i;
 
@@ -785,7 +918,12 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 		/* perf's --skip-empty, its default */
 		if (!hists[i].all_samples)
 			continue;
-		report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
+		if (r->opts->hierarchy) {
+			if (report_hist__fprintf_hierarchy(&hists[i], &r->layout, fp))
+				return -ENOMEM;
+		} else {
+			report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
+		}
 		fprintf(fp, "\n\n");
 	}
 	/*
@@ -801,7 +939,7 @@ static void report__fprintf(struct report *r, const struct report_hist *hists, s
 	}
 changes:
 	if (!r->changes)
-		return;
+		return 0;
 	/*
 	 * a recording in which the kernel's code did not change (no pokes, no
 	 * BPF program or trampoline): one line, not a report of nothing
@@ -810,9 +948,10 @@ changes:
 	if (!r->opts->changes && !r->changes->nr_sites && !r->changes->nr_regions) {
 		fprintf(fp, "# Kernel code changes: none in this recording "
 			    "(--changes prints the full report)\n");
-		return;
+		return 0;
 	}
 	report_changes__fprintf(r->changes, fp);
+	return 0;
 }
 
 static void report__exit_options(struct report *r)
@@ -824,6 +963,95 @@ static void report__exit_options(struct report *r)
 	free(r->tids.v);
 	free(r->cpu_bitmap);
 	free(r->ranges);
+	free(r->sort_buf);
+	if (r->parent_regex_set)
+		regfree(&r->parent_regex);
+	if (r->ignore_regex_set)
+		regfree(&r->ignore_regex);
+	free(r->walk);
+}
+
+/* --hierarchy: the forms done, its levels and the overhead and sample columns */
+static int report__check_hierarchy(struct report *r)
+{
+	const struct report_opts *o = r->opts;
+	const char *why = NULL;
+	int i;
+
+	if (!o->hierarchy)
+		return 0;
+	if (o->json || o->html)
+		why = "with --json or --html";
+	else if (o->fields)
+		why = "with -F";
+	else if (o->percent_limit > 0)
+		why = "with --percent-limit";
+	/*
+	 * perf's levels above a filtered entry still count it (a command at
+	 * 100% over --dsos' objects), and some filters leave no row at all
+	 */
+	else if (o->comms || o->pids || o->tids || o->dsos || o->symbols || o->symbol_filter ||
+		 o->exclude_other)
+		why = "with --comm, --pid, --tid, --dsos, --symbols, --symbol-filter or -x";
+	for (i = 0; !why && i < r->layout.nr_cols; i++)
+		if (r->layout.cols[i] >= SORT__MAX && r->layout.cols[i] != REPORT_COL_OVERHEAD &&
+		    r->layout.cols[i] != REPORT_COL_SAMPLE)
+			why = "with other columns than overhead and samples";
+	if (!why)
+		return 0;
+	pr_err("--hierarchy %s: not implemented in perf textpoke report yet\n", why);
+	return -EINVAL;
+}
+
+/* the forms of the sort keys and their options that are done, and -p's expression */
+static int report__check_keys(struct report *r)
+{
+	const struct report_opts *o = r->opts;
+	const char *pattern = o->parent ?: "^sys_|^do_page_fault";
+	char why[128];
+	int i, err;
+
+	if (o->ignore_callees) {
+		if (o->max_stack != CALLCHAIN_MAX_STACK) {
+			pr_err(
+			    "--ignore-callees with --max-stack: not implemented in perf textpoke "
+			    "report yet\n");
+			return -EINVAL;
+		}
+		err = regcomp(&r->ignore_regex, o->ignore_callees, REG_EXTENDED | REG_NOSUB);
+		if (err) {
+			regerror(err, &r->ignore_regex, why, sizeof(why));
+			pr_err("--ignore-callees %s: not a regular expression: %s\n",
+			       o->ignore_callees, why);
+			return -EINVAL;
+		}
+		r->ignore_regex_set = true;
+	}
+	err = report__check_hierarchy(r);
+	if (err)
+		return err;
+	for (i = SORT_DSO_SIZE; i < SORT__MAX && (o->json || o->html); i++) {
+		if (!r->layout.key[i])
+			continue;
+		pr_err("--sort %s: printed by the text report only, not --json or --html\n",
+		       report_column__name(i));
+		return -EINVAL;
+	}
+	if (o->symbol_filter && !r->layout.key[SORT_SYM] && !r->layout.key[SORT_SYMOFF]) {
+		pr_err("--symbol-filter %s: needs the sym (or symoff) key in --sort or -F\n",
+		       o->symbol_filter);
+		return -EINVAL;
+	}
+	if (!r->layout.key[SORT_PARENT])
+		return 0;
+	err = regcomp(&r->parent_regex, pattern, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		regerror(err, &r->parent_regex, why, sizeof(why));
+		pr_err("--parent %s: not a regular expression: %s\n", pattern, why);
+		return -EINVAL;
+	}
+	r->parent_regex_set = true;
+	return 0;
 }
 
 /* the options that need no recording: -F, --sort, the filters' lists */
@@ -836,12 +1064,28 @@ static int report__parse_options(struct report *r)
 		pr_err("--json and --stdio both print to stdout: choose one\n");
 		return -EINVAL;
 	}
-	err = report_layout__parse(&r->layout, o->sort, o->fields, o->show_nr_samples, false);
+	r->sort = o->sort;
+	if (o->parent) {
+		/* perf's -p adds the parent key after the others */
+		const char *base =
+		    o->sort ?: (o->fields && o->fields[0] != '+' ? NULL : "comm,dso,sym");
+		size_t n = (base ? strlen(base) : 0) + sizeof(",parent");
+
+		r->sort_buf = malloc(n);
+		if (!r->sort_buf)
+			return -ENOMEM;
+		snprintf(r->sort_buf, n, "%s%sparent", base ?: "", base ? "," : "");
+		r->sort = r->sort_buf;
+	}
+	err = report_layout__parse(&r->layout, r->sort, o->fields, o->show_nr_samples, false);
 	if (err)
 		return err;
 	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
 	    name_list__parse(&r->symbols, o->symbols))
 		return -ENOMEM;
+	err = report__check_keys(r);
+	if (err)
+		return err;
 	err = int_list__parse(&r->pids, "--pid", o->pids);
 	if (!err)
 		err = int_list__parse(&r->tids, "--tid", o->tids);
@@ -953,7 +1197,31 @@ int report__run(struct report_opts *opts)
 	 * callchains, which is what its sample type says of a pipe's before
 	 * the first record
 	 */
-	r.children = opts->children && !r.session->is_pipe && report__has_callchains(&r);
+	/* perf's hierarchy has no Children */
+	r.children =
+	    opts->children && !opts->hierarchy && !r.session->is_pipe && report__has_callchains(&r);
+	/*
+	 * perf's chain order, which picks the parent among several matches:
+	 * chosen before --hierarchy or a pipe dropped Children
+	 */
+	r.parent_caller =
+	    opts->inverted ||
+	    (opts->call_graph.order_set ?
+		 opts->call_graph.caller :
+		 opts->children && (r.session->is_pipe || report__has_callchains(&r)));
+	if (r.layout.key[SORT_PARENT] && !r.session->is_pipe && !report__has_callchains(&r)) {
+		pr_err("--sort parent: %s has no callchains: record it with -g\n", opts->input);
+		err = -EINVAL;
+		goto out;
+	}
+	report_hists__set_symbol_filter(r.hists, opts->symbol_filter);
+	if (opts->hierarchy && opts->call_graph.mode != REPORT_TREE_NONE &&
+	    (r.session->is_pipe || report__has_callchains(&r))) {
+		pr_err("--hierarchy: the call-graph trees under it are not implemented yet: "
+		       "add -g none\n");
+		err = -EINVAL;
+		goto out;
+	}
 	/*
 	 * --json and --html carry the trees the text would print.  A pipe's
 	 * events come as records: its trees are made ready, and stay empty
@@ -994,8 +1262,8 @@ int report__run(struct report_opts *opts)
 		r.changes = NULL;
 	}
 	if (r.children) {
-		err = report_layout__parse(&r.layout, opts->sort, opts->fields,
-					   opts->show_nr_samples, true);
+		err = report_layout__parse(&r.layout, r.sort, opts->fields, opts->show_nr_samples,
+					   true);
 		if (err)
 			goto out;
 	}
@@ -1040,7 +1308,7 @@ int report__run(struct report_opts *opts)
 		} else if (opts->stats)
 			report__fprintf_stats(&r, stdout);
 		else if (opts->stdio)
-			report__fprintf(&r, hists, nr, stdout);
+			err = report__fprintf(&r, hists, nr, stdout);
 	}
 out_flush:
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {

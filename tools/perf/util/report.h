@@ -46,6 +46,17 @@ struct report_opts {
 	bool inverted;
 	/* --percentage relative: percentages of the samples the filters keep */
 	bool relative;
+	/*
+	 * -p/--parent REGEX (the parent key's, perf's "^sys_|^do_page_fault"
+	 * without it), -x/--exclude-other: only entries with a parent;
+	 * --symbol-filter: only entries whose symbol holds the string;
+	 * --ignore-callees and --hierarchy are refused for now
+	 */
+	const char *parent;
+	bool exclude_other;
+	const char *symbol_filter;
+	const char *ignore_callees;
+	bool hierarchy;
 	struct text_image_opts text;
 };
 
