@@ -18,8 +18,12 @@
  * comparison (the object first, by its address in memory, then the
  * symbol's start or the address), greater keys first in order; here a
  * list in that order, which is the order ties keep when the children are
- * sorted by their period for printing.  Names are copied once, when a
- * node is made: the model's symbols may go before the tree is printed.
+ * sorted by their period for printing; a child index finds the child
+ * that goes on with a frame without walking the list.  Samples are not
+ * added one by one: report_trees__end() gathers equal chains into one,
+ * added once by report_trees__flush().  Names are copied once, when a
+ * chain is first gathered: the model's symbols may go before the tree is
+ * printed.
  */
 #include <errno.h>
 #include <math.h>
@@ -133,12 +137,25 @@ int report_tree_opts__parse(struct report_tree_opts *o, const char *arg, const c
 	return 0;
 }
 
+/*
+ * How frame__cmp() tells a frame from another, decided once per frame:
+ * two frames of one class other than FRAME_INLINED compare by object,
+ * then key, a total order; any other pair takes frame__cmp()'s full rules
+ */
+enum frame_class {
+	FRAME_SYM,     /* in a symbol, not inlined: key is its start */
+	FRAME_IP,      /* no symbol, or the address key: key is the address */
+	FRAME_INLINED, /* a function inlined there: compared by name */
+};
+
 /* a frame of a node, or of the sample being added */
 struct tree_frame {
 	const char *name; /* the symbol's, NULL: none, printed as the address */
 	const void *dso;  /* identity and order only, never read */
 	u64 ip;		  /* as recorded */
 	u64 start;	  /* the symbol's start */
+	u64 key;	  /* start or ip, by cls */
+	u8 cls;		  /* enum frame_class */
 	bool inlined;	  /* name is a function inlined there: " (inlined)" */
 	/* the address key: its source line, or perf's "+offset", "dso[addr]"; NULL: none */
 	const char *srcline;
@@ -147,6 +164,12 @@ struct tree_frame {
 struct tree_node {
 	u32 frame, nr_frames;
 	u32 parent, child, next; /* 0: none (node 0 is not used) */
+	/*
+	 * the children's set in the child index: a split hands the set to
+	 * the new tail node, so no entry of the index moves
+	 */
+	u32 kids;
+	u8 child_cls; /* the classes of the children's first frames, a bit each */
 	u32 out_child, out_next; /* the printed children, sorted */
 	u32 count, children_count;
 	u64 hit, children_hit;
@@ -157,8 +180,29 @@ struct sample_frame {
 	long entry;
 };
 
+/* a chain of samples gathered by report_trees__end() */
+struct chain_rec {
+	u64 hash;
+	u64 period; /* the samples' sum */
+	u32 first, nr; /* its frames in struct chains' */
+	u32 count;     /* the samples */
+	int hist;
+	u32 entry;
+	bool children;
+};
+
+struct chains {
+	struct chain_rec *recs;
+	size_t nr_recs, alloc_recs;
+	struct sample_frame *frames;
+	size_t nr_frames, alloc_frames;
+	u32 *table; /* open addressing by hash: recs' index + 1, 0: empty */
+	size_t table_size;
+};
+
 struct report_trees {
 	struct report_tree_opts opts;
+	struct chains gather;
 	struct tree_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	struct tree_frame *frames;
@@ -170,6 +214,17 @@ struct report_trees {
 		size_t nr;
 	} * index;
 	size_t nr_index;
+	/*
+	 * the child index: (set, object and class, key) -> child, open
+	 * addressing; a node's children are found there when neither they
+	 * nor the frame looked for are inlined functions, compared by name
+	 */
+	struct child_slot {
+		u32 kids, child; /* child 0: empty */
+		uintptr_t obj;	 /* frame__obj() */
+		u64 key;
+	} * slots;
+	size_t nr_slots, slots_size;
 	/* interned names */
 	char **names;
 	size_t names_size, nr_names;
@@ -201,6 +256,14 @@ struct report_trees *report_trees__new(const struct report_tree_opts *o)
 	return t;
 }
 
+static void chains__free(struct chains *g)
+{
+	free(g->recs);
+	free(g->frames);
+	free(g->table);
+	memset(g, 0, sizeof(*g));
+}
+
 void report_trees__delete(struct report_trees *t)
 {
 	size_t i;
@@ -214,11 +277,13 @@ void report_trees__delete(struct report_trees *t)
 	for (i = 0; i < t->names_size; i++)
 		free(t->names[i]);
 	free(t->names);
+	free(t->slots);
 	free(t->index);
 	free(t->nodes);
 	free(t->frames);
 	free(t->chain);
 	free(t->list);
+	chains__free(&t->gather);
 	free(t);
 }
 
@@ -322,10 +387,16 @@ int report_trees__frame(struct report_trees *t, const struct callchain_frame *fr
 	sf->entry = entry;
 	sf->f.ip = frame->ip;
 	sf->f.dso = frame->al.map ? frame->al.map->dso : NULL;
+	sf->f.cls = FRAME_IP;
+	sf->f.key = frame->ip;
 	if (frame->al.sym) {
 		sf->f.start = frame->al.sym->start;
 		sf->f.inlined = frame->inlined;
 		sf->f.name = frame->inlined ? frame->inline_name : symbol__name(frame->al.sym);
+		if (sf->f.name && !t->opts.address) {
+			sf->f.cls = frame->inlined ? FRAME_INLINED : FRAME_SYM;
+			sf->f.key = frame->al.sym->start;
+		}
 	}
 	if (t->opts.address)
 		return frame__srcline(t, frame, sf);
@@ -342,8 +413,8 @@ static int cmp_u64(u64 a, u64 b)
  * the sample's: inlined functions by name, other symbols by object and
  * start, frames without a symbol by object and address
  */
-static int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
-		      const struct tree_frame *b)
+static int frame__cmp_slow(const struct report_trees *t, const struct tree_frame *a,
+			   const struct tree_frame *b)
 {
 	/* the address key: frames are one at one address of one object only */
 	if (a->name && b->name && !t->opts.address) {
@@ -361,6 +432,86 @@ static int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
 	return cmp_u64(a->ip, b->ip);
 }
 
+/* frame__cmp_slow()'s answer, the common case without its branches */
+static inline int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
+			     const struct tree_frame *b)
+{
+	if (a->cls == b->cls && a->cls != FRAME_INLINED) {
+		if (a->dso != b->dso)
+			return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+		return cmp_u64(a->key, b->key);
+	}
+	return frame__cmp_slow(t, a, b);
+}
+
+/* the object and the class in one word: objects are aligned wider than the classes need */
+static inline uintptr_t frame__obj(const struct tree_frame *f)
+{
+	return (uintptr_t)f->dso | f->cls;
+}
+
+static size_t slot__hash(u32 kids, uintptr_t obj, u64 key, size_t size)
+{
+	u64 h = (key ^ obj * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+
+	h ^= (u64)kids * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	return h & (size - 1);
+}
+
+/* @child, the first of set @kids whose first frame is @f */
+static int slots__add(struct report_trees *t, u32 kids, const struct tree_frame *f, u32 child)
+{
+	size_t j;
+
+	if (f->cls == FRAME_INLINED)
+		return 0;
+	if ((t->nr_slots + 1) * 2 > t->slots_size) {
+		size_t size = t->slots_size ? 2 * t->slots_size : 1024, i;
+		struct child_slot *n = calloc(size, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (i = 0; i < t->slots_size; i++) {
+			const struct child_slot *o = &t->slots[i];
+
+			if (!o->child)
+				continue;
+			for (j = slot__hash(o->kids, o->obj, o->key, size); n[j].child;
+			     j = (j + 1) & (size - 1))
+				;
+			n[j] = *o;
+		}
+		free(t->slots);
+		t->slots = n;
+		t->slots_size = size;
+	}
+	for (j = slot__hash(kids, frame__obj(f), f->key, t->slots_size); t->slots[j].child;
+	     j = (j + 1) & (t->slots_size - 1))
+		;
+	t->slots[j] = (struct child_slot){kids, child, frame__obj(f), f->key};
+	t->nr_slots++;
+	return 0;
+}
+
+/* the child of set @kids whose first frame has @f's object and key, 0: none */
+static u32 slots__find(const struct report_trees *t, u32 kids, const struct tree_frame *f)
+{
+	uintptr_t obj = frame__obj(f);
+	size_t j;
+
+	if (!t->slots_size)
+		return 0;
+	for (j = slot__hash(kids, obj, f->key, t->slots_size); t->slots[j].child;
+	     j = (j + 1) & (t->slots_size - 1)) {
+		const struct child_slot *s = &t->slots[j];
+
+		if (s->kids == kids && s->obj == obj && s->key == f->key)
+			return s->child;
+	}
+	return 0;
+}
+
 static long node__new(struct report_trees *t)
 {
 	if (t->nr_nodes >= UINT32_MAX)
@@ -375,6 +526,7 @@ static long node__new(struct report_trees *t)
 		t->alloc_nodes = alloc;
 	}
 	memset(&t->nodes[t->nr_nodes], 0, sizeof(*t->nodes));
+	t->nodes[t->nr_nodes].kids = t->nr_nodes;
 	return t->nr_nodes++;
 }
 
@@ -382,6 +534,7 @@ static long node__new(struct report_trees *t)
 struct cursor {
 	const struct sample_frame *f;
 	size_t nr;
+	u32 count; /* the samples that gave it */
 };
 
 /* a new child of @parent holding the cursor's frames from @pos on, in the key order */
@@ -408,18 +561,15 @@ static long node__add_child(struct report_trees *t, u32 parent, const struct cur
 	}
 	t->nodes[n].frame = t->nr_frames;
 	t->nodes[n].nr_frames = c->nr - pos;
-	for (i = pos; i < c->nr; i++) {
-		struct tree_frame *f = &t->frames[t->nr_frames++];
-
-		*f = c->f[i].f;
-		if (f->name && !(f->name = names__intern(t, f->name)))
-			return -ENOMEM;
-		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
-			return -ENOMEM;
-	}
+	/* the gathered chains' names are interned already */
+	for (i = pos; i < c->nr; i++)
+		t->frames[t->nr_frames++] = c->f[i].f;
 	t->nodes[n].parent = parent;
 	t->nodes[n].hit = period;
-	t->nodes[n].count = 1;
+	t->nodes[n].count = c->count;
+	t->nodes[parent].child_cls |= 1U << c->f[pos].f.cls;
+	if (slots__add(t, t->nodes[parent].kids, &c->f[pos].f, n))
+		return -ENOMEM;
 	/* greater keys first: before the first child whose key is smaller */
 	for (link = &t->nodes[parent].child; *link; link = &t->nodes[*link].next)
 		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos].f) < 0)
@@ -449,7 +599,7 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	if (j == nd->nr_frames) {
 		if (pos + j == c->nr) {
 			nd->hit += period;
-			nd->count++;
+			nd->count += c->count;
 			return 0;
 		}
 		return node__append_children(t, n, c, pos + j, period);
@@ -468,16 +618,24 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	    .children_count = nd->children_count,
 	    .hit = nd->hit,
 	    .children_hit = nd->children_hit,
+	    .kids = nd->kids,
+	    .child_cls = nd->child_cls,
 	};
 	for (ch = nd->child; ch; ch = t->nodes[ch].next)
 		t->nodes[ch].parent = tail;
 	nd->nr_frames = j;
 	nd->child = tail;
+	/* the tail's own number, never a set's yet, names the node's new set */
+	nd->kids = tail;
+	nd->child_cls = 1U << t->frames[nd->frame + j].cls;
+	if (slots__add(t, tail, &t->frames[nd->frame + j], tail))
+		return -ENOMEM;
+	nd = &t->nodes[n];
 	nd->children_hit = nd->hit + t->nodes[tail].children_hit;
 	nd->children_count = nd->count + t->nodes[tail].children_count;
 	if (pos + j == c->nr) {
 		nd->hit = period;
-		nd->count = 1;
+		nd->count = c->count;
 		return 0;
 	}
 	nd->hit = 0;
@@ -486,31 +644,39 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 		return -ENOMEM;
 	nd = &t->nodes[n];
 	nd->children_hit += period;
-	nd->children_count++;
+	nd->children_count += c->count;
 	return 0;
 }
 
 static int node__append_children(struct report_trees *t, u32 node, const struct cursor *c,
 				 size_t pos, u64 period)
 {
+	const struct tree_frame *f = &c->f[pos].f;
 	u32 ch;
 	int err;
 
-	/* the children in key order, greater first: look no further than a smaller one */
-	for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
-		int m = frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f);
+	if (f->cls != FRAME_INLINED && !(t->nodes[node].child_cls & (1U << FRAME_INLINED))) {
+		/* no names to compare: the index finds the equal one */
+		ch = slots__find(t, t->nodes[node].kids, f);
+	} else {
+		/* the children in key order, greater first: look no further than a smaller one */
+		for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
+			int m = frame__cmp(t, &t->frames[t->nodes[ch].frame], f);
 
-		if (m <= 0)
-			break;
+			if (m <= 0)
+				break;
+		}
+		if (ch && frame__cmp(t, &t->frames[t->nodes[ch].frame], f))
+			ch = 0;
 	}
-	if (ch && !frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f))
+	if (ch)
 		err = node__append(t, ch, c, pos, period);
 	else
 		err = node__add_child(t, node, c, pos, period) < 0 ? -ENOMEM : 0;
 	if (err)
 		return err;
 	t->nodes[node].children_hit += period;
-	t->nodes[node].children_count++;
+	t->nodes[node].children_count += c->count;
 	return 0;
 }
 
@@ -573,23 +739,18 @@ static int trees__append(struct report_trees *t, u32 entry, const struct cursor 
 	return node__append_children(t, root, c, pos, period);
 }
 
-int report_trees__end(struct report_trees *t, u64 period, bool children)
+/* one gathered chain (struct chains) into the trees */
+static int trees__add_chain(struct report_trees *t, const struct chain_rec *rec)
 {
-	struct cursor c = {t->chain, t->nr_chain};
+	struct cursor c = {t->gather.frames + rec->first, rec->nr, rec->count};
+	u64 period = rec->period;
 	size_t i, j;
 	int err;
 
-	/* the walk gave the frames callee first */
-	if (t->opts.caller) {
-		for (i = 0, j = t->nr_chain; i + 1 < j; i++, j--) {
-			struct sample_frame tmp = t->chain[i];
-
-			t->chain[i] = t->chain[j - 1];
-			t->chain[j - 1] = tmp;
-		}
-	}
+	t->hist = rec->hist;
+	t->entry = rec->entry;
 	err = trees__append(t, t->entry, &c, 0, period);
-	if (err || !children)
+	if (err || !rec->children)
 		return err;
 	/*
 	 * perf's cumulative entries: each entry of the chain once, at its
@@ -611,6 +772,166 @@ int report_trees__end(struct report_trees *t, u64 period, bool children)
 			return err;
 	}
 	return 0;
+}
+
+static u64 chain__hash(int hist, u32 entry, bool children, const struct sample_frame *f, size_t nr)
+{
+	u64 h = ((u64)(u32)hist << 33 | (u64)entry << 1 | children) * 0x9e3779b97f4a7c15ULL;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		h = (h ^ frame__obj(&f[i].f)) * 0xff51afd7ed558ccdULL;
+		h = (h ^ f[i].f.key) * 0xc4ceb9fe1a85ec53ULL;
+		h = (h ^ (u64)f[i].entry) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+/*
+ * Equal for the trees: every frame one with the other's (frame__cmp(),
+ * by the same rule for every pair, inlined names by their text) and of
+ * the same entry
+ */
+static bool chain__equal(const struct sample_frame *a, const struct sample_frame *b, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (frame__obj(&a[i].f) != frame__obj(&b[i].f) || a[i].f.key != b[i].f.key ||
+		    a[i].entry != b[i].entry)
+			return false;
+		if (a[i].f.cls == FRAME_INLINED && a[i].f.name != b[i].f.name &&
+		    strcmp(a[i].f.name, b[i].f.name))
+			return false;
+	}
+	return true;
+}
+
+static int chains__grow_table(struct chains *g)
+{
+	size_t size = g->table_size ? 2 * g->table_size : 1024, i, j;
+	u32 *n = calloc(size, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < g->table_size; i++) {
+		u32 r = g->table[i];
+
+		if (!r)
+			continue;
+		for (j = g->recs[r - 1].hash & (size - 1); n[j]; j = (j + 1) & (size - 1))
+			;
+		n[j] = r;
+	}
+	free(g->table);
+	g->table = n;
+	g->table_size = size;
+	return 0;
+}
+
+/* a new gathered chain, t->chain's frames with their names interned */
+static int chains__add(struct report_trees *t, u64 hash, u64 period, bool children, size_t slot)
+{
+	struct chains *g = &t->gather;
+	struct chain_rec *rec;
+	size_t i;
+
+	if (g->nr_recs == g->alloc_recs) {
+		size_t alloc = g->alloc_recs ? 2 * g->alloc_recs : 1024;
+		struct chain_rec *r = realloc(g->recs, alloc * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		g->recs = r;
+		g->alloc_recs = alloc;
+	}
+	if (g->nr_frames + t->nr_chain > g->alloc_frames) {
+		size_t alloc = g->alloc_frames ? 2 * g->alloc_frames : 4096;
+		struct sample_frame *f;
+
+		while (alloc < g->nr_frames + t->nr_chain)
+			alloc *= 2;
+		f = realloc(g->frames, alloc * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		g->frames = f;
+		g->alloc_frames = alloc;
+	}
+	for (i = 0; i < t->nr_chain; i++) {
+		struct sample_frame *f = &g->frames[g->nr_frames + i];
+
+		*f = t->chain[i];
+		if (f->f.name && !(f->f.name = names__intern(t, f->f.name)))
+			return -ENOMEM;
+		if (f->f.srcline && !(f->f.srcline = names__intern(t, f->f.srcline)))
+			return -ENOMEM;
+	}
+	rec = &g->recs[g->nr_recs++];
+	*rec = (struct chain_rec){
+	    .hash = hash,
+	    .period = period,
+	    .first = g->nr_frames,
+	    .nr = t->nr_chain,
+	    .count = 1,
+	    .hist = t->hist,
+	    .entry = t->entry,
+	    .children = children,
+	};
+	g->nr_frames += t->nr_chain;
+	g->table[slot] = g->nr_recs;
+	return 0;
+}
+
+/*
+ * A sample's chain is gathered, not yet added: the samples of one chain
+ * (most of a profile's) make one pass through the trees at
+ * report_trees__flush(), which builds the trees that adding each would
+ * have built, since a tree's shape is that of the set of its chains and
+ * its counts are sums.  The chains keep the order they first came in, so
+ * that a node keeps the frames of the first sample that made it.
+ */
+int report_trees__end(struct report_trees *t, u64 period, bool children)
+{
+	struct chains *g = &t->gather;
+	size_t i, j;
+	u64 hash;
+
+	/* the walk gave the frames callee first */
+	if (t->opts.caller) {
+		for (i = 0, j = t->nr_chain; i + 1 < j; i++, j--) {
+			struct sample_frame tmp = t->chain[i];
+
+			t->chain[i] = t->chain[j - 1];
+			t->chain[j - 1] = tmp;
+		}
+	}
+	if ((g->nr_recs + 1) * 2 > g->table_size && chains__grow_table(g))
+		return -ENOMEM;
+	hash = chain__hash(t->hist, t->entry, children, t->chain, t->nr_chain);
+	for (j = hash & (g->table_size - 1); g->table[j]; j = (j + 1) & (g->table_size - 1)) {
+		struct chain_rec *rec = &g->recs[g->table[j] - 1];
+
+		if (rec->hash == hash && rec->hist == t->hist && rec->entry == t->entry &&
+		    rec->nr == t->nr_chain && rec->children == children &&
+		    chain__equal(g->frames + rec->first, t->chain, t->nr_chain)) {
+			rec->period += period;
+			rec->count++;
+			return 0;
+		}
+	}
+	return chains__add(t, hash, period, children, j);
+}
+
+int report_trees__flush(struct report_trees *t)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < t->gather.nr_recs && !err; i++)
+		err = trees__add_chain(t, &t->gather.recs[i]);
+	chains__free(&t->gather);
+	return err;
 }
 
 u32 report_trees__max_depth(const struct report_trees *t, int hist, u32 entry)
