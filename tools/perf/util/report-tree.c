@@ -4,9 +4,10 @@
  * report 6.1 --stdio builds and prints them.
  *
  * Storage: every node of every tree in one array, every frame in
- * another, linked by index.  A node's frames are a range of the frame
- * array: a new branch copies the rest of the sample's chain there, and a
- * split cuts a range in two, so nothing moves.  An entry's tree is a root
+ * another, linked by index.  The frame array holds the gathered chains
+ * (each distinct one once); a node's frames are a range of it: a new
+ * branch is the rest of the chain that made it, and a split cuts a range
+ * in two, so nothing is copied or moved.  An entry's tree is a root
  * node without frames, found by (histogram, entry) in a per-histogram
  * index.
  *
@@ -191,11 +192,15 @@ struct chain_rec {
 	bool children;
 };
 
+/*
+ * The gathered chains' frames are the trees' frames (struct
+ * report_trees' frames), which the nodes made of them point into; each
+ * frame's entry beside them, here, until the flush
+ */
 struct chains {
 	struct chain_rec *recs;
 	size_t nr_recs, alloc_recs;
-	struct sample_frame *frames;
-	size_t nr_frames, alloc_frames;
+	long *entries;
 	u32 *table; /* open addressing by hash: recs' index + 1, 0: empty */
 	size_t table_size;
 };
@@ -259,7 +264,7 @@ struct report_trees *report_trees__new(const struct report_tree_opts *o)
 static void chains__free(struct chains *g)
 {
 	free(g->recs);
-	free(g->frames);
+	free(g->entries);
 	free(g->table);
 	memset(g, 0, sizeof(*g));
 }
@@ -532,8 +537,10 @@ static long node__new(struct report_trees *t)
 
 /* the sample's chain (in the order the tree is built), from frame @pos to its end */
 struct cursor {
-	const struct sample_frame *f;
+	const struct tree_frame *f; /* in t->frames, from frame @base on */
+	const long *entry;	    /* each frame's entry, -1: none */
 	size_t nr;
+	u32 base;
 	u32 count; /* the samples that gave it */
 };
 
@@ -543,36 +550,21 @@ static long node__add_child(struct report_trees *t, u32 parent, const struct cur
 {
 	long n = node__new(t);
 	u32 *link;
-	size_t i;
 
 	if (n < 0)
 		return n;
-	if (t->nr_frames + (c->nr - pos) > t->alloc_frames) {
-		size_t alloc = t->alloc_frames ? 2 * t->alloc_frames : 1024;
-		struct tree_frame *f;
-
-		while (alloc < t->nr_frames + (c->nr - pos))
-			alloc *= 2;
-		f = realloc(t->frames, alloc * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		t->frames = f;
-		t->alloc_frames = alloc;
-	}
-	t->nodes[n].frame = t->nr_frames;
+	/* the chain's frames are the tree's already: the node is the range of them */
+	t->nodes[n].frame = c->base + pos;
 	t->nodes[n].nr_frames = c->nr - pos;
-	/* the gathered chains' names are interned already */
-	for (i = pos; i < c->nr; i++)
-		t->frames[t->nr_frames++] = c->f[i].f;
 	t->nodes[n].parent = parent;
 	t->nodes[n].hit = period;
 	t->nodes[n].count = c->count;
-	t->nodes[parent].child_cls |= 1U << c->f[pos].f.cls;
-	if (slots__add(t, t->nodes[parent].kids, &c->f[pos].f, n))
+	t->nodes[parent].child_cls |= 1U << c->f[pos].cls;
+	if (slots__add(t, t->nodes[parent].kids, &c->f[pos], n))
 		return -ENOMEM;
 	/* greater keys first: before the first child whose key is smaller */
 	for (link = &t->nodes[parent].child; *link; link = &t->nodes[*link].next)
-		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos].f) < 0)
+		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos]) < 0)
 			break;
 	t->nodes[n].next = *link;
 	*link = n;
@@ -594,7 +586,7 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	long tail;
 
 	while (j < nd->nr_frames && pos + j < c->nr &&
-	       !frame__cmp(t, &t->frames[nd->frame + j], &c->f[pos + j].f))
+	       !frame__cmp(t, &t->frames[nd->frame + j], &c->f[pos + j]))
 		j++;
 	if (j == nd->nr_frames) {
 		if (pos + j == c->nr) {
@@ -651,7 +643,7 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 static int node__append_children(struct report_trees *t, u32 node, const struct cursor *c,
 				 size_t pos, u64 period)
 {
-	const struct tree_frame *f = &c->f[pos].f;
+	const struct tree_frame *f = &c->f[pos];
 	u32 ch;
 	int err;
 
@@ -742,7 +734,8 @@ static int trees__append(struct report_trees *t, u32 entry, const struct cursor 
 /* one gathered chain (struct chains) into the trees */
 static int trees__add_chain(struct report_trees *t, const struct chain_rec *rec)
 {
-	struct cursor c = {t->gather.frames + rec->first, rec->nr, rec->count};
+	struct cursor c = {t->frames + rec->first, t->gather.entries + rec->first, rec->nr,
+			   rec->first, rec->count};
 	u64 period = rec->period;
 	size_t i, j;
 	int err;
@@ -758,12 +751,12 @@ static int trees__add_chain(struct report_trees *t, const struct chain_rec *rec)
 	 * own entry, which has the whole chain
 	 */
 	for (i = 0; i < c.nr; i++) {
-		long e = c.f[i].entry;
+		long e = c.entry[i];
 
 		if (e < 0 || (u32)e == t->entry)
 			continue;
 		for (j = 0; j < i; j++)
-			if (c.f[j].entry == e)
+			if (c.entry[j] == e)
 				break;
 		if (j < i)
 			continue;
@@ -793,16 +786,17 @@ static u64 chain__hash(int hist, u32 entry, bool children, const struct sample_f
  * by the same rule for every pair, inlined names by their text) and of
  * the same entry
  */
-static bool chain__equal(const struct sample_frame *a, const struct sample_frame *b, size_t nr)
+static bool chain__equal(const struct tree_frame *a, const long *entry,
+			 const struct sample_frame *b, size_t nr)
 {
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		if (frame__obj(&a[i].f) != frame__obj(&b[i].f) || a[i].f.key != b[i].f.key ||
-		    a[i].entry != b[i].entry)
+		if (frame__obj(&a[i]) != frame__obj(&b[i].f) || a[i].key != b[i].f.key ||
+		    entry[i] != b[i].entry)
 			return false;
-		if (a[i].f.cls == FRAME_INLINED && a[i].f.name != b[i].f.name &&
-		    strcmp(a[i].f.name, b[i].f.name))
+		if (a[i].cls == FRAME_INLINED && a[i].name != b[i].f.name &&
+		    strcmp(a[i].name, b[i].f.name))
 			return false;
 	}
 	return true;
@@ -846,39 +840,47 @@ static int chains__add(struct report_trees *t, u64 hash, u64 period, bool childr
 		g->recs = r;
 		g->alloc_recs = alloc;
 	}
-	if (g->nr_frames + t->nr_chain > g->alloc_frames) {
-		size_t alloc = g->alloc_frames ? 2 * g->alloc_frames : 4096;
-		struct sample_frame *f;
+	if (t->nr_frames + t->nr_chain > UINT32_MAX)
+		return -ENOMEM;
+	if (t->nr_frames + t->nr_chain > t->alloc_frames) {
+		size_t alloc = t->alloc_frames ? 2 * t->alloc_frames : 4096;
+		struct tree_frame *f;
+		long *e;
 
-		while (alloc < g->nr_frames + t->nr_chain)
+		while (alloc < t->nr_frames + t->nr_chain)
 			alloc *= 2;
-		f = realloc(g->frames, alloc * sizeof(*f));
+		f = realloc(t->frames, alloc * sizeof(*f));
 		if (!f)
 			return -ENOMEM;
-		g->frames = f;
-		g->alloc_frames = alloc;
+		t->frames = f;
+		e = realloc(g->entries, alloc * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		g->entries = e;
+		t->alloc_frames = alloc;
 	}
 	for (i = 0; i < t->nr_chain; i++) {
-		struct sample_frame *f = &g->frames[g->nr_frames + i];
+		struct tree_frame *f = &t->frames[t->nr_frames + i];
 
-		*f = t->chain[i];
-		if (f->f.name && !(f->f.name = names__intern(t, f->f.name)))
+		*f = t->chain[i].f;
+		g->entries[t->nr_frames + i] = t->chain[i].entry;
+		if (f->name && !(f->name = names__intern(t, f->name)))
 			return -ENOMEM;
-		if (f->f.srcline && !(f->f.srcline = names__intern(t, f->f.srcline)))
+		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
 			return -ENOMEM;
 	}
 	rec = &g->recs[g->nr_recs++];
 	*rec = (struct chain_rec){
 	    .hash = hash,
 	    .period = period,
-	    .first = g->nr_frames,
+	    .first = t->nr_frames,
 	    .nr = t->nr_chain,
 	    .count = 1,
 	    .hist = t->hist,
 	    .entry = t->entry,
 	    .children = children,
 	};
-	g->nr_frames += t->nr_chain;
+	t->nr_frames += t->nr_chain;
 	g->table[slot] = g->nr_recs;
 	return 0;
 }
@@ -914,7 +916,8 @@ int report_trees__end(struct report_trees *t, u64 period, bool children)
 
 		if (rec->hash == hash && rec->hist == t->hist && rec->entry == t->entry &&
 		    rec->nr == t->nr_chain && rec->children == children &&
-		    chain__equal(g->frames + rec->first, t->chain, t->nr_chain)) {
+		    chain__equal(t->frames + rec->first, g->entries + rec->first, t->chain,
+				 t->nr_chain)) {
 			rec->period += period;
 			rec->count++;
 			return 0;
