@@ -731,40 +731,53 @@ static int trees__append(struct report_trees *t, u32 entry, const struct cursor 
 	return node__append_children(t, root, c, pos, period);
 }
 
-/* one gathered chain (struct chains) into the trees */
-static int trees__add_chain(struct report_trees *t, const struct chain_rec *rec)
-{
-	struct cursor c = {t->frames + rec->first, t->gather.entries + rec->first, rec->nr,
-			   rec->first, rec->count};
-	u64 period = rec->period;
-	size_t i, j;
-	int err;
+/* an append of a gathered chain, from frame @pos on, to the tree of (hist, entry) */
+struct append {
+	int hist;
+	u32 entry;
+	u32 rec, pos;
+};
 
-	t->hist = rec->hist;
-	t->entry = rec->entry;
-	err = trees__append(t, t->entry, &c, 0, period);
-	if (err || !rec->children)
-		return err;
+static int append__cmp(const void *pa, const void *pb)
+{
+	const struct append *a = pa, *b = pb;
+
+	if (a->hist != b->hist)
+		return a->hist < b->hist ? -1 : 1;
+	if (a->entry != b->entry)
+		return a->entry < b->entry ? -1 : 1;
+	return a->rec < b->rec ? -1 : a->rec > b->rec;
+}
+
+/* the appends a gathered chain makes, at @a; their number */
+static size_t chain__appends(const struct report_trees *t, u32 r, struct append *a)
+{
+	const struct chain_rec *rec = &t->gather.recs[r];
+	const long *entry = t->gather.entries + rec->first;
+	size_t i, j, n = 0;
+
+	if (!rec->nr)
+		return 0;
+	a[n++] = (struct append){rec->hist, rec->entry, r, 0};
+	if (!rec->children)
+		return n;
 	/*
 	 * perf's cumulative entries: each entry of the chain once, at its
 	 * first frame in the order the tree is built, and not the sample's
 	 * own entry, which has the whole chain
 	 */
-	for (i = 0; i < c.nr; i++) {
-		long e = c.entry[i];
+	for (i = 0; i < rec->nr; i++) {
+		long e = entry[i];
 
-		if (e < 0 || (u32)e == t->entry)
+		if (e < 0 || (u32)e == rec->entry)
 			continue;
 		for (j = 0; j < i; j++)
-			if (c.entry[j] == e)
+			if (entry[j] == e)
 				break;
-		if (j < i)
-			continue;
-		err = trees__append(t, e, &c, i, period);
-		if (err)
-			return err;
+		if (j == i)
+			a[n++] = (struct append){rec->hist, e, r, i};
 	}
-	return 0;
+	return n;
 }
 
 static u64 chain__hash(int hist, u32 entry, bool children, const struct sample_frame *f, size_t nr)
@@ -926,14 +939,39 @@ int report_trees__end(struct report_trees *t, u64 period, bool children)
 	return chains__add(t, hash, period, children, j);
 }
 
+/*
+ * The gathered chains into the trees, one tree after the other (the
+ * appends sorted by tree, each tree's in the order its chains came), so
+ * that a tree's nodes are made together and stay near each other in
+ * memory while it is built; the trees are separate, so their order
+ * changes nothing in them
+ */
 int report_trees__flush(struct report_trees *t)
 {
-	size_t i;
+	struct chains *g = &t->gather;
+	struct append *a;
+	size_t i, nr = 0;
 	int err = 0;
 
-	for (i = 0; i < t->gather.nr_recs && !err; i++)
-		err = trees__add_chain(t, &t->gather.recs[i]);
-	chains__free(&t->gather);
+	/* a chain appends at most once per frame and once more */
+	a = malloc((t->nr_frames + g->nr_recs + 1) * sizeof(*a));
+	if (!a) {
+		chains__free(g);
+		return -ENOMEM;
+	}
+	for (i = 0; i < g->nr_recs; i++)
+		nr += chain__appends(t, i, a + nr);
+	qsort(a, nr, sizeof(*a), append__cmp);
+	for (i = 0; i < nr && !err; i++) {
+		const struct chain_rec *rec = &g->recs[a[i].rec];
+		struct cursor c = {t->frames + rec->first, g->entries + rec->first, rec->nr,
+				   rec->first, rec->count};
+
+		t->hist = a[i].hist;
+		err = trees__append(t, a[i].entry, &c, a[i].pos, rec->period);
+	}
+	free(a);
+	chains__free(g);
 	return err;
 }
 
