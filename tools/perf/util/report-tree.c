@@ -226,10 +226,22 @@ struct report_trees {
 	 */
 	struct child_slot {
 		u32 kids, child; /* child 0: empty */
-		uintptr_t obj;	 /* frame__obj() */
-		u64 key;
+		u32 fid;
 	} * slots;
 	size_t nr_slots, slots_size;
+	/*
+	 * each frame's identity, beside frames: a number per distinct
+	 * (object, class, key or inlined name), times 4, plus the class; two
+	 * frames of one class are one exactly when their numbers are, so
+	 * that building the trees reads these 4 bytes, not the frames
+	 */
+	u32 *fid;
+	struct fid_slot {
+		uintptr_t obj;
+		u64 key;
+		u32 fid; /* 0: empty */
+	} * fids;
+	size_t nr_fids, fids_size;
 	/* interned names */
 	char **names;
 	size_t names_size, nr_names;
@@ -283,6 +295,8 @@ void report_trees__delete(struct report_trees *t)
 		free(t->names[i]);
 	free(t->names);
 	free(t->slots);
+	free(t->fid);
+	free(t->fids);
 	free(t->index);
 	free(t->nodes);
 	free(t->frames);
@@ -455,21 +469,85 @@ static inline uintptr_t frame__obj(const struct tree_frame *f)
 	return (uintptr_t)f->dso | f->cls;
 }
 
-static size_t slot__hash(u32 kids, uintptr_t obj, u64 key, size_t size)
+static inline u32 fid__cls(u32 fid)
+{
+	return fid & 3;
+}
+
+/* frames @a and @b of t->frames one, for the trees */
+static inline bool frames__same(const struct report_trees *t, u32 a, u32 b)
+{
+	u32 x = t->fid[a], y = t->fid[b];
+
+	if (x == y)
+		return true;
+	if (fid__cls(x) == fid__cls(y))
+		return false;
+	return !frame__cmp_slow(t, &t->frames[a], &t->frames[b]);
+}
+
+static size_t fid__hash(uintptr_t obj, u64 key, size_t size)
 {
 	u64 h = (key ^ obj * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
 
-	h ^= (u64)kids * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 29;
 	return h & (size - 1);
 }
 
-/* @child, the first of set @kids whose first frame is @f */
-static int slots__add(struct report_trees *t, u32 kids, const struct tree_frame *f, u32 child)
+/* the identity of frame @f, its name interned: see struct report_trees' fid */
+static int frame__fid(struct report_trees *t, const struct tree_frame *f, u32 *fid)
+{
+	/* inlined functions are one by name alone, whatever their object */
+	uintptr_t obj = f->cls == FRAME_INLINED ? FRAME_INLINED : frame__obj(f);
+	u64 key = f->cls == FRAME_INLINED ? (uintptr_t)f->name : f->key;
+	size_t j;
+
+	if ((t->nr_fids + 1) * 2 > t->fids_size) {
+		size_t size = t->fids_size ? 2 * t->fids_size : 1024, i;
+		struct fid_slot *n = calloc(size, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (i = 0; i < t->fids_size; i++) {
+			const struct fid_slot *o = &t->fids[i];
+
+			if (!o->fid)
+				continue;
+			for (j = fid__hash(o->obj, o->key, size); n[j].fid; j = (j + 1) & (size - 1))
+				;
+			n[j] = *o;
+		}
+		free(t->fids);
+		t->fids = n;
+		t->fids_size = size;
+	}
+	for (j = fid__hash(obj, key, t->fids_size); t->fids[j].fid; j = (j + 1) & (t->fids_size - 1))
+		if (t->fids[j].obj == obj && t->fids[j].key == key) {
+			*fid = t->fids[j].fid;
+			return 0;
+		}
+	if (t->nr_fids + 1 >= 1U << 30)
+		return -ENOMEM;
+	t->fids[j] = (struct fid_slot){obj, key, (u32)(t->nr_fids + 1) << 2 | f->cls};
+	t->nr_fids++;
+	*fid = t->fids[j].fid;
+	return 0;
+}
+
+static size_t slot__hash(u32 kids, u32 fid, size_t size)
+{
+	u64 h = ((u64)kids << 32 | fid) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= h >> 29;
+	return h & (size - 1);
+}
+
+/* @child, the first of set @kids whose first frame is @fid */
+static int slots__add(struct report_trees *t, u32 kids, u32 fid, u32 child)
 {
 	size_t j;
 
-	if (f->cls == FRAME_INLINED)
+	if (fid__cls(fid) == FRAME_INLINED)
 		return 0;
 	if ((t->nr_slots + 1) * 2 > t->slots_size) {
 		size_t size = t->slots_size ? 2 * t->slots_size : 1024, i;
@@ -482,7 +560,7 @@ static int slots__add(struct report_trees *t, u32 kids, const struct tree_frame 
 
 			if (!o->child)
 				continue;
-			for (j = slot__hash(o->kids, o->obj, o->key, size); n[j].child;
+			for (j = slot__hash(o->kids, o->fid, size); n[j].child;
 			     j = (j + 1) & (size - 1))
 				;
 			n[j] = *o;
@@ -491,27 +569,26 @@ static int slots__add(struct report_trees *t, u32 kids, const struct tree_frame 
 		t->slots = n;
 		t->slots_size = size;
 	}
-	for (j = slot__hash(kids, frame__obj(f), f->key, t->slots_size); t->slots[j].child;
+	for (j = slot__hash(kids, fid, t->slots_size); t->slots[j].child;
 	     j = (j + 1) & (t->slots_size - 1))
 		;
-	t->slots[j] = (struct child_slot){kids, child, frame__obj(f), f->key};
+	t->slots[j] = (struct child_slot){kids, child, fid};
 	t->nr_slots++;
 	return 0;
 }
 
-/* the child of set @kids whose first frame has @f's object and key, 0: none */
-static u32 slots__find(const struct report_trees *t, u32 kids, const struct tree_frame *f)
+/* the child of set @kids whose first frame is @fid, 0: none */
+static u32 slots__find(const struct report_trees *t, u32 kids, u32 fid)
 {
-	uintptr_t obj = frame__obj(f);
 	size_t j;
 
 	if (!t->slots_size)
 		return 0;
-	for (j = slot__hash(kids, obj, f->key, t->slots_size); t->slots[j].child;
+	for (j = slot__hash(kids, fid, t->slots_size); t->slots[j].child;
 	     j = (j + 1) & (t->slots_size - 1)) {
 		const struct child_slot *s = &t->slots[j];
 
-		if (s->kids == kids && s->obj == obj && s->key == f->key)
+		if (s->kids == kids && s->fid == fid)
 			return s->child;
 	}
 	return 0;
@@ -560,7 +637,7 @@ static long node__add_child(struct report_trees *t, u32 parent, const struct cur
 	t->nodes[n].hit = period;
 	t->nodes[n].count = c->count;
 	t->nodes[parent].child_cls |= 1U << c->f[pos].cls;
-	if (slots__add(t, t->nodes[parent].kids, &c->f[pos], n))
+	if (slots__add(t, t->nodes[parent].kids, t->fid[c->base + pos], n))
 		return -ENOMEM;
 	/* greater keys first: before the first child whose key is smaller */
 	for (link = &t->nodes[parent].child; *link; link = &t->nodes[*link].next)
@@ -586,7 +663,7 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	long tail;
 
 	while (j < nd->nr_frames && pos + j < c->nr &&
-	       !frame__cmp(t, &t->frames[nd->frame + j], &c->f[pos + j]))
+	       frames__same(t, nd->frame + j, c->base + pos + j))
 		j++;
 	if (j == nd->nr_frames) {
 		if (pos + j == c->nr) {
@@ -620,7 +697,7 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	/* the tail's own number, never a set's yet, names the node's new set */
 	nd->kids = tail;
 	nd->child_cls = 1U << t->frames[nd->frame + j].cls;
-	if (slots__add(t, tail, &t->frames[nd->frame + j], tail))
+	if (slots__add(t, tail, t->fid[nd->frame + j], tail))
 		return -ENOMEM;
 	nd = &t->nodes[n];
 	nd->children_hit = nd->hit + t->nodes[tail].children_hit;
@@ -649,7 +726,7 @@ static int node__append_children(struct report_trees *t, u32 node, const struct 
 
 	if (f->cls != FRAME_INLINED && !(t->nodes[node].child_cls & (1U << FRAME_INLINED))) {
 		/* no names to compare: the index finds the equal one */
-		ch = slots__find(t, t->nodes[node].kids, f);
+		ch = slots__find(t, t->nodes[node].kids, t->fid[c->base + pos]);
 	} else {
 		/* the children in key order, greater first: look no further than a smaller one */
 		for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
@@ -658,7 +735,7 @@ static int node__append_children(struct report_trees *t, u32 node, const struct 
 			if (m <= 0)
 				break;
 		}
-		if (ch && frame__cmp(t, &t->frames[t->nodes[ch].frame], f))
+		if (ch && !frames__same(t, t->nodes[ch].frame, c->base + pos))
 			ch = 0;
 	}
 	if (ch)
@@ -859,6 +936,7 @@ static int chains__add(struct report_trees *t, u64 hash, u64 period, bool childr
 		size_t alloc = t->alloc_frames ? 2 * t->alloc_frames : 4096;
 		struct tree_frame *f;
 		long *e;
+		u32 *id;
 
 		while (alloc < t->nr_frames + t->nr_chain)
 			alloc *= 2;
@@ -870,6 +948,10 @@ static int chains__add(struct report_trees *t, u64 hash, u64 period, bool childr
 		if (!e)
 			return -ENOMEM;
 		g->entries = e;
+		id = realloc(t->fid, alloc * sizeof(*id));
+		if (!id)
+			return -ENOMEM;
+		t->fid = id;
 		t->alloc_frames = alloc;
 	}
 	for (i = 0; i < t->nr_chain; i++) {
@@ -880,6 +962,8 @@ static int chains__add(struct report_trees *t, u64 hash, u64 period, bool childr
 		if (f->name && !(f->name = names__intern(t, f->name)))
 			return -ENOMEM;
 		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
+			return -ENOMEM;
+		if (frame__fid(t, f, &t->fid[t->nr_frames + i]))
 			return -ENOMEM;
 	}
 	rec = &g->recs[g->nr_recs++];
