@@ -815,15 +815,55 @@ struct append {
 	u32 rec, pos;
 };
 
-static int append__cmp(const void *pa, const void *pb)
+/*
+ * @a sorted by tree, (hist, entry), keeping the order of each tree's:
+ * two stable counting sorts, by entry then by hist, in linear time (a
+ * million-sample report makes most of a million appends)
+ */
+static int appends__sort(struct append *a, size_t nr)
 {
-	const struct append *a = pa, *b = pb;
+	struct append *tmp;
+	size_t *cnt, max = 0, i, sum;
 
-	if (a->hist != b->hist)
-		return a->hist < b->hist ? -1 : 1;
-	if (a->entry != b->entry)
-		return a->entry < b->entry ? -1 : 1;
-	return a->rec < b->rec ? -1 : a->rec > b->rec;
+	for (i = 0; i < nr; i++) {
+		if (a[i].hist < 0)
+			return -EINVAL;
+		if (a[i].entry > max)
+			max = a[i].entry;
+		if ((size_t)a[i].hist > max)
+			max = a[i].hist;
+	}
+	tmp = malloc(nr * sizeof(*tmp) + 1);
+	cnt = calloc(max + 1, sizeof(*cnt));
+	if (!tmp || !cnt) {
+		free(tmp);
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++)
+		cnt[a[i].entry]++;
+	for (i = 0, sum = 0; i <= max; i++) {
+		size_t n = cnt[i];
+
+		cnt[i] = sum;
+		sum += n;
+	}
+	for (i = 0; i < nr; i++)
+		tmp[cnt[a[i].entry]++] = a[i];
+	memset(cnt, 0, (max + 1) * sizeof(*cnt));
+	for (i = 0; i < nr; i++)
+		cnt[tmp[i].hist]++;
+	for (i = 0, sum = 0; i <= max; i++) {
+		size_t n = cnt[i];
+
+		cnt[i] = sum;
+		sum += n;
+	}
+	for (i = 0; i < nr; i++)
+		a[cnt[tmp[i].hist]++] = tmp[i];
+	free(tmp);
+	free(cnt);
+	return 0;
 }
 
 /* the appends a gathered chain makes, at @a; their number */
@@ -1045,7 +1085,7 @@ int report_trees__flush(struct report_trees *t)
 	}
 	for (i = 0; i < g->nr_recs; i++)
 		nr += chain__appends(t, i, a + nr);
-	qsort(a, nr, sizeof(*a), append__cmp);
+	err = appends__sort(a, nr);
 	for (i = 0; i < nr && !err; i++) {
 		const struct chain_rec *rec = &g->recs[a[i].rec];
 		struct cursor c = {t->frames + rec->first, g->entries + rec->first, rec->nr,
