@@ -11,9 +11,11 @@
 # - the profile on a real recording, perf.data as bench.sh records it
 #   (cpu-clock every 20 us on both CPUs, with callchains), else recorded
 #   here the same way: samples per second of report --stdio against
-#   perf report --stdio, with the default sort keys and with --sort sym,
-#   and against perf report -g none, which leaves out the call graphs
-#   that ours does not print.
+#   perf report --stdio, with the default sort keys (perf's default view:
+#   Children and the call-graph trees), with --sort sym, and both with
+#   -g none, which leaves out the call graphs;
+# - perf's default view again on two recordings of ~200k and ~1M samples
+#   made here (root only; BENCH_NO_TREES=1 leaves them out).
 #
 # Each figure is the best CPU time (user + system) of $BENCH_RUNS runs
 # (5), as bench.sh measures, and the max RSS of that run.  Nothing here
@@ -70,6 +72,24 @@ row() {
 }
 row "report --stdio" --stdio --stdio
 row "report --stdio --sort sym" "--stdio --sort sym" "--stdio --sort sym"
-# perf's default on a recording with callchains adds its call graphs
-# (children): without them, it does the work ours does
-row "report --stdio (perf -g none: no call graphs, as ours)" "--stdio -g none" --stdio
+# without the call graphs: the rows and Children only
+row "report --stdio -g none (no call graphs)" "--stdio -g none" "--stdio -g none"
+
+# perf's default view with its call-graph trees (Children,
+# graph,0.5,caller,function,percent) on two recordings of ~200k and ~1M
+# samples, recorded here as above for 4 s and 20 s: a real system-wide
+# -g recording, so that both tools resolve the same frames from the same
+# objects (the loops, libc, the kernel, and whatever else ran); the
+# count is what the hrtimer gave, printed in the label
+if [ "$(id -u)" = 0 ] && [ -z "$BENCH_NO_TREES" ]; then
+	[ -x "$dir/loop" ] ||
+		cc -O1 -g -fno-omit-frame-pointer -o "$dir/loop" "$src/tools/perf/tests/workloads/loop.c"
+	for secs in 4 20; do
+		perf record -q -e cpu-clock -c 20000 -a -g -o "$dir/tree.data" -- \
+			sh -c "'$dir/loop' $secs & '$dir/loop' $secs; wait" 2>/dev/null
+		data=$dir/tree.data
+		nsamples=$(nr_samples "$data")
+		row "report --stdio (default: trees), $nsamples samples" --stdio --stdio
+		rm -f "$data"
+	done
+fi

@@ -4,9 +4,10 @@
  * report 6.1 --stdio builds and prints them.
  *
  * Storage: every node of every tree in one array, every frame in
- * another, linked by index.  A node's frames are a range of the frame
- * array: a new branch copies the rest of the sample's chain there, and a
- * split cuts a range in two, so nothing moves.  An entry's tree is a root
+ * another, linked by index.  The frame array holds the gathered chains
+ * (each distinct one once); a node's frames are a range of it: a new
+ * branch is the rest of the chain that made it, and a split cuts a range
+ * in two, so nothing is copied or moved.  An entry's tree is a root
  * node without frames, found by (histogram, entry) in a per-histogram
  * index.
  *
@@ -18,8 +19,12 @@
  * comparison (the object first, by its address in memory, then the
  * symbol's start or the address), greater keys first in order; here a
  * list in that order, which is the order ties keep when the children are
- * sorted by their period for printing.  Names are copied once, when a
- * node is made: the model's symbols may go before the tree is printed.
+ * sorted by their period for printing; a child index finds the child
+ * that goes on with a frame without walking the list.  Samples are not
+ * added one by one: report_trees__end() gathers equal chains into one,
+ * added once by report_trees__flush().  Names are copied once, when a
+ * chain is first gathered: the model's symbols may go before the tree is
+ * printed.
  */
 #include <errno.h>
 #include <math.h>
@@ -133,12 +138,25 @@ int report_tree_opts__parse(struct report_tree_opts *o, const char *arg, const c
 	return 0;
 }
 
+/*
+ * How frame__cmp() tells a frame from another, decided once per frame:
+ * two frames of one class other than FRAME_INLINED compare by object,
+ * then key, a total order; any other pair takes frame__cmp()'s full rules
+ */
+enum frame_class {
+	FRAME_SYM,     /* in a symbol, not inlined: key is its start */
+	FRAME_IP,      /* no symbol, or the address key: key is the address */
+	FRAME_INLINED, /* a function inlined there: compared by name */
+};
+
 /* a frame of a node, or of the sample being added */
 struct tree_frame {
 	const char *name; /* the symbol's, NULL: none, printed as the address */
 	const void *dso;  /* identity and order only, never read */
 	u64 ip;		  /* as recorded */
 	u64 start;	  /* the symbol's start */
+	u64 key;	  /* start or ip, by cls */
+	u8 cls;		  /* enum frame_class */
 	bool inlined;	  /* name is a function inlined there: " (inlined)" */
 	/* the address key: its source line, or perf's "+offset", "dso[addr]"; NULL: none */
 	const char *srcline;
@@ -147,6 +165,12 @@ struct tree_frame {
 struct tree_node {
 	u32 frame, nr_frames;
 	u32 parent, child, next; /* 0: none (node 0 is not used) */
+	/*
+	 * the children's set in the child index: a split hands the set to
+	 * the new tail node, so no entry of the index moves
+	 */
+	u32 kids;
+	u8 child_cls; /* the classes of the children's first frames, a bit each */
 	u32 out_child, out_next; /* the printed children, sorted */
 	u32 count, children_count;
 	u64 hit, children_hit;
@@ -157,8 +181,33 @@ struct sample_frame {
 	long entry;
 };
 
+/* a chain of samples gathered by report_trees__end() */
+struct chain_rec {
+	u64 hash;
+	u64 period; /* the samples' sum */
+	u32 first, nr; /* its frames in struct chains' */
+	u32 count;     /* the samples */
+	int hist;
+	u32 entry;
+	bool children;
+};
+
+/*
+ * The gathered chains' frames are the trees' frames (struct
+ * report_trees' frames), which the nodes made of them point into; each
+ * frame's entry beside them, here, until the flush
+ */
+struct chains {
+	struct chain_rec *recs;
+	size_t nr_recs, alloc_recs;
+	long *entries;
+	u32 *table; /* open addressing by hash: recs' index + 1, 0: empty */
+	size_t table_size;
+};
+
 struct report_trees {
 	struct report_tree_opts opts;
+	struct chains gather;
 	struct tree_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	struct tree_frame *frames;
@@ -170,6 +219,29 @@ struct report_trees {
 		size_t nr;
 	} * index;
 	size_t nr_index;
+	/*
+	 * the child index: (set, object and class, key) -> child, open
+	 * addressing; a node's children are found there when neither they
+	 * nor the frame looked for are inlined functions, compared by name
+	 */
+	struct child_slot {
+		u32 kids, child; /* child 0: empty */
+		u32 fid;
+	} * slots;
+	size_t nr_slots, slots_size;
+	/*
+	 * each frame's identity, beside frames: a number per distinct
+	 * (object, class, key or inlined name), times 4, plus the class; two
+	 * frames of one class are one exactly when their numbers are, so
+	 * that building the trees reads these 4 bytes, not the frames
+	 */
+	u32 *fid;
+	struct fid_slot {
+		uintptr_t obj;
+		u64 key;
+		u32 fid; /* 0: empty */
+	} * fids;
+	size_t nr_fids, fids_size;
 	/* interned names */
 	char **names;
 	size_t names_size, nr_names;
@@ -201,6 +273,14 @@ struct report_trees *report_trees__new(const struct report_tree_opts *o)
 	return t;
 }
 
+static void chains__free(struct chains *g)
+{
+	free(g->recs);
+	free(g->entries);
+	free(g->table);
+	memset(g, 0, sizeof(*g));
+}
+
 void report_trees__delete(struct report_trees *t)
 {
 	size_t i;
@@ -214,11 +294,15 @@ void report_trees__delete(struct report_trees *t)
 	for (i = 0; i < t->names_size; i++)
 		free(t->names[i]);
 	free(t->names);
+	free(t->slots);
+	free(t->fid);
+	free(t->fids);
 	free(t->index);
 	free(t->nodes);
 	free(t->frames);
 	free(t->chain);
 	free(t->list);
+	chains__free(&t->gather);
 	free(t);
 }
 
@@ -322,10 +406,16 @@ int report_trees__frame(struct report_trees *t, const struct callchain_frame *fr
 	sf->entry = entry;
 	sf->f.ip = frame->ip;
 	sf->f.dso = frame->al.map ? frame->al.map->dso : NULL;
+	sf->f.cls = FRAME_IP;
+	sf->f.key = frame->ip;
 	if (frame->al.sym) {
 		sf->f.start = frame->al.sym->start;
 		sf->f.inlined = frame->inlined;
 		sf->f.name = frame->inlined ? frame->inline_name : symbol__name(frame->al.sym);
+		if (sf->f.name && !t->opts.address) {
+			sf->f.cls = frame->inlined ? FRAME_INLINED : FRAME_SYM;
+			sf->f.key = frame->al.sym->start;
+		}
 	}
 	if (t->opts.address)
 		return frame__srcline(t, frame, sf);
@@ -342,8 +432,8 @@ static int cmp_u64(u64 a, u64 b)
  * the sample's: inlined functions by name, other symbols by object and
  * start, frames without a symbol by object and address
  */
-static int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
-		      const struct tree_frame *b)
+static int frame__cmp_slow(const struct report_trees *t, const struct tree_frame *a,
+			   const struct tree_frame *b)
 {
 	/* the address key: frames are one at one address of one object only */
 	if (a->name && b->name && !t->opts.address) {
@@ -361,6 +451,149 @@ static int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
 	return cmp_u64(a->ip, b->ip);
 }
 
+/* frame__cmp_slow()'s answer, the common case without its branches */
+static inline int frame__cmp(const struct report_trees *t, const struct tree_frame *a,
+			     const struct tree_frame *b)
+{
+	if (a->cls == b->cls && a->cls != FRAME_INLINED) {
+		if (a->dso != b->dso)
+			return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+		return cmp_u64(a->key, b->key);
+	}
+	return frame__cmp_slow(t, a, b);
+}
+
+/* the object and the class in one word: objects are aligned wider than the classes need */
+static inline uintptr_t frame__obj(const struct tree_frame *f)
+{
+	return (uintptr_t)f->dso | f->cls;
+}
+
+static inline u32 fid__cls(u32 fid)
+{
+	return fid & 3;
+}
+
+/* frames @a and @b of t->frames one, for the trees */
+static inline bool frames__same(const struct report_trees *t, u32 a, u32 b)
+{
+	u32 x = t->fid[a], y = t->fid[b];
+
+	if (x == y)
+		return true;
+	if (fid__cls(x) == fid__cls(y))
+		return false;
+	return !frame__cmp_slow(t, &t->frames[a], &t->frames[b]);
+}
+
+static size_t fid__hash(uintptr_t obj, u64 key, size_t size)
+{
+	u64 h = (key ^ obj * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+
+	h ^= h >> 29;
+	return h & (size - 1);
+}
+
+/* the identity of frame @f, its name interned: see struct report_trees' fid */
+static int frame__fid(struct report_trees *t, const struct tree_frame *f, u32 *fid)
+{
+	/* inlined functions are one by name alone, whatever their object */
+	uintptr_t obj = f->cls == FRAME_INLINED ? FRAME_INLINED : frame__obj(f);
+	u64 key = f->cls == FRAME_INLINED ? (uintptr_t)f->name : f->key;
+	size_t j;
+
+	if ((t->nr_fids + 1) * 2 > t->fids_size) {
+		size_t size = t->fids_size ? 2 * t->fids_size : 1024, i;
+		struct fid_slot *n = calloc(size, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (i = 0; i < t->fids_size; i++) {
+			const struct fid_slot *o = &t->fids[i];
+
+			if (!o->fid)
+				continue;
+			for (j = fid__hash(o->obj, o->key, size); n[j].fid; j = (j + 1) & (size - 1))
+				;
+			n[j] = *o;
+		}
+		free(t->fids);
+		t->fids = n;
+		t->fids_size = size;
+	}
+	for (j = fid__hash(obj, key, t->fids_size); t->fids[j].fid; j = (j + 1) & (t->fids_size - 1))
+		if (t->fids[j].obj == obj && t->fids[j].key == key) {
+			*fid = t->fids[j].fid;
+			return 0;
+		}
+	if (t->nr_fids + 1 >= 1U << 30)
+		return -ENOMEM;
+	t->fids[j] = (struct fid_slot){obj, key, (u32)(t->nr_fids + 1) << 2 | f->cls};
+	t->nr_fids++;
+	*fid = t->fids[j].fid;
+	return 0;
+}
+
+static size_t slot__hash(u32 kids, u32 fid, size_t size)
+{
+	u64 h = ((u64)kids << 32 | fid) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= h >> 29;
+	return h & (size - 1);
+}
+
+/* @child, the first of set @kids whose first frame is @fid */
+static int slots__add(struct report_trees *t, u32 kids, u32 fid, u32 child)
+{
+	size_t j;
+
+	if (fid__cls(fid) == FRAME_INLINED)
+		return 0;
+	if ((t->nr_slots + 1) * 2 > t->slots_size) {
+		size_t size = t->slots_size ? 2 * t->slots_size : 1024, i;
+		struct child_slot *n = calloc(size, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (i = 0; i < t->slots_size; i++) {
+			const struct child_slot *o = &t->slots[i];
+
+			if (!o->child)
+				continue;
+			for (j = slot__hash(o->kids, o->fid, size); n[j].child;
+			     j = (j + 1) & (size - 1))
+				;
+			n[j] = *o;
+		}
+		free(t->slots);
+		t->slots = n;
+		t->slots_size = size;
+	}
+	for (j = slot__hash(kids, fid, t->slots_size); t->slots[j].child;
+	     j = (j + 1) & (t->slots_size - 1))
+		;
+	t->slots[j] = (struct child_slot){kids, child, fid};
+	t->nr_slots++;
+	return 0;
+}
+
+/* the child of set @kids whose first frame is @fid, 0: none */
+static u32 slots__find(const struct report_trees *t, u32 kids, u32 fid)
+{
+	size_t j;
+
+	if (!t->slots_size)
+		return 0;
+	for (j = slot__hash(kids, fid, t->slots_size); t->slots[j].child;
+	     j = (j + 1) & (t->slots_size - 1)) {
+		const struct child_slot *s = &t->slots[j];
+
+		if (s->kids == kids && s->fid == fid)
+			return s->child;
+	}
+	return 0;
+}
+
 static long node__new(struct report_trees *t)
 {
 	if (t->nr_nodes >= UINT32_MAX)
@@ -375,13 +608,17 @@ static long node__new(struct report_trees *t)
 		t->alloc_nodes = alloc;
 	}
 	memset(&t->nodes[t->nr_nodes], 0, sizeof(*t->nodes));
+	t->nodes[t->nr_nodes].kids = t->nr_nodes;
 	return t->nr_nodes++;
 }
 
 /* the sample's chain (in the order the tree is built), from frame @pos to its end */
 struct cursor {
-	const struct sample_frame *f;
+	const struct tree_frame *f; /* in t->frames, from frame @base on */
+	const long *entry;	    /* each frame's entry, -1: none */
 	size_t nr;
+	u32 base;
+	u32 count; /* the samples that gave it */
 };
 
 /* a new child of @parent holding the cursor's frames from @pos on, in the key order */
@@ -390,39 +627,21 @@ static long node__add_child(struct report_trees *t, u32 parent, const struct cur
 {
 	long n = node__new(t);
 	u32 *link;
-	size_t i;
 
 	if (n < 0)
 		return n;
-	if (t->nr_frames + (c->nr - pos) > t->alloc_frames) {
-		size_t alloc = t->alloc_frames ? 2 * t->alloc_frames : 1024;
-		struct tree_frame *f;
-
-		while (alloc < t->nr_frames + (c->nr - pos))
-			alloc *= 2;
-		f = realloc(t->frames, alloc * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		t->frames = f;
-		t->alloc_frames = alloc;
-	}
-	t->nodes[n].frame = t->nr_frames;
+	/* the chain's frames are the tree's already: the node is the range of them */
+	t->nodes[n].frame = c->base + pos;
 	t->nodes[n].nr_frames = c->nr - pos;
-	for (i = pos; i < c->nr; i++) {
-		struct tree_frame *f = &t->frames[t->nr_frames++];
-
-		*f = c->f[i].f;
-		if (f->name && !(f->name = names__intern(t, f->name)))
-			return -ENOMEM;
-		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
-			return -ENOMEM;
-	}
 	t->nodes[n].parent = parent;
 	t->nodes[n].hit = period;
-	t->nodes[n].count = 1;
+	t->nodes[n].count = c->count;
+	t->nodes[parent].child_cls |= 1U << c->f[pos].cls;
+	if (slots__add(t, t->nodes[parent].kids, t->fid[c->base + pos], n))
+		return -ENOMEM;
 	/* greater keys first: before the first child whose key is smaller */
 	for (link = &t->nodes[parent].child; *link; link = &t->nodes[*link].next)
-		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos].f) < 0)
+		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos]) < 0)
 			break;
 	t->nodes[n].next = *link;
 	*link = n;
@@ -444,12 +663,12 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	long tail;
 
 	while (j < nd->nr_frames && pos + j < c->nr &&
-	       !frame__cmp(t, &t->frames[nd->frame + j], &c->f[pos + j].f))
+	       frames__same(t, nd->frame + j, c->base + pos + j))
 		j++;
 	if (j == nd->nr_frames) {
 		if (pos + j == c->nr) {
 			nd->hit += period;
-			nd->count++;
+			nd->count += c->count;
 			return 0;
 		}
 		return node__append_children(t, n, c, pos + j, period);
@@ -468,16 +687,24 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	    .children_count = nd->children_count,
 	    .hit = nd->hit,
 	    .children_hit = nd->children_hit,
+	    .kids = nd->kids,
+	    .child_cls = nd->child_cls,
 	};
 	for (ch = nd->child; ch; ch = t->nodes[ch].next)
 		t->nodes[ch].parent = tail;
 	nd->nr_frames = j;
 	nd->child = tail;
+	/* the tail's own number, never a set's yet, names the node's new set */
+	nd->kids = tail;
+	nd->child_cls = 1U << t->frames[nd->frame + j].cls;
+	if (slots__add(t, tail, t->fid[nd->frame + j], tail))
+		return -ENOMEM;
+	nd = &t->nodes[n];
 	nd->children_hit = nd->hit + t->nodes[tail].children_hit;
 	nd->children_count = nd->count + t->nodes[tail].children_count;
 	if (pos + j == c->nr) {
 		nd->hit = period;
-		nd->count = 1;
+		nd->count = c->count;
 		return 0;
 	}
 	nd->hit = 0;
@@ -486,31 +713,39 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 		return -ENOMEM;
 	nd = &t->nodes[n];
 	nd->children_hit += period;
-	nd->children_count++;
+	nd->children_count += c->count;
 	return 0;
 }
 
 static int node__append_children(struct report_trees *t, u32 node, const struct cursor *c,
 				 size_t pos, u64 period)
 {
+	const struct tree_frame *f = &c->f[pos];
 	u32 ch;
 	int err;
 
-	/* the children in key order, greater first: look no further than a smaller one */
-	for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
-		int m = frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f);
+	if (f->cls != FRAME_INLINED && !(t->nodes[node].child_cls & (1U << FRAME_INLINED))) {
+		/* no names to compare: the index finds the equal one */
+		ch = slots__find(t, t->nodes[node].kids, t->fid[c->base + pos]);
+	} else {
+		/* the children in key order, greater first: look no further than a smaller one */
+		for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
+			int m = frame__cmp(t, &t->frames[t->nodes[ch].frame], f);
 
-		if (m <= 0)
-			break;
+			if (m <= 0)
+				break;
+		}
+		if (ch && !frames__same(t, t->nodes[ch].frame, c->base + pos))
+			ch = 0;
 	}
-	if (ch && !frame__cmp(t, &t->frames[t->nodes[ch].frame], &c->f[pos].f))
+	if (ch)
 		err = node__append(t, ch, c, pos, period);
 	else
 		err = node__add_child(t, node, c, pos, period) < 0 ? -ENOMEM : 0;
 	if (err)
 		return err;
 	t->nodes[node].children_hit += period;
-	t->nodes[node].children_count++;
+	t->nodes[node].children_count += c->count;
 	return 0;
 }
 
@@ -573,11 +808,233 @@ static int trees__append(struct report_trees *t, u32 entry, const struct cursor 
 	return node__append_children(t, root, c, pos, period);
 }
 
+/* an append of a gathered chain, from frame @pos on, to the tree of (hist, entry) */
+struct append {
+	int hist;
+	u32 entry;
+	u32 rec, pos;
+};
+
+/*
+ * @a sorted by tree, (hist, entry), keeping the order of each tree's:
+ * two stable counting sorts, by entry then by hist, in linear time (a
+ * million-sample report makes most of a million appends)
+ */
+static int appends__sort(struct append *a, size_t nr)
+{
+	struct append *tmp;
+	size_t *cnt, max = 0, i, sum;
+
+	for (i = 0; i < nr; i++) {
+		if (a[i].hist < 0)
+			return -EINVAL;
+		if (a[i].entry > max)
+			max = a[i].entry;
+		if ((size_t)a[i].hist > max)
+			max = a[i].hist;
+	}
+	tmp = malloc(nr * sizeof(*tmp) + 1);
+	cnt = calloc(max + 1, sizeof(*cnt));
+	if (!tmp || !cnt) {
+		free(tmp);
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++)
+		cnt[a[i].entry]++;
+	for (i = 0, sum = 0; i <= max; i++) {
+		size_t n = cnt[i];
+
+		cnt[i] = sum;
+		sum += n;
+	}
+	for (i = 0; i < nr; i++)
+		tmp[cnt[a[i].entry]++] = a[i];
+	memset(cnt, 0, (max + 1) * sizeof(*cnt));
+	for (i = 0; i < nr; i++)
+		cnt[tmp[i].hist]++;
+	for (i = 0, sum = 0; i <= max; i++) {
+		size_t n = cnt[i];
+
+		cnt[i] = sum;
+		sum += n;
+	}
+	for (i = 0; i < nr; i++)
+		a[cnt[tmp[i].hist]++] = tmp[i];
+	free(tmp);
+	free(cnt);
+	return 0;
+}
+
+/* the appends a gathered chain makes, at @a; their number */
+static size_t chain__appends(const struct report_trees *t, u32 r, struct append *a)
+{
+	const struct chain_rec *rec = &t->gather.recs[r];
+	const long *entry = t->gather.entries + rec->first;
+	size_t i, j, n = 0;
+
+	if (!rec->nr)
+		return 0;
+	a[n++] = (struct append){rec->hist, rec->entry, r, 0};
+	if (!rec->children)
+		return n;
+	/*
+	 * perf's cumulative entries: each entry of the chain once, at its
+	 * first frame in the order the tree is built, and not the sample's
+	 * own entry, which has the whole chain
+	 */
+	for (i = 0; i < rec->nr; i++) {
+		long e = entry[i];
+
+		if (e < 0 || (u32)e == rec->entry)
+			continue;
+		for (j = 0; j < i; j++)
+			if (entry[j] == e)
+				break;
+		if (j == i)
+			a[n++] = (struct append){rec->hist, e, r, i};
+	}
+	return n;
+}
+
+static u64 chain__hash(int hist, u32 entry, bool children, const struct sample_frame *f, size_t nr)
+{
+	u64 h = ((u64)(u32)hist << 33 | (u64)entry << 1 | children) * 0x9e3779b97f4a7c15ULL;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		h = (h ^ frame__obj(&f[i].f)) * 0xff51afd7ed558ccdULL;
+		h = (h ^ f[i].f.key) * 0xc4ceb9fe1a85ec53ULL;
+		h = (h ^ (u64)f[i].entry) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+/*
+ * Equal for the trees: every frame one with the other's (frame__cmp(),
+ * by the same rule for every pair, inlined names by their text) and of
+ * the same entry
+ */
+static bool chain__equal(const struct tree_frame *a, const long *entry,
+			 const struct sample_frame *b, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (frame__obj(&a[i]) != frame__obj(&b[i].f) || a[i].key != b[i].f.key ||
+		    entry[i] != b[i].entry)
+			return false;
+		if (a[i].cls == FRAME_INLINED && a[i].name != b[i].f.name &&
+		    strcmp(a[i].name, b[i].f.name))
+			return false;
+	}
+	return true;
+}
+
+static int chains__grow_table(struct chains *g)
+{
+	size_t size = g->table_size ? 2 * g->table_size : 1024, i, j;
+	u32 *n = calloc(size, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < g->table_size; i++) {
+		u32 r = g->table[i];
+
+		if (!r)
+			continue;
+		for (j = g->recs[r - 1].hash & (size - 1); n[j]; j = (j + 1) & (size - 1))
+			;
+		n[j] = r;
+	}
+	free(g->table);
+	g->table = n;
+	g->table_size = size;
+	return 0;
+}
+
+/* a new gathered chain, t->chain's frames with their names interned */
+static int chains__add(struct report_trees *t, u64 hash, u64 period, bool children, size_t slot)
+{
+	struct chains *g = &t->gather;
+	struct chain_rec *rec;
+	size_t i;
+
+	if (g->nr_recs == g->alloc_recs) {
+		size_t alloc = g->alloc_recs ? 2 * g->alloc_recs : 1024;
+		struct chain_rec *r = realloc(g->recs, alloc * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		g->recs = r;
+		g->alloc_recs = alloc;
+	}
+	if (t->nr_frames + t->nr_chain > UINT32_MAX)
+		return -ENOMEM;
+	if (t->nr_frames + t->nr_chain > t->alloc_frames) {
+		size_t alloc = t->alloc_frames ? 2 * t->alloc_frames : 4096;
+		struct tree_frame *f;
+		long *e;
+		u32 *id;
+
+		while (alloc < t->nr_frames + t->nr_chain)
+			alloc *= 2;
+		f = realloc(t->frames, alloc * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		t->frames = f;
+		e = realloc(g->entries, alloc * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		g->entries = e;
+		id = realloc(t->fid, alloc * sizeof(*id));
+		if (!id)
+			return -ENOMEM;
+		t->fid = id;
+		t->alloc_frames = alloc;
+	}
+	for (i = 0; i < t->nr_chain; i++) {
+		struct tree_frame *f = &t->frames[t->nr_frames + i];
+
+		*f = t->chain[i].f;
+		g->entries[t->nr_frames + i] = t->chain[i].entry;
+		if (f->name && !(f->name = names__intern(t, f->name)))
+			return -ENOMEM;
+		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
+			return -ENOMEM;
+		if (frame__fid(t, f, &t->fid[t->nr_frames + i]))
+			return -ENOMEM;
+	}
+	rec = &g->recs[g->nr_recs++];
+	*rec = (struct chain_rec){
+	    .hash = hash,
+	    .period = period,
+	    .first = t->nr_frames,
+	    .nr = t->nr_chain,
+	    .count = 1,
+	    .hist = t->hist,
+	    .entry = t->entry,
+	    .children = children,
+	};
+	t->nr_frames += t->nr_chain;
+	g->table[slot] = g->nr_recs;
+	return 0;
+}
+
+/*
+ * A sample's chain is gathered, not yet added: the samples of one chain
+ * (most of a profile's) make one pass through the trees at
+ * report_trees__flush(), which builds the trees that adding each would
+ * have built, since a tree's shape is that of the set of its chains and
+ * its counts are sums.  The chains keep the order they first came in, so
+ * that a node keeps the frames of the first sample that made it.
+ */
 int report_trees__end(struct report_trees *t, u64 period, bool children)
 {
-	struct cursor c = {t->chain, t->nr_chain};
+	struct chains *g = &t->gather;
 	size_t i, j;
-	int err;
+	u64 hash;
 
 	/* the walk gave the frames callee first */
 	if (t->opts.caller) {
@@ -588,29 +1045,58 @@ int report_trees__end(struct report_trees *t, u64 period, bool children)
 			t->chain[j - 1] = tmp;
 		}
 	}
-	err = trees__append(t, t->entry, &c, 0, period);
-	if (err || !children)
-		return err;
-	/*
-	 * perf's cumulative entries: each entry of the chain once, at its
-	 * first frame in the order the tree is built, and not the sample's
-	 * own entry, which has the whole chain
-	 */
-	for (i = 0; i < c.nr; i++) {
-		long e = c.f[i].entry;
+	if ((g->nr_recs + 1) * 2 > g->table_size && chains__grow_table(g))
+		return -ENOMEM;
+	hash = chain__hash(t->hist, t->entry, children, t->chain, t->nr_chain);
+	for (j = hash & (g->table_size - 1); g->table[j]; j = (j + 1) & (g->table_size - 1)) {
+		struct chain_rec *rec = &g->recs[g->table[j] - 1];
 
-		if (e < 0 || (u32)e == t->entry)
-			continue;
-		for (j = 0; j < i; j++)
-			if (c.f[j].entry == e)
-				break;
-		if (j < i)
-			continue;
-		err = trees__append(t, e, &c, i, period);
-		if (err)
-			return err;
+		if (rec->hash == hash && rec->hist == t->hist && rec->entry == t->entry &&
+		    rec->nr == t->nr_chain && rec->children == children &&
+		    chain__equal(t->frames + rec->first, g->entries + rec->first, t->chain,
+				 t->nr_chain)) {
+			rec->period += period;
+			rec->count++;
+			return 0;
+		}
 	}
-	return 0;
+	return chains__add(t, hash, period, children, j);
+}
+
+/*
+ * The gathered chains into the trees, one tree after the other (the
+ * appends sorted by tree, each tree's in the order its chains came), so
+ * that a tree's nodes are made together and stay near each other in
+ * memory while it is built; the trees are separate, so their order
+ * changes nothing in them
+ */
+int report_trees__flush(struct report_trees *t)
+{
+	struct chains *g = &t->gather;
+	struct append *a;
+	size_t i, nr = 0;
+	int err = 0;
+
+	/* a chain appends at most once per frame and once more */
+	a = malloc((t->nr_frames + g->nr_recs + 1) * sizeof(*a));
+	if (!a) {
+		chains__free(g);
+		return -ENOMEM;
+	}
+	for (i = 0; i < g->nr_recs; i++)
+		nr += chain__appends(t, i, a + nr);
+	err = appends__sort(a, nr);
+	for (i = 0; i < nr && !err; i++) {
+		const struct chain_rec *rec = &g->recs[a[i].rec];
+		struct cursor c = {t->frames + rec->first, g->entries + rec->first, rec->nr,
+				   rec->first, rec->count};
+
+		t->hist = a[i].hist;
+		err = trees__append(t, a[i].entry, &c, a[i].pos, rec->period);
+	}
+	free(a);
+	chains__free(g);
+	return err;
 }
 
 u32 report_trees__max_depth(const struct report_trees *t, int hist, u32 entry)

@@ -75,6 +75,12 @@ int report_trees__frame(struct report_trees *t, const struct callchain_frame *fr
 int report_trees__end(struct report_trees *t, u64 period, bool children);
 
 /*
+ * After the last sample, before the trees are read: report_trees__end()
+ * gathers chains, this adds them to the trees.  0 or -ENOMEM.
+ */
+int report_trees__flush(struct report_trees *t);
+
+/*
  * The longest chain given to the entry: perf orders entries of one thread
  * with equal Children by it, the deeper first in caller order
  */

@@ -1240,6 +1240,9 @@ int report__run(struct report_opts *opts)
 		err_cut = err;
 		err = 0;
 	}
+	/* the chains gathered while reading, into the trees */
+	if (!err && r.trees)
+		err = report_trees__flush(r.trees);
 	if (err)
 		goto out;
 	if (opts->header_only) {
