@@ -716,8 +716,15 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 		if (!input)
 			return !a->sym || !b->sym ? cmp_null(a->sym, b->sym) :
 						    strcmp(a->sym, b->sym);
-		if (!a->sym && !b->sym)
-			return cmp_u64_asc(a->ip, b->ip);
+		if (!a->sym && !b->sym) {
+			/*
+			 * perf's _sort__addr_cmp(): the difference as signed,
+			 * so an address 2^63 or more above another sorts first
+			 */
+			s64 d = (s64)(b->ip - a->ip);
+
+			return d > 0 ? -1 : d < 0;
+		}
 		c = entry__cmp_key(SORT_DSO, a, b, true);
 		if (c)
 			return c;
