@@ -927,6 +927,11 @@ out_free:
 }
 
 /* the busiest command first, then by name */
+int hist_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b, bool input)
+{
+	return entry__cmp_key(key, a, b, input);
+}
+
 static int abi_count__cmp(const void *pa, const void *pb)
 {
 	const struct report_abi_count *a = pa, *b = pb;

@@ -84,6 +84,18 @@ struct report_hist {
 			      FILE *fp);
 	void *after_arg;
 	int idx; /* the event's index */
+	/* the events of its group (HEADER_GROUP_DESC): perf says "of events" past one */
+	u32 group_size;
+	/*
+	 * an event group's block (perf's --group): a value column per member,
+	 * members[entry * nr_members + m], the leader's m = 0, each a share
+	 * of member_totals[m]; NULL: the entries' own values
+	 */
+	u32 nr_members;
+	const struct hist_member_vals {
+		u64 period, nr_samples, children;
+	} * members;
+	const u64 *member_totals;
 };
 
 /* columns that are not sort keys, numbered after them */
@@ -118,15 +130,20 @@ const char *report_column__name(int col);
 /* its header in perf's profile: "Command", "Shared Object", "Overhead" */
 const char *report_column__header(int col);
 
+/* the columns perf report adds by option: -n, --show-total-period */
+#define REPORT_SHOW_SAMPLES 1u
+#define REPORT_SHOW_PERIOD 2u
+
 /*
  * @sort: perf's --sort (NULL: comm,dso,sym), @fields: -F (NULL: none);
+ * @show: REPORT_SHOW_* (-n, --show-total-period: a bool is -n alone);
  * @children: perf's --children, which puts "Children" (renaming
  * "Overhead" to "Self") before the columns and sorts on it first unless
  * -F names the columns.  0, or -EINVAL with a one-line error naming the
  * unknown key.
  */
 int report_layout__parse(struct report_layout *l, const char *sort, const char *fields,
-			 bool show_nr_samples, bool children);
+			 unsigned int show, bool children);
 
 /* the histograms of a session, one per event, filled sample by sample */
 struct report_hists;
@@ -195,6 +212,12 @@ void report_hists__set_relative(struct report_hists *rh, bool relative);
  */
 void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
 			  float percent_limit, FILE *fp);
+/*
+ * one sort key's order between two entries; @input: perf's input tree's
+ * (what makes two samples one entry), else its output order's
+ */
+int hist_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
+			bool input);
 /* the per-command ABI counts, our addition */
 void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp);
 /* how many of the ABI words (none, 32, 64, other) the histogram's samples hold */
