@@ -109,6 +109,13 @@ struct block_mem {
 	struct hist_member_vals *vals;
 	u64 *totals;
 	char *name;
+	/*
+	 * with trees: each row's entry is the leader's (its tree printed as
+	 * the leader's block prints it), or a member's alone, whose dummy
+	 * entry in perf's leader has no chain
+	 */
+	bool *from_leader;
+	const struct report_hist *leader;
 };
 
 /* an entry of one member, while matching */
@@ -122,6 +129,7 @@ static const struct report_layout *group_layout;
 static const struct hist_member_vals *group_vals;
 static const struct hist_entry *group_base;
 static u32 group_nr;
+static int group_depth; /* the trees' tie rule: 1 deeper first, -1 shallower, 0 none */
 
 /* the same entry: perf's hist_entry__collapse() on the sort keys */
 static int keys__cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -171,10 +179,16 @@ static int group_entry__cmp(const void *pa, const void *pb)
 	for (int i = 0; i < group_layout->nr_sort && !c; i++) {
 		int col = group_layout->sort[i];
 
-		/* perf's __hpp__sort_acc() knows no group: the leader's Children alone */
-		if (col == REPORT_COL_CHILDREN)
+		/*
+		 * perf's __hpp__sort_acc() knows no group: the leader's Children
+		 * alone, then with trees the longest chain's depth of one thread
+		 */
+		if (col == REPORT_COL_CHILDREN) {
 			c = cmp_desc(va[0].children, vb[0].children);
-		else if (col >= SORT__MAX)
+			if (!c && group_depth && a->thread == b->thread)
+				c = group_depth > 0 ? cmp_desc(a->max_depth, b->max_depth) :
+						      cmp_desc(b->max_depth, a->max_depth);
+		} else if (col >= SORT__MAX)
 			c = group__cmp_value(va, vb, col);
 		else
 			c = hist_entry__cmp_key(col, a, b, false);
@@ -183,15 +197,31 @@ static int group_entry__cmp(const void *pa, const void *pb)
 	return c ?: keys__cmp(a, b);
 }
 
+static int group_entry__rb_cmp(u32 a, u32 b, void *arg __maybe_unused)
+{
+	return group_entry__cmp(&a, &b);
+}
+
+/* after a row, the leader's tree of its entry as the leader's own block prints it */
+static void group__fprintf_after(const struct report_hist *h, const struct hist_entry *e, void *arg,
+				 FILE *fp)
+{
+	const struct block_mem *mem = arg;
+
+	if (mem->from_leader[e - h->entries])
+		mem->leader->fprintf_after(mem->leader, e, mem->leader->after_arg, fp);
+}
+
 /* the group's block: its entries matched across the members, then sorted */
 static int block__merge(struct report_hist *out, struct block_mem *mem,
 			const struct report_hist *hists, const struct report_group *grp, u32 nr_m,
-			const struct report_layout *l, const char *const *names)
+			const struct report_layout *l, const char *const *names, int depth)
 {
 	struct member_entry *all;
 	struct hist_entry *entries = NULL;
 	struct hist_member_vals *vals = NULL;
 	u32 *order = NULL;
+	bool *from_leader = NULL;
 	size_t n = 0, k = 0, i;
 	char *name = NULL;
 	size_t name_len = 0;
@@ -204,8 +234,11 @@ static int block__merge(struct report_hist *out, struct block_mem *mem,
 	entries = malloc((n ?: 1) * sizeof(*entries));
 	vals = calloc((n ?: 1) * nr_m, sizeof(*vals));
 	order = malloc((n ?: 1) * sizeof(*order));
+	from_leader = calloc(n ?: 1, sizeof(*from_leader));
 	mem->totals = calloc(nr_m, sizeof(*mem->totals));
-	if (!all || !entries || !vals || !order || !mem->totals)
+	mem->from_leader = calloc(n ?: 1, sizeof(*mem->from_leader));
+	if (!all || !entries || !vals || !order || !from_leader || !mem->totals ||
+	    !mem->from_leader)
 		goto out;
 	for (u32 m = 0, j = 0; m < nr_m; m++)
 		for (i = 0; i < hists[m].nr_entries; i++)
@@ -217,10 +250,12 @@ static int block__merge(struct report_hist *out, struct block_mem *mem,
 
 		/* the leader's entry, or a member's with the leader's counts zero */
 		entries[k] = *all[i].e;
+		from_leader[k] = !all[i].m;
 		if (all[i].m) {
 			entries[k].period = 0;
 			entries[k].nr_samples = 0;
 			entries[k].children = 0;
+			entries[k].max_depth = 0;
 		}
 		for (; j < n && !keys__cmp(all[i].e, all[j].e); j++) {
 			vals[k * nr_m + all[j].m].period = all[j].e->period;
@@ -229,12 +264,24 @@ static int block__merge(struct report_hist *out, struct block_mem *mem,
 		}
 		i = j;
 	}
-	for (i = 0; i < k; i++)
-		order[i] = i;
 	group_base = entries;
 	group_vals = vals;
 	group_nr = nr_m;
-	qsort(order, k, sizeof(*order), group_entry__cmp);
+	group_depth = hists[0].fprintf_after ? depth : 0;
+	/*
+	 * with the trees' tie rule perf's comparison is no total order: its
+	 * output tree is rebuilt, the entries inserted in its input order,
+	 * the leader's tree of the keys (which hists__link() adds the
+	 * members' entries to), here the keys' order
+	 */
+	if (group_depth) {
+		if (report_rb_order(k, group_entry__rb_cmp, NULL, order))
+			goto out;
+	} else {
+		for (i = 0; i < k; i++)
+			order[i] = i;
+		qsort(order, k, sizeof(*order), group_entry__cmp);
+	}
 	mem->entries = malloc((k ?: 1) * sizeof(*mem->entries));
 	mem->vals = malloc((k ?: 1) * nr_m * sizeof(*mem->vals));
 	nf = open_memstream(&name, &name_len);
@@ -246,6 +293,7 @@ static int block__merge(struct report_hist *out, struct block_mem *mem,
 	}
 	for (i = 0; i < k; i++) {
 		mem->entries[i] = entries[order[i]];
+		mem->from_leader[i] = from_leader[order[i]];
 		memcpy(&mem->vals[i * nr_m], &vals[order[i] * nr_m], nr_m * sizeof(*vals));
 	}
 	/* perf's evsel__group_desc() */
@@ -269,6 +317,11 @@ static int block__merge(struct report_hist *out, struct block_mem *mem,
 	out->members = mem->vals;
 	out->member_totals = mem->totals;
 	out->fprintf_after = NULL;
+	if (hists[0].fprintf_after) {
+		mem->leader = &hists[0];
+		out->fprintf_after = group__fprintf_after;
+		out->after_arg = mem;
+	}
 	out->nr_samples = out->total_period = out->all_samples = 0;
 	for (u32 m = 0; m < nr_m; m++) {
 		mem->totals[m] = hists[m].total_period;
@@ -282,12 +335,13 @@ out:
 	free(entries);
 	free(vals);
 	free(order);
+	free(from_leader);
 	return err;
 }
 
 int report_blocks__build(struct report_blocks *b, const struct report_hist *hists, size_t nr,
 			 const struct report_groups *g, bool group, const struct report_layout *l,
-			 const char *const *names)
+			 const char *const *names, int depth)
 {
 	struct block_mem *mem;
 
@@ -312,7 +366,8 @@ int report_blocks__build(struct report_blocks *b, const struct report_hist *hist
 
 			if (nr_m > nr - i)
 				nr_m = nr - i;
-			err = block__merge(h, &mem[b->nr - 1], &hists[i], grp, nr_m, l, &names[i]);
+			err = block__merge(h, &mem[b->nr - 1], &hists[i], grp, nr_m, l, &names[i],
+					   depth);
 			if (err)
 				return err;
 		} else {
@@ -332,6 +387,7 @@ void report_blocks__exit(struct report_blocks *b)
 		free(mem[i].vals);
 		free(mem[i].totals);
 		free(mem[i].name);
+		free(mem[i].from_leader);
 	}
 	free(mem);
 	free(b->hists);

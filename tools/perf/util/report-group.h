@@ -47,11 +47,14 @@ struct report_blocks {
  * member has a row (perf's hists__match() and hists__link()), sorted on
  * the leader's value then the members'; else every event its own block.
  * @names: the events' names (a member without samples has none in @hists).
+ * @depth: with trees, perf's tie of equal Children of one thread: 1 the
+ * deeper longest chain first (caller order), -1 the shallower, 0 none;
+ * each row then gets the leader's tree of its entry.
  * 0 or -ENOMEM.
  */
 int report_blocks__build(struct report_blocks *b, const struct report_hist *hists, size_t nr,
 			 const struct report_groups *g, bool group, const struct report_layout *l,
-			 const char *const *names);
+			 const char *const *names, int depth);
 void report_blocks__exit(struct report_blocks *b);
 
 #endif /* __PERF_TEXTPOKE_REPORT_GROUP_H */

@@ -926,6 +926,57 @@ out_free:
 	return err;
 }
 
+int report_rb_order(u32 n, int (*cmp)(u32 a, u32 b, void *arg), void *arg, u32 *order)
+{
+	struct rb_order t = {NULL};
+	u32 *stack, x, sp = 0, k = 0, i;
+	int err = -ENOMEM;
+
+	t.left = calloc(n ?: 1, sizeof(u32));
+	t.right = calloc(n ?: 1, sizeof(u32));
+	t.up = calloc(n ?: 1, sizeof(u32));
+	t.red = calloc(n ?: 1, sizeof(bool));
+	stack = malloc((n ?: 1) * sizeof(u32));
+	if (!t.left || !t.right || !t.up || !t.red || !stack)
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		u32 z = i + 1, p = 0;
+		bool go_left = false;
+
+		for (x = t.root; x;) {
+			p = x;
+			go_left = cmp(i, x - 1, arg) < 0;
+			x = go_left ? t.left[x - 1] : t.right[x - 1];
+		}
+		t.up[z - 1] = p;
+		t.red[z - 1] = true;
+		if (!p)
+			t.root = z;
+		else if (go_left)
+			t.left[p - 1] = z;
+		else
+			t.right[p - 1] = z;
+		rb_order__fixup(&t, z);
+	}
+	for (x = t.root; x || sp;) {
+		while (x) {
+			stack[sp++] = x;
+			x = t.left[x - 1];
+		}
+		x = stack[--sp];
+		order[k++] = x - 1;
+		x = t.right[x - 1];
+	}
+	err = 0;
+out_free:
+	free(t.left);
+	free(t.right);
+	free(t.up);
+	free(t.red);
+	free(stack);
+	return err;
+}
+
 /* the busiest command first, then by name */
 int hist_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b, bool input)
 {

@@ -218,6 +218,12 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
  */
 int hist_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
 			bool input);
+/*
+ * perf's output order where its comparison is no total order: @n items
+ * inserted in index order into a red-black tree (@cmp(a, b) < 0: a goes
+ * left of b), their in-order sequence in @order.  0 or -ENOMEM.
+ */
+int report_rb_order(u32 n, int (*cmp)(u32 a, u32 b, void *arg), void *arg, u32 *order);
 /* the per-command ABI counts, our addition */
 void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp);
 /* how many of the ABI words (none, 32, 64, other) the histogram's samples hold */

@@ -878,8 +878,8 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 		names[i] = evlist && i < (size_t)evlist->nr_entries ?
 			       evsel__name(evlist->entries[i]) :
 			       hists[i].event_name;
-	err =
-	    report_blocks__build(&blocks, hists, nr, &r->groups, r->group_view, &r->layout, names);
+	err = report_blocks__build(&blocks, hists, nr, &r->groups, r->group_view, &r->layout, names,
+				   r->trees ? (r->callee_order ? -1 : 1) : 0);
 	free(names);
 	if (err) {
 		report_blocks__exit(&blocks);
@@ -973,12 +973,6 @@ static int report__setup_groups(struct report *r)
 		r->groups.nr = 1;
 	}
 	r->group_view = r->opts->group != 0 && r->groups.nr;
-	if (r->group_view && r->trees) {
-		pr_err("%s: a group's events with call-graph trees are not done yet: give "
-		       "--no-group, or -g none\n",
-		       r->opts->input);
-		return -EOPNOTSUPP;
-	}
 	return 0;
 }
 
