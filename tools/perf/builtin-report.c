@@ -61,6 +61,10 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_SYMBOL_FILTER,
 		OPT_IGNORE_CALLEES,
 		OPT_HIERARCHY,
+		OPT_SHOW_TOTAL_PERIOD,
+		OPT_GROUP,
+		OPT_NO_GROUP,
+		OPT_PERCENT_TYPE,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -128,6 +132,17 @@ int cmd_textpoke_report(int argc, char **argv)
 	    {0, "hierarchy", no_argument, NULL,
 	     "a level per sort key, as perf's (no Children; not with trees, -F or filters yet)",
 	     OPT_HIERARCHY},
+	    {0, "show-total-period", no_argument, NULL, "show the total period of each entry",
+	     OPT_SHOW_TOTAL_PERIOD},
+	    {0, "group", no_argument, NULL,
+	     "an event group as one block, a column per member (the default with groups)",
+	     OPT_GROUP},
+	    {0, "no-group", no_argument, NULL, "every event its own block, groups or not",
+	     OPT_NO_GROUP},
+	    {'T', "threads", no_argument, NULL,
+	     "after the profile, the per-thread counts the READ records hold", 'T'},
+	    {0, "percent-type", required_argument, "type",
+	     "perf annotate's percentages: accepted, the report prints none", OPT_PERCENT_TYPE},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
@@ -265,6 +280,27 @@ int cmd_textpoke_report(int argc, char **argv)
 			break;
 		case OPT_HIERARCHY:
 			o.hierarchy = true;
+			break;
+		case OPT_SHOW_TOTAL_PERIOD:
+			o.show_total_period = true;
+			break;
+		case OPT_GROUP:
+			o.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			o.group = 0;
+			break;
+		case 'T':
+			o.threads = true;
+			break;
+		case OPT_PERCENT_TYPE:
+			/* perf 6.1 takes it for annotate's columns; --stdio's report has none */
+			if (strcmp(optarg, "local-period") && strcmp(optarg, "global-period") &&
+			    strcmp(optarg, "local-hits") && strcmp(optarg, "global-hits")) {
+				popt__bad_value(&ctx, "expected local-period, global-period, "
+						      "local-hits or global-hits");
+				return 129;
+			}
 			break;
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &o.max_stack))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug.h"
 #include "report-hist.h"
 
 /* perf's convert_unit(): 1K past 1000 samples */
@@ -31,23 +32,60 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 	return v;
 }
 
-/* the column's value as printed, width-free */
-static int entry__snprintf(const struct report_hist *h, const struct hist_entry *e, int col,
-			   int width, char *buf, size_t size)
+/* a value column of one event (@total its period) */
+static int value__snprintf(int col, u64 period, u64 nr_samples, u64 children, u64 total, int width,
+			   char *buf, size_t size)
 {
 	double pct;
 
 	switch (col) {
 	case REPORT_COL_OVERHEAD:
-		pct = h->total_period ? 100.0 * e->period / h->total_period : 0.0;
+		pct = total ? 100.0 * period / total : 0.0;
 		return snprintf(buf, size, " %*.2f%%", width - 2, pct);
 	case REPORT_COL_CHILDREN:
-		pct = h->total_period ? 100.0 * e->children / h->total_period : 0.0;
+		pct = total ? 100.0 * children / total : 0.0;
 		return snprintf(buf, size, " %*.2f%%", width - 2, pct);
 	case REPORT_COL_SAMPLE:
-		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)e->nr_samples);
+		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)nr_samples);
+	default:
+		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)period);
+	}
+}
+
+/*
+ * perf's group columns: each member's value in the one-event width, run
+ * together, the leader's first
+ */
+static int group__snprintf(const struct report_hist *h, const struct hist_entry *e, int col,
+			   int width, char *buf, size_t size)
+{
+	const struct hist_member_vals *v = &h->members[(e - h->entries) * h->nr_members];
+	int w = width / h->nr_members, len = 0;
+
+	for (u32 m = 0; m < h->nr_members && (size_t)len < size; m++) {
+		int n = value__snprintf(col, v[m].period, v[m].nr_samples, v[m].children,
+					h->member_totals[m], w, buf + len, size - len);
+
+		if (n < 0)
+			return n;
+		len += n;
+	}
+	return len;
+}
+
+/* the column's value as printed, width-free */
+static int entry__snprintf(const struct report_hist *h, const struct hist_entry *e, int col,
+			   int width, char *buf, size_t size)
+{
+	switch (col) {
+	case REPORT_COL_OVERHEAD:
+	case REPORT_COL_CHILDREN:
+	case REPORT_COL_SAMPLE:
 	case REPORT_COL_PERIOD:
-		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)e->period);
+		if (h->members)
+			return group__snprintf(h, e, col, width, buf, size);
+		return value__snprintf(col, e->period, e->nr_samples, e->children, h->total_period,
+				       width, buf, size);
 	case SORT_COMM:
 		return snprintf(buf, size, "%-*.*s", width, width, e->comm);
 	case SORT_PID:
@@ -112,15 +150,17 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 static int column__width(const struct report_hist *h, const struct report_layout *l, int col)
 {
 	int w = strlen(report_column__header(col));
+	int n = h->members ? h->nr_members : 1;
 	size_t i;
 
+	/* perf's hpp__width_fn(): a group's value columns, one width per member */
 	switch (col) {
 	case REPORT_COL_OVERHEAD:
 	case REPORT_COL_CHILDREN:
-		return 8;
+		return 8 * n;
 	case REPORT_COL_SAMPLE:
 	case REPORT_COL_PERIOD:
-		return 12;
+		return 12 * n;
 	case SORT_TID:
 	case SORT_CPU:
 	case SORT_DSO_SIZE: /* perf sizes these by their headers alone */
@@ -169,24 +209,21 @@ static int column__width(const struct report_hist *h, const struct report_layout
 	return w;
 }
 
-void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
-			  float percent_limit, FILE *fp)
+/* perf's lines above the rows, which -q leaves out */
+static void hist__fprintf_header(const struct report_hist *h, const struct report_layout *l,
+				 const int *width, FILE *fp)
 {
-	int width[REPORT_MAX_COLS], i, last = -1;
-	char unit, buf[4096];
+	char unit;
 	unsigned long nr = convert_unit(h->nr_samples, &unit);
-	size_t e;
+	int i;
 
-	fprintf(fp, "# Samples: %lu%c of event '%s'", nr, unit, h->event_name);
+	/* perf 6.1 says "events" of a group's leader, grouped or not */
+	fprintf(fp, "# Samples: %lu%c of event%s '%s'", nr, unit, h->group_size > 1 ? "s" : "",
+		h->event_name);
 	if (h->time_slices)
 		fprintf(fp, " (time slices: %s)", h->time_slices);
 	fprintf(fp, "\n");
 	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
-	for (i = 0; i < l->nr_cols; i++) {
-		int col = l->cols[i];
-
-		width[i] = col < SORT__MAX && l->elide[col] ? -1 : column__width(h, l, col);
-	}
 	fprintf(fp, "#");
 	for (i = 0; i < l->nr_cols; i++) {
 		int col = l->cols[i];
@@ -210,6 +247,22 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			fputc('.', fp);
 	}
 	fprintf(fp, "\n#\n");
+}
+
+void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
+			  float percent_limit, FILE *fp)
+{
+	int width[REPORT_MAX_COLS], i, last = -1;
+	char buf[4096];
+	size_t e;
+
+	for (i = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i];
+
+		width[i] = col < SORT__MAX && l->elide[col] ? -1 : column__width(h, l, col);
+	}
+	if (!quiet)
+		hist__fprintf_header(h, l, width, fp);
 	/* perf pads the symbol only when a column follows it, even one not shown */
 	if (l->nr_cols && width[l->nr_cols - 1] >= 0)
 		last = l->cols[l->nr_cols - 1];
@@ -217,7 +270,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 		const struct hist_entry *he = &h->entries[e];
 		/* perf's hist_entry__get_percent_limit(): Children's share with --children */
 		u64 period = h->children ? he->children : he->period;
-		float pct = h->total_period ? period * 100.0 / h->total_period : 0;
+		/* a group's: the leader's share of its own total */
+		u64 total = h->members ? h->member_totals[0] : h->total_period;
+		float pct = total ? period * 100.0 / total : 0;
 		size_t len = 0;
 
 		if (pct < percent_limit)

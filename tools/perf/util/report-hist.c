@@ -209,7 +209,7 @@ struct report_hists {
 	/* entries made by its frames outside every map since the last one in a map */
 	u32 *mapless;
 	size_t nr_mapless, alloc_mapless;
-	const char *parent; /* the next sample's --parent symbol, interned */
+	const char *parent;	   /* the next sample's --parent symbol, interned */
 	const char *symbol_filter; /* --symbol-filter */
 };
 
@@ -468,8 +468,7 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
  * finds it; else "sym+off" (decimal) or "dso[addr]" and no file; "??:0"
  * outside every map.  The kernel's lines perf finds no DWARF for here.
  */
-static int place__srclines(struct report_hists *rh, struct hist_key *k,
-			   const struct hist_place *p)
+static int place__srclines(struct report_hists *rh, struct hist_key *k, const struct hist_place *p)
 {
 	struct dso *dso = p->map ? p->map->dso : NULL;
 	const char *line = NULL, *colon;
@@ -562,10 +561,10 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 {
 	const struct report_layout *l = &rh->layout;
 	struct hist_place p = {.map = al->map,
-				.sym = al->sym,
-				.addr = al->addr,
-				.obj_addr = al->addr,
-				.level = cpumode_level(al->cpumode)};
+			       .sym = al->sym,
+			       .addr = al->addr,
+			       .obj_addr = al->addr,
+			       .level = cpumode_level(al->cpumode)};
 	struct hist_build *b;
 	struct hist_priv *priv;
 	struct hist_key k;
@@ -1001,6 +1000,19 @@ static int entry__cmp_in(const struct hist_entry *a, const struct hist_entry *b)
 	return entry__cmp_input(sort_layout, a, b);
 }
 
+/* report_rb_order() over entries: its comparison and the entries compared */
+struct rb_entries {
+	const struct hist_entry *e;
+	int (*cmp)(const struct hist_entry *a, const struct hist_entry *b);
+};
+
+static int rb_entries__cmp(u32 a, u32 b, void *arg)
+{
+	const struct rb_entries *r = arg;
+
+	return r->cmp(&r->e[a], &r->e[b]);
+}
+
 /*
  * @e[0..n) in the order of a red-black tree they are inserted into one
  * by one, as they come: an entry goes left of one it compares below
@@ -1009,57 +1021,18 @@ static int entry__cmp_in(const struct hist_entry *a, const struct hist_entry *b)
 static int entries__rb_order(struct hist_entry *e, size_t n,
 			     int (*cmp)(const struct hist_entry *, const struct hist_entry *))
 {
-	struct rb_order t = {NULL};
-	struct hist_entry *out = NULL;
-	u32 *stack = NULL, x, sp = 0, k = 0;
-	size_t i;
+	struct rb_entries r = {e, cmp};
+	u32 *order = malloc((n ?: 1) * sizeof(*order));
+	struct hist_entry *out = malloc((n ?: 1) * sizeof(*out));
 	int err = -ENOMEM;
 
-	t.left = calloc(n, sizeof(u32));
-	t.right = calloc(n, sizeof(u32));
-	t.up = calloc(n, sizeof(u32));
-	t.red = calloc(n, sizeof(bool));
-	stack = malloc(n * sizeof(u32));
-	out = malloc(n * sizeof(*out));
-	if (!t.left || !t.right || !t.up || !t.red || !stack || !out)
-		goto out_free;
-	for (i = 0; i < n; i++) {
-		u32 z = i + 1, p = 0;
-		bool go_left = false;
-
-		for (x = t.root; x;) {
-			p = x;
-			go_left = cmp(&e[i], &e[x - 1]) < 0;
-			x = go_left ? t.left[x - 1] : t.right[x - 1];
-		}
-		t.up[z - 1] = p;
-		t.red[z - 1] = true;
-		if (!p)
-			t.root = z;
-		else if (go_left)
-			t.left[p - 1] = z;
-		else
-			t.right[p - 1] = z;
-		rb_order__fixup(&t, z);
+	if (order && out && !report_rb_order(n, rb_entries__cmp, &r, order)) {
+		for (size_t i = 0; i < n; i++)
+			out[i] = e[order[i]];
+		memcpy(e, out, n * sizeof(*out));
+		err = 0;
 	}
-	/* in order */
-	for (x = t.root; x || sp;) {
-		while (x) {
-			stack[sp++] = x;
-			x = t.left[x - 1];
-		}
-		x = stack[--sp];
-		out[k++] = e[x - 1];
-		x = t.right[x - 1];
-	}
-	memcpy(e, out, n * sizeof(*out));
-	err = 0;
-out_free:
-	free(t.left);
-	free(t.right);
-	free(t.up);
-	free(t.red);
-	free(stack);
+	free(order);
 	free(out);
 	return err;
 }
@@ -1088,6 +1061,58 @@ static int entries__input_order(struct report_hist *h, const struct report_layou
 	return 0;
 }
 
+int report_rb_order(u32 n, int (*cmp)(u32 a, u32 b, void *arg), void *arg, u32 *order)
+{
+	struct rb_order t = {NULL};
+	u32 *stack, x, sp = 0, k = 0, i;
+	int err = -ENOMEM;
+
+	t.left = calloc(n ?: 1, sizeof(u32));
+	t.right = calloc(n ?: 1, sizeof(u32));
+	t.up = calloc(n ?: 1, sizeof(u32));
+	t.red = calloc(n ?: 1, sizeof(bool));
+	stack = malloc((n ?: 1) * sizeof(u32));
+	if (!t.left || !t.right || !t.up || !t.red || !stack)
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		u32 z = i + 1, p = 0;
+		bool go_left = false;
+
+		for (x = t.root; x;) {
+			p = x;
+			go_left = cmp(i, x - 1, arg) < 0;
+			x = go_left ? t.left[x - 1] : t.right[x - 1];
+		}
+		t.up[z - 1] = p;
+		t.red[z - 1] = true;
+		if (!p)
+			t.root = z;
+		else if (go_left)
+			t.left[p - 1] = z;
+		else
+			t.right[p - 1] = z;
+		rb_order__fixup(&t, z);
+	}
+	for (x = t.root; x || sp;) {
+		while (x) {
+			stack[sp++] = x;
+			x = t.left[x - 1];
+		}
+		x = stack[--sp];
+		order[k++] = x - 1;
+		x = t.right[x - 1];
+	}
+	err = 0;
+out_free:
+	free(t.left);
+	free(t.right);
+	free(t.up);
+	free(t.red);
+	free(stack);
+	return err;
+}
+
+/* the busiest command first, then by name */
 static int abi_count__cmp(const void *pa, const void *pb)
 {
 	const struct report_abi_count *a = pa, *b = pb;

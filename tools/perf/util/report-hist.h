@@ -30,7 +30,7 @@ enum report_sort_key {
 	SORT_DSO,
 	SORT_SYM,
 	SORT_CPU,
-	SORT_ABI, /* the user-register ABI word of the sample: none, 32, 64 */
+	SORT_ABI,      /* the user-register ABI word of the sample: none, 32, 64 */
 	SORT_DSO_SIZE, /* the size of the sample's map, as perf's dso_size */
 	SORT_SYMOFF,   /* symbol and offset in it: upstream perf's symoff (6.7), not 6.1's */
 	SORT_SRCLINE,  /* "file.c:12", or perf's "sym+off" where no line is known */
@@ -95,6 +95,18 @@ struct report_hist {
 			      FILE *fp);
 	void *after_arg;
 	int idx; /* the event's index */
+	/* the events of its group (HEADER_GROUP_DESC): perf says "of events" past one */
+	u32 group_size;
+	/*
+	 * an event group's block (perf's --group): a value column per member,
+	 * members[entry * nr_members + m], the leader's m = 0, each a share
+	 * of member_totals[m]; NULL: the entries' own values
+	 */
+	u32 nr_members;
+	const struct hist_member_vals {
+		u64 period, nr_samples, children;
+	} * members;
+	const u64 *member_totals;
 };
 
 /* columns that are not sort keys, numbered after them */
@@ -129,15 +141,20 @@ const char *report_column__name(int col);
 /* its header in perf's profile: "Command", "Shared Object", "Overhead" */
 const char *report_column__header(int col);
 
+/* the columns perf report adds by option: -n, --show-total-period */
+#define REPORT_SHOW_SAMPLES 1u
+#define REPORT_SHOW_PERIOD 2u
+
 /*
  * @sort: perf's --sort (NULL: comm,dso,sym), @fields: -F (NULL: none);
+ * @show: REPORT_SHOW_* (-n, --show-total-period: a bool is -n alone);
  * @children: perf's --children, which puts "Children" (renaming
  * "Overhead" to "Self") before the columns and sorts on it first unless
  * -F names the columns.  0, or -EINVAL with a one-line error naming the
  * unknown key.
  */
 int report_layout__parse(struct report_layout *l, const char *sort, const char *fields,
-			 bool show_nr_samples, bool children);
+			 unsigned int show, bool children);
 
 /* the histograms of a session, one per event, filled sample by sample */
 struct report_hists;
@@ -223,6 +240,12 @@ int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct rep
 /* one sort key's order of two entries: @input, perf's input tree's; else its output's */
 int report_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
 			  bool input);
+/*
+ * perf's output order where its comparison is no total order: @n items
+ * inserted in index order into a red-black tree (@cmp(a, b) < 0: a goes
+ * left of b), their in-order sequence in @order.  0 or -ENOMEM.
+ */
+int report_rb_order(u32 n, int (*cmp)(u32 a, u32 b, void *arg), void *arg, u32 *order);
 /* the per-command ABI counts, our addition */
 void report_hist__fprintf_abi(const struct report_hist *h, FILE *fp);
 /* how many of the ABI words (none, 32, 64, other) the histogram's samples hold */

@@ -119,11 +119,12 @@ static int layout__parse_list(const char *opt, const char *str, bool keys_only, 
  * perf 6.1's setup_sorting(): without a strict -F, "overhead" is put
  * before the sort keys (and "overhead_children" before it, with
  * --children); the printed columns are -F's (or overhead and, with -n,
- * samples, after Children with --children) followed by the sort keys not
+ * samples and with --show-total-period the period, after Children with
+ * --children) followed by the sort keys not
  * among them; and the printed columns not sorted on are sorted on last.
  */
 int report_layout__parse(struct report_layout *l, const char *sort, const char *fields,
-			 bool show_nr_samples, bool children)
+			 unsigned int show, bool children)
 {
 	bool strict = fields && fields[0] != '+';
 	int keys[REPORT_MAX_COLS], nr_keys = 0, i;
@@ -148,12 +149,15 @@ int report_layout__parse(struct report_layout *l, const char *sort, const char *
 		if (l->self_header)
 			layout__add(l->cols, &l->nr_cols, REPORT_COL_CHILDREN);
 		layout__add(l->cols, &l->nr_cols, REPORT_COL_OVERHEAD);
-		if (show_nr_samples)
+		if (show & REPORT_SHOW_SAMPLES)
 			layout__add(l->cols, &l->nr_cols, REPORT_COL_SAMPLE);
+		/* perf's --show-total-period: after Samples, before -F's "+" fields */
+		if (show & REPORT_SHOW_PERIOD)
+			layout__add(l->cols, &l->nr_cols, REPORT_COL_PERIOD);
 		if (fields && layout__parse_list("-F", fields + 1, false, l->cols, &l->nr_cols))
 			return -EINVAL;
 	}
-	if (strict && show_nr_samples)
+	if (strict && (show & REPORT_SHOW_SAMPLES))
 		layout__add(l->cols, &l->nr_cols, REPORT_COL_SAMPLE);
 	for (i = 0; i < nr_keys; i++)
 		layout__add(l->cols, &l->nr_cols, keys[i]);

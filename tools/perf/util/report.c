@@ -33,7 +33,9 @@
 #include "machine.h"
 #include "output-path.h"
 #include "report-changes.h"
+#include "report-group.h"
 #include "report-tasks.h"
+#include "report-threads.h"
 #include "script-header.h"
 #include "report-output.h"
 #include "report.h"
@@ -93,6 +95,14 @@ struct report {
 		u8 cpumode;
 	} * walk;
 	size_t nr_walk, alloc_walk;
+	struct report_groups groups;   /* the recording's event groups */
+	bool group_view;	       /* a block per group: perf's --group */
+	struct report_threads threads; /* -T: the READ records' counts */
+	/* PERF_SAMPLE_READ: each counter's value in its last sample, by id */
+	struct report_read_id {
+		u64 id, value;
+	} * read_ids;
+	size_t nr_read_ids, alloc_read_ids;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -100,6 +110,7 @@ void report_opts__init(struct report_opts *opts)
 	memset(opts, 0, sizeof(*opts));
 	opts->input = "perf.data";
 	opts->children = -1;
+	opts->group = -1;
 	opts->max_stack = CALLCHAIN_MAX_STACK;
 	report_tree_opts__init(&opts->call_graph);
 }
@@ -414,6 +425,23 @@ static int report__tasks_side_band(struct perf_tool *tool, union perf_event *eve
 	return machine__process_event(machine, event, sample);
 }
 
+/* -T: the READ records' counts; every record then goes to the machine as without */
+static int report__threads_side_band(struct perf_tool *tool, union perf_event *event,
+				     struct perf_sample *sample, struct evsel *evsel,
+				     struct machine *machine)
+{
+	struct report *r = (struct report *)tool;
+
+	if (event->header.type == PERF_RECORD_READ) {
+		int err = report_threads__add(&r->threads, event->read.pid, event->read.tid,
+					      evsel->idx, evsel__name(evsel), event->read.value);
+
+		if (err)
+			return err;
+	}
+	return machine__process_event(machine, event, sample);
+}
+
 /* a pipe's events come as records: the counts grow with the evlist */
 static int report__count_sample(struct report *r, int idx)
 {
@@ -509,23 +537,14 @@ static int report__prewalk(struct report *r, struct evsel *evsel, const struct a
 	return 0;
 }
 
-static int report__sample(struct perf_tool *tool, union perf_event *event,
-			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int report__sample_one(struct report *r, struct perf_sample *sample, struct evsel *evsel,
+			      struct machine *machine)
 {
-	struct report *r = (struct report *)tool;
 	struct addr_location al, sal;
 	size_t root = SIZE_MAX;
 	bool filtered;
 	int err;
 
-	if (!r->trace_tried)
-		report__name_tracepoints(r);
-	/*
-	 * perf report --stats counts every sample its event got, --time or
-	 * not, and prints nothing else of them: no entry, chain or unwind
-	 */
-	if (r->opts->stats)
-		return report__count_sample(r, evsel->idx);
 	if (report__skip_time(r, sample->time))
 		return 0;
 	if (r->changes)
@@ -580,6 +599,94 @@ out_err:
 out:
 	addr_location__exit(&al);
 	return err;
+}
+
+/* the counter value a PERF_SAMPLE_READ sample last carried for @id: a slot, NULL on ENOMEM */
+static u64 *report__read_slot(struct report *r, u64 id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_read_ids; i++)
+		if (r->read_ids[i].id == id)
+			return &r->read_ids[i].value;
+	if (r->nr_read_ids == r->alloc_read_ids) {
+		size_t n = 2 * r->alloc_read_ids + 4;
+		struct report_read_id *p = realloc(r->read_ids, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		r->read_ids = p;
+		r->alloc_read_ids = n;
+	}
+	r->read_ids[r->nr_read_ids] = (struct report_read_id){.id = id};
+	return &r->read_ids[r->nr_read_ids++].value;
+}
+
+/*
+ * perf's PERF_SAMPLE_READ delivery: a sample carries the values of its
+ * event's counter (of each of its group's, with PERF_FORMAT_GROUP); each
+ * counter's rise since the last sample that carried it, by its id, is
+ * the period of a sample of that counter's event, none when it did not
+ * rise.  A counter whose id no event claims is left out, as perf counts
+ * it unknown.
+ */
+static int report__sample_read(struct report *r, struct perf_sample *sample, struct evsel *evsel,
+			       struct machine *machine)
+{
+	u64 rf = evsel->attr.read_format, i;
+	u64 entry = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	struct evlist *evlist = r->session->evlist;
+
+	for (i = 0; i < sample->read.nr; i++) {
+		const u64 *v = sample->read.values + i * entry;
+		u64 value, id, *last;
+		struct perf_sample one = *sample;
+		struct evsel *to;
+		int err;
+
+		if (rf & PERF_FORMAT_GROUP) {
+			memcpy(&value, v, 8);
+			id = 0;
+			if (rf & PERF_FORMAT_ID)
+				memcpy(&id, v + 1, 8);
+		} else {
+			value = sample->read.one_value;
+			id = sample->read.one_id;
+		}
+		to = (rf & PERF_FORMAT_ID) ? evlist__id2evsel(evlist, id) : NULL;
+		if (!to)
+			continue;
+		last = report__read_slot(r, id);
+		if (!last)
+			return -ENOMEM;
+		one.id = id;
+		one.period = value - *last;
+		*last = value;
+		if (!one.period)
+			continue;
+		err = report__sample_one(r, &one, to, machine);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int report__sample(struct perf_tool *tool, union perf_event *event __maybe_unused,
+			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+{
+	struct report *r = (struct report *)tool;
+
+	if (!r->trace_tried)
+		report__name_tracepoints(r);
+	/*
+	 * perf report --stats counts every sample its event got, --time or
+	 * not, and prints nothing else of them: no entry, chain or unwind
+	 */
+	if (r->opts->stats)
+		return report__count_sample(r, evsel->idx);
+	if (evsel->attr.sample_type & PERF_SAMPLE_READ)
+		return report__sample_read(r, sample, evsel, machine);
+	return report__sample_one(r, sample, evsel, machine);
 }
 
 /* perf's evlist__combined_sample_type() & PERF_SAMPLE_CALLCHAIN */
@@ -891,15 +998,38 @@ static void report__fprintf_stats(struct report *r, FILE *fp)
 	}
 }
 
+/*
+ * perf's -q leaves out every line around the rows but the one-name
+ * filters' ("# comm: NAME"): the hint, the --header block, the lost
+ * samples and each block's header lines
+ */
 static int report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
 {
+	const struct evlist *evlist = r->session->evlist;
+	struct report_blocks blocks;
+	const char **names;
 	size_t i;
-
 	u64 nr_samples = 0;
+	int err;
 
+	names = calloc(nr ?: 1, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		names[i] = evlist && i < (size_t)evlist->nr_entries ?
+			       evsel__name(evlist->entries[i]) :
+			       hists[i].event_name;
+	err = report_blocks__build(&blocks, hists, nr, &r->groups, r->group_view, &r->layout, names,
+				   r->trees ? (r->callee_order ? -1 : 1) : 0);
+	free(names);
+	if (err) {
+		report_blocks__exit(&blocks);
+		return err;
+	}
+	/* -q cleared --header (see report__run()) */
 	if (r->opts->header)
 		report__fprintf_header(r, fp);
-	else
+	else if (!quiet)
 		fprintf(fp, "# To display the perf.data header info, please use "
 			    "--header/--header-only options.\n#\n");
 	/* every sample, filtered ones too: --percentage relative may count none */
@@ -912,17 +1042,22 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 		goto changes;
 	}
 	report__setup_elide(r, fp);
-	fprintf(fp, "#\n# Total Lost Samples: %llu\n#\n",
-		(unsigned long long)r->session->stats.nr_lost_samples);
-	for (i = 0; i < nr; i++) {
+	if (!quiet)
+		fprintf(fp, "#\n# Total Lost Samples: %llu\n#\n",
+			(unsigned long long)r->session->stats.nr_lost_samples);
+	for (i = 0; i < blocks.nr; i++) {
 		/* perf's --skip-empty, its default */
-		if (!hists[i].all_samples)
+		if (!blocks.hists[i].all_samples)
 			continue;
 		if (r->opts->hierarchy) {
-			if (report_hist__fprintf_hierarchy(&hists[i], &r->layout, fp))
-				return -ENOMEM;
+			err = report_hist__fprintf_hierarchy(&blocks.hists[i], &r->layout, fp);
+			if (err) {
+				report_blocks__exit(&blocks);
+				return err;
+			}
 		} else {
-			report_hist__fprintf(&hists[i], &r->layout, r->opts->percent_limit, fp);
+			report_hist__fprintf(&blocks.hists[i], &r->layout, r->opts->percent_limit,
+					     fp);
 		}
 		fprintf(fp, "\n\n");
 	}
@@ -938,16 +1073,21 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 		fprintf(fp, "\n");
 	}
 changes:
+	report_blocks__exit(&blocks);
+	/* perf's -T table comes after its profile and tip, -q or not */
+	if (r->opts->threads)
+		report_threads__fprintf(&r->threads, fp);
 	if (!r->changes)
 		return 0;
 	/*
 	 * a recording in which the kernel's code did not change (no pokes, no
 	 * BPF program or trampoline): one line, not a report of nothing
-	 * whose verdict would only say what the recording lacks
+	 * whose verdict would only say what the recording lacks; none with -q
 	 */
 	if (!r->opts->changes && !r->changes->nr_sites && !r->changes->nr_regions) {
-		fprintf(fp, "# Kernel code changes: none in this recording "
-			    "(--changes prints the full report)\n");
+		if (!quiet)
+			fprintf(fp, "# Kernel code changes: none in this recording "
+				    "(--changes prints the full report)\n");
 		return 0;
 	}
 	report_changes__fprintf(r->changes, fp);
@@ -1054,6 +1194,34 @@ static int report__check_keys(struct report *r)
 	return 0;
 }
 
+/*
+ * perf 6.1 shows a group's events as one block unless --no-group; with
+ * --group, a recording without groups is one group of all its events
+ * (perf's evlist__force_leader(), named by its events alone)
+ */
+static int report__setup_groups(struct report *r)
+{
+	const struct evlist *evlist = r->session->evlist;
+	int nr = evlist ? evlist->nr_entries : 0;
+
+	if (r->opts->group == 1 && !r->groups.nr && nr > 1) {
+		r->groups.groups = calloc(1, sizeof(*r->groups.groups));
+		if (!r->groups.groups)
+			return -ENOMEM;
+		r->groups.groups[0] = (struct report_group){.nr_members = nr, .forced = true};
+		r->groups.nr = 1;
+	}
+	r->group_view = r->opts->group != 0 && r->groups.nr;
+	return 0;
+}
+
+/* the columns added by option */
+static unsigned int report__show(const struct report_opts *o)
+{
+	return (o->show_nr_samples ? REPORT_SHOW_SAMPLES : 0) |
+	       (o->show_total_period ? REPORT_SHOW_PERIOD : 0);
+}
+
 /* the options that need no recording: -F, --sort, the filters' lists */
 static int report__parse_options(struct report *r)
 {
@@ -1077,7 +1245,7 @@ static int report__parse_options(struct report *r)
 		snprintf(r->sort_buf, n, "%s%sparent", base ?: "", base ? "," : "");
 		r->sort = r->sort_buf;
 	}
-	err = report_layout__parse(&r->layout, r->sort, o->fields, o->show_nr_samples, false);
+	err = report_layout__parse(&r->layout, r->sort, o->fields, report__show(o), false);
 	if (err)
 		return err;
 	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
@@ -1098,6 +1266,12 @@ static int report__feature(struct perf_tool *tool, int feat, const void *buf, u6
 {
 	struct report *r = (struct report *)tool;
 
+	if (feat == HEADER_GROUP_DESC) {
+		int err = report_groups__parse(&r->groups, buf, size, r->opts->input);
+
+		if (err)
+			return err;
+	}
 	if (!r->opts->header && !r->opts->header_only)
 		return 0;
 	return script_header__keep(&r->header, feat, buf, size);
@@ -1150,6 +1324,9 @@ int report__run(struct report_opts *opts)
 	err = report__parse_options(&r);
 	if (err)
 		goto out;
+	/* perf's -q prints the report without its header, --header-only too */
+	if (quiet)
+		opts->header = opts->header_only = false;
 	if (!opts->json && !opts->stdio && !opts->html)
 		opts->stdio = true;
 
@@ -1171,6 +1348,8 @@ int report__run(struct report_opts *opts)
 	if (opts->tasks || opts->mmaps) {
 		r.tool.sample = NULL;
 		r.tool.side_band = report__tasks_side_band;
+	} else if (opts->threads) {
+		r.tool.side_band = report__threads_side_band;
 	}
 
 	err = machine__set_kernel_symbols(r.session->machine, opts->text.kallsyms,
@@ -1264,9 +1443,12 @@ int report__run(struct report_opts *opts)
 		report_changes__delete(r.changes);
 		r.changes = NULL;
 	}
+	err = report__setup_groups(&r);
+	if (err)
+		goto out;
 	if (r.children) {
-		err = report_layout__parse(&r.layout, r.sort, opts->fields, opts->show_nr_samples,
-					   true);
+		err =
+		    report_layout__parse(&r.layout, r.sort, opts->fields, report__show(opts), true);
 		if (err)
 			goto out;
 	}
@@ -1334,6 +1516,9 @@ out:
 	text_image__delete(ti);
 	script_header__exit(&r.header);
 	free(r.evsel_samples);
+	report_groups__exit(&r.groups);
+	report_threads__exit(&r.threads);
+	free(r.read_ids);
 	report__exit_options(&r);
 	if (interrupt__pending()) {
 		pr_err("--html %s: interrupted by %s: not written, what was there is kept\n",

@@ -13,6 +13,13 @@ struct report_opts {
 	const char *sort;   /* --sort as given, NULL: perf's comm,dso,sym */
 	const char *fields; /* -F as given */
 	bool show_nr_samples;
+	bool show_total_period; /* --show-total-period: perf's Period column */
+	/*
+	 * --group 1, --no-group 0; -1: perf 6.1's default, a block per group
+	 * when the recording has groups (HEADER_GROUP_DESC)
+	 */
+	int group;
+	bool threads; /* -T: the per-thread counts of the READ records, after the profile */
 	float percent_limit;
 	bool json;
 	const char *html; /* --html FILE */
