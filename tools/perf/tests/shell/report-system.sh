@@ -8,7 +8,8 @@
 # totals still count every process (perf's absolute percentages), the rows
 # are the workload's.  Covers --sort cpu and --cpu, which need per-cpu
 # samples; and a perf record -a -g recording's trees (Children and not,
-# caller and callee, folded, fractal).  Not compared: Children without
+# caller and callee, folded; fractal is report-tree.sh's, which reads
+# perf's "[...] (inlined)" right).  Not compared: Children without
 # the pid key there, where rows of equal Children made by w's two
 # threads may come in another order in perf (its entries' thread, which
 # decides whether the deeper chain goes first, is not always ours).
@@ -45,5 +46,5 @@ same_report sysg-no-children "$tmp/sysg.data" --comm w --no-children
 same_report sysg-pid "$tmp/sysg.data" --comm w --sort pid,sym
 same_report sysg-folded "$tmp/sysg.data" --comm w --sort pid,dso,sym -g folded
 same_report sysg-caller "$tmp/sysg.data" --comm w --sort pid,dso,sym -g caller
-same_report sysg-fractal "$tmp/sysg.data" --comm w -g fractal,0.5,callee --no-children
+same_report sysg-callee "$tmp/sysg.data" --comm w -g graph,0.5,callee --no-children
 exit 0
