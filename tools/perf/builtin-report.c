@@ -56,6 +56,7 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_NO_CHILDREN,
 		OPT_MAX_STACK,
 		OPT_PERCENTAGE,
+		OPT_ITRACE,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -107,6 +108,10 @@ int cmd_textpoke_report(int argc, char **argv)
 	    {0, "max-stack", required_argument, "n",
 	     "callchain frames counted: the recorded outermost, the unwound innermost (127)",
 	     OPT_MAX_STACK},
+	    {0, "itrace", required_argument, "opts",
+	     "samples from an Intel PT trace: b branches, c calls, r returns, i<n>i every n "
+	     "instructions, e errors, p power events",
+	     OPT_ITRACE},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
@@ -232,6 +237,10 @@ int cmd_textpoke_report(int argc, char **argv)
 			break;
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &o.max_stack))
+				return 129;
+			break;
+		case OPT_ITRACE:
+			if (itrace_opts__parse(&o.itrace, optarg))
 				return 129;
 			break;
 		case 'v':

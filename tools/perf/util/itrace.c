@@ -64,6 +64,8 @@ struct itrace {
 	/* objects whose missing code an error was printed about */
 	const void *seen[64];
 	size_t nr_seen;
+	itrace_sample_fn sink; /* report: the samples go there, not to the printer */
+	void *sink_arg;
 };
 
 int itrace_opts__parse(struct itrace_opts *o, const char *arg)
@@ -128,13 +130,15 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 		case 'w':
 			o->ptwrites = true;
 			break;
+		case 'g':
+			o->callchain = true;
+			/* fall through */
 		case 'o':
 		case 'd':
 		case 'f':
 		case 'm':
 		case 't':
 		case 'a':
-		case 'g':
 		case 'G':
 		case 'l':
 		case 'L':
@@ -206,6 +210,17 @@ void itrace__delete(struct itrace *it)
 	auxtrace__exit(&it->at);
 	free(it->heads);
 	free(it);
+}
+
+void itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg)
+{
+	it->sink = fn;
+	it->sink_arg = arg;
+}
+
+u64 itrace__nr_errors(const struct itrace *it)
+{
+	return it ? it->nr_errors : 0;
 }
 
 bool itrace__active(const struct itrace *it)
@@ -674,14 +689,15 @@ static bool itrace__seen(struct itrace *it, const struct intel_pt_item *item)
 
 static int itrace__print_error(struct itrace *it, const struct intel_pt_item *item)
 {
-	struct script_buf *b = &it->printer->out;
+	struct script_buf *b;
 
 	if (itrace__seen(it, item))
 		return 0;
 
 	it->nr_errors++;
-	if (!it->opts.errors)
+	if (!it->opts.errors || it->sink)
 		return 0;
+	b = &it->printer->out;
 	/* perf's auxtrace error line: the time in ns always, type 1 (decoder) */
 	script_buf__printf(b,
 			   " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
@@ -805,7 +821,7 @@ static void itrace__print_branch(struct itrace *it, struct intel_pt_item *item, 
 static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 {
 	struct script_printer *p = it->printer;
-	struct script_buf *b = &p->out;
+	struct script_buf *b;
 	struct evsel *evsel;
 	struct perf_sample sample;
 	struct script_sample_info info;
@@ -832,12 +848,22 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	sample.cpu = item->cpu;
 	sample.period = item->type == IPT_ITEM_INSN ? item->period : 1;
 	sample.cpumode = item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+	/*
+	 * perf's intel_pt_cpumode(): a branch from nowhere (a trace start) is
+	 * of its target's mode
+	 */
+	if (item->type == IPT_ITEM_BRANCH && !item->ip)
+		sample.cpumode = item->addr >= 0xffff800000000000ULL ? PERF_RECORD_MISC_KERNEL :
+									 PERF_RECORD_MISC_USER;
 	/* perf's synthesized samples have no misc (no K or U in -F misc), data_src 0 */
 	sample.misc = 0;
 	if (item->type == IPT_ITEM_PSB || item->type == IPT_ITEM_CBR) {
 		sample.raw_size = itrace__synth_raw(it, item, raw);
 		sample.raw_data = raw;
 	}
+	if (it->sink)
+		return it->sink(it->sink_arg, evsel, &sample);
+	b = &p->out;
 	if (it->filtering && script_filter__skip_early(it->filter, &sample))
 		return 0;
 	f = script_printer__fields(p, evsel);

@@ -21,6 +21,7 @@ struct itrace_opts {
 	bool pwr_events;   /* p: PSB and CBR events (power-state packets: not synthesized) */
 	bool transactions; /* x: the event exists, TSX transactions are not synthesized */
 	bool ptwrites;	   /* w: the event exists, PTWRITE packets are not synthesized */
+	bool callchain;	   /* g: asked for; script ignores it, report refuses it */
 	u64 period;	   /* i's: N instructions, or N ns when period_ns */
 	bool period_ns;
 };
@@ -35,6 +36,7 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg);
 void itrace_opts__set_default(struct itrace_opts *o);
 
 struct itrace;
+struct evsel;
 struct perf_session;
 struct script_printer;
 struct script_filter;
@@ -60,6 +62,15 @@ int itrace__flush_until(struct itrace *it, u64 time);
 int itrace__side_band(struct itrace *it, union perf_event *event, struct perf_sample *sample);
 /* after the last record: the rest of the trace */
 int itrace__finish(struct itrace *it);
+/*
+ * report: each synthesized sample goes to @fn, as a recorded one goes to
+ * the tool's sample callback, instead of being printed (@evsel is one the
+ * trace added to the session's evlist); errors are counted, not printed
+ */
+typedef int (*itrace_sample_fn)(void *arg, struct evsel *evsel, struct perf_sample *sample);
+void itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
+/* the decode errors met so far (perf's instruction trace errors) */
+u64 itrace__nr_errors(const struct itrace *it);
 /* whether a recording's attrs ask for decoding (an AUX PMU is there) */
 bool itrace__active(const struct itrace *it);
 

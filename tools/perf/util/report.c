@@ -29,6 +29,7 @@
 #include "debug.h"
 #include "evsel.h"
 #include "interrupt.h"
+#include "itrace.h"
 #include "machine.h"
 #include "output-path.h"
 #include "report-changes.h"
@@ -77,6 +78,7 @@ struct report {
 	struct script_header header; /* --header: the features as stored */
 	u64 *evsel_samples;	     /* --stats: each event's samples, before any filter */
 	int nr_evsel_samples;
+	struct itrace *itrace; /* --itrace: the samples an Intel PT trace gives */
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -409,6 +411,12 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 
 	if (!r->trace_tried)
 		report__name_tracepoints(r);
+	/* a recorded sample (a synthesized one has no event): the trace before it first */
+	if (event && itrace__active(r->itrace)) {
+		err = itrace__flush_until(r->itrace, sample->time);
+		if (err)
+			return err;
+	}
 	/*
 	 * perf report --stats counts every sample its event got, --time or
 	 * not, and prints nothing else of them: no entry, chain or unwind
@@ -441,6 +449,90 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 out:
 	addr_location__exit(&al);
 	return err;
+}
+
+/*
+ * --itrace: the samples script synthesizes from an Intel PT trace (the
+ * same decoder, itrace.c) come to report__sample as recorded ones do, in
+ * time order among them: the trace up to each record's time is decoded
+ * before the record.  perf report's own default for a trace (instructions
+ * every 100 us with callchains from a call stack the decoder keeps, 'g')
+ * and time periods are not done: refused at the trace's AUXTRACE_INFO.
+ */
+static int report__itrace_sample(void *arg, struct evsel *evsel, struct perf_sample *sample)
+{
+	struct report *r = arg;
+
+	return report__sample(&r->tool, NULL, sample, evsel, r->session->machine);
+}
+
+static int report__itrace_side_band(struct perf_tool *tool, union perf_event *event,
+				    struct perf_sample *sample, struct evsel *evsel __maybe_unused,
+				    struct machine *machine)
+{
+	struct report *r = (struct report *)tool;
+	int err = itrace__flush_until(r->itrace, sample->time);
+
+	if (!err)
+		err = machine__process_event(machine, event, sample);
+	return err ?: itrace__side_band(r->itrace, event, sample);
+}
+
+static int report__itrace_data(struct perf_tool *tool, const void *buf, u64 len)
+{
+	return itrace__auxtrace_data(((struct report *)tool)->itrace, buf, len);
+}
+
+/* which --itrace forms give perf's profile; NULL: this one does */
+static const char *report__itrace_gap(const struct itrace_opts *o)
+{
+	if (!o->set)
+		return "perf report's default for a trace is --itrace=ig (instructions every "
+		       "100 us, with callchains), which is not done yet";
+	if (o->callchain)
+		return "'g' (callchains from the decoder's call stack) is not done yet";
+	if (o->insns && o->period_ns)
+		return "'i' takes a count of instructions here ('i1000i'): perf's periods of "
+		       "time (ns, us, ms, t) are counted in TSC ticks, not done yet";
+	return NULL;
+}
+
+static int report__itrace_user_event(struct perf_tool *tool, union perf_event *event,
+				     struct perf_session *session)
+{
+	struct report *r = (struct report *)tool;
+	const char *gap;
+	int err;
+
+	if (event->header.type == PERF_RECORD_AUXTRACE_INFO && !r->tool.auxtrace_data) {
+		gap = report__itrace_gap(&r->opts->itrace);
+		if (gap) {
+			pr_err("%s: the recording holds an Intel PT trace: %s; give --itrace with "
+			       "b, c, r or i<n>i (and e, p)\n",
+			       session->path, gap);
+			return -EINVAL;
+		}
+	}
+	err = itrace__user_event(r->itrace, event, session);
+	if (!err && event->header.type == PERF_RECORD_AUXTRACE_INFO)
+		r->tool.auxtrace_data = itrace__active(r->itrace) ? report__itrace_data : NULL;
+	return err;
+}
+
+/* the profile's pass decodes the trace; --stats, --tasks, --mmaps leave it */
+static int report__itrace_init(struct report *r)
+{
+	struct report_opts *o = r->opts;
+
+	if (o->stats || o->tasks || o->mmaps || o->header_only)
+		return 0;
+	r->itrace = itrace__new(&o->itrace, r->session, NULL, o->input, &o->text, NULL, false);
+	if (!r->itrace)
+		return -ENOMEM;
+	itrace__set_sink(r->itrace, report__itrace_sample, r);
+	r->tool.user_event = report__itrace_user_event;
+	r->tool.side_band = report__itrace_side_band;
+	return 0;
 }
 
 /* perf's evlist__combined_sample_type() & PERF_SAMPLE_CALLCHAIN */
@@ -952,7 +1044,14 @@ int report__run(struct report_opts *opts)
 			goto out;
 	}
 	ti = report__load_changes(&r);
-	err = perf_session__process_events(r.session);
+	err = report__itrace_init(&r);
+	if (!err)
+		err = perf_session__process_events(r.session);
+	if (!err)
+		err = itrace__finish(r.itrace);
+	if (!err && itrace__nr_errors(r.itrace))
+		pr_warning("%s: %llu instruction trace errors\n", opts->input,
+			   (unsigned long long)itrace__nr_errors(r.itrace));
 	/* a cut-off input: the report of what came before, then why it ends */
 	if (err && r.session->truncated) {
 		err_cut = err;
@@ -1043,6 +1142,7 @@ out:
 	report_hists__delete(r.hists);
 	report_trees__delete(r.trees);
 	unwinder__delete(r.unwinder);
+	itrace__delete(r.itrace);
 	if (r.session)
 		perf_session__delete(r.session);
 	text_image__delete(ti);

@@ -2,6 +2,7 @@
 #ifndef __PERF_TEXTPOKE_REPORT_H
 #define __PERF_TEXTPOKE_REPORT_H
 
+#include "itrace.h"
 #include "report-hist.h"
 #include "report-tree.h"
 #include "text-image.h"
@@ -44,6 +45,8 @@ struct report_opts {
 	bool inverted;
 	/* --percentage relative: percentages of the samples the filters keep */
 	bool relative;
+	/* --itrace: the samples to synthesize from an Intel PT trace (set: given) */
+	struct itrace_opts itrace;
 	struct text_image_opts text;
 };
 
