@@ -849,10 +849,11 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	sample.period = item->type == IPT_ITEM_INSN ? item->period : 1;
 	sample.cpumode = item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 	/*
-	 * perf's intel_pt_cpumode(): a branch from nowhere (a trace start) is
-	 * of its target's mode
+	 * perf's intel_pt_cpumode(): a sample with no ip (a trace start's
+	 * branch, a PSB or CBR met where no ip is known) is of its target's
+	 * mode, user for none
 	 */
-	if (item->type == IPT_ITEM_BRANCH && !item->ip)
+	if (!item->ip)
 		sample.cpumode = item->addr >= 0xffff800000000000ULL ? PERF_RECORD_MISC_KERNEL :
 									 PERF_RECORD_MISC_USER;
 	/* perf's synthesized samples have no misc (no K or U in -F misc), data_src 0 */

@@ -1,0 +1,91 @@
+#!/bin/bash
+# report: --itrace profiles the samples of an Intel PT trace as stock perf report does
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The trace is decoded by script's decoder (itrace.c) and its samples go
+# through report's sample path.  Against stock perf 6.1 report --stdio
+# (oracle), line for line but its closing tip:
+#  - ptgen's pt-start fixture (libipt's encoder, written at test time):
+#    --itrace=b, c, r, bc, i1i, i1000i, bp (its psb and cbr events), and b
+#    with --sort dso,sym -n.  The kernel's code changes under the trace:
+#    jump labels flip, an ftrace trampoline comes, BPF program A is
+#    replaced by B at the same address;
+#  - perf_data_converter's perf.data.intel_pt-4.14 (a real trace with
+#    recorded cycles samples among its samples), --sort comm,dso (its
+#    kernel is not this machine's), --itrace=b and i1000i.
+# The code of each moment, by the fixture's own model (truth.txt, the
+# generator's line per instruction, not our decoder): with --itrace=i1i
+# each BPF program's row counts the instructions of the runs through
+# FP_BPF whose code was that program's (A's "31c0" at +9, B's "6690"),
+# though both lived at one address.
+# The forms not done are refused with one error, exit 1 and nothing on
+# stdout: no --itrace (perf's default is i100us with callchains), 'g',
+# and 'i' with a period of time.
+#
+# Mutation caught: a trace-start branch (from 0) of the cpumode of its
+# source (the from-0 rule in itrace__print() left out): the --itrace=b row
+# of address 0 prints [.] where perf prints [k] (applied: FAIL; reverted).
+# Also applied and reverted: report__itrace_sample() returning 0 before
+# report__sample() (no rows: FAIL).
+
+. "$(dirname "$0")/lib/report-common.sh"
+[ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
+command -v perf >/dev/null 2>&1 || skip "stock perf is not installed"
+"$TEXTPOKE" version --build-options | grep -q 'libipt: \[ on' || skip "built without libipt"
+scratch report-itrace
+skipped=
+
+fx=$tmp/fx
+"$TEXTPOKE" test --write-fixture pt-start "$fx" >"$tmp/fx.out" 2>&1 ||
+	fail "--write-fixture pt-start: $(head -3 "$tmp/fx.out")"
+for itrace in b c r bc i1i i1000i bp; do
+	same_report "fx-$itrace" "$fx/perf.data" --itrace=$itrace
+	echo "pt-start --itrace=$itrace: $(grep -c '^ ' "$tmp/fx-$itrace.ours") rows, as stock perf"
+done
+same_report fx-b-sort "$fx/perf.data" --itrace=b --sort dso,sym -n
+grep -q "^# Samples: 1K of event 'branches'" "$tmp/fx-b.ours" ||
+	fail "pt-start --itrace=b: no block of 1K branches"
+
+# the instructions of each BPF program's runs, from the fixture's model
+read -r want_a want_b < <(awk '
+	function end() { if (n) { if (a) na += n; else nb += n }; n = 0 }
+	$3 ~ /^0xffffffffc00020/ {
+		if ($3 == "0xffffffffc0002000") end()
+		n++
+		if ($3 == "0xffffffffc0002009") a = $5 == "31c0"
+		next
+	}
+	{ end() }
+	END { end(); print na + 0, nb + 0 }' "$fx/truth.txt")
+[ "$want_a" -gt 0 ] && [ "$want_b" -gt 0 ] ||
+	fail "truth.txt: A ran $want_a instructions, B $want_b: the fixture has no BPF swap"
+"$TEXTPOKE" report --no-changes -i "$fx/perf.data" --itrace=i1i --sort sym -n \
+	>"$tmp/bpf" 2>"$tmp/bpf.err" || fail "--itrace=i1i --sort sym -n: $(head -3 "$tmp/bpf.err")"
+got_a=$(awk '$NF == "bpf_prog_a3a3a3a3a3a3a3a3_fp_a" { print $2 }' "$tmp/bpf")
+got_b=$(awk '$NF == "bpf_prog_b4b4b4b4b4b4b4b4_fp_b" { print $2 }' "$tmp/bpf")
+[ "$got_a/$got_b" = "$want_a/$want_b" ] ||
+	fail "--itrace=i1i: BPF A $got_a, B $got_b instructions; the fixture ran $want_a, $want_b"
+echo "pt-start --itrace=i1i: BPF A $got_a and B $got_b instructions at one address, as the fixture ran them"
+
+for args in "" --itrace=i10ig --itrace=i100ns; do
+	# shellcheck disable=SC2086
+	"$TEXTPOKE" report --no-changes -i "$fx/perf.data" $args >"$tmp/r.out" 2>"$tmp/r.err"
+	st=$?
+	[ "$st" = 1 ] || fail "report ${args:-(no --itrace)}: exit $st, not 1"
+	[ -s "$tmp/r.out" ] && fail "report ${args:-(no --itrace)}: printed a report"
+	[ "$(grep -c '^error: ' "$tmp/r.err")" = 1 ] ||
+		fail "report ${args:-(no --itrace)}: not one error: $(cat "$tmp/r.err")"
+	echo "refused: ${args:-(no --itrace)}: $(grep '^error: ' "$tmp/r.err")"
+done
+
+c=$TEXTPOKE_CORPUS/perf_data_converter/perf.data.intel_pt-4.14
+if [ -r "$c" ]; then
+	for itrace in b i1000i; do
+		same_report "corpus-$itrace" "$c" --itrace=$itrace --sort comm,dso
+	done
+	grep -q "of event 'cycles'" "$tmp/corpus-b.ours" || fail "$c: the cycles block is gone"
+else
+	skipped="corpus part: no corpus file $c"
+fi
+[ -z "$skipped" ] || skip "$skipped"
+exit 0
