@@ -504,19 +504,21 @@ static int report__itrace_user_event(struct perf_tool *tool, union perf_event *e
 	const char *gap;
 	int err;
 
-	if (event->header.type == PERF_RECORD_AUXTRACE_INFO && !r->tool.auxtrace_data) {
-		gap = report__itrace_gap(&r->opts->itrace);
-		if (gap) {
-			pr_err("%s: the recording holds an Intel PT trace: %s; give --itrace with "
-			       "b, c, r or i<n>i (and e, p)\n",
-			       session->path, gap);
-			return -EINVAL;
-		}
-	}
 	err = itrace__user_event(r->itrace, event, session);
-	if (!err && event->header.type == PERF_RECORD_AUXTRACE_INFO)
-		r->tool.auxtrace_data = itrace__active(r->itrace) ? report__itrace_data : NULL;
-	return err;
+	if (err || event->header.type != PERF_RECORD_AUXTRACE_INFO || r->tool.auxtrace_data)
+		return err;
+	/* a trace this decoder cannot read (not Intel PT) is said undecoded, as before */
+	if (!itrace__active(r->itrace))
+		return 0;
+	gap = report__itrace_gap(&r->opts->itrace);
+	if (gap) {
+		pr_err("%s: the recording holds an Intel PT trace: %s; give --itrace with b, c, "
+		       "r or i<n>i (and e, p)\n",
+		       session->path, gap);
+		return -EINVAL;
+	}
+	r->tool.auxtrace_data = report__itrace_data;
+	return 0;
 }
 
 /* the profile's pass decodes the trace; --stats, --tasks, --mmaps leave it */
