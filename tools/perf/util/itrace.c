@@ -22,6 +22,7 @@
 #include "evsel.h"
 #include "intel-pt-decode.h"
 #include "itrace.h"
+#include "itrace-stack.h"
 #include "machine.h"
 #include "map.h"
 #include "script-filter.h"
@@ -31,10 +32,15 @@
 
 /* perf's default instruction period: 100 us of trace time */
 #define ITRACE_DEFAULT_PERIOD_NS 100000
+/* perf's default callchain size for 'g', and the most it takes */
+#define ITRACE_DEFAULT_CALLCHAIN_SZ 16
+#define ITRACE_MAX_CALLCHAIN_SZ 16384
 
 struct itrace_head {
 	bool valid; /* item holds the queue's next item */
 	bool done;  /* nothing more until new buffers arrive */
+	/* perf's trace_nr: a new one at the start and after each lost sync */
+	u64 trace_nr;
 	struct intel_pt_item item;
 };
 
@@ -66,6 +72,9 @@ struct itrace {
 	size_t nr_seen;
 	itrace_sample_fn sink; /* report: the samples go there, not to the printer */
 	void *sink_arg;
+	struct itrace_stacks *stacks; /* 'g' (report): the call stacks */
+	u64 trace_nr;		      /* of the item being printed */
+	u64 *chain;		      /* its callchain: struct ip_callchain's nr, then ips */
 };
 
 int itrace_opts__parse(struct itrace_opts *o, const char *arg)
@@ -132,7 +141,15 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 			break;
 		case 'g':
 			o->callchain = true;
-			/* fall through */
+			o->callchain_sz = ITRACE_DEFAULT_CALLCHAIN_SZ;
+			if (*p >= '1' && *p <= '9') {
+				char *end;
+				unsigned long n = strtoul(p, &end, 10);
+
+				p = end;
+				o->callchain_sz = n > ITRACE_MAX_CALLCHAIN_SZ ? ITRACE_MAX_CALLCHAIN_SZ : n;
+			}
+			break;
 		case 'o':
 		case 'd':
 		case 'f':
@@ -205,6 +222,8 @@ void itrace__delete(struct itrace *it)
 	if (it->nr_errors)
 		pr_debug("itrace: %" PRIu64 " decode errors\n", it->nr_errors);
 	intel_pt__delete(it->pt);
+	itrace_stacks__delete(it->stacks);
+	free(it->chain);
 	text_image__delete(it->ti);
 	intel_pt_info__exit(&it->info);
 	auxtrace__exit(&it->at);
@@ -212,10 +231,16 @@ void itrace__delete(struct itrace *it)
 	free(it);
 }
 
-void itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg)
+int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg)
 {
 	it->sink = fn;
 	it->sink_arg = arg;
+	if (!it->opts.callchain)
+		return 0;
+	it->stacks = itrace_stacks__new();
+	/* perf's chain: callchain_sz + 1 entries, after the count */
+	it->chain = calloc(it->opts.callchain_sz + 2, sizeof(u64));
+	return it->stacks && it->chain ? 0 : -ENOMEM;
 }
 
 u64 itrace__nr_errors(const struct itrace *it)
@@ -836,6 +861,15 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 		intel_pt__cpu_task(it->pt, item->cpu, item->time, &item->pid, &item->tid);
 	if (item->type == IPT_ITEM_ERROR)
 		return itrace__print_error(it, item);
+	/* every branch moves the call stacks, before its own sample as in perf */
+	if (it->stacks && item->type == IPT_ITEM_BRANCH) {
+		int err = itrace_stacks__branch(it->stacks, item->pid, item->tid, item->cpu,
+						item->flags, item->ip, item->addr, item->insn_len,
+						it->trace_nr);
+
+		if (err)
+			return err;
+	}
 	evsel = itrace__item_evsel(it, item);
 	if (!evsel)
 		return 0;
@@ -862,8 +896,16 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 		sample.raw_size = itrace__synth_raw(it, item, raw);
 		sample.raw_data = raw;
 	}
-	if (it->sink)
+	if (it->sink) {
+		/* perf gives the instruction samples a chain, the branch samples none */
+		if (it->stacks && item->type == IPT_ITEM_INSN) {
+			it->chain[0] = itrace_stacks__chain(it->stacks, item->pid, item->tid,
+							    item->cpu, item->ip, it->chain + 1,
+							    it->opts.callchain_sz + 1);
+			sample.callchain = (const struct ip_callchain *)it->chain;
+		}
 		return it->sink(it->sink_arg, evsel, &sample);
+	}
 	b = &p->out;
 	if (it->filtering && script_filter__skip_early(it->filter, &sample))
 		return 0;
@@ -936,6 +978,8 @@ static int itrace__run(struct itrace *it, u64 time, bool all)
 					return err;
 				h->valid = err == 1;
 				h->done = err == 0;
+				if (!h->trace_nr)
+					h->trace_nr = 1;
 			}
 			if (h->valid && (!best || h->item.time < best->item.time))
 				best = h;
@@ -944,9 +988,13 @@ static int itrace__run(struct itrace *it, u64 time, bool all)
 		if (!best || (!all && best->item.time >= time))
 			return 0;
 		best->valid = false;
+		it->trace_nr = best->trace_nr;
 		err = itrace__print(it, &best->item);
 		if (err)
 			return err;
+		/* the decoder syncs again after an error: a new trace for the stacks */
+		if (best->item.type == IPT_ITEM_ERROR)
+			best->trace_nr++;
 	}
 }
 

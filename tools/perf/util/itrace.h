@@ -21,7 +21,8 @@ struct itrace_opts {
 	bool pwr_events;   /* p: PSB and CBR events (power-state packets: not synthesized) */
 	bool transactions; /* x: the event exists, TSX transactions are not synthesized */
 	bool ptwrites;	   /* w: the event exists, PTWRITE packets are not synthesized */
-	bool callchain;	   /* g: asked for; script ignores it, report refuses it */
+	bool callchain;	   /* g: callchains from the trace's call stacks (report only) */
+	u32 callchain_sz;  /* g's number: frames at most (perf's default 16) */
 	u64 period;	   /* i's: N instructions, or N ns when period_ns */
 	bool period_ns;
 };
@@ -65,10 +66,11 @@ int itrace__finish(struct itrace *it);
 /*
  * report: each synthesized sample goes to @fn, as a recorded one goes to
  * the tool's sample callback, instead of being printed (@evsel is one the
- * trace added to the session's evlist); errors are counted, not printed
+ * trace added to the session's evlist); errors are counted, not printed.
+ * With 'g' the instruction samples get perf's callchains.  0 or -ENOMEM.
  */
 typedef int (*itrace_sample_fn)(void *arg, struct evsel *evsel, struct perf_sample *sample);
-void itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
+int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
 /* the decode errors met so far (perf's instruction trace errors) */
 u64 itrace__nr_errors(const struct itrace *it);
 /* whether a recording's attrs ask for decoding (an AUX PMU is there) */

@@ -455,9 +455,10 @@ out:
  * --itrace: the samples script synthesizes from an Intel PT trace (the
  * same decoder, itrace.c) come to report__sample as recorded ones do, in
  * time order among them: the trace up to each record's time is decoded
- * before the record.  perf report's own default for a trace (instructions
- * every 100 us with callchains from a call stack the decoder keeps, 'g')
- * and time periods are not done: refused at the trace's AUXTRACE_INFO.
+ * before the record.  With 'g' the instruction samples carry the chains
+ * of the trace's call stacks (itrace-stack.c).  Periods of time, and so
+ * perf report's own default for a trace (instructions every 100 us, with
+ * callchains), are not done: refused at the trace's AUXTRACE_INFO.
  */
 static int report__itrace_sample(void *arg, struct evsel *evsel, struct perf_sample *sample)
 {
@@ -489,8 +490,6 @@ static const char *report__itrace_gap(const struct itrace_opts *o)
 	if (!o->set)
 		return "perf report's default for a trace is --itrace=ig (instructions every "
 		       "100 us, with callchains), which is not done yet";
-	if (o->callchain)
-		return "'g' (callchains from the decoder's call stack) is not done yet";
 	if (o->insns && o->period_ns)
 		return "'i' takes a count of instructions here ('i1000i'): perf's periods of "
 		       "time (ns, us, ms, t) are counted in TSC ticks, not done yet";
@@ -513,7 +512,7 @@ static int report__itrace_user_event(struct perf_tool *tool, union perf_event *e
 	gap = report__itrace_gap(&r->opts->itrace);
 	if (gap) {
 		pr_err("%s: the recording holds an Intel PT trace: %s; give --itrace with b, c, "
-		       "r or i<n>i (and e, p)\n",
+		       "r or i<n>i (and e, p, g)\n",
 		       session->path, gap);
 		return -EINVAL;
 	}
@@ -531,17 +530,23 @@ static int report__itrace_init(struct report *r)
 	r->itrace = itrace__new(&o->itrace, r->session, NULL, o->input, &o->text, NULL, false);
 	if (!r->itrace)
 		return -ENOMEM;
-	itrace__set_sink(r->itrace, report__itrace_sample, r);
+	if (itrace__set_sink(r->itrace, report__itrace_sample, r))
+		return -ENOMEM;
 	r->tool.user_event = report__itrace_user_event;
 	r->tool.side_band = report__itrace_side_band;
 	return 0;
 }
 
-/* perf's evlist__combined_sample_type() & PERF_SAMPLE_CALLCHAIN */
+/*
+ * perf's evlist__combined_sample_type() & PERF_SAMPLE_CALLCHAIN, which
+ * perf report sets for --itrace=...g before it knows of a trace
+ */
 static bool report__has_callchains(const struct report *r)
 {
 	const struct evlist *evlist = r->session->evlist;
 
+	if (r->opts->itrace.callchain)
+		return true;
 	for (int i = 0; evlist && i < evlist->nr_entries; i++)
 		if (evlist->entries[i]->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			return true;
@@ -991,6 +996,9 @@ int report__run(struct report_opts *opts)
 	err = report__parse_options(&r);
 	if (err)
 		goto out;
+	/* as perf: a smaller --max-stack would cut the chains 'g' asked for */
+	if (opts->itrace.callchain && opts->itrace.callchain_sz > opts->max_stack)
+		opts->max_stack = opts->itrace.callchain_sz;
 	if (!opts->json && !opts->stdio && !opts->html)
 		opts->stdio = true;
 

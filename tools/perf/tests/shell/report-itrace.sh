@@ -7,26 +7,32 @@
 # (oracle), line for line but its closing tip:
 #  - ptgen's pt-start fixture (libipt's encoder, written at test time):
 #    --itrace=b, c, r, bc, i1i, i1000i, bp (its psb and cbr events), and b
-#    with --sort dso,sym -n.  The kernel's code changes under the trace:
-#    jump labels flip, an ftrace trampoline comes, BPF program A is
-#    replaced by B at the same address;
+#    with --sort dso,sym -n; with callchains ('g': perf's call stacks kept
+#    from the trace's calls and returns, itrace-stack.c), i1ig and i1000ig
+#    (Children and the trees), bg and cg (Children, branch samples have no
+#    chain), i1ig with --max-stack 1 -G (perf raises --max-stack to g's
+#    16), and i1ig2 --no-children.  The kernel's code changes under the trace: jump labels flip,
+#    an ftrace trampoline comes, BPF program A is replaced by B at the
+#    same address;
 #  - perf_data_converter's perf.data.intel_pt-4.14 (a real trace with
 #    recorded cycles samples among its samples), --sort comm,dso (its
-#    kernel is not this machine's), --itrace=b and i1000i.
+#    kernel is not this machine's), --itrace=b, i1000i and i1000ig.
 # The code of each moment, by the fixture's own model (truth.txt, the
 # generator's line per instruction, not our decoder): with --itrace=i1i
 # each BPF program's row counts the instructions of the runs through
 # FP_BPF whose code was that program's (A's "31c0" at +9, B's "6690"),
 # though both lived at one address.
 # The forms not done are refused with one error, exit 1 and nothing on
-# stdout: no --itrace (perf's default is i100us with callchains), 'g',
-# and 'i' with a period of time.
+# stdout: no --itrace (perf's default is i100us with callchains) and 'i'
+# with a period of time (i100ns, i alone).
 #
 # Mutation caught: a trace-start branch (from 0) of the cpumode of its
 # source (the from-0 rule in itrace__print() left out): the --itrace=b row
 # of address 0 prints [.] where perf prints [k] (applied: FAIL; reverted).
 # Also applied and reverted: report__itrace_sample() returning 0 before
-# report__sample() (no rows: FAIL).
+# report__sample() (no rows: FAIL); a return that pops nothing
+# (itrace_stacks__branch()): the i1ig trees grow deeper than perf's (FAIL);
+# --max-stack not raised to g's 16: fx-g-stack's trees are cut (FAIL).
 
 . "$(dirname "$0")/lib/report-common.sh"
 [ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
@@ -38,13 +44,18 @@ skipped=
 fx=$tmp/fx
 "$TEXTPOKE" test --write-fixture pt-start "$fx" >"$tmp/fx.out" 2>&1 ||
 	fail "--write-fixture pt-start: $(head -3 "$tmp/fx.out")"
-for itrace in b c r bc i1i i1000i bp; do
+for itrace in b c r bc i1i i1000i bp i1ig i1000ig bg cg; do
 	same_report "fx-$itrace" "$fx/perf.data" --itrace=$itrace
 	echo "pt-start --itrace=$itrace: $(grep -c '^ ' "$tmp/fx-$itrace.ours") rows, as stock perf"
 done
 same_report fx-b-sort "$fx/perf.data" --itrace=b --sort dso,sym -n
+# perf raises --max-stack to g's chain size: a smaller one cuts nothing
+same_report fx-g-stack "$fx/perf.data" --itrace=i1ig --max-stack 1 -G
+same_report fx-g2 "$fx/perf.data" --itrace=i1ig2 --no-children
 grep -q "^# Samples: 1K of event 'branches'" "$tmp/fx-b.ours" ||
 	fail "pt-start --itrace=b: no block of 1K branches"
+grep -q -- '--ftrace_trampoline$' "$tmp/fx-i1ig.ours" ||
+	fail "pt-start --itrace=i1ig: no tree has the trampoline under its caller"
 
 # the instructions of each BPF program's runs, from the fixture's model
 read -r want_a want_b < <(awk '
@@ -67,7 +78,7 @@ got_b=$(awk '$NF == "bpf_prog_b4b4b4b4b4b4b4b4_fp_b" { print $2 }' "$tmp/bpf")
 	fail "--itrace=i1i: BPF A $got_a, B $got_b instructions; the fixture ran $want_a, $want_b"
 echo "pt-start --itrace=i1i: BPF A $got_a and B $got_b instructions at one address, as the fixture ran them"
 
-for args in "" --itrace=i10ig --itrace=i100ns; do
+for args in "" --itrace=i --itrace=i100ns; do
 	# shellcheck disable=SC2086
 	"$TEXTPOKE" report --no-changes -i "$fx/perf.data" $args >"$tmp/r.out" 2>"$tmp/r.err"
 	st=$?
@@ -80,7 +91,7 @@ done
 
 c=$TEXTPOKE_CORPUS/perf_data_converter/perf.data.intel_pt-4.14
 if [ -r "$c" ]; then
-	for itrace in b i1000i; do
+	for itrace in b i1000i i1000ig; do
 		same_report "corpus-$itrace" "$c" --itrace=$itrace --sort comm,dso
 	done
 	grep -q "of event 'cycles'" "$tmp/corpus-b.ours" || fail "$c: the cycles block is gone"
