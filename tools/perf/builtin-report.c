@@ -110,7 +110,7 @@ int cmd_textpoke_report(int argc, char **argv)
 	     OPT_MAX_STACK},
 	    {0, "itrace", required_argument, "opts",
 	     "samples from an Intel PT trace: b branches, c calls, r returns, i<n>i every n "
-	     "instructions, e errors, p power events, g callchains",
+	     "instructions, i<n>ns/us/ms a period, e errors, p power events, g callchains",
 	     OPT_ITRACE},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},

@@ -184,3 +184,38 @@ size_t itrace_stacks__chain(struct itrace_stacks *st, s32 pid, s32 tid, int cpu,
 	}
 	return i;
 }
+
+size_t itrace_stacks__late_chain(struct itrace_stacks *st, s32 pid, s32 tid, int cpu, u64 ip,
+				 u64 *ips, size_t sz)
+{
+	struct itrace_stack *s = itrace_stacks__find(st, pid, tid, cpu, false);
+	u64 ctx = itrace_stack__context(ip), last = ip, c, ret;
+	size_t nr = 0, j = 1;
+
+	if (sz < 2)
+		return 0;
+	/* past the kernel frames pushed after the sample, to a user one or the sample's ip */
+	for (; s && j <= s->cnt; j++) {
+		ret = s->e[s->cnt - j].ret;
+		c = itrace_stack__context(ret);
+		if (c == PERF_CONTEXT_USER || (c == ctx && ret == ip))
+			break;
+	}
+	/* "last" starts as no context at all: the first frame gets its marker */
+	for (; s && nr < sz && j <= s->cnt; nr++, j++) {
+		ret = s->e[s->cnt - j].ret;
+		c = itrace_stack__context(ret);
+		if (c != last) {
+			if (nr >= sz - 1)
+				break;
+			ips[nr++] = c;
+			last = c;
+		}
+		ips[nr] = ret;
+	}
+	if (nr)
+		return nr;
+	ips[0] = ctx;
+	ips[1] = ip;
+	return 2;
+}

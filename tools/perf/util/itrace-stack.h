@@ -34,4 +34,14 @@ int itrace_stacks__branch(struct itrace_stacks *st, s32 pid, s32 tid, int cpu, u
 size_t itrace_stacks__chain(struct itrace_stacks *st, s32 pid, s32 tid, int cpu, u64 ip, u64 *ips,
 			    size_t sz);
 
+/*
+ * The chain perf adds to a recorded sample of a traced task ('G', and
+ * report's default: thread_stack__sample_late()): the return addresses
+ * alone, the kernel ones above the first user one left out (the trace
+ * went on past the sample in the kernel), or the context and @ip when
+ * there are none; its length.
+ */
+size_t itrace_stacks__late_chain(struct itrace_stacks *st, s32 pid, s32 tid, int cpu, u64 ip,
+				 u64 *ips, size_t sz);
+
 #endif /* __PERF_TEXTPOKE_ITRACE_STACK_H */

@@ -184,6 +184,21 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 	return 0;
 }
 
+void itrace_opts__set_report_default(struct itrace_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->insns = true;
+	o->period = ITRACE_DEFAULT_PERIOD_NS;
+	o->period_ns = true;
+	o->errors = true;
+	o->pwr_events = true;
+	o->transactions = true;
+	o->ptwrites = true;
+	o->callchain = true;
+	o->callchain_sz = ITRACE_DEFAULT_CALLCHAIN_SZ;
+	o->add_callchain = true;
+}
+
 void itrace_opts__set_default(struct itrace_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -241,6 +256,17 @@ int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg)
 	/* perf's chain: callchain_sz + 1 entries, after the count */
 	it->chain = calloc(it->opts.callchain_sz + 2, sizeof(u64));
 	return it->stacks && it->chain ? 0 : -ENOMEM;
+}
+
+const struct ip_callchain *itrace__recorded_chain(struct itrace *it,
+						 const struct perf_sample *sample)
+{
+	if (!it || !it->pt || !it->stacks || !it->opts.add_callchain || sample->callchain)
+		return NULL;
+	it->chain[0] = itrace_stacks__late_chain(it->stacks, sample->pid, sample->tid,
+						 sample->cpu, sample->ip, it->chain + 1,
+						 it->opts.callchain_sz + 1);
+	return (const struct ip_callchain *)it->chain;
 }
 
 u64 itrace__nr_errors(const struct itrace *it)
@@ -897,8 +923,11 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 		sample.raw_data = raw;
 	}
 	if (it->sink) {
-		/* perf gives the instruction samples a chain, the branch samples none */
-		if (it->stacks && item->type == IPT_ITEM_INSN) {
+		/*
+		 * perf gives a chain to every sample but the branch ones
+		 * (intel_pt_prep_sample()): instructions, psb, cbr
+		 */
+		if (it->stacks && item->type != IPT_ITEM_BRANCH) {
 			it->chain[0] = itrace_stacks__chain(it->stacks, item->pid, item->tid,
 							    item->cpu, item->ip, it->chain + 1,
 							    it->opts.callchain_sz + 1);
@@ -992,8 +1021,12 @@ static int itrace__run(struct itrace *it, u64 time, bool all)
 		err = itrace__print(it, &best->item);
 		if (err)
 			return err;
-		/* the decoder syncs again after an error: a new trace for the stacks */
-		if (best->item.type == IPT_ITEM_ERROR)
+		/*
+		 * the decoder syncs again after an error: a new trace for the
+		 * stacks; but code it cannot read leaves it waiting for the
+		 * next ip only, the same trace for perf
+		 */
+		if (best->item.type == IPT_ITEM_ERROR && best->item.err_code != IPT_ERR_NOINSN)
 			best->trace_nr++;
 	}
 }

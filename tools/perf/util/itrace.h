@@ -23,6 +23,7 @@ struct itrace_opts {
 	bool ptwrites;	   /* w: the event exists, PTWRITE packets are not synthesized */
 	bool callchain;	   /* g: callchains from the trace's call stacks (report only) */
 	u32 callchain_sz;  /* g's number: frames at most (perf's default 16) */
+	bool add_callchain; /* report's default: chains for the recorded samples too */
 	u64 period;	   /* i's: N instructions, or N ns when period_ns */
 	bool period_ns;
 };
@@ -35,6 +36,12 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg);
  * and transactions, "cepwx"
  */
 void itrace_opts__set_default(struct itrace_opts *o);
+/*
+ * What perf 6.1 report does without --itrace: instructions every 100 us
+ * with callchains, errors, power and PSB events, ptwrites, transactions
+ * (itrace_synth_opts__set_default() with branches off, callchain on)
+ */
+void itrace_opts__set_report_default(struct itrace_opts *o);
 
 struct itrace;
 struct evsel;
@@ -71,6 +78,13 @@ int itrace__finish(struct itrace *it);
  */
 typedef int (*itrace_sample_fn)(void *arg, struct evsel *evsel, struct perf_sample *sample);
 int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
+/*
+ * A recorded sample's chain from the trace's call stacks as they are at
+ * its time (report's default, perf's add_callchain), or NULL: into the
+ * itrace's own buffer, valid until the next call
+ */
+const struct ip_callchain *itrace__recorded_chain(struct itrace *it,
+						 const struct perf_sample *sample);
 /* the decode errors met so far (perf's instruction trace errors) */
 u64 itrace__nr_errors(const struct itrace *it);
 /* whether a recording's attrs ask for decoding (an AUX PMU is there) */

@@ -79,6 +79,11 @@ struct report {
 	u64 *evsel_samples;	     /* --stats: each event's samples, before any filter */
 	int nr_evsel_samples;
 	struct itrace *itrace; /* --itrace: the samples an Intel PT trace gives */
+	/*
+	 * perf's PERF_SAMPLE_CALLCHAIN for a trace's chains: --itrace with
+	 * g, or no --itrace on a file with HEADER_AUXTRACE
+	 */
+	bool itrace_chains;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -413,9 +418,14 @@ static int report__sample(struct perf_tool *tool, union perf_event *event,
 		report__name_tracepoints(r);
 	/* a recorded sample (a synthesized one has no event): the trace before it first */
 	if (event && itrace__active(r->itrace)) {
+		const struct ip_callchain *chain;
+
 		err = itrace__flush_until(r->itrace, sample->time);
 		if (err)
 			return err;
+		chain = itrace__recorded_chain(r->itrace, sample);
+		if (chain)
+			sample->callchain = chain;
 	}
 	/*
 	 * perf report --stats counts every sample its event got, --time or
@@ -456,9 +466,9 @@ out:
  * same decoder, itrace.c) come to report__sample as recorded ones do, in
  * time order among them: the trace up to each record's time is decoded
  * before the record.  With 'g' the instruction samples carry the chains
- * of the trace's call stacks (itrace-stack.c).  Periods of time, and so
- * perf report's own default for a trace (instructions every 100 us, with
- * callchains), are not done: refused at the trace's AUXTRACE_INFO.
+ * of the trace's call stacks (itrace-stack.c).  Without --itrace a trace
+ * is decoded with perf report's own default (instructions every 100 us,
+ * with callchains, and the power events).
  */
 static int report__itrace_sample(void *arg, struct evsel *evsel, struct perf_sample *sample)
 {
@@ -484,50 +494,30 @@ static int report__itrace_data(struct perf_tool *tool, const void *buf, u64 len)
 	return itrace__auxtrace_data(((struct report *)tool)->itrace, buf, len);
 }
 
-/* which --itrace forms give perf's profile; NULL: this one does */
-static const char *report__itrace_gap(const struct itrace_opts *o)
-{
-	if (!o->set)
-		return "perf report's default for a trace is --itrace=ig (instructions every "
-		       "100 us, with callchains), which is not done yet";
-	if (o->insns && o->period_ns)
-		return "'i' takes a count of instructions here ('i1000i'): perf's periods of "
-		       "time (ns, us, ms, t) are counted in TSC ticks, not done yet";
-	return NULL;
-}
-
 static int report__itrace_user_event(struct perf_tool *tool, union perf_event *event,
 				     struct perf_session *session)
 {
 	struct report *r = (struct report *)tool;
-	const char *gap;
 	int err;
 
 	err = itrace__user_event(r->itrace, event, session);
-	if (err || event->header.type != PERF_RECORD_AUXTRACE_INFO || r->tool.auxtrace_data)
-		return err;
-	/* a trace this decoder cannot read (not Intel PT) is said undecoded, as before */
-	if (!itrace__active(r->itrace))
-		return 0;
-	gap = report__itrace_gap(&r->opts->itrace);
-	if (gap) {
-		pr_err("%s: the recording holds an Intel PT trace: %s; give --itrace with b, c, "
-		       "r or i<n>i (and e, p, g)\n",
-		       session->path, gap);
-		return -EINVAL;
-	}
-	r->tool.auxtrace_data = report__itrace_data;
-	return 0;
+	/* a trace this decoder cannot read (not Intel PT) is said undecoded */
+	if (!err && event->header.type == PERF_RECORD_AUXTRACE_INFO)
+		r->tool.auxtrace_data = itrace__active(r->itrace) ? report__itrace_data : NULL;
+	return err;
 }
 
 /* the profile's pass decodes the trace; --stats, --tasks, --mmaps leave it */
 static int report__itrace_init(struct report *r)
 {
 	struct report_opts *o = r->opts;
+	struct itrace_opts io = o->itrace;
 
 	if (o->stats || o->tasks || o->mmaps || o->header_only)
 		return 0;
-	r->itrace = itrace__new(&o->itrace, r->session, NULL, o->input, &o->text, NULL, false);
+	if (!io.set)
+		itrace_opts__set_report_default(&io);
+	r->itrace = itrace__new(&io, r->session, NULL, o->input, &o->text, NULL, false);
 	if (!r->itrace)
 		return -ENOMEM;
 	if (itrace__set_sink(r->itrace, report__itrace_sample, r))
@@ -545,7 +535,7 @@ static bool report__has_callchains(const struct report *r)
 {
 	const struct evlist *evlist = r->session->evlist;
 
-	if (r->opts->itrace.callchain)
+	if (r->itrace_chains)
 		return true;
 	for (int i = 0; evlist && i < evlist->nr_entries; i++)
 		if (evlist->entries[i]->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
@@ -1022,6 +1012,10 @@ int report__run(struct report_opts *opts)
 		r.tool.side_band = report__tasks_side_band;
 	}
 
+	/* perf report decides on callchains from the header, before any record */
+	r.itrace_chains = opts->itrace.set ?
+				  opts->itrace.callchain :
+				  !r.session->is_pipe && perf_session__has_feat(r.session, HEADER_AUXTRACE);
 	err = machine__set_kernel_symbols(r.session->machine, opts->text.kallsyms,
 					  opts->text.vmlinux);
 	if (!err)
