@@ -19,9 +19,11 @@
 
 /*
  * Items a step leaves: a few events' and an instruction's, and the PSBs
- * and ratio changes reached before them
+ * and ratio changes reached before them; with a period of time, a held
+ * block's items and samples (intel-pt-ticks.c), which a longer block
+ * would not fit
  */
-#define PENDING_MAX 32
+#define PENDING_MAX 256
 
 /*
  * An instruction of the block perf's time-period sampling has not decided
@@ -30,6 +32,7 @@
 struct ipt_tk_insn {
 	u64 ip, time;
 	int at;
+	bool branch; /* it ends perf's walk */
 	u8 len;
 	u8 raw[15];
 };
@@ -96,6 +99,7 @@ struct ipt_queue {
 	 * known (intel-pt-ticks.c)
 	 */
 	u64 tk_ts, tk_cnt, tk_last;
+	u64 tk_budget; /* instructions left in perf's walk to its next sample; 0: a new walk */
 	u64 tk_psbs, tk_psbs_seen; /* PSBs the walk reached, and as last counted */
 	bool tk_cont;
 	struct ipt_tk_insn *tk_blk;
@@ -154,7 +158,7 @@ u64 ipt_ticks__period(const struct intel_pt *pt);
  * @consuming when it is a branch that took a packet (jcc, indirect, ret)
  */
 void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 time,
-		     bool consuming);
+		     bool branch, bool consuming);
 /* a branch that takes a packet: jcc, ret, indirect and far branches */
 bool ipt_ticks__consumes(const u8 *raw, u8 len, enum pt_insn_class c);
 /* decide the open block with the TSC known now, its items released */

@@ -906,7 +906,7 @@ static int ipt_queue__step(struct ipt_queue *q)
 	memcpy(q->br_raw, insn.raw, insn.size);
 	if (pt->opts.want_insns && pt->opts.period_ns) {
 		ipt_queue__psb_before(q, now);
-		ipt_ticks__insn(q, insn.ip, insn.size, insn.raw, now,
+		ipt_ticks__insn(q, insn.ip, insn.size, insn.raw, now, ipt_class_branches(insn.iclass),
 				ipt_ticks__consumes(insn.raw, insn.size, insn.iclass));
 	} else if (pt->opts.want_insns) {
 		q->nr_insns++;

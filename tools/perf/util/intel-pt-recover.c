@@ -646,7 +646,7 @@ static int ipt_walk__insn(struct ipt_queue *q)
 
 		if (pt->opts.period_ns) {
 			ipt_queue__psb_before(q, t);
-			ipt_ticks__insn(q, ip, len, bytes, t,
+			ipt_ticks__insn(q, ip, len, bytes, t, kind != IW_OTHER,
 					kind != IW_OTHER && kind != IW_JMP && kind != IW_CALL);
 		} else if (++q->nr_insns >= pt->opts.insn_period) {
 			q->use_fixed = true;

@@ -76,31 +76,45 @@ void ipt_ticks__reset(struct ipt_queue *q)
 {
 	ipt_ticks__close(q);
 	q->tk_cont = false;
+	q->tk_budget = 0;
 }
 
-/* perf's intel_pt_next_period() and intel_pt_sample_insn() at one instruction */
-static bool ipt_ticks__take(struct ipt_queue *q, u64 est, u64 period)
+/*
+ * perf's intel_pt_next_period(): at the start of a walk (after a branch
+ * or a sample), with the estimate @est before its first instruction, the
+ * instructions to walk to the next sample
+ */
+static u64 ipt_ticks__budget(struct ipt_queue *q, u64 est, u64 period)
 {
 	u64 mask = ~(period - 1), masked = est & mask;
-	bool take;
 
 	if (q->tk_cont) {
-		take = masked > q->tk_last;
+		if (masked > q->tk_last)
+			return 1;
 	} else {
-		/* the first period of a trace: its walk aims one tick short */
+		/* the first period of a trace aims one tick short */
+		est++;
+		masked = est & mask;
 		if (masked > q->tk_last) {
 			q->tk_last = masked;
 			q->tk_cont = true;
 		}
-		take = masked >= q->tk_last && est - masked == period - 1;
 	}
-	if (take) {
-		if (masked > q->tk_last)
-			q->tk_last = masked;
-		else
-			q->tk_last += period;
-	}
-	return take;
+	/* an estimate gone back behind the last sample: a whole period on */
+	if (masked < q->tk_last)
+		return period;
+	return period - (est - masked);
+}
+
+/* perf's intel_pt_sample_insn(), @est counting the sampled instruction */
+static void ipt_ticks__sampled(struct ipt_queue *q, u64 est, u64 period)
+{
+	u64 masked = est & ~(period - 1);
+
+	if (masked > q->tk_last)
+		q->tk_last = masked;
+	else
+		q->tk_last += period;
 }
 
 static int ipt_ticks__ring_index(const struct ipt_queue *q, int i)
@@ -125,8 +139,19 @@ void ipt_ticks__close(struct ipt_queue *q)
 	for (k = 0; k < q->tk_nr; k++) {
 		struct ipt_tk_insn *in = &q->tk_blk[k];
 
+		bool take;
+
 		q->nr_insns++;
-		if (!ipt_ticks__take(q, q->tk_ts + ++q->tk_cnt, period))
+		if (!q->tk_budget)
+			q->tk_budget = ipt_ticks__budget(q, q->tk_ts + q->tk_cnt, period);
+		q->tk_cnt++;
+		take = !--q->tk_budget;
+		if (take)
+			ipt_ticks__sampled(q, q->tk_ts + q->tk_cnt, period);
+		/* a branch ends perf's walk: the next one counts afresh */
+		else if (in->branch)
+			q->tk_budget = 0;
+		if (!take)
 			continue;
 		/* the held items before it go first */
 		while (j < in->at && q->nr_pending < PENDING_MAX)
@@ -153,7 +178,7 @@ void ipt_ticks__close(struct ipt_queue *q)
 }
 
 void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 time,
-		     bool consuming)
+		     bool branch, bool consuming)
 {
 	struct ipt_tk_insn *in;
 
@@ -185,8 +210,12 @@ void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 tim
 	in->len = len;
 	memcpy(in->raw, raw, len);
 	in->at = q->nr_held;
-	/* a ring nearly full of held items: decided now, the TSC as it is */
-	if (consuming || q->nr_pending + TK_RING_SLACK >= PENDING_MAX)
+	in->branch = branch;
+	/*
+	 * a block whose items and possible samples would not fit the ring:
+	 * decided now, on the TSC as it is, rather than any lost
+	 */
+	if (consuming || q->nr_pending + q->tk_nr + TK_RING_SLACK >= PENDING_MAX)
 		ipt_ticks__close(q);
 }
 

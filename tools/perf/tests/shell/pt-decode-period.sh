@@ -11,7 +11,11 @@
 # (oracle), whole outputs line for line, on ptgen's pt-start fixture
 # (written at test time) of 4000 instructions and of 20000 (more PSB+s,
 # several AUXTRACE buffers): --itrace=i100ns, i1us, bi100ns (the samples
-# among the branches), i100nsp (with the psb and cbr events), ci64nse.
+# among the branches), i100nsp (with the psb and cbr events), ci64nse, and
+# i1ns, i2ns, where the estimate often falls back behind the last sample
+# (a walk, up to a branch, then counts a whole period).  Known and left:
+# with i4ns and i16ns stock perf does not sample the trace's last
+# instruction (the jmp whose TIP.PGD ends it) where we do.
 #
 # Mutation caught: the instructions of a block counted on libipt's time
 # of each (ipt_ticks__insn() deciding every instruction at once, no block
@@ -19,7 +23,9 @@
 # its first sample on (applied: FAIL; reverted).  Also applied
 # and reverted: a PSB+'s TSC of the same value not restarting the count
 # (tk_psbs not counted): 3 of the 20000-instruction fixture's i100ns
-# samples move (FAIL).
+# samples move (FAIL); an estimate behind the last sample waiting to pass
+# it (ipt_ticks__budget() without its whole-period rule): i100ns on the
+# 4000-instruction fixture differs already (FAIL).
 
 . "$(dirname "$0")"/lib/common.sh
 
@@ -31,7 +37,7 @@ scratch pt-decode-period
 for n in 4000 20000; do
 	"$TEXTPOKE" test --write-fixture "pt-start:$n" "$tmp/fx$n" >"$tmp/fx.out" 2>&1 ||
 		fail "--write-fixture pt-start:$n: $(head -3 "$tmp/fx.out")"
-	for itrace in i100ns i1us bi100ns i100nsp ci64nse; do
+	for itrace in i100ns i1us bi100ns i100nsp ci64nse i1ns i2ns; do
 		HOME=$tmp perf script -i "$tmp/fx$n/perf.data" --itrace=$itrace >"$tmp/perf" \
 			2>"$tmp/perf.err" || fail "stock perf --itrace=$itrace: $(head -3 "$tmp/perf.err")"
 		HOME=$tmp "$TEXTPOKE" script -i "$tmp/fx$n/perf.data" --itrace=$itrace >"$tmp/ours" \
