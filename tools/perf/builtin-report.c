@@ -65,6 +65,7 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_GROUP,
 		OPT_NO_GROUP,
 		OPT_PERCENT_TYPE,
+		OPT_ITRACE,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -143,6 +144,10 @@ int cmd_textpoke_report(int argc, char **argv)
 	     "after the profile, the per-thread counts the READ records hold", 'T'},
 	    {0, "percent-type", required_argument, "type",
 	     "perf annotate's percentages: accepted, the report prints none", OPT_PERCENT_TYPE},
+	    {0, "itrace", required_argument, "opts",
+	     "samples from an Intel PT trace: b branches, c calls, r returns, i<n>i every n "
+	     "instructions, i<n>ns/us/ms a period, e errors, p power events, g callchains",
+	     OPT_ITRACE},
 	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
@@ -304,6 +309,10 @@ int cmd_textpoke_report(int argc, char **argv)
 			break;
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &o.max_stack))
+				return 129;
+			break;
+		case OPT_ITRACE:
+			if (itrace_opts__parse(&o.itrace, optarg))
 				return 129;
 			break;
 		case OPT_INLINE:

@@ -19,9 +19,23 @@
 
 /*
  * Items a step leaves: a few events' and an instruction's, and the PSBs
- * and ratio changes reached before them
+ * and ratio changes reached before them; with a period of time, a held
+ * block's items and samples (intel-pt-ticks.c), which a longer block
+ * would not fit
  */
-#define PENDING_MAX 32
+#define PENDING_MAX 256
+
+/*
+ * An instruction of the block perf's time-period sampling has not decided
+ * yet (intel-pt-ticks.c): @at is the number of held items pushed before it
+ */
+struct ipt_tk_insn {
+	u64 ip, time;
+	int at;
+	bool branch; /* it ends perf's walk */
+	u8 len;
+	u8 raw[15];
+};
 
 /* who ran on a CPU from when on: appended in time order as records arrive */
 struct ipt_cpu_task {
@@ -76,8 +90,21 @@ struct ipt_queue {
 	bool trace_begin; /* after a sync or an overflow: the next ip starts the trace */
 	u64 fail_ip;	  /* where the image had no bytes */
 	u64 nr_insns;	  /* since the last instruction item */
-	u64 next_sample_time;
 	u64 last_time;
+	u64 last_tsc; /* the TSC last_time came from */
+	/*
+	 * --itrace=i<time>: perf's sampling on its TSC estimate (timestamp
+	 * plus one per instruction), and the block since the last branch
+	 * that took a packet, whose items are held until the block's TSC is
+	 * known (intel-pt-ticks.c)
+	 */
+	u64 tk_ts, tk_cnt, tk_last;
+	u64 tk_budget; /* instructions left in perf's walk to its next sample; 0: a new walk */
+	u64 tk_psbs, tk_psbs_seen; /* PSBs the walk reached, and as last counted */
+	bool tk_cont;
+	struct ipt_tk_insn *tk_blk;
+	int tk_nr, tk_alloc;
+	int nr_held; /* the ring's last items, pushed while the block is open */
 	/* items of an event take its time, a branch that of its instruction */
 	bool use_fixed;
 	u64 fixed_time;
@@ -124,6 +151,21 @@ struct ipt_queue {
 	struct ipt_map_cache map;
 };
 
+/* the period of --itrace=i<time> in TSC ticks, a power of two; 0: none */
+u64 ipt_ticks__period(const struct intel_pt *pt);
+/*
+ * An instruction walked with --itrace=i<time>, of time @time (perf's),
+ * @consuming when it is a branch that took a packet (jcc, indirect, ret)
+ */
+void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 time,
+		     bool branch, bool consuming);
+/* a branch that takes a packet: jcc, ret, indirect and far branches */
+bool ipt_ticks__consumes(const u8 *raw, u8 len, enum pt_insn_class c);
+/* decide the open block with the TSC known now, its items released */
+void ipt_ticks__close(struct ipt_queue *q);
+/* the queue starts again (sync, error): perf's period starts again too */
+void ipt_ticks__reset(struct ipt_queue *q);
+
 struct intel_pt {
 	struct intel_pt_info info;
 	struct pt_config config;
@@ -148,6 +190,8 @@ void ipt_queue__psb_reached(struct ipt_queue *q, u64 off, bool ip0);
 int ipt_read_memory(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip,
 		    void *context);
 struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type);
+/* the PSB and CBR items due before an item of @time */
+void ipt_queue__psb_before(struct ipt_queue *q, u64 time);
 void ipt_queue__branch(struct ipt_queue *q, u64 from, u64 to, u32 flags);
 /* a decode error at @ip (libipt's @errcode), reported as perf reports it */
 void ipt_queue__error(struct ipt_queue *q, int errcode, u64 ip);

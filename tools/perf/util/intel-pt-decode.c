@@ -136,6 +136,7 @@ void intel_pt__delete(struct intel_pt *pt)
 		ipt_queue__close(&pt->queues[i]);
 		free(pt->queues[i].map.path);
 		free(pt->queues[i].psbs);
+		free(pt->queues[i].tk_blk);
 	}
 	free(pt->queues);
 	for (i = 0; i < (size_t)pt->nr_cpus; i++)
@@ -218,6 +219,7 @@ static u64 ipt_queue__time(struct ipt_queue *q)
 	if (!q->dec || pt_insn_time(q->dec, &tsc, &lost_mtc, &lost_cyc) < 0 || !tsc)
 		return q->last_time;
 	q->last_time = perf_tsc_conv__to_time(&q->pt->info.tc, tsc);
+	q->last_tsc = tsc;
 	return q->last_time;
 }
 
@@ -394,7 +396,8 @@ static int ipt_queue__scan_psbs(struct ipt_queue *q, const struct auxtrace_buffe
 
 	free(q->psbs);
 	q->psbs = NULL;
-	if (!q->pt->opts.want_pwr)
+	/* a time period needs the PSBs too: their TSCs restart perf's count */
+	if (!q->pt->opts.want_pwr && !q->pt->opts.period_ns)
 		return 0;
 	config.begin = b->data;
 	config.end = b->data + b->size;
@@ -534,8 +537,13 @@ static struct intel_pt_item *__ipt_queue__push(struct ipt_queue *q, enum intel_p
 {
 	struct intel_pt_item *it;
 
+	/* an error ends a time-period block: perf syncs again after it */
+	if (type == IPT_ITEM_ERROR)
+		ipt_ticks__reset(q);
 	if (q->nr_pending >= PENDING_MAX)
 		return NULL;
+	if (q->tk_nr)
+		q->nr_held++;
 	it = &q->pending[(q->pending_at + q->nr_pending++) % PENDING_MAX];
 	memset(it, 0, sizeof(*it));
 	it->type = type;
@@ -553,6 +561,9 @@ void ipt_queue__psb_reached(struct ipt_queue *q, u64 off, bool ip0)
 		if (q->psbs[i].reached)
 			continue;
 		q->psbs[i].reached = true;
+		/* its TSC restarts perf's count even when its value is the same */
+		if (q->psbs[i].psb)
+			q->tk_psbs++;
 		q->psbs[i].ip0 = ip0;
 	}
 }
@@ -610,6 +621,12 @@ static void ipt_queue__psb_flush(struct ipt_queue *q, u64 time, bool all)
 			it->cbr_payload = e->cbr;
 		}
 	}
+}
+
+void ipt_queue__psb_before(struct ipt_queue *q, u64 time)
+{
+	if (!q->psb_hold)
+		ipt_queue__psb_flush(q, time, false);
 }
 
 struct intel_pt_item *ipt_queue__push(struct ipt_queue *q, enum intel_pt_item_type type)
@@ -887,16 +904,13 @@ static int ipt_queue__step(struct ipt_queue *q)
 	q->br_ip = insn.ip;
 	q->br_len = insn.size;
 	memcpy(q->br_raw, insn.raw, insn.size);
-	if (pt->opts.want_insns) {
-		bool take;
-
+	if (pt->opts.want_insns && pt->opts.period_ns) {
+		ipt_queue__psb_before(q, now);
+		ipt_ticks__insn(q, insn.ip, insn.size, insn.raw, now, ipt_class_branches(insn.iclass),
+				ipt_ticks__consumes(insn.raw, insn.size, insn.iclass));
+	} else if (pt->opts.want_insns) {
 		q->nr_insns++;
-		if (pt->opts.period_ns) {
-			take = now >= q->next_sample_time;
-		} else {
-			take = q->nr_insns >= pt->opts.insn_period;
-		}
-		if (take) {
+		if (q->nr_insns >= pt->opts.insn_period) {
 			struct intel_pt_item *it = ipt_queue__push(q, IPT_ITEM_INSN);
 
 			if (it) {
@@ -907,9 +921,6 @@ static int ipt_queue__step(struct ipt_queue *q)
 				it->cpumode_user = insn.ip < KERNEL_START;
 			}
 			q->nr_insns = 0;
-			if (pt->opts.period_ns)
-				q->next_sample_time =
-				    (now / pt->opts.period_ns + 1) * pt->opts.period_ns;
 		}
 	}
 	return 0;
@@ -969,7 +980,8 @@ int intel_pt__next(struct intel_pt *pt, size_t qi, struct intel_pt_item *item)
 		return 0;
 	q = &pt->queues[qi];
 	q->aq = &pt->at->queues[qi];
-	while (!q->nr_pending) {
+	/* the items of an undecided time-period block wait for it */
+	while (q->nr_pending <= q->nr_held) {
 		/* a buffer done: the PSBs the walk did not reach go out before the next's */
 		if (!q->dec && q->psb_next < q->nr_psbs) {
 			ipt_queue__psb_flush(q, q->last_time, true);
@@ -979,6 +991,15 @@ int intel_pt__next(struct intel_pt *pt, size_t qi, struct intel_pt_item *item)
 			err = ipt_queue__open(q);
 			if (err < 0)
 				return err;
+			/*
+			 * a time-period block goes on in the next buffer (its
+			 * PSB+ has the TSC perf counts it on); with none yet,
+			 * it is decided on what is known
+			 */
+			if (!err && !q->dec && q->nr_held) {
+				ipt_ticks__close(q);
+				continue;
+			}
 			if (!err && !q->nr_pending)
 				return 0;
 			if (!q->dec)

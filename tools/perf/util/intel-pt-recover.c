@@ -35,8 +35,10 @@ static u64 ipt_qry_now(struct ipt_queue *q)
 	u64 tsc = 0;
 	u32 lost_mtc, lost_cyc;
 
-	if (pt_qry_time(q->qry, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc)
+	if (pt_qry_time(q->qry, &tsc, &lost_mtc, &lost_cyc) >= 0 && tsc) {
 		q->last_time = perf_tsc_conv__to_time(&q->pt->info.tc, tsc);
+		q->last_tsc = tsc;
+	}
 	return q->last_time;
 }
 
@@ -642,9 +644,11 @@ static int ipt_walk__insn(struct ipt_queue *q)
 		u64 t = kind == IW_OTHER || kind == IW_JMP || kind == IW_CALL ? q->read_time :
 										ipt_qry_now(q);
 
-		q->nr_insns++;
-		if (pt->opts.period_ns ? t >= q->next_sample_time :
-					 q->nr_insns >= pt->opts.insn_period) {
+		if (pt->opts.period_ns) {
+			ipt_queue__psb_before(q, t);
+			ipt_ticks__insn(q, ip, len, bytes, t, kind != IW_OTHER,
+					kind != IW_OTHER && kind != IW_JMP && kind != IW_CALL);
+		} else if (++q->nr_insns >= pt->opts.insn_period) {
 			q->use_fixed = true;
 			q->fixed_time = t;
 			it = ipt_queue__push(q, IPT_ITEM_INSN);
@@ -657,9 +661,6 @@ static int ipt_walk__insn(struct ipt_queue *q)
 				it->cpumode_user = ip < KERNEL_START;
 			}
 			q->nr_insns = 0;
-			if (pt->opts.period_ns)
-				q->next_sample_time =
-				    (t / pt->opts.period_ns + 1) * pt->opts.period_ns;
 		}
 	}
 	if (kind != IW_OTHER && (kind != IW_COND || next != ip + len)) {

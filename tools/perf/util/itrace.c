@@ -22,6 +22,7 @@
 #include "evsel.h"
 #include "intel-pt-decode.h"
 #include "itrace.h"
+#include "itrace-stack.h"
 #include "machine.h"
 #include "map.h"
 #include "script-filter.h"
@@ -31,10 +32,15 @@
 
 /* perf's default instruction period: 100 us of trace time */
 #define ITRACE_DEFAULT_PERIOD_NS 100000
+/* perf's default callchain size for 'g', and the most it takes */
+#define ITRACE_DEFAULT_CALLCHAIN_SZ 16
+#define ITRACE_MAX_CALLCHAIN_SZ 16384
 
 struct itrace_head {
 	bool valid; /* item holds the queue's next item */
 	bool done;  /* nothing more until new buffers arrive */
+	/* perf's trace_nr: a new one at the start and after each lost sync */
+	u64 trace_nr;
 	struct intel_pt_item item;
 };
 
@@ -64,6 +70,11 @@ struct itrace {
 	/* objects whose missing code an error was printed about */
 	const void *seen[64];
 	size_t nr_seen;
+	itrace_sample_fn sink; /* report: the samples go there, not to the printer */
+	void *sink_arg;
+	struct itrace_stacks *stacks; /* 'g' (report): the call stacks */
+	u64 trace_nr;		      /* of the item being printed */
+	u64 *chain;		      /* its callchain: struct ip_callchain's nr, then ips */
 };
 
 int itrace_opts__parse(struct itrace_opts *o, const char *arg)
@@ -128,13 +139,23 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 		case 'w':
 			o->ptwrites = true;
 			break;
+		case 'g':
+			o->callchain = true;
+			o->callchain_sz = ITRACE_DEFAULT_CALLCHAIN_SZ;
+			if (*p >= '1' && *p <= '9') {
+				char *end;
+				unsigned long n = strtoul(p, &end, 10);
+
+				p = end;
+				o->callchain_sz = n > ITRACE_MAX_CALLCHAIN_SZ ? ITRACE_MAX_CALLCHAIN_SZ : n;
+			}
+			break;
 		case 'o':
 		case 'd':
 		case 'f':
 		case 'm':
 		case 't':
 		case 'a':
-		case 'g':
 		case 'G':
 		case 'l':
 		case 'L':
@@ -161,6 +182,21 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 		}
 	}
 	return 0;
+}
+
+void itrace_opts__set_report_default(struct itrace_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->insns = true;
+	o->period = ITRACE_DEFAULT_PERIOD_NS;
+	o->period_ns = true;
+	o->errors = true;
+	o->pwr_events = true;
+	o->transactions = true;
+	o->ptwrites = true;
+	o->callchain = true;
+	o->callchain_sz = ITRACE_DEFAULT_CALLCHAIN_SZ;
+	o->add_callchain = true;
 }
 
 void itrace_opts__set_default(struct itrace_opts *o)
@@ -201,11 +237,41 @@ void itrace__delete(struct itrace *it)
 	if (it->nr_errors)
 		pr_debug("itrace: %" PRIu64 " decode errors\n", it->nr_errors);
 	intel_pt__delete(it->pt);
+	itrace_stacks__delete(it->stacks);
+	free(it->chain);
 	text_image__delete(it->ti);
 	intel_pt_info__exit(&it->info);
 	auxtrace__exit(&it->at);
 	free(it->heads);
 	free(it);
+}
+
+int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg)
+{
+	it->sink = fn;
+	it->sink_arg = arg;
+	if (!it->opts.callchain)
+		return 0;
+	it->stacks = itrace_stacks__new();
+	/* perf's chain: callchain_sz + 1 entries, after the count */
+	it->chain = calloc(it->opts.callchain_sz + 2, sizeof(u64));
+	return it->stacks && it->chain ? 0 : -ENOMEM;
+}
+
+const struct ip_callchain *itrace__recorded_chain(struct itrace *it,
+						 const struct perf_sample *sample)
+{
+	if (!it || !it->pt || !it->stacks || !it->opts.add_callchain || sample->callchain)
+		return NULL;
+	it->chain[0] = itrace_stacks__late_chain(it->stacks, sample->pid, sample->tid,
+						 sample->cpu, sample->ip, it->chain + 1,
+						 it->opts.callchain_sz + 1);
+	return (const struct ip_callchain *)it->chain;
+}
+
+u64 itrace__nr_errors(const struct itrace *it)
+{
+	return it ? it->nr_errors : 0;
 }
 
 bool itrace__active(const struct itrace *it)
@@ -674,14 +740,15 @@ static bool itrace__seen(struct itrace *it, const struct intel_pt_item *item)
 
 static int itrace__print_error(struct itrace *it, const struct intel_pt_item *item)
 {
-	struct script_buf *b = &it->printer->out;
+	struct script_buf *b;
 
 	if (itrace__seen(it, item))
 		return 0;
 
 	it->nr_errors++;
-	if (!it->opts.errors)
+	if (!it->opts.errors || it->sink)
 		return 0;
+	b = &it->printer->out;
 	/* perf's auxtrace error line: the time in ns always, type 1 (decoder) */
 	script_buf__printf(b,
 			   " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
@@ -805,7 +872,7 @@ static void itrace__print_branch(struct itrace *it, struct intel_pt_item *item, 
 static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 {
 	struct script_printer *p = it->printer;
-	struct script_buf *b = &p->out;
+	struct script_buf *b;
 	struct evsel *evsel;
 	struct perf_sample sample;
 	struct script_sample_info info;
@@ -820,6 +887,15 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 		intel_pt__cpu_task(it->pt, item->cpu, item->time, &item->pid, &item->tid);
 	if (item->type == IPT_ITEM_ERROR)
 		return itrace__print_error(it, item);
+	/* every branch moves the call stacks, before its own sample as in perf */
+	if (it->stacks && item->type == IPT_ITEM_BRANCH) {
+		int err = itrace_stacks__branch(it->stacks, item->pid, item->tid, item->cpu,
+						item->flags, item->ip, item->addr, item->insn_len,
+						it->trace_nr);
+
+		if (err)
+			return err;
+	}
 	evsel = itrace__item_evsel(it, item);
 	if (!evsel)
 		return 0;
@@ -832,12 +908,34 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	sample.cpu = item->cpu;
 	sample.period = item->type == IPT_ITEM_INSN ? item->period : 1;
 	sample.cpumode = item->cpumode_user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+	/*
+	 * perf's intel_pt_cpumode(): a sample with no ip (a trace start's
+	 * branch, a PSB or CBR met where no ip is known) is of its target's
+	 * mode, user for none
+	 */
+	if (!item->ip)
+		sample.cpumode = item->addr >= 0xffff800000000000ULL ? PERF_RECORD_MISC_KERNEL :
+									 PERF_RECORD_MISC_USER;
 	/* perf's synthesized samples have no misc (no K or U in -F misc), data_src 0 */
 	sample.misc = 0;
 	if (item->type == IPT_ITEM_PSB || item->type == IPT_ITEM_CBR) {
 		sample.raw_size = itrace__synth_raw(it, item, raw);
 		sample.raw_data = raw;
 	}
+	if (it->sink) {
+		/*
+		 * perf gives a chain to every sample but the branch ones
+		 * (intel_pt_prep_sample()): instructions, psb, cbr
+		 */
+		if (it->stacks && item->type != IPT_ITEM_BRANCH) {
+			it->chain[0] = itrace_stacks__chain(it->stacks, item->pid, item->tid,
+							    item->cpu, item->ip, it->chain + 1,
+							    it->opts.callchain_sz + 1);
+			sample.callchain = (const struct ip_callchain *)it->chain;
+		}
+		return it->sink(it->sink_arg, evsel, &sample);
+	}
+	b = &p->out;
 	if (it->filtering && script_filter__skip_early(it->filter, &sample))
 		return 0;
 	f = script_printer__fields(p, evsel);
@@ -909,6 +1007,8 @@ static int itrace__run(struct itrace *it, u64 time, bool all)
 					return err;
 				h->valid = err == 1;
 				h->done = err == 0;
+				if (!h->trace_nr)
+					h->trace_nr = 1;
 			}
 			if (h->valid && (!best || h->item.time < best->item.time))
 				best = h;
@@ -917,9 +1017,17 @@ static int itrace__run(struct itrace *it, u64 time, bool all)
 		if (!best || (!all && best->item.time >= time))
 			return 0;
 		best->valid = false;
+		it->trace_nr = best->trace_nr;
 		err = itrace__print(it, &best->item);
 		if (err)
 			return err;
+		/*
+		 * the decoder syncs again after an error: a new trace for the
+		 * stacks; but code it cannot read leaves it waiting for the
+		 * next ip only, the same trace for perf
+		 */
+		if (best->item.type == IPT_ITEM_ERROR && best->item.err_code != IPT_ERR_NOINSN)
+			best->trace_nr++;
 	}
 }
 

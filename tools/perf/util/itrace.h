@@ -21,6 +21,9 @@ struct itrace_opts {
 	bool pwr_events;   /* p: PSB and CBR events (power-state packets: not synthesized) */
 	bool transactions; /* x: the event exists, TSX transactions are not synthesized */
 	bool ptwrites;	   /* w: the event exists, PTWRITE packets are not synthesized */
+	bool callchain;	   /* g: callchains from the trace's call stacks (report only) */
+	u32 callchain_sz;  /* g's number: frames at most (perf's default 16) */
+	bool add_callchain; /* report's default: chains for the recorded samples too */
 	u64 period;	   /* i's: N instructions, or N ns when period_ns */
 	bool period_ns;
 };
@@ -33,8 +36,15 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg);
  * and transactions, "cepwx"
  */
 void itrace_opts__set_default(struct itrace_opts *o);
+/*
+ * What perf 6.1 report does without --itrace: instructions every 100 us
+ * with callchains, errors, power and PSB events, ptwrites, transactions
+ * (itrace_synth_opts__set_default() with branches off, callchain on)
+ */
+void itrace_opts__set_report_default(struct itrace_opts *o);
 
 struct itrace;
+struct evsel;
 struct perf_session;
 struct script_printer;
 struct script_filter;
@@ -60,6 +70,23 @@ int itrace__flush_until(struct itrace *it, u64 time);
 int itrace__side_band(struct itrace *it, union perf_event *event, struct perf_sample *sample);
 /* after the last record: the rest of the trace */
 int itrace__finish(struct itrace *it);
+/*
+ * report: each synthesized sample goes to @fn, as a recorded one goes to
+ * the tool's sample callback, instead of being printed (@evsel is one the
+ * trace added to the session's evlist); errors are counted, not printed.
+ * With 'g' the instruction samples get perf's callchains.  0 or -ENOMEM.
+ */
+typedef int (*itrace_sample_fn)(void *arg, struct evsel *evsel, struct perf_sample *sample);
+int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
+/*
+ * A recorded sample's chain from the trace's call stacks as they are at
+ * its time (report's default, perf's add_callchain), or NULL: into the
+ * itrace's own buffer, valid until the next call
+ */
+const struct ip_callchain *itrace__recorded_chain(struct itrace *it,
+						 const struct perf_sample *sample);
+/* the decode errors met so far (perf's instruction trace errors) */
+u64 itrace__nr_errors(const struct itrace *it);
 /* whether a recording's attrs ask for decoding (an AUX PMU is there) */
 bool itrace__active(const struct itrace *it);
 

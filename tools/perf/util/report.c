@@ -30,6 +30,7 @@
 #include "debug.h"
 #include "evsel.h"
 #include "interrupt.h"
+#include "itrace.h"
 #include "machine.h"
 #include "output-path.h"
 #include "report-changes.h"
@@ -103,6 +104,12 @@ struct report {
 		u64 id, value;
 	} * read_ids;
 	size_t nr_read_ids, alloc_read_ids;
+	struct itrace *itrace; /* --itrace: the samples an Intel PT trace gives */
+	/*
+	 * perf's PERF_SAMPLE_CALLCHAIN for a trace's chains: --itrace with
+	 * g, or no --itrace on a file with HEADER_AUXTRACE
+	 */
+	bool itrace_chains;
 };
 
 void report_opts__init(struct report_opts *opts)
@@ -671,13 +678,24 @@ static int report__sample_read(struct report *r, struct perf_sample *sample, str
 	return 0;
 }
 
-static int report__sample(struct perf_tool *tool, union perf_event *event __maybe_unused,
+static int report__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
 	struct report *r = (struct report *)tool;
 
 	if (!r->trace_tried)
 		report__name_tracepoints(r);
+	/* a recorded sample (a synthesized one has no event): the trace before it first */
+	if (event && itrace__active(r->itrace)) {
+		const struct ip_callchain *chain;
+		int err = itrace__flush_until(r->itrace, sample->time);
+
+		if (err)
+			return err;
+		chain = itrace__recorded_chain(r->itrace, sample);
+		if (chain)
+			sample->callchain = chain;
+	}
 	/*
 	 * perf report --stats counts every sample its event got, --time or
 	 * not, and prints nothing else of them: no entry, chain or unwind
@@ -689,11 +707,82 @@ static int report__sample(struct perf_tool *tool, union perf_event *event __mayb
 	return report__sample_one(r, sample, evsel, machine);
 }
 
-/* perf's evlist__combined_sample_type() & PERF_SAMPLE_CALLCHAIN */
+/*
+ * --itrace: the samples script synthesizes from an Intel PT trace (the
+ * same decoder, itrace.c) come to report__sample as recorded ones do, in
+ * time order among them: the trace up to each record's time is decoded
+ * before the record.  With 'g' the instruction samples carry the chains
+ * of the trace's call stacks (itrace-stack.c).  Without --itrace a trace
+ * is decoded with perf report's own default (instructions every 100 us,
+ * with callchains, and the power events).
+ */
+static int report__itrace_sample(void *arg, struct evsel *evsel, struct perf_sample *sample)
+{
+	struct report *r = arg;
+
+	return report__sample(&r->tool, NULL, sample, evsel, r->session->machine);
+}
+
+static int report__itrace_side_band(struct perf_tool *tool, union perf_event *event,
+				    struct perf_sample *sample, struct evsel *evsel __maybe_unused,
+				    struct machine *machine)
+{
+	struct report *r = (struct report *)tool;
+	int err = itrace__flush_until(r->itrace, sample->time);
+
+	if (!err)
+		err = machine__process_event(machine, event, sample);
+	return err ?: itrace__side_band(r->itrace, event, sample);
+}
+
+static int report__itrace_data(struct perf_tool *tool, const void *buf, u64 len)
+{
+	return itrace__auxtrace_data(((struct report *)tool)->itrace, buf, len);
+}
+
+static int report__itrace_user_event(struct perf_tool *tool, union perf_event *event,
+				     struct perf_session *session)
+{
+	struct report *r = (struct report *)tool;
+	int err;
+
+	err = itrace__user_event(r->itrace, event, session);
+	/* a trace this decoder cannot read (not Intel PT) is said undecoded */
+	if (!err && event->header.type == PERF_RECORD_AUXTRACE_INFO)
+		r->tool.auxtrace_data = itrace__active(r->itrace) ? report__itrace_data : NULL;
+	return err;
+}
+
+/* the profile's pass decodes the trace; --stats, --tasks, --mmaps leave it */
+static int report__itrace_init(struct report *r)
+{
+	struct report_opts *o = r->opts;
+	struct itrace_opts io = o->itrace;
+
+	if (o->stats || o->tasks || o->mmaps || o->header_only)
+		return 0;
+	if (!io.set)
+		itrace_opts__set_report_default(&io);
+	r->itrace = itrace__new(&io, r->session, NULL, o->input, &o->text, NULL, false);
+	if (!r->itrace)
+		return -ENOMEM;
+	if (itrace__set_sink(r->itrace, report__itrace_sample, r))
+		return -ENOMEM;
+	r->tool.user_event = report__itrace_user_event;
+	r->tool.side_band = report__itrace_side_band;
+	return 0;
+}
+
+/*
+ * perf's evlist__combined_sample_type() & PERF_SAMPLE_CALLCHAIN, which
+ * perf report sets for --itrace=...g before it knows of a trace
+ */
 static bool report__has_callchains(const struct report *r)
 {
 	const struct evlist *evlist = r->session->evlist;
 
+	if (r->itrace_chains)
+		return true;
 	for (int i = 0; evlist && i < evlist->nr_entries; i++)
 		if (evlist->entries[i]->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			return true;
@@ -1327,6 +1416,9 @@ int report__run(struct report_opts *opts)
 	/* perf's -q prints the report without its header, --header-only too */
 	if (quiet)
 		opts->header = opts->header_only = false;
+	/* as perf: a smaller --max-stack would cut the chains 'g' asked for */
+	if (opts->itrace.callchain && opts->itrace.callchain_sz > opts->max_stack)
+		opts->max_stack = opts->itrace.callchain_sz;
 	if (!opts->json && !opts->stdio && !opts->html)
 		opts->stdio = true;
 
@@ -1352,6 +1444,10 @@ int report__run(struct report_opts *opts)
 		r.tool.side_band = report__threads_side_band;
 	}
 
+	/* perf report decides on callchains from the header, before any record */
+	r.itrace_chains = opts->itrace.set ? opts->itrace.callchain :
+					     !r.session->is_pipe &&
+						 perf_session__has_feat(r.session, HEADER_AUXTRACE);
 	err = machine__set_kernel_symbols(r.session->machine, opts->text.kallsyms,
 					  opts->text.vmlinux);
 	if (!err)
@@ -1413,7 +1509,14 @@ int report__run(struct report_opts *opts)
 			goto out;
 	}
 	ti = report__load_changes(&r);
-	err = perf_session__process_events(r.session);
+	err = report__itrace_init(&r);
+	if (!err)
+		err = perf_session__process_events(r.session);
+	if (!err)
+		err = itrace__finish(r.itrace);
+	if (!err && itrace__nr_errors(r.itrace))
+		pr_warning("%s: %llu instruction trace errors\n", opts->input,
+			   (unsigned long long)itrace__nr_errors(r.itrace));
 	/* a cut-off input: the report of what came before, then why it ends */
 	if (err && r.session->truncated) {
 		err_cut = err;
@@ -1511,6 +1614,7 @@ out:
 	report_hists__delete(r.hists);
 	report_trees__delete(r.trees);
 	unwinder__delete(r.unwinder);
+	itrace__delete(r.itrace);
 	if (r.session)
 		perf_session__delete(r.session);
 	text_image__delete(ti);

@@ -2,6 +2,7 @@
 #ifndef __PERF_TEXTPOKE_REPORT_H
 #define __PERF_TEXTPOKE_REPORT_H
 
+#include "itrace.h"
 #include "report-hist.h"
 #include "report-tree.h"
 #include "text-image.h"
@@ -64,6 +65,8 @@ struct report_opts {
 	const char *symbol_filter;
 	const char *ignore_callees;
 	bool hierarchy;
+	/* --itrace: the samples to synthesize from an Intel PT trace (set: given) */
+	struct itrace_opts itrace;
 	struct text_image_opts text;
 };
 

@@ -813,6 +813,9 @@ static int script__itrace_init(struct script *s)
 		return 0;
 	if (!opts->itrace.set)
 		itrace_opts__set_default(&opts->itrace);
+	/* the stacks are report's: script prints no callchain of a trace's sample */
+	if (opts->itrace.callchain)
+		pr_warning("--itrace: 'g' (callchains) is not supported by script, ignored\n");
 	s->itrace = itrace__new(&opts->itrace, s->session, &s->printer, opts->input, &opts->text,
 				&opts->filter, s->filtering);
 	if (!s->itrace)

@@ -50,8 +50,7 @@ declare -A known=(
 	[hotspot/perf.data.true.v1]="the 2010 v1 PERFFILE format, which we refuse"
 	[linux-perf-data/fibo.compressed2.pipe.data]="stock perf 6.1 stops at the first COMPRESSED2 record (type 83) and prints the header alone"
 	[linux-perf-data/sleep.compressed2.pipe.data]="stock perf 6.1 stops at the first COMPRESSED2 record (type 83)"
-	[perf_data_converter/perf.data.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace; we do not decode AUX data"
-	[perf_data_converter/perf.data.piped.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace"
+	[perf_data_converter/perf.data.piped.intel_pt-4.14]="stock perf 6.1 reads the pipe as a file here (-i, not stdin), fails with 'bad event header size' and prints the header alone with exit 0; we decode its trace with perf report's default --itrace"
 	[perf_data_converter/perf.data.piped.corrupted.zero_size_sample-3.2]="a record of size 0: stock perf stops there and prints what it has with exit 0; we fail naming the record"
 )
 
