@@ -724,13 +724,16 @@ static int report__itrace_sample(void *arg, struct evsel *evsel, struct perf_sam
 }
 
 static int report__itrace_side_band(struct perf_tool *tool, union perf_event *event,
-				    struct perf_sample *sample, struct evsel *evsel __maybe_unused,
+				    struct perf_sample *sample, struct evsel *evsel,
 				    struct machine *machine)
 {
 	struct report *r = (struct report *)tool;
 	int err = itrace__flush_until(r->itrace, sample->time);
 
-	if (!err)
+	/* -T's READ records counted as without a trace */
+	if (!err && r->opts->threads)
+		err = report__threads_side_band(tool, event, sample, evsel, machine);
+	else if (!err)
 		err = machine__process_event(machine, event, sample);
 	return err ?: itrace__side_band(r->itrace, event, sample);
 }

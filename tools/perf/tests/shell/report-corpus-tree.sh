@@ -27,7 +27,6 @@ scratch report-corpus-tree
 
 foreign="stock perf 6.1 resolves the frames of a kernel recorded elsewhere with this machine's kallsyms (script-corpus-parity.sh); ours names none"
 declare -A known=(
-	[perf_data_converter/perf.data.intel_pt-4.14]="stock perf synthesizes samples from the Intel PT trace; and $foreign"
 	[perf_data_converter/perf.data.raw_callgraph_branch-3.4]="its [vdso] has no build-id: stock perf names the frames there with this machine's vdso (script-corpus-parity.sh); ours gives their address"
 	[perfparser/contentsize.data]=$foreign
 	[perfparser/parallel_static_gcc__perf.data.zstd]=$foreign
