@@ -157,8 +157,8 @@ u64 ipt_ticks__period(const struct intel_pt *pt);
  * An instruction walked with --itrace=i<time>, of time @time (perf's),
  * @consuming when it is a branch that took a packet (jcc, indirect, ret)
  */
-void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 time,
-		     bool branch, bool consuming);
+void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 time, bool branch,
+		     bool consuming);
 /* a branch that takes a packet: jcc, ret, indirect and far branches */
 bool ipt_ticks__consumes(const u8 *raw, u8 len, enum pt_insn_class c);
 /* decide the open block with the TSC known now, its items released */

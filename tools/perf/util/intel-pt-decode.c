@@ -257,8 +257,8 @@ static bool ipt_queue__find_map(struct ipt_queue *q, u64 ip, u64 time)
 	if (al.map && al.map->dso && !al.map->identity) {
 		/* the build-id cache's copy first, as perf reads an object's bytes */
 		const char *path = al.map->dso->kind == DSO_KIND__USER ?
-					   dso__data_path(al.map->dso) :
-					   map__dso_name(al.map);
+				       dso__data_path(al.map->dso) :
+				       map__dso_name(al.map);
 
 		if (path && path[0] == '/') {
 			free(mc->path);
@@ -906,7 +906,8 @@ static int ipt_queue__step(struct ipt_queue *q)
 	memcpy(q->br_raw, insn.raw, insn.size);
 	if (pt->opts.want_insns && pt->opts.period_ns) {
 		ipt_queue__psb_before(q, now);
-		ipt_ticks__insn(q, insn.ip, insn.size, insn.raw, now, ipt_class_branches(insn.iclass),
+		ipt_ticks__insn(q, insn.ip, insn.size, insn.raw, now,
+				ipt_class_branches(insn.iclass),
 				ipt_ticks__consumes(insn.raw, insn.size, insn.iclass));
 	} else if (pt->opts.want_insns) {
 		q->nr_insns++;

@@ -59,10 +59,10 @@ bool ipt_ticks__consumes(const u8 *raw, u8 len, enum pt_insn_class c)
 	case ptic_call:
 	case ptic_jump:
 		/* an indirect one (ff /2../5, after prefixes and REX) takes a TIP */
-		while (i < len && (raw[i] == 0x66 || raw[i] == 0x67 || raw[i] == 0xf2 ||
-				   raw[i] == 0xf3 || raw[i] == 0x2e || raw[i] == 0x3e ||
-				   raw[i] == 0x26 || raw[i] == 0x36 || raw[i] == 0x64 ||
-				   raw[i] == 0x65))
+		while (i < len &&
+		       (raw[i] == 0x66 || raw[i] == 0x67 || raw[i] == 0xf2 || raw[i] == 0xf3 ||
+			raw[i] == 0x2e || raw[i] == 0x3e || raw[i] == 0x26 || raw[i] == 0x36 ||
+			raw[i] == 0x64 || raw[i] == 0x65))
 			i++;
 		if (i < len && (raw[i] & 0xf0) == 0x40)
 			i++;
@@ -177,8 +177,8 @@ void ipt_ticks__close(struct ipt_queue *q)
 	q->tk_nr = 0;
 }
 
-void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 time,
-		     bool branch, bool consuming)
+void ipt_ticks__insn(struct ipt_queue *q, u64 ip, u8 len, const u8 *raw, u64 time, bool branch,
+		     bool consuming)
 {
 	struct ipt_tk_insn *in;
 

@@ -54,8 +54,8 @@ void itrace_stacks__delete(struct itrace_stacks *st)
 }
 
 /* perf keeps the idle task's stacks (pid and tid 0) per CPU: it runs on each */
-static struct itrace_stack *itrace_stacks__find(struct itrace_stacks *st, s32 pid, s32 tid,
-						int cpu, bool create)
+static struct itrace_stack *itrace_stacks__find(struct itrace_stacks *st, s32 pid, s32 tid, int cpu,
+						bool create)
 {
 	struct itrace_stack *s;
 

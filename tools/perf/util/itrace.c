@@ -147,7 +147,8 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 				unsigned long n = strtoul(p, &end, 10);
 
 				p = end;
-				o->callchain_sz = n > ITRACE_MAX_CALLCHAIN_SZ ? ITRACE_MAX_CALLCHAIN_SZ : n;
+				o->callchain_sz =
+				    n > ITRACE_MAX_CALLCHAIN_SZ ? ITRACE_MAX_CALLCHAIN_SZ : n;
 			}
 			break;
 		case 'o':
@@ -259,13 +260,13 @@ int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg)
 }
 
 const struct ip_callchain *itrace__recorded_chain(struct itrace *it,
-						 const struct perf_sample *sample)
+						  const struct perf_sample *sample)
 {
 	if (!it || !it->pt || !it->stacks || !it->opts.add_callchain || sample->callchain)
 		return NULL;
-	it->chain[0] = itrace_stacks__late_chain(it->stacks, sample->pid, sample->tid,
-						 sample->cpu, sample->ip, it->chain + 1,
-						 it->opts.callchain_sz + 1);
+	it->chain[0] =
+	    itrace_stacks__late_chain(it->stacks, sample->pid, sample->tid, sample->cpu, sample->ip,
+				      it->chain + 1, it->opts.callchain_sz + 1);
 	return (const struct ip_callchain *)it->chain;
 }
 
@@ -889,9 +890,9 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 		return itrace__print_error(it, item);
 	/* every branch moves the call stacks, before its own sample as in perf */
 	if (it->stacks && item->type == IPT_ITEM_BRANCH) {
-		int err = itrace_stacks__branch(it->stacks, item->pid, item->tid, item->cpu,
-						item->flags, item->ip, item->addr, item->insn_len,
-						it->trace_nr);
+		int err =
+		    itrace_stacks__branch(it->stacks, item->pid, item->tid, item->cpu, item->flags,
+					  item->ip, item->addr, item->insn_len, it->trace_nr);
 
 		if (err)
 			return err;
@@ -915,7 +916,7 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 	 */
 	if (!item->ip)
 		sample.cpumode = item->addr >= 0xffff800000000000ULL ? PERF_RECORD_MISC_KERNEL :
-									 PERF_RECORD_MISC_USER;
+								       PERF_RECORD_MISC_USER;
 	/* perf's synthesized samples have no misc (no K or U in -F misc), data_src 0 */
 	sample.misc = 0;
 	if (item->type == IPT_ITEM_PSB || item->type == IPT_ITEM_CBR) {

@@ -16,15 +16,15 @@ struct itrace_opts {
 	/* c, r: only calls (with interrupts and trace ends), returns (with trace starts) */
 	bool calls;
 	bool returns;
-	bool insns;	   /* i */
-	bool errors;	   /* e */
-	bool pwr_events;   /* p: PSB and CBR events (power-state packets: not synthesized) */
-	bool transactions; /* x: the event exists, TSX transactions are not synthesized */
-	bool ptwrites;	   /* w: the event exists, PTWRITE packets are not synthesized */
-	bool callchain;	   /* g: callchains from the trace's call stacks (report only) */
-	u32 callchain_sz;  /* g's number: frames at most (perf's default 16) */
+	bool insns;	    /* i */
+	bool errors;	    /* e */
+	bool pwr_events;    /* p: PSB and CBR events (power-state packets: not synthesized) */
+	bool transactions;  /* x: the event exists, TSX transactions are not synthesized */
+	bool ptwrites;	    /* w: the event exists, PTWRITE packets are not synthesized */
+	bool callchain;	    /* g: callchains from the trace's call stacks (report only) */
+	u32 callchain_sz;   /* g's number: frames at most (perf's default 16) */
 	bool add_callchain; /* report's default: chains for the recorded samples too */
-	u64 period;	   /* i's: N instructions, or N ns when period_ns */
+	u64 period;	    /* i's: N instructions, or N ns when period_ns */
 	bool period_ns;
 };
 
@@ -84,7 +84,7 @@ int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
  * itrace's own buffer, valid until the next call
  */
 const struct ip_callchain *itrace__recorded_chain(struct itrace *it,
-						 const struct perf_sample *sample);
+						  const struct perf_sample *sample);
 /* the decode errors met so far (perf's instruction trace errors) */
 u64 itrace__nr_errors(const struct itrace *it);
 /* whether a recording's attrs ask for decoding (an AUX PMU is there) */

@@ -290,7 +290,9 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			if (w > 0)
 				len += w;
 			/* perf's hist_entry__snprintf_alignment(): a column before another is full width */
-			for (; w >= 0 && w < width[i] && i < l->nr_cols - 1 && len < sizeof(buf) - 1; w++)
+			for (;
+			     w >= 0 && w < width[i] && i < l->nr_cols - 1 && len < sizeof(buf) - 1;
+			     w++)
 				buf[len++] = ' ';
 		}
 		if (len >= sizeof(buf))

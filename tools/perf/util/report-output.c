@@ -76,11 +76,19 @@ unsigned long report_output__utf8_next(const char **s)
 }
 
 static const char *const sort_key_names[SORT__MAX] = {
-    [SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_TID] = "tid", [SORT_DSO] = "dso",
-    [SORT_SYM] = "sym",	  [SORT_CPU] = "cpu", [SORT_ABI] = "abi",
+    [SORT_COMM] = "comm",
+    [SORT_PID] = "pid",
+    [SORT_TID] = "tid",
+    [SORT_DSO] = "dso",
+    [SORT_SYM] = "sym",
+    [SORT_CPU] = "cpu",
+    [SORT_ABI] = "abi",
     /* not in --json or --html yet (report.c refuses them there), but named */
-    [SORT_DSO_SIZE] = "dso_size", [SORT_SYMOFF] = "symoff", [SORT_SRCLINE] = "srcline",
-    [SORT_SRCFILE] = "srcfile", [SORT_PARENT] = "parent",
+    [SORT_DSO_SIZE] = "dso_size",
+    [SORT_SYMOFF] = "symoff",
+    [SORT_SRCLINE] = "srcline",
+    [SORT_SRCFILE] = "srcfile",
+    [SORT_PARENT] = "parent",
 };
 
 const char *report_sort_key__name(enum report_sort_key key)

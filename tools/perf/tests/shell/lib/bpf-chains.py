@@ -8,30 +8,18 @@
 # through them and through a program that stays.  A frame at the reused
 # address names the program that was there when the sample was taken.
 # Usage: bpf-chains.py OUT
+import os
 import struct
 import sys
 
-PERF_CONTEXT_KERNEL = (1 << 64) - 128
-PERF_CONTEXT_USER = (1 << 64) - 512
-SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CALLCHAIN, SAMPLE_PERIOD = 1, 2, 4, 32, 256
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perfdata import (ATTR_COMM, ATTR_KSYMBOL, PERF_CONTEXT_KERNEL,  # noqa: E402
+                      PERF_CONTEXT_USER, SAMPLE_CALLCHAIN, SAMPLE_IP, SAMPLE_PERIOD, SAMPLE_TID,
+                      SAMPLE_TIME, comm, record, write)
+
 KSYM_BPF, UNREGISTER = 1, 1
 PID = 6262
 REUSED, STAYS, OTHER = 0xffffffffa0010000, 0xffffffffa0020000, 0xffffffffa0030000
-
-
-def record(rtype, misc, body):
-    return struct.pack("<IHH", rtype, misc, 8 + len(body)) + body
-
-
-def cstr(s):
-    raw = s.encode() + b"\0"
-    return raw + b"\0" * (-(len(raw) + 4) % 8)
-
-
-def comm(pid, tid, name):
-    raw = name.encode() + b"\0"
-    raw += b"\0" * (-len(raw) % 8)
-    return record(3, 0, struct.pack("<II", pid, tid) + raw)
 
 
 def ksymbol(addr, length, name, unregister=False):
@@ -68,19 +56,5 @@ for gen, name in enumerate(["first", "second", "third"]):
     events.append(ksymbol(REUSED, 0x100, "bpf_prog_%016x_%s" % (0xb0 + gen, name), True))
 data = b"".join(events)
 
-flags = (1 << 9) | (1 << 29)  # comm, ksymbol
-st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CALLCHAIN | SAMPLE_PERIOD
-attr = struct.pack("<IIQQQQQIIQQQQIiQIHH", 1, 112, 0, 4000, st, 0, flags, 0, 0, 0, 0, 0, 0,
-                   0, 0, 0, 0, 0, 0)
-assert len(attr) == 112
-attr_entry = attr + struct.pack("<QQ", 0, 0)
-header_size = 104
-data_off = header_size + len(attr_entry)
-header = struct.pack("<8sQQ", b"PERFILE2", header_size, len(attr_entry))
-header += struct.pack("<QQ", header_size, len(attr_entry))
-header += struct.pack("<QQ", data_off, len(data))
-header += struct.pack("<QQ", 0, 0)
-header += b"\0" * 32
-assert len(header) == header_size
-with open(sys.argv[1], "wb") as f:
-    f.write(header + attr_entry + data)
+write(sys.argv[1], SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CALLCHAIN | SAMPLE_PERIOD,
+      ATTR_COMM | ATTR_KSYMBOL, data)

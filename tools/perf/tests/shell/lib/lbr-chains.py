@@ -10,25 +10,17 @@
 # from it.  No maps: every frame is printed by its address, so that the
 # order and the addresses are what is compared.
 # Usage: lbr-chains.py OUT
+import os
 import struct
 import sys
 
-PERF_CONTEXT_KERNEL = (1 << 64) - 128
-PERF_CONTEXT_USER = (1 << 64) - 512
-SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CALLCHAIN, SAMPLE_PERIOD = 1, 2, 4, 32, 256
-SAMPLE_BRANCH_STACK = 2048
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perfdata import (ATTR_COMM, PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER,  # noqa: E402
+                      SAMPLE_BRANCH_STACK, SAMPLE_CALLCHAIN, SAMPLE_IP, SAMPLE_PERIOD,
+                      SAMPLE_TID, SAMPLE_TIME, comm, record, write)
+
 BRANCH_USER, BRANCH_CALL_STACK = 1 << 0, 1 << 11
 PID = 5151
-
-
-def record(rtype, misc, body):
-    return struct.pack("<IHH", rtype, misc, 8 + len(body)) + body
-
-
-def comm(pid, tid, name):
-    raw = name.encode() + b"\0"
-    raw += b"\0" * (-len(raw) % 8)
-    return record(3, 0, struct.pack("<II", pid, tid) + raw)
 
 
 def sample(t, ip, misc, chain, calls, period):
@@ -68,19 +60,5 @@ for n in range(48):
     t += 1000
 data = b"".join(events)
 
-flags = 1 << 9  # comm
 st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CALLCHAIN | SAMPLE_PERIOD | SAMPLE_BRANCH_STACK
-attr = struct.pack("<IIQQQQQIIQQQQIiQIHH", 1, 112, 0, 4000, st, 0, flags, 0, 0, 0, 0,
-                   BRANCH_USER | BRANCH_CALL_STACK, 0, 0, 0, 0, 0, 0, 0)
-assert len(attr) == 112
-attr_entry = attr + struct.pack("<QQ", 0, 0)
-header_size = 104
-data_off = header_size + len(attr_entry)
-header = struct.pack("<8sQQ", b"PERFILE2", header_size, len(attr_entry))
-header += struct.pack("<QQ", header_size, len(attr_entry))
-header += struct.pack("<QQ", data_off, len(data))
-header += struct.pack("<QQ", 0, 0)
-header += b"\0" * 32
-assert len(header) == header_size
-with open(sys.argv[1], "wb") as f:
-    f.write(header + attr_entry + data)
+write(sys.argv[1], st, ATTR_COMM, data, BRANCH_USER | BRANCH_CALL_STACK)
