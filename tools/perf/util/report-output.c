@@ -75,25 +75,10 @@ unsigned long report_output__utf8_next(const char **s)
 	return cp;
 }
 
-static const char *const sort_key_names[SORT__MAX] = {
-    [SORT_COMM] = "comm",
-    [SORT_PID] = "pid",
-    [SORT_TID] = "tid",
-    [SORT_DSO] = "dso",
-    [SORT_SYM] = "sym",
-    [SORT_CPU] = "cpu",
-    [SORT_ABI] = "abi",
-    /* not in --json or --html yet (report.c refuses them there), but named */
-    [SORT_DSO_SIZE] = "dso_size",
-    [SORT_SYMOFF] = "symoff",
-    [SORT_SRCLINE] = "srcline",
-    [SORT_SRCFILE] = "srcfile",
-    [SORT_PARENT] = "parent",
-};
-
+/* the sort key's name as --sort takes it, which report-layout.c owns */
 const char *report_sort_key__name(enum report_sort_key key)
 {
-	return key < SORT__MAX ? sort_key_names[key] : "invalid";
+	return key < SORT__MAX ? report_column__name(key) : "invalid";
 }
 
 int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__MAX],
@@ -107,7 +92,8 @@ int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__M
 		int k;
 
 		for (k = 0; k < SORT__MAX; k++)
-			if (strlen(sort_key_names[k]) == len && !strncmp(p, sort_key_names[k], len))
+			if (strlen(report_column__name(k)) == len &&
+			    !strncmp(p, report_column__name(k), len))
 				break;
 		if (k == SORT__MAX) {
 			pr_err(
