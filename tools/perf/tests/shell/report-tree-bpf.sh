@@ -31,12 +31,7 @@ need_perf_root
 scratch report-tree-bpf
 
 python3 "$libdir/bpf-chains.py" "$tmp/b.data" || fail "bpf-chains.py"
-HOME=$tmp perf script -i "$tmp/b.data" >"$tmp/script.perf" 2>/dev/null || fail "stock perf script"
-"$TEXTPOKE" script -i "$tmp/b.data" >"$tmp/script.ours" 2>"$tmp/err" ||
-	fail "perf textpoke script: $(head -3 "$tmp/err")"
-cmp -s "$tmp/script.perf" "$tmp/script.ours" ||
-	{ diff -u "$tmp/script.perf" "$tmp/script.ours" | head -20; fail "script differs"; }
-echo "ok: script ($(grep -c '^	' "$tmp/script.ours") frames equal to perf script)"
+same_script "$tmp/b.data"
 same_report default "$tmp/b.data"
 same_report no-children "$tmp/b.data" --no-children
 same_report caller-no-children "$tmp/b.data" -g caller --no-children

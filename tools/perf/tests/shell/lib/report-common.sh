@@ -61,6 +61,17 @@ same_report() {
 	echo "ok: $name ($(grep -c '^[^#]' "$tmp/$name.ours") rows equal to perf report $perf_extra $*)"
 }
 
+# same_script FILE: stock perf script and ours print FILE alike, byte for
+# byte; the outputs stay in $tmp/script.perf and $tmp/script.ours
+same_script() {
+	HOME=$tmp perf script -i "$1" >"$tmp/script.perf" 2>/dev/null || fail "stock perf script"
+	"$TEXTPOKE" script -i "$1" >"$tmp/script.ours" 2>"$tmp/err" ||
+		fail "perf textpoke script: $(head -3 "$tmp/err")"
+	cmp -s "$tmp/script.perf" "$tmp/script.ours" ||
+		{ diff -u "$tmp/script.perf" "$tmp/script.ours" | head -20; fail "script differs"; }
+	echo "ok: script ($(grep -c '^	' "$tmp/script.ours") frames equal to perf script)"
+}
+
 # corpus_same NAME MARKER OPTION...: every public corpus file stock perf
 # reads through "perf report OPTION..." (its output holding MARKER, a
 # grep pattern) gives the same output from ours, byte for byte; the
