@@ -704,6 +704,9 @@ static int machine__add_span(struct machine *machine, struct map *map, u16 type,
 		machine->ksym_lo = span->start;
 	if (span->end > machine->ksym_hi)
 		machine->ksym_hi = span->end;
+	/* what an address here resolved to before is no answer now */
+	if (machine->kmaps)
+		maps__touch(machine->kmaps);
 	return 0;
 }
 
@@ -1050,6 +1053,18 @@ static struct map *machine__find_kernel_map(struct machine *machine, u64 addr, u
 	    machine__module_gone(machine, map->dso, time))
 		return NULL;
 	return map;
+}
+
+bool machine__kernel_by_time(const struct machine *machine, u64 addr, const struct map *map)
+{
+	if (addr >= machine->ksym_lo && addr < machine->ksym_hi)
+		return true;
+	return map && map->dso && map->dso->kind == DSO_KIND__MODULE && machine->mods.nr_frees;
+}
+
+u64 machine__kmaps_gen(const struct machine *machine)
+{
+	return maps__gen(machine->kmaps);
 }
 
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,

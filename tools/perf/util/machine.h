@@ -105,6 +105,15 @@ int machine__resolve(struct machine *machine, struct addr_location *al, struct p
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 			 struct addr_location *al);
 
+/*
+ * Whether thread__find_symbol() may answer otherwise for the same kernel
+ * address at another time: KSYMBOL objects (BPF programs, trampolines)
+ * come and go, and a module gone is no answer after it went.  @map is what
+ * it found.  The kernel maps' generation: see maps__gen().
+ */
+bool machine__kernel_by_time(const struct machine *machine, u64 addr, const struct map *map);
+u64 machine__kmaps_gen(const struct machine *machine);
+
 const char *map__dso_name(const struct map *map); /* long name, as perf's dso */
 /* map__dso_name() and its length */
 const char *map__dso_name_len(const struct map *map, size_t *len);

@@ -109,12 +109,22 @@ const char *map__dso_short(const struct map *map)
 	return map->dso->short_name;
 }
 
+/* the last generation given: 0 is none, the generation of no maps */
+static u64 maps_gen_last;
+
+void maps__touch(struct maps *maps)
+{
+	maps->gen = ++maps_gen_last;
+}
+
 struct maps *maps__new(void)
 {
 	struct maps *maps = calloc(1, sizeof(*maps));
 
-	if (maps)
+	if (maps) {
 		maps->refcnt = 1;
+		maps__touch(maps);
+	}
 	return maps;
 }
 
@@ -209,6 +219,7 @@ int maps__insert(struct maps *maps, struct map *map)
 	size_t nr_new, nr_old;
 
 	maps->last = NULL;
+	maps__touch(maps);
 	/* maps [first, last) overlap the new one */
 	for (last = first; last < maps->nr && maps->entries[last]->start < map->end; last++)
 		;
@@ -254,6 +265,7 @@ void maps__remove(struct maps *maps, struct map *map)
 	size_t i;
 
 	maps->last = NULL;
+	maps__touch(maps);
 	for (i = 0; i < maps->nr; i++) {
 		if (maps->entries[i] != map)
 			continue;

@@ -45,6 +45,11 @@ struct maps {
 	 * most frames of a callchain are in the map of the frame before
 	 */
 	struct map *last;
+	/*
+	 * changed by every insert and remove, unique across all maps ever
+	 * made: what was found in a maps of this generation is found again
+	 */
+	u64 gen;
 };
 
 struct maps *maps__new(void);
@@ -62,5 +67,15 @@ int maps__insert(struct maps *maps, struct map *map);
 void maps__remove(struct maps *maps, struct map *map);
 /* borrowed pointer to the map holding @addr, or NULL */
 struct map *maps__find(struct maps *maps, u64 addr);
+/*
+ * @maps' generation (see struct maps); maps__touch() gives it a new one
+ * when what its lookups answer changes otherwise (the kernel's KSYMBOL
+ * objects, kept beside its maps)
+ */
+static inline u64 maps__gen(const struct maps *maps)
+{
+	return maps ? maps->gen : 0;
+}
+void maps__touch(struct maps *maps);
 
 #endif /* __PERF_TEXTPOKE_MAP_H */

@@ -205,13 +205,50 @@ struct report_hists {
 	 * interned copy: consecutive samples mostly share one, and a name
 	 * freed and another allocated at its address reads as different
 	 */
-	const char *last_comm_src, *last_comm;
+	/*
+	 * names interned lately, by where they were read: each sample
+	 * names its command and object, mostly the ones named just before
+	 */
+	struct str_memo {
+		const char *src, *str;
+	} memo[64];
+	/*
+	 * The samples' own entries lately found, by what decides them when
+	 * the keys are among comm, pid, tid, dso and sym (self_memo_ok):
+	 * most samples fall where one just before fell
+	 */
+	struct self_memo {
+		const void *thread, *dso, *sym;
+		const char *comm, *dso_name;
+		u64 addr; /* without a symbol */
+		s32 pid, tid;
+		int idx;
+		bool filtered, used;
+		u32 entry;
+	} self_memo[256];
+	bool self_memo_ok;
 	/* entries made by its frames outside every map since the last one in a map */
 	u32 *mapless;
 	size_t nr_mapless, alloc_mapless;
 	const char *parent;	   /* the next sample's --parent symbol, interned */
 	const char *symbol_filter; /* --symbol-filter */
 };
+
+/*
+ * str_pool__intern() through the memo: a name read where the same name
+ * was read before is that one (the bytes compared: a place may be reused
+ * for another name)
+ */
+static const char *report_hists__intern(struct report_hists *rh, const char *src)
+{
+	struct str_memo *m = &rh->memo[((uintptr_t)src >> 4) % ARRAY_SIZE(rh->memo)];
+
+	if (m->src == src && !strcmp(src, m->str))
+		return m->str;
+	m->str = str_pool__intern(&rh->strings, src);
+	m->src = m->str ? src : NULL;
+	return m->str;
+}
 
 struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_events,
 				       const char *time_slices)
@@ -222,6 +259,10 @@ struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_
 		return NULL;
 	rh->layout = *l;
 	rh->time_slices = time_slices;
+	rh->self_memo_ok = true;
+	for (int k = SORT_CPU; k < SORT__MAX; k++)
+		if (l->key[k])
+			rh->self_memo_ok = false;
 	rh->nr_hists = nr_events;
 	rh->builds = calloc(nr_events ?: 1, sizeof(*rh->builds));
 	rh->out = calloc(nr_events ?: 1, sizeof(*rh->out));
@@ -514,7 +555,7 @@ static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const str
 		k->tid = thread__tid(al->thread);
 	if ((l->key[SORT_DSO] || l->key[SORT_SYM] || l->key[SORT_SYMOFF]) && p->map) {
 		if (p->map != rh->name_map) {
-			rh->name_dso = str_pool__intern(&rh->strings, map__dso_short(p->map));
+			rh->name_dso = report_hists__intern(rh, map__dso_short(p->map));
 			if (!rh->name_dso)
 				return -ENOMEM;
 			rh->name_map = p->map;
@@ -555,6 +596,47 @@ static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const str
 	return 0;
 }
 
+/*
+ * The memo's slot for the sample at @al: filled (used) when it was the
+ * same place, thread and command before; emptied for it otherwise.  NULL
+ * when the keys take more than the memo holds.
+ */
+static struct self_memo *report_hists__self_memo(struct report_hists *rh, int idx,
+						 const struct addr_location *al, const char *comm,
+						 bool filtered)
+{
+	const struct dso *dso = al->map ? al->map->dso : NULL;
+	const void *dso_key = al->map ? (dso ? (const void *)dso : (const void *)al->map) : NULL;
+	const char *dso_name = dso ? dso->short_name : NULL;
+	u64 addr = al->sym ? 0 : al->addr;
+	struct self_memo *m;
+	uintptr_t h;
+
+	if (!rh->self_memo_ok)
+		return NULL;
+	h = ((uintptr_t)al->thread >> 4) ^ ((uintptr_t)al->sym >> 3) ^ (uintptr_t)addr;
+	h ^= h >> 8;
+	m = &rh->self_memo[h % ARRAY_SIZE(rh->self_memo)];
+	if (m->used && m->thread == al->thread && m->dso == dso_key && m->sym == al->sym &&
+	    m->addr == addr && m->comm == comm && m->dso_name == dso_name && m->idx == idx &&
+	    m->filtered == filtered && m->pid == thread__pid(al->thread) &&
+	    m->tid == thread__tid(al->thread))
+		return m;
+	*m = (struct self_memo){
+	    .thread = al->thread,
+	    .dso = dso_key,
+	    .sym = al->sym,
+	    .comm = comm,
+	    .dso_name = dso_name,
+	    .addr = addr,
+	    .pid = thread__pid(al->thread),
+	    .tid = thread__tid(al->thread),
+	    .idx = idx,
+	    .filtered = filtered,
+	};
+	return m;
+}
+
 int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      const struct addr_location *al, const struct perf_sample *sample,
 		      bool filtered)
@@ -565,6 +647,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 			       .addr = al->addr,
 			       .obj_addr = al->addr,
 			       .level = cpumode_level(al->cpumode)};
+	struct self_memo *m;
 	struct hist_build *b;
 	struct hist_priv *priv;
 	struct hist_key k;
@@ -585,23 +668,28 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	if (l->key[SORT_COMM] || b->has_regs_user) {
 		const char *src = thread__comm_str(al->thread);
 
-		if (src != rh->last_comm_src || !rh->last_comm || strcmp(src, rh->last_comm)) {
-			rh->last_comm = str_pool__intern(&rh->strings, src);
-			if (!rh->last_comm)
-				return -ENOMEM;
-			rh->last_comm_src = src;
-		}
-		comm = rh->last_comm;
+		comm = report_hists__intern(rh, src);
+		if (!comm)
+			return -ENOMEM;
 	}
 	if (b->has_regs_user && !filtered && hist_build__count_abi(b, comm, sample->user_regs.abi))
 		return -ENOMEM;
 	/* a new sample: the maps of the last one may be gone */
 	rh->name_map = NULL;
-	if (hist_key__fill(rh, &k, &p, al, sample, comm))
-		return -ENOMEM;
-	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
-	if (i < 0)
-		return i;
+	m = report_hists__self_memo(rh, idx, al, comm, filtered);
+	if (m && m->used) {
+		i = m->entry;
+	} else {
+		if (hist_key__fill(rh, &k, &p, al, sample, comm))
+			return -ENOMEM;
+		i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
+		if (i < 0)
+			return i;
+		if (m) {
+			m->used = true;
+			m->entry = i;
+		}
+	}
 	priv = &b->priv[i];
 	priv->nr_samples++;
 	priv->period += sample->period;
@@ -770,6 +858,25 @@ u32 report_hists__sample_entry(const struct report_hists *rh)
 u32 report_hists__frame_entry(const struct report_hists *rh)
 {
 	return rh->frame_entry;
+}
+
+const u32 *report_hists__chain_entries(const struct report_hists *rh, size_t *nr)
+{
+	*nr = rh->nr_seen;
+	return rh->seen;
+}
+
+void report_hists__add_children(struct report_hists *rh, int idx, const u32 *entries, size_t nr,
+				u64 period)
+{
+	struct hist_build *b;
+
+	if (idx < 0 || (size_t)idx >= rh->nr_hists)
+		return;
+	b = &rh->builds[idx];
+	for (size_t j = 0; j < nr; j++)
+		if (entries[j] < b->nr)
+			b->priv[entries[j]].children += period;
 }
 
 void report_hists__end_chain(struct report_hists *rh, int idx)

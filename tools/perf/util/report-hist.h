@@ -209,6 +209,17 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 u32 report_hists__frame_entry(const struct report_hists *rh);
 /* after the sample's last frame, the outermost */
 void report_hists__end_chain(struct report_hists *rh, int idx);
+/*
+ * The entries the sample's chain gave Children to so far, each once, the
+ * sample's own first (as report_hists__add() left it)
+ */
+const u32 *report_hists__chain_entries(const struct report_hists *rh, size_t *nr);
+/*
+ * A chain seen before, again (report-chain-cache.h): @period to the
+ * children of @entries of histogram @idx, entries of earlier samples
+ */
+void report_hists__add_children(struct report_hists *rh, int idx, const u32 *entries, size_t nr,
+				u64 period);
 
 /*
  * Sorts and returns the histograms as @l (the layout given to

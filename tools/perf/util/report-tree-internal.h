@@ -78,6 +78,7 @@ struct chains {
 struct report_trees {
 	struct report_tree_opts opts;
 	struct chains gather;
+	u32 last_rec; /* the record report_trees__end() last added to */
 	struct tree_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	struct tree_frame *frames;

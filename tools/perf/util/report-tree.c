@@ -940,10 +940,28 @@ int report_trees__end(struct report_trees *t, u64 period, bool children)
 				 t->nr_chain)) {
 			rec->period += period;
 			rec->count++;
+			t->last_rec = rec - g->recs;
 			return 0;
 		}
 	}
+	t->last_rec = g->nr_recs;
 	return chains__add(t, hash, period, children, j);
+}
+
+u32 report_trees__last_chain(const struct report_trees *t)
+{
+	return t->last_rec;
+}
+
+void report_trees__add_chain(struct report_trees *t, u32 chain, u64 period)
+{
+	struct chain_rec *rec;
+
+	if (chain >= t->gather.nr_recs)
+		return;
+	rec = &t->gather.recs[chain];
+	rec->period += period;
+	rec->count++;
 }
 
 /*

@@ -73,6 +73,10 @@ void report_trees__delete(struct report_trees *t);
 void report_trees__begin(struct report_trees *t, int hist, u32 entry);
 int report_trees__frame(struct report_trees *t, const struct callchain_frame *frame, long entry);
 int report_trees__end(struct report_trees *t, u64 period, bool children);
+/* the gathered chain report_trees__end() last added to (report-chain-cache.h) */
+u32 report_trees__last_chain(const struct report_trees *t);
+/* a chain gathered before, given by report_trees__last_chain(), again */
+void report_trees__add_chain(struct report_trees *t, u32 chain, u64 period);
 
 /*
  * After the last sample, before the trees are read: report_trees__end()

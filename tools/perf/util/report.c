@@ -34,7 +34,9 @@
 #include "interrupt.h"
 #include "itrace.h"
 #include "machine.h"
+#include "map.h"
 #include "output-path.h"
+#include "report-chain-cache.h"
 #include "report-changes.h"
 #include "report-group.h"
 #include "report-tasks.h"
@@ -44,6 +46,7 @@
 #include "report.h"
 #include "session.h"
 #include "symbol.h"
+#include "thread.h"
 #include "time-utils.h"
 #include "trace-event.h"
 #include "unwind.h"
@@ -90,6 +93,7 @@ struct chain_arg {
 	u64 limit; /* callee order: the recorded frames taken, the innermost */
 	/* --ignore-callees: the frames kept, by their number in the walk, [lo, hi) */
 	size_t nth, keep_lo, keep_hi;
+	bool by_time; /* a frame resolved by time: the chain is not cached */
 };
 
 static int report__frame(struct callchain_frame *frame, void *arg)
@@ -108,6 +112,9 @@ static int report__frame(struct callchain_frame *frame, void *arg)
 	}
 	if (ca->limit && !frame->unwound && !--ca->limit)
 		ca->skip = UINT64_MAX;
+	if (frame->cpumode == PERF_RECORD_MISC_KERNEL && !ca->by_time &&
+	    machine__kernel_by_time(r->session->machine, frame->ip, frame->al.map))
+		ca->by_time = true;
 	if (r->children) {
 		err = report_hists__add_frame(r->hists, ca->idx, frame, ca->al, ca->sample,
 					      ca->filtered);
@@ -124,11 +131,32 @@ static int report__frame(struct callchain_frame *frame, void *arg)
  * recorded chain's outermost frames; the unwinder's frames are the
  * innermost ones in either order.
  */
+/*
+ * Whether the chain's effects may come from the chain cache: a chain as
+ * recorded (no stack to unwind, no branch stack to build it from), whose
+ * entries depend on nothing but its frames and the key (no cpu, ABI or
+ * parent key, no --ignore-callees cut)
+ */
+static bool report__chain_cacheable(const struct report *r, const struct evsel *evsel,
+				    const struct perf_sample *sample, size_t root)
+{
+	const bool *key = r->layout.key;
+
+	return r->chain_cache && root == SIZE_MAX && !r->ignore_regex_set && !key[SORT_CPU] &&
+	       !key[SORT_ABI] && !key[SORT_PARENT] &&
+	       !(evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	       !unwind__sample_has_stack(evsel->attr.sample_type, sample) && sample->callchain &&
+	       sample->callchain->nr &&
+	       sample->callchain->nr <= UINT32_MAX;
+}
+
 static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
 			 struct perf_sample *sample, bool filtered, size_t root)
 {
-	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX};
-	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
+	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX, false};
+	u64 sample_type = evsel->attr.sample_type, i, nr = 0, hash = 0;
+	struct chain_cache_key key;
+	bool cache = false;
 	unsigned int max_stack = r->opts->max_stack;
 	struct perf_sample user;
 	bool lbr;
@@ -141,6 +169,34 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 		ca.keep_hi = root + 1;
 	if (!max_stack)
 		return 0;
+	if (report__chain_cacheable(r, evsel, sample, root)) {
+		struct chain_cached hit;
+
+		key = (struct chain_cache_key){
+		    .thread = al->thread,
+		    .maps = al->thread->maps,
+		    .maps_gen = maps__gen(al->thread->maps),
+		    .kmaps_gen = machine__kmaps_gen(r->session->machine),
+		    .comm = thread__comm_str(al->thread),
+		    .pid = al->thread->pid,
+		    .tid = al->thread->tid,
+		    .self = report_hists__sample_entry(r->hists),
+		    .hist = evsel->idx,
+		    .filtered = filtered,
+		    .ips = sample->callchain->ips,
+		    .nr = (u32)sample->callchain->nr,
+		};
+		hash = chain_cache_key__hash(&key);
+		if (chain_cache__find(r->chain_cache, &key, hash, &hit)) {
+			if (r->children)
+				report_hists__add_children(r->hists, evsel->idx, hit.entries,
+							   hit.nr_entries, sample->period);
+			if (r->trees)
+				report_trees__add_chain(r->trees, hit.rec, sample->period);
+			return 0;
+		}
+		cache = true;
+	}
 	if (r->trees)
 		report_trees__begin(r->trees, evsel->idx, report_hists__sample_entry(r->hists));
 	/* an LBR call stack's chain: whole, --max-stack finds its user marker only */
@@ -177,6 +233,18 @@ out:
 	report_hists__end_chain(r->hists, evsel->idx);
 	if (!err && r->trees)
 		err = report_trees__end(r->trees, sample->period, r->children);
+	if (!err && cache && !ca.by_time) {
+		const u32 *entries = NULL;
+		size_t nr_entries = 0;
+
+		if (r->children)
+			entries = report_hists__chain_entries(r->hists, &nr_entries);
+		/* the sample's own entry is in the key, not among those given again */
+		err = chain_cache__add(r->chain_cache, &key, hash, entries ? entries + 1 : NULL,
+				       nr_entries ? (u32)nr_entries - 1 : 0,
+				       r->trees ? report_trees__last_chain(r->trees) :
+						  CHAIN_CACHE_NO_REC);
+	}
 	return err;
 }
 
@@ -1096,6 +1164,13 @@ int report__run(struct report_opts *opts)
 		if (err)
 			goto out;
 	}
+	if (r.children || r.trees) {
+		r.chain_cache = chain_cache__new();
+		if (!r.chain_cache) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
 	ti = report__load_changes(&r);
 	err = report__itrace_init(&r);
 	if (!err)
@@ -1202,6 +1277,7 @@ out:
 	report_hists__delete(r.hists);
 	report_trees__delete(r.trees);
 	unwinder__delete(r.unwinder);
+	chain_cache__delete(r.chain_cache);
 	itrace__delete(r.itrace);
 	if (r.session)
 		perf_session__delete(r.session);
