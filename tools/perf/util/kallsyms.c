@@ -135,6 +135,23 @@ static u64 kallsyms__hex(char *p, char **end)
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		return strtoull(p, end, 16);
+	/* a 64-bit kernel's 16 digits and a blank: no branch per digit */
+	if (p[16] == ' ' || p[16] == '\t') {
+		unsigned char bad = 0;
+
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++) {
+			unsigned char d8 = hex_value[(unsigned char)p[i]];
+
+			bad |= d8;
+			v = v << 4 | (d8 & 0xf);
+		}
+		if (!(bad & 0x80)) {
+			*end = p + 16;
+			return v;
+		}
+		v = 0;
+	}
 	for (i = 0; i < 16; i++) {
 		d = hex_digit(p[i]);
 		if (d < 0)

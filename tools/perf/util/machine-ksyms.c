@@ -205,7 +205,9 @@ static void machine__split_kallsyms(struct machine *machine, struct kallsyms_loa
 
 	for (i = 0; i < load->all.nr; i++) {
 		struct symbol *sym = load->all.entries[i];
-		char *tab = strchr(sym->name, '\t');
+		size_t n = sym->namelen != SYMBOL_NAMELEN_LONG ? sym->namelen : strlen(sym->name);
+		/* "name\t[module]" ends in its bracket: most names need no scan */
+		char *tab = n && sym->name[n - 1] == ']' ? strchr(sym->name, '\t') : NULL;
 		struct dso *dso = machine->kernel_dso;
 
 		if (tab) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "addr-buckets.h"
 #include "symbol.h"
@@ -113,7 +114,20 @@ struct symbol_block {
 static void symbol_block__put(struct symbol_block *block)
 {
 	if (!--block->live)
-		free(block);
+		munmap(block, sizeof(*block) + block->size);
+}
+
+/*
+ * A block's pages made present in one call: a table of 10^5 kernel
+ * symbols touches some 7 MB, and a page fault each (in a VM dearer than
+ * the parse) was a third of a short report's time
+ */
+static struct symbol_block *symbol_block__new(void)
+{
+	void *p = mmap(NULL, sizeof(struct symbol_block) + SYMBOL_BLOCK_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
 }
 
 struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 len, u8 binding,
@@ -126,7 +140,7 @@ struct symbol *symbol_arena__new_len(struct symbol_arena *arena, u64 start, u64 
 	if (need > SYMBOL_BLOCK_SIZE / 16)
 		return symbol__new_len(start, len, binding, type, name, namelen);
 	if (!block || block->used + need > block->size) {
-		block = malloc(sizeof(*block) + SYMBOL_BLOCK_SIZE);
+		block = symbol_block__new();
 		if (!block)
 			return NULL;
 		block->live = 1;
@@ -350,9 +364,12 @@ static bool symbol__better(struct symbol *a, struct symbol *b)
 	return true;
 }
 
+/* kallsyms' "name\t[module]": the bracket is last, no need to scan most names */
 static bool symbol__is_module(const struct symbol *sym)
 {
-	return strchr(sym->name, '[') != NULL;
+	size_t n = sym->namelen != SYMBOL_NAMELEN_LONG ? sym->namelen : strlen(sym->name);
+
+	return n && sym->name[n - 1] == ']' && strchr(sym->name, '[') != NULL;
 }
 
 void symbols__sort(struct symbols *syms)
@@ -426,6 +443,7 @@ out_drop:
 
 void symbols__fixup(struct symbols *syms, bool kallsyms)
 {
+	bool curr_mod;
 	int *order = NULL;
 	size_t i, out;
 
@@ -437,12 +455,16 @@ void symbols__fixup(struct symbols *syms, bool kallsyms)
 	symbols__sort(syms);
 
 	/* ends first, then aliases: the order perf applies them in */
+	curr_mod = kallsyms && symbol__is_module(syms->entries[0]);
 	for (i = 0; i + 1 < syms->nr; i++) {
 		struct symbol *prev = syms->entries[i], *curr = syms->entries[i + 1];
+		bool prev_mod = curr_mod;
 
+		/* each name looked at once: kallsyms has some 10^5 */
+		curr_mod = kallsyms && symbol__is_module(curr);
 		if (prev->end != prev->start)
 			continue;
-		if (kallsyms && symbol__is_module(prev) != symbol__is_module(curr))
+		if (kallsyms && prev_mod != curr_mod)
 			prev->end =
 			    ((prev->end + PAGE_SIZE_4K) + PAGE_SIZE_4K - 1) & ~(PAGE_SIZE_4K - 1);
 		else
