@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "fmt-fixed.h"
 #include "report-hist.h"
 
 /* perf's convert_unit(): 1K past 1000 samples */
@@ -32,6 +33,49 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 	return v;
 }
 
+/* snprintf(buf, size, " %*.2f%%", width, pct): one row's figure, no printf */
+static int pct__snprintf(char *buf, size_t size, int width, double pct)
+{
+	int n;
+
+	if (size < 2) {
+		n = fmt_fixed2(NULL, 0, width, pct);
+		if (size)
+			buf[0] = '\0';
+		return n < 0 ? n : n + 2;
+	}
+	buf[0] = ' ';
+	n = fmt_fixed2(buf + 1, size - 1, width, pct);
+	/* cut short, the figure's bytes that fit are there, as snprintf leaves them */
+	if (n >= 0 && (size_t)n + 2 < size) {
+		buf[n + 1] = '%';
+		buf[n + 2] = '\0';
+	}
+	return n < 0 ? n : n + 2;
+}
+
+/*
+ * snprintf(buf, size, "%-*.*s", width, width, s): @s cut or padded to
+ * @width, as the name columns are printed, 10^5 times on a busy profile
+ */
+static int str__snprintf(char *buf, size_t size, int width, const char *s)
+{
+	size_t n, i;
+
+	if (width < 0)
+		return snprintf(buf, size, "%-*.*s", width, width, s);
+	n = strnlen(s, width);
+	if (size) {
+		size_t room = size - 1;
+
+		memcpy(buf, s, n < room ? n : room);
+		for (i = n; i < (size_t)width && i < room; i++)
+			buf[i] = ' ';
+		buf[(size_t)width < room ? (size_t)width : room] = '\0';
+	}
+	return width;
+}
+
 /* a value column of one event (@total its period) */
 static int value__snprintf(int col, u64 period, u64 nr_samples, u64 children, u64 total, int width,
 			   char *buf, size_t size)
@@ -40,11 +84,9 @@ static int value__snprintf(int col, u64 period, u64 nr_samples, u64 children, u6
 
 	switch (col) {
 	case REPORT_COL_OVERHEAD:
-		pct = total ? 100.0 * period / total : 0.0;
-		return snprintf(buf, size, " %*.2f%%", width - 2, pct);
 	case REPORT_COL_CHILDREN:
-		pct = total ? 100.0 * children / total : 0.0;
-		return snprintf(buf, size, " %*.2f%%", width - 2, pct);
+		pct = total ? 100.0 * (col == REPORT_COL_OVERHEAD ? period : children) / total : 0.0;
+		return pct__snprintf(buf, size, width - 2, pct);
 	case REPORT_COL_SAMPLE:
 		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)nr_samples);
 	default:
@@ -87,14 +129,14 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 		return value__snprintf(col, e->period, e->nr_samples, e->children, h->total_period,
 				       width, buf, size);
 	case SORT_COMM:
-		return snprintf(buf, size, "%-*.*s", width, width, e->comm);
+		return str__snprintf(buf, size, width, e->comm);
 	case SORT_PID:
 		return snprintf(buf, size, "%7d:%-*.*s", e->tid, width - 8, width - 8,
 				e->thread_comm);
 	case SORT_TID:
 		return snprintf(buf, size, "%*d", width, e->tid);
 	case SORT_DSO:
-		return snprintf(buf, size, "%-*.*s", width, width, e->dso ?: "[unknown]");
+		return str__snprintf(buf, size, width, e->dso ?: "[unknown]");
 	case SORT_SYM:
 		/* perf sizes the column by the name alone: " (inlined)" may run past it */
 		if (e->sym && e->inlined) {
@@ -106,6 +148,13 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 				n = width;
 			}
 			return n;
+		}
+		if (e->sym && width >= 4 && size > 4) {
+			buf[0] = '[';
+			buf[1] = e->level;
+			buf[2] = ']';
+			buf[3] = ' ';
+			return 4 + str__snprintf(buf + 4, size - 4, width - 4, e->sym);
 		}
 		if (e->sym)
 			return snprintf(buf, size, "[%c] %-*.*s", e->level, width - 4, width - 4,

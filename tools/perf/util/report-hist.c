@@ -912,6 +912,12 @@ static int cmp_u64_wrap(u64 a, u64 b)
 	return d < 0 ? -1 : d > 0;
 }
 
+/* interned names: one pointer for one name, mostly compared to itself */
+static inline int name_cmp(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
 /*
  * One sort key's order.  @input: perf's input tree, which tells symbols
  * apart by dso and address; else its output order, by name.
@@ -923,17 +929,17 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 
 	switch (key) {
 	case SORT_COMM:
-		return strcmp(a->comm, b->comm);
+		return name_cmp(a->comm, b->comm);
 	case SORT_PID:
 	case SORT_TID:
 		/* signed, as perf's tids: a sample of an exiting task has tid -1 */
 		return (s32)a->tid < (s32)b->tid ? -1 : (s32)a->tid > (s32)b->tid;
 	case SORT_DSO:
-		return !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : strcmp(a->dso, b->dso);
+		return !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : name_cmp(a->dso, b->dso);
 	case SORT_SYM:
 		if (!input)
 			return !a->sym || !b->sym ? cmp_null(a->sym, b->sym) :
-						    strcmp(a->sym, b->sym);
+						    name_cmp(a->sym, b->sym);
 		if (!a->sym && !b->sym)
 			return cmp_u64_wrap(a->ip, b->ip);
 		c = entry__cmp_key(SORT_DSO, a, b, true);
@@ -947,7 +953,7 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 		 * names descend in the tree's order
 		 */
 		if (a->inlined || b->inlined) {
-			c = strcmp(b->sym, a->sym);
+			c = name_cmp(b->sym, a->sym);
 			if (c)
 				return c;
 		}
@@ -968,12 +974,12 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 		c = cmp_u64_asc(a->sym ? a->sym_offset : a->ip, b->sym ? b->sym_offset : b->ip);
 		return input ? c : -c;
 	case SORT_SRCLINE:
-		return strcmp(a->srcline, b->srcline);
+		return name_cmp(a->srcline, b->srcline);
 	case SORT_SRCFILE:
-		return strcmp(a->srcfile, b->srcfile);
+		return name_cmp(a->srcfile, b->srcfile);
 	case SORT_PARENT:
 		return !a->parent || !b->parent ? cmp_null(a->parent, b->parent) :
-						  strcmp(a->parent, b->parent);
+						  name_cmp(a->parent, b->parent);
 	default:
 		return 0;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt-fixed.h"
 #include "report-tree-internal.h"
 
 /* printing */
@@ -108,6 +109,20 @@ static int node__collect_flat(struct report_trees *t, u32 n, u64 min_hit, size_t
 	return 0;
 }
 
+/* fprintf(fp, "%.2f%%", pct), a line's figure, without printf's floating point */
+static void fprintf_pct(double pct, FILE *fp)
+{
+	char buf[64];
+	int n = fmt_fixed2(buf, sizeof(buf), 0, pct);
+
+	if (n < 0 || (size_t)n + 1 >= sizeof(buf)) {
+		fprintf(fp, "%.2f%%", pct);
+		return;
+	}
+	buf[n] = '%';
+	fwrite(buf, 1, n + 1, fp);
+}
+
 static void fprintf_value(const struct report_trees *t, u64 period, u32 count, u64 total, FILE *fp)
 {
 	switch (t->opts.value) {
@@ -118,7 +133,7 @@ static void fprintf_value(const struct report_trees *t, u64 period, u32 count, u
 		fprintf(fp, "%u", count);
 		break;
 	default:
-		fprintf(fp, "%.2f%%", total ? period * 100.0 / total : 0.0);
+		fprintf_pct(total ? period * 100.0 / total : 0.0, fp);
 		break;
 	}
 }
