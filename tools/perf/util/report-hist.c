@@ -522,8 +522,11 @@ static int place__srclines(struct report_hists *rh, struct hist_key *k, const st
 	}
 	if (dso->kind == DSO_KIND__USER)
 		line = dso__srcline(dso, p->obj_addr);
+	/* a unit that covers the address without its line (crt1's _start): none, as perf says */
+	if (line && (!strcmp(line, "??:0") || !strcmp(line, ":0")))
+		line = NULL;
 	if (rh->layout.key[SORT_SRCFILE]) {
-		colon = line && strcmp(line, "??:0") ? strchr(line, ':') : NULL;
+		colon = line ? strchr(line, ':') : NULL;
 		snprintf(buf, sizeof(buf), "%.*s", colon ? (int)(colon - line) : 0, line ?: "");
 		k->srcfile = str_pool__intern(&rh->strings, buf);
 		if (!k->srcfile)
