@@ -27,7 +27,7 @@
 #
 # Mutation caught: the global period percentages taken of all samples
 # rather than of those -d keeps (annotate__sample() counting the totals
-# before the filters): "-d w --percent-type global-period" differs.
+# before the filters): "-d annotate-workload --percent-type global-period" differs.
 # Mutation caught: the link-time address printed a page past the file
 # offset's (annotate_code__vaddr() adding 0x1000): perf's blocks are not
 # found in ours.  Mutation caught: global hits of the symbol's samples,
