@@ -114,7 +114,8 @@ bool annotate_code__offset(const struct annotate_code *code, u64 vaddr, u64 *off
 	size_t i;
 
 	for (i = 0; i < code->nr_loads; i++) {
-		if (vaddr < code->loads[i].vaddr || vaddr - code->loads[i].vaddr >= code->loads[i].size)
+		if (vaddr < code->loads[i].vaddr ||
+		    vaddr - code->loads[i].vaddr >= code->loads[i].size)
 			continue;
 		*offset = code->loads[i].offset + (vaddr - code->loads[i].vaddr);
 		return true;

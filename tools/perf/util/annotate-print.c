@@ -87,10 +87,10 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 	if (err)
 		return err;
 	what = opts->show_nr_samples ? "Samples" : "Percent";
-	len = fprintf(fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%llu samples, percent: %s)\n",
-		      ANNOTATE_COL_WIDTH, ANNOTATE_COL_WIDTH, what, as->dso->short_name,
-		      as->evsel_name, (unsigned long long)as->nr_samples,
-		      annotate_percent__title(opts->percent_type));
+	len = fprintf(
+	    fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%llu samples, percent: %s)\n",
+	    ANNOTATE_COL_WIDTH, ANNOTATE_COL_WIDTH, what, as->dso->short_name, as->evsel_name,
+	    (unsigned long long)as->nr_samples, annotate_percent__title(opts->percent_type));
 	/* perf underlines the header, its newline and a tab counted as one column each, plus 4 */
 	for (int i = 0; i < len + 4; i++)
 		fputc('-', fp);
@@ -100,8 +100,7 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 	last = code.vaddr + code.len - 1;
 	width = snprintf(NULL, 0, "%llx", (unsigned long long)last);
 	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", ANNOTATE_COL_WIDTH + 1, "",
-		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code.vaddr,
-		symbol__name(as->sym));
+		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code.vaddr, symbol__name(as->sym));
 
 	for (off = 0; off < code.len;) {
 		struct disasm_insn insn;

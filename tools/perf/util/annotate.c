@@ -216,7 +216,8 @@ static struct annotate_totals *annotate__totals(struct annotate *a, int idx)
 }
 
 static int annotate__sample(struct perf_tool *tool, union perf_event *event __maybe_unused,
-			    struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+			    struct perf_sample *sample, struct evsel *evsel,
+			    struct machine *machine)
 {
 	struct annotate *a = (struct annotate *)tool;
 	struct annotate_totals *t;
@@ -312,11 +313,14 @@ static int annotate__parse_dsos(struct annotate *a)
 	return 0;
 }
 
+static bool annotate_sym__is_kernel(const struct annotate_sym *as)
+{
+	return as->dso->kind == DSO_KIND__KERNEL || as->dso->kind == DSO_KIND__MODULE ||
+	       as->dso->kind == DSO_KIND__KSYMBOL || as->dso->kind == DSO_KIND__KERNEL_OBJECT;
+}
+
 static const char *annotate__why(const struct annotate_sym *as, int err)
 {
-	if (as->dso->kind == DSO_KIND__KERNEL || as->dso->kind == DSO_KIND__MODULE ||
-	    as->dso->kind == DSO_KIND__KSYMBOL || as->dso->kind == DSO_KIND__KERNEL_OBJECT)
-		return "kernel code is not annotated yet";
 	if (as->dso->kind != DSO_KIND__USER)
 		return "no object file holds its code";
 	switch (err) {
@@ -326,6 +330,8 @@ static const char *annotate__why(const struct annotate_sym *as, int err)
 		return "its object file does not map it";
 	case -ENODATA:
 		return "its object file is shorter than the symbol";
+	case -EFBIG:
+		return "it is too large";
 	case -EOPNOTSUPP:
 		return "disassembly needs capstone";
 	default:
@@ -336,7 +342,8 @@ static const char *annotate__why(const struct annotate_sym *as, int err)
 static int annotate__fprintf(struct annotate *a, FILE *fp)
 {
 	struct dso_data *dd = dso_data__new();
-	size_t i, printed = 0;
+	const struct annotate_sym *kernel = NULL;
+	size_t i, nr_kernel = 0;
 	int err = 0;
 
 	if (!dd)
@@ -349,25 +356,34 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	for (i = 0; i < a->nr_syms; i++) {
 		const struct annotate_sym *as = &a->syms[i];
 
+		/* a system-wide recording hits hundreds of them: one line says so */
+		if (annotate_sym__is_kernel(as)) {
+			if (!nr_kernel++)
+				kernel = as;
+			continue;
+		}
 		err = annotate_sym__fprintf(as, &a->totals[as->evsel_idx], a->opts, dd, fp);
 		if (err == -ENOMEM)
 			break;
 		if (err) {
-			/* as perf: said, and the next symbol; --skip-missing says nothing */
+			/* as perf: said, and on to the next symbol; --skip-missing says nothing */
 			if (!a->opts->skip_missing)
 				pr_warning("%s: cannot annotate %s (%s): %s\n", a->opts->input,
 					   symbol__name(as->sym), as->dso->name,
 					   annotate__why(as, err));
 			err = 0;
-			continue;
 		}
-		printed++;
 	}
 	dso_data__delete(dd);
 	if (err)
 		return err;
+	if (nr_kernel && !a->opts->skip_missing)
+		pr_warning("%s: %zu kernel symbol%s with samples (the hottest: %s) not annotated: "
+			   "kernel code is not annotated yet\n",
+			   a->opts->input, nr_kernel, nr_kernel > 1 ? "s" : "",
+			   symbol__name(kernel->sym));
 	if (!a->nr_syms) {
-		/* perf's answer (exit 0): there is nothing to annotate */
+		/* perf's answer, exit 0: there is nothing to annotate */
 		if (a->opts->nr_syms)
 			pr_warning("%s: no samples in the symbols asked for\n", a->opts->input);
 		else

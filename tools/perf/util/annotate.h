@@ -9,10 +9,10 @@
 
 /* perf annotate's --percent-type: what a line's share is of */
 enum annotate_percent {
-	ANNOTATE_PERCENT__LOCAL_PERIOD, /* the symbol's period (the default) */
+	ANNOTATE_PERCENT__LOCAL_PERIOD,	 /* the symbol's period (the default) */
 	ANNOTATE_PERCENT__GLOBAL_PERIOD, /* the event's period, all symbols */
-	ANNOTATE_PERCENT__LOCAL_HITS,	/* the symbol's samples */
-	ANNOTATE_PERCENT__GLOBAL_HITS,	/* the event's samples */
+	ANNOTATE_PERCENT__LOCAL_HITS,	 /* the symbol's samples */
+	ANNOTATE_PERCENT__GLOBAL_HITS,	 /* the event's samples */
 	ANNOTATE_PERCENT__MAX,
 };
 

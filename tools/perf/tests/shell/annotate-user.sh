@@ -3,17 +3,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # A workload built now with -O2 -g (lib/annotate-workload.c), recorded by
-# stock perf record -e cpu-clock, with and without -g.  For each set of
-# options, stock perf annotate --stdio (HOME a scratch directory, so no
-# build-id cache answers) and ours must print the same blocks (object and
-# first address), the same header figures (samples, event, percent type,
-# Percent or Samples), the same figure at every instruction address, and
-# the blocks in perf's order (lib/annotate-check.py; the instruction text
-# differs: objdump's against capstone's).  Covered: every symbol (alpha,
-# beta and the loader's few), -s alpha, beta as a positional argument, -n,
-# each --percent-type, -d (whose global percentages are of -d's samples
-# only), --asm-raw (perf's continuation lines of a long instruction's
-# bytes left out, they are no instruction).
+# stock perf record -e cpu-clock, with and without -g, and with two
+# events.  For each set of options, stock perf annotate --stdio (HOME a
+# scratch directory, so no build-id cache answers) and ours must print
+# the same blocks (object, first address, event), the same header
+# figures (samples, event, percent type, Percent or Samples), the same
+# figure at every instruction address, and the blocks in perf's order,
+# event by event (lib/annotate-check.py; the instruction text differs:
+# objdump's against capstone's).  Covered: every symbol (alpha, beta and
+# the loader's few), -s alpha, beta as a positional argument, -n, each
+# --percent-type, -d (whose global percentages are of -d's samples
+# only), two events, --asm-raw (perf's continuation lines of a long
+# instruction's bytes left out, they are no instruction).
 #
 # Where perf 6.1 is wrong: --percent-type global-hits prints 0.00 at every
 # address (its annotate never counts the event's samples); ours is checked
@@ -47,6 +48,8 @@ gcc -O2 -g -o "$tmp/annotate-workload" "$lib/annotate-workload.c" 2>"$tmp/gcc.er
 	fail "gcc cannot build lib/annotate-workload.c: $(head -3 "$tmp/gcc.err")"
 perf record -q -e cpu-clock -o "$tmp/plain.data" "$tmp/annotate-workload" 60000000 \
 	>"$tmp/record.out" 2>&1 || fail "perf record: $(head -3 "$tmp/record.out")"
+perf record -q -e cpu-clock,task-clock -o "$tmp/two.data" "$tmp/annotate-workload" 30000000 \
+	>"$tmp/record.out" 2>&1 || fail "perf record, two events: $(head -3 "$tmp/record.out")"
 perf record -q -g -e cpu-clock -o "$tmp/chain.data" "$tmp/annotate-workload" 30000000 \
 	>"$tmp/record.out" 2>&1 || fail "perf record -g: $(head -3 "$tmp/record.out")"
 
@@ -73,6 +76,7 @@ done
 
 same all "$tmp/plain.data"
 same all-chain "$tmp/chain.data"
+same two-events "$tmp/two.data" -d annotate-workload
 same sym-alpha "$tmp/plain.data" -s alpha
 same sym-beta "$tmp/plain.data" beta
 same nr "$tmp/plain.data" -n

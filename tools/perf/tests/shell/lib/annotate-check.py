@@ -10,7 +10,7 @@ perf annotate 6.1 prints, for each symbol, a header
 and then one line per instruction, "FIGURE :   ADDR:   text".  The text
 is objdump's in perf's output and capstone's in ours, so only the header
 figures and the address -> figure pairs are compared: the same blocks
-(by object and first address), the same headers, the same figure at every
+(by object, first address and event), the same headers, the same figure at every
 address, and the blocks in the same order where perf's order is defined
 (by sample count; blocks with equal counts may come in any order).
 Parsed here with regular expressions, sharing nothing with the C code.
@@ -57,9 +57,9 @@ def parse(path):
     for b in blocks:
         if not b["order"]:
             sys.exit(f"{path}: a block with no instruction: {b['header']}")
-        key = (b["header"][1], b["order"][0])
+        key = (b["header"][1], b["order"][0], b["header"][2])
         if key in out:
-            sys.exit(f"{path}: the block of {key[0]} at {key[1]:x} twice")
+            sys.exit(f"{path}: the block of {key[0]} at {key[1]:x} for {key[2]} twice")
         out[key] = b
         keys.append(key)
     return out, keys
@@ -124,7 +124,7 @@ def main():
     if not perf:
         sys.exit("stock perf printed no block")
     for key in perf_keys:
-        name = f"{key[0]} at {key[1]:x}"
+        name = f"{key[0]} at {key[1]:x} ({key[2]})"
         if key not in ours:
             bad.append(f"{name}: perf has this block, we have not")
             continue
@@ -142,7 +142,7 @@ def main():
                            f"we say {o['pairs'][addr]}")
     for key in our_keys:
         if key not in perf:
-            bad.append(f"{key[0]} at {key[1]:x}: we have this block, perf has not")
+            bad.append(f"{key[0]} at {key[1]:x} ({key[2]}): we have this block, perf has not")
     # the order: perf's, up to blocks with equal sample counts (per event)
     rank = lambda keys, blocks: [(blocks[k]["header"][2], int(blocks[k]["header"][3]))
                                   for k in keys]
