@@ -348,7 +348,8 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 
 	if (!dd)
 		return -ENOMEM;
-	qsort(a->syms, a->nr_syms, sizeof(*a->syms), annotate_sym__cmp);
+	if (a->nr_syms)
+		qsort(a->syms, a->nr_syms, sizeof(*a->syms), annotate_sym__cmp);
 	/* the table's indices are stale from here on */
 	free(a->slots);
 	a->slots = NULL;
