@@ -26,6 +26,8 @@ struct textpoke_cmd {
 static int cmd_textpoke_help(int argc, char **argv);
 
 static const struct textpoke_cmd commands[] = {
+    {"annotate", cmd_textpoke_annotate,
+     "Which instructions of a function the samples fell on, as perf annotate"},
     {"code", cmd_textpoke_code, "Print kernel code as it was at a moment of a recording"},
     {"help", cmd_textpoke_help, "List the commands, or show a command's man page"},
     {"inject", cmd_textpoke_inject,

@@ -3,6 +3,7 @@
 #define __PERF_TEXTPOKE_BUILTIN_H
 
 int cmd_textpoke(int argc, char **argv);
+int cmd_textpoke_annotate(int argc, char **argv);
 int cmd_textpoke_code(int argc, char **argv);
 int cmd_textpoke_inject(int argc, char **argv);
 int cmd_textpoke_record(int argc, char **argv);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke annotate: the options; the work is util/annotate.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "builtin.h"
+#include "util/annotate.h"
+#include "util/debug.h"
+#include "util/parse-options.h"
+
+static const char *const annotate_usage[] = {
+    "perf textpoke annotate [<options>] [<symbol>...]",
+    NULL,
+};
+
+int cmd_textpoke_annotate(int argc, char **argv)
+{
+	enum {
+		OPT_STDIO = 256,
+		OPT_PERCENT_TYPE,
+		OPT_ASM_RAW,
+		OPT_SKIP_MISSING,
+		OPT_SOURCE,
+		OPT_NO_SOURCE,
+	};
+	static const struct popt opts[] = {
+	    {'i', "input", required_argument, "file",
+	     "input file name (default perf.data, - for a pipe)", 'i'},
+	    {0, "stdio", no_argument, NULL, "the text output (the default, and the only one yet)",
+	     OPT_STDIO},
+	    {'s', "symbol", required_argument, "symbol",
+	     "symbol to annotate (as many as given, with the positional ones)", 's'},
+	    {'d', "dsos", required_argument, "dso[,dso...]",
+	     "only consider symbols in these objects", 'd'},
+	    {'n', "show-nr-samples", no_argument, NULL,
+	     "a column with the number of samples instead of the percentage", 'n'},
+	    {0, "percent-type", required_argument, "type",
+	     "what the percentages are of: local-period (default), global-period, local-hits, "
+	     "global-hits",
+	     OPT_PERCENT_TYPE},
+	    {0, "asm-raw", no_argument, NULL, "the bytes of each instruction too", OPT_ASM_RAW},
+	    {0, "skip-missing", no_argument, NULL,
+	     "say nothing of symbols that cannot be annotated", OPT_SKIP_MISSING},
+	    {0, "source", no_argument, NULL, "accepted: no source lines are printed yet",
+	     OPT_SOURCE},
+	    {0, "no-source", no_argument, NULL, "no source lines (what is printed anyway, yet)",
+	     OPT_NO_SOURCE},
+	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
+	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
+	    {'h', "help", no_argument, NULL, "show this help", 'h'},
+	    {0},
+	};
+	struct annotate_opts o;
+	struct popt_ctx ctx;
+	int c, err = 0;
+
+	annotate_opts__init(&o);
+	popt_ctx__init(&ctx, opts);
+	while ((c = popt__next(&ctx, argc, argv)) != -1) {
+		switch (c) {
+		case 'i':
+			o.input = optarg;
+			break;
+		case OPT_STDIO:
+			o.stdio = true;
+			break;
+		case 's':
+			if (annotate_opts__add_sym(&o, optarg))
+				goto out_nomem;
+			break;
+		case 'd':
+			o.dsos = optarg;
+			break;
+		case 'n':
+			o.show_nr_samples = true;
+			break;
+		case OPT_PERCENT_TYPE:
+			if (annotate_percent__parse(optarg, &o.percent_type)) {
+				popt__bad_value(&ctx, "expected local-period, global-period, "
+						      "local-hits or global-hits");
+				err = 129;
+				goto out;
+			}
+			break;
+		case OPT_ASM_RAW:
+			o.asm_raw = true;
+			break;
+		case OPT_SKIP_MISSING:
+			o.skip_missing = true;
+			break;
+		case OPT_SOURCE:
+			o.no_source = false;
+			break;
+		case OPT_NO_SOURCE:
+			o.no_source = true;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			/* an error has been reported in one line */
+			if (c == 'h')
+				popt__usage(annotate_usage, opts, stdout);
+			err = c == 'h' ? 0 : 129;
+			goto out;
+		}
+	}
+	for (; optind < argc; optind++)
+		if (annotate_opts__add_sym(&o, argv[optind]))
+			goto out_nomem;
+	err = annotate__run(&o) ? 1 : 0;
+out:
+	annotate_opts__exit(&o);
+	return err;
+out_nomem:
+	pr_err("out of memory\n");
+	annotate_opts__exit(&o);
+	return 1;
+}

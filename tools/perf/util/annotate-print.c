@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke annotate --stdio: one symbol's block as perf annotate
+ * 6.1 prints it.  perf pipes the symbol through objdump and prints each
+ * of its lines after the share of the samples on that instruction;
+ * here the bytes are the object's own (annotate-code.c) and capstone
+ * decodes them, laid out as objdump lays out its lines (the mnemonic in
+ * 6 columns, tab stops counted from the address), so that the columns
+ * fall where perf's do.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "annotate-internal.h"
+#include "disasm.h"
+#include "dso.h"
+#include "machine.h"
+#include "symbol.h"
+
+/* the percent or count column: " Percent |" in the header, " %7.2f : " on a line */
+#define ANNOTATE_COL_WIDTH 8
+
+/* for the disassembler: a branch target as objdump names it, "11ba <alpha+0x2a>" */
+struct annotate_target {
+	const struct annotate_code *code;
+	struct dso *dso;
+};
+
+static bool annotate__target_name(u64 addr, char *buf, size_t size, void *arg)
+{
+	const struct annotate_target *t = arg;
+	struct symbol *sym;
+	u64 offset;
+
+	if (!annotate_code__offset(t->code, addr, &offset)) {
+		snprintf(buf, size, "%llx", (unsigned long long)addr);
+		return true;
+	}
+	sym = dso__find_symbol(t->dso, offset);
+	if (!sym) {
+		snprintf(buf, size, "%llx", (unsigned long long)addr);
+	} else if (offset == sym->start) {
+		snprintf(buf, size, "%llx <%s>", (unsigned long long)addr, symbol__name(sym));
+	} else {
+		snprintf(buf, size, "%llx <%s+%#llx>", (unsigned long long)addr, symbol__name(sym),
+			 (unsigned long long)(offset - sym->start));
+	}
+	return true;
+}
+
+static double annotate__percent(u64 part, u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* @text's mnemonic padded to objdump's 6 columns: "add    %rdi,%rdi" */
+static void annotate__fprintf_insn(FILE *fp, const char *text)
+{
+	const char *sp = strchr(text, ' ');
+
+	if (!sp)
+		fputs(text, fp);
+	else
+		fprintf(fp, "%-6.*s %s", (int)(sp - text), text, sp + 1);
+}
+
+/* columns written from the address's first digit, for objdump's tab stops */
+static int annotate__tab(FILE *fp, int col)
+{
+	int next = (col / 8 + 1) * 8;
+
+	fprintf(fp, "%*s", next - col, "");
+	return next;
+}
+
+int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
+			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp)
+{
+	struct annotate_code code;
+	struct annotate_target target = {&code, as->dso};
+	const char *what;
+	u64 off, last, part, whole;
+	int width, len, err;
+
+	err = annotate_code__read(&code, dd, as->dso, as->sym);
+	if (err)
+		return err;
+	what = opts->show_nr_samples ? "Samples" : "Percent";
+	len = fprintf(
+	    fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%llu samples, percent: %s)\n",
+	    ANNOTATE_COL_WIDTH, ANNOTATE_COL_WIDTH, what, as->dso->short_name, as->evsel_name,
+	    (unsigned long long)as->nr_samples, annotate_percent__title(opts->percent_type));
+	/* perf underlines the header, its newline and a tab counted as one column each, plus 4 */
+	for (int i = 0; i < len + 4; i++)
+		fputc('-', fp);
+	fputc('\n', fp);
+
+	/* perf's address column is as wide as the symbol's last address */
+	last = code.vaddr + code.len - 1;
+	width = snprintf(NULL, 0, "%llx", (unsigned long long)last);
+	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", ANNOTATE_COL_WIDTH + 1, "",
+		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code.vaddr, symbol__name(as->sym));
+
+	for (off = 0; off < code.len;) {
+		struct disasm_insn insn;
+		u64 nr = 0, period = 0, addr = code.vaddr + off;
+		int n, col, i;
+
+		if (code.elf64)
+			n = disasm__one(code.bytes + off, code.len - off, addr, &insn,
+					annotate__target_name, &target);
+		else
+			n = disasm__one_32(code.bytes + off, code.len - off, addr, &insn,
+					   annotate__target_name, &target);
+		if (n == -EOPNOTSUPP) {
+			annotate_code__exit(&code);
+			return n;
+		}
+		/* objdump's answer to bytes that decode to nothing: one byte, (bad) */
+		if (n <= 0) {
+			n = 1;
+			strcpy(insn.text, "(bad)");
+		}
+		/* an instruction's share is that of the samples on any of its bytes, as perf's */
+		for (i = 0; i < n; i++) {
+			nr += as->hits[off + i].nr;
+			period += as->hits[off + i].period;
+		}
+		if (opts->show_nr_samples) {
+			fprintf(fp, " %*llu : ", ANNOTATE_COL_WIDTH - 1, (unsigned long long)nr);
+		} else {
+			switch (opts->percent_type) {
+			case ANNOTATE_PERCENT__GLOBAL_PERIOD:
+				part = period;
+				whole = totals->period;
+				break;
+			case ANNOTATE_PERCENT__LOCAL_HITS:
+				part = nr;
+				whole = as->nr_samples;
+				break;
+			case ANNOTATE_PERCENT__GLOBAL_HITS:
+				part = nr;
+				whole = totals->nr_samples;
+				break;
+			default:
+				part = period;
+				whole = as->period;
+				break;
+			}
+			fprintf(fp, " %*.2f : ", ANNOTATE_COL_WIDTH - 1,
+				annotate__percent(part, whole));
+		}
+		fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
+		/* perf prints objdump's line from its address on, the leading blanks stripped */
+		col = annotate__tab(fp, snprintf(NULL, 0, "%llx:", (unsigned long long)addr));
+		if (opts->asm_raw) {
+			int raw = 0;
+
+			for (i = 0; i < n; i++)
+				raw += fprintf(fp, "%02x ", code.bytes[off + i]);
+			/* objdump leaves room for 7 bytes before its tab */
+			if (raw < 21)
+				raw += fprintf(fp, "%*s", 21 - raw, "");
+			col = annotate__tab(fp, col + raw);
+		}
+		annotate__fprintf_insn(fp, insn.text);
+		fputc('\n', fp);
+		off += n;
+	}
+	annotate_code__exit(&code);
+	return 0;
+}

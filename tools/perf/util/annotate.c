@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke annotate: which instructions of a function the samples
+ * fell on.  One ordered pass of the session reader delivers each sample,
+ * resolved by the machine model at its time as report resolves it
+ * (machine__resolve), and the sample is counted at its offset in its
+ * symbol (perf's sym_hist).  Then the symbols come out hottest first,
+ * each with its code disassembled (annotate-print.c).
+ *
+ * Only user code is annotated so far: kernel code, which changes while a
+ * recording runs, is to be shown per version from the text image, and
+ * BPF programs from their JIT images; both are said to be missing.
+ *
+ * Nothing is printed before the pass has succeeded: a bad or cut-off
+ * input leaves one error naming the file and offset, and no output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate-internal.h"
+#include "annotate.h"
+#include "debug.h"
+#include "dso-data.h"
+#include "dso.h"
+#include "evsel.h"
+#include "machine.h"
+#include "map.h"
+#include "session.h"
+#include "symbol.h"
+
+static const char *const annotate_percent_names[ANNOTATE_PERCENT__MAX][2] = {
+    [ANNOTATE_PERCENT__LOCAL_PERIOD] = {"local-period", "local period"},
+    [ANNOTATE_PERCENT__GLOBAL_PERIOD] = {"global-period", "global period"},
+    [ANNOTATE_PERCENT__LOCAL_HITS] = {"local-hits", "local hits"},
+    [ANNOTATE_PERCENT__GLOBAL_HITS] = {"global-hits", "global hits"},
+};
+
+const char *annotate_percent__name(enum annotate_percent type)
+{
+	return type < ANNOTATE_PERCENT__MAX ? annotate_percent_names[type][0] : NULL;
+}
+
+const char *annotate_percent__title(enum annotate_percent type)
+{
+	return type < ANNOTATE_PERCENT__MAX ? annotate_percent_names[type][1] : NULL;
+}
+
+int annotate_percent__parse(const char *name, enum annotate_percent *type)
+{
+	int i;
+
+	for (i = 0; i < ANNOTATE_PERCENT__MAX; i++) {
+		if (!strcmp(name, annotate_percent_names[i][0])) {
+			*type = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void annotate_opts__init(struct annotate_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->input = "perf.data";
+}
+
+void annotate_opts__exit(struct annotate_opts *opts)
+{
+	free(opts->syms);
+	opts->syms = NULL;
+	opts->nr_syms = 0;
+}
+
+int annotate_opts__add_sym(struct annotate_opts *opts, const char *name)
+{
+	const char **p = realloc(opts->syms, (opts->nr_syms + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p[opts->nr_syms++] = name;
+	opts->syms = p;
+	return 0;
+}
+
+/*
+ * The symbols hit, by (event, symbol): an open-addressed table of
+ * indices into @syms, at most half full.  A symbol pointer stands for
+ * its object's table entry, which the reference on the object keeps.
+ */
+struct annotate {
+	struct perf_tool tool;
+	const struct annotate_opts *opts;
+	struct perf_session *session;
+	struct annotate_sym *syms;
+	size_t nr_syms, alloc_syms;
+	size_t *slots; /* SIZE_MAX: free */
+	size_t nr_slots;
+	struct annotate_totals *totals; /* per event */
+	size_t nr_totals;
+	char *dsos_buf; /* -d's copy, cut at the commas */
+	const char **dsos;
+	size_t nr_dsos;
+};
+
+static size_t annotate__hash(const struct symbol *sym, int idx)
+{
+	u64 h = (u64)(uintptr_t)sym * 0x9e3779b97f4a7c15ULL ^ (u64)idx * 0xc2b2ae3d27d4eb4fULL;
+
+	return h ^ (h >> 29);
+}
+
+static int annotate__grow_slots(struct annotate *a)
+{
+	size_t n = a->nr_slots ? 2 * a->nr_slots : 256, i;
+	size_t *slots = malloc(n * sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		slots[i] = SIZE_MAX;
+	for (i = 0; i < a->nr_syms; i++) {
+		size_t s = annotate__hash(a->syms[i].sym, a->syms[i].evsel_idx) & (n - 1);
+
+		while (slots[s] != SIZE_MAX)
+			s = (s + 1) & (n - 1);
+		slots[s] = i;
+	}
+	free(a->slots);
+	a->slots = slots;
+	a->nr_slots = n;
+	return 0;
+}
+
+/* the histogram of @sym for @evsel, made on its first sample; NULL on ENOMEM */
+static struct annotate_sym *annotate__findnew(struct annotate *a, struct evsel *evsel,
+					      struct dso *dso, struct symbol *sym)
+{
+	struct annotate_sym *as;
+	size_t s;
+
+	if (2 * (a->nr_syms + 1) > a->nr_slots && annotate__grow_slots(a))
+		return NULL;
+	s = annotate__hash(sym, evsel->idx) & (a->nr_slots - 1);
+	for (; a->slots[s] != SIZE_MAX; s = (s + 1) & (a->nr_slots - 1)) {
+		as = &a->syms[a->slots[s]];
+		if (as->sym == sym && as->evsel_idx == evsel->idx)
+			return as;
+	}
+	if (a->nr_syms == a->alloc_syms) {
+		size_t n = 2 * a->alloc_syms + 16;
+		struct annotate_sym *p = realloc(a->syms, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		a->syms = p;
+		a->alloc_syms = n;
+	}
+	as = &a->syms[a->nr_syms];
+	memset(as, 0, sizeof(*as));
+	as->hits = calloc(sym->end - sym->start, sizeof(*as->hits));
+	if (!as->hits)
+		return NULL;
+	as->evsel_idx = evsel->idx;
+	as->evsel_name = evsel__name(evsel);
+	as->dso = dso__get(dso);
+	as->sym = sym;
+	a->slots[s] = a->nr_syms++;
+	return as;
+}
+
+static bool annotate__wanted_sym(const struct annotate *a, struct symbol *sym)
+{
+	size_t i;
+
+	if (!a->opts->nr_syms)
+		return true;
+	if (!sym)
+		return false;
+	for (i = 0; i < a->opts->nr_syms; i++)
+		if (!strcmp(symbol__name(sym), a->opts->syms[i]))
+			return true;
+	return false;
+}
+
+/* -d: perf matches an object by its short name or its long one */
+static bool annotate__wanted_dso(const struct annotate *a, const struct map *map)
+{
+	size_t i;
+
+	if (!a->nr_dsos)
+		return true;
+	if (!map)
+		return false;
+	for (i = 0; i < a->nr_dsos; i++)
+		if (!strcmp(map__dso_short(map), a->dsos[i]) ||
+		    !strcmp(map__dso_name(map), a->dsos[i]))
+			return true;
+	return false;
+}
+
+static struct annotate_totals *annotate__totals(struct annotate *a, int idx)
+{
+	if ((size_t)idx >= a->nr_totals) {
+		size_t n = idx + 1;
+		struct annotate_totals *p = realloc(a->totals, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		memset(p + a->nr_totals, 0, (n - a->nr_totals) * sizeof(*p));
+		a->totals = p;
+		a->nr_totals = n;
+	}
+	return &a->totals[idx];
+}
+
+static int annotate__sample(struct perf_tool *tool, union perf_event *event __maybe_unused,
+			    struct perf_sample *sample, struct evsel *evsel,
+			    struct machine *machine)
+{
+	struct annotate *a = (struct annotate *)tool;
+	struct annotate_totals *t;
+	struct annotate_sym *as;
+	struct addr_location al;
+	u64 off;
+	int err;
+
+	addr_location__init(&al);
+	err = machine__resolve(machine, &al, sample);
+	if (err) {
+		pr_err("%s: sample at %#llx: %s\n", a->session->path,
+		       (unsigned long long)a->session->cur_offset, strerror(-err));
+		goto out;
+	}
+	/*
+	 * perf annotate leaves out the samples of other symbols than those
+	 * asked for, and of other objects than -d's, before it counts them:
+	 * the global percentages are of the samples kept
+	 */
+	if (!annotate__wanted_sym(a, al.sym) || !annotate__wanted_dso(a, al.map))
+		goto out;
+	err = -ENOMEM;
+	t = annotate__totals(a, evsel->idx);
+	if (!t)
+		goto out_err;
+	t->nr_samples++;
+	t->period += sample->period;
+	err = 0;
+	if (!al.sym || !al.map || al.sym->end <= al.sym->start)
+		goto out;
+	off = al.addr - al.sym->start;
+	/* symbols__fixup() gave every symbol an end; a huge one gets no histogram */
+	if (al.addr < al.sym->start || off >= al.sym->end - al.sym->start ||
+	    al.sym->end - al.sym->start > ANNOTATE_SYM_MAX_SIZE)
+		goto out;
+	err = -ENOMEM;
+	as = annotate__findnew(a, evsel, al.map->dso, al.sym);
+	if (!as)
+		goto out_err;
+	err = 0;
+	as->hits[off].nr++;
+	as->hits[off].period += sample->period;
+	as->nr_samples++;
+	as->period += sample->period;
+	goto out;
+out_err:
+	pr_err("%s: sample at %#llx: %s\n", a->session->path,
+	       (unsigned long long)a->session->cur_offset, strerror(-err));
+out:
+	addr_location__exit(&al);
+	return err;
+}
+
+/*
+ * perf's order: event by event, the hottest symbol first; among equals
+ * (not ordered by perf in any documented way) by object, then address
+ */
+static int annotate_sym__cmp(const void *pa, const void *pb)
+{
+	const struct annotate_sym *a = pa, *b = pb;
+	int c;
+
+	if (a->evsel_idx != b->evsel_idx)
+		return a->evsel_idx < b->evsel_idx ? -1 : 1;
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	if (a->nr_samples != b->nr_samples)
+		return a->nr_samples > b->nr_samples ? -1 : 1;
+	c = strcmp(a->dso->name, b->dso->name);
+	if (c)
+		return c;
+	return a->sym->start < b->sym->start ? -1 : a->sym->start > b->sym->start;
+}
+
+static int annotate__parse_dsos(struct annotate *a)
+{
+	char *s, *tok, *save = NULL;
+
+	if (!a->opts->dsos)
+		return 0;
+	a->dsos_buf = strdup(a->opts->dsos);
+	if (!a->dsos_buf)
+		return -ENOMEM;
+	for (s = a->dsos_buf; (tok = strtok_r(s, ",", &save)); s = NULL) {
+		const char **p = realloc(a->dsos, (a->nr_dsos + 1) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		a->dsos = p;
+		a->dsos[a->nr_dsos++] = tok;
+	}
+	return 0;
+}
+
+static bool annotate_sym__is_kernel(const struct annotate_sym *as)
+{
+	return as->dso->kind == DSO_KIND__KERNEL || as->dso->kind == DSO_KIND__MODULE ||
+	       as->dso->kind == DSO_KIND__KSYMBOL || as->dso->kind == DSO_KIND__KERNEL_OBJECT;
+}
+
+static const char *annotate__why(const struct annotate_sym *as, int err)
+{
+	if (as->dso->kind != DSO_KIND__USER)
+		return "no object file holds its code";
+	switch (err) {
+	case -ENOENT:
+		return "its object file is not there";
+	case -ENOEXEC:
+		return "its object file does not map it";
+	case -ENODATA:
+		return "its object file is shorter than the symbol";
+	case -EFBIG:
+		return "it is too large";
+	case -EOPNOTSUPP:
+		return "disassembly needs capstone";
+	default:
+		return strerror(-err);
+	}
+}
+
+static int annotate__fprintf(struct annotate *a, FILE *fp)
+{
+	struct dso_data *dd = dso_data__new();
+	const struct annotate_sym *kernel = NULL;
+	size_t i, nr_kernel = 0;
+	int err = 0;
+
+	if (!dd)
+		return -ENOMEM;
+	if (a->nr_syms)
+		qsort(a->syms, a->nr_syms, sizeof(*a->syms), annotate_sym__cmp);
+	/* the table's indices are stale from here on */
+	free(a->slots);
+	a->slots = NULL;
+	a->nr_slots = 0;
+	for (i = 0; i < a->nr_syms; i++) {
+		const struct annotate_sym *as = &a->syms[i];
+
+		/* a system-wide recording hits hundreds of them: one line says so */
+		if (annotate_sym__is_kernel(as)) {
+			if (!nr_kernel++)
+				kernel = as;
+			continue;
+		}
+		err = annotate_sym__fprintf(as, &a->totals[as->evsel_idx], a->opts, dd, fp);
+		if (err == -ENOMEM)
+			break;
+		if (err) {
+			/* as perf: said, and on to the next symbol; --skip-missing says nothing */
+			if (!a->opts->skip_missing)
+				pr_warning("%s: cannot annotate %s (%s): %s\n", a->opts->input,
+					   symbol__name(as->sym), as->dso->name,
+					   annotate__why(as, err));
+			err = 0;
+		}
+	}
+	dso_data__delete(dd);
+	if (err)
+		return err;
+	if (nr_kernel && !a->opts->skip_missing)
+		pr_warning("%s: %zu kernel symbol%s with samples (the hottest: %s) not annotated: "
+			   "kernel code is not annotated yet\n",
+			   a->opts->input, nr_kernel, nr_kernel > 1 ? "s" : "",
+			   symbol__name(kernel->sym));
+	if (!a->nr_syms) {
+		/* perf's answer, exit 0: there is nothing to annotate */
+		if (a->opts->nr_syms)
+			pr_warning("%s: no samples in the symbols asked for\n", a->opts->input);
+		else
+			pr_warning("%s: no samples in any symbol\n", a->opts->input);
+	}
+	return 0;
+}
+
+int annotate__run(struct annotate_opts *opts)
+{
+	struct annotate a = {
+	    .tool =
+		{
+		    .sample = annotate__sample,
+		    /* user code does not change in TEXT_POKEs */
+		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
+		    .ordered_events = true,
+		},
+	    .opts = opts,
+	};
+	size_t i;
+	int err;
+
+	err = annotate__parse_dsos(&a);
+	if (err)
+		goto out;
+	a.session = perf_session__new(opts->input, &a.tool);
+	if (!a.session) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = perf_session__process_events(a.session);
+	if (err)
+		goto out;
+	err = annotate__fprintf(&a, stdout);
+	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		pr_err("writing the annotation failed: %s\n", strerror(errno));
+		err = -EIO;
+	}
+out:
+	if (err == -ENOMEM)
+		pr_err("%s: out of memory\n", opts->input);
+	for (i = 0; i < a.nr_syms; i++) {
+		free(a.syms[i].hits);
+		dso__put(a.syms[i].dso);
+	}
+	free(a.syms);
+	free(a.slots);
+	free(a.totals);
+	free(a.dsos);
+	free(a.dsos_buf);
+	if (a.session)
+		perf_session__delete(a.session);
+	return err;
+}
