@@ -482,13 +482,21 @@ static void html__timeline(struct html *h, const struct report_output *ro)
 	free(lanes);
 }
 
+/* the keys past abi are headed as the text report heads them (report-layout.c's table) */
 static const char *const column_name[SORT__MAX] = {
     [SORT_COMM] = "Command", [SORT_PID] = "Pid", [SORT_TID] = "Tid", [SORT_DSO] = "Shared Object",
     [SORT_SYM] = "Symbol",   [SORT_CPU] = "CPU", [SORT_ABI] = "ABI",
 };
 
-static void html__cell(struct html *h, const struct hist_entry *he, enum report_sort_key key)
+static const char *html__column_name(enum report_sort_key key)
 {
+	return column_name[key] ?: report_column__header(key);
+}
+
+static int html__cell(struct html *h, const struct hist_entry *he, enum report_sort_key key)
+{
+	char *text;
+
 	fputs("<td>", h->fp);
 	switch (key) {
 	case SORT_COMM:
@@ -523,9 +531,16 @@ static void html__cell(struct html *h, const struct hist_entry *he, enum report_
 		      h->fp);
 		break;
 	default:
+		/* dso_size .. parent: the text report's value */
+		text = report_entry__key_text(key, he);
+		if (!text)
+			return -ENOMEM;
+		html__escape(h, text, 0);
+		free(text);
 		break;
 	}
 	fputs("</td>", h->fp);
+	return 0;
 }
 
 /*
@@ -633,7 +648,7 @@ static int html__profile(struct html *h, const struct report_output *ro,
 		fprintf(h->fp, " data-rows=\"%zu\"><tr>%s<th>Samples</th>", rows,
 			hist->children ? "<th>Children</th><th>Self</th>" : "<th>Overhead</th>");
 		for (k = 0; k < nr_keys; k++)
-			fprintf(h->fp, "<th>%s</th>", column_name[keys[k]]);
+			fprintf(h->fp, "<th>%s</th>", html__column_name(keys[k]));
 		fputs("</tr>\n", h->fp);
 		for (e = 0; e < hist->nr_entries && shown < MAX_ROWS; e++) {
 			const struct hist_entry *he = &hist->entries[e];
@@ -657,8 +672,11 @@ static int html__profile(struct html *h, const struct report_output *ro,
 			fprintf(h->fp,
 				"<td class=\"num\">%.2f%%</td><td class=\"num\">%" PRIu64 "</td>",
 				pct, he->nr_samples);
-			for (k = 0; k < nr_keys; k++)
-				html__cell(h, he, keys[k]);
+			for (k = 0; k < nr_keys; k++) {
+				err = html__cell(h, he, keys[k]);
+				if (err)
+					return err;
+			}
 			fputs("</tr>\n", h->fp);
 			if (ro->trees) {
 				err = html__tree(h, ro, hist, he, nr_keys + 2 + hist->children,

@@ -299,6 +299,25 @@ static int json__entry(struct json *j, const struct report_output *ro, const str
 		case SORT_ABI:
 			json__u64(j, "abi", he->abi);
 			break;
+		case SORT_DSO_SIZE:
+			/* the text's "unknown": the sample had no map */
+			if (he->has_map)
+				json__u64(j, "dso_size", he->dso_size);
+			else
+				json__null(j, "dso_size");
+			break;
+		case SORT_SYMOFF:
+		case SORT_SRCLINE:
+		case SORT_SRCFILE:
+		case SORT_PARENT: {
+			char *text = report_entry__key_text(keys[i], he);
+
+			if (!text)
+				return -ENOMEM;
+			json__str(j, report_sort_key__name(keys[i]), text);
+			free(text);
+			break;
+		}
 		default:
 			break;
 		}

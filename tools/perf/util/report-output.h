@@ -72,6 +72,12 @@ unsigned long report_output__utf8_next(const char **s);
 int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__MAX],
 			     size_t *nr_keys);
 const char *report_sort_key__name(enum report_sort_key key);
+/*
+ * dso_size, symoff, srcline, srcfile and parent's value as the text
+ * report prints it, unpadded ("unknown", "[.] main+0x1f", "[other]"):
+ * to be freed; NULL: no memory
+ */
+char *report_entry__key_text(enum report_sort_key key, const struct hist_entry *he);
 /* --percent-limit as perf applies it: the entry's share of the event's period */
 bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
 			      float percent_limit);
