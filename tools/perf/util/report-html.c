@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "report-group.h"
 #include "report-output.h"
 #include "report-tree.h"
 
@@ -518,7 +519,8 @@ static int html__cell(struct html *h, const struct hist_entry *he, enum report_s
 		if (he->sym)
 			html__escape(h, he->sym, 0);
 		else
-			fprintf(h->fp, "0x%016" PRIx64, he->ip);
+			/* as the text: C's "%#" writes no 0x before a zero */
+			fprintf(h->fp, "%#.16" PRIx64, he->ip);
 		break;
 	case SORT_CPU:
 		fprintf(h->fp, "%03d", he->cpu);
@@ -607,13 +609,49 @@ static int html__tree(struct html *h, const struct report_output *ro,
 	int err;
 
 	/* the event's first row's tree open, the others one click away */
+	/* a group's row only a member has: no tree, as in the text */
+	if (he->id == REPORT_GROUP_NO_TREE)
+		return 0;
 	fprintf(h->fp,
 		"<tr class=\"cgrow\"><td colspan=\"%zu\"><details%s><summary>call graph"
 		"</summary><div class=\"cg\">\n",
 		nr_cols, first ? " open" : "");
-	err = report_trees__walk(ro->trees, hist->idx, he->id, hist->total_period, &v);
+	/* a group's trees are its leader's, their limits of the leader's total */
+	err = report_trees__walk(ro->trees, hist->idx, he->id,
+				 hist->members ? hist->member_totals[0] : hist->total_period, &v);
 	fputs("</div></details></td></tr>\n", h->fp);
 	return err;
+}
+
+enum html_value { HTML_CHILDREN, HTML_SELF, HTML_SAMPLES };
+
+/*
+ * A value cell of a row: the entry's, or a group's members' side by side
+ * as the text prints them ("12.50% 3.10%"), each a share of its total
+ */
+static void html__values(struct html *h, const struct report_hist *hist,
+			 const struct hist_entry *he, enum html_value what)
+{
+	u32 n = hist->members ? hist->nr_members : 1;
+
+	fputs("<td class=\"num\">", h->fp);
+	for (u32 m = 0; m < n; m++) {
+		const struct hist_member_vals *v =
+		    hist->members ? &hist->members[(he - hist->entries) * n + m] : NULL;
+		u64 total = v ? hist->member_totals[m] : hist->total_period;
+		u64 part = what == HTML_CHILDREN ? (v ? v->children : he->children) :
+			   what == HTML_SELF	 ? (v ? v->period : he->period) :
+						   (v ? v->nr_samples : he->nr_samples);
+
+		if (m)
+			fputc(' ', h->fp);
+		if (what == HTML_SAMPLES)
+			fprintf(h->fp, "%" PRIu64, part);
+		else
+			fprintf(h->fp, "%.2f%%",
+				total ? 100.0 * (double)part / (double)total : 0.0);
+	}
+	fputs("</td>", h->fp);
 }
 
 static int html__profile(struct html *h, const struct report_output *ro,
@@ -652,26 +690,18 @@ static int html__profile(struct html *h, const struct report_output *ro,
 		fputs("</tr>\n", h->fp);
 		for (e = 0; e < hist->nr_entries && shown < MAX_ROWS; e++) {
 			const struct hist_entry *he = &hist->entries[e];
-			double pct;
 
 			if (report_hist_entry__below(he, hist, ro->percent_limit))
 				continue;
 			shown++;
-			pct = hist->total_period ?
-				  100.0 * (double)he->period / (double)hist->total_period :
-				  0.0;
 			fprintf(h->fp,
 				"<tr class=\"row\" data-period=\"%" PRIu64
 				"\" data-samples=\"%" PRIu64 "\">",
 				he->period, he->nr_samples);
 			if (hist->children)
-				fprintf(h->fp, "<td class=\"num\">%.2f%%</td>",
-					hist->total_period ? 100.0 * (double)he->children /
-								 (double)hist->total_period :
-							     0.0);
-			fprintf(h->fp,
-				"<td class=\"num\">%.2f%%</td><td class=\"num\">%" PRIu64 "</td>",
-				pct, he->nr_samples);
+				html__values(h, hist, he, HTML_CHILDREN);
+			html__values(h, hist, he, HTML_SELF);
+			html__values(h, hist, he, HTML_SAMPLES);
 			for (k = 0; k < nr_keys; k++) {
 				err = html__cell(h, he, keys[k]);
 				if (err)

@@ -156,10 +156,18 @@ char *report_entry__key_text(enum report_sort_key key, const struct hist_entry *
 	return n < 0 ? NULL : s;
 }
 
+/*
+ * as the text applies --percent-limit (perf's
+ * hist_entry__get_percent_limit()): Children's share with --children,
+ * and in a group's block the leader's share of its own total
+ */
 bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
 			      float percent_limit)
 {
-	if (percent_limit <= 0 || !h->total_period)
+	u64 period = h->children ? he->children : he->period;
+	u64 total = h->members ? h->member_totals[0] : h->total_period;
+
+	if (percent_limit <= 0 || !total)
 		return false;
-	return 100.0 * (double)he->period / (double)h->total_period < percent_limit;
+	return 100.0 * (double)period / (double)total < percent_limit;
 }

@@ -870,29 +870,45 @@ static void report__fprintf_stats(struct report *r, FILE *fp)
  * filters' ("# comm: NAME"): the hint, the --header block, the lost
  * samples and each block's header lines
  */
-static int report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
+/*
+ * The blocks the report prints, in text, JSON or HTML alike: an event
+ * group's as one with --group.  *@names: the events' names, which the
+ * caller frees (a member without samples has none in @hists).
+ */
+static int report__blocks(struct report *r, const struct report_hist *hists, size_t nr,
+			  struct report_blocks *blocks, const char ***names)
 {
 	const struct evlist *evlist = r->session->evlist;
+	int err;
+
+	*names = calloc(nr ?: 1, sizeof(**names));
+	if (!*names)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		(*names)[i] = evlist && i < (size_t)evlist->nr_entries ?
+				  evsel__name(evlist->entries[i]) :
+				  hists[i].event_name;
+	err = report_blocks__build(blocks, hists, nr, &r->groups, r->group_view, &r->layout,
+				   *names, r->trees ? (r->callee_order ? -1 : 1) : 0);
+	if (err) {
+		report_blocks__exit(blocks);
+		zfree(names);
+	}
+	return err;
+}
+
+static int report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
+{
 	struct report_blocks blocks;
 	const char **names;
 	size_t i;
 	u64 nr_samples = 0;
 	int err;
 
-	names = calloc(nr ?: 1, sizeof(*names));
-	if (!names)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++)
-		names[i] = evlist && i < (size_t)evlist->nr_entries ?
-			       evsel__name(evlist->entries[i]) :
-			       hists[i].event_name;
-	err = report_blocks__build(&blocks, hists, nr, &r->groups, r->group_view, &r->layout, names,
-				   r->trees ? (r->callee_order ? -1 : 1) : 0);
-	free(names);
-	if (err) {
-		report_blocks__exit(&blocks);
+	err = report__blocks(r, hists, nr, &blocks, &names);
+	if (err)
 		return err;
-	}
+	free(names);
 	/* -q cleared --header (see report__run()) */
 	if (r->opts->header)
 		report__fprintf_header(r, fp);
@@ -994,6 +1010,8 @@ int report__run(struct report_opts *opts)
 	const struct report_hist *hists;
 	struct text_image *ti = NULL;
 	struct report_file html = {NULL};
+	struct report_blocks blocks = {0};
+	const char **event_names = NULL;
 	char sort_keys[REPORT_MAX_COLS * 16] = "";
 	size_t nr = 0;
 	int err, err_cut = 0;
@@ -1157,10 +1175,17 @@ int report__run(struct report_opts *opts)
 		len += snprintf(sort_keys + len, sizeof(sort_keys) - len, "%s%s", len ? "," : "",
 				report_column__name(r.layout.sort[i]));
 	}
+	if (opts->json || opts->html) {
+		/* as the text: a group's events one block (--group) */
+		err = report__blocks(&r, hists, nr, &blocks, &event_names);
+		if (err)
+			goto out;
+	}
 	{
 		struct report_output ro = {
-		    .nr_hists = nr,
-		    .hists = hists,
+		    .nr_hists = opts->json || opts->html ? blocks.nr : nr,
+		    .hists = opts->json || opts->html ? blocks.hists : hists,
+		    .event_names = event_names,
 		    .changes = r.changes,
 		    .input = opts->input,
 		    .sort = sort_keys,
@@ -1198,6 +1223,8 @@ out_flush:
 out:
 	if (html.fp)
 		report_file__close(&html, false);
+	report_blocks__exit(&blocks);
+	free(event_names);
 	report_changes__delete(r.changes);
 	report_hists__delete(r.hists);
 	report_trees__delete(r.trees);
