@@ -237,12 +237,6 @@ static int report__check_keys(struct report *r)
 	int err;
 
 	if (o->ignore_callees) {
-		if (o->max_stack != CALLCHAIN_MAX_STACK) {
-			pr_err(
-			    "--ignore-callees with --max-stack: not implemented in perf textpoke "
-			    "report yet\n");
-			return -EINVAL;
-		}
 		err = regcomp(&r->ignore_regex, o->ignore_callees, REG_EXTENDED | REG_NOSUB);
 		if (err) {
 			regerror(err, &r->ignore_regex, why, sizeof(why));

@@ -92,6 +92,28 @@ struct chain_arg {
 	size_t nth, keep_lo, keep_hi;
 };
 
+/*
+ * perf takes --max-stack recorded frames in the order it builds the
+ * chain: the recorded chain's frames come innermost first, *@skip of
+ * them left out (caller order: the outermost kept), or once *@limit are
+ * taken the rest (callee order)
+ */
+static void report__max_stack(const struct report *r, const struct perf_sample *sample, u64 *skip,
+			      u64 *limit)
+{
+	unsigned int max_stack = r->opts->max_stack;
+	u64 i, nr = 0;
+
+	for (i = 0; i < sample->callchain->nr; i++)
+		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
+			nr++;
+	*skip = *limit = 0;
+	if (r->callee_order)
+		*limit = nr > max_stack ? max_stack : 0;
+	else
+		*skip = nr > max_stack ? nr - max_stack : 0;
+}
+
 static int report__frame(struct callchain_frame *frame, void *arg)
 {
 	struct chain_arg *ca = arg;
@@ -100,14 +122,15 @@ static int report__frame(struct callchain_frame *frame, void *arg)
 	size_t nth = ca->nth++;
 	int err;
 
-	if (nth < ca->keep_lo || nth >= ca->keep_hi)
-		return 0;
+	/* --max-stack counts the frames perf resolved before a --ignore-callees root too */
 	if (ca->skip) {
 		ca->skip--;
 		return 0;
 	}
 	if (ca->limit && !frame->unwound && !--ca->limit)
 		ca->skip = UINT64_MAX;
+	if (nth < ca->keep_lo || nth >= ca->keep_hi)
+		return 0;
 	if (r->children) {
 		err = report_hists__add_frame(r->hists, ca->idx, frame, ca->al, ca->sample,
 					      ca->filtered);
@@ -128,7 +151,7 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 			 struct perf_sample *sample, bool filtered, size_t root)
 {
 	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX};
-	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
+	u64 sample_type = evsel->attr.sample_type;
 	unsigned int max_stack = r->opts->max_stack;
 	struct perf_sample user;
 	bool lbr;
@@ -148,14 +171,7 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 					 !r->callee_order, &lbr, report__frame, &ca);
 	if (lbr)
 		goto out;
-	for (i = 0; i < sample->callchain->nr; i++)
-		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
-			nr++;
-	/* perf takes --max-stack frames in the order it builds the chain */
-	if (r->callee_order)
-		ca.limit = nr > max_stack ? max_stack : 0;
-	else
-		ca.skip = nr > max_stack ? nr - max_stack : 0;
+	report__max_stack(r, sample, &ca.skip, &ca.limit);
 	err = thread__walk_callchain(al->thread, sample, report__frame, &ca);
 	if (err || !unwind__sample_has_stack(sample_type, sample))
 		goto out;
@@ -260,6 +276,7 @@ static int report__walk_frame(struct callchain_frame *frame, void *arg)
 	    .sym = frame->inlined ? NULL : frame->al.sym,
 	    .addr = frame->al.addr,
 	    .cpumode = frame->cpumode,
+	    .unwound = frame->unwound,
 	};
 	return 0;
 }
@@ -302,6 +319,29 @@ static int report__prewalk(struct report *r, struct evsel *evsel, const struct a
 	}
 	if (err)
 		return err;
+	/*
+	 * perf's add_callchain_ip() sees the recorded frames within
+	 * --max-stack (as report__chain() takes them), never the unwound
+	 * ones, which its unwinder appends past it: those match nothing
+	 */
+	if (!lbr) {
+		u64 skip, limit;
+
+		report__max_stack(r, sample, &skip, &limit);
+		for (k = 0; k < r->nr_walk; k++) {
+			struct walk_frame *w = &r->walk[k];
+
+			if (skip) {
+				skip--;
+				w->sym = NULL;
+				continue;
+			}
+			if (limit && !w->unwound && !--limit)
+				skip = UINT64_MAX;
+			if (w->unwound)
+				w->sym = NULL;
+		}
+	}
 	for (k = 0; k < r->nr_walk; k++) {
 		const struct walk_frame *w;
 
