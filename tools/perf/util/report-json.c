@@ -374,8 +374,7 @@ static int json__hist(struct json *j, const struct report_output *ro, const stru
 		json__open(j, "members", '[');
 		for (u32 m = 0; m < h->nr_members; m++) {
 			json__open(j, NULL, '{');
-			json__str(j, "event",
-				  ro->event_names ? ro->event_names[h->idx + m] : NULL);
+			json__str(j, "event", ro->event_names ? ro->event_names[h->idx + m] : NULL);
 			json__u64(j, "total_period", h->member_totals[m]);
 			json__close(j, '}');
 		}

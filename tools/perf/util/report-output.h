@@ -47,7 +47,7 @@ struct report_output {
 	 * --group a group's (report-group.h), its members' values side by side
 	 */
 	const struct report_hist *hists;
-	const char *const *event_names; /* by event index, a group's members' names */
+	const char *const *event_names;	      /* by event index, a group's members' names */
 	const struct report_changes *changes; /* NULL: no code-change part */
 	const char *input;		      /* the recording, as named */
 	const char *sort;		      /* the sort keys, as given; NULL: comm,dso,sym */

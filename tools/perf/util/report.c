@@ -928,8 +928,8 @@ static int report__blocks(struct report *r, const struct report_hist *hists, siz
 		(*names)[i] = evlist && i < (size_t)evlist->nr_entries ?
 				  evsel__name(evlist->entries[i]) :
 				  hists[i].event_name;
-	err = report_blocks__build(blocks, hists, nr, &r->groups, r->group_view, &r->layout,
-				   *names, r->trees ? (r->callee_order ? -1 : 1) : 0);
+	err = report_blocks__build(blocks, hists, nr, &r->groups, r->group_view, &r->layout, *names,
+				   r->trees ? (r->callee_order ? -1 : 1) : 0);
 	if (err) {
 		report_blocks__exit(blocks);
 		zfree(names);
