@@ -256,6 +256,7 @@ static int block__merge(struct report_hist *out, struct block_mem *mem,
 			entries[k].nr_samples = 0;
 			entries[k].children = 0;
 			entries[k].max_depth = 0;
+			entries[k].id = REPORT_GROUP_NO_TREE;
 		}
 		for (; j < n && !keys__cmp(all[i].e, all[j].e); j++) {
 			vals[k * nr_m + all[j].m].period = all[j].e->period;

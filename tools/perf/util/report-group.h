@@ -57,4 +57,10 @@ int report_blocks__build(struct report_blocks *b, const struct report_hist *hist
 			 const char *const *names, int depth);
 void report_blocks__exit(struct report_blocks *b);
 
+/*
+ * The id of a group block's row that only a member has: perf's dummy
+ * leader entry, which has no call-graph tree
+ */
+#define REPORT_GROUP_NO_TREE UINT32_MAX
+
 #endif /* __PERF_TEXTPOKE_REPORT_GROUP_H */

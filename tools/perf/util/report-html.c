@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "report-group.h"
 #include "report-output.h"
 #include "report-tree.h"
 
@@ -482,13 +483,21 @@ static void html__timeline(struct html *h, const struct report_output *ro)
 	free(lanes);
 }
 
+/* the keys past abi are headed as the text report heads them (report-layout.c's table) */
 static const char *const column_name[SORT__MAX] = {
     [SORT_COMM] = "Command", [SORT_PID] = "Pid", [SORT_TID] = "Tid", [SORT_DSO] = "Shared Object",
     [SORT_SYM] = "Symbol",   [SORT_CPU] = "CPU", [SORT_ABI] = "ABI",
 };
 
-static void html__cell(struct html *h, const struct hist_entry *he, enum report_sort_key key)
+static const char *html__column_name(enum report_sort_key key)
 {
+	return column_name[key] ?: report_column__header(key);
+}
+
+static int html__cell(struct html *h, const struct hist_entry *he, enum report_sort_key key)
+{
+	char *text;
+
 	fputs("<td>", h->fp);
 	switch (key) {
 	case SORT_COMM:
@@ -510,7 +519,8 @@ static void html__cell(struct html *h, const struct hist_entry *he, enum report_
 		if (he->sym)
 			html__escape(h, he->sym, 0);
 		else
-			fprintf(h->fp, "0x%016" PRIx64, he->ip);
+			/* as the text: C's "%#" writes no 0x before a zero */
+			fprintf(h->fp, "%#.16" PRIx64, he->ip);
 		break;
 	case SORT_CPU:
 		fprintf(h->fp, "%03d", he->cpu);
@@ -523,9 +533,16 @@ static void html__cell(struct html *h, const struct hist_entry *he, enum report_
 		      h->fp);
 		break;
 	default:
+		/* dso_size .. parent: the text report's value */
+		text = report_entry__key_text(key, he);
+		if (!text)
+			return -ENOMEM;
+		html__escape(h, text, 0);
+		free(text);
 		break;
 	}
 	fputs("</td>", h->fp);
+	return 0;
 }
 
 /*
@@ -592,13 +609,49 @@ static int html__tree(struct html *h, const struct report_output *ro,
 	int err;
 
 	/* the event's first row's tree open, the others one click away */
+	/* a group's row only a member has: no tree, as in the text */
+	if (he->id == REPORT_GROUP_NO_TREE)
+		return 0;
 	fprintf(h->fp,
 		"<tr class=\"cgrow\"><td colspan=\"%zu\"><details%s><summary>call graph"
 		"</summary><div class=\"cg\">\n",
 		nr_cols, first ? " open" : "");
-	err = report_trees__walk(ro->trees, hist->idx, he->id, hist->total_period, &v);
+	/* a group's trees are its leader's, their limits of the leader's total */
+	err = report_trees__walk(ro->trees, hist->idx, he->id,
+				 hist->members ? hist->member_totals[0] : hist->total_period, &v);
 	fputs("</div></details></td></tr>\n", h->fp);
 	return err;
+}
+
+enum html_value { HTML_CHILDREN, HTML_SELF, HTML_SAMPLES };
+
+/*
+ * A value cell of a row: the entry's, or a group's members' side by side
+ * as the text prints them ("12.50% 3.10%"), each a share of its total
+ */
+static void html__values(struct html *h, const struct report_hist *hist,
+			 const struct hist_entry *he, enum html_value what)
+{
+	u32 n = hist->members ? hist->nr_members : 1;
+
+	fputs("<td class=\"num\">", h->fp);
+	for (u32 m = 0; m < n; m++) {
+		const struct hist_member_vals *v =
+		    hist->members ? &hist->members[(he - hist->entries) * n + m] : NULL;
+		u64 total = v ? hist->member_totals[m] : hist->total_period;
+		u64 part = what == HTML_CHILDREN ? (v ? v->children : he->children) :
+			   what == HTML_SELF	 ? (v ? v->period : he->period) :
+						   (v ? v->nr_samples : he->nr_samples);
+
+		if (m)
+			fputc(' ', h->fp);
+		if (what == HTML_SAMPLES)
+			fprintf(h->fp, "%" PRIu64, part);
+		else
+			fprintf(h->fp, "%.2f%%",
+				total ? 100.0 * (double)part / (double)total : 0.0);
+	}
+	fputs("</td>", h->fp);
 }
 
 static int html__profile(struct html *h, const struct report_output *ro,
@@ -633,32 +686,27 @@ static int html__profile(struct html *h, const struct report_output *ro,
 		fprintf(h->fp, " data-rows=\"%zu\"><tr>%s<th>Samples</th>", rows,
 			hist->children ? "<th>Children</th><th>Self</th>" : "<th>Overhead</th>");
 		for (k = 0; k < nr_keys; k++)
-			fprintf(h->fp, "<th>%s</th>", column_name[keys[k]]);
+			fprintf(h->fp, "<th>%s</th>", html__column_name(keys[k]));
 		fputs("</tr>\n", h->fp);
 		for (e = 0; e < hist->nr_entries && shown < MAX_ROWS; e++) {
 			const struct hist_entry *he = &hist->entries[e];
-			double pct;
 
 			if (report_hist_entry__below(he, hist, ro->percent_limit))
 				continue;
 			shown++;
-			pct = hist->total_period ?
-				  100.0 * (double)he->period / (double)hist->total_period :
-				  0.0;
 			fprintf(h->fp,
 				"<tr class=\"row\" data-period=\"%" PRIu64
 				"\" data-samples=\"%" PRIu64 "\">",
 				he->period, he->nr_samples);
 			if (hist->children)
-				fprintf(h->fp, "<td class=\"num\">%.2f%%</td>",
-					hist->total_period ? 100.0 * (double)he->children /
-								 (double)hist->total_period :
-							     0.0);
-			fprintf(h->fp,
-				"<td class=\"num\">%.2f%%</td><td class=\"num\">%" PRIu64 "</td>",
-				pct, he->nr_samples);
-			for (k = 0; k < nr_keys; k++)
-				html__cell(h, he, keys[k]);
+				html__values(h, hist, he, HTML_CHILDREN);
+			html__values(h, hist, he, HTML_SELF);
+			html__values(h, hist, he, HTML_SAMPLES);
+			for (k = 0; k < nr_keys; k++) {
+				err = html__cell(h, he, keys[k]);
+				if (err)
+					return err;
+			}
 			fputs("</tr>\n", h->fp);
 			if (ro->trees) {
 				err = html__tree(h, ro, hist, he, nr_keys + 2 + hist->children,

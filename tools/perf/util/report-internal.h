@@ -64,9 +64,11 @@ struct report {
 	/* the sample's chain as report__chain() walks it, for -p and --ignore-callees */
 	struct walk_frame {
 		struct map *map;
-		struct symbol *sym; /* NULL for a function inlined there: perf matches not those */
+		/* NULL where perf matches nothing: an inlined function, an unwound frame, past --max-stack */
+		struct symbol *sym;
 		u64 addr;
 		u8 cpumode;
+		bool unwound;
 	} * walk;
 	size_t nr_walk, alloc_walk;
 	struct report_groups groups;   /* the recording's event groups */

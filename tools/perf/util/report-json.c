@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "report-group.h"
 #include "report-output.h"
 #include "report-tree.h"
 
@@ -240,16 +241,24 @@ static int json_tree__leave(void *arg, int depth)
 	return 0;
 }
 
+/* an event's total, or a group's leader's: what the rows' shares (and the trees' limits) are of */
+static u64 json__total(const struct report_hist *h)
+{
+	return h->members ? h->member_totals[0] : h->total_period;
+}
+
 static int json__tree(struct json *j, const struct report_output *ro, const struct hist_entry *he,
 		      const struct report_hist *h)
 {
 	struct json_tree jt = {.j = j, .total = h->all_period};
 	struct report_tree_visitor v = {json_tree__enter, json_tree__leave, &jt};
-	int err;
+	int err = 0;
 
 	json__open(j, "callchain", '[');
 	j->one_line = j->depth + 1;
-	err = report_trees__walk(ro->trees, h->idx, he->id, h->total_period, &v);
+	/* a group's row only a member has: no tree, as in the text */
+	if (he->id != REPORT_GROUP_NO_TREE)
+		err = report_trees__walk(ro->trees, h->idx, he->id, json__total(h), &v);
 	j->one_line = 0;
 	json__close(j, ']');
 	free(jt.parents);
@@ -264,12 +273,31 @@ static int json__entry(struct json *j, const struct report_output *ro, const str
 	int err = 0;
 
 	json__open(j, NULL, '{');
-	json__percent(j, "overhead", he->period, h->total_period);
+	json__percent(j, "overhead", he->period, json__total(h));
 	json__u64(j, "nr_samples", he->nr_samples);
 	json__u64(j, "period", he->period);
 	if (h->children) {
-		json__percent(j, "children_overhead", he->children, h->total_period);
+		json__percent(j, "children_overhead", he->children, json__total(h));
 		json__u64(j, "children", he->children);
+	}
+	/* a group's block: each member's values, the leader's (as above) first */
+	if (h->members) {
+		const struct hist_member_vals *v = &h->members[(he - h->entries) * h->nr_members];
+
+		json__open(j, "members", '[');
+		for (u32 m = 0; m < h->nr_members; m++) {
+			json__open(j, NULL, '{');
+			json__percent(j, "overhead", v[m].period, h->member_totals[m]);
+			json__u64(j, "nr_samples", v[m].nr_samples);
+			json__u64(j, "period", v[m].period);
+			if (h->children) {
+				json__percent(j, "children_overhead", v[m].children,
+					      h->member_totals[m]);
+				json__u64(j, "children", v[m].children);
+			}
+			json__close(j, '}');
+		}
+		json__close(j, ']');
 	}
 	for (i = 0; i < nr_keys; i++) {
 		switch (keys[i]) {
@@ -299,6 +327,25 @@ static int json__entry(struct json *j, const struct report_output *ro, const str
 		case SORT_ABI:
 			json__u64(j, "abi", he->abi);
 			break;
+		case SORT_DSO_SIZE:
+			/* the text's "unknown": the sample had no map */
+			if (he->has_map)
+				json__u64(j, "dso_size", he->dso_size);
+			else
+				json__null(j, "dso_size");
+			break;
+		case SORT_SYMOFF:
+		case SORT_SRCLINE:
+		case SORT_SRCFILE:
+		case SORT_PARENT: {
+			char *text = report_entry__key_text(keys[i], he);
+
+			if (!text)
+				return -ENOMEM;
+			json__str(j, report_sort_key__name(keys[i]), text);
+			free(text);
+			break;
+		}
 		default:
 			break;
 		}
@@ -307,17 +354,6 @@ static int json__entry(struct json *j, const struct report_output *ro, const str
 		err = json__tree(j, ro, he, h);
 	json__close(j, '}');
 	return err;
-}
-
-/* --percent-limit as the text report applies it: Children's share with --children */
-static bool json__below(const struct hist_entry *he, const struct report_hist *h,
-			float percent_limit)
-{
-	struct hist_entry self = *he;
-
-	if (h->children)
-		self.period = he->children;
-	return report_hist_entry__below(&self, h, percent_limit);
 }
 
 static int json__hist(struct json *j, const struct report_output *ro, const struct report_hist *h,
@@ -333,9 +369,20 @@ static int json__hist(struct json *j, const struct report_output *ro, const stru
 	json__u64(j, "nr_samples", h->nr_samples);
 	json__u64(j, "total_period", h->total_period);
 	json__bool(j, "children", h->children);
+	/* perf's --group: the events whose values the entries' "members" hold */
+	if (h->members) {
+		json__open(j, "members", '[');
+		for (u32 m = 0; m < h->nr_members; m++) {
+			json__open(j, NULL, '{');
+			json__str(j, "event", ro->event_names ? ro->event_names[h->idx + m] : NULL);
+			json__u64(j, "total_period", h->member_totals[m]);
+			json__close(j, '}');
+		}
+		json__close(j, ']');
+	}
 	json__open(j, "entries", '[');
 	for (i = 0; i < h->nr_entries; i++) {
-		if (json__below(&h->entries[i], h, percent_limit)) {
+		if (report_hist_entry__below(&h->entries[i], h, percent_limit)) {
 			hidden++;
 			continue;
 		}

@@ -234,15 +234,9 @@ static int report__check_keys(struct report *r)
 	const struct report_opts *o = r->opts;
 	const char *pattern = o->parent ?: "^sys_|^do_page_fault";
 	char why[128];
-	int i, err;
+	int err;
 
 	if (o->ignore_callees) {
-		if (o->max_stack != CALLCHAIN_MAX_STACK) {
-			pr_err(
-			    "--ignore-callees with --max-stack: not implemented in perf textpoke "
-			    "report yet\n");
-			return -EINVAL;
-		}
 		err = regcomp(&r->ignore_regex, o->ignore_callees, REG_EXTENDED | REG_NOSUB);
 		if (err) {
 			regerror(err, &r->ignore_regex, why, sizeof(why));
@@ -255,13 +249,6 @@ static int report__check_keys(struct report *r)
 	err = report__check_hierarchy(r);
 	if (err)
 		return err;
-	for (i = SORT_DSO_SIZE; i < SORT__MAX && (o->json || o->html); i++) {
-		if (!r->layout.key[i])
-			continue;
-		pr_err("--sort %s: printed by the text report only, not --json or --html\n",
-		       report_column__name(i));
-		return -EINVAL;
-	}
 	if (o->symbol_filter && !r->layout.key[SORT_SYM] && !r->layout.key[SORT_SYMOFF]) {
 		pr_err("--symbol-filter %s: needs the sym (or symoff) key in --sort or -F\n",
 		       o->symbol_filter);

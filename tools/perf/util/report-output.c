@@ -4,6 +4,7 @@
  * the walk over hostile strings, the sort keys named as perf names them.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "debug.h"
@@ -96,9 +97,9 @@ int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__M
 			    !strncmp(p, report_column__name(k), len))
 				break;
 		if (k == SORT__MAX) {
-			pr_err(
-			    "report: sort key '%.*s' has no output column (comm, pid, tid, dso, sym, cpu, abi)\n",
-			    (int)len, p);
+			pr_err("report: sort key '%.*s' has no output column (comm, pid, tid, dso, "
+			       "sym, cpu, abi, dso_size, symoff, srcline, srcfile, parent)\n",
+			       (int)len, p);
 			return -EINVAL;
 		}
 		/* a repeated key adds no column */
@@ -115,10 +116,58 @@ int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__M
 	return 0;
 }
 
+/*
+ * The value of a key the text report prints as it stands (dso_size,
+ * symoff, srcline, srcfile, parent), without its column's padding: what
+ * report-hist-print.c's row holds there
+ */
+char *report_entry__key_text(enum report_sort_key key, const struct hist_entry *he)
+{
+	char *s = NULL;
+	int n;
+
+	switch (key) {
+	case SORT_DSO_SIZE:
+		if (!he->has_map)
+			return strdup("unknown");
+		n = asprintf(&s, "%llu", (unsigned long long)he->dso_size);
+		break;
+	case SORT_SYMOFF:
+		/*
+		 * the text's address of an unknown symbol has the precision of
+		 * its column: "Symbol Offset" less the "[.] ", 9 digits
+		 */
+		if (!he->sym)
+			n = asprintf(&s, "[%c] %#.9llx", he->level, (unsigned long long)he->ip);
+		else
+			n = asprintf(&s, "[%c] %s%s+0x%llx", he->level, he->sym,
+				     he->inlined ? " (inlined)" : "",
+				     (unsigned long long)he->sym_offset);
+		break;
+	case SORT_SRCLINE:
+		return strdup(he->srcline ?: "");
+	case SORT_SRCFILE:
+		return strdup(he->srcfile ?: "");
+	case SORT_PARENT:
+		return strdup(he->parent ?: "[other]");
+	default:
+		return strdup("?");
+	}
+	return n < 0 ? NULL : s;
+}
+
+/*
+ * as the text applies --percent-limit (perf's
+ * hist_entry__get_percent_limit()): Children's share with --children,
+ * and in a group's block the leader's share of its own total
+ */
 bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
 			      float percent_limit)
 {
-	if (percent_limit <= 0 || !h->total_period)
+	u64 period = h->children ? he->children : he->period;
+	u64 total = h->members ? h->member_totals[0] : h->total_period;
+
+	if (percent_limit <= 0 || !total)
 		return false;
-	return 100.0 * (double)he->period / (double)h->total_period < percent_limit;
+	return 100.0 * (double)period / (double)total < percent_limit;
 }

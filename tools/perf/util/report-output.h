@@ -42,7 +42,12 @@ size_t report_density__nr_bins(const struct report_density *d);
  */
 struct report_output {
 	size_t nr_hists;
+	/*
+	 * the blocks of the text report: an event's histogram, or with
+	 * --group a group's (report-group.h), its members' values side by side
+	 */
 	const struct report_hist *hists;
+	const char *const *event_names;	      /* by event index, a group's members' names */
 	const struct report_changes *changes; /* NULL: no code-change part */
 	const char *input;		      /* the recording, as named */
 	const char *sort;		      /* the sort keys, as given; NULL: comm,dso,sym */
@@ -72,7 +77,13 @@ unsigned long report_output__utf8_next(const char **s);
 int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__MAX],
 			     size_t *nr_keys);
 const char *report_sort_key__name(enum report_sort_key key);
-/* --percent-limit as perf applies it: the entry's share of the event's period */
+/*
+ * dso_size, symoff, srcline, srcfile and parent's value as the text
+ * report prints it, unpadded ("unknown", "[.] main+0x1f", "[other]"):
+ * to be freed; NULL: no memory
+ */
+char *report_entry__key_text(enum report_sort_key key, const struct hist_entry *he);
+/* --percent-limit as perf applies it: the entry's (Children's, a group leader's) share */
 bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
 			      float percent_limit);
 

@@ -96,6 +96,28 @@ struct chain_arg {
 	bool by_time; /* a frame resolved by time: the chain is not cached */
 };
 
+/*
+ * perf takes --max-stack recorded frames in the order it builds the
+ * chain: the recorded chain's frames come innermost first, *@skip of
+ * them left out (caller order: the outermost kept), or once *@limit are
+ * taken the rest (callee order)
+ */
+static void report__max_stack(const struct report *r, const struct perf_sample *sample, u64 *skip,
+			      u64 *limit)
+{
+	unsigned int max_stack = r->opts->max_stack;
+	u64 i, nr = 0;
+
+	for (i = 0; i < sample->callchain->nr; i++)
+		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
+			nr++;
+	*skip = *limit = 0;
+	if (r->callee_order)
+		*limit = nr > max_stack ? max_stack : 0;
+	else
+		*skip = nr > max_stack ? nr - max_stack : 0;
+}
+
 static int report__frame(struct callchain_frame *frame, void *arg)
 {
 	struct chain_arg *ca = arg;
@@ -104,14 +126,15 @@ static int report__frame(struct callchain_frame *frame, void *arg)
 	size_t nth = ca->nth++;
 	int err;
 
-	if (nth < ca->keep_lo || nth >= ca->keep_hi)
-		return 0;
+	/* --max-stack counts the frames perf resolved before a --ignore-callees root too */
 	if (ca->skip) {
 		ca->skip--;
 		return 0;
 	}
 	if (ca->limit && !frame->unwound && !--ca->limit)
 		ca->skip = UINT64_MAX;
+	if (nth < ca->keep_lo || nth >= ca->keep_hi)
+		return 0;
 	if (frame->cpumode == PERF_RECORD_MISC_KERNEL && !ca->by_time &&
 	    machine__kernel_by_time(r->session->machine, frame->ip, frame->al.map))
 		ca->by_time = true;
@@ -154,7 +177,7 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 			 struct perf_sample *sample, bool filtered, size_t root)
 {
 	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX, false};
-	u64 sample_type = evsel->attr.sample_type, i, nr = 0, hash = 0;
+	u64 sample_type = evsel->attr.sample_type, hash = 0;
 	struct chain_cache_key key;
 	bool cache = false;
 	unsigned int max_stack = r->opts->max_stack;
@@ -204,14 +227,7 @@ static int report__chain(struct report *r, struct evsel *evsel, const struct add
 					 !r->callee_order, &lbr, report__frame, &ca);
 	if (lbr)
 		goto out;
-	for (i = 0; i < sample->callchain->nr; i++)
-		if (sample->callchain->ips[i] < PERF_CONTEXT_MAX)
-			nr++;
-	/* perf takes --max-stack frames in the order it builds the chain */
-	if (r->callee_order)
-		ca.limit = nr > max_stack ? max_stack : 0;
-	else
-		ca.skip = nr > max_stack ? nr - max_stack : 0;
+	report__max_stack(r, sample, &ca.skip, &ca.limit);
 	err = thread__walk_callchain(al->thread, sample, report__frame, &ca);
 	if (err || !unwind__sample_has_stack(sample_type, sample))
 		goto out;
@@ -328,6 +344,7 @@ static int report__walk_frame(struct callchain_frame *frame, void *arg)
 	    .sym = frame->inlined ? NULL : frame->al.sym,
 	    .addr = frame->al.addr,
 	    .cpumode = frame->cpumode,
+	    .unwound = frame->unwound,
 	};
 	return 0;
 }
@@ -370,6 +387,29 @@ static int report__prewalk(struct report *r, struct evsel *evsel, const struct a
 	}
 	if (err)
 		return err;
+	/*
+	 * perf's add_callchain_ip() sees the recorded frames within
+	 * --max-stack (as report__chain() takes them), never the unwound
+	 * ones, which its unwinder appends past it: those match nothing
+	 */
+	if (!lbr) {
+		u64 skip, limit;
+
+		report__max_stack(r, sample, &skip, &limit);
+		for (k = 0; k < r->nr_walk; k++) {
+			struct walk_frame *w = &r->walk[k];
+
+			if (skip) {
+				skip--;
+				w->sym = NULL;
+				continue;
+			}
+			if (limit && !w->unwound && !--limit)
+				skip = UINT64_MAX;
+			if (w->unwound)
+				w->sym = NULL;
+		}
+	}
 	for (k = 0; k < r->nr_walk; k++) {
 		const struct walk_frame *w;
 
@@ -938,29 +978,45 @@ static void report__fprintf_stats(struct report *r, FILE *fp)
  * filters' ("# comm: NAME"): the hint, the --header block, the lost
  * samples and each block's header lines
  */
-static int report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
+/*
+ * The blocks the report prints, in text, JSON or HTML alike: an event
+ * group's as one with --group.  *@names: the events' names, which the
+ * caller frees (a member without samples has none in @hists).
+ */
+static int report__blocks(struct report *r, const struct report_hist *hists, size_t nr,
+			  struct report_blocks *blocks, const char ***names)
 {
 	const struct evlist *evlist = r->session->evlist;
+	int err;
+
+	*names = calloc(nr ?: 1, sizeof(**names));
+	if (!*names)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		(*names)[i] = evlist && i < (size_t)evlist->nr_entries ?
+				  evsel__name(evlist->entries[i]) :
+				  hists[i].event_name;
+	err = report_blocks__build(blocks, hists, nr, &r->groups, r->group_view, &r->layout, *names,
+				   r->trees ? (r->callee_order ? -1 : 1) : 0);
+	if (err) {
+		report_blocks__exit(blocks);
+		zfree(names);
+	}
+	return err;
+}
+
+static int report__fprintf(struct report *r, const struct report_hist *hists, size_t nr, FILE *fp)
+{
 	struct report_blocks blocks;
 	const char **names;
 	size_t i;
 	u64 nr_samples = 0;
 	int err;
 
-	names = calloc(nr ?: 1, sizeof(*names));
-	if (!names)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++)
-		names[i] = evlist && i < (size_t)evlist->nr_entries ?
-			       evsel__name(evlist->entries[i]) :
-			       hists[i].event_name;
-	err = report_blocks__build(&blocks, hists, nr, &r->groups, r->group_view, &r->layout, names,
-				   r->trees ? (r->callee_order ? -1 : 1) : 0);
-	free(names);
-	if (err) {
-		report_blocks__exit(&blocks);
+	err = report__blocks(r, hists, nr, &blocks, &names);
+	if (err)
 		return err;
-	}
+	free(names);
 	/* -q cleared --header (see report__run()) */
 	if (r->opts->header)
 		report__fprintf_header(r, fp);
@@ -1062,6 +1118,8 @@ int report__run(struct report_opts *opts)
 	const struct report_hist *hists;
 	struct text_image *ti = NULL;
 	struct report_file html = {NULL};
+	struct report_blocks blocks = {0};
+	const char **event_names = NULL;
 	char sort_keys[REPORT_MAX_COLS * 16] = "";
 	size_t nr = 0;
 	int err, err_cut = 0;
@@ -1232,10 +1290,17 @@ int report__run(struct report_opts *opts)
 		len += snprintf(sort_keys + len, sizeof(sort_keys) - len, "%s%s", len ? "," : "",
 				report_column__name(r.layout.sort[i]));
 	}
+	if (opts->json || opts->html) {
+		/* as the text: a group's events one block (--group) */
+		err = report__blocks(&r, hists, nr, &blocks, &event_names);
+		if (err)
+			goto out;
+	}
 	{
 		struct report_output ro = {
-		    .nr_hists = nr,
-		    .hists = hists,
+		    .nr_hists = opts->json || opts->html ? blocks.nr : nr,
+		    .hists = opts->json || opts->html ? blocks.hists : hists,
+		    .event_names = event_names,
 		    .changes = r.changes,
 		    .input = opts->input,
 		    .sort = sort_keys,
@@ -1273,6 +1338,8 @@ out_flush:
 out:
 	if (html.fp)
 		report_file__close(&html, false);
+	report_blocks__exit(&blocks);
+	free(event_names);
 	report_changes__delete(r.changes);
 	report_hists__delete(r.hists);
 	report_trees__delete(r.trees);
