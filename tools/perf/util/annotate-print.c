@@ -15,6 +15,7 @@
 #include "annotate-internal.h"
 #include "disasm.h"
 #include "dso.h"
+#include "insn-len.h"
 #include "machine.h"
 #include "symbol.h"
 
@@ -117,10 +118,27 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 			annotate_code__exit(&code);
 			return n;
 		}
-		/* objdump's answer to bytes that decode to nothing: one byte, (bad) */
+		/*
+		 * Bytes capstone cannot name (Debian's capstone 4 lacks some
+		 * EVEX forms, vptestnmb in libc's string functions) are still
+		 * an instruction of a length perf's own decoder knows: kept
+		 * whole, so the addresses after it stay objdump's.  Bytes that
+		 * decode to nothing are objdump's one-byte (bad).
+		 */
 		if (n <= 0) {
-			n = 1;
-			strcpy(insn.text, "(bad)");
+			n = insn_len(code.bytes + off, NULL, code.len - off,
+				     code.elf64 ? INSN_LEN_64 : 0, NULL);
+			if (n > 0) {
+				int k = snprintf(insn.text, sizeof(insn.text), ".byte");
+
+				for (i = 0; i < n && k < (int)sizeof(insn.text) - 6; i++)
+					k += snprintf(insn.text + k, sizeof(insn.text) - k,
+						      "%s0x%02x", i ? "," : " ",
+						      code.bytes[off + i]);
+			} else {
+				n = 1;
+				strcpy(insn.text, "(bad)");
+			}
 		}
 		/* an instruction's share is that of the samples on any of its bytes, as perf's */
 		for (i = 0; i < n; i++) {
