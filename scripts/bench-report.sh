@@ -15,7 +15,8 @@
 #   Children and the call-graph trees), with --sort sym, and both with
 #   -g none, which leaves out the call graphs;
 # - perf's default view again on two recordings of ~200k and ~1M samples
-#   made here (root only; BENCH_NO_TREES=1 leaves them out).
+#   made here (root only; BENCH_NO_TREES=1 leaves them out), and annotate
+#   of the hottest symbol of the first against perf annotate --stdio.
 #
 # Each figure is the best CPU time (user + system) of $BENCH_RUNS runs
 # (5), as bench.sh measures, and the max RSS of that run.  Nothing here
@@ -90,6 +91,17 @@ if [ "$(id -u)" = 0 ] && [ -z "$BENCH_NO_TREES" ]; then
 		data=$dir/tree.data
 		nsamples=$(nr_samples "$data")
 		row "report --stdio (default: trees), $nsamples samples" --stdio --stdio
+		# annotate of the hottest symbol (the loop's leaf), against perf
+		# annotate --stdio, which runs objdump: its CPU time counted too
+		if [ "$secs" = 4 ]; then
+			read -r p pr < <(measure perf annotate --stdio -i "$data" -s leaf)
+			read -r t tr < <(measure "$prog" annotate --stdio -i "$data" -s leaf)
+			printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' \
+				"annotate --stdio -s leaf (the hottest), $nsamples samples" "$p" "$t" \
+				"$(echo "$p / $t" | bc -l)" ">= 3x"
+			printf '%-62s %9s kB %9s kB %7.2fx %8s\n' "  max RSS" "$pr" "$tr" \
+				"$(echo "$tr / $pr" | bc -l)" "<= 1x"
+		fi
 		rm -f "$data"
 	done
 fi
