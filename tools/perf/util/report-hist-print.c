@@ -445,6 +445,9 @@ static int hier__level(struct hierarchy *hr, struct hist_entry *e, size_t lo, si
 		hier__row(hr, &g[i].sum, depth);
 		if (depth + 1 < hr->nr_keys)
 			err = hier__level(hr, e, g[i].lo, g[i].hi, depth + 1);
+		/* perf's leaf: one entry (all keys equal), its tree under it */
+		else if (hr->h->fprintf_after)
+			hr->h->fprintf_after(hr->h, &e[g[i].lo], hr->h->after_arg, hr->fp);
 		/* qsort of the level below used hier_level */
 		hier_level = depth;
 	}

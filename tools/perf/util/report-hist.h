@@ -231,9 +231,9 @@ void report_hists__set_relative(struct report_hists *rh, bool relative);
 void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
 			  float percent_limit, FILE *fp);
 /*
- * The block as perf's --hierarchy prints it without trees: a level per
- * sort key, the other columns (overhead, samples) before them.  0 or
- * -ENOMEM.
+ * The block as perf's --hierarchy prints it: a level per sort key, the
+ * other columns (overhead, samples) before them, what follows a row
+ * (the call-graph tree) under the last level's rows.  0 or -ENOMEM.
  */
 int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
 				   FILE *fp);

@@ -1078,13 +1078,6 @@ int report__run(struct report_opts *opts)
 		goto out;
 	}
 	report_hists__set_symbol_filter(r.hists, opts->symbol_filter);
-	if (opts->hierarchy && opts->call_graph.mode != REPORT_TREE_NONE &&
-	    (r.session->is_pipe || report__has_callchains(&r))) {
-		pr_err("--hierarchy: the call-graph trees under it are not implemented yet: "
-		       "add -g none\n");
-		err = -EINVAL;
-		goto out;
-	}
 	/*
 	 * --json and --html carry the trees the text would print.  A pipe's
 	 * events come as records: its trees are made ready, and stay empty
