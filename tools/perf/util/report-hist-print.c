@@ -356,8 +356,18 @@ struct hierarchy {
 	const struct report_layout *l;
 	int keys[REPORT_MAX_COLS], nr_keys;
 	int width[REPORT_COL__MAX];
+	int values_width; /* of the value columns, their blanks between included */
+	float percent_limit;
 	FILE *fp;
 };
+
+/* perf's hist_entry__get_percent_limit() in hierarchy mode, which has no Children */
+static bool hier__below(const struct hierarchy *hr, u64 period)
+{
+	float pct = hr->h->total_period ? period * 100.0 / hr->h->total_period : 0;
+
+	return pct < hr->percent_limit;
+}
 
 /* qsort has no argument: the hierarchy being sorted */
 static const struct hierarchy *hier_sort;
@@ -417,6 +427,27 @@ static void hier__row(const struct hierarchy *hr, const struct hist_entry *e, in
 	fprintf(hr->fp, "%s\n", v);
 }
 
+/*
+ * The heaviest group of @depth's key in @g (a group of the level above):
+ * perf's first row there: its period.
+ */
+static u64 hier__heaviest(const struct hierarchy *hr, const struct hist_entry *e,
+			  const struct hier_group *g, int depth)
+{
+	u64 sum = 0, best = 0;
+
+	for (size_t j = g->lo; j < g->hi; j++) {
+		sum += e[j].period;
+		if (j + 1 == g->hi ||
+		    report_entry__cmp_key(hr->keys[depth], &e[j], &e[j + 1], true)) {
+			if (sum > best)
+				best = sum;
+			sum = 0;
+		}
+	}
+	return best;
+}
+
 /* the groups of @depth's key in [lo, hi), each followed by its own */
 static int hier__level(struct hierarchy *hr, struct hist_entry *e, size_t lo, size_t hi, int depth)
 {
@@ -442,7 +473,18 @@ static int hier__level(struct hierarchy *hr, struct hist_entry *e, size_t lo, si
 	hier_level = depth;
 	qsort(g, nr, sizeof(*g), hier_group__cmp);
 	for (i = 0; i < nr && !err; i++) {
+		/* its levels below weigh no more: they go too */
+		if (hier__below(hr, g[i].sum.period))
+			continue;
 		hier__row(hr, &g[i].sum, depth);
+		/*
+		 * perf's line where --percent-limit leaves a level no row: under
+		 * the next level's values, after the deepest level's indent
+		 */
+		if (depth + 1 < hr->nr_keys && hier__below(hr, hier__heaviest(hr, e, &g[i], depth + 1)))
+			fprintf(hr->fp, "%*s%*sno entry >= %.2f%%\n",
+				(hr->nr_keys + depth) * HIERARCHY_INDENT, "", hr->values_width + 4,
+				"", hr->percent_limit);
 		if (depth + 1 < hr->nr_keys)
 			err = hier__level(hr, e, g[i].lo, g[i].hi, depth + 1);
 		/* perf's leaf: one entry (all keys equal), its tree under it */
@@ -456,9 +498,9 @@ static int hier__level(struct hierarchy *hr, struct hist_entry *e, size_t lo, si
 }
 
 int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
-				   FILE *fp)
+				   float percent_limit, FILE *fp)
 {
-	struct hierarchy hr = {.h = h, .l = l, .fp = fp};
+	struct hierarchy hr = {.h = h, .l = l, .percent_limit = percent_limit, .fp = fp};
 	struct hist_entry *e;
 	char unit;
 	unsigned long nr = convert_unit(h->nr_samples, &unit);
@@ -475,6 +517,7 @@ int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct rep
 	}
 	if (!hr.nr_keys)
 		return -EINVAL;
+	hr.values_width = head;
 	fprintf(fp, "# Samples: %lu%c of event '%s'", nr, unit, h->event_name);
 	if (h->time_slices)
 		fprintf(fp, " (time slices: %s)", h->time_slices);

@@ -233,10 +233,11 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 /*
  * The block as perf's --hierarchy prints it: a level per sort key, the
  * other columns (overhead, samples) before them, what follows a row
- * (the call-graph tree) under the last level's rows.  0 or -ENOMEM.
+ * (the call-graph tree) under the last level's rows; rows below
+ * @percent_limit are left out.  0 or -ENOMEM.
  */
 int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
-				   FILE *fp);
+				   float percent_limit, FILE *fp);
 /* one sort key's order of two entries: @input, perf's input tree's; else its output's */
 int report_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
 			  bool input);

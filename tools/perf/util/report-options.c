@@ -196,21 +196,21 @@ void report__exit_options(struct report *r)
 	free(r->walk);
 }
 
-/* --hierarchy: the forms done, its levels and the overhead and sample columns */
+/* --hierarchy: the forms done */
 static int report__check_hierarchy(struct report *r)
 {
 	const struct report_opts *o = r->opts;
 	const char *why = NULL;
-	int i;
 
 	if (!o->hierarchy)
 		return 0;
+	/* as perf 6.1, which then prints its usage (and exits 0) */
+	if (o->fields) {
+		pr_err("--hierarchy and --fields options cannot be used together\n");
+		return -EINVAL;
+	}
 	if (o->json || o->html)
 		why = "with --json or --html";
-	else if (o->fields)
-		why = "with -F";
-	else if (o->percent_limit > 0)
-		why = "with --percent-limit";
 	/*
 	 * perf's levels above a filtered entry still count it (a command at
 	 * 100% over --dsos' objects), and some filters leave no row at all
@@ -218,10 +218,6 @@ static int report__check_hierarchy(struct report *r)
 	else if (o->comms || o->pids || o->tids || o->dsos || o->symbols || o->symbol_filter ||
 		 o->exclude_other)
 		why = "with --comm, --pid, --tid, --dsos, --symbols, --symbol-filter or -x";
-	for (i = 0; !why && i < r->layout.nr_cols; i++)
-		if (r->layout.cols[i] >= SORT__MAX && r->layout.cols[i] != REPORT_COL_OVERHEAD &&
-		    r->layout.cols[i] != REPORT_COL_SAMPLE)
-			why = "with other columns than overhead and samples";
 	if (!why)
 		return 0;
 	pr_err("--hierarchy %s: not implemented in perf textpoke report yet\n", why);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# report: --hierarchy with the call-graph trees under its last level equals stock perf report
+# report: --hierarchy: trees under its last level, --percent-limit, value columns equal stock perf report
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The report workload (two threads; main in alpha, beta and calls, which
@@ -12,6 +12,11 @@
 # every -g form: caller, callee, flat, folded, fractal, threshold, print
 # limit, period, -G, --sort sym... (the single chain's first frame left
 # out), --children (which perf drops in hierarchy mode), --max-stack.
+# --percent-limit (rows below it left out, their levels below too, and
+# perf's "no entry >= N%" line under a row whose next level has none
+# left; the trees' threshold then), -n and --show-total-period; the
+# same on five public recordings whose frames stock perf resolves as we
+# do.  -F is refused, as stock perf refuses it beside --hierarchy.
 #
 # Where perf is wrong, something else is the oracle:
 # - fractal's "[...]" line: perf prints a " (inlined)" suffix from a
@@ -28,6 +33,8 @@
 #
 # Mutation caught: hier__level() printing no tree under the leaves (its
 # fprintf_after call made conditional on 0): g-hier-default differs.
+# And: the "no entry" line indented one level less ((hr->nr_keys + depth
+# - 1) levels): nog-hier-limit-100 differs.
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
@@ -35,6 +42,9 @@ scratch report-hierarchy
 
 build_report_workload "$tmp/w" || fail "gcc: $(cat "$tmp/gcc.err")"
 perf_record "$tmp/g.data" -e cpu-clock -g "$tmp/w" 20000000
+perf_record "$tmp/nog.data" -e cpu-clock "$tmp/w" 20000000
+nog=$tmp/nog.data
+same_report nog-hier "$nog" --hierarchy
 nodw=
 "$TEXTPOKE" version --build-options | grep -q 'libdw: \[ on' ||
 	nodw="dwarf part: perf-textpoke built without libdw"
@@ -126,10 +136,51 @@ count_oracle() {
 
 forms "$tmp/g.data" g
 count_oracle g-hier-count "$tmp/g.data"
+# --percent-limit: rows below it, and the trees' branches (perf's
+# threshold then), left out; the other value columns
+same_hier g-hier-limit-2 "$tmp/g.data" --percent-limit 2
+same_hier g-hier-limit-cols "$tmp/g.data" --percent-limit 1 -g callee -n --show-total-period
+same_report nog-hier-limit-100 "$nog" --hierarchy --percent-limit 100 -n
+grep -q '^ *no entry >= 100.00%$' "$tmp/nog-hier-limit-100.ours" ||
+	fail "nog-hier-limit-100: no \"no entry\" line under the command"
+# the kernel's share: its row shown, perhaps none of its symbols
+klimit=$(awk '$2 == "[kernel.kallsyms]" { sub(/%/, "", $1); print $1; exit }' "$tmp/nog-hier.perf")
+[ -n "$klimit" ] || fail "nog-hier: no [kernel.kallsyms] row in stock perf's hierarchy"
+same_report nog-hier-limit-kernel "$nog" --hierarchy --percent-limit "$klimit" --show-total-period
+same_report nog-hier-limit-sym "$nog" --hierarchy --percent-limit 2 --sort sym,dso,comm
+same_report nog-hier-limit-relative "$nog" --hierarchy --percent-limit 3 --sort dso,sym \
+	--percentage relative
+same_report nog-hier-period "$nog" --hierarchy -n --show-total-period
 if [ -z "$nodw" ]; then
 	forms "$tmp/dw.data" dw
 	count_oracle dw-hier-count "$tmp/dw.data"
 else
 	echo "skip: $nodw"
 fi
+
+# -F: perf 6.1 refuses it beside --hierarchy (and prints its usage)
+"$TEXTPOKE" report -i "$nog" --hierarchy -F overhead,sym >"$tmp/F.out" 2>"$tmp/F.err" &&
+	fail "hier-F: exit 0"
+[ "$(wc -l <"$tmp/F.err")" = 1 ] &&
+	grep -q -e "--hierarchy and --fields options cannot be used together" "$tmp/F.err" ||
+	fail "hier-F: not perf's one line: $(head -3 "$tmp/F.err")"
+HOME=$tmp perf report --stdio -i "$nog" --hierarchy -F overhead,sym 2>&1 |
+	grep -q -e "--hierarchy and --fields options cannot be used together" ||
+	fail "hier-F: stock perf takes -F with --hierarchy now: compare it"
+echo "ok: hier-F refused as stock perf refuses it"
+
+# public recordings with trees that stock perf reads as we do
+# (report-corpus-tree.sh names the others and why)
+n=0
+for rel in perf_data_converter/perf.data.callgraph-3.8 \
+	perfparser/fork_static_gcc__perf.data.zstd perfparser/vector_static_gcc__perf.data \
+	platform_system_extras/generated_by_linux_perf.data \
+	platform_system_extras/perf_with_arm_regs.data; do
+	f=$TEXTPOKE_CORPUS/$rel
+	[ -f "$f" ] || continue
+	same_hier "corpus-$n" "$f"
+	same_hier "corpus-$n-limit" "$f" --percent-limit 1 -n --show-total-period -g folded
+	n=$((n + 1))
+done
+[ -d "$TEXTPOKE_CORPUS" ] && [ $n -lt 3 ] && fail "only $n corpus files found in $TEXTPOKE_CORPUS"
 exit 0

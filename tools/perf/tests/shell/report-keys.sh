@@ -39,7 +39,7 @@
 #   addr2line at that address.
 # Refused, one line and a non-zero exit: --ignore-callees with
 # --max-stack, --hierarchy
-# with -F, --percent-limit or the filters (not done yet; perf's
+# with the filters (not done yet; perf's
 # levels above a filtered entry still count it), the new keys with --json, --sort parent on a recording
 # without callchains (perf 6.1 says so and exits 0 with no profile).
 #
@@ -187,7 +187,6 @@ refused() {
 	echo "ok: $name refused: $(cat "$tmp/r.err")"
 }
 refused hierarchy-dsos "--hierarchy with --comm, .*: not implemented" -i "$nog" --hierarchy --dsos w
-refused hierarchy-F "--hierarchy with -F: not implemented" -i "$nog" --hierarchy -F overhead,sym
 refused ignore-callees-max "--ignore-callees with --max-stack: not implemented" -i "$g" --ignore-callees main --max-stack 3
 refused json-srcline "--sort srcline: printed by the text report only" -i "$nog" --sort srcline --json
 refused parent-nochain "--sort parent: .* has no callchains" -i "$nog" --sort parent
