@@ -85,7 +85,7 @@ struct chain_arg {
 	int idx;
 	const struct addr_location *al;
 	const struct perf_sample *sample;
-	bool filtered;
+	unsigned int filtered;
 	u64 skip;  /* recorded frames left out: the innermost ones past --max-stack */
 	u64 limit; /* callee order: the recorded frames taken, the innermost */
 	/* --ignore-callees: the frames kept, by their number in the walk, [lo, hi) */
@@ -125,7 +125,7 @@ static int report__frame(struct callchain_frame *frame, void *arg)
  * innermost ones in either order.
  */
 static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
-			 struct perf_sample *sample, bool filtered, size_t root)
+			 struct perf_sample *sample, unsigned int filtered, size_t root)
 {
 	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX};
 	u64 sample_type = evsel->attr.sample_type, i, nr = 0;
@@ -324,7 +324,7 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 {
 	struct addr_location al, sal;
 	size_t root = SIZE_MAX;
-	bool filtered;
+	unsigned int filtered;
 	int err;
 
 	if (report__skip_time(r, sample->time))
@@ -356,7 +356,7 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 			goto out_err;
 		/* -x: perf's exclude_other filters the entries without a parent */
 		if (!parent && r->opts->exclude_other && r->layout.key[SORT_PARENT])
-			filtered = true;
+			filtered |= REPORT_FILTER_OTHER;
 		if (!(r->children || r->trees))
 			root = SIZE_MAX;
 	}
@@ -865,6 +865,18 @@ static void report__fprintf_stats(struct report *r, FILE *fp)
 	}
 }
 
+/* --hierarchy's options, for the text and --json */
+static void report__hier_opts(const struct report *r, struct report_hier_opts *o)
+{
+	*o = (struct report_hier_opts){
+	    .percent_limit = r->opts->percent_limit,
+	    .relative = r->opts->relative,
+	    .filters = (r->comms.names || r->pids.v || r->tids.v ? REPORT_FILTER_THREAD : 0) |
+		       (r->dsos.names ? REPORT_FILTER_DSO : 0) |
+		       (r->symbols.names ? REPORT_FILTER_SYMBOL : 0),
+	};
+}
+
 /*
  * perf's -q leaves out every line around the rows but the one-name
  * filters' ("# comm: NAME"): the hint, the --header block, the lost
@@ -877,8 +889,10 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 	const char **names;
 	size_t i;
 	u64 nr_samples = 0;
+	struct report_hier_opts hier;
 	int err;
 
+	report__hier_opts(r, &hier);
 	names = calloc(nr ?: 1, sizeof(*names));
 	if (!names)
 		return -ENOMEM;
@@ -917,8 +931,7 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 		if (!blocks.hists[i].all_samples)
 			continue;
 		if (r->opts->hierarchy) {
-			err = report_hist__fprintf_hierarchy(&blocks.hists[i], &r->layout,
-							     r->opts->percent_limit, fp);
+			err = report_hist__fprintf_hierarchy(&blocks.hists[i], &r->layout, &hier, fp);
 			if (err) {
 				report_blocks__exit(&blocks);
 				return err;
@@ -1138,6 +1151,8 @@ int report__run(struct report_opts *opts)
 			goto out;
 	}
 	report_hists__set_relative(r.hists, opts->relative);
+	/* perf's levels count the entries filtered out below them */
+	report_hists__keep_filtered(r.hists, opts->hierarchy);
 	hists = report_hists__finish(r.hists, &r.layout, &nr);
 	if (!hists) {
 		err = -ENOMEM;
