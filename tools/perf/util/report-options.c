@@ -210,8 +210,8 @@ static int report__check_hierarchy(struct report *r)
 		pr_err("--hierarchy and --fields options cannot be used together\n");
 		return -EINVAL;
 	}
-	if (o->json || o->html)
-		why = "with --json or --html";
+	if (o->html)
+		why = "with --html";
 	/* perf prints no row of a level without the parent key there: not done yet */
 	else if (o->exclude_other)
 		why = "with -x";

@@ -1167,6 +1167,7 @@ int report__run(struct report_opts *opts)
 				report_column__name(r.layout.sort[i]));
 	}
 	{
+		struct report_hier_opts hier;
 		struct report_output ro = {
 		    .nr_hists = nr,
 		    .hists = hists,
@@ -1177,8 +1178,11 @@ int report__run(struct report_opts *opts)
 		    .nr_lost_samples = r.session->stats.nr_lost_samples,
 		    .percent_limit = opts->percent_limit,
 		    .trees = r.trees,
+		    .hier = opts->hierarchy ? &hier : NULL,
+		    .layout = &r.layout,
 		};
 
+		report__hier_opts(&r, &hier);
 		if (opts->html) {
 			err = report_output__html(&ro, html.fp);
 			err = report_file__close(&html, !err) ?: err;

@@ -209,6 +209,29 @@ else
 	echo "skip: $nodw"
 fi
 
+# --json: the "hierarchy" rows against stock perf's text (lib/hier-json-check.py)
+json_hier() {
+	local name=$1 file=$2 strict=$3
+	shift 3
+	perf_report -i "$file" --hierarchy -n --show-total-period "$@" >"$tmp/$name.perf" \
+		2>/dev/null || fail "$name: stock perf report failed"
+	"$TEXTPOKE" report --no-changes -i "$file" --json --hierarchy "$@" >"$tmp/$name.json" \
+		2>"$tmp/$name.err" || fail "$name: --json: $(head -3 "$tmp/$name.err")"
+	python3 "$libdir/hier-json-check.py" "$tmp/$name.json" "$tmp/$name.perf" $strict \
+		>"$tmp/$name.check" 2>&1 || { cat "$tmp/$name.check"; fail "$name: --json rows differ"; }
+	echo "ok: $name: $(cat "$tmp/$name.check")"
+}
+json_hier json-nog "$nog" strict
+json_hier json-nog-limit "$nog" strict --percent-limit 100
+grep -q '"no_entry": true' "$tmp/json-nog-limit.json" || fail "json-nog-limit: no row with no_entry"
+json_hier json-g "$tmp/g.data" strict --sort dso,sym
+json_hier json-mc-comm "$mc" strict --comm w2 -g caller
+json_hier json-mc-pid "$mc" "" --pid "$pid2" --sort pid,dso,sym --percent-limit 1
+json_hier json-mc-dsos "$mc" "" --dsos w2 --sort comm,dso,sym -g none --percentage relative
+"$TEXTPOKE" report --no-changes -i "$nog" --json >"$tmp/flat.json" 2>/dev/null &&
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["profile"][0]["hierarchy"] is not None)' \
+		"$tmp/flat.json" || fail "json: \"hierarchy\" is not null without --hierarchy"
+
 # -F: perf 6.1 refuses it beside --hierarchy (and prints its usage)
 "$TEXTPOKE" report -i "$nog" --hierarchy -F overhead,sym >"$tmp/F.out" 2>"$tmp/F.err" &&
 	fail "hier-F: exit 0"
