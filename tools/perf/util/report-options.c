@@ -212,9 +212,6 @@ static int report__check_hierarchy(struct report *r)
 	}
 	if (o->html)
 		why = "with --html";
-	/* perf prints no row of a level without the parent key there: not done yet */
-	else if (o->exclude_other)
-		why = "with -x";
 	if (!why)
 		return 0;
 	pr_err("--hierarchy %s: not implemented in perf textpoke report yet\n", why);

@@ -344,6 +344,12 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 		goto out;
 	}
 	filtered = report__filtered(r, &al);
+	/*
+	 * -x without the parent key: perf finds no parent, and its
+	 * exclude_other filters every entry (symbol__parent_filter())
+	 */
+	if (r->opts->exclude_other && !r->layout.key[SORT_PARENT])
+		filtered |= REPORT_FILTER_OTHER;
 	/* perf resolves the chain (parent, --ignore-callees) only when it uses it */
 	if (r->layout.key[SORT_PARENT] || (r->ignore_regex_set && (r->children || r->trees))) {
 		struct symbol *parent;

@@ -24,7 +24,9 @@
 # below them, a filtered node prints no row though the rows under it
 # do, and a filter whose key is no level leaves no row at all
 # (mc-comm-nolevel: every node keeps the mark hist_entry__check_and_
-# remove_filter() sets at the top; reproduced as perf prints it).
+# remove_filter() sets at the top; reproduced as perf prints it).  -x
+# (with -p, and alone: without the parent key perf's exclude_other
+# filters every entry, flat too).
 #
 # Where perf is wrong, something else is the oracle:
 # - fractal's "[...]" line: perf prints a " (inlined)" suffix from a
@@ -45,7 +47,9 @@
 # - 1) levels): nog-hier-limit-100 differs.  And: hier__filter_bit() not
 # marking a top-level node of another key ("!n->depth ||" dropped):
 # mc-comm-nolevel prints rows.  And: hier__widths() sizing the columns by
-# every node, filtered ones too: mc-dsos's object column is wider.
+# every node, filtered ones too: mc-dsos's object column is wider.  And:
+# report__sample_one() not filtering for -x without the parent key:
+# nog-hier-x prints every row.
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
@@ -202,6 +206,17 @@ no_rows() {
 }
 no_rows mc-comm-nolevel "$mc" --comm w2 --sort dso,sym
 no_rows mc-pid-nolevel "$mc" --pid "$pid2" --sort dso,sym
+# -x: the entries without a --parent match filtered, every entry without
+# the parent key (perf finds no parent then), in the flat form too
+same_report g-hier-x "$tmp/g.data" --hierarchy -g none -p '^beta|^calls' -x
+same_hier g-hier-x-tree "$tmp/g.data" -p '^beta|^calls' -x -g caller
+same_report g-hier-x-parent "$tmp/g.data" --hierarchy -g none --sort sym,parent -p '^beta' -x -n
+no_rows nog-hier-x "$nog" -x
+perf_report -i "$nog" -x -n >"$tmp/x.perf" 2>/dev/null || fail "x: stock perf report failed"
+ours_report -i "$nog" -x -n >"$tmp/x.ours" 2>"$tmp/x.err" || fail "x: $(head -3 "$tmp/x.err")"
+grep -q '^[^#]' "$tmp/x.perf" && fail "x: stock perf printed rows for -x without the parent key"
+cmp -s "$tmp/x.perf" "$tmp/x.ours" || { diff -u "$tmp/x.perf" "$tmp/x.ours" | head; fail "x: differs"; }
+echo "ok: x: no row for -x without the parent key, as stock perf"
 if [ -z "$nodw" ]; then
 	forms "$tmp/dw.data" dw
 	count_oracle dw-hier-count "$tmp/dw.data"

@@ -38,9 +38,7 @@
 #   is nm's symbol address plus the offset) must equal binutils'
 #   addr2line at that address.
 # Refused, one line and a non-zero exit: --ignore-callees with
-# --max-stack, --hierarchy
-# with -x (not done yet: perf prints no row of a level without the
-# parent key), the new keys with --json, --sort parent on a recording
+# --max-stack, the new keys with --json, --sort parent on a recording
 # without callchains (perf 6.1 says so and exits 0 with no profile).
 #
 # Mutation caught: report__parent_frame() returning 1 (stop at the first
@@ -186,7 +184,6 @@ refused() {
 	[ -s "$tmp/r.out" ] && fail "$name: printed a report"
 	echo "ok: $name refused: $(cat "$tmp/r.err")"
 }
-refused hierarchy-x "--hierarchy with -x: not implemented" -i "$g" --hierarchy -g none -p '^beta' -x
 refused ignore-callees-max "--ignore-callees with --max-stack: not implemented" -i "$g" --ignore-callees main --max-stack 3
 refused json-srcline "--sort srcline: printed by the text report only" -i "$nog" --sort srcline --json
 refused parent-nochain "--sort parent: .* has no callchains" -i "$nog" --sort parent
