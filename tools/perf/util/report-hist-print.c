@@ -383,6 +383,8 @@ struct hierarchy {
 	int width[REPORT_COL__MAX];
 	int values_width; /* of the value columns, their blanks between included */
 	struct hist_entry *e;
+	size_t *orig; /* e[i] is h->entries[orig[i]] */
+	u64 *totals;  /* a group's members' totals, as shown */
 	struct hier_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	size_t nr_top; /* the top level's nodes, the first ones */
@@ -396,7 +398,8 @@ static int hier_level;
 /* the entries in their nodes: the levels' keys in turn, as perf's tree of each level */
 static int hier__cmp_input(const void *pa, const void *pb)
 {
-	const struct hist_entry *a = pa, *b = pb;
+	const struct hist_entry *a = &hier_sort->h->entries[*(const size_t *)pa];
+	const struct hist_entry *b = &hier_sort->h->entries[*(const size_t *)pb];
 	int c = 0;
 
 	for (int i = 0; i < hier_sort->nr_keys && !c; i++)
@@ -525,26 +528,61 @@ static void hier__filter(struct hierarchy *hr, size_t i, u8 parent)
 /* perf's hist_entry__get_percent_limit() in hierarchy mode, which has no Children */
 static bool hier__below(const struct hierarchy *hr, u64 period)
 {
-	u64 total = hr->shown.total_period;
+	/* a group's: the leader's share of its own total, as the flat form's */
+	u64 total = hr->h->members ? hr->shown.member_totals[0] : hr->shown.total_period;
 	float pct = total ? period * 100.0 / total : 0;
 
 	return pct < hr->o->percent_limit;
 }
 
-static void hier__row(const struct hierarchy *hr, const struct hist_entry *e, int depth)
+/*
+ * an event group's block (--group): the node's values of each member,
+ * summed over its entries, as a one-entry block group__snprintf() reads
+ */
+static int hier__members(const struct hierarchy *hr, const struct hier_node *n,
+			 struct report_hist *one)
+{
+	const struct report_hist *h = hr->h;
+	struct hist_member_vals *v = calloc(h->nr_members, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t j = n->lo; j < n->hi; j++) {
+		const struct hist_member_vals *m = &h->members[hr->orig[j] * h->nr_members];
+
+		for (u32 k = 0; k < h->nr_members; k++) {
+			v[k].period += m[k].period;
+			v[k].nr_samples += m[k].nr_samples;
+			v[k].children += m[k].children;
+		}
+	}
+	*one = hr->shown;
+	one->entries = (struct hist_entry *)&n->sum;
+	one->nr_entries = 1;
+	one->members = v;
+	return 0;
+}
+
+static int hier__row(const struct hierarchy *hr, const struct hier_node *n)
 {
 	const struct report_layout *l = hr->l;
-	int key = hr->keys[depth], i;
+	const struct hist_entry *e = &n->sum;
+	int key = hr->keys[n->depth], i;
+	struct report_hist one = hr->shown;
 	char buf[4096], *v;
 	size_t len;
 
-	fprintf(hr->fp, "%*s", depth * HIERARCHY_INDENT, "");
+	if (hr->h->members && hier__members(hr, n, &one))
+		return -ENOMEM;
+	fprintf(hr->fp, "%*s", n->depth * HIERARCHY_INDENT, "");
 	for (i = 0; i < l->nr_cols; i++) {
 		if (l->cols[i] < SORT__MAX)
 			continue;
-		entry__snprintf(&hr->shown, e, l->cols[i], hr->width[l->cols[i]], buf, sizeof(buf));
+		entry__snprintf(&one, e, l->cols[i], hr->width[l->cols[i]], buf, sizeof(buf));
 		fprintf(hr->fp, "  %s", buf);
 	}
+	if (hr->h->members)
+		free((void *)one.members);
 	fprintf(hr->fp, "%*s  ", (hr->nr_keys - 1) * HIERARCHY_INDENT, "");
 	entry__snprintf(&hr->shown, e, key, hr->width[key], buf, sizeof(buf));
 	for (v = buf; *v == ' '; v++)
@@ -554,6 +592,7 @@ static void hier__row(const struct hierarchy *hr, const struct hist_entry *e, in
 	while (key == SORT_SYM && len && v[len - 1] == ' ')
 		v[--len] = 0;
 	fprintf(hr->fp, "%s\n", v);
+	return 0;
 }
 
 /*
@@ -598,7 +637,8 @@ static int hier__print(void *arg, const struct report_hier_row *r)
 {
 	const struct hierarchy *hr = arg;
 
-	hier__row(hr, r->e, r->depth);
+	if (hier__row(hr, &hr->nodes[r->node]))
+		return -ENOMEM;
 	if (r->entry && hr->h->fprintf_after)
 		hr->h->fprintf_after(r->tree, r->entry, hr->h->after_arg, hr->fp);
 	if (r->no_entry)
@@ -639,7 +679,8 @@ static void hier__fprintf_header(struct hierarchy *hr)
 	unsigned long nr = convert_unit(h->nr_samples, &unit);
 	int i, head = 0, dots = 0;
 
-	fprintf(fp, "# Samples: %lu%c of event '%s'", nr, unit, h->event_name);
+	fprintf(fp, "# Samples: %lu%c of event%s '%s'", nr, unit, h->group_size > 1 ? "s" : "",
+		h->event_name);
 	if (h->time_slices)
 		fprintf(fp, " (time slices: %s)", h->time_slices);
 	fprintf(fp, "\n# Event count (approx.): %llu\n#\n#", (unsigned long long)h->total_period);
@@ -677,6 +718,40 @@ static void hier__fprintf_header(struct hierarchy *hr)
 	fprintf(fp, "\n#\n");
 }
 
+/*
+ * An event group's block: each member's total, perf's recount with
+ * --percentage relative (the top level's nodes not filtered), and the
+ * header's event count, their sum
+ */
+static int hier__member_totals(struct hierarchy *hr)
+{
+	const struct report_hist *h = hr->h;
+	u64 sum = 0;
+
+	hr->totals = calloc(h->nr_members, sizeof(*hr->totals));
+	if (!hr->totals)
+		return -ENOMEM;
+	for (u32 k = 0; k < h->nr_members; k++)
+		hr->totals[k] = h->member_totals[k];
+	if (hr->o->relative && h->nr_entries) {
+		memset(hr->totals, 0, h->nr_members * sizeof(*hr->totals));
+		for (size_t i = 0; i < hr->nr_top; i++) {
+			const struct hier_node *n = &hr->nodes[i];
+
+			for (size_t j = n->lo; j < n->hi && !n->filters; j++)
+				for (u32 k = 0; k < h->nr_members; k++)
+					hr->totals[k] +=
+					    h->members[hr->orig[j] * h->nr_members + k].period;
+		}
+	}
+	for (u32 k = 0; k < h->nr_members; k++)
+		sum += hr->totals[k];
+	hr->shown.member_totals = hr->totals;
+	if (hr->o->relative)
+		hr->shown.total_period = sum;
+	return 0;
+}
+
 /* the levels of @h's entries, their filters, totals and widths, as perf's */
 static int hier__setup(struct hierarchy *hr)
 {
@@ -698,11 +773,16 @@ static int hier__setup(struct hierarchy *hr)
 	if (!hr->nr_keys)
 		return -EINVAL;
 	hr->e = malloc((h->nr_entries ?: 1) * sizeof(*hr->e));
-	if (!hr->e)
+	hr->orig = malloc((h->nr_entries ?: 1) * sizeof(*hr->orig));
+	if (!hr->e || !hr->orig)
 		return -ENOMEM;
-	memcpy(hr->e, h->entries, h->nr_entries * sizeof(*hr->e));
+	/* the entries in their nodes, and where each was (a group's values are by that) */
+	for (i = 0; i < h->nr_entries; i++)
+		hr->orig[i] = i;
 	hier_sort = hr;
-	qsort(hr->e, h->nr_entries, sizeof(*hr->e), hier__cmp_input);
+	qsort(hr->orig, h->nr_entries, sizeof(*hr->orig), hier__cmp_input);
+	for (i = 0; i < h->nr_entries; i++)
+		hr->e[i] = h->entries[hr->orig[i]];
 	if (h->nr_entries)
 		err = hier__build(hr, SIZE_MAX, 0, h->nr_entries, 0);
 	/* the top level's nodes come first, in their order */
@@ -719,8 +799,13 @@ static int hier__setup(struct hierarchy *hr)
 		if (!hr->nodes[i].filters)
 			kept += hr->nodes[i].sum.period;
 	}
-	if (h->nr_entries)
+	if (h->nr_entries && !h->members)
 		hr->shown.total_period = hr->o->relative ? kept : total;
+	if (h->members) {
+		err = err ?: hier__member_totals(hr);
+		if (err)
+			return err;
+	}
 	/*
 	 * the trees' percentages are of that total (hists__total_period()
 	 * after perf's recount), their threshold of what it was before
@@ -734,6 +819,8 @@ static void hier__exit(struct hierarchy *hr)
 {
 	free(hr->nodes);
 	free(hr->e);
+	free(hr->orig);
+	free(hr->totals);
 }
 
 int report_hist__walk_hierarchy(const struct report_hist *h, const struct report_layout *l,

@@ -26,7 +26,8 @@
 # (mc-comm-nolevel: every node keeps the mark hist_entry__check_and_
 # remove_filter() sets at the top; reproduced as perf prints it).  -x
 # (with -p, and alone: without the parent key perf's exclude_other
-# filters every entry, flat too).
+# filters every entry, flat too).  An event group's block (a column per
+# member) with filters and --percentage relative.
 #
 # Where perf is wrong, something else is the oracle:
 # - fractal's "[...]" line: perf prints a " (inlined)" suffix from a
@@ -49,7 +50,9 @@
 # mc-comm-nolevel prints rows.  And: hier__widths() sizing the columns by
 # every node, filtered ones too: mc-dsos's object column is wider.  And:
 # report__sample_one() not filtering for -x without the parent key:
-# nog-hier-x prints every row.
+# nog-hier-x prints every row.  And: hier__members() taking the node's
+# first entry's values alone (j < n->lo + 1): grp-hier's upper rows
+# differ.
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
@@ -206,6 +209,16 @@ no_rows() {
 }
 no_rows mc-comm-nolevel "$mc" --comm w2 --sort dso,sym
 no_rows mc-pid-nolevel "$mc" --pid "$pid2" --sort dso,sym
+# an event group (--group, perf's default for one): a column per member,
+# each summed over the node's entries, of its own total (perf's recount
+# with --percentage relative)
+perf_record "$tmp/grp.data" -e '{cpu-clock,task-clock}' "$tmp/w" 5000000
+same_report grp-hier "$tmp/grp.data" --hierarchy -n
+same_report grp-hier-relative "$tmp/grp.data" --hierarchy --dsos w --percentage relative
+same_report grp-hier-limit "$tmp/grp.data" --hierarchy -n --percent-limit 2 --sort dso,sym \
+	--show-total-period
+same_report grp-hier-nogroup "$tmp/grp.data" --hierarchy --no-group --comm w
+
 # -x: the entries without a --parent match filtered, every entry without
 # the parent key (perf finds no parent then), in the flat form too
 same_report g-hier-x "$tmp/g.data" --hierarchy -g none -p '^beta|^calls' -x
