@@ -407,6 +407,16 @@ static int hier__cmp_input(const void *pa, const void *pb)
 	return c;
 }
 
+/* a group member's period in a node (entries [lo, hi) of the sorted copy) */
+static u64 hier__member_period(const struct hierarchy *hr, size_t lo, size_t hi, u32 k)
+{
+	u64 sum = 0;
+
+	for (size_t j = lo; j < hi; j++)
+		sum += hr->h->members[hr->orig[j] * hr->h->nr_members + k].period;
+	return sum;
+}
+
 /* perf's output order of a level: overhead, then the level's key */
 static int hier_node__cmp(const void *pa, const void *pb)
 {
@@ -416,6 +426,14 @@ static int hier_node__cmp(const void *pa, const void *pb)
 
 	if (a->sum.period != b->sum.period)
 		return a->sum.period > b->sum.period ? -1 : 1;
+	/* perf's __hpp__sort(): an event group's other members' periods in turn */
+	for (u32 k = 1; hier_sort->h->members && k < hier_sort->h->nr_members; k++) {
+		u64 pa_k = hier__member_period(hier_sort, a->lo, a->hi, k);
+		u64 pb_k = hier__member_period(hier_sort, b->lo, b->hi, k);
+
+		if (pa_k != pb_k)
+			return pa_k > pb_k ? -1 : 1;
+	}
 	c = report_entry__cmp_key(key, &a->sum, &b->sum, false);
 	return c ?: report_entry__cmp_key(key, &a->sum, &b->sum, true);
 }
