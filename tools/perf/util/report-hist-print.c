@@ -365,12 +365,12 @@ int report_hist__nr_abis(const struct report_hist *h)
 #define HIERARCHY_INDENT 3
 
 struct hier_node {
-	size_t lo, hi;		      /* its entries, in the sorted copy */
-	struct hist_entry sum;	      /* the first entry's keys, the node's counts */
+	size_t lo, hi;			/* its entries, in the sorted copy */
+	struct hist_entry sum;		/* the first entry's keys, the node's counts */
 	const struct hist_entry *first; /* the first entry perf's input order gives it */
-	size_t child, nr_children;    /* its nodes of the next level, heaviest first */
+	size_t child, nr_children;	/* its nodes of the next level, heaviest first */
 	int depth;
-	u8 filters;		      /* REPORT_FILTER_* that leave its row out */
+	u8 filters; /* REPORT_FILTER_* that leave its row out */
 };
 
 struct hierarchy {
@@ -476,7 +476,8 @@ static int hier__build(struct hierarchy *hr, size_t parent, size_t lo, size_t hi
 			hr->alloc_nodes = alloc;
 		}
 		n = &hr->nodes[hr->nr_nodes++];
-		*n = (struct hier_node){.lo = i, .sum = hr->e[i], .first = &hr->e[i], .depth = depth};
+		*n = (struct hier_node){
+		    .lo = i, .sum = hr->e[i], .first = &hr->e[i], .depth = depth};
 		n->sum.period = n->sum.nr_samples = 0;
 		for (j = i; j < hi; j++) {
 			if (report_entry__cmp_key(hr->keys[depth], &hr->e[i], &hr->e[j], true))
@@ -660,8 +661,9 @@ static int hier__print(void *arg, const struct report_hier_row *r)
 	if (r->entry && hr->h->fprintf_after)
 		hr->h->fprintf_after(r->tree, r->entry, hr->h->after_arg, hr->fp);
 	if (r->no_entry)
-		fprintf(hr->fp, "%*s%*sno entry >= %.2f%%\n", (hr->nr_keys + r->depth) * HIERARCHY_INDENT,
-			"", hr->values_width + 4, "", hr->o->percent_limit);
+		fprintf(hr->fp, "%*s%*sno entry >= %.2f%%\n",
+			(hr->nr_keys + r->depth) * HIERARCHY_INDENT, "", hr->values_width + 4, "",
+			hr->o->percent_limit);
 	return 0;
 }
 
@@ -804,7 +806,8 @@ static int hier__setup(struct hierarchy *hr)
 	if (h->nr_entries)
 		err = hier__build(hr, SIZE_MAX, 0, h->nr_entries, 0);
 	/* the top level's nodes come first, in their order */
-	for (hr->nr_top = 0; hr->nr_top < hr->nr_nodes && !hr->nodes[hr->nr_top].depth; hr->nr_top++)
+	for (hr->nr_top = 0; hr->nr_top < hr->nr_nodes && !hr->nodes[hr->nr_top].depth;
+	     hr->nr_top++)
 		;
 	for (i = 0; !err && i < hr->nr_top; i++)
 		hier__filter(hr, i, 0);

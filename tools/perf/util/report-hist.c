@@ -151,7 +151,7 @@ struct hist_priv {
 	struct hist_key key;
 	u64 nr_samples, period, children;
 	struct thread *thread; /* of the first sample: perf's entry keeps it */
-	u8 filtered; /* REPORT_FILTER_*: the first sample's, as perf's entry keeps them */
+	u8 filtered;	       /* REPORT_FILTER_*: the first sample's, as perf's entry keeps them */
 };
 
 struct hist_build {
@@ -190,7 +190,7 @@ struct report_hists {
 	u32 (*depth)(void *arg, int idx, u32 entry);
 	void *depth_arg;
 	bool depth_caller;
-	bool relative; /* --percentage relative */
+	bool relative;	    /* --percentage relative */
 	bool keep_filtered; /* --hierarchy: the entries finished hold the filtered ones */
 	/* perf walks the chains callee first: a frame outside every map takes the last level */
 	bool callee_walk;
@@ -730,8 +730,7 @@ void report_hists__set_symbol_filter(struct report_hists *rh, const char *str)
  * was made, and --symbol-filter, which perf applies to the entries made,
  * a chain's frames' too, by their own symbol
  */
-static u8 hist_build__filtered(const struct report_hists *rh, const struct hist_build *b,
-			       size_t j)
+static u8 hist_build__filtered(const struct report_hists *rh, const struct hist_build *b, size_t j)
 {
 	const char *sym = b->entries[j].sym;
 

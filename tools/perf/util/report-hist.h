@@ -170,10 +170,10 @@ void report_hists__delete(struct report_hists *rh);
  * levels tell which of them applies to their key)
  */
 enum report_filter {
-	REPORT_FILTER_THREAD = 1, /* --comm, --pid, --tid */
-	REPORT_FILTER_DSO = 2,	  /* --dsos */
-	REPORT_FILTER_SYMBOL = 4, /* --symbols */
-	REPORT_FILTER_OTHER = 8,  /* a guest's sample, -x's entry without a parent */
+	REPORT_FILTER_THREAD = 1,	  /* --comm, --pid, --tid */
+	REPORT_FILTER_DSO = 2,		  /* --dsos */
+	REPORT_FILTER_SYMBOL = 4,	  /* --symbols */
+	REPORT_FILTER_OTHER = 8,	  /* a guest's sample, -x's entry without a parent */
 	REPORT_FILTER_SYMBOL_FILTER = 16, /* --symbol-filter, on the entry made */
 };
 
@@ -251,8 +251,8 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 			  float percent_limit, FILE *fp);
 /* --hierarchy's options */
 struct report_hier_opts {
-	float percent_limit; /* rows below it left out */
-	bool relative;	     /* --percentage relative */
+	float percent_limit;  /* rows below it left out */
+	bool relative;	      /* --percentage relative */
 	unsigned int filters; /* REPORT_FILTER_* of the filters given */
 };
 
@@ -270,7 +270,7 @@ struct report_hier_row {
 	/* its node, and the nearest one above it printed (SIZE_MAX: none) */
 	size_t node, up;
 	const struct hist_entry *e;	/* its level's key and its counts */
-	const struct hist_entry *entry; /* a last-level row's entry (whose tree follows), else NULL */
+	const struct hist_entry *entry; /* a last-level row's entry, its tree's; else NULL */
 	const struct report_hist *h;	/* its percentages' total (perf's recount) */
 	const struct report_hist *tree; /* the one its tree is printed with */
 	int depth, key;			/* its level, and the level's key (SORT_*) */

@@ -937,7 +937,8 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 		if (!blocks.hists[i].all_samples)
 			continue;
 		if (r->opts->hierarchy) {
-			err = report_hist__fprintf_hierarchy(&blocks.hists[i], &r->layout, &hier, fp);
+			err =
+			    report_hist__fprintf_hierarchy(&blocks.hists[i], &r->layout, &hier, fp);
 			if (err) {
 				report_blocks__exit(&blocks);
 				return err;
