@@ -32,7 +32,7 @@ struct cc_rec {
 	u32 ips, nr;	     /* in the ips pool */
 	u32 entries, nr_ent; /* in the entries pool */
 	u32 rec;
-	bool filtered;
+	unsigned int filtered;
 };
 
 struct chain_cache {

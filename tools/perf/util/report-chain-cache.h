@@ -30,7 +30,7 @@ struct chain_cache_key {
 	s32 pid, tid;
 	u32 self; /* the sample's entry */
 	int hist;
-	bool filtered;
+	unsigned int filtered; /* REPORT_FILTER_*: which filters hid the sample */
 	const u64 *ips; /* as recorded, context markers included */
 	u32 nr;
 };

@@ -6,6 +6,7 @@
  * per-ABI sample table.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,29 +393,62 @@ int report_hist__nr_abis(const struct report_hist *h)
 }
 
 /*
- * perf's --hierarchy (ui/stdio/hist.c's hierarchy printing), flat: one
- * level per sort key in --sort order, each level's entries sorted by
- * overhead then by its key, its rows indented 3 more, the overhead
- * columns first (shifted by the indent, padded by the indent of the
- * deepest level), then the key's value with its leading blanks dropped.
+ * perf's --hierarchy (ui/stdio/hist.c's hierarchy printing): one level
+ * per sort key in --sort order, each level's rows sorted by overhead
+ * then by its key, indented 3 more, the value columns first (shifted by
+ * the indent, padded by the indent of the deepest level), then the key's
+ * value with its leading blanks dropped; a last-level row (perf's leaf,
+ * one entry) is followed by its tree.
+ *
+ * perf builds the levels from every entry, filtered ones too, so an
+ * upper level counts what the filters left out below it (a command at
+ * 100% over --dsos' objects).  Each node of a level is a copy of the
+ * first entry (in perf's input order) to reach it, filter bits included,
+ * which perf then adjusts per filter (hist_entry__check_and_remove_filter):
+ * a level of the filter's own key keeps its bit and, when clear, clears
+ * it in the levels above; a level of another key is filtered at the top,
+ * and below inherits its parent's bit.  --symbol-filter marks each node
+ * by its own first entry's symbol.  A filtered node prints no row, but
+ * the rows under it still print.
  */
 #define HIERARCHY_INDENT 3
 
+struct hier_node {
+	size_t lo, hi;			/* its entries, in the sorted copy */
+	struct hist_entry sum;		/* the first entry's keys, the node's counts */
+	const struct hist_entry *first; /* the first entry perf's input order gives it */
+	size_t child, nr_children;	/* its nodes of the next level, heaviest first */
+	int depth;
+	u8 filters; /* REPORT_FILTER_* that leave its row out */
+};
+
 struct hierarchy {
 	const struct report_hist *h;
+	struct report_hist shown; /* h with perf's total of the hierarchy */
+	struct report_hist tree;  /* h with the total of the leaves' trees */
 	const struct report_layout *l;
+	const struct report_hier_opts *o;
 	int keys[REPORT_MAX_COLS], nr_keys;
 	int width[REPORT_COL__MAX];
+	int values_width; /* of the value columns, their blanks between included */
+	struct hist_entry *e;
+	size_t *orig; /* e[i] is h->entries[orig[i]] */
+	u64 *totals;  /* a group's members' totals, as shown */
+	struct hier_node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	size_t nr_top; /* the top level's nodes, the first ones */
 	FILE *fp;
 };
 
-/* qsort has no argument: the hierarchy being sorted */
+/* qsort has no argument: the hierarchy being sorted, and the level */
 static const struct hierarchy *hier_sort;
+static int hier_level;
 
-/* the entries in their groups: the levels' keys in turn, as perf's tree of each level */
+/* the entries in their nodes: the levels' keys in turn, as perf's tree of each level */
 static int hier__cmp_input(const void *pa, const void *pb)
 {
-	const struct hist_entry *a = pa, *b = pb;
+	const struct hist_entry *a = &hier_sort->h->entries[*(const size_t *)pa];
+	const struct hist_entry *b = &hier_sort->h->entries[*(const size_t *)pb];
 	int c = 0;
 
 	for (int i = 0; i < hier_sort->nr_keys && !c; i++)
@@ -422,41 +456,203 @@ static int hier__cmp_input(const void *pa, const void *pb)
 	return c;
 }
 
-struct hier_group {
-	size_t lo, hi;
-	struct hist_entry sum; /* the first entry's keys, the group's counts */
-};
-
-static int hier_level; /* the level of the groups being sorted */
-
-static int hier_group__cmp(const void *pa, const void *pb)
+/* a group member's period in a node (entries [lo, hi) of the sorted copy) */
+static u64 hier__member_period(const struct hierarchy *hr, size_t lo, size_t hi, u32 k)
 {
-	const struct hier_group *a = pa, *b = pb;
+	u64 sum = 0;
+
+	for (size_t j = lo; j < hi; j++)
+		sum += hr->h->members[hr->orig[j] * hr->h->nr_members + k].period;
+	return sum;
+}
+
+/* perf's output order of a level: overhead, then the level's key */
+static int hier_node__cmp(const void *pa, const void *pb)
+{
+	const struct hier_node *a = pa, *b = pb;
 	int key = hier_sort->keys[hier_level];
 	int c;
 
 	if (a->sum.period != b->sum.period)
 		return a->sum.period > b->sum.period ? -1 : 1;
+	/* perf's __hpp__sort(): an event group's other members' periods in turn */
+	for (u32 k = 1; hier_sort->h->members && k < hier_sort->h->nr_members; k++) {
+		u64 pa_k = hier__member_period(hier_sort, a->lo, a->hi, k);
+		u64 pb_k = hier__member_period(hier_sort, b->lo, b->hi, k);
+
+		if (pa_k != pb_k)
+			return pa_k > pb_k ? -1 : 1;
+	}
 	c = report_entry__cmp_key(key, &a->sum, &b->sum, false);
 	return c ?: report_entry__cmp_key(key, &a->sum, &b->sum, true);
 }
 
-static void hier__row(const struct hierarchy *hr, const struct hist_entry *e, int depth)
+/* the levels whose key a filter (REPORT_FILTER_*) is on */
+static bool hier__key_of(int key, unsigned int filter)
+{
+	switch (filter) {
+	case REPORT_FILTER_THREAD:
+		return key == SORT_COMM || key == SORT_PID || key == SORT_TID;
+	case REPORT_FILTER_DSO:
+		return key == SORT_DSO;
+	case REPORT_FILTER_SYMBOL:
+		return key == SORT_SYM;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The nodes of @depth's key in [lo, hi) of the sorted entries, made the
+ * children of @parent (an index, or SIZE_MAX for the top level), each
+ * then given its own; -ENOMEM
+ */
+static int hier__build(struct hierarchy *hr, size_t parent, size_t lo, size_t hi, int depth)
+{
+	size_t first = hr->nr_nodes, nr, i, j;
+	int err = 0;
+
+	for (i = lo; i < hi; i = j) {
+		struct hier_node *n;
+
+		if (hr->nr_nodes == hr->alloc_nodes) {
+			size_t alloc = hr->alloc_nodes ? hr->alloc_nodes * 2 : 64;
+			struct hier_node *v = realloc(hr->nodes, alloc * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			hr->nodes = v;
+			hr->alloc_nodes = alloc;
+		}
+		n = &hr->nodes[hr->nr_nodes++];
+		*n = (struct hier_node){
+		    .lo = i, .sum = hr->e[i], .first = &hr->e[i], .depth = depth};
+		n->sum.period = n->sum.nr_samples = 0;
+		for (j = i; j < hi; j++) {
+			if (report_entry__cmp_key(hr->keys[depth], &hr->e[i], &hr->e[j], true))
+				break;
+			n->sum.period += hr->e[j].period;
+			n->sum.nr_samples += hr->e[j].nr_samples;
+			if (hr->e[j].input_rank < n->first->input_rank)
+				n->first = &hr->e[j];
+		}
+		n->hi = j;
+	}
+	nr = hr->nr_nodes - first;
+	if (parent != SIZE_MAX) {
+		hr->nodes[parent].child = first;
+		hr->nodes[parent].nr_children = nr;
+	}
+	hier_level = depth;
+	qsort(hr->nodes + first, nr, sizeof(*hr->nodes), hier_node__cmp);
+	for (i = first; i < first + nr && !err && depth + 1 < hr->nr_keys; i++)
+		err = hier__build(hr, i, hr->nodes[i].lo, hr->nodes[i].hi, depth + 1);
+	return err;
+}
+
+/* a node of @filter's key below @n (or @n itself, with @self) that it leaves in */
+static bool hier__kept_below(const struct hierarchy *hr, const struct hier_node *n,
+			     unsigned int filter, bool self)
+{
+	if (self && hier__key_of(hr->keys[n->depth], filter) && !(n->first->filters & filter))
+		return true;
+	for (size_t i = 0; i < n->nr_children; i++)
+		if (hier__kept_below(hr, &hr->nodes[n->child + i], filter, true))
+			return true;
+	return false;
+}
+
+/* @filter's bit of @n, whose parent's is @parent_bit (the top: none) */
+static bool hier__filter_bit(const struct hierarchy *hr, const struct hier_node *n,
+			     unsigned int filter, bool parent_bit)
+{
+	bool own = n->first->filters & filter, mine = hier__key_of(hr->keys[n->depth], filter);
+
+	for (int d = n->depth + 1; d < hr->nr_keys; d++)
+		if (hier__key_of(hr->keys[d], filter))
+			/* cleared by a node of the key below that the filter keeps */
+			return (mine ? own : true) && !hier__kept_below(hr, n, filter, false);
+	if (mine)
+		return own;
+	return !n->depth || own || parent_bit;
+}
+
+static void hier__filter(struct hierarchy *hr, size_t i, u8 parent)
+{
+	static const unsigned int typed[] = {REPORT_FILTER_THREAD, REPORT_FILTER_DSO,
+					     REPORT_FILTER_SYMBOL};
+	struct hier_node *n = &hr->nodes[i];
+
+	/* the bits no level clears: copied from the first entry */
+	n->filters = n->first->filters & (REPORT_FILTER_OTHER | REPORT_FILTER_SYMBOL_FILTER);
+	for (size_t t = 0; t < sizeof(typed) / sizeof(typed[0]); t++)
+		if ((hr->o->filters & typed[t]) &&
+		    hier__filter_bit(hr, n, typed[t], parent & typed[t]))
+			n->filters |= typed[t];
+	for (size_t c = 0; c < n->nr_children; c++)
+		hier__filter(hr, n->child + c, n->filters);
+}
+
+/* perf's hist_entry__get_percent_limit() in hierarchy mode, which has no Children */
+static bool hier__below(const struct hierarchy *hr, u64 period)
+{
+	/* a group's: the leader's share of its own total, as the flat form's */
+	u64 total = hr->h->members ? hr->shown.member_totals[0] : hr->shown.total_period;
+	float pct = total ? period * 100.0 / total : 0;
+
+	return pct < hr->o->percent_limit;
+}
+
+/*
+ * an event group's block (--group): the node's values of each member,
+ * summed over its entries, as a one-entry block group__snprintf() reads
+ */
+static int hier__members(const struct hierarchy *hr, const struct hier_node *n,
+			 struct report_hist *one)
+{
+	const struct report_hist *h = hr->h;
+	struct hist_member_vals *v = calloc(h->nr_members, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t j = n->lo; j < n->hi; j++) {
+		const struct hist_member_vals *m = &h->members[hr->orig[j] * h->nr_members];
+
+		for (u32 k = 0; k < h->nr_members; k++) {
+			v[k].period += m[k].period;
+			v[k].nr_samples += m[k].nr_samples;
+			v[k].children += m[k].children;
+		}
+	}
+	*one = hr->shown;
+	one->entries = (struct hist_entry *)&n->sum;
+	one->nr_entries = 1;
+	one->members = v;
+	return 0;
+}
+
+static int hier__row(const struct hierarchy *hr, const struct hier_node *n)
 {
 	const struct report_layout *l = hr->l;
-	int key = hr->keys[depth], i;
+	const struct hist_entry *e = &n->sum;
+	int key = hr->keys[n->depth], i;
+	struct report_hist one = hr->shown;
 	char buf[4096], *v;
 	size_t len;
 
-	fprintf(hr->fp, "%*s", depth * HIERARCHY_INDENT, "");
+	if (hr->h->members && hier__members(hr, n, &one))
+		return -ENOMEM;
+	fprintf(hr->fp, "%*s", n->depth * HIERARCHY_INDENT, "");
 	for (i = 0; i < l->nr_cols; i++) {
 		if (l->cols[i] < SORT__MAX)
 			continue;
-		entry__snprintf(hr->h, e, l->cols[i], hr->width[l->cols[i]], buf, sizeof(buf));
+		entry__snprintf(&one, e, l->cols[i], hr->width[l->cols[i]], buf, sizeof(buf));
 		fprintf(hr->fp, "  %s", buf);
 	}
+	if (hr->h->members)
+		free((void *)one.members);
 	fprintf(hr->fp, "%*s  ", (hr->nr_keys - 1) * HIERARCHY_INDENT, "");
-	entry__snprintf(hr->h, e, key, hr->width[key], buf, sizeof(buf));
+	entry__snprintf(&hr->shown, e, key, hr->width[key], buf, sizeof(buf));
 	for (v = buf; *v == ' '; v++)
 		;
 	len = strlen(v);
@@ -464,82 +660,114 @@ static void hier__row(const struct hierarchy *hr, const struct hist_entry *e, in
 	while (key == SORT_SYM && len && v[len - 1] == ' ')
 		v[--len] = 0;
 	fprintf(hr->fp, "%s\n", v);
+	return 0;
 }
 
-/* the groups of @depth's key in [lo, hi), each followed by its own */
-static int hier__level(struct hierarchy *hr, struct hist_entry *e, size_t lo, size_t hi, int depth)
+/*
+ * perf's walk: every node, each followed by the levels under it, rows
+ * under a filtered or a light one too; under a row whose first unfiltered
+ * node of the next level is missing or light, perf's "no entry" line
+ */
+static int hier__visit(const struct hierarchy *hr, size_t i, size_t up,
+		       int (*fn)(void *arg, const struct report_hier_row *r), void *arg)
 {
-	struct hier_group *g;
-	size_t nr = 0, i, j;
+	const struct hier_node *n = &hr->nodes[i];
+	size_t c;
 	int err = 0;
 
-	g = calloc(hi - lo, sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	for (i = lo; i < hi; i = j) {
-		g[nr].lo = i;
-		g[nr].sum = e[i];
-		g[nr].sum.period = g[nr].sum.nr_samples = 0;
-		for (j = i; j < hi; j++) {
-			if (report_entry__cmp_key(hr->keys[depth], &e[i], &e[j], true))
-				break;
-			g[nr].sum.period += e[j].period;
-			g[nr].sum.nr_samples += e[j].nr_samples;
+	if (!n->filters && !hier__below(hr, n->sum.period)) {
+		struct report_hier_row r = {
+		    .node = i,
+		    .up = up,
+		    .e = &n->sum,
+		    .entry = n->nr_children ? NULL : n->first,
+		    .h = &hr->shown,
+		    .tree = &hr->tree,
+		    .depth = n->depth,
+		    .key = hr->keys[n->depth],
+		};
+
+		if (n->nr_children) {
+			for (c = 0; c < n->nr_children && hr->nodes[n->child + c].filters; c++)
+				;
+			r.no_entry = c == n->nr_children ||
+				     hier__below(hr, hr->nodes[n->child + c].sum.period);
 		}
-		g[nr++].hi = j;
+		err = fn(arg, &r);
+		up = i;
 	}
-	hier_level = depth;
-	qsort(g, nr, sizeof(*g), hier_group__cmp);
-	for (i = 0; i < nr && !err; i++) {
-		hier__row(hr, &g[i].sum, depth);
-		if (depth + 1 < hr->nr_keys)
-			err = hier__level(hr, e, g[i].lo, g[i].hi, depth + 1);
-		/* qsort of the level below used hier_level */
-		hier_level = depth;
-	}
-	free(g);
+	for (c = 0; c < n->nr_children && !err; c++)
+		err = hier__visit(hr, n->child + c, up, fn, arg);
 	return err;
 }
 
-int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
-				   FILE *fp)
+static int hier__print(void *arg, const struct report_hier_row *r)
 {
-	struct hierarchy hr = {.h = h, .l = l, .fp = fp};
-	struct hist_entry *e;
+	const struct hierarchy *hr = arg;
+
+	if (hier__row(hr, &hr->nodes[r->node]))
+		return -ENOMEM;
+	if (r->entry && hr->h->fprintf_after)
+		hr->h->fprintf_after(r->tree, r->entry, hr->h->after_arg, hr->fp);
+	if (r->no_entry)
+		fprintf(hr->fp, "%*s%*sno entry >= %.2f%%\n",
+			(hr->nr_keys + r->depth) * HIERARCHY_INDENT, "", hr->values_width + 4, "",
+			hr->o->percent_limit);
+	return 0;
+}
+
+/*
+ * perf's column widths in hierarchy mode: of every node not filtered,
+ * whichever level, each a copy of its first entry
+ */
+static int hier__widths(struct hierarchy *hr)
+{
+	struct report_hist w = *hr->h;
+	struct hist_entry *firsts = malloc((hr->nr_nodes ?: 1) * sizeof(*firsts));
+	size_t i;
+
+	if (!firsts)
+		return -ENOMEM;
+	w.nr_entries = 0;
+	for (i = 0; i < hr->nr_nodes; i++)
+		if (!hr->nodes[i].filters)
+			firsts[w.nr_entries++] = *hr->nodes[i].first;
+	w.entries = firsts;
+	for (i = 0; i < (size_t)hr->l->nr_cols; i++)
+		hr->width[hr->l->cols[i]] = column__width(&w, hr->l, hr->l->cols[i]);
+	free(firsts);
+	return 0;
+}
+
+static void hier__fprintf_header(struct hierarchy *hr)
+{
+	const struct report_hist *h = &hr->shown;
+	const struct report_layout *l = hr->l;
+	FILE *fp = hr->fp;
 	char unit;
 	unsigned long nr = convert_unit(h->nr_samples, &unit);
-	int i, head = 0, dots = 0, err;
+	int i, head = 0, dots = 0;
 
-	for (i = 0; i < l->nr_cols; i++) {
-		int col = l->cols[i];
-
-		hr.width[col] = column__width(h, l, col);
-		if (col < SORT__MAX)
-			hr.keys[hr.nr_keys++] = col;
-		else
-			head += (head ? 2 : 0) + hr.width[col];
-	}
-	if (!hr.nr_keys)
-		return -EINVAL;
-	fprintf(fp, "# Samples: %lu%c of event '%s'", nr, unit, h->event_name);
+	fprintf(fp, "# Samples: %lu%c of event%s '%s'", nr, unit, h->group_size > 1 ? "s" : "",
+		h->event_name);
 	if (h->time_slices)
 		fprintf(fp, " (time slices: %s)", h->time_slices);
 	fprintf(fp, "\n# Event count (approx.): %llu\n#\n#", (unsigned long long)h->total_period);
-	for (i = 0, head = 0; i < l->nr_cols; i++) {
-		int col = l->cols[i], w = hr.width[col];
+	for (i = 0; i < l->nr_cols; i++) {
+		int col = l->cols[i], w = hr->width[col];
 
 		if (col >= SORT__MAX) {
 			/* the first column takes the levels' indent */
 			if (!head)
-				w += (hr.nr_keys - 1) * HIERARCHY_INDENT;
+				w += (hr->nr_keys - 1) * HIERARCHY_INDENT;
 			fprintf(fp, " %s%*s", head ? " " : "", w, report_column__header(col));
 			head += (head ? 2 : 0) + w;
 		}
 	}
 	/* the keys' headers joined, dotted as wide as they or the widest level */
 	fprintf(fp, "  ");
-	for (i = 0; i < hr.nr_keys; i++) {
-		const char *name = report_column__header(hr.keys[i]);
+	for (i = 0; i < hr->nr_keys; i++) {
+		const char *name = report_column__header(hr->keys[i]);
 
 		/* perf drops the headers' leading blanks there too ("    Pid:Command") */
 		while (*name == ' ')
@@ -547,9 +775,9 @@ int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct rep
 		fprintf(fp, "%s%s", i ? " / " : "", name);
 		dots += strlen(name) + (i ? 3 : 0);
 	}
-	for (i = 0; i < hr.nr_keys; i++)
-		if (i * HIERARCHY_INDENT + hr.width[hr.keys[i]] > dots)
-			dots = i * HIERARCHY_INDENT + hr.width[hr.keys[i]];
+	for (i = 0; i < hr->nr_keys; i++)
+		if (i * HIERARCHY_INDENT + hr->width[hr->keys[i]] > dots)
+			dots = i * HIERARCHY_INDENT + hr->width[hr->keys[i]];
 	fprintf(fp, "\n# ");
 	for (i = 0; i < head; i++)
 		fputc('.', fp);
@@ -557,15 +785,138 @@ int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct rep
 	for (i = 0; i < dots; i++)
 		fputc('.', fp);
 	fprintf(fp, "\n#\n");
-	if (!h->nr_entries)
-		return 0;
-	e = malloc(h->nr_entries * sizeof(*e));
-	if (!e)
+}
+
+/*
+ * An event group's block: each member's total, perf's recount with
+ * --percentage relative (the top level's nodes not filtered), and the
+ * header's event count, their sum
+ */
+static int hier__member_totals(struct hierarchy *hr)
+{
+	const struct report_hist *h = hr->h;
+	u64 sum = 0;
+
+	hr->totals = calloc(h->nr_members, sizeof(*hr->totals));
+	if (!hr->totals)
 		return -ENOMEM;
-	memcpy(e, h->entries, h->nr_entries * sizeof(*e));
-	hier_sort = &hr;
-	qsort(e, h->nr_entries, sizeof(*e), hier__cmp_input);
-	err = hier__level(&hr, e, 0, h->nr_entries, 0);
-	free(e);
+	for (u32 k = 0; k < h->nr_members; k++)
+		hr->totals[k] = h->member_totals[k];
+	if (hr->o->relative && h->nr_entries) {
+		memset(hr->totals, 0, h->nr_members * sizeof(*hr->totals));
+		for (size_t i = 0; i < hr->nr_top; i++) {
+			const struct hier_node *n = &hr->nodes[i];
+
+			for (size_t j = n->lo; j < n->hi && !n->filters; j++)
+				for (u32 k = 0; k < h->nr_members; k++)
+					hr->totals[k] +=
+					    h->members[hr->orig[j] * h->nr_members + k].period;
+		}
+	}
+	for (u32 k = 0; k < h->nr_members; k++)
+		sum += hr->totals[k];
+	hr->shown.member_totals = hr->totals;
+	if (hr->o->relative)
+		hr->shown.total_period = sum;
+	return 0;
+}
+
+/* the levels of @h's entries, their filters, totals and widths, as perf's */
+static int hier__setup(struct hierarchy *hr)
+{
+	const struct report_hist *h = hr->h;
+	const struct report_layout *l = hr->l;
+	u64 total = 0, kept = 0;
+	size_t i;
+	int err = 0;
+
+	hr->shown = *h;
+	for (i = 0; i < (size_t)l->nr_cols; i++) {
+		int col = l->cols[i];
+
+		if (col < SORT__MAX)
+			hr->keys[hr->nr_keys++] = col;
+		else
+			hr->values_width += (hr->values_width ? 2 : 0) + column__width(h, l, col);
+	}
+	if (!hr->nr_keys)
+		return -EINVAL;
+	hr->e = malloc((h->nr_entries ?: 1) * sizeof(*hr->e));
+	hr->orig = malloc((h->nr_entries ?: 1) * sizeof(*hr->orig));
+	if (!hr->e || !hr->orig)
+		return -ENOMEM;
+	/* the entries in their nodes, and where each was (a group's values are by that) */
+	for (i = 0; i < h->nr_entries; i++)
+		hr->orig[i] = i;
+	hier_sort = hr;
+	qsort(hr->orig, h->nr_entries, sizeof(*hr->orig), hier__cmp_input);
+	for (i = 0; i < h->nr_entries; i++)
+		hr->e[i] = h->entries[hr->orig[i]];
+	if (h->nr_entries)
+		err = hier__build(hr, SIZE_MAX, 0, h->nr_entries, 0);
+	/* the top level's nodes come first, in their order */
+	for (hr->nr_top = 0; hr->nr_top < hr->nr_nodes && !hr->nodes[hr->nr_top].depth;
+	     hr->nr_top++)
+		;
+	for (i = 0; !err && i < hr->nr_top; i++)
+		hier__filter(hr, i, 0);
+	/*
+	 * perf's totals then (hierarchy_recalc_total_periods()): the top
+	 * level's, and those of its nodes not filtered
+	 */
+	for (i = 0; i < hr->nr_top; i++) {
+		total += hr->nodes[i].sum.period;
+		if (!hr->nodes[i].filters)
+			kept += hr->nodes[i].sum.period;
+	}
+	if (h->nr_entries && !h->members)
+		hr->shown.total_period = hr->o->relative ? kept : total;
+	if (h->members) {
+		err = err ?: hier__member_totals(hr);
+		if (err)
+			return err;
+	}
+	/*
+	 * the trees' percentages are of that total (hists__total_period()
+	 * after perf's recount), their threshold of what it was before
+	 */
+	hr->tree = *h;
+	hr->tree.all_period = hr->shown.total_period;
+	return err ?: hier__widths(hr);
+}
+
+static void hier__exit(struct hierarchy *hr)
+{
+	free(hr->nodes);
+	free(hr->e);
+	free(hr->orig);
+	free(hr->totals);
+}
+
+int report_hist__walk_hierarchy(const struct report_hist *h, const struct report_layout *l,
+				const struct report_hier_opts *o,
+				int (*fn)(void *arg, const struct report_hier_row *r), void *arg)
+{
+	struct hierarchy hr = {.h = h, .l = l, .o = o};
+	int err = hier__setup(&hr);
+
+	for (size_t i = 0; !err && i < hr.nr_top; i++)
+		err = hier__visit(&hr, i, SIZE_MAX, fn, arg);
+	hier__exit(&hr);
+	return err;
+}
+
+int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
+				   const struct report_hier_opts *o, FILE *fp)
+{
+	struct hierarchy hr = {.h = h, .l = l, .o = o, .fp = fp};
+	int err = hier__setup(&hr);
+
+	if (!err) {
+		hier__fprintf_header(&hr);
+		for (size_t i = 0; !err && i < hr.nr_top; i++)
+			err = hier__visit(&hr, i, SIZE_MAX, hier__print, &hr);
+	}
+	hier__exit(&hr);
 	return err;
 }

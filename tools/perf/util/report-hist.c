@@ -151,7 +151,7 @@ struct hist_priv {
 	struct hist_key key;
 	u64 nr_samples, period, children;
 	struct thread *thread; /* of the first sample: perf's entry keeps it */
-	bool filtered;
+	u8 filtered;	       /* REPORT_FILTER_*: the first sample's, as perf's entry keeps them */
 };
 
 struct hist_build {
@@ -190,7 +190,8 @@ struct report_hists {
 	u32 (*depth)(void *arg, int idx, u32 entry);
 	void *depth_arg;
 	bool depth_caller;
-	bool relative; /* --percentage relative */
+	bool relative;	    /* --percentage relative */
+	bool keep_filtered; /* --hierarchy: the entries finished hold the filtered ones */
 	/* perf walks the chains callee first: a frame outside every map takes the last level */
 	bool callee_walk;
 	char walk_level;
@@ -223,7 +224,8 @@ struct report_hists {
 		u64 addr; /* without a symbol */
 		s32 pid, tid;
 		int idx;
-		bool filtered, used;
+		unsigned int filtered; /* REPORT_FILTER_* */
+		bool used;
 		u32 entry;
 	} self_memo[256];
 	bool self_memo_ok;
@@ -447,7 +449,7 @@ struct hist_place {
 static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 			      const struct hist_key *k, const struct hist_place *p,
 			      const struct addr_location *al, const struct perf_sample *sample,
-			      bool filtered)
+			      unsigned int filtered)
 {
 	const char *sym = NULL;
 	size_t j;
@@ -606,7 +608,7 @@ static int hist_key__fill(struct report_hists *rh, struct hist_key *k, const str
  */
 static struct self_memo *report_hists__self_memo(struct report_hists *rh, int idx,
 						 const struct addr_location *al, const char *comm,
-						 bool filtered)
+						 unsigned int filtered)
 {
 	const struct dso *dso = al->map ? al->map->dso : NULL;
 	const void *dso_key = al->map ? (dso ? (const void *)dso : (const void *)al->map) : NULL;
@@ -642,7 +644,7 @@ static struct self_memo *report_hists__self_memo(struct report_hists *rh, int id
 
 int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      const struct addr_location *al, const struct perf_sample *sample,
-		      bool filtered)
+		      unsigned int filtered)
 {
 	const struct report_layout *l = &rh->layout;
 	struct hist_place p = {.map = al->map,
@@ -740,7 +742,7 @@ static char frame__level(const struct callchain_frame *frame)
 
 int report_hists__add_frame(struct report_hists *rh, int idx, const struct callchain_frame *frame,
 			    const struct addr_location *al, const struct perf_sample *sample,
-			    bool filtered)
+			    unsigned int filtered)
 {
 	struct hist_place p = {
 	    .map = frame->al.map,
@@ -820,14 +822,13 @@ void report_hists__set_symbol_filter(struct report_hists *rh, const char *str)
  * was made, and --symbol-filter, which perf applies to the entries made,
  * a chain's frames' too, by their own symbol
  */
-static bool hist_build__filtered(const struct report_hists *rh, const struct hist_build *b,
-				 size_t j)
+static u8 hist_build__filtered(const struct report_hists *rh, const struct hist_build *b, size_t j)
 {
 	const char *sym = b->entries[j].sym;
 
-	if (b->priv[j].filtered)
-		return true;
-	return rh->symbol_filter && (!sym || !strstr(sym, rh->symbol_filter));
+	if (rh->symbol_filter && (!sym || !strstr(sym, rh->symbol_filter)))
+		return b->priv[j].filtered | REPORT_FILTER_SYMBOL_FILTER;
+	return b->priv[j].filtered;
 }
 
 void report_hists__set_after(struct report_hists *rh,
@@ -851,6 +852,11 @@ void report_hists__set_depth(struct report_hists *rh, u32 (*depth)(void *arg, in
 void report_hists__set_relative(struct report_hists *rh, bool relative)
 {
 	rh->relative = relative;
+}
+
+void report_hists__keep_filtered(struct report_hists *rh, bool keep)
+{
+	rh->keep_filtered = keep;
 }
 
 u32 report_hists__sample_entry(const struct report_hists *rh)
@@ -1289,6 +1295,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 			 * output tree
 			 */
 			e->filtered = b->priv[j].filtered;
+			e->filters = b->priv[j].filtered;
 			e->thread_comm =
 			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
 			if (!e->thread_comm)
@@ -1321,7 +1328,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 			qsort(h->entries, n, sizeof(*h->entries), entry__qsort_cmp);
 		}
 		for (j = 0, n = 0; j < h->nr_entries; j++)
-			if (!h->entries[j].filtered)
+			if (!h->entries[j].filtered || rh->keep_filtered)
 				h->entries[n++] = h->entries[j];
 		h->nr_entries = n;
 		if (b->nr_abi)

@@ -66,6 +66,7 @@ struct hist_entry {
 	u32 max_depth;
 	const void *thread;
 	bool filtered;	/* only while sorting: perf's tree holds filtered entries too */
+	u8 filters;	/* REPORT_FILTER_* that reject it (its first sample's) */
 	u32 input_rank; /* only while sorting: its place in perf's input tree */
 };
 
@@ -165,13 +166,25 @@ struct report_hists *report_hists__new(const struct report_layout *l, size_t nr_
 void report_hists__delete(struct report_hists *rh);
 
 /*
- * One resolved sample of event @idx; @filtered: a --comm, --dsos, ...
- * filter rejects it (counted in the totals, as perf counts it, not
- * shown).  0 or -ENOMEM.
+ * What rejects a sample (perf's filter bits, by which --hierarchy's
+ * levels tell which of them applies to their key)
+ */
+enum report_filter {
+	REPORT_FILTER_THREAD = 1,	  /* --comm, --pid, --tid */
+	REPORT_FILTER_DSO = 2,		  /* --dsos */
+	REPORT_FILTER_SYMBOL = 4,	  /* --symbols */
+	REPORT_FILTER_OTHER = 8,	  /* a guest's sample, -x's entry without a parent */
+	REPORT_FILTER_SYMBOL_FILTER = 16, /* --symbol-filter, on the entry made */
+};
+
+/*
+ * One resolved sample of event @idx; @filtered: REPORT_FILTER_* of the
+ * filters that reject it (counted in the totals, as perf counts it, not
+ * shown), 0: none.  0 or -ENOMEM.
  */
 int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		      const struct addr_location *al, const struct perf_sample *sample,
-		      bool filtered);
+		      unsigned int filtered);
 /*
  * The parent key of the samples added next (perf's --parent: the first
  * frame of the chain whose symbol matches), NULL: "[other]".  0 or -ENOMEM.
@@ -204,7 +217,7 @@ u32 report_hists__sample_entry(const struct report_hists *rh);
  */
 int report_hists__add_frame(struct report_hists *rh, int idx, const struct callchain_frame *frame,
 			    const struct addr_location *al, const struct perf_sample *sample,
-			    bool filtered);
+			    unsigned int filtered);
 /* the entry (its id) of the frame last given to report_hists__add_frame() */
 u32 report_hists__frame_entry(const struct report_hists *rh);
 /* after the sample's last frame, the outermost */
@@ -234,6 +247,12 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
  * histograms finished later are of the samples no filter rejects
  */
 void report_hists__set_relative(struct report_hists *rh, bool relative);
+/*
+ * --hierarchy: the histograms finished later hold the entries filters
+ * reject too (hist_entry.filtered, .filters), whose periods perf's
+ * upper levels count
+ */
+void report_hists__keep_filtered(struct report_hists *rh, bool keep);
 
 /*
  * One event's block as perf report --stdio prints it, from "# Samples:"
@@ -241,13 +260,42 @@ void report_hists__set_relative(struct report_hists *rh, bool relative);
  */
 void report_hist__fprintf(const struct report_hist *h, const struct report_layout *l,
 			  float percent_limit, FILE *fp);
+/* --hierarchy's options */
+struct report_hier_opts {
+	float percent_limit;  /* rows below it left out */
+	bool relative;	      /* --percentage relative */
+	unsigned int filters; /* REPORT_FILTER_* of the filters given */
+};
+
 /*
- * The block as perf's --hierarchy prints it without trees: a level per
- * sort key, the other columns (overhead, samples) before them.  0 or
- * -ENOMEM.
+ * The block as perf's --hierarchy prints it: a level per sort key, the
+ * other columns (overhead, samples) before them, what follows a row
+ * (the call-graph tree) under the last level's rows.  @h holds the
+ * filtered entries too (report_hists__keep_filtered()).  0 or -ENOMEM.
  */
 int report_hist__fprintf_hierarchy(const struct report_hist *h, const struct report_layout *l,
-				   FILE *fp);
+				   const struct report_hier_opts *o, FILE *fp);
+
+/* a row of --hierarchy's text, as --json carries it */
+struct report_hier_row {
+	/* its node, and the nearest one above it printed (SIZE_MAX: none) */
+	size_t node, up;
+	const struct hist_entry *e;	/* its level's key and its counts */
+	const struct hist_entry *entry; /* a last-level row's entry, its tree's; else NULL */
+	const struct report_hist *h;	/* its percentages' total (perf's recount) */
+	const struct report_hist *tree; /* the one its tree is printed with */
+	int depth, key;			/* its level, and the level's key (SORT_*) */
+	bool no_entry;			/* perf prints "no entry >= N%" under it */
+};
+
+/*
+ * The rows report_hist__fprintf_hierarchy() prints, in its order, each
+ * given to @fn; the first error it returns ends the walk and is
+ * returned.  0, -ENOMEM or -EINVAL (no sort key).
+ */
+int report_hist__walk_hierarchy(const struct report_hist *h, const struct report_layout *l,
+				const struct report_hier_opts *o,
+				int (*fn)(void *arg, const struct report_hier_row *r), void *arg);
 /* one sort key's order of two entries: @input, perf's input tree's; else its output's */
 int report_entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
 			  bool input);

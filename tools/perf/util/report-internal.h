@@ -96,8 +96,8 @@ void report__exit_options(struct report *r);
 int report__parse_time(struct report *r);
 /* a sample outside --time's ranges */
 bool report__skip_time(const struct report *r, u64 t);
-/* a sample --comms, --pid, --tid, --dsos, --symbols or --symbol-filter leave out */
-bool report__filtered(const struct report *r, const struct addr_location *al);
+/* REPORT_FILTER_* of what of --comm, --pid, --tid, --dsos, --symbols leaves a sample out, 0: none */
+unsigned int report__filtered(const struct report *r, const struct addr_location *al);
 /* the groups the recording's HEADER_GROUP_DESC gave, as --group and --no-group show them */
 int report__setup_groups(struct report *r);
 /* report_layout__parse()'s flags for the columns -n and --show-total-period add */

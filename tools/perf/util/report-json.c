@@ -265,6 +265,61 @@ static int json__tree(struct json *j, const struct report_output *ro, const stru
 	return err;
 }
 
+/* the entry's value of a sort key, under the key's names */
+static int json__key_value(struct json *j, const struct hist_entry *he, enum report_sort_key key)
+{
+	switch (key) {
+	case SORT_COMM:
+		json__str(j, "comm", he->comm);
+		break;
+	case SORT_PID:
+		json__u64(j, "pid", he->pid);
+		json__str(j, "thread_comm", he->thread_comm);
+		break;
+	case SORT_TID:
+		json__u64(j, "tid", he->tid);
+		break;
+	case SORT_DSO:
+		json__str(j, "dso", he->dso);
+		break;
+	case SORT_SYM:
+		json__str(j, "sym", he->sym);
+		json__bool(j, "inlined", he->inlined);
+		json__addr(j, "ip", he->ip);
+		json__addr(j, "sym_start", he->sym_start);
+		json__str(j, "level", he->level == 'k' ? "kernel" : "user");
+		break;
+	case SORT_CPU:
+		json__s64(j, "cpu", he->cpu);
+		break;
+	case SORT_ABI:
+		json__u64(j, "abi", he->abi);
+		break;
+	case SORT_DSO_SIZE:
+		/* the text's "unknown": the sample had no map */
+		if (he->has_map)
+			json__u64(j, "dso_size", he->dso_size);
+		else
+			json__null(j, "dso_size");
+		break;
+	case SORT_SYMOFF:
+	case SORT_SRCLINE:
+	case SORT_SRCFILE:
+	case SORT_PARENT: {
+		char *text = report_entry__key_text(key, he);
+
+		if (!text)
+			return -ENOMEM;
+		json__str(j, report_sort_key__name(key), text);
+		free(text);
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
 static int json__entry(struct json *j, const struct report_output *ro, const struct hist_entry *he,
 		       const struct report_hist *h, const enum report_sort_key *keys,
 		       size_t nr_keys)
@@ -300,59 +355,72 @@ static int json__entry(struct json *j, const struct report_output *ro, const str
 		json__close(j, ']');
 	}
 	for (i = 0; i < nr_keys; i++) {
-		switch (keys[i]) {
-		case SORT_COMM:
-			json__str(j, "comm", he->comm);
-			break;
-		case SORT_PID:
-			json__u64(j, "pid", he->pid);
-			json__str(j, "thread_comm", he->thread_comm);
-			break;
-		case SORT_TID:
-			json__u64(j, "tid", he->tid);
-			break;
-		case SORT_DSO:
-			json__str(j, "dso", he->dso);
-			break;
-		case SORT_SYM:
-			json__str(j, "sym", he->sym);
-			json__bool(j, "inlined", he->inlined);
-			json__addr(j, "ip", he->ip);
-			json__addr(j, "sym_start", he->sym_start);
-			json__str(j, "level", he->level == 'k' ? "kernel" : "user");
-			break;
-		case SORT_CPU:
-			json__s64(j, "cpu", he->cpu);
-			break;
-		case SORT_ABI:
-			json__u64(j, "abi", he->abi);
-			break;
-		case SORT_DSO_SIZE:
-			/* the text's "unknown": the sample had no map */
-			if (he->has_map)
-				json__u64(j, "dso_size", he->dso_size);
-			else
-				json__null(j, "dso_size");
-			break;
-		case SORT_SYMOFF:
-		case SORT_SRCLINE:
-		case SORT_SRCFILE:
-		case SORT_PARENT: {
-			char *text = report_entry__key_text(keys[i], he);
-
-			if (!text)
-				return -ENOMEM;
-			json__str(j, report_sort_key__name(keys[i]), text);
-			free(text);
-			break;
-		}
-		default:
-			break;
-		}
+		err = json__key_value(j, he, keys[i]);
+		if (err)
+			return err;
 	}
 	if (ro->trees)
 		err = json__tree(j, ro, he, h);
 	json__close(j, '}');
+	return err;
+}
+
+/* --hierarchy's rows: each node's parent, a row's index, by the node's */
+struct json_hier {
+	struct json *j;
+	const struct report_output *ro;
+	long *rows; /* the row of node i, -1: not printed */
+	size_t nr_rows, alloc;
+};
+
+static int json_hier__row(void *arg, const struct report_hier_row *r)
+{
+	struct json_hier *jh = arg;
+	struct json *j = jh->j;
+	int err = 0;
+
+	if (r->node >= jh->alloc) {
+		size_t alloc = r->node * 2 + 64;
+		long *v = realloc(jh->rows, alloc * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = jh->alloc; i < alloc; i++)
+			v[i] = -1;
+		jh->rows = v;
+		jh->alloc = alloc;
+	}
+	jh->rows[r->node] = jh->nr_rows++;
+	json__open(j, NULL, '{');
+	json__s64(j, "parent", r->up == SIZE_MAX ? -1 : jh->rows[r->up]);
+	json__u64(j, "depth", r->depth);
+	json__str(j, "key", report_sort_key__name(r->key));
+	err = json__key_value(j, r->e, r->key);
+	if (err)
+		return err;
+	/* the thread perf's pid level is of: the text prints its tid */
+	if (r->key == SORT_PID)
+		json__u64(j, "tid", r->e->tid);
+	json__percent(j, "overhead", r->e->period, r->h->total_period);
+	json__u64(j, "nr_samples", r->e->nr_samples);
+	json__u64(j, "period", r->e->period);
+	json__bool(j, "no_entry", r->no_entry);
+	if (r->entry && jh->ro->trees)
+		err = json__tree(j, jh->ro, r->entry, r->tree);
+	json__close(j, '}');
+	return err;
+}
+
+static int json__hierarchy(struct json *j, const struct report_output *ro,
+			   const struct report_hist *h)
+{
+	struct json_hier jh = {.j = j, .ro = ro};
+	int err;
+
+	json__open(j, "hierarchy", '[');
+	err = report_hist__walk_hierarchy(h, ro->layout, ro->hier, json_hier__row, &jh);
+	json__close(j, ']');
+	free(jh.rows);
 	return err;
 }
 
@@ -382,6 +450,9 @@ static int json__hist(struct json *j, const struct report_output *ro, const stru
 	}
 	json__open(j, "entries", '[');
 	for (i = 0; i < h->nr_entries; i++) {
+		/* --hierarchy's histograms hold the filtered entries too */
+		if (h->entries[i].filtered)
+			continue;
 		if (report_hist_entry__below(&h->entries[i], h, percent_limit)) {
 			hidden++;
 			continue;
@@ -392,6 +463,13 @@ static int json__hist(struct json *j, const struct report_output *ro, const stru
 	}
 	json__close(j, ']');
 	json__u64(j, "nr_entries_below_limit", hidden);
+	if (ro->hier) {
+		err = json__hierarchy(j, ro, h);
+		if (err)
+			return err;
+	} else {
+		json__null(j, "hierarchy");
+	}
 	json__open(j, "abi_counts", '[');
 	for (i = 0; i < h->nr_comms; i++) {
 		json__open(j, NULL, '{');

@@ -152,31 +152,32 @@ bool report__skip_time(const struct report *r, u64 t)
 }
 
 /* the filters perf marks an entry with: counted in the totals, not shown */
-bool report__filtered(const struct report *r, const struct addr_location *al)
+unsigned int report__filtered(const struct report *r, const struct addr_location *al)
 {
+	unsigned int f = 0;
+
 	if (al->cpumode != PERF_RECORD_MISC_KERNEL && al->cpumode != PERF_RECORD_MISC_USER)
-		return true; /* perf reports the host only */
-	if (r->comms.names && !name_list__has(&r->comms, thread__comm_str(al->thread)))
-		return true;
-	if (r->pids.v && !int_list__has(&r->pids, thread__pid(al->thread)))
-		return true;
-	if (r->tids.v && !int_list__has(&r->tids, thread__tid(al->thread)))
-		return true;
+		f |= REPORT_FILTER_OTHER; /* perf reports the host only */
+	if ((r->comms.names && !name_list__has(&r->comms, thread__comm_str(al->thread))) ||
+	    (r->pids.v && !int_list__has(&r->pids, thread__pid(al->thread))) ||
+	    (r->tids.v && !int_list__has(&r->tids, thread__tid(al->thread))))
+		f |= REPORT_FILTER_THREAD;
 	if (r->dsos.names && (!al->map || (!name_list__has(&r->dsos, map__dso_short(al->map)) &&
 					   !name_list__has(&r->dsos, map__dso_name(al->map)))))
-		return true;
+		f |= REPORT_FILTER_DSO;
 	if (r->symbols.names) {
 		char addr[32];
 
 		if (!al->sym)
-			return true;
+			return f | REPORT_FILTER_SYMBOL;
 		if (name_list__has(&r->symbols, symbol__name(al->sym)))
-			return false;
+			return f;
 		snprintf(addr, sizeof(addr), "%#llx",
 			 (unsigned long long)map__unmap_ip(al->map, al->sym->start));
-		return !name_list__has(&r->symbols, addr);
+		if (!name_list__has(&r->symbols, addr))
+			f |= REPORT_FILTER_SYMBOL;
 	}
-	return false;
+	return f;
 }
 
 void report__exit_options(struct report *r)
@@ -196,32 +197,21 @@ void report__exit_options(struct report *r)
 	free(r->walk);
 }
 
-/* --hierarchy: the forms done, its levels and the overhead and sample columns */
+/* --hierarchy: the forms done */
 static int report__check_hierarchy(struct report *r)
 {
 	const struct report_opts *o = r->opts;
 	const char *why = NULL;
-	int i;
 
 	if (!o->hierarchy)
 		return 0;
-	if (o->json || o->html)
-		why = "with --json or --html";
-	else if (o->fields)
-		why = "with -F";
-	else if (o->percent_limit > 0)
-		why = "with --percent-limit";
-	/*
-	 * perf's levels above a filtered entry still count it (a command at
-	 * 100% over --dsos' objects), and some filters leave no row at all
-	 */
-	else if (o->comms || o->pids || o->tids || o->dsos || o->symbols || o->symbol_filter ||
-		 o->exclude_other)
-		why = "with --comm, --pid, --tid, --dsos, --symbols, --symbol-filter or -x";
-	for (i = 0; !why && i < r->layout.nr_cols; i++)
-		if (r->layout.cols[i] >= SORT__MAX && r->layout.cols[i] != REPORT_COL_OVERHEAD &&
-		    r->layout.cols[i] != REPORT_COL_SAMPLE)
-			why = "with other columns than overhead and samples";
+	/* as perf 6.1, which then prints its usage (and exits 0) */
+	if (o->fields) {
+		pr_err("--hierarchy and --fields options cannot be used together\n");
+		return -EINVAL;
+	}
+	if (o->html)
+		why = "with --html";
 	if (!why)
 		return 0;
 	pr_err("--hierarchy %s: not implemented in perf textpoke report yet\n", why);

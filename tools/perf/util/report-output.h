@@ -55,6 +55,9 @@ struct report_output {
 	u64 nr_lost_samples;		      /* the text report's "Total Lost Samples" */
 	float percent_limit;		      /* --percent-limit: rows below it left out */
 	struct report_trees *trees;	      /* the entries' call-graph trees, NULL: none */
+	/* --hierarchy: its options and the columns its levels are of; NULL: none */
+	const struct report_hier_opts *hier;
+	const struct report_layout *layout;
 };
 
 int report_output__json(const struct report_output *ro, FILE *fp);

@@ -88,7 +88,7 @@ struct chain_arg {
 	int idx;
 	const struct addr_location *al;
 	const struct perf_sample *sample;
-	bool filtered;
+	unsigned int filtered;
 	u64 skip;  /* recorded frames left out: the innermost ones past --max-stack */
 	u64 limit; /* callee order: the recorded frames taken, the innermost */
 	/* --ignore-callees: the frames kept, by their number in the walk, [lo, hi) */
@@ -149,12 +149,6 @@ static int report__frame(struct callchain_frame *frame, void *arg)
 }
 
 /*
- * Children: the entries of the sample's chain, each once.  perf report
- * --children resolves a chain caller first, so --max-stack keeps the
- * recorded chain's outermost frames; the unwinder's frames are the
- * innermost ones in either order.
- */
-/*
  * Whether the chain's effects may come from the chain cache: a chain as
  * recorded (no stack to unwind, no branch stack to build it from), whose
  * entries depend on nothing but its frames and the key (no cpu, ABI or
@@ -173,8 +167,14 @@ static bool report__chain_cacheable(const struct report *r, const struct evsel *
 	       sample->callchain->nr <= UINT32_MAX;
 }
 
+/*
+ * Children: the entries of the sample's chain, each once.  perf report
+ * --children resolves a chain caller first, so --max-stack keeps the
+ * recorded chain's outermost frames; the unwinder's frames are the
+ * innermost ones in either order.
+ */
 static int report__chain(struct report *r, struct evsel *evsel, const struct addr_location *al,
-			 struct perf_sample *sample, bool filtered, size_t root)
+			 struct perf_sample *sample, unsigned int filtered, size_t root)
 {
 	struct chain_arg ca = {r, evsel->idx, al, sample, filtered, 0, 0, 0, 0, SIZE_MAX, false};
 	u64 sample_type = evsel->attr.sample_type, hash = 0;
@@ -432,7 +432,7 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 {
 	struct addr_location al, sal;
 	size_t root = SIZE_MAX;
-	bool filtered;
+	unsigned int filtered;
 	int err;
 
 	if (report__skip_time(r, sample->time))
@@ -452,6 +452,12 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 		goto out;
 	}
 	filtered = report__filtered(r, &al);
+	/*
+	 * -x without the parent key: perf finds no parent, and its
+	 * exclude_other filters every entry (symbol__parent_filter())
+	 */
+	if (r->opts->exclude_other && !r->layout.key[SORT_PARENT])
+		filtered |= REPORT_FILTER_OTHER;
 	/* perf resolves the chain (parent, --ignore-callees) only when it uses it */
 	if (r->layout.key[SORT_PARENT] || (r->ignore_regex_set && (r->children || r->trees))) {
 		struct symbol *parent;
@@ -464,7 +470,7 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 			goto out_err;
 		/* -x: perf's exclude_other filters the entries without a parent */
 		if (!parent && r->opts->exclude_other && r->layout.key[SORT_PARENT])
-			filtered = true;
+			filtered |= REPORT_FILTER_OTHER;
 		if (!(r->children || r->trees))
 			root = SIZE_MAX;
 	}
@@ -973,6 +979,18 @@ static void report__fprintf_stats(struct report *r, FILE *fp)
 	}
 }
 
+/* --hierarchy's options, for the text and --json */
+static void report__hier_opts(const struct report *r, struct report_hier_opts *o)
+{
+	*o = (struct report_hier_opts){
+	    .percent_limit = r->opts->percent_limit,
+	    .relative = r->opts->relative,
+	    .filters = (r->comms.names || r->pids.v || r->tids.v ? REPORT_FILTER_THREAD : 0) |
+		       (r->dsos.names ? REPORT_FILTER_DSO : 0) |
+		       (r->symbols.names ? REPORT_FILTER_SYMBOL : 0),
+	};
+}
+
 /*
  * perf's -q leaves out every line around the rows but the one-name
  * filters' ("# comm: NAME"): the hint, the --header block, the lost
@@ -1011,8 +1029,10 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 	const char **names;
 	size_t i;
 	u64 nr_samples = 0;
+	struct report_hier_opts hier;
 	int err;
 
+	report__hier_opts(r, &hier);
 	err = report__blocks(r, hists, nr, &blocks, &names);
 	if (err)
 		return err;
@@ -1041,7 +1061,8 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 		if (!blocks.hists[i].all_samples)
 			continue;
 		if (r->opts->hierarchy) {
-			err = report_hist__fprintf_hierarchy(&blocks.hists[i], &r->layout, fp);
+			err =
+			    report_hist__fprintf_hierarchy(&blocks.hists[i], &r->layout, &hier, fp);
 			if (err) {
 				report_blocks__exit(&blocks);
 				return err;
@@ -1204,13 +1225,6 @@ int report__run(struct report_opts *opts)
 		goto out;
 	}
 	report_hists__set_symbol_filter(r.hists, opts->symbol_filter);
-	if (opts->hierarchy && opts->call_graph.mode != REPORT_TREE_NONE &&
-	    (r.session->is_pipe || report__has_callchains(&r))) {
-		pr_err("--hierarchy: the call-graph trees under it are not implemented yet: "
-		       "add -g none\n");
-		err = -EINVAL;
-		goto out;
-	}
 	/*
 	 * --json and --html carry the trees the text would print.  A pipe's
 	 * events come as records: its trees are made ready, and stay empty
@@ -1277,6 +1291,8 @@ int report__run(struct report_opts *opts)
 			goto out;
 	}
 	report_hists__set_relative(r.hists, opts->relative);
+	/* perf's levels count the entries filtered out below them */
+	report_hists__keep_filtered(r.hists, opts->hierarchy);
 	hists = report_hists__finish(r.hists, &r.layout, &nr);
 	if (!hists) {
 		err = -ENOMEM;
@@ -1297,6 +1313,7 @@ int report__run(struct report_opts *opts)
 			goto out;
 	}
 	{
+		struct report_hier_opts hier;
 		struct report_output ro = {
 		    .nr_hists = opts->json || opts->html ? blocks.nr : nr,
 		    .hists = opts->json || opts->html ? blocks.hists : hists,
@@ -1308,8 +1325,11 @@ int report__run(struct report_opts *opts)
 		    .nr_lost_samples = r.session->stats.nr_lost_samples,
 		    .percent_limit = opts->percent_limit,
 		    .trees = r.trees,
+		    .hier = opts->hierarchy ? &hier : NULL,
+		    .layout = &r.layout,
 		};
 
+		report__hier_opts(&r, &hier);
 		if (opts->html) {
 			err = report_output__html(&ro, html.fp);
 			err = report_file__close(&html, !err) ?: err;
