@@ -202,13 +202,10 @@ struct report_hists {
 	const struct map *name_map;
 	const char *name_dso;
 	/*
-	 * the last sample's command name as the thread held it, and its
-	 * interned copy: consecutive samples mostly share one, and a name
-	 * freed and another allocated at its address reads as different
-	 */
-	/*
 	 * names interned lately, by where they were read: each sample
 	 * names its command and object, mostly the ones named just before
+	 * (the bytes compared: a name freed and another allocated at its
+	 * address reads as different)
 	 */
 	struct str_memo {
 		const char *src, *str;
@@ -229,9 +226,13 @@ struct report_hists {
 		u32 entry;
 	} self_memo[256];
 	bool self_memo_ok;
-	/* entries made by its frames outside every map since the last one in a map */
+	/*
+	 * entries made by its frames outside every map, met since the last
+	 * frame in a map; frame_first: the first entry its frames made
+	 */
 	u32 *mapless;
 	size_t nr_mapless, alloc_mapless;
+	u32 frame_first;
 	const char *parent;	   /* the next sample's --parent symbol, interned */
 	const char *symbol_filter; /* --symbol-filter */
 };
@@ -712,6 +713,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 	rh->walk_level = p.level;
 	rh->comm = comm;
 	rh->nr_mapless = 0;
+	rh->frame_first = b->nr;
 	return 0;
 }
 
@@ -720,7 +722,10 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
  * -g caller), and fill_callchain_info() leaves a frame outside every map
  * at the level of the frame walked before it: the nearest one outside it
  * (a caller) in a map, or the sample's own when there is none.  Walked
- * callee first here, the entries such frames made wait for it.
+ * callee first here, the entries such frames made wait for it.  perf
+ * makes such an entry at the frame it meets first, the outermost of the
+ * chain's frames with that address, so each later frame of an entry made
+ * by this chain waits again, and the last level set is the outermost's.
  */
 static void mapless__set_level(struct report_hists *rh, struct hist_build *b, char level)
 {
@@ -754,7 +759,7 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	};
 	struct hist_build *b;
 	struct hist_key k;
-	size_t j, nr;
+	size_t j;
 	long i;
 
 	if (idx < 0 || (size_t)idx >= rh->nr_hists || !rh->nr_seen)
@@ -772,13 +777,12 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	}
 	if (hist_key__fill(rh, &k, &p, al, sample, rh->comm))
 		return -ENOMEM;
-	nr = b->nr;
 	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
 	if (i < 0)
 		return i;
 	rh->frame_entry = i;
 	/* its level is the next frame's in a map, or the sample's: known later */
-	if (!p.map && !rh->callee_walk && b->nr > nr) {
+	if (!p.map && !rh->callee_walk && (u32)i >= rh->frame_first) {
 		if (rh->nr_mapless == rh->alloc_mapless) {
 			size_t alloc = rh->alloc_mapless ? 2 * rh->alloc_mapless : 16;
 			u32 *m = realloc(rh->mapless, alloc * sizeof(*m));
