@@ -144,11 +144,29 @@ int annotate_code__read(struct annotate_code *code, struct dso_data *dd, struct 
 	err = annotate_code__read_loads(code, dd, dso, path);
 	if (err)
 		return err;
-	/* the whole symbol in one segment: its code is one run of the file */
-	if (!annotate_code__vaddr(code, sym->start, &code->vaddr) ||
-	    !annotate_code__vaddr(code, sym->end - 1, &(u64){0}))
+	if (!annotate_code__vaddr(code, sym->start, &code->vaddr))
 		return -ENOEXEC;
 	code->len = sym->end - sym->start;
+	/*
+	 * The symbol's code is the run of its segment from its start: a
+	 * symbol of no size given an end past its segment (_fini, last of
+	 * the executable segment) is what the segment holds of it, as
+	 * objdump shows perf the section's bytes alone
+	 */
+	if (!annotate_code__vaddr(code, sym->end - 1, &(u64){0})) {
+		size_t i;
+
+		for (i = 0; i < code->nr_loads; i++) {
+			const u64 lo = code->loads[i].offset, size = code->loads[i].size;
+
+			if (sym->start >= lo && sym->start - lo < size) {
+				code->len = size - (sym->start - lo);
+				break;
+			}
+		}
+		if (i == code->nr_loads)
+			return -ENOEXEC;
+	}
 	code->bytes = malloc(code->len);
 	if (!code->bytes)
 		return -ENOMEM;
