@@ -31,7 +31,7 @@ struct chain_cache_key {
 	u32 self; /* the sample's entry */
 	int hist;
 	unsigned int filtered; /* REPORT_FILTER_*: which filters hid the sample */
-	const u64 *ips; /* as recorded, context markers included */
+	const u64 *ips;	       /* as recorded, context markers included */
 	u32 nr;
 };
 

@@ -86,7 +86,8 @@ static int value__snprintf(int col, u64 period, u64 nr_samples, u64 children, u6
 	switch (col) {
 	case REPORT_COL_OVERHEAD:
 	case REPORT_COL_CHILDREN:
-		pct = total ? 100.0 * (col == REPORT_COL_OVERHEAD ? period : children) / total : 0.0;
+		pct =
+		    total ? 100.0 * (col == REPORT_COL_OVERHEAD ? period : children) / total : 0.0;
 		return pct__snprintf(buf, size, width - 2, pct);
 	case REPORT_COL_SAMPLE:
 		return snprintf(buf, size, " %*llu", width - 1, (unsigned long long)nr_samples);

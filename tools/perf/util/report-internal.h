@@ -38,11 +38,11 @@ struct report {
 	struct report_layout layout;
 	struct perf_session *session;
 	struct report_hists *hists;
-	struct unwinder *unwinder;  /* user frames of --call-graph dwarf samples */
-	bool children;		    /* perf's --children: the chains are counted */
-	struct report_trees *trees; /* the call-graph trees, NULL: none printed */
+	struct unwinder *unwinder;	 /* user frames of --call-graph dwarf samples */
+	bool children;			 /* perf's --children: the chains are counted */
+	struct report_trees *trees;	 /* the call-graph trees, NULL: none printed */
 	struct chain_cache *chain_cache; /* chains seen, NULL: every chain walked */
-	bool callee_order;	    /* the trees' chains innermost frame first */
+	bool callee_order;		 /* the trees' chains innermost frame first */
 	struct report_changes *changes;
 	struct report_density density; /* samples over time, for --html and --json */
 	struct name_list comms, dsos, symbols;

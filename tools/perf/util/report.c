@@ -163,8 +163,7 @@ static bool report__chain_cacheable(const struct report *r, const struct evsel *
 	       !key[SORT_ABI] && !key[SORT_PARENT] &&
 	       !(evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
 	       !unwind__sample_has_stack(evsel->attr.sample_type, sample) && sample->callchain &&
-	       sample->callchain->nr &&
-	       sample->callchain->nr <= UINT32_MAX;
+	       sample->callchain->nr && sample->callchain->nr <= UINT32_MAX;
 }
 
 /*

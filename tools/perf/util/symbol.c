@@ -124,8 +124,8 @@ static void symbol_block__put(struct symbol_block *block)
  */
 static struct symbol_block *symbol_block__new(void)
 {
-	void *p = mmap(NULL, sizeof(struct symbol_block) + SYMBOL_BLOCK_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	void *p = mmap(NULL, sizeof(struct symbol_block) + SYMBOL_BLOCK_SIZE,
+		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }

@@ -7,17 +7,18 @@
  */
 __attribute__((noinline, used)) void evex_fn(void)
 {
-	__asm__ volatile("mov %%edi, %%eax\n\t"
-			 ".byte 0x62, 0xe2, 0x7d, 0x28, 0x7a, 0xce\n\t" /* vpbroadcastb %esi,%ymm17 */
-			 ".byte 0x62, 0xb2, 0x66, 0x20, 0x26, 0xc3\n\t" /* vptestnmb %ymm19,%ymm19,%k0 */
-			 ".byte 0xc5, 0xfb, 0x93, 0xc8\n\t"		 /* kmovd %k0,%ecx */
-			 "test %%ecx, %%ecx\n\t"
-			 ".byte 0x62, 0xb3, 0x65, 0x20, 0x3f, 0xc9, 0x00\n\t" /* vpcmpeqb ..,%k1 */
-			 ".byte 0xc5, 0xfb, 0x93, 0xc1\n\t"		 /* kmovd %k1,%eax */
-			 "add $1, %%eax\n\t"
-			 :
-			 :
-			 : "eax", "ecx", "memory");
+	__asm__ volatile(
+	    "mov %%edi, %%eax\n\t"
+	    ".byte 0x62, 0xe2, 0x7d, 0x28, 0x7a, 0xce\n\t" /* vpbroadcastb %esi,%ymm17 */
+	    ".byte 0x62, 0xb2, 0x66, 0x20, 0x26, 0xc3\n\t" /* vptestnmb %ymm19,%ymm19,%k0 */
+	    ".byte 0xc5, 0xfb, 0x93, 0xc8\n\t"		   /* kmovd %k0,%ecx */
+	    "test %%ecx, %%ecx\n\t"
+	    ".byte 0x62, 0xb3, 0x65, 0x20, 0x3f, 0xc9, 0x00\n\t" /* vpcmpeqb ..,%k1 */
+	    ".byte 0xc5, 0xfb, 0x93, 0xc1\n\t"			 /* kmovd %k1,%eax */
+	    "add $1, %%eax\n\t"
+	    :
+	    :
+	    : "eax", "ecx", "memory");
 }
 
 int main(int argc, char **argv)
