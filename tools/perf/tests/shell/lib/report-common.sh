@@ -49,8 +49,12 @@ same_report() {
 	local name=$1 file=$2
 	shift 2
 	# shellcheck disable=SC2086
-	perf_report -i "$file" $perf_extra "$@" >"$tmp/$name.perf" 2>"$tmp/$name.perf.err" ||
+	perf_report -i "$file" $perf_extra "$@" >"$tmp/$name.perf.raw" 2>"$tmp/$name.perf.err" ||
 		fail "$name: stock perf report failed: $(head -3 "$tmp/$name.perf.err")"
+	# perf's fractal "[...]" line borrows a symbol it mallocs and never
+	# clears (rem_sq_bracket, ui/stdio/hist.c): its " (inlined)" comes and
+	# goes with what perf's heap held; normalised on perf's side only
+	sed 's/--\[\.\.\.\] (inlined)$/--[...]/' "$tmp/$name.perf.raw" >"$tmp/$name.perf"
 	ours_report -i "$file" "$@" >"$tmp/$name.ours" 2>"$tmp/$name.ours.err" ||
 		fail "$name: perf textpoke report failed: $(head -3 "$tmp/$name.ours.err")"
 	grep -q '^[^#]' "$tmp/$name.perf" || fail "$name: stock perf printed no rows"
