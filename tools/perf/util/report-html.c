@@ -43,6 +43,9 @@
 /* a call-graph frame's bar: CG_BAR_W pixels for the event's whole period */
 #define CG_BAR_W 200
 #define CG_INDENT 12
+/* a --hierarchy row's bar and indent per level */
+#define HIER_BAR_W 200
+#define HIER_INDENT 12
 /* the frames drawn at most over all trees, the rest counted */
 #define MAX_CG_FRAMES 20000
 
@@ -494,11 +497,11 @@ static const char *html__column_name(enum report_sort_key key)
 	return column_name[key] ?: report_column__header(key);
 }
 
-static int html__cell(struct html *h, const struct hist_entry *he, enum report_sort_key key)
+/* an entry's value of a sort key, as the text report writes it */
+static int html__key(struct html *h, const struct hist_entry *he, enum report_sort_key key)
 {
 	char *text;
 
-	fputs("<td>", h->fp);
 	switch (key) {
 	case SORT_COMM:
 		html__escape(h, he->comm, 0);
@@ -541,8 +544,17 @@ static int html__cell(struct html *h, const struct hist_entry *he, enum report_s
 		free(text);
 		break;
 	}
-	fputs("</td>", h->fp);
 	return 0;
+}
+
+static int html__cell(struct html *h, const struct hist_entry *he, enum report_sort_key key)
+{
+	int err;
+
+	fputs("<td>", h->fp);
+	err = html__key(h, he, key);
+	fputs("</td>", h->fp);
+	return err;
 }
 
 /*
@@ -602,7 +614,7 @@ static int html_tree__leave(void *arg, int depth)
 
 static int html__tree(struct html *h, const struct report_output *ro,
 		      const struct report_hist *hist, const struct hist_entry *he, size_t nr_cols,
-		      bool first)
+		      bool first, int depth)
 {
 	struct html_tree ht = {.h = h, .total = hist->all_period};
 	struct report_tree_visitor v = {html_tree__enter, html_tree__leave, &ht};
@@ -612,8 +624,12 @@ static int html__tree(struct html *h, const struct report_output *ro,
 	/* a group's row only a member has: no tree, as in the text */
 	if (he->id == REPORT_GROUP_NO_TREE)
 		return 0;
+	fputs("<tr class=\"cgrow\"", h->fp);
+	/* under a --hierarchy row: one level below it, folded with it */
+	if (depth >= 0)
+		fprintf(h->fp, " data-depth=\"%d\"", depth);
 	fprintf(h->fp,
-		"<tr class=\"cgrow\"><td colspan=\"%zu\"><details%s><summary>call graph"
+		"><td colspan=\"%zu\"><details%s><summary>call graph"
 		"</summary><div class=\"cg\">\n",
 		nr_cols, first ? " open" : "");
 	/* a group's trees are its leader's, their limits of the leader's total */
@@ -621,6 +637,82 @@ static int html__tree(struct html *h, const struct report_output *ro,
 				 hist->members ? hist->member_totals[0] : hist->total_period, &v);
 	fputs("</div></details></td></tr>\n", h->fp);
 	return err;
+}
+
+/*
+ * --hierarchy: a row per node of perf's levels, in the text's order and
+ * with its figures (report_hist__walk_hierarchy()), the key's value
+ * indented by the level with a bar of the row's share (HIER_BAR_W pixels
+ * for all of it); a click on a row folds the rows below it, its
+ * call-graph tree's too.  The rows are siblings, as the trees' lines.
+ */
+struct html_hier {
+	struct html *h;
+	const struct report_output *ro;
+	const struct report_hist *hist;
+	size_t shown, hidden;
+	int err;
+};
+
+static int html_hier__row(void *arg, const struct report_hier_row *r)
+{
+	struct html_hier *hh = arg;
+	struct html *h = hh->h;
+	u64 total = r->h->total_period;
+	double pct = total ? 100.0 * (double)r->e->period / (double)total : 0.0;
+	u64 bar = total ? (r->e->period * HIER_BAR_W + total / 2) / total : 0;
+	int err;
+
+	if (hh->shown >= MAX_ROWS) {
+		hh->hidden++;
+		return 0;
+	}
+	hh->shown++;
+	fprintf(h->fp,
+		"<tr class=\"hr\" data-depth=\"%d\" data-period=\"%" PRIu64
+		"\" data-samples=\"%" PRIu64 "\"><td class=\"num\">%.2f%%</td>"
+		"<td class=\"num\">%" PRIu64 "</td><td style=\"padding-left:%dpx\">"
+		"<span class=\"hb\" style=\"width:%" PRIu64 "px\"></span>",
+		r->depth, r->e->period, r->e->nr_samples, pct, r->e->nr_samples,
+		HIER_INDENT * r->depth, bar);
+	err = html__key(h, r->e, r->key);
+	if (err)
+		return err;
+	fputs("</td></tr>\n", h->fp);
+	if (r->entry && hh->ro->trees) {
+		err = html__tree(h, hh->ro, r->tree, r->entry, 3, false, r->depth + 1);
+		if (err)
+			return err;
+	}
+	if (r->no_entry)
+		fprintf(h->fp,
+			"<tr class=\"hn\" data-depth=\"%d\"><td></td><td></td>"
+			"<td style=\"padding-left:%dpx\">no entry &gt;= %.2f%%</td></tr>\n",
+			r->depth + 1, HIER_INDENT * (r->depth + 1), hh->ro->hier->percent_limit);
+	return 0;
+}
+
+static int html__hierarchy(struct html *h, const struct report_output *ro,
+			   const struct report_hist *hist, const enum report_sort_key *keys,
+			   size_t nr_keys)
+{
+	struct html_hier hh = {.h = h, .ro = ro, .hist = hist};
+	size_t k;
+	int err;
+
+	fputs("<table class=\"hist hier\"", h->fp);
+	html__attr(h, "data-event", hist->event_name);
+	fputs("><tr><th>Overhead</th><th>Samples</th><th>", h->fp);
+	for (k = 0; k < nr_keys; k++)
+		fprintf(h->fp, "%s%s", k ? " / " : "", html__column_name(keys[k]));
+	fputs("</th></tr>\n", h->fp);
+	err = report_hist__walk_hierarchy(hist, ro->layout, ro->hier, html_hier__row, &hh);
+	fputs("</table>\n", h->fp);
+	if (err)
+		return err;
+	if (hh.hidden)
+		fprintf(h->fp, "<p>%zu more rows, all are in --json</p>\n", hh.hidden);
+	return 0;
 }
 
 enum html_value { HTML_CHILDREN, HTML_SELF, HTML_SAMPLES };
@@ -680,6 +772,12 @@ static int html__profile(struct html *h, const struct report_output *ro,
 			html__escape(h, hist->time_slices, 0);
 		}
 		fputs("</p>\n", h->fp);
+		if (ro->hier) {
+			err = html__hierarchy(h, ro, hist, keys, nr_keys);
+			if (err)
+				return err;
+			continue;
+		}
 		fputs("<table class=\"hist\"", h->fp);
 		html__attr(h, "data-event", hist->event_name);
 		/* perf's columns: Children before Self when the entries have both */
@@ -710,7 +808,7 @@ static int html__profile(struct html *h, const struct report_output *ro,
 			fputs("</tr>\n", h->fp);
 			if (ro->trees) {
 				err = html__tree(h, ro, hist, he, nr_keys + 2 + hist->children,
-						 shown == 1);
+						 shown == 1, -1);
 				if (err)
 					return err;
 			}
@@ -837,6 +935,16 @@ static const char html_script[] =
     "      if (line) fold(line, !line.classList.contains('folded'));\n"
     "    });\n"
     "  });\n"
+    "  document.querySelectorAll('table.hier').forEach(function (t) {\n"
+    "    t.addEventListener('click', function (ev) {\n"
+    "      var row = ev.target.closest('tr.hr');\n"
+    "      if (row) fold(row, !row.classList.contains('folded'));\n"
+    "    });\n"
+    "  });\n"
+    "  var hf = /^#hfold=([0-9]+)$/.exec(location.hash);\n"
+    "  var hrows = document.querySelectorAll('tr.hr');\n"
+    "  if (hf && hrows[+hf[1]])\n"
+    "    fold(hrows[+hf[1]], true);\n"
     "  var f = /^#fold=([0-9]+)$/.exec(location.hash);\n"
     "  var lines = document.querySelectorAll('.cf');\n"
     "  if (location.hash === '#trees')\n"
@@ -865,6 +973,9 @@ static const char html_style[] =
     "line-height:13px}\n"
     ".cb{display:inline-block;height:9px;margin-right:6px;background:#3b8686;"
     "vertical-align:middle}\n"
+    "tr.hr{cursor:pointer}.hb{display:inline-block;height:9px;margin-right:6px;"
+    "background:#3b8686;vertical-align:middle}\n"
+    "tr.hr.folded td:last-child::before{content:'+';position:absolute;margin-left:-9px}\n"
     ".cf{position:relative}.cf.folded::before{content:'+';position:absolute;margin-left:-9px}\n"
     "#tip{position:fixed;display:none;background:#ffffe8;border:1px solid #999;padding:4px;"
     "font:12px monospace;white-space:pre;pointer-events:none}\n";

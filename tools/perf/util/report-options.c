@@ -197,25 +197,17 @@ void report__exit_options(struct report *r)
 	free(r->walk);
 }
 
-/* --hierarchy: the forms done */
+/* --hierarchy: what perf refuses beside it */
 static int report__check_hierarchy(struct report *r)
 {
 	const struct report_opts *o = r->opts;
-	const char *why = NULL;
 
-	if (!o->hierarchy)
-		return 0;
 	/* as perf 6.1, which then prints its usage (and exits 0) */
-	if (o->fields) {
+	if (o->hierarchy && o->fields) {
 		pr_err("--hierarchy and --fields options cannot be used together\n");
 		return -EINVAL;
 	}
-	if (o->html)
-		why = "with --html";
-	if (!why)
-		return 0;
-	pr_err("--hierarchy %s: not implemented in perf textpoke report yet\n", why);
-	return -EINVAL;
+	return 0;
 }
 
 /* the forms of the sort keys and their options that are done, and -p's expression */

@@ -25,6 +25,10 @@
 # And: CG_BAR_W 190 in report-html.c: every bar is drawn 5% short.
 # And: the script's fold() hiding only the lines two levels or more below
 # the folded one: its children's bars stay, one bar too many is drawn.
+# --html --hierarchy (html-hier): the rows of the JSON's "hierarchy" (itself
+# checked against stock perf by report-hierarchy.sh), drawn as the trees'
+# lines are, row K folded.  Mutation caught: HIER_BAR_W 190 in
+# report-html.c: every row's bar is drawn 5% short.
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
@@ -55,27 +59,30 @@ same_json no-children-caller caller --no-children
 same_json sort-dso-sym caller --sort dso,sym
 grep -q '"sym": "level1"' "$tmp/children.json" || fail "children: no level1 frame in the trees"
 
-# same_html NAME ARGS...: the HTML's trees against the JSON's, and
-# drawn in Chromium
+# same_html [--hier] NAME ARGS...: the HTML's trees (--hier: its
+# --hierarchy rows) against the JSON's, and drawn in Chromium
 same_html() {
-	local name=$1 n k
+	local hier= name n k
+	[ "$1" = --hier ] && { hier=--hier; shift; }
+	name=$1
 	shift
 	"$TEXTPOKE" report --no-changes -i "$tmp/fp.data" --json "$@" >"$tmp/$name.json" \
 		2>"$tmp/$name.err" || fail "$name: --json: $(head -3 "$tmp/$name.err")"
 	"$TEXTPOKE" report --no-changes -i "$tmp/fp.data" --stdio --html "$tmp/$name.html" "$@" \
 		>/dev/null 2>"$tmp/$name.err" || fail "$name: --html: $(head -3 "$tmp/$name.err")"
 	n=$(python3 -c 'import json, sys
-print(len(json.load(open(sys.argv[1]))["profile"][0]["entries"][0]["callchain"]))' \
+p = json.load(open(sys.argv[1]))["profile"][0]
+print(len(p["hierarchy"]) if p["hierarchy"] else len(p["entries"][0]["callchain"]))' \
 		"$tmp/$name.json")
-	k=$(python3 "$libdir/tree-html-check.py" --fold-line "$tmp/$name.json")
-	[ "$k" -gt 0 ] || fail "$name: the first entry's tree ($n frames) has no line to fold"
+	k=$(python3 "$libdir/tree-html-check.py" $hier --fold-line "$tmp/$name.json")
+	[ "$k" -gt 0 ] || fail "$name: the first tree ($n lines) has no line to fold"
 	timeout 50 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$tmp/chrome" --hide-scrollbars \
 		--window-size=1400,$((400 + 14 * n)) --screenshot="$tmp/$name.png" \
-		"file://$tmp/$name.html#fold=$k" >"$tmp/chrome.log" 2>&1
+		"file://$tmp/$name.html#${hier:+h}fold=$k" >"$tmp/chrome.log" 2>&1
 	[ -s "$tmp/$name.png" ] || { tail -5 "$tmp/chrome.log"; fail "$name: no screenshot"; }
-	python3 "$libdir/tree-html-check.py" "$tmp/$name.html" "$tmp/$name.json" \
+	python3 "$libdir/tree-html-check.py" $hier "$tmp/$name.html" "$tmp/$name.json" \
 		"$tmp/$name.png" "$k" >"$tmp/$name.check" 2>&1 ||
 		{ cat "$tmp/$name.check"; fail "$name: --html trees not as drawn"; }
 	echo "ok: $name: $(cat "$tmp/$name.check")"
@@ -87,4 +94,7 @@ command -v chromium >/dev/null 2>&1 ||
 # one row for the command, whose tree holds every chain over 0.5%
 same_html html-default
 same_html html-comm --sort comm
+# --hierarchy: perf's levels (comm, dso, sym), each row a bar, the trees
+# under the last level folded away with their row
+same_html --hier html-hier --hierarchy
 exit 0

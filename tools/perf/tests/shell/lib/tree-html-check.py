@@ -12,9 +12,14 @@
 #    it) and whose start is INDENT pixels per depth in from the top
 #    frame's, top to bottom in the JSON's order; the lines below K draw
 #    nothing.
-# Usage: tree-html-check.py HTML JSON SHOT.png K
-#        tree-html-check.py --fold-line JSON   (prints K: the last line but
-#        the top one that has lines below it)
+# With --hier, the same of --hierarchy's rows: in the file, one row per
+# row of the JSON's "hierarchy" (depth and period, in its order); in the
+# screenshot opened at #hfold=K (row K folded, every call-graph tree
+# closed), each row but those below K draws its bar, its share of the
+# event, indented by its level.
+# Usage: tree-html-check.py [--hier] HTML JSON SHOT.png K
+#        tree-html-check.py [--hier] --fold-line JSON   (prints K: the last
+#        line but the top one that has lines below it)
 import json
 import os
 import sys
@@ -35,7 +40,12 @@ class Lines(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         cls = (a.get("class") or "").split()
-        if "cg" in cls:
+        if HIER:
+            if tag == "tr" and "hr" in cls:
+                if not self.trees:
+                    self.trees.append([])
+                self.trees[0].append((int(a["data-depth"]), int(a["data-period"])))
+        elif "cg" in cls:
             self.trees.append([])
         elif "cf" in cls:
             self.trees[-1].append((int(a["data-depth"]), int(a["data-period"])))
@@ -53,15 +63,23 @@ def fold_line(lines):
     return next((i for i in range(len(lines) - 2, 0, -1) if lines[i + 1][0] > lines[i][0]), -1)
 
 
+def hier_lines(ev):
+    return [(r["depth"], r["period"]) for r in ev["hierarchy"]]
+
+
+HIER = sys.argv[1] == "--hier"
+if HIER:
+    del sys.argv[1]
 if sys.argv[1] == "--fold-line":
-    print(fold_line(tree_lines(json.load(open(sys.argv[2]))["profile"][0]["entries"][0])))
+    ev = json.load(open(sys.argv[2]))["profile"][0]
+    print(fold_line(hier_lines(ev) if HIER else tree_lines(ev["entries"][0])))
     sys.exit(0)
 html, doc, shot, fold = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3], int(sys.argv[4])
 p = Lines()
 p.feed(open(html, encoding="utf-8").read())
 ev = doc["profile"][0]
 total = ev["total_period"]
-want = [tree_lines(e) for e in ev["entries"]]
+want = [hier_lines(ev)] if HIER else [tree_lines(e) for e in ev["entries"]]
 got = p.trees[:len(want)]
 if len(p.trees) < len(want) and len(p.trees) < 200:
     sys.exit("%d trees in the HTML, %d entries in the JSON" % (len(p.trees), len(want)))
