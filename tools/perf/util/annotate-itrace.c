@@ -31,6 +31,7 @@
 #include "disasm.h"
 #include "dso.h"
 #include "evsel.h"
+#include "header.h"
 #include "machine.h"
 #include "symbol.h"
 
@@ -55,7 +56,6 @@ struct annotate_itrace {
 		      struct evsel *evsel, struct machine *machine);
 	bool exact; /* i1: every instruction one sample */
 	int insns_idx, branches_idx; /* the trace's events, -1 until a sample comes */
-	u64 owned;		     /* the trace's events, a bit per evsel index */
 	struct ai_entry *e;
 	size_t nr, alloc;
 	size_t *slots; /* SIZE_MAX: free; NULL once sorted for printing */
@@ -72,8 +72,6 @@ static int ai__sink(void *arg, struct evsel *evsel, struct perf_sample *sample)
 {
 	struct annotate_itrace *ai = arg;
 
-	if (evsel->idx < 64)
-		ai->owned |= 1ULL << evsel->idx;
 	if (ai->insns_idx < 0 && !strcmp(evsel__name(evsel), "instructions"))
 		ai->insns_idx = evsel->idx;
 	if (ai->branches_idx < 0 && !strcmp(evsel__name(evsel), "branches"))
@@ -124,15 +122,29 @@ int annotate_itrace__init(struct annotate_tool *at, const struct itrace_opts *op
 {
 	/* the kernel code comes from the recording's kcore_dir, poked as it ran */
 	static const struct text_image_opts text;
-	struct annotate_itrace *ai = calloc(1, sizeof(*ai));
+	struct itrace_opts o = *opts;
+	struct annotate_itrace *ai;
 
+	/*
+	 * Without --itrace perf annotate decodes a trace with report's
+	 * default (instructions every 100 us, errors, psb and cbr events)
+	 * but for the callchains, which annotate has no use for.  A
+	 * recording whose header names no trace is left alone.
+	 */
+	if (!o.set) {
+		if (session->is_pipe || !perf_session__has_feat(session, HEADER_AUXTRACE))
+			return 0;
+		itrace_opts__set_report_default(&o);
+		o.callchain = o.add_callchain = false;
+	}
+	ai = calloc(1, sizeof(*ai));
 	if (!ai)
 		return -ENOMEM;
 	ai->insns_idx = ai->branches_idx = -1;
-	ai->exact = opts->insns && opts->period == 1 && !opts->period_ns;
+	ai->exact = o.insns && o.period == 1 && !o.period_ns;
 	ai->session = session;
 	ai->at = at;
-	ai->it = itrace__new(opts, session, NULL, input, &text, NULL, false);
+	ai->it = itrace__new(&o, session, NULL, input, &text, NULL, false);
 	if (!ai->it || itrace__set_sink(ai->it, ai__sink, ai)) {
 		annotate_itrace__delete(ai);
 		return -ENOMEM;
@@ -253,7 +265,8 @@ count:
 
 bool annotate_itrace__owns(const struct annotate_itrace *ai, const struct annotate_sym *as)
 {
-	return as->evsel_idx < 64 && (ai->owned & (1ULL << as->evsel_idx));
+	/* psb and cbr samples come with no instruction: annotated as recorded ones */
+	return as->evsel_idx == ai->insns_idx || as->evsel_idx == ai->branches_idx;
 }
 
 /* by symbol, event, offset, then in the order the codes ran */

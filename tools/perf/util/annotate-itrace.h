@@ -32,10 +32,11 @@ struct annotate_tool {
 };
 
 /*
- * Decode @session's trace with @opts: the tool's callbacks are wrapped so
- * that the trace up to each record's time is decoded before the record,
- * and each synthesized sample goes to the tool's sample callback with no
- * event.  0 or -ENOMEM.
+ * Decode @session's trace with @opts (not set: perf annotate's default,
+ * and only for a file whose header has a trace): the tool's callbacks are
+ * wrapped so that the trace up to each record's time is decoded before
+ * the record, and each synthesized sample goes to the tool's sample
+ * callback with no event.  0 or -ENOMEM.
  */
 int annotate_itrace__init(struct annotate_tool *at, const struct itrace_opts *opts,
 			  struct perf_session *session, const char *input);
@@ -51,7 +52,7 @@ u64 annotate_itrace__nr_errors(const struct annotate_itrace *ai);
  */
 int annotate_itrace__count(struct annotate_itrace *ai, const struct annotate_sym *as, u64 off,
 			   const struct perf_sample *sample);
-/* whether @as's event is one the trace made (its samples synthesized) */
+/* whether @as's event is the trace's instructions or branches (their bytes known) */
 bool annotate_itrace__owns(const struct annotate_itrace *ai, const struct annotate_sym *as);
 /*
  * @as's block: each instruction the trace ran in the symbol, once per

@@ -434,8 +434,7 @@ int annotate__run(struct annotate_opts *opts)
 		err = -EINVAL;
 		goto out;
 	}
-	if (opts->itrace.set)
-		err = annotate_itrace__init(&a.tool, &opts->itrace, a.session, opts->input);
+	err = annotate_itrace__init(&a.tool, &opts->itrace, a.session, opts->input);
 	if (!err)
 		err = perf_session__process_events(a.session);
 	if (!err && a.tool.itrace)

@@ -2,8 +2,8 @@
 # annotate --itrace: each instruction's executions in an Intel PT trace, as the generator ran them
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ptgen's pt-start fixture (libipt's encoder, written at test time, 4118
-# instructions on 2 CPUs): a loop of calls run ~100 times, jump labels and
+# ptgen's pt-start fixture (libipt's encoder, written at test time, 20158
+# instructions on 2 CPUs): a loop of calls run ~500 times, jump labels and
 # an ftrace site flipped mid-trace, BPF program A replaced by B at one
 # address.  The oracle is the generator's own record of what ran
 # (truth.txt: each instruction with its bytes; branches.txt: each taken
@@ -20,9 +20,11 @@
 #    block's executions;
 #  - stock perf 6.1 annotate --stdio -n on the same file (it decodes this
 #    fixture, and annotates the kcore copy; it refuses the BPF programs
-#    and the trampoline): --itrace=i1i and --itrace=i1000i, the same
-#    figure in each block's header and at every address it prints, ours
-#    summed over the codes run there.
+#    and the trampoline): --itrace=i1i, --itrace=i1000i and no --itrace
+#    (perf's default, instructions every 100 us): the same figure in each
+#    instructions block's header and at every address it prints, ours
+#    summed over the codes run there.  Not compared: the default's psb
+#    block (kernel code of recorded-like samples, not annotated yet).
 #
 # Mutation caught: the codes at an address counted as one (ai__same()
 # and ai__hash() ignoring the bytes): 0xffffffff8100020a shows nopl with
@@ -42,8 +44,8 @@ export HOME=$tmp
 check="$(dirname "$0")/lib/annotate-itrace-check.py"
 fx=$tmp/fx
 
-"$TEXTPOKE" test --write-fixture pt-start "$fx" >"$tmp/fx.out" 2>&1 ||
-	fail "--write-fixture pt-start: $(head -3 "$tmp/fx.out")"
+"$TEXTPOKE" test --write-fixture pt-start:20000 "$fx" >"$tmp/fx.out" 2>&1 ||
+	fail "--write-fixture pt-start:20000: $(head -3 "$tmp/fx.out")"
 
 # ours NAME ARGS...: perf textpoke annotate on the fixture, nothing on stderr
 ours() {
@@ -58,11 +60,14 @@ ours pct --itrace=i1i
 python3 "$check" truth "$fx/truth.txt" "$fx/branches.txt" "$tmp/n-raw" "$tmp/pct" || exit 1
 
 command -v perf >/dev/null 2>&1 || skip "stock perf is not installed: its part not run"
-for itrace in i1i i1000i; do
-	ours "n-$itrace" --itrace=$itrace -n
-	perf annotate --stdio -n -i "$fx/perf.data" --itrace=$itrace >"$tmp/perf-$itrace" \
-		2>"$tmp/perf-$itrace.err" || fail "perf annotate --itrace=$itrace: $(head -3 "$tmp/perf-$itrace.err")"
-	echo "--itrace=$itrace against stock perf:"
+for itrace in i1i i1000i default; do
+	opt=--itrace=$itrace
+	[ $itrace != default ] || opt=
+	"$TEXTPOKE" annotate --stdio -i "$fx/perf.data" -n $opt >"$tmp/n-$itrace" \
+		2>"$tmp/n-$itrace.err" || fail "annotate -n $opt: $(head -3 "$tmp/n-$itrace.err")"
+	perf annotate --stdio -n -i "$fx/perf.data" $opt >"$tmp/perf-$itrace" \
+		2>"$tmp/perf-$itrace.err" || fail "perf annotate -n $opt: $(head -3 "$tmp/perf-$itrace.err")"
+	echo "${opt:-no --itrace} against stock perf:"
 	python3 "$check" stock "$tmp/n-$itrace" "$tmp/perf-$itrace" || exit 1
 done
 exit 0
