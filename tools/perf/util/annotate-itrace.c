@@ -39,7 +39,7 @@
 struct ai_entry {
 	const struct symbol *sym;
 	u64 off;
-	u64 base; /* the address the symbol was at, from the sample's ip */
+	u64 base;   /* the address the symbol was at, from the sample's ip */
 	size_t seq; /* first seen: an address's codes in the order they ran */
 	int evsel_idx;
 	u8 len; /* 0: the decoder did not have the bytes (a branch's, rarely) */
@@ -54,7 +54,7 @@ struct annotate_itrace {
 	/* annotate.c's own callbacks, called after the trace is decoded up to their record */
 	int (*sample)(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
 		      struct evsel *evsel, struct machine *machine);
-	bool exact; /* i1: every instruction one sample */
+	bool exact;		     /* i1: every instruction one sample */
 	int insns_idx, branches_idx; /* the trace's events, -1 until a sample comes */
 	struct ai_entry *e;
 	size_t nr, alloc;
@@ -292,10 +292,14 @@ static size_t ai__lower(const struct annotate_itrace *ai, const struct symbol *s
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct ai_entry *e = &ai->e[mid];
-		bool before = e->sym != sym ? (uintptr_t)e->sym < (uintptr_t)sym :
-			      e->evsel_idx != idx ? e->evsel_idx < idx :
-						    e->off < off;
+		bool before;
 
+		if (e->sym != sym)
+			before = (uintptr_t)e->sym < (uintptr_t)sym;
+		else if (e->evsel_idx != idx)
+			before = e->evsel_idx < idx;
+		else
+			before = e->off < off;
 		if (before)
 			lo = mid + 1;
 		else
@@ -355,17 +359,149 @@ static u64 ai__base(const struct annotate_sym *as, const struct ai_entry *first,
 	return base;
 }
 
+/* the figure column, " Percent |" in the header, as annotate-print.c's */
 #define AI_COL_WIDTH 8
+
+/* the header: a trace's exact counts say what they count, sampled ones are perf's */
+static void ai__fprintf_head(const struct annotate_itrace *ai, const struct annotate_sym *as,
+			     const struct annotate_opts *opts, u64 base, FILE *fp)
+{
+	bool insns = as->evsel_idx == ai->insns_idx;
+	const char *what = opts->show_nr_samples ? "Samples" : "Percent";
+	char figures[128];
+	int len;
+
+	if (insns && !ai->exact) {
+		snprintf(figures, sizeof(figures), "%llu samples, percent: %s",
+			 (unsigned long long)as->nr_samples,
+			 annotate_percent__title(opts->percent_type));
+	} else {
+		int n = snprintf(figures, sizeof(figures), "%llu %s",
+				 (unsigned long long)(insns ? as->period : as->nr_samples),
+				 insns ? "instructions executed" : "taken branches");
+
+		if (opts->show_nr_samples)
+			what = "Count";
+		else
+			snprintf(figures + n, sizeof(figures) - n, ", percent: %s",
+				 annotate_percent__title(opts->percent_type));
+	}
+	len = fprintf(fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%s)\n", AI_COL_WIDTH,
+		      AI_COL_WIDTH, what, as->dso->short_name, as->evsel_name, figures);
+	/* perf's underline: the header, its newline and tab counted as a column each, plus 4 */
+	for (int i = 0; i < len + 4; i++)
+		fputc('-', fp);
+	fputc('\n', fp);
+	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", AI_COL_WIDTH + 1, "", AI_COL_WIDTH + 1, "",
+		(unsigned long long)base, symbol__name(as->sym));
+}
+
+/* @e's count, or its share of what --percent-type says */
+static void ai__fprintf_figure(const struct ai_entry *e, const struct annotate_sym *as,
+			       const struct annotate_totals *totals,
+			       const struct annotate_opts *opts, FILE *fp)
+{
+	u64 part, whole;
+
+	if (opts->show_nr_samples) {
+		fprintf(fp, " %*llu : ", AI_COL_WIDTH - 1, (unsigned long long)e->nr);
+		return;
+	}
+	switch (opts->percent_type) {
+	case ANNOTATE_PERCENT__GLOBAL_PERIOD:
+		part = e->period;
+		whole = totals->period;
+		break;
+	case ANNOTATE_PERCENT__LOCAL_HITS:
+		part = e->nr;
+		whole = as->nr_samples;
+		break;
+	case ANNOTATE_PERCENT__GLOBAL_HITS:
+		part = e->nr;
+		whole = totals->nr_samples;
+		break;
+	default:
+		part = e->period;
+		whole = as->period;
+		break;
+	}
+	fprintf(fp, " %*.2f : ", AI_COL_WIDTH - 1, whole ? 100.0 * part / whole : 0.0);
+}
+
+/* spaces to objdump's next tab stop from @col (columns counted from the address) */
+static int ai__tab(FILE *fp, int col)
+{
+	int next = (col / 8 + 1) * 8;
+
+	fprintf(fp, "%*s", next - col, "");
+	return next;
+}
+
+/*
+ * One code run at an address: its figure, address, bytes with --asm-raw,
+ * text; then, after a '#', how often it was taken and which of the
+ * address's @nr_codes it is.  0, or -EOPNOTSUPP without capstone.
+ */
+static int ai__fprintf_line(const struct annotate_itrace *ai, const struct annotate_sym *as,
+			    const struct ai_entry *e, size_t code, size_t nr_codes, u64 addr,
+			    int width, const struct annotate_totals *totals,
+			    const struct annotate_opts *opts, FILE *fp)
+{
+	struct disasm_insn insn;
+	const char *sp;
+	s64 taken = -1;
+	int n = -EINVAL, col;
+
+	if (e->len)
+		n = disasm__one(e->bytes, e->len, addr, &insn, NULL, NULL);
+	if (n == -EOPNOTSUPP)
+		return n;
+	if (n <= 0)
+		snprintf(insn.text, sizeof(insn.text), "%s",
+			 e->len ? "(bad)" : "(bytes not known)");
+	ai__fprintf_figure(e, as, totals, opts, fp);
+	fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
+	col = ai__tab(fp, snprintf(NULL, 0, "%llx:", (unsigned long long)addr));
+	if (opts->asm_raw) {
+		int raw = 0;
+
+		for (int i = 0; i < e->len; i++)
+			raw += fprintf(fp, "%02x ", e->bytes[i]);
+		/* objdump leaves room for 7 bytes before its tab */
+		if (raw < 21)
+			raw += fprintf(fp, "%*s", 21 - raw, "");
+		ai__tab(fp, col + raw);
+	}
+	/* the mnemonic in objdump's 6 columns */
+	sp = n > 0 ? strchr(insn.text, ' ') : NULL;
+	if (sp)
+		fprintf(fp, "%-6.*s %s", (int)(sp - insn.text), insn.text, sp + 1);
+	else
+		fputs(insn.text, fp);
+	/* a taken count on every jump, call or return the trace took, 0 on a jump it never took */
+	if (as->evsel_idx == ai->insns_idx && ai->branches_idx >= 0) {
+		taken = ai__taken(ai, e, nr_codes == 1);
+		if (taken < 0 && n > 0 && insn.text[0] == 'j')
+			taken = 0;
+	}
+	if (taken >= 0 || nr_codes > 1)
+		fputs("\t#", fp);
+	if (taken >= 0)
+		fprintf(fp, " taken %lld%s", (long long)taken, nr_codes > 1 ? "," : "");
+	if (nr_codes > 1)
+		fprintf(fp, " code %zu of %zu run here", code, nr_codes);
+	fputc('\n', fp);
+	return 0;
+}
 
 int annotate_itrace__fprintf(struct annotate_itrace *ai, const struct annotate_sym *as,
 			     const struct annotate_totals *totals, const struct annotate_opts *opts,
 			     struct dso_data *dd, FILE *fp)
 {
-	bool insns = as->evsel_idx == ai->insns_idx, branches = as->evsel_idx == ai->branches_idx;
-	bool exact = (insns && ai->exact) || branches;
-	u64 base, last, part, whole;
+	const struct ai_entry *head = NULL;
 	size_t i, first;
-	int width, len;
+	u64 base;
+	int width;
 
 	if (!ai->sorted) {
 		/* counting is over: the table gives way to an order */
@@ -377,32 +513,13 @@ int annotate_itrace__fprintf(struct annotate_itrace *ai, const struct annotate_s
 		ai->sorted = true;
 	}
 	first = ai__lower(ai, as->sym, as->evsel_idx, 0);
-	base = ai__base(as, first < ai->nr && ai__in(&ai->e[first], as->sym, as->evsel_idx) ?
-				&ai->e[first] : NULL,
-			dd);
-	if (exact)
-		len = fprintf(fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%llu %s%s%s)\n",
-			      AI_COL_WIDTH, AI_COL_WIDTH, opts->show_nr_samples ? "Count" : "Percent",
-			      as->dso->short_name, as->evsel_name,
-			      (unsigned long long)(insns ? as->period : as->nr_samples),
-			      insns ? "instructions executed" : "taken branches",
-			      opts->show_nr_samples ? "" : ", percent: ",
-			      opts->show_nr_samples ? "" :
-						      annotate_percent__title(opts->percent_type));
-	else
-		len = fprintf(
-		    fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%llu samples, percent: %s)\n",
-		    AI_COL_WIDTH, AI_COL_WIDTH, opts->show_nr_samples ? "Samples" : "Percent",
-		    as->dso->short_name, as->evsel_name, (unsigned long long)as->nr_samples,
-		    annotate_percent__title(opts->percent_type));
-	for (int k = 0; k < len + 4; k++)
-		fputc('-', fp);
-	fputc('\n', fp);
-	last = base + (as->sym->end - as->sym->start) - 1;
-	width = snprintf(NULL, 0, "%llx", (unsigned long long)last);
-	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", AI_COL_WIDTH + 1, "", AI_COL_WIDTH + 1, "",
-		(unsigned long long)base, symbol__name(as->sym));
-
+	if (first < ai->nr && ai__in(&ai->e[first], as->sym, as->evsel_idx))
+		head = &ai->e[first];
+	base = ai__base(as, head, dd);
+	ai__fprintf_head(ai, as, opts, base, fp);
+	/* perf's address column is as wide as the symbol's last address */
+	width = snprintf(NULL, 0, "%llx",
+			 (unsigned long long)(base + (as->sym->end - as->sym->start) - 1));
 	for (i = first; i < ai->nr && ai__in(&ai->e[i], as->sym, as->evsel_idx);) {
 		size_t j, end = i;
 
@@ -411,79 +528,11 @@ int annotate_itrace__fprintf(struct annotate_itrace *ai, const struct annotate_s
 		       ai->e[end].off == ai->e[i].off)
 			end++;
 		for (j = i; j < end; j++) {
-			const struct ai_entry *e = &ai->e[j];
-			u64 addr = base + e->off;
-			struct disasm_insn insn;
-			s64 taken = -1;
-			int n = -EINVAL, col;
+			int err = ai__fprintf_line(ai, as, &ai->e[j], j - i + 1, end - i,
+						   base + ai->e[j].off, width, totals, opts, fp);
 
-			if (e->len)
-				n = disasm__one(e->bytes, e->len, addr, &insn, NULL, NULL);
-			if (n == -EOPNOTSUPP)
-				return n;
-			if (n <= 0)
-				snprintf(insn.text, sizeof(insn.text),
-					 e->len ? "(bad)" : "(bytes not known)");
-			if (opts->show_nr_samples) {
-				fprintf(fp, " %*llu : ", AI_COL_WIDTH - 1,
-					(unsigned long long)e->nr);
-			} else {
-				switch (opts->percent_type) {
-				case ANNOTATE_PERCENT__GLOBAL_PERIOD:
-					part = e->period;
-					whole = totals->period;
-					break;
-				case ANNOTATE_PERCENT__LOCAL_HITS:
-					part = e->nr;
-					whole = as->nr_samples;
-					break;
-				case ANNOTATE_PERCENT__GLOBAL_HITS:
-					part = e->nr;
-					whole = totals->nr_samples;
-					break;
-				default:
-					part = e->period;
-					whole = as->period;
-					break;
-				}
-				fprintf(fp, " %*.2f : ", AI_COL_WIDTH - 1,
-					whole ? 100.0 * part / whole : 0.0);
-			}
-			fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
-			col = snprintf(NULL, 0, "%llx:", (unsigned long long)addr);
-			fprintf(fp, "%*s", (col / 8 + 1) * 8 - col, "");
-			if (opts->asm_raw) {
-				int raw = 0, k;
-
-				for (k = 0; k < e->len; k++)
-					raw += fprintf(fp, "%02x ", e->bytes[k]);
-				if (raw < 21)
-					raw += fprintf(fp, "%*s", 21 - raw, "");
-				col = (col / 8 + 1) * 8 + raw;
-				fprintf(fp, "%*s", (col / 8 + 1) * 8 - col, "");
-			}
-			if (n > 0 && strchr(insn.text, ' '))
-				fprintf(fp, "%-6.*s %s", (int)(strchr(insn.text, ' ') - insn.text),
-					insn.text, strchr(insn.text, ' ') + 1);
-			else
-				fputs(insn.text, fp);
-			/*
-			 * a taken count on every jump and call the trace
-			 * took, and on a jump it never took: 0
-			 */
-			if (insns && ai->branches_idx >= 0) {
-				taken = ai__taken(ai, e, end - i == 1);
-				if (taken < 0 && n > 0 && insn.text[0] == 'j')
-					taken = 0;
-			}
-			if (taken >= 0 || end - i > 1)
-				fputs("\t#", fp);
-			if (taken >= 0)
-				fprintf(fp, " taken %lld%s", (long long)taken,
-					end - i > 1 ? "," : "");
-			if (end - i > 1)
-				fprintf(fp, " code %zu of %zu run here", j - i + 1, end - i);
-			fputc('\n', fp);
+			if (err)
+				return err;
 		}
 		i = end;
 	}

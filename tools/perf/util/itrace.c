@@ -72,7 +72,8 @@ struct itrace {
 	size_t nr_seen;
 	itrace_sample_fn sink; /* report: the samples go there, not to the printer */
 	void *sink_arg;
-	const struct intel_pt_item *sink_item; /* the one whose sample the sink has */
+	/* the item whose sample the sink has, for itrace__sink_insn() */
+	const struct intel_pt_item *sink_item;
 	struct itrace_stacks *stacks; /* 'g' (report): the call stacks */
 	u64 trace_nr;		      /* of the item being printed */
 	u64 *chain;		      /* its callchain: struct ip_callchain's nr, then ips */
