@@ -24,6 +24,7 @@ int cmd_textpoke_annotate(int argc, char **argv)
 		OPT_SKIP_MISSING,
 		OPT_SOURCE,
 		OPT_NO_SOURCE,
+		OPT_ITRACE,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -47,6 +48,10 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	     OPT_SOURCE},
 	    {0, "no-source", no_argument, NULL, "no source lines (what is printed anyway, yet)",
 	     OPT_NO_SOURCE},
+	    {0, "itrace", required_argument, "opts",
+	     "the samples of an Intel PT trace, as perf's --itrace (i1i: each instruction's "
+	     "executions, b: branches taken)",
+	     OPT_ITRACE},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
@@ -95,6 +100,12 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			break;
 		case OPT_NO_SOURCE:
 			o.no_source = true;
+			break;
+		case OPT_ITRACE:
+			if (itrace_opts__parse(&o.itrace, optarg)) {
+				err = 129;
+				goto out;
+			}
 			break;
 		case 'v':
 			verbose++;

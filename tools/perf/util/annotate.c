@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "annotate-internal.h"
+#include "annotate-itrace.h"
 #include "annotate.h"
 #include "debug.h"
 #include "dso-data.h"
@@ -90,7 +91,7 @@ int annotate_opts__add_sym(struct annotate_opts *opts, const char *name)
  * its object's table entry, which the reference on the object keeps.
  */
 struct annotate {
-	struct perf_tool tool;
+	struct annotate_tool tool; /* first: the callbacks get its address */
 	const struct annotate_opts *opts;
 	struct perf_session *session;
 	struct annotate_sym *syms;
@@ -215,7 +216,7 @@ static struct annotate_totals *annotate__totals(struct annotate *a, int idx)
 	return &a->totals[idx];
 }
 
-static int annotate__sample(struct perf_tool *tool, union perf_event *event __maybe_unused,
+static int annotate__sample(struct perf_tool *tool, union perf_event *event,
 			    struct perf_sample *sample, struct evsel *evsel,
 			    struct machine *machine)
 {
@@ -263,6 +264,11 @@ static int annotate__sample(struct perf_tool *tool, union perf_event *event __ma
 	as->hits[off].period += sample->period;
 	as->nr_samples++;
 	as->period += sample->period;
+	/* a trace's sample (no record): by the bytes the decoder ran too */
+	if (!event && a->tool.itrace)
+		err = annotate_itrace__count(a->tool.itrace, as, off, sample);
+	if (err)
+		goto out_err;
 	goto out;
 out_err:
 	pr_err("%s: sample at %#llx: %s\n", a->session->path,
@@ -357,6 +363,18 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	for (i = 0; i < a->nr_syms; i++) {
 		const struct annotate_sym *as = &a->syms[i];
 
+		/* an Intel PT trace's samples: the code the trace ran, kernel code too */
+		if (a->tool.itrace && annotate_itrace__owns(a->tool.itrace, as)) {
+			err = annotate_itrace__fprintf(a->tool.itrace, as,
+						       &a->totals[as->evsel_idx], a->opts, dd, fp);
+			if (err == -ENOMEM)
+				break;
+			if (err && !a->opts->skip_missing)
+				pr_warning("%s: cannot annotate %s: %s\n", a->opts->input,
+					   symbol__name(as->sym), strerror(-err));
+			err = 0;
+			continue;
+		}
 		/* a system-wide recording hits hundreds of them: one line says so */
 		if (annotate_sym__is_kernel(as)) {
 			if (!nr_kernel++)
@@ -396,10 +414,10 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 int annotate__run(struct annotate_opts *opts)
 {
 	struct annotate a = {
-	    .tool =
+	    .tool.tool =
 		{
 		    .sample = annotate__sample,
-		    /* user code does not change in TEXT_POKEs */
+		    /* user code does not change in TEXT_POKEs (a trace's image reads them) */
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
 		},
@@ -411,14 +429,21 @@ int annotate__run(struct annotate_opts *opts)
 	err = annotate__parse_dsos(&a);
 	if (err)
 		goto out;
-	a.session = perf_session__new(opts->input, &a.tool);
+	a.session = perf_session__new(opts->input, &a.tool.tool);
 	if (!a.session) {
 		err = -EINVAL;
 		goto out;
 	}
-	err = perf_session__process_events(a.session);
+	err = annotate_itrace__init(&a.tool, &opts->itrace, a.session, opts->input);
+	if (!err)
+		err = perf_session__process_events(a.session);
+	if (!err && a.tool.itrace)
+		err = annotate_itrace__finish(a.tool.itrace);
 	if (err)
 		goto out;
+	if (a.tool.itrace && annotate_itrace__nr_errors(a.tool.itrace))
+		pr_warning("%s: %llu instruction trace errors\n", opts->input,
+			   (unsigned long long)annotate_itrace__nr_errors(a.tool.itrace));
 	err = annotate__fprintf(&a, stdout);
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
 		pr_err("writing the annotation failed: %s\n", strerror(errno));
@@ -436,6 +461,7 @@ out:
 	free(a.totals);
 	free(a.dsos);
 	free(a.dsos_buf);
+	annotate_itrace__delete(a.tool.itrace);
 	if (a.session)
 		perf_session__delete(a.session);
 	return err;

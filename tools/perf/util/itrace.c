@@ -72,6 +72,8 @@ struct itrace {
 	size_t nr_seen;
 	itrace_sample_fn sink; /* report: the samples go there, not to the printer */
 	void *sink_arg;
+	/* the item whose sample the sink has, for itrace__sink_insn() */
+	const struct intel_pt_item *sink_item;
 	struct itrace_stacks *stacks; /* 'g' (report): the call stacks */
 	u64 trace_nr;		      /* of the item being printed */
 	u64 *chain;		      /* its callchain: struct ip_callchain's nr, then ips */
@@ -245,6 +247,16 @@ void itrace__delete(struct itrace *it)
 	auxtrace__exit(&it->at);
 	free(it->heads);
 	free(it);
+}
+
+int itrace__sink_insn(const struct itrace *it, const u8 **bytes)
+{
+	if (!it || !it->sink_item) {
+		*bytes = NULL;
+		return 0;
+	}
+	*bytes = it->sink_item->insn;
+	return it->sink_item->insn_len;
 }
 
 int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg)
@@ -924,6 +936,8 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 		sample.raw_data = raw;
 	}
 	if (it->sink) {
+		int err;
+
 		/*
 		 * perf gives a chain to every sample but the branch ones
 		 * (intel_pt_prep_sample()): instructions, psb, cbr
@@ -934,7 +948,10 @@ static int itrace__print(struct itrace *it, struct intel_pt_item *item)
 							    it->opts.callchain_sz + 1);
 			sample.callchain = (const struct ip_callchain *)it->chain;
 		}
-		return it->sink(it->sink_arg, evsel, &sample);
+		it->sink_item = item;
+		err = it->sink(it->sink_arg, evsel, &sample);
+		it->sink_item = NULL;
+		return err;
 	}
 	b = &p->out;
 	if (it->filtering && script_filter__skip_early(it->filter, &sample))

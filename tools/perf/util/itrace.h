@@ -79,6 +79,12 @@ int itrace__finish(struct itrace *it);
 typedef int (*itrace_sample_fn)(void *arg, struct evsel *evsel, struct perf_sample *sample);
 int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
 /*
+ * In the sink: the bytes the decoder walked for the sample's instruction
+ * (an instruction sample's, or a branch's source when known), their
+ * length (0: not known) and *@bytes, valid until the sink returns
+ */
+int itrace__sink_insn(const struct itrace *it, const u8 **bytes);
+/*
  * A recorded sample's chain from the trace's call stacks as they are at
  * its time (report's default, perf's add_callchain), or NULL: into the
  * itrace's own buffer, valid until the next call
