@@ -134,14 +134,18 @@ TEST_PACKAGES := gcc-multilib bpftool linux-perf chromium gdb python3 bc bzip2 \
 test-deps:
 	$(Q)sh scripts/apt-install.sh optional --no-install-recommends $(TEST_PACKAGES)
 
+# tests side by side, one per CPU (those that must run alone do)
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+
 check: deps test-deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)TEXTPOKE_SRCDIR=$(CURDIR) $(PROG) test
+	$(Q)TEXTPOKE_SRCDIR=$(CURDIR) $(PROG) test -j $(TEST_JOBS)
 
 check-san: deps test-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
 	$(Q)TEXTPOKE_SRCDIR=$(CURDIR) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build-san/perf-textpoke test
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build-san/perf-textpoke test \
+		-j $(TEST_JOBS)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -4,7 +4,9 @@
  * the generated builtin_tests[] table, shell tests from tests/shell/ (*.sh,
  * description on line 2, exit 2 to skip, the last line printed being the
  * reason).  Each test runs in a child so that a crash fails one test, not
- * the run; its output is shown with -v, and always when it fails.
+ * the run; its output is shown with -v, and always when it fails.  With
+ * -j N up to N children run at once, the results printed in the tests'
+ * order; a test marked exclusive runs alone.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +38,7 @@
 struct shell_test {
 	char *path;
 	char *desc;
+	bool exclusive; /* a "# Exclusive: why" line in its leading comment */
 };
 
 static struct shell_test *shell_tests;
@@ -210,6 +213,14 @@ static void load_shell_tests(void)
 				p++;
 			st->desc = strdup(p);
 		}
+		st->exclusive = false;
+		/* the leading comment's "# Exclusive: ..." (test -j runs it alone) */
+		while (f && fgets(line, sizeof(line), f) && line[0] == '#') {
+			if (!strncmp(line, "# Exclusive:", 12)) {
+				st->exclusive = true;
+				break;
+			}
+		}
 		if (f)
 			fclose(f);
 		if (!st->desc)
@@ -297,18 +308,43 @@ static void home__remove(const char *home)
 	nftw(home, home__remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* TEST_OK, TEST_FAIL or TEST_SKIP; @reason gets the skip reason */
-static int run_one(int i, char *reason, size_t reason_size, bool show_output)
+/*
+ * A test running in its child: its output goes to an unlinked file, a
+ * C test's skip reason through a pipe, and it has a HOME of its own.
+ */
+struct test_job {
+	int i;
+	pid_t pid; /* 0: not started, -1: done */
+	int out, rfd;
+	char home[32];
+	int ret;
+	char reason[512];
+};
+
+static int job__fail(struct test_job *job, const char *what)
+{
+	snprintf(job->reason, sizeof(job->reason), "%s: %s", what, strerror(errno));
+	job->ret = TEST_FAIL;
+	job->pid = -1;
+	return -1;
+}
+
+/* start test @job->i in a child; -1 (the job failed, done) when it cannot */
+static int job__start(struct test_job *job)
 {
 	int nc = nr_c_tests();
 	char tmpl[] = "/tmp/perf-textpoke-test-XXXXXX";
-	char home[] = "/tmp/perf-textpoke-home-XXXXXX";
-	int out = mkstemp(tmpl), rpipe[2], status, ret;
+	int rpipe[2], ret;
 	pid_t pid;
 
-	if (out < 0 || pipe(rpipe) < 0)
-		return TEST_FAIL;
+	job->out = job->rfd = -1;
+	job->reason[0] = '\0';
+	job->out = mkstemp(tmpl);
+	if (job->out < 0)
+		return job__fail(job, "cannot make an output file");
 	unlink(tmpl);
+	if (pipe(rpipe) < 0)
+		return job__fail(job, "cannot make a pipe");
 	/*
 	 * Every test gets a HOME of its own, empty, removed afterwards: perf
 	 * record fills ~/.debug with the build-ids it saw, and perf script,
@@ -316,29 +352,31 @@ static int run_one(int i, char *reason, size_t reason_size, bool show_output)
 	 * its ~/.perfconfig), so a shared HOME lets one run's recording, or
 	 * the machine's, change what an oracle answers.
 	 */
-	if (!mkdtemp(home)) {
-		snprintf(reason, reason_size, "cannot make a scratch HOME: %s", strerror(errno));
-		close(out);
+	strcpy(job->home, "/tmp/perf-textpoke-home-XXXXXX");
+	if (!mkdtemp(job->home)) {
 		close(rpipe[0]);
 		close(rpipe[1]);
-		return TEST_FAIL;
+		job->home[0] = '\0';
+		return job__fail(job, "cannot make a scratch HOME");
 	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
-		home__remove(home);
-		return TEST_FAIL;
+		close(rpipe[0]);
+		close(rpipe[1]);
+		home__remove(job->home);
+		return job__fail(job, "cannot fork");
 	}
 	if (pid == 0) {
 		close(rpipe[0]);
-		dup2(out, 1);
-		dup2(out, 2);
+		dup2(job->out, 1);
+		dup2(job->out, 2);
 		setpgid(0, 0);
-		setenv("HOME", home, 1);
+		setenv("HOME", job->home, 1);
 		alarm(TEST_TIMEOUT_SECS);
-		if (i < nc) {
-			struct test_suite *t = builtin_tests[i];
+		if (job->i < nc) {
+			struct test_suite *t = builtin_tests[job->i];
 
 			verbose = verbose > 1 ? verbose : 1;
 			t->skip_reason[0] = '\0';
@@ -350,34 +388,79 @@ static int run_one(int i, char *reason, size_t reason_size, bool show_output)
 				_exit(3);
 			_exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
 		}
-		execlp("bash", "bash", shell_tests[i - nc].path, (char *)NULL);
+		execlp("bash", "bash", shell_tests[job->i - nc].path, (char *)NULL);
 		_exit(127);
 	}
 	close(rpipe[1]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	home__remove(home);
+	job->rfd = rpipe[0];
+	job->pid = pid;
+	return 0;
+}
+
+/* the child of @job ended with @status: its result, TEST_OK, TEST_FAIL or TEST_SKIP */
+static void job__finish(struct test_job *job, int status)
+{
+	char *reason = job->reason;
+	size_t size = sizeof(job->reason);
+
+	home__remove(job->home);
 	reason[0] = '\0';
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
-		ssize_t n = read(rpipe[0], reason, reason_size - 1);
+		ssize_t n = read(job->rfd, reason, size - 1);
 
 		reason[n > 0 ? n : 0] = '\0';
 		if (!reason[0])
-			last_line(out, reason, reason_size);
-		ret = TEST_SKIP;
+			last_line(job->out, reason, size);
+		job->ret = TEST_SKIP;
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		ret = TEST_OK;
+		job->ret = TEST_OK;
 	} else {
-		ret = TEST_FAIL;
+		job->ret = TEST_FAIL;
 		if (WIFSIGNALED(status))
-			snprintf(reason, reason_size, "killed by signal %d%s", WTERMSIG(status),
+			snprintf(reason, size, "killed by signal %d%s", WTERMSIG(status),
 				 WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
 	}
-	close(rpipe[0]);
-	if (show_output || ret == TEST_FAIL)
-		copy_out(out);
-	close(out);
-	return ret;
+	close(job->rfd);
+	job->rfd = -1;
+	job->pid = -1;
+}
+
+/* a job's output (shown with -v, and always when it failed); closes it */
+static void job__output(struct test_job *job, bool show_output)
+{
+	if (job->out < 0)
+		return;
+	if (show_output || job->ret == TEST_FAIL)
+		copy_out(job->out);
+	close(job->out);
+	job->out = -1;
+}
+
+/* wait for a running job to end: it, or NULL when interrupted */
+static struct test_job *jobs__reap(struct test_job *jobs, int nr)
+{
+	int status, k;
+	pid_t pid;
+
+	do
+		pid = waitpid(-1, &status, 0);
+	while (pid < 0 && errno == EINTR);
+	if (pid < 0)
+		return NULL;
+	for (k = 0; k < nr; k++) {
+		if (jobs[k].pid == pid) {
+			job__finish(&jobs[k], status);
+			return &jobs[k];
+		}
+	}
+	return NULL;
+}
+
+static bool test_exclusive(int i)
+{
+	int nc = nr_c_tests();
+
+	return i < nc ? builtin_tests[i]->exclusive : shell_tests[i - nc].exclusive;
 }
 
 static bool selected(int i, int argc, char **argv)
@@ -408,10 +491,17 @@ int cmd_textpoke_test(int argc, char **argv)
 	static const struct popt opts[] = {
 	    {'v', "verbose", no_argument, NULL, "show the output of each test", 'v'},
 	    {'l', "list", no_argument, NULL, "list the tests, run none", 'l'},
+	    {'j', "jobs", required_argument, "n",
+	     "run up to n tests at once (results in the tests' order)", 'j'},
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
 	    {0},
 	};
 	int passed = 0, failed = 0, skipped = 0, total, i, c, failed_nr[16];
+	int nr_jobs = 1, nr_sel = 0, next = 0, shown = 0, running = 0;
+	struct test_job *jobs, *ended;
+	bool excl = false;
+	char *end;
+	long n;
 	struct popt_ctx ctx;
 	bool list = false;
 
@@ -426,6 +516,14 @@ int cmd_textpoke_test(int argc, char **argv)
 			break;
 		case 'l':
 			list = true;
+			break;
+		case 'j':
+			n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 1 || n > 64) {
+				popt__error(&ctx, "-j %s: not a number of jobs from 1 to 64", optarg);
+				return 129;
+			}
+			nr_jobs = n;
 			break;
 		case 'h':
 			popt__usage(test_usage, opts, stdout);
@@ -464,47 +562,90 @@ int cmd_textpoke_test(int argc, char **argv)
 			return 129;
 		}
 	}
-	for (i = 0; i < total; i++) {
-		char reason[512];
-		int ret;
-
-		if (!selected(i, argc, argv))
-			continue;
-		if (list) {
-			printf("%3d: %s\n", i + 1, test_desc(i));
-			continue;
-		}
-		printf("%3d: %-60s:", i + 1, test_desc(i));
-		fflush(stdout);
-		if (verbose)
-			printf("\n");
-		ret = run_one(i, reason, sizeof(reason), verbose > 0);
-		if (verbose)
-			printf("%3d: %-60s:", i + 1, test_desc(i));
-		switch (ret) {
-		case TEST_OK:
-			printf(" Ok\n");
-			passed++;
-			break;
-		case TEST_SKIP:
-			/* a skip for want of the corpus: say how to give one */
-			if (strstr(reason, "corpus") && !corpus_found() &&
-			    strlen(reason) + 40 < sizeof(reason))
-				strcat(reason, ": set TEXTPOKE_CORPUS to the public corpus");
-			printf(" Skip (%s)\n", reason[0] ? reason : "no reason given");
-			skipped++;
-			break;
-		default:
-			printf(" FAILED!%s%s\n", reason[0] ? " " : "", reason);
-			if (failed < (int)ARRAY_SIZE(failed_nr))
-				failed_nr[failed] = i + 1;
-			failed++;
-			break;
-		}
-		fflush(stdout);
+	if (list) {
+		for (i = 0; i < total; i++)
+			if (selected(i, argc, argv))
+				printf("%3d: %s\n", i + 1, test_desc(i));
+		return 0;
 	}
-	if (!list)
-		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	jobs = calloc(total ?: 1, sizeof(*jobs));
+	if (!jobs) {
+		popt__error(&ctx, "out of memory");
+		return 1;
+	}
+	for (i = 0; i < total; i++)
+		if (selected(i, argc, argv))
+			jobs[nr_sel++].i = i;
+	/*
+	 * Up to nr_jobs tests run at once, an exclusive one alone; results
+	 * are printed in the tests' order, each when it and those before it
+	 * are done, so the output is the sequential run's.
+	 */
+	while (shown < nr_sel) {
+		while (shown < next && jobs[shown].pid == -1) {
+			struct test_job *job = &jobs[shown++];
+			char *reason = job->reason;
+
+			if (nr_jobs > 1)
+				printf("%3d: %-60s:%s", job->i + 1, test_desc(job->i),
+				       verbose ? "\n" : "");
+			job__output(job, verbose > 0);
+			if (verbose)
+				printf("%3d: %-60s:", job->i + 1, test_desc(job->i));
+			switch (job->ret) {
+			case TEST_OK:
+				printf(" Ok\n");
+				passed++;
+				break;
+			case TEST_SKIP:
+				/* a skip for want of the corpus: say how to give one */
+				if (strstr(reason, "corpus") && !corpus_found() &&
+				    strlen(reason) + 40 < sizeof(job->reason))
+					strcat(reason, ": set TEXTPOKE_CORPUS to the public corpus");
+				printf(" Skip (%s)\n", reason[0] ? reason : "no reason given");
+				skipped++;
+				break;
+			default:
+				printf(" FAILED!%s%s\n", reason[0] ? " " : "", reason);
+				if (failed < (int)ARRAY_SIZE(failed_nr))
+					failed_nr[failed] = job->i + 1;
+				failed++;
+				break;
+			}
+			fflush(stdout);
+		}
+		while (next < nr_sel && running < nr_jobs && !excl) {
+			struct test_job *job = &jobs[next];
+			bool ex = test_exclusive(job->i);
+
+			if (ex && running)
+				break;
+			if (nr_jobs == 1) {
+				printf("%3d: %-60s:%s", job->i + 1, test_desc(job->i),
+				       verbose ? "\n" : "");
+				fflush(stdout);
+			}
+			next++;
+			/* failed, done: printed before another starts */
+			if (job__start(job) < 0)
+				break;
+			running++;
+			excl = ex;
+		}
+		if (!running)
+			continue;
+		ended = jobs__reap(jobs, next);
+		if (!ended) {
+			/* no child left to wait for: cannot happen while one runs */
+			popt__error(&ctx, "waiting for a test: %s", strerror(errno));
+			free(jobs);
+			return 1;
+		}
+		running--;
+		excl = false;
+	}
+	free(jobs);
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	if (failed) {
 		char which[128];
 		int n = 0;

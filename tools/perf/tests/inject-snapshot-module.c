@@ -537,4 +537,5 @@ out:
 struct test_suite suite__inject_snapshot_module = {
     .desc = "inject --snapshot=start: a module and a BPF program loaded before, by stock perf",
     .func = test__inject_snapshot_module,
+    .exclusive = true,
 };

@@ -378,4 +378,5 @@ out:
 struct test_suite suite__machine_perf_script = {
     .desc = "Machine model: sym/dso of every sample and frame equal perf script's",
     .func = test__machine_perf_script,
+    .exclusive = true,
 };

@@ -402,4 +402,5 @@ out:
 struct test_suite suite__report_changes_bpf = {
     .desc = "report changes: BPF churn regions, lives and address reuse as stock perf sees them",
     .func = test__report_changes_bpf,
+    .exclusive = true,
 };

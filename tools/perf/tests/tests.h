@@ -2,6 +2,7 @@
 #ifndef __PERF_TEXTPOKE_TESTS_H
 #define __PERF_TEXTPOKE_TESTS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../util/debug.h"
@@ -28,6 +29,12 @@ enum {
 struct test_suite {
 	const char *desc;
 	int (*func)(struct test_suite *t);
+	/*
+	 * runs alone under test -j: it loads BPF programs or records the
+	 * whole system, and another test's programs or processes would be in
+	 * what it checks
+	 */
+	bool exclusive;
 	char skip_reason[256];
 };
 

@@ -222,4 +222,5 @@ out:
 struct test_suite suite__textimage_bpf_live = {
     .desc = "textimage: BPF programs recorded here hold their JIT bytes from load to unload",
     .func = test__textimage_bpf_live,
+    .exclusive = true,
 };

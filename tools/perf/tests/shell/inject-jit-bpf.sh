@@ -1,6 +1,7 @@
 #!/bin/bash
 # inject --jit: stock perf reports, annotates and reads JIT bytes of BPF programs that came and went
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it loads BPF programs (another test's would be in its recording)
 #
 # A system-wide recording, made now, of socket filters that ran on
 # loopback packets: 60 short-lived ones (load, attach, three packets,

@@ -1,6 +1,7 @@
 #!/bin/bash
 # inject: --snapshot of a recording made now keeps stock perf's kernel symbols and modules
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it loads BPF programs (another test's would be in its recording)
 #
 # A system-wide recording made with perf textpoke record on this machine,
 # with a BPF program loaded before it and one that runs on packets during

@@ -1,6 +1,7 @@
 #!/bin/bash
 # record: short-lived BPF programs captured, listed by stock perf, samples resolve
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it loads BPF programs (another test's would be in its recording)
 #
 # The churn workload loads 200 socket filters that each live microseconds
 # (load, attach to a loopback UDP socket, three packets, close).  Every

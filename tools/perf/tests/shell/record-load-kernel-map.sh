@@ -1,6 +1,7 @@
 #!/bin/bash
 # record: the kernel MMAP spans _text.._etext of /proc/kallsyms, found in one pass
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # The recorder finds _text (or _stext) and _etext in a single read of
 # /proc/kallsyms, the slowest file it reads at start; the synthesized

@@ -1,6 +1,7 @@
 #!/bin/bash
 # record: under load, every lost event is in the file and in the closing lines, as stock perf counts
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # Both CPUs spin, cpu-clock samples every 10 us on each (-c 10000 -a) into
 # a one-page ring (-m 1): the rings overflow.  How much is lost depends on

@@ -1,6 +1,7 @@
 #!/bin/bash
 # record: pipe, zstd, tracepoints, -p, SIGINT and .old, read by stock perf
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # Each output mode of perf textpoke record against stock perf 6.1:
 # - "-o -" streams pipe mode that stock perf script and perf textpoke

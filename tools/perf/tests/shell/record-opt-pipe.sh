@@ -1,6 +1,7 @@
 #!/bin/bash
 # record: a pipe (-o -) carries build-ids, sample times and BPF JIT images after the data, read by stock perf
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it loads BPF programs (another test's would be in its recording)
 #
 # What a recording knows only at its end goes into a pipe as
 # HEADER_BUILD_ID and HEADER_FEATURE records after the last sample; stock

@@ -1,6 +1,7 @@
 #!/bin/bash
 # record: tracepoints where tracefs is not mounted, found or mounted as perf does
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # A fresh machine has no tracefs mounted until something mounts it; stock
 # perf record does, so must we.  Each case runs in a mount namespace of its

@@ -1,6 +1,7 @@
 #!/bin/bash
 # report: a system-wide recording, narrowed to the test's processes, equals stock perf report
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # stock perf record -a while the workload runs; the other processes of the
 # machine are in the recording too, so every comparison is narrowed to

@@ -1,6 +1,7 @@
 #!/bin/bash
 # script: --time, -C, --pid, --tid, -c, -S, --dsos, -a, --reltime, --deltatime as perf script
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # One system-wide recording of a workload, printed by stock perf script
 # and by us with each filter and time display option: the outputs are

@@ -1,6 +1,7 @@
 #!/bin/bash
 # script: --header, --header-only and -I print the recording's header as perf script
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # perf script --header-only prints the "# ========" block perf report
 # --header-only prints (file layout, one or more lines per feature, the

@@ -1,6 +1,7 @@
 #!/bin/bash
 # script: --show-switch-events, --show-namespace-events, --show-cgroup-events, --show-round-events as perf script
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # A system-wide recording with context switches (SWITCH_CPU_WIDE), a
 # per-task one (SWITCH), both with namespaces and cgroups, printed by

@@ -1,6 +1,7 @@
 #!/bin/bash
 # script: system-wide, BPF ksymbol and tracepoint recordings against perf script
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it loads BPF programs (another test's would be in its recording)
 #
 # perf record -a for about a second while a workload runs and BPF socket
 # filters are loaded, run and unloaded (a small helper: BPF_PROG_LOAD,

@@ -1,6 +1,7 @@
 #!/bin/bash
 # script: -F tod (time of day from HEADER_CLOCK_DATA) as perf script, and its error without -k
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it records the whole system (-a), which another test would load
 #
 # Stock perf records a workload with -k monotonic (it then writes
 # HEADER_CLOCK_DATA: the wall clock and the monotonic clock read at one
