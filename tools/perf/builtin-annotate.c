@@ -9,6 +9,7 @@
 #include "util/annotate.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
+#include "util/text-image-options.h"
 
 static const char *const annotate_usage[] = {
     "perf textpoke annotate [<options>] [<symbol>...]",
@@ -24,6 +25,7 @@ int cmd_textpoke_annotate(int argc, char **argv)
 		OPT_SKIP_MISSING,
 		OPT_SOURCE,
 		OPT_NO_SOURCE,
+		OPT_TIME,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -47,6 +49,10 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	     OPT_SOURCE},
 	    {0, "no-source", no_argument, NULL, "no source lines (what is printed anyway, yet)",
 	     OPT_NO_SOURCE},
+	    /* kernel code (annotate-kernel.c): a window, and where its bytes start from */
+	    {0, "time", required_argument, "time",
+	     "time range: start,end in seconds, or percentages (10%/2, 0%-10%)", OPT_TIME},
+	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
@@ -96,6 +102,9 @@ int cmd_textpoke_annotate(int argc, char **argv)
 		case OPT_NO_SOURCE:
 			o.no_source = true;
 			break;
+		case OPT_TIME:
+			o.time_str = optarg;
+			break;
 		case 'v':
 			verbose++;
 			break;
@@ -103,6 +112,15 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			quiet = true;
 			break;
 		default:
+			err = text_image_opts__parse_option(&o.text, c, optarg);
+			if (err < 0) {
+				err = 129;
+				goto out;
+			}
+			if (err) {
+				err = 0;
+				break;
+			}
 			/* an error has been reported in one line */
 			if (c == 'h')
 				popt__usage(annotate_usage, opts, stdout);
@@ -113,6 +131,10 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	for (; optind < argc; optind++)
 		if (annotate_opts__add_sym(&o, argv[optind]))
 			goto out_nomem;
+	if (text_image_opts__check(&o.text)) {
+		err = 1;
+		goto out;
+	}
 	err = annotate__run(&o) ? 1 : 0;
 out:
 	annotate_opts__exit(&o);

@@ -7,9 +7,9 @@
  * symbol (perf's sym_hist).  Then the symbols come out hottest first,
  * each with its code disassembled (annotate-print.c).
  *
- * Only user code is annotated so far: kernel code, which changes while a
- * recording runs, is to be shown per version from the text image, and
- * BPF programs from their JIT images; both are said to be missing.
+ * Kernel code, which changes while a recording runs, is shown per
+ * version from the text image, BPF programs from their JIT images
+ * (annotate-kernel.c).
  *
  * Nothing is printed before the pass has succeeded: a bad or cut-off
  * input leaves one error naming the file and offset, and no output.
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "annotate-internal.h"
+#include "annotate-kernel.h"
 #include "annotate.h"
 #include "debug.h"
 #include "dso-data.h"
@@ -29,6 +30,7 @@
 #include "map.h"
 #include "session.h"
 #include "symbol.h"
+#include "time-utils.h"
 
 static const char *const annotate_percent_names[ANNOTATE_PERCENT__MAX][2] = {
     [ANNOTATE_PERCENT__LOCAL_PERIOD] = {"local-period", "local period"},
@@ -102,6 +104,9 @@ struct annotate {
 	char *dsos_buf; /* -d's copy, cut at the commas */
 	const char **dsos;
 	size_t nr_dsos;
+	struct annotate_kernel *kernel;	   /* kernel code per version */
+	struct perf_time_interval *ranges; /* --time */
+	int nr_ranges;
 };
 
 static size_t annotate__hash(const struct symbol *sym, int idx)
@@ -215,6 +220,12 @@ static struct annotate_totals *annotate__totals(struct annotate *a, int idx)
 	return &a->totals[idx];
 }
 
+static bool annotate_sym__is_kernel(const struct annotate_sym *as)
+{
+	return as->dso->kind == DSO_KIND__KERNEL || as->dso->kind == DSO_KIND__MODULE ||
+	       as->dso->kind == DSO_KIND__KSYMBOL || as->dso->kind == DSO_KIND__KERNEL_OBJECT;
+}
+
 static int annotate__sample(struct perf_tool *tool, union perf_event *event __maybe_unused,
 			    struct perf_sample *sample, struct evsel *evsel,
 			    struct machine *machine)
@@ -226,6 +237,9 @@ static int annotate__sample(struct perf_tool *tool, union perf_event *event __ma
 	u64 off;
 	int err;
 
+	/* perf annotate --time: as if the samples outside had not been taken */
+	if (a->nr_ranges && perf_time__ranges_skip(a->ranges, a->nr_ranges, sample->time))
+		return 0;
 	addr_location__init(&al);
 	err = machine__resolve(machine, &al, sample);
 	if (err) {
@@ -263,6 +277,12 @@ static int annotate__sample(struct perf_tool *tool, union perf_event *event __ma
 	as->hits[off].period += sample->period;
 	as->nr_samples++;
 	as->period += sample->period;
+	/* kernel code changes while recording: its samples are kept with their times */
+	err = annotate_sym__is_kernel(as) ?
+		  annotate_kernel__sample(as, sample->ip, off, sample->time, sample->period) :
+		  0;
+	if (err)
+		goto out_err;
 	goto out;
 out_err:
 	pr_err("%s: sample at %#llx: %s\n", a->session->path,
@@ -313,12 +333,6 @@ static int annotate__parse_dsos(struct annotate *a)
 	return 0;
 }
 
-static bool annotate_sym__is_kernel(const struct annotate_sym *as)
-{
-	return as->dso->kind == DSO_KIND__KERNEL || as->dso->kind == DSO_KIND__MODULE ||
-	       as->dso->kind == DSO_KIND__KSYMBOL || as->dso->kind == DSO_KIND__KERNEL_OBJECT;
-}
-
 static const char *annotate__why(const struct annotate_sym *as, int err)
 {
 	if (as->dso->kind != DSO_KIND__USER)
@@ -342,8 +356,7 @@ static const char *annotate__why(const struct annotate_sym *as, int err)
 static int annotate__fprintf(struct annotate *a, FILE *fp)
 {
 	struct dso_data *dd = dso_data__new();
-	const struct annotate_sym *kernel = NULL;
-	size_t i, nr_kernel = 0;
+	size_t i;
 	int err = 0;
 
 	if (!dd)
@@ -357,10 +370,11 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	for (i = 0; i < a->nr_syms; i++) {
 		const struct annotate_sym *as = &a->syms[i];
 
-		/* a system-wide recording hits hundreds of them: one line says so */
 		if (annotate_sym__is_kernel(as)) {
-			if (!nr_kernel++)
-				kernel = as;
+			err =
+			    annotate_kernel__fprintf(a->kernel, as, &a->totals[as->evsel_idx], fp);
+			if (err)
+				break;
 			continue;
 		}
 		err = annotate_sym__fprintf(as, &a->totals[as->evsel_idx], a->opts, dd, fp);
@@ -378,11 +392,6 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	dso_data__delete(dd);
 	if (err)
 		return err;
-	if (nr_kernel && !a->opts->skip_missing)
-		pr_warning("%s: %zu kernel symbol%s with samples (the hottest: %s) not annotated: "
-			   "kernel code is not annotated yet\n",
-			   a->opts->input, nr_kernel, nr_kernel > 1 ? "s" : "",
-			   symbol__name(kernel->sym));
 	if (!a->nr_syms) {
 		/* perf's answer, exit 0: there is nothing to annotate */
 		if (a->opts->nr_syms)
@@ -393,13 +402,40 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	return 0;
 }
 
+/* --time as report takes it: the recording's first and last sample times for percentages */
+static int annotate__parse_time(struct annotate *a)
+{
+	const struct perf_env *env = &a->session->env;
+	int nr;
+
+	if (!a->opts->time_str)
+		return 0;
+	nr = perf_time__parse_ranges(a->opts->time_str, env->first_sample_time,
+				     env->last_sample_time, false, &a->ranges);
+	if (nr == -ENODATA) {
+		pr_err("--time %s: %s has no first and last sample time (HEADER_SAMPLE_TIME) to "
+		       "take percentages of; give seconds\n",
+		       a->opts->time_str, a->session->path);
+		return -EINVAL;
+	}
+	if (nr < 0) {
+		pr_err(
+		    "--time %s: expected start,end in seconds (12345.678901,12346; several "
+		    "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
+		    a->opts->time_str);
+		return -EINVAL;
+	}
+	a->nr_ranges = nr;
+	return 0;
+}
+
 int annotate__run(struct annotate_opts *opts)
 {
 	struct annotate a = {
 	    .tool =
 		{
 		    .sample = annotate__sample,
-		    /* user code does not change in TEXT_POKEs */
+		    /* kernel code's TEXT_POKEs are read in a pass of their own */
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
 		},
@@ -411,11 +447,19 @@ int annotate__run(struct annotate_opts *opts)
 	err = annotate__parse_dsos(&a);
 	if (err)
 		goto out;
+	a.kernel = annotate_kernel__new(opts);
+	if (!a.kernel) {
+		err = -ENOMEM;
+		goto out;
+	}
 	a.session = perf_session__new(opts->input, &a.tool);
 	if (!a.session) {
 		err = -EINVAL;
 		goto out;
 	}
+	err = annotate__parse_time(&a);
+	if (err)
+		goto out;
 	err = perf_session__process_events(a.session);
 	if (err)
 		goto out;
@@ -429,6 +473,7 @@ out:
 		pr_err("%s: out of memory\n", opts->input);
 	for (i = 0; i < a.nr_syms; i++) {
 		free(a.syms[i].hits);
+		annotate_kernel__sym_exit(&a.syms[i]);
 		dso__put(a.syms[i].dso);
 	}
 	free(a.syms);
@@ -436,6 +481,8 @@ out:
 	free(a.totals);
 	free(a.dsos);
 	free(a.dsos_buf);
+	free(a.ranges);
+	annotate_kernel__delete(a.kernel);
 	if (a.session)
 		perf_session__delete(a.session);
 	return err;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "text-image.h"
 #include "types.h"
 
 /* perf annotate's --percent-type: what a line's share is of */
@@ -36,6 +37,9 @@ struct annotate_opts {
 	bool skip_missing;    /* --skip-missing: no message for a symbol without code */
 	bool stdio;	      /* --stdio: accepted, the only output so far */
 	bool no_source;	      /* --no-source: accepted, no source lines are printed yet */
+	/* kernel code: where its bytes start from (--kcore, --vmlinux, ...); --time's window */
+	struct text_image_opts text;
+	const char *time_str;
 };
 
 void annotate_opts__init(struct annotate_opts *opts);
