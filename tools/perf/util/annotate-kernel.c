@@ -443,12 +443,16 @@ int annotate_kernel__fprintf(struct annotate_kernel *ak, const struct annotate_s
 	}
 	err = 0;
 	/* one line per symbol, however many of its versions lack their bytes */
-	if (nr_missing && !ak->opts->skip_missing)
+	if (nr_missing == nr_blocks && !ak->opts->skip_missing)
+		pr_warning("%s: cannot annotate %s (%s): its code is not known (no kcore copy, "
+			   "vmlinux or JIT image holds it)\n",
+			   ak->opts->input, symbol__name(as->sym), as->dso->short_name);
+	else if (nr_missing && !ak->opts->skip_missing)
 		pr_warning(
-		    "%s: cannot annotate %s (%s): its code is not known at %zu of its %zu "
-		    "version%s with samples (no kcore copy, vmlinux or JIT image holds it)\n",
+		    "%s: cannot annotate %s (%s) in %zu of its %zu versions with samples: "
+		    "their code is not known (no kcore copy, vmlinux or JIT image holds it)\n",
 		    ak->opts->input, symbol__name(as->sym), as->dso->short_name, nr_missing,
-		    nr_blocks, nr_blocks > 1 ? "s" : "");
+		    nr_blocks);
 out:
 	free(times);
 	free(pokes);
