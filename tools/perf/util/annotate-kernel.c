@@ -28,6 +28,7 @@
 #include "annotate-internal.h"
 #include "annotate-kernel.h"
 #include "debug.h"
+#include "disasm.h"
 #include "dso.h"
 #include "symbol.h"
 #include "text-image.h"
@@ -61,6 +62,7 @@ struct annotate_kernel {
 /* a poke inside a symbol */
 struct ak_poke {
 	u64 time, addr;
+	const u8 *old_bytes, *new_bytes; /* the image's, which no longer changes */
 	u16 old_len, new_len;
 	bool model; /* not a TEXT_POKE: a JIT image or object coming or going */
 };
@@ -228,6 +230,8 @@ static int ak__pokes(struct annotate_kernel *ak, u64 start, u64 end, struct ak_p
 			pokes[nr++] = (struct ak_poke){
 			    .time = p.time,
 			    .addr = p.addr,
+			    .old_bytes = p.old_bytes,
+			    .new_bytes = p.new_bytes,
 			    .old_len = p.old_len,
 			    .new_len = p.new_len,
 			    .model = text_image__is_model_poke(ak->ti, p.addr, p.time),
@@ -268,11 +272,12 @@ static const struct text_image_bpf_load *ak__bpf_load(struct annotate_kernel *ak
  * The line above a version's block: its span, and the poke that made it
  * (perf script's words for a TEXT_POKE: addr, old len, new len)
  */
-static void ak__version_title(char *buf, size_t size, const struct annotate_sym *as, size_t v,
-			      size_t nr_v, const u64 *times, const struct ak_poke *pokes,
-			      size_t nr_pokes)
+static void ak__version_title(struct annotate_kernel *ak, char *buf, size_t size,
+			      const struct annotate_sym *as, size_t v, size_t nr_v,
+			      const u64 *times, const struct ak_poke *pokes, size_t nr_pokes)
 {
-	char a[32], b[32];
+	const struct ak_poke *p;
+	char a[32], b[32], old[96], new[96];
 	size_t i, first = 0, same = 0;
 	int n;
 
@@ -291,10 +296,17 @@ static void ak__version_title(char *buf, size_t size, const struct annotate_sym 
 		if (!same++)
 			first = i;
 	}
-	n += snprintf(
-	    buf + n, size - n, ", made by the %s at %s addr %#llx old len %u new len %u",
-	    pokes[first].model ? "code load" : "poke", ak__time(a, sizeof(a), pokes[first].time),
-	    (unsigned long long)pokes[first].addr, pokes[first].old_len, pokes[first].new_len);
+	p = &pokes[first];
+	n += snprintf(buf + n, size - n, ", made by the %s at %s addr %#llx old len %u new len %u",
+		      p->model ? "code load" : "poke", ak__time(a, sizeof(a), p->time),
+		      (unsigned long long)p->addr, p->old_len, p->new_len);
+	/* what it changed, as script --show-text-poke-events says it, and its verdict */
+	if (!p->model && (size_t)n < size) {
+		disasm__describe(p->old_bytes, p->old_len, p->addr, old, sizeof(old), NULL, NULL);
+		disasm__describe(p->new_bytes, p->new_len, p->addr, new, sizeof(new), NULL, NULL);
+		n += snprintf(buf + n, size - n, ": %s -> %s (%s)", old, new,
+			      textpoke_verdict__str(text_image__verdict(ak->ti, p->addr, p->time)));
+	}
 	if (same > 1 && (size_t)n < size)
 		snprintf(buf + n, size - n, " (and %zu more then)", same - 1);
 }
@@ -429,8 +441,8 @@ int annotate_kernel__fprintf(struct annotate_kernel *ak, const struct annotate_s
 			to++;
 		title[0] = '\0';
 		if (nr_real)
-			ak__version_title(title, sizeof(title), as, v, nr_times + 1, times, pokes,
-					  nr_pokes);
+			ak__version_title(ak, title, sizeof(title), as, v, nr_times + 1, times,
+					  pokes, nr_pokes);
 		/* a program loaded again at one address is another KSYMBOL, another block */
 		else if (as->dso->kind == DSO_KIND__KSYMBOL)
 			ak__load_title(title, sizeof(title), ak, as);
