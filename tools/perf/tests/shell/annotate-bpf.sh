@@ -13,7 +13,8 @@
 # and event (the objects are named differently), with the same header
 # figures and the same figure at every address, with percentages and
 # with -n (lib/annotate-loads.py).  Ours must also say each block's load,
-# two of them for tp_busy1 with two program ids.
+# two of them for tp_busy1 with two program ids; and ours on inject's
+# output must print what it prints on the recording.
 #
 # Mutation caught: annotate_sym__is_kernel() without DSO_KIND__KSYMBOL (BPF
 # programs taken for user code: "no object file holds its code", no block).
@@ -60,6 +61,10 @@ for v in 1 2; do
 			fail "annotate $prog: $(head -3 "$tmp/ours.$v$opt.err")"
 		pairs+=("$tmp/perf.$v$opt" "$tmp/ours.$v$opt")
 	done
+	# an extra: ours on inject's output, whose programs are ELF objects mapped by kernel MMAPs
+	"$TEXTPOKE" annotate -i "$out" --stdio -s "$prog" >"$tmp/ours-out.$v" 2>"$tmp/ours-out.$v.err" ||
+		fail "annotate $prog on inject's output: $(head -3 "$tmp/ours-out.$v.err")"
+	pairs+=("$tmp/ours-out.$v" "$tmp/ours.$v")
 	# each block says its load: tp_busy1 was loaded twice
 	loads=$(grep -c "^# $prog: BPF program [0-9]*, loaded at " "$tmp/ours.$v")
 	ids=$(sed -n "s/^# $prog: BPF program \\([0-9]*\\),.*/\\1/p" "$tmp/ours.$v" | sort -u | wc -l)
