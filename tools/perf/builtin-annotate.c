@@ -9,6 +9,7 @@
 #include "util/annotate.h"
 #include "util/debug.h"
 #include "util/parse-options.h"
+#include "util/text-image-options.h"
 
 static const char *const annotate_usage[] = {
     "perf textpoke annotate [<options>] [<symbol>...]",
@@ -25,6 +26,7 @@ int cmd_textpoke_annotate(int argc, char **argv)
 		OPT_SOURCE,
 		OPT_NO_SOURCE,
 		OPT_ITRACE,
+		OPT_TIME,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -52,6 +54,10 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	     "the samples of an Intel PT trace, as perf's --itrace (i1i: each instruction's "
 	     "executions, b: branches taken)",
 	     OPT_ITRACE},
+	    /* kernel code (annotate-kernel.c): a window, and where its bytes start from */
+	    {0, "time", required_argument, "time",
+	     "time range: start,end in seconds, or percentages (10%/2, 0%-10%)", OPT_TIME},
+	    TEXT_IMAGE_POPTS,
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
@@ -107,6 +113,9 @@ int cmd_textpoke_annotate(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case OPT_TIME:
+			o.time_str = optarg;
+			break;
 		case 'v':
 			verbose++;
 			break;
@@ -114,6 +123,15 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			quiet = true;
 			break;
 		default:
+			err = text_image_opts__parse_option(&o.text, c, optarg);
+			if (err < 0) {
+				err = 129;
+				goto out;
+			}
+			if (err) {
+				err = 0;
+				break;
+			}
 			/* an error has been reported in one line */
 			if (c == 'h')
 				popt__usage(annotate_usage, opts, stdout);
@@ -124,6 +142,10 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	for (; optind < argc; optind++)
 		if (annotate_opts__add_sym(&o, argv[optind]))
 			goto out_nomem;
+	if (text_image_opts__check(&o.text)) {
+		err = 1;
+		goto out;
+	}
 	err = annotate__run(&o) ? 1 : 0;
 out:
 	annotate_opts__exit(&o);

@@ -8,6 +8,7 @@
 #include "types.h"
 
 struct dso;
+struct annotate_ksym;
 struct dso_data;
 struct symbol;
 
@@ -29,6 +30,8 @@ struct annotate_sym {
 	struct symbol *sym;
 	struct annotate_hits *hits; /* [sym->end - sym->start] */
 	u64 nr_samples, period;
+	/* kernel code: each sample's time too, for its version (annotate-kernel.c) */
+	struct annotate_ksym *ksym;
 };
 
 /* what the global percentages are of: the event's samples the filters kept */
@@ -79,5 +82,9 @@ bool annotate_code__offset(const struct annotate_code *code, u64 vaddr, u64 *off
  */
 int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
 			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp);
+/* the same with @code given: its bytes, and where they were */
+int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_code *code,
+			   const struct annotate_totals *totals, const struct annotate_opts *opts,
+			   FILE *fp);
 
 #endif /* __PERF_TEXTPOKE_ANNOTATE_INTERNAL_H */

@@ -75,18 +75,105 @@ static int annotate__tab(FILE *fp, int col)
 	return next;
 }
 
+/*
+ * The instruction at @off of @code into @insn: its length, or
+ * -EOPNOTSUPP without capstone
+ */
+static int annotate__decode(const struct annotate_code *code, u64 off, struct disasm_insn *insn,
+			    struct annotate_target *target)
+{
+	int n, i;
+
+	if (code->elf64)
+		n = disasm__one(code->bytes + off, code->len - off, code->vaddr + off, insn,
+				annotate__target_name, target);
+	else
+		n = disasm__one_32(code->bytes + off, code->len - off, code->vaddr + off, insn,
+				   annotate__target_name, target);
+	if (n == -EOPNOTSUPP)
+		return n;
+	/*
+	 * Bytes capstone cannot name (Debian's capstone 4 lacks some
+	 * EVEX forms, vptestnmb in libc's string functions) are still
+	 * an instruction of a length perf's own decoder knows: kept
+	 * whole, so the addresses after it stay objdump's.  Bytes that
+	 * decode to nothing are objdump's one-byte (bad).
+	 */
+	if (n <= 0) {
+		n = insn_len(code->bytes + off, NULL, code->len - off,
+			     code->elf64 ? INSN_LEN_64 : 0, NULL);
+		if (n > 0) {
+			int k = snprintf(insn->text, sizeof(insn->text), ".byte");
+
+			for (i = 0; i < n && k < (int)sizeof(insn->text) - 6; i++)
+				k += snprintf(insn->text + k, sizeof(insn->text) - k, "%s0x%02x",
+					      i ? "," : " ", code->bytes[off + i]);
+		} else {
+			n = 1;
+			strcpy(insn->text, "(bad)");
+		}
+	}
+	return n;
+}
+
+/* what perf takes for a nop: its x86 table's "nop", "nopl" and "nopw" */
+static bool annotate__is_nop(const struct annotate_code *code, u64 off, int n, const char *text)
+{
+	size_t len = strcspn(text, " ");
+
+	/* objdump names 66 90 "xchg %ax,%ax", which perf keeps */
+	if (n == 2 && code->bytes[off] == 0x66 && code->bytes[off + 1] == 0x90)
+		return false;
+	return (len == 3 && !strncmp(text, "nop", 3)) ||
+	       (len == 4 && (!strncmp(text, "nopl", 4) || !strncmp(text, "nopw", 4)));
+}
+
+/*
+ * Where the lines end: perf annotate drops the nops that end a symbol's
+ * disassembly (annotate.c's delete_last_nop()), the padding a kallsyms
+ * symbol runs into up to the next one
+ */
+static int annotate__lines_end(const struct annotate_code *code, struct annotate_target *target,
+			       u64 *end)
+{
+	struct disasm_insn insn;
+	u64 off;
+	int n;
+
+	*end = 0;
+	for (off = 0; off < code->len; off += n) {
+		n = annotate__decode(code, off, &insn, target);
+		if (n < 0)
+			return n;
+		if (!annotate__is_nop(code, off, n, insn.text))
+			*end = off + n;
+	}
+	return 0;
+}
+
 int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
 			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp)
 {
 	struct annotate_code code;
-	struct annotate_target target = {&code, as->dso};
-	const char *what;
-	u64 off, last, part, whole;
-	int width, len, err;
+	int err;
 
 	err = annotate_code__read(&code, dd, as->dso, as->sym);
 	if (err)
 		return err;
+	err = annotate_code__fprintf(as, &code, totals, opts, fp);
+	annotate_code__exit(&code);
+	return err;
+}
+
+int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_code *code,
+			   const struct annotate_totals *totals, const struct annotate_opts *opts,
+			   FILE *fp)
+{
+	struct annotate_target target = {code, as->dso};
+	const char *what;
+	u64 off, last, part, whole, end;
+	int width, len, err;
+
 	what = opts->show_nr_samples ? "Samples" : "Percent";
 	len = fprintf(
 	    fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%llu samples, percent: %s)\n",
@@ -98,48 +185,22 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 	fputc('\n', fp);
 
 	/* perf's address column is as wide as the symbol's last address */
-	last = code.vaddr + code.len - 1;
+	last = code->vaddr + code->len - 1;
 	width = snprintf(NULL, 0, "%llx", (unsigned long long)last);
 	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", ANNOTATE_COL_WIDTH + 1, "",
-		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code.vaddr, symbol__name(as->sym));
+		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code->vaddr, symbol__name(as->sym));
 
-	for (off = 0; off < code.len;) {
+	err = annotate__lines_end(code, &target, &end);
+	if (err)
+		return err;
+	for (off = 0; off < end;) {
 		struct disasm_insn insn;
-		u64 nr = 0, period = 0, addr = code.vaddr + off;
+		u64 nr = 0, period = 0, addr = code->vaddr + off;
 		int n, col, i;
 
-		if (code.elf64)
-			n = disasm__one(code.bytes + off, code.len - off, addr, &insn,
-					annotate__target_name, &target);
-		else
-			n = disasm__one_32(code.bytes + off, code.len - off, addr, &insn,
-					   annotate__target_name, &target);
-		if (n == -EOPNOTSUPP) {
-			annotate_code__exit(&code);
+		n = annotate__decode(code, off, &insn, &target);
+		if (n < 0)
 			return n;
-		}
-		/*
-		 * Bytes capstone cannot name (Debian's capstone 4 lacks some
-		 * EVEX forms, vptestnmb in libc's string functions) are still
-		 * an instruction of a length perf's own decoder knows: kept
-		 * whole, so the addresses after it stay objdump's.  Bytes that
-		 * decode to nothing are objdump's one-byte (bad).
-		 */
-		if (n <= 0) {
-			n = insn_len(code.bytes + off, NULL, code.len - off,
-				     code.elf64 ? INSN_LEN_64 : 0, NULL);
-			if (n > 0) {
-				int k = snprintf(insn.text, sizeof(insn.text), ".byte");
-
-				for (i = 0; i < n && k < (int)sizeof(insn.text) - 6; i++)
-					k += snprintf(insn.text + k, sizeof(insn.text) - k,
-						      "%s0x%02x", i ? "," : " ",
-						      code.bytes[off + i]);
-			} else {
-				n = 1;
-				strcpy(insn.text, "(bad)");
-			}
-		}
 		/* an instruction's share is that of the samples on any of its bytes, as perf's */
 		for (i = 0; i < n; i++) {
 			nr += as->hits[off + i].nr;
@@ -176,7 +237,7 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 			int raw = 0;
 
 			for (i = 0; i < n; i++)
-				raw += fprintf(fp, "%02x ", code.bytes[off + i]);
+				raw += fprintf(fp, "%02x ", code->bytes[off + i]);
 			/* objdump leaves room for 7 bytes before its tab */
 			if (raw < 21)
 				raw += fprintf(fp, "%*s", 21 - raw, "");
@@ -186,6 +247,5 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 		fputc('\n', fp);
 		off += n;
 	}
-	annotate_code__exit(&code);
 	return 0;
 }

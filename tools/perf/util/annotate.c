@@ -7,9 +7,9 @@
  * symbol (perf's sym_hist).  Then the symbols come out hottest first,
  * each with its code disassembled (annotate-print.c).
  *
- * Only user code is annotated so far: kernel code, which changes while a
- * recording runs, is to be shown per version from the text image, and
- * BPF programs from their JIT images; both are said to be missing.
+ * Kernel code, which changes while a recording runs, is shown per
+ * version from the text image, BPF programs from their JIT images
+ * (annotate-kernel.c).
  *
  * Nothing is printed before the pass has succeeded: a bad or cut-off
  * input leaves one error naming the file and offset, and no output.
@@ -21,6 +21,7 @@
 
 #include "annotate-internal.h"
 #include "annotate-itrace.h"
+#include "annotate-kernel.h"
 #include "annotate.h"
 #include "debug.h"
 #include "dso-data.h"
@@ -30,6 +31,7 @@
 #include "map.h"
 #include "session.h"
 #include "symbol.h"
+#include "time-utils.h"
 
 static const char *const annotate_percent_names[ANNOTATE_PERCENT__MAX][2] = {
     [ANNOTATE_PERCENT__LOCAL_PERIOD] = {"local-period", "local period"},
@@ -103,6 +105,9 @@ struct annotate {
 	char *dsos_buf; /* -d's copy, cut at the commas */
 	const char **dsos;
 	size_t nr_dsos;
+	struct annotate_kernel *kernel;	   /* kernel code per version */
+	struct perf_time_interval *ranges; /* --time */
+	int nr_ranges;
 };
 
 static size_t annotate__hash(const struct symbol *sym, int idx)
@@ -216,6 +221,12 @@ static struct annotate_totals *annotate__totals(struct annotate *a, int idx)
 	return &a->totals[idx];
 }
 
+static bool annotate_sym__is_kernel(const struct annotate_sym *as)
+{
+	return as->dso->kind == DSO_KIND__KERNEL || as->dso->kind == DSO_KIND__MODULE ||
+	       as->dso->kind == DSO_KIND__KSYMBOL || as->dso->kind == DSO_KIND__KERNEL_OBJECT;
+}
+
 static int annotate__sample(struct perf_tool *tool, union perf_event *event,
 			    struct perf_sample *sample, struct evsel *evsel,
 			    struct machine *machine)
@@ -227,6 +238,9 @@ static int annotate__sample(struct perf_tool *tool, union perf_event *event,
 	u64 off;
 	int err;
 
+	/* perf annotate --time: as if the samples outside had not been taken */
+	if (a->nr_ranges && perf_time__ranges_skip(a->ranges, a->nr_ranges, sample->time))
+		return 0;
 	addr_location__init(&al);
 	err = machine__resolve(machine, &al, sample);
 	if (err) {
@@ -264,9 +278,12 @@ static int annotate__sample(struct perf_tool *tool, union perf_event *event,
 	as->hits[off].period += sample->period;
 	as->nr_samples++;
 	as->period += sample->period;
-	/* a trace's sample (no record): by the bytes the decoder ran too */
 	if (!event && a->tool.itrace)
+		/* a trace's sample (no record): by the bytes the decoder ran too */
 		err = annotate_itrace__count(a->tool.itrace, as, off, sample);
+	else if (annotate_sym__is_kernel(as))
+		/* kernel code changes while recording: its samples are kept with their times */
+		err = annotate_kernel__sample(as, sample->ip, off, sample->time, sample->period);
 	if (err)
 		goto out_err;
 	goto out;
@@ -319,12 +336,6 @@ static int annotate__parse_dsos(struct annotate *a)
 	return 0;
 }
 
-static bool annotate_sym__is_kernel(const struct annotate_sym *as)
-{
-	return as->dso->kind == DSO_KIND__KERNEL || as->dso->kind == DSO_KIND__MODULE ||
-	       as->dso->kind == DSO_KIND__KSYMBOL || as->dso->kind == DSO_KIND__KERNEL_OBJECT;
-}
-
 static const char *annotate__why(const struct annotate_sym *as, int err)
 {
 	if (as->dso->kind != DSO_KIND__USER)
@@ -348,8 +359,7 @@ static const char *annotate__why(const struct annotate_sym *as, int err)
 static int annotate__fprintf(struct annotate *a, FILE *fp)
 {
 	struct dso_data *dd = dso_data__new();
-	const struct annotate_sym *kernel = NULL;
-	size_t i, nr_kernel = 0;
+	size_t i;
 	int err = 0;
 
 	if (!dd)
@@ -375,10 +385,11 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 			err = 0;
 			continue;
 		}
-		/* a system-wide recording hits hundreds of them: one line says so */
 		if (annotate_sym__is_kernel(as)) {
-			if (!nr_kernel++)
-				kernel = as;
+			err =
+			    annotate_kernel__fprintf(a->kernel, as, &a->totals[as->evsel_idx], fp);
+			if (err)
+				break;
 			continue;
 		}
 		err = annotate_sym__fprintf(as, &a->totals[as->evsel_idx], a->opts, dd, fp);
@@ -396,11 +407,6 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	dso_data__delete(dd);
 	if (err)
 		return err;
-	if (nr_kernel && !a->opts->skip_missing)
-		pr_warning("%s: %zu kernel symbol%s with samples (the hottest: %s) not annotated: "
-			   "kernel code is not annotated yet\n",
-			   a->opts->input, nr_kernel, nr_kernel > 1 ? "s" : "",
-			   symbol__name(kernel->sym));
 	if (!a->nr_syms) {
 		/* perf's answer, exit 0: there is nothing to annotate */
 		if (a->opts->nr_syms)
@@ -411,13 +417,40 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	return 0;
 }
 
+/* --time as report takes it: the recording's first and last sample times for percentages */
+static int annotate__parse_time(struct annotate *a)
+{
+	const struct perf_env *env = &a->session->env;
+	int nr;
+
+	if (!a->opts->time_str)
+		return 0;
+	nr = perf_time__parse_ranges(a->opts->time_str, env->first_sample_time,
+				     env->last_sample_time, false, &a->ranges);
+	if (nr == -ENODATA) {
+		pr_err("--time %s: %s has no first and last sample time (HEADER_SAMPLE_TIME) to "
+		       "take percentages of; give seconds\n",
+		       a->opts->time_str, a->session->path);
+		return -EINVAL;
+	}
+	if (nr < 0) {
+		pr_err(
+		    "--time %s: expected start,end in seconds (12345.678901,12346; several "
+		    "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
+		    a->opts->time_str);
+		return -EINVAL;
+	}
+	a->nr_ranges = nr;
+	return 0;
+}
+
 int annotate__run(struct annotate_opts *opts)
 {
 	struct annotate a = {
 	    .tool.tool =
 		{
 		    .sample = annotate__sample,
-		    /* user code does not change in TEXT_POKEs (a trace's image reads them) */
+		    /* kernel code's TEXT_POKEs are read in a pass of their own, a trace's by its image */
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
 		},
@@ -429,12 +462,19 @@ int annotate__run(struct annotate_opts *opts)
 	err = annotate__parse_dsos(&a);
 	if (err)
 		goto out;
+	a.kernel = annotate_kernel__new(opts);
+	if (!a.kernel) {
+		err = -ENOMEM;
+		goto out;
+	}
 	a.session = perf_session__new(opts->input, &a.tool.tool);
 	if (!a.session) {
 		err = -EINVAL;
 		goto out;
 	}
-	err = annotate_itrace__init(&a.tool, &opts->itrace, a.session, opts->input);
+	err = annotate__parse_time(&a);
+	if (!err)
+		err = annotate_itrace__init(&a.tool, &opts->itrace, a.session, opts->input);
 	if (!err)
 		err = perf_session__process_events(a.session);
 	if (!err && a.tool.itrace)
@@ -454,6 +494,7 @@ out:
 		pr_err("%s: out of memory\n", opts->input);
 	for (i = 0; i < a.nr_syms; i++) {
 		free(a.syms[i].hits);
+		annotate_kernel__sym_exit(&a.syms[i]);
 		dso__put(a.syms[i].dso);
 	}
 	free(a.syms);
@@ -462,6 +503,8 @@ out:
 	free(a.dsos);
 	free(a.dsos_buf);
 	annotate_itrace__delete(a.tool.itrace);
+	free(a.ranges);
+	annotate_kernel__delete(a.kernel);
 	if (a.session)
 		perf_session__delete(a.session);
 	return err;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "itrace.h"
+#include "text-image.h"
 #include "types.h"
 
 /* perf annotate's --percent-type: what a line's share is of */
@@ -39,6 +40,9 @@ struct annotate_opts {
 	bool no_source;	      /* --no-source: accepted, no source lines are printed yet */
 	/* --itrace: the samples of an Intel PT trace (annotate-itrace.c), set: given */
 	struct itrace_opts itrace;
+	/* kernel code: where its bytes start from (--kcore, --vmlinux, ...); --time's window */
+	struct text_image_opts text;
+	const char *time_str;
 };
 
 void annotate_opts__init(struct annotate_opts *opts);

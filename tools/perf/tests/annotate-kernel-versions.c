@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf textpoke annotate on the writer's made-up kernel (fixture-kernel.h),
+ * whose generator knows the bytes at every sample's IP at its time: jump
+ * labels, a static call, an ftrace site and a kprobe poked back and forth,
+ * a trampoline that comes and goes, BPF programs A and B at one address.
+ * Every sample must be on exactly one block whose span holds its time, on
+ * the line of its IP, showing the model's bytes (--asm-raw), and every
+ * figure must be the number of the model's samples there (-n) or their
+ * share of all (--percent-type global-hits); --time keeps the samples of a
+ * window and no others; without a kcore copy, each function whose code is
+ * not known is one line (none with --skip-missing), while the BPF programs
+ * and the trampoline, whose bytes the recording carries, are annotated.
+ *
+ * Mutation caught: each version's bytes read at the symbol's last sample's
+ * time instead of the version's first (ak__fprintf_block()'s
+ * text_image__read() at ks->samples[ks->nr - 1].time, not s[0].time): the
+ * jump labels' earlier versions show the bytes of their last one, which
+ * differ from the model's.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+#include "fixture.h"
+#include "fixture-kernel.h"
+
+#define MAX_LINES 32768
+#define MAX_BLOCKS 64
+
+struct ann_line {
+	int block;
+	u64 addr;
+	double figure;
+	u8 bytes[16];
+	int nr_bytes;
+	int expected; /* the model's samples here */
+};
+
+struct ann_block {
+	u64 from, to; /* the span its title says, [from, to) */
+	int expected;
+};
+
+struct ann {
+	struct ann_line lines[MAX_LINES];
+	int nr_lines;
+	struct ann_block blocks[MAX_BLOCKS];
+	int nr_blocks;
+};
+
+/* "1.000002000" -> ns; "start" 0, "end" UINT64_MAX */
+static u64 parse_time(const char *s)
+{
+	unsigned long long sec, ns;
+
+	if (!strncmp(s, "start", 5))
+		return 0;
+	if (!strncmp(s, "end", 3))
+		return UINT64_MAX;
+	if (sscanf(s, "%llu.%9llu", &sec, &ns) != 2)
+		return UINT64_MAX - 1;
+	return sec * 1000000000ULL + ns;
+}
+
+/* a block title's span: "version k of n: A to B" or a BPF load's */
+static void parse_title(const char *line, u64 *from, u64 *to)
+{
+	const char *p;
+
+	*from = 0;
+	*to = UINT64_MAX;
+	p = strstr(line, ": ");
+	if (strstr(line, ", version ") && p) {
+		*from = parse_time(p + 2);
+		p = strstr(p, " to ");
+		if (p)
+			*to = parse_time(p + 4);
+	} else if ((p = strstr(line, "loaded at "))) {
+		*from = parse_time(p + 10);
+		p = strstr(p, "unloaded at ");
+		if (p)
+			*to = parse_time(p + 12);
+	}
+}
+
+/* @out of annotate --asm-raw into @a; false on a line it cannot read */
+static bool parse(const char *out, struct ann *a)
+{
+	u64 from = 0, to = UINT64_MAX;
+	const char *line = out;
+
+	a->nr_lines = a->nr_blocks = 0;
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		char buf[512];
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		unsigned long long addr;
+		double figure;
+		int n;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1),
+			 line);
+		line = end ? end + 1 : NULL;
+		if (buf[0] == '#') {
+			parse_title(buf, &from, &to);
+		} else if (strstr(buf, "|\tSource code & Disassembly of ")) {
+			if (a->nr_blocks == MAX_BLOCKS)
+				return false;
+			a->blocks[a->nr_blocks].from = from;
+			a->blocks[a->nr_blocks].to = to;
+			a->blocks[a->nr_blocks].expected = 0;
+			a->nr_blocks++;
+			from = 0;
+			to = UINT64_MAX;
+		} else if (sscanf(buf, " %lf : %llx:%n", &figure, &addr, &n) == 2) {
+			struct ann_line *l = &a->lines[a->nr_lines];
+			const char *p = buf + n;
+			unsigned int byte;
+
+			if (!a->nr_blocks || a->nr_lines == MAX_LINES)
+				return false;
+			l->block = a->nr_blocks - 1;
+			l->addr = addr;
+			l->figure = figure;
+			l->expected = 0;
+			l->nr_bytes = 0;
+			/* the raw bytes: pairs of hex digits, each followed by a blank */
+			for (;;) {
+				while (*p == ' ' || *p == '\t')
+					p++;
+				if (l->nr_bytes == 16 || !isxdigit(p[0]) || !isxdigit(p[1]) ||
+				    p[2] != ' ' || sscanf(p, "%2x", &byte) != 1)
+					break;
+				l->bytes[l->nr_bytes++] = byte;
+				p += 3;
+			}
+			a->nr_lines++;
+		}
+	}
+	return true;
+}
+
+/*
+ * Every model sample at or before @until on its one line; every figure
+ * the model's count there (@pct: its share of all the samples kept, in %)
+ */
+static int check(struct ann *a, const struct fixture_kernel *fk, u64 until, bool pct)
+{
+	int i, j, total = 0, bad = 0;
+
+	for (i = 0; i < fk->nr_samples; i++) {
+		const struct fixture_kernel_sample *s = &fk->samples[i];
+		struct ann_line *hit = NULL;
+		int nr_hits = 0;
+
+		if (s->time > until)
+			continue;
+		total++;
+		for (j = 0; j < a->nr_lines; j++) {
+			const struct ann_block *b = &a->blocks[a->lines[j].block];
+
+			if (a->lines[j].addr == s->ip && b->from <= s->time && s->time < b->to) {
+				hit = &a->lines[j];
+				nr_hits++;
+			}
+		}
+		if (nr_hits != 1) {
+			pr_debug("sample at %#llx at %llu: on %d blocks' lines, not one\n",
+				 (unsigned long long)s->ip, (unsigned long long)s->time, nr_hits);
+			bad++;
+			continue;
+		}
+		if (hit->nr_bytes < s->len || memcmp(hit->bytes, s->bytes, s->len)) {
+			pr_debug("sample at %#llx at %llu: %d bytes shown, not the model's %d "
+				 "(first %02x, model %02x)\n",
+				 (unsigned long long)s->ip, (unsigned long long)s->time,
+				 hit->nr_bytes, s->len, hit->nr_bytes ? hit->bytes[0] : 0,
+				 s->bytes[0]);
+			bad++;
+		}
+		hit->expected++;
+		a->blocks[hit->block].expected++;
+	}
+	for (j = 0; j < a->nr_lines; j++) {
+		const struct ann_line *l = &a->lines[j];
+		double want = pct ? (total ? 100.0 * l->expected / total : 0) : l->expected;
+		char w[32], got[32];
+
+		snprintf(w, sizeof(w), "%.2f", want);
+		snprintf(got, sizeof(got), "%.2f", l->figure);
+		if (strcmp(w, got)) {
+			pr_debug("%#llx in block %d: %s, the model says %s\n",
+				 (unsigned long long)l->addr, l->block, got, w);
+			bad++;
+		}
+	}
+	/* a block no sample of the window belongs to has no business being there */
+	for (j = 0; j < a->nr_blocks; j++) {
+		if (!a->blocks[j].expected) {
+			pr_debug("block %d holds none of the model's samples\n", j);
+			bad++;
+		}
+	}
+	if (!total) {
+		pr_debug("the model has no samples up to %llu\n", (unsigned long long)until);
+		bad++;
+	}
+	return bad;
+}
+
+static char *run(const char *path, const char *opts, char **err)
+{
+	char *cmd, *out = NULL;
+	int st;
+
+	*err = NULL;
+	if (asprintf(&cmd, "'%s' annotate -i '%s' %s", test_self_exe(), path, opts) < 0)
+		return NULL;
+	st = fixture__run(cmd, &out, err);
+	free(cmd);
+	if (st) {
+		pr_debug("annotate %s: exit %d\n%s", opts, st, *err ?: "");
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* @out and @err checked against the model, up to @until */
+static bool run_check(const struct fixture_kernel *fk, const char *opts, u64 until, bool pct,
+		      struct ann *a)
+{
+	char *err, *out = run(fk->path, opts, &err);
+	bool ok = out && parse(out, a);
+
+	if (out && !ok)
+		pr_debug("annotate %s: more blocks or lines than the test holds\n", opts);
+	ok = ok && !check(a, fk, until, pct);
+
+	/* a message on stderr would be a sample unaccounted for */
+	if (ok && err && *err) {
+		pr_debug("annotate %s says:\n%s", opts, err);
+		ok = false;
+	}
+	if (!ok)
+		pr_debug("annotate %s:\n%s", opts, out ?: "");
+	free(out);
+	free(err);
+	return ok;
+}
+
+static int test__annotate_kernel_versions(struct test_suite *t __maybe_unused)
+{
+	static const char *const missing[] = {"fk_jl5_fn", "fk_jl2_fn", "fk_static_call_fn",
+					      "fk_kprobed_fn"};
+	struct fixture_kernel *fk = fixture_kernel__new(FK_KPROBE_SLOT);
+	const u64 until = FK_T0 + 2500;
+	struct ann *a = calloc(1, sizeof(*a));
+	char *out = NULL, *err = NULL, opts[128], what[64];
+	int ret = TEST_FAIL;
+	size_t i;
+
+	TEST_ASSERT_VAL("fixture", fk && a);
+	if (!run_check(fk, "-n --asm-raw", UINT64_MAX, false, a))
+		goto out;
+	/* the jump label's four versions, each its own block */
+	out = run(fk->path, "-n -s fk_jl5_fn", &err);
+	if (!out || fixture__count(out, "# fk_jl5_fn, version ") != 4) {
+		pr_debug("not 4 versions of fk_jl5_fn:\n%s", out ?: "");
+		goto out;
+	}
+	zfree(&out);
+	zfree(&err);
+	if (!run_check(fk, "--asm-raw --percent-type global-hits", UINT64_MAX, true, a))
+		goto out;
+	snprintf(opts, sizeof(opts), "-n --asm-raw --time ,%llu.%09llu", until / 1000000000ULL,
+		 until % 1000000000ULL);
+	if (!run_check(fk, opts, until, false, a))
+		goto out;
+	fixture_kernel__delete(fk);
+
+	/* no kcore: the kallsyms functions' code is not known, one line each */
+	fk = fixture_kernel__new(FK_NO_KCORE);
+	TEST_ASSERT_VAL("fixture without kcore", fk);
+	out = run(fk->path, "-n", &err);
+	if (!out || !strstr(out, "BPF program 21,") || !strstr(out, "BPF program 22,") ||
+	    !strstr(out, "<ftrace_trampoline>:")) {
+		pr_debug("BPF programs or the trampoline not annotated without kcore:\n%s",
+			 out ?: "");
+		goto out;
+	}
+	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++) {
+		snprintf(what, sizeof(what), "cannot annotate %s ", missing[i]);
+		if (fixture__count(err ?: "", what) != 1) {
+			pr_debug("not one line for %s:\n%s", missing[i], err ?: "");
+			goto out;
+		}
+	}
+	zfree(&out);
+	zfree(&err);
+	out = run(fk->path, "-n --skip-missing", &err);
+	if (!out || (err && *err)) {
+		pr_debug("--skip-missing still says:\n%s", err ?: "");
+		goto out;
+	}
+	ret = TEST_OK;
+out:
+	free(out);
+	free(err);
+	free(a);
+	fixture_kernel__delete(fk);
+	return ret;
+}
+
+struct test_suite suite__annotate_kernel_versions = {
+    .desc = "annotate: poked kernel functions per version, BPF programs per load (writer's kernel)",
+    .func = test__annotate_kernel_versions,
+};
