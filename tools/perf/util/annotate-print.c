@@ -50,8 +50,29 @@ static bool annotate__target_name(u64 addr, char *buf, size_t size, void *arg)
 	return true;
 }
 
-static double annotate__percent(u64 part, u64 whole)
+double annotate_sym__percent(const struct annotate_sym *as, const struct annotate_totals *totals,
+			     enum annotate_percent type, u64 nr, u64 period)
 {
+	u64 part, whole;
+
+	switch (type) {
+	case ANNOTATE_PERCENT__GLOBAL_PERIOD:
+		part = period;
+		whole = totals->period;
+		break;
+	case ANNOTATE_PERCENT__LOCAL_HITS:
+		part = nr;
+		whole = as->nr_samples;
+		break;
+	case ANNOTATE_PERCENT__GLOBAL_HITS:
+		part = nr;
+		whole = totals->nr_samples;
+		break;
+	default:
+		part = period;
+		whole = as->period;
+		break;
+	}
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
@@ -75,13 +96,63 @@ static int annotate__tab(FILE *fp, int col)
 	return next;
 }
 
+int annotate_code__insn(const struct annotate_code *code, const struct annotate_sym *as, u64 off,
+			struct annotate_insn *insn)
+{
+	struct annotate_target target = {code, as->dso};
+	struct disasm_insn d;
+	u64 addr = code->vaddr + off;
+	int n, i;
+
+	if (code->elf64)
+		n = disasm__one(code->bytes + off, code->len - off, addr, &d, annotate__target_name,
+				&target);
+	else
+		n = disasm__one_32(code->bytes + off, code->len - off, addr, &d,
+				   annotate__target_name, &target);
+	if (n == -EOPNOTSUPP)
+		return n;
+	/*
+	 * Bytes capstone cannot name (Debian's capstone 4 lacks some
+	 * EVEX forms, vptestnmb in libc's string functions) are still
+	 * an instruction of a length perf's own decoder knows: kept
+	 * whole, so the addresses after it stay objdump's.  Bytes that
+	 * decode to nothing are objdump's one-byte (bad).
+	 */
+	if (n > 0) {
+		snprintf(insn->text, sizeof(insn->text), "%s", d.text);
+	} else {
+		n = insn_len(code->bytes + off, NULL, code->len - off,
+			     code->elf64 ? INSN_LEN_64 : 0, NULL);
+		if (n > 0) {
+			int k = snprintf(insn->text, sizeof(insn->text), ".byte");
+
+			for (i = 0; i < n && k < (int)sizeof(insn->text) - 6; i++)
+				k += snprintf(insn->text + k, sizeof(insn->text) - k, "%s0x%02x",
+					      i ? "," : " ", code->bytes[off + i]);
+		} else {
+			n = 1;
+			strcpy(insn->text, "(bad)");
+		}
+	}
+	insn->offset = off;
+	insn->addr = addr;
+	insn->len = n;
+	insn->nr = insn->period = 0;
+	/* an instruction's share is that of the samples on any of its bytes, as perf's */
+	for (i = 0; i < n; i++) {
+		insn->nr += as->hits[off + i].nr;
+		insn->period += as->hits[off + i].period;
+	}
+	return 0;
+}
+
 int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
 			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp)
 {
 	struct annotate_code code;
-	struct annotate_target target = {&code, as->dso};
 	const char *what;
-	u64 off, last, part, whole;
+	u64 off, last;
 	int width, len, err;
 
 	err = annotate_code__read(&code, dd, as->dso, as->sym);
@@ -104,70 +175,23 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code.vaddr, symbol__name(as->sym));
 
 	for (off = 0; off < code.len;) {
-		struct disasm_insn insn;
-		u64 nr = 0, period = 0, addr = code.vaddr + off;
+		struct annotate_insn insn;
+		u64 addr = code.vaddr + off;
 		int n, col, i;
 
-		if (code.elf64)
-			n = disasm__one(code.bytes + off, code.len - off, addr, &insn,
-					annotate__target_name, &target);
-		else
-			n = disasm__one_32(code.bytes + off, code.len - off, addr, &insn,
-					   annotate__target_name, &target);
-		if (n == -EOPNOTSUPP) {
+		err = annotate_code__insn(&code, as, off, &insn);
+		if (err) {
 			annotate_code__exit(&code);
-			return n;
+			return err;
 		}
-		/*
-		 * Bytes capstone cannot name (Debian's capstone 4 lacks some
-		 * EVEX forms, vptestnmb in libc's string functions) are still
-		 * an instruction of a length perf's own decoder knows: kept
-		 * whole, so the addresses after it stay objdump's.  Bytes that
-		 * decode to nothing are objdump's one-byte (bad).
-		 */
-		if (n <= 0) {
-			n = insn_len(code.bytes + off, NULL, code.len - off,
-				     code.elf64 ? INSN_LEN_64 : 0, NULL);
-			if (n > 0) {
-				int k = snprintf(insn.text, sizeof(insn.text), ".byte");
-
-				for (i = 0; i < n && k < (int)sizeof(insn.text) - 6; i++)
-					k += snprintf(insn.text + k, sizeof(insn.text) - k,
-						      "%s0x%02x", i ? "," : " ",
-						      code.bytes[off + i]);
-			} else {
-				n = 1;
-				strcpy(insn.text, "(bad)");
-			}
-		}
-		/* an instruction's share is that of the samples on any of its bytes, as perf's */
-		for (i = 0; i < n; i++) {
-			nr += as->hits[off + i].nr;
-			period += as->hits[off + i].period;
-		}
+		n = insn.len;
 		if (opts->show_nr_samples) {
-			fprintf(fp, " %*llu : ", ANNOTATE_COL_WIDTH - 1, (unsigned long long)nr);
+			fprintf(fp, " %*llu : ", ANNOTATE_COL_WIDTH - 1,
+				(unsigned long long)insn.nr);
 		} else {
-			switch (opts->percent_type) {
-			case ANNOTATE_PERCENT__GLOBAL_PERIOD:
-				part = period;
-				whole = totals->period;
-				break;
-			case ANNOTATE_PERCENT__LOCAL_HITS:
-				part = nr;
-				whole = as->nr_samples;
-				break;
-			case ANNOTATE_PERCENT__GLOBAL_HITS:
-				part = nr;
-				whole = totals->nr_samples;
-				break;
-			default:
-				part = period;
-				whole = as->period;
-				break;
-			}
 			fprintf(fp, " %*.2f : ", ANNOTATE_COL_WIDTH - 1,
-				annotate__percent(part, whole));
+				annotate_sym__percent(as, totals, opts->percent_type, insn.nr,
+						      insn.period));
 		}
 		fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
 		/* perf prints objdump's line from its address on, the leading blanks stripped */

@@ -27,6 +27,7 @@
 #include "evsel.h"
 #include "machine.h"
 #include "map.h"
+#include "report-output.h"
 #include "session.h"
 #include "symbol.h"
 
@@ -339,7 +340,11 @@ static const char *annotate__why(const struct annotate_sym *as, int err)
 	}
 }
 
-static int annotate__fprintf(struct annotate *a, FILE *fp)
+/*
+ * The blocks of the symbols hit, to @out; @warn: say which could not be
+ * annotated (the first output of a run, so that it is said once)
+ */
+static int annotate__fprintf(struct annotate *a, struct annotate_output *out, bool warn)
 {
 	struct dso_data *dd = dso_data__new();
 	const struct annotate_sym *kernel = NULL;
@@ -363,12 +368,12 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 				kernel = as;
 			continue;
 		}
-		err = annotate_sym__fprintf(as, &a->totals[as->evsel_idx], a->opts, dd, fp);
+		err = out->sym(out, as, &a->totals[as->evsel_idx], dd);
 		if (err == -ENOMEM)
 			break;
 		if (err) {
 			/* as perf: said, and on to the next symbol; --skip-missing says nothing */
-			if (!a->opts->skip_missing)
+			if (warn && !a->opts->skip_missing)
 				pr_warning("%s: cannot annotate %s (%s): %s\n", a->opts->input,
 					   symbol__name(as->sym), as->dso->name,
 					   annotate__why(as, err));
@@ -376,7 +381,9 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 		}
 	}
 	dso_data__delete(dd);
-	if (err)
+	if (!err && out->end)
+		err = out->end(out);
+	if (err || !warn)
 		return err;
 	if (nr_kernel && !a->opts->skip_missing)
 		pr_warning("%s: %zu kernel symbol%s with samples (the hottest: %s) not annotated: "
@@ -391,6 +398,75 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 			pr_warning("%s: no samples in any symbol\n", a->opts->input);
 	}
 	return 0;
+}
+
+static int annotate__stdio_sym(struct annotate_output *out, const struct annotate_sym *as,
+			       const struct annotate_totals *totals, struct dso_data *dd)
+{
+	return annotate_sym__fprintf(as, totals, out->opts, dd, out->fp);
+}
+
+static int annotate__stdio_init(struct annotate_output *out, const struct annotate_opts *opts,
+				FILE *fp)
+{
+	out->sym = annotate__stdio_sym;
+	out->opts = opts;
+	out->fp = fp;
+	return 0;
+}
+
+/*
+ * One output: --json or --html to stdout ("-") or to a file, written
+ * through or replaced atomically as report's --html (report_file); a
+ * reader of stdout that went away (| head) is no failure
+ */
+static int annotate__output(struct annotate *a, const char *what, const char *path,
+			    int (*init)(struct annotate_output *, const struct annotate_opts *,
+					FILE *),
+			    bool warn)
+{
+	struct annotate_output out = {NULL};
+	struct report_file file = {NULL};
+	bool to_stdout = !strcmp(path, "-");
+	int err;
+
+	if (!to_stdout) {
+		err = report_file__open(&file, what, path);
+		if (err)
+			return err;
+	}
+	err = init(&out, a->opts, to_stdout ? stdout : file.fp);
+	if (!err)
+		err = annotate__fprintf(a, &out, warn);
+	if (out.free)
+		out.free(&out);
+	if (!to_stdout)
+		return report_file__close(&file, !err) ?: err;
+	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		pr_err("%s: writing the annotation failed: %s\n", what, strerror(errno));
+		err = -EIO;
+	}
+	return err;
+}
+
+/* the text, unless only --json or --html were asked for; then each of those */
+static int annotate__outputs(struct annotate *a)
+{
+	const struct annotate_opts *o = a->opts;
+	bool warn = true;
+	int err = 0;
+
+	if (o->stdio || (!o->json && !o->html)) {
+		err = annotate__output(a, "--stdio", "-", annotate__stdio_init, warn);
+		warn = false;
+	}
+	if (!err && o->json) {
+		err = annotate__output(a, "--json", o->json, annotate_output__json, warn);
+		warn = false;
+	}
+	if (!err && o->html)
+		err = annotate__output(a, "--html", o->html, annotate_output__html, warn);
+	return err;
 }
 
 int annotate__run(struct annotate_opts *opts)
@@ -419,11 +495,7 @@ int annotate__run(struct annotate_opts *opts)
 	err = perf_session__process_events(a.session);
 	if (err)
 		goto out;
-	err = annotate__fprintf(&a, stdout);
-	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
-		pr_err("writing the annotation failed: %s\n", strerror(errno));
-		err = -EIO;
-	}
+	err = annotate__outputs(&a);
 out:
 	if (err == -ENOMEM)
 		pr_err("%s: out of memory\n", opts->input);

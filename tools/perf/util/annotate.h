@@ -36,6 +36,8 @@ struct annotate_opts {
 	bool skip_missing;    /* --skip-missing: no message for a symbol without code */
 	bool stdio;	      /* --stdio: accepted, the only output so far */
 	bool no_source;	      /* --no-source: accepted, no source lines are printed yet */
+	/* --json[=FILE], --html[=FILE]: where to, "-" stdout; NULL: not asked for */
+	const char *json, *html;
 };
 
 void annotate_opts__init(struct annotate_opts *opts);
