@@ -443,7 +443,7 @@ static int annotate__output(struct annotate *a, const char *what, const char *pa
 	if (!to_stdout)
 		return report_file__close(&file, !err) ?: err;
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
-		pr_err("%s: writing the annotation failed: %s\n", what, strerror(errno));
+		pr_err("writing the annotation failed: %s\n", strerror(errno));
 		err = -EIO;
 	}
 	return err;

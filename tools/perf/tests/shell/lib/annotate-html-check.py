@@ -7,8 +7,9 @@ Usage: annotate-html-check.py HTML JSON SHOT.png
 The expected figures are our --json's of the same run (itself checked
 against stock perf by annotate-json-check.py):
  - in the file: one <details class="sym"> per JSON symbol, in order, open,
-   holding one <tr class="insn"> per instruction with its address,
-   samples and percent, and no <script>, no external resource;
+   holding (so that it folds with it) one <tr class="insn"> per
+   instruction with its address, samples and percent, and no <script>,
+   no external resource;
  - in headless Chromium's screenshot: the lines with samples drawn as
    bands of red, rgb(255, c, c) with c = 255 - round(200 * sqrt(p / 100))
    (the colour Documentation/perf-textpoke-annotate.txt gives), top to
@@ -31,7 +32,7 @@ import pngread  # noqa: E402
 class Page(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.syms, self.bad = [], []
+        self.syms, self.bad, self.inside = [], [], False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -40,9 +41,19 @@ class Page(HTMLParser):
         if tag == "details" and "sym" in (a.get("class") or "").split():
             self.syms.append({"name": a.get("data-symbol"), "open": "open" in a,
                               "start": a.get("data-start"), "rows": []})
+            self.inside = True
         if tag == "tr" and "insn" in (a.get("class") or "").split():
+            # a line outside its symbol's <details> would not fold with it
+            if not self.inside:
+                self.bad.append(f"line {a.get('data-addr')} outside a symbol's <details>")
+                return
             self.syms[-1]["rows"].append((a["data-addr"], int(a["data-samples"]),
                                           float(a["data-percent"]), a.get("style")))
+
+
+    def handle_endtag(self, tag):
+        if tag == "details":
+            self.inside = False
 
 
 def shade(p):
