@@ -96,7 +96,7 @@ command -v chromium >/dev/null 2>&1 ||
 	skip "Chromium part: chromium is not installed (make test-deps)"
 timeout 50 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
-	--user-data-dir="$tmp/chrome" --hide-scrollbars --window-size=1000,700 \
+	--user-data-dir="$tmp/chrome" --hide-scrollbars --window-size=760,460 \
 	--screenshot="$tmp/out.png" "file://$tmp/out.html" >"$tmp/chrome.log" 2>&1
 [ -s "$tmp/out.png" ] || { tail -5 "$tmp/chrome.log"; fail "no screenshot"; }
 python3 "$lib/annotate-html-check.py" "$tmp/out.html" "$tmp/out.json" "$tmp/out.png" \
