@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "builtin.h"
 #include "util/annotate.h"
@@ -27,12 +28,19 @@ int cmd_textpoke_annotate(int argc, char **argv)
 		OPT_NO_SOURCE,
 		OPT_ITRACE,
 		OPT_TIME,
+		OPT_JSON,
+		OPT_HTML,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
 	     "input file name (default perf.data, - for a pipe)", 'i'},
-	    {0, "stdio", no_argument, NULL, "the text output (the default, and the only one yet)",
-	     OPT_STDIO},
+	    {0, "stdio", no_argument, NULL,
+	     "the text output (the default; with --json or --html, printed too)", OPT_STDIO},
+	    {0, "json", optional_argument, "file",
+	     "the blocks as one JSON document (Documentation/annotate-json.md), to stdout or FILE",
+	     OPT_JSON},
+	    {0, "html", optional_argument, "file",
+	     "one self-contained HTML page, hot lines coloured, to stdout or FILE", OPT_HTML},
 	    {'s', "symbol", required_argument, "symbol",
 	     "symbol to annotate (as many as given, with the positional ones)", 's'},
 	    {'d', "dsos", required_argument, "dso[,dso...]",
@@ -76,6 +84,12 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			break;
 		case OPT_STDIO:
 			o.stdio = true;
+			break;
+		case OPT_JSON:
+			o.json = optarg ? optarg : "-";
+			break;
+		case OPT_HTML:
+			o.html = optarg ? optarg : "-";
 			break;
 		case 's':
 			if (annotate_opts__add_sym(&o, optarg))
@@ -144,6 +158,15 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			goto out_nomem;
 	if (text_image_opts__check(&o.text)) {
 		err = 1;
+		goto out;
+	}
+	/* each output is whole: two of them interleaved on stdout would be neither */
+	if ((o.stdio && o.json && !strcmp(o.json, "-")) ||
+	    (o.stdio && o.html && !strcmp(o.html, "-")) ||
+	    (o.json && o.html && !strcmp(o.json, "-") && !strcmp(o.html, "-"))) {
+		pr_err("annotate: two outputs to stdout (--stdio, --json, --html): "
+		       "give --json=FILE or --html=FILE\n");
+		err = 129;
 		goto out;
 	}
 	err = annotate__run(&o) ? 1 : 0;

@@ -75,6 +75,33 @@ bool annotate_code__offset(const struct annotate_code *code, u64 vaddr, u64 *off
 /* an annotated symbol's largest size: perf's histograms are as large */
 #define ANNOTATE_SYM_MAX_SIZE (16U << 20)
 
+/* one instruction of an annotated symbol, as every output shows it */
+struct annotate_insn {
+	u64 offset; /* into the symbol's code */
+	u64 addr;   /* its link-time address, objdump's */
+	int len;
+	u64 nr, period; /* the samples on any of its bytes */
+	char text[160]; /* capstone's, branch targets named as objdump names them */
+};
+
+/*
+ * The instruction at @off of @code (read for @as): capstone's text, or
+ * ".byte ..." of the length perf's decoder gives, or a one-byte "(bad)".
+ * 0, or -EOPNOTSUPP without capstone.
+ */
+int annotate_code__insn(const struct annotate_code *code, const struct annotate_sym *as, u64 off,
+			struct annotate_insn *insn);
+/*
+ * Where @code's lines end: perf annotate drops the nops that end a
+ * symbol's disassembly (its delete_last_nop()), the padding a kallsyms
+ * symbol runs into up to the next one.  0 or -EOPNOTSUPP.
+ */
+int annotate_code__lines_end(const struct annotate_code *code, const struct annotate_sym *as,
+			     u64 *end);
+/* the share of @nr samples of @period in @as that --percent-type @type prints */
+double annotate_sym__percent(const struct annotate_sym *as, const struct annotate_totals *totals,
+			     enum annotate_percent type, u64 nr, u64 period);
+
 /*
  * Print @as as perf annotate --stdio 6.1 does: the header line, its
  * dashes, then each instruction with its share (or count) and address.
@@ -86,5 +113,30 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_code *code,
 			   const struct annotate_totals *totals, const struct annotate_opts *opts,
 			   FILE *fp);
+
+/*
+ * Where the symbols' blocks go: --stdio's text (annotate_sym__fprintf),
+ * --json (annotate-json.c) or --html (annotate-html.c).  The same walk
+ * (annotate.c, hottest symbol first, event by event) feeds each, and
+ * each writer walks a symbol's instructions with annotate_code__insn()
+ * and annotate_sym__percent(), as the text does.
+ */
+struct annotate_output {
+	/* @as's block; 0, or -errno when its code cannot be had (nothing written then) */
+	int (*sym)(struct annotate_output *out, const struct annotate_sym *as,
+		   const struct annotate_totals *totals, struct dso_data *dd);
+	/* after the last symbol (NULL: nothing to end) and before any free: 0 or -errno */
+	int (*end)(struct annotate_output *out);
+	void (*free)(struct annotate_output *out);
+	const struct annotate_opts *opts;
+	FILE *fp;
+	void *priv;
+	const char *what; /* "--json": for messages */
+	bool text;	  /* --stdio's: kernel versions and trace counts print in it */
+};
+
+/* the document's start written to @fp: 0 or -ENOMEM */
+int annotate_output__json(struct annotate_output *out, const struct annotate_opts *opts, FILE *fp);
+int annotate_output__html(struct annotate_output *out, const struct annotate_opts *opts, FILE *fp);
 
 #endif /* __PERF_TEXTPOKE_ANNOTATE_INTERNAL_H */

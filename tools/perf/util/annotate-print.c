@@ -50,8 +50,29 @@ static bool annotate__target_name(u64 addr, char *buf, size_t size, void *arg)
 	return true;
 }
 
-static double annotate__percent(u64 part, u64 whole)
+double annotate_sym__percent(const struct annotate_sym *as, const struct annotate_totals *totals,
+			     enum annotate_percent type, u64 nr, u64 period)
 {
+	u64 part, whole;
+
+	switch (type) {
+	case ANNOTATE_PERCENT__GLOBAL_PERIOD:
+		part = period;
+		whole = totals->period;
+		break;
+	case ANNOTATE_PERCENT__LOCAL_HITS:
+		part = nr;
+		whole = as->nr_samples;
+		break;
+	case ANNOTATE_PERCENT__GLOBAL_HITS:
+		part = nr;
+		whole = totals->nr_samples;
+		break;
+	default:
+		part = period;
+		whole = as->period;
+		break;
+	}
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
@@ -75,21 +96,20 @@ static int annotate__tab(FILE *fp, int col)
 	return next;
 }
 
-/*
- * The instruction at @off of @code into @insn: its length, or
- * -EOPNOTSUPP without capstone
- */
-static int annotate__decode(const struct annotate_code *code, u64 off, struct disasm_insn *insn,
-			    struct annotate_target *target)
+int annotate_code__insn(const struct annotate_code *code, const struct annotate_sym *as, u64 off,
+			struct annotate_insn *insn)
 {
+	struct annotate_target target = {code, as->dso};
+	struct disasm_insn d;
+	u64 addr = code->vaddr + off;
 	int n, i;
 
 	if (code->elf64)
-		n = disasm__one(code->bytes + off, code->len - off, code->vaddr + off, insn,
-				annotate__target_name, target);
+		n = disasm__one(code->bytes + off, code->len - off, addr, &d, annotate__target_name,
+				&target);
 	else
-		n = disasm__one_32(code->bytes + off, code->len - off, code->vaddr + off, insn,
-				   annotate__target_name, target);
+		n = disasm__one_32(code->bytes + off, code->len - off, addr, &d,
+				   annotate__target_name, &target);
 	if (n == -EOPNOTSUPP)
 		return n;
 	/*
@@ -99,7 +119,9 @@ static int annotate__decode(const struct annotate_code *code, u64 off, struct di
 	 * whole, so the addresses after it stay objdump's.  Bytes that
 	 * decode to nothing are objdump's one-byte (bad).
 	 */
-	if (n <= 0) {
+	if (n > 0) {
+		snprintf(insn->text, sizeof(insn->text), "%s", d.text);
+	} else {
 		n = insn_len(code->bytes + off, NULL, code->len - off,
 			     code->elf64 ? INSN_LEN_64 : 0, NULL);
 		if (n > 0) {
@@ -113,7 +135,16 @@ static int annotate__decode(const struct annotate_code *code, u64 off, struct di
 			strcpy(insn->text, "(bad)");
 		}
 	}
-	return n;
+	insn->offset = off;
+	insn->addr = addr;
+	insn->len = n;
+	insn->nr = insn->period = 0;
+	/* an instruction's share is that of the samples on any of its bytes, as perf's */
+	for (i = 0; i < n; i++) {
+		insn->nr += as->hits[off + i].nr;
+		insn->period += as->hits[off + i].period;
+	}
+	return 0;
 }
 
 /* what perf takes for a nop: its x86 table's "nop", "nopl" and "nopw" */
@@ -128,25 +159,20 @@ static bool annotate__is_nop(const struct annotate_code *code, u64 off, int n, c
 	       (len == 4 && (!strncmp(text, "nopl", 4) || !strncmp(text, "nopw", 4)));
 }
 
-/*
- * Where the lines end: perf annotate drops the nops that end a symbol's
- * disassembly (annotate.c's delete_last_nop()), the padding a kallsyms
- * symbol runs into up to the next one
- */
-static int annotate__lines_end(const struct annotate_code *code, struct annotate_target *target,
-			       u64 *end)
+int annotate_code__lines_end(const struct annotate_code *code, const struct annotate_sym *as,
+			     u64 *end)
 {
-	struct disasm_insn insn;
+	struct annotate_insn insn;
 	u64 off;
-	int n;
+	int err;
 
 	*end = 0;
-	for (off = 0; off < code->len; off += n) {
-		n = annotate__decode(code, off, &insn, target);
-		if (n < 0)
-			return n;
-		if (!annotate__is_nop(code, off, n, insn.text))
-			*end = off + n;
+	for (off = 0; off < code->len; off += insn.len) {
+		err = annotate_code__insn(code, as, off, &insn);
+		if (err)
+			return err;
+		if (!annotate__is_nop(code, off, insn.len, insn.text))
+			*end = off + insn.len;
 	}
 	return 0;
 }
@@ -169,9 +195,8 @@ int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_
 			   const struct annotate_totals *totals, const struct annotate_opts *opts,
 			   FILE *fp)
 {
-	struct annotate_target target = {code, as->dso};
 	const char *what;
-	u64 off, last, part, whole, end;
+	u64 off, last, end;
 	int width, len, err;
 
 	what = opts->show_nr_samples ? "Samples" : "Percent";
@@ -190,45 +215,25 @@ int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_
 	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", ANNOTATE_COL_WIDTH + 1, "",
 		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code->vaddr, symbol__name(as->sym));
 
-	err = annotate__lines_end(code, &target, &end);
+	err = annotate_code__lines_end(code, as, &end);
 	if (err)
 		return err;
 	for (off = 0; off < end;) {
-		struct disasm_insn insn;
-		u64 nr = 0, period = 0, addr = code->vaddr + off;
+		struct annotate_insn insn;
+		u64 addr = code->vaddr + off;
 		int n, col, i;
 
-		n = annotate__decode(code, off, &insn, &target);
-		if (n < 0)
-			return n;
-		/* an instruction's share is that of the samples on any of its bytes, as perf's */
-		for (i = 0; i < n; i++) {
-			nr += as->hits[off + i].nr;
-			period += as->hits[off + i].period;
-		}
+		err = annotate_code__insn(code, as, off, &insn);
+		if (err)
+			return err;
+		n = insn.len;
 		if (opts->show_nr_samples) {
-			fprintf(fp, " %*llu : ", ANNOTATE_COL_WIDTH - 1, (unsigned long long)nr);
+			fprintf(fp, " %*llu : ", ANNOTATE_COL_WIDTH - 1,
+				(unsigned long long)insn.nr);
 		} else {
-			switch (opts->percent_type) {
-			case ANNOTATE_PERCENT__GLOBAL_PERIOD:
-				part = period;
-				whole = totals->period;
-				break;
-			case ANNOTATE_PERCENT__LOCAL_HITS:
-				part = nr;
-				whole = as->nr_samples;
-				break;
-			case ANNOTATE_PERCENT__GLOBAL_HITS:
-				part = nr;
-				whole = totals->nr_samples;
-				break;
-			default:
-				part = period;
-				whole = as->period;
-				break;
-			}
 			fprintf(fp, " %*.2f : ", ANNOTATE_COL_WIDTH - 1,
-				annotate__percent(part, whole));
+				annotate_sym__percent(as, totals, opts->percent_type, insn.nr,
+						      insn.period));
 		}
 		fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
 		/* perf prints objdump's line from its address on, the leading blanks stripped */

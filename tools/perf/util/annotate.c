@@ -29,6 +29,7 @@
 #include "evsel.h"
 #include "machine.h"
 #include "map.h"
+#include "report-output.h"
 #include "session.h"
 #include "symbol.h"
 #include "time-utils.h"
@@ -356,10 +357,14 @@ static const char *annotate__why(const struct annotate_sym *as, int err)
 	}
 }
 
-static int annotate__fprintf(struct annotate *a, FILE *fp)
+/*
+ * The blocks of the symbols hit, to @out; @warn: say which could not be
+ * annotated (the first output of a run, so that it is said once)
+ */
+static int annotate__fprintf(struct annotate *a, struct annotate_output *out, bool warn)
 {
 	struct dso_data *dd = dso_data__new();
-	size_t i;
+	size_t i, nr_text_only = 0;
 	int err = 0;
 
 	if (!dd)
@@ -373,10 +378,20 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 	for (i = 0; i < a->nr_syms; i++) {
 		const struct annotate_sym *as = &a->syms[i];
 
+		/*
+		 * a trace's counts and kernel code's versions are text only so
+		 * far: --json and --html leave them out, and say so once
+		 */
+		if (!out->text && ((a->tool.itrace && annotate_itrace__owns(a->tool.itrace, as)) ||
+				   annotate_sym__is_kernel(as))) {
+			nr_text_only++;
+			continue;
+		}
 		/* an Intel PT trace's samples: the code the trace ran, kernel code too */
 		if (a->tool.itrace && annotate_itrace__owns(a->tool.itrace, as)) {
 			err = annotate_itrace__fprintf(a->tool.itrace, as,
-						       &a->totals[as->evsel_idx], a->opts, dd, fp);
+						       &a->totals[as->evsel_idx], a->opts, dd,
+						       out->fp);
 			if (err == -ENOMEM)
 				break;
 			if (err && !a->opts->skip_missing)
@@ -386,18 +401,18 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 			continue;
 		}
 		if (annotate_sym__is_kernel(as)) {
-			err =
-			    annotate_kernel__fprintf(a->kernel, as, &a->totals[as->evsel_idx], fp);
+			err = annotate_kernel__fprintf(a->kernel, as, &a->totals[as->evsel_idx],
+						       out->fp);
 			if (err)
 				break;
 			continue;
 		}
-		err = annotate_sym__fprintf(as, &a->totals[as->evsel_idx], a->opts, dd, fp);
+		err = out->sym(out, as, &a->totals[as->evsel_idx], dd);
 		if (err == -ENOMEM)
 			break;
 		if (err) {
 			/* as perf: said, and on to the next symbol; --skip-missing says nothing */
-			if (!a->opts->skip_missing)
+			if (warn && !a->opts->skip_missing)
 				pr_warning("%s: cannot annotate %s (%s): %s\n", a->opts->input,
 					   symbol__name(as->sym), as->dso->name,
 					   annotate__why(as, err));
@@ -405,7 +420,13 @@ static int annotate__fprintf(struct annotate *a, FILE *fp)
 		}
 	}
 	dso_data__delete(dd);
-	if (err)
+	if (nr_text_only && !a->opts->skip_missing)
+		pr_warning("%s: %zu kernel or Intel PT symbol blocks are left out of %s: "
+			   "they are in --stdio only so far\n",
+			   a->opts->input, nr_text_only, out->what);
+	if (!err && out->end)
+		err = out->end(out);
+	if (err || !warn)
 		return err;
 	if (!a->nr_syms) {
 		/* perf's answer, exit 0: there is nothing to annotate */
@@ -442,6 +463,77 @@ static int annotate__parse_time(struct annotate *a)
 	}
 	a->nr_ranges = nr;
 	return 0;
+}
+
+static int annotate__stdio_sym(struct annotate_output *out, const struct annotate_sym *as,
+			       const struct annotate_totals *totals, struct dso_data *dd)
+{
+	return annotate_sym__fprintf(as, totals, out->opts, dd, out->fp);
+}
+
+static int annotate__stdio_init(struct annotate_output *out, const struct annotate_opts *opts,
+				FILE *fp)
+{
+	out->sym = annotate__stdio_sym;
+	out->text = true;
+	out->opts = opts;
+	out->fp = fp;
+	return 0;
+}
+
+/*
+ * One output: --json or --html to stdout ("-") or to a file, written
+ * through or replaced atomically as report's --html (report_file); a
+ * reader of stdout that went away (| head) is no failure
+ */
+static int annotate__output(struct annotate *a, const char *what, const char *path,
+			    int (*init)(struct annotate_output *, const struct annotate_opts *,
+					FILE *),
+			    bool warn)
+{
+	struct annotate_output out = {NULL};
+	struct report_file file = {NULL};
+	bool to_stdout = !strcmp(path, "-");
+	int err;
+
+	if (!to_stdout) {
+		err = report_file__open(&file, what, path);
+		if (err)
+			return err;
+	}
+	err = init(&out, a->opts, to_stdout ? stdout : file.fp);
+	out.what = what;
+	if (!err)
+		err = annotate__fprintf(a, &out, warn);
+	if (out.free)
+		out.free(&out);
+	if (!to_stdout)
+		return report_file__close(&file, !err) ?: err;
+	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		pr_err("writing the annotation failed: %s\n", strerror(errno));
+		err = -EIO;
+	}
+	return err;
+}
+
+/* the text, unless only --json or --html were asked for; then each of those */
+static int annotate__outputs(struct annotate *a)
+{
+	const struct annotate_opts *o = a->opts;
+	bool warn = true;
+	int err = 0;
+
+	if (o->stdio || (!o->json && !o->html)) {
+		err = annotate__output(a, "--stdio", "-", annotate__stdio_init, warn);
+		warn = false;
+	}
+	if (!err && o->json) {
+		err = annotate__output(a, "--json", o->json, annotate_output__json, warn);
+		warn = false;
+	}
+	if (!err && o->html)
+		err = annotate__output(a, "--html", o->html, annotate_output__html, warn);
+	return err;
 }
 
 int annotate__run(struct annotate_opts *opts)
@@ -484,11 +576,7 @@ int annotate__run(struct annotate_opts *opts)
 	if (a.tool.itrace && annotate_itrace__nr_errors(a.tool.itrace))
 		pr_warning("%s: %llu instruction trace errors\n", opts->input,
 			   (unsigned long long)annotate_itrace__nr_errors(a.tool.itrace));
-	err = annotate__fprintf(&a, stdout);
-	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
-		pr_err("writing the annotation failed: %s\n", strerror(errno));
-		err = -EIO;
-	}
+	err = annotate__outputs(&a);
 out:
 	if (err == -ENOMEM)
 		pr_err("%s: out of memory\n", opts->input);

@@ -43,6 +43,8 @@ struct annotate_opts {
 	/* kernel code: where its bytes start from (--kcore, --vmlinux, ...); --time's window */
 	struct text_image_opts text;
 	const char *time_str;
+	/* --json[=FILE], --html[=FILE]: where to, "-" stdout; NULL: not asked for */
+	const char *json, *html;
 };
 
 void annotate_opts__init(struct annotate_opts *opts);

@@ -65,45 +65,10 @@ struct html {
 	double quantum; /* pixels within which a lane's changes merge */
 };
 
-/*
- * Text and attribute values alike: the five markup characters as
- * entities, control characters and bytes that are not UTF-8 as U+FFFD
- * (HTML forbids the former, and the latter would make the parser guess
- * at an encoding).  Stops after @max code points (0: no limit) and says
- * whether it cut.
- */
+/* report_output__html_escape(), to the page */
 static bool html__escape(struct html *h, const char *s, size_t max)
 {
-	size_t n = 0;
-
-	if (!s)
-		return false;
-	while (*s) {
-		const char *p = s;
-		unsigned long cp;
-
-		if (max && n++ == max) {
-			fputs("\u2026", h->fp);
-			return true;
-		}
-		cp = report_output__utf8_next(&s);
-		if (cp == REPORT_UTF8_INVALID || (cp < 0x20 && cp != '\t') ||
-		    (cp >= 0x7f && cp < 0xa0))
-			fputs("\ufffd", h->fp);
-		else if (cp == '&')
-			fputs("&amp;", h->fp);
-		else if (cp == '<')
-			fputs("&lt;", h->fp);
-		else if (cp == '>')
-			fputs("&gt;", h->fp);
-		else if (cp == '"')
-			fputs("&quot;", h->fp);
-		else if (cp == '\'')
-			fputs("&#39;", h->fp);
-		else
-			fwrite(p, 1, s - p, h->fp);
-	}
-	return false;
+	return report_output__html_escape(h->fp, s, max);
 }
 
 static void html__attr(struct html *h, const char *name, const char *s)

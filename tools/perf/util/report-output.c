@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the JSON and HTML writers share: the sample density histogram,
- * the walk over hostile strings, the sort keys named as perf names them.
+ * the walk over hostile strings, the sort keys named as perf names them,
+ * the output file written through or replaced atomically.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "debug.h"
+#include "output-path.h"
 #include "report-output.h"
 #include "utf8.h"
 
@@ -170,4 +175,127 @@ bool report_hist_entry__below(const struct hist_entry *he, const struct report_h
 	if (percent_limit <= 0 || !total)
 		return false;
 	return 100.0 * (double)period / (double)total < percent_limit;
+}
+
+int report_file__open(struct report_file *f, const char *what, const char *path)
+{
+	struct stat st;
+	bool through;
+	int fd, err;
+
+	f->path = path;
+	f->what = what;
+	f->tmp = NULL;
+	err = output_path__resolve(path, &f->target, &through);
+	if (err) {
+		pr_err("%s %s: %s\n", what, path, strerror(-err));
+		return err;
+	}
+	if (!through && !stat(f->target, &st) && S_ISDIR(st.st_mode)) {
+		pr_err("%s %s: is a directory\n", what, path);
+		err = -EISDIR;
+		goto out_free;
+	}
+	if (through) {
+		/* O_NONBLOCK: a FIFO nobody reads fails at once instead of blocking */
+		fd = open(f->target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+			close(fd);
+			fd = -1;
+		}
+	} else {
+		f->tmp = output_path__tmp(f->target);
+		if (!f->tmp) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		fd = mkostemp(f->tmp, O_CLOEXEC);
+		if (fd >= 0) {
+			/* mkostemp's 0600: an output file is for sharing, as a redirection makes it */
+			mode_t mask = umask(0);
+
+			umask(mask);
+			fchmod(fd, 0666 & ~mask);
+		}
+	}
+	if (fd < 0) {
+		err = -errno;
+		pr_err("%s %s: %s\n", what, path, strerror(errno));
+		goto out_free;
+	}
+	f->fp = fdopen(fd, "w");
+	if (f->fp)
+		return 0;
+	close(fd);
+	if (f->tmp)
+		unlink(f->tmp);
+	err = -ENOMEM;
+out_free:
+	zfree(&f->tmp);
+	zfree(&f->target);
+	return err;
+}
+
+int report_file__close(struct report_file *f, bool keep)
+{
+	int err = 0;
+
+	if (fflush(f->fp) || ferror(f->fp))
+		err = -errno ?: -EIO;
+	if (fclose(f->fp) && !err)
+		err = -errno;
+	if (err)
+		pr_err("%s %s: %s\n", f->what, f->path, strerror(-err));
+	if (f->tmp) {
+		if (!err && keep && rename(f->tmp, f->target)) {
+			err = -errno;
+			pr_err("%s %s: %s\n", f->what, f->path, strerror(-err));
+		}
+		if (err || !keep)
+			unlink(f->tmp);
+		zfree(&f->tmp);
+	}
+	zfree(&f->target);
+	return err;
+}
+
+/*
+ * Text and attribute values alike: the five markup characters as
+ * entities, control characters and bytes that are not UTF-8 as U+FFFD
+ * (HTML forbids the former, and the latter would make the parser guess
+ * at an encoding).  Stops after @max code points (0: no limit) and says
+ * whether it cut.
+ */
+bool report_output__html_escape(FILE *fp, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	if (!s)
+		return false;
+	while (*s) {
+		const char *p = s;
+		unsigned long cp;
+
+		if (max && n++ == max) {
+			fputs("\u2026", fp);
+			return true;
+		}
+		cp = report_output__utf8_next(&s);
+		if (cp == REPORT_UTF8_INVALID || (cp < 0x20 && cp != '\t') ||
+		    (cp >= 0x7f && cp < 0xa0))
+			fputs("\ufffd", fp);
+		else if (cp == '&')
+			fputs("&amp;", fp);
+		else if (cp == '<')
+			fputs("&lt;", fp);
+		else if (cp == '>')
+			fputs("&gt;", fp);
+		else if (cp == '"')
+			fputs("&quot;", fp);
+		else if (cp == '\'')
+			fputs("&#39;", fp);
+		else
+			fwrite(p, 1, s - p, fp);
+	}
+	return false;
 }

@@ -76,6 +76,13 @@ int report_output__html(const struct report_output *ro, FILE *fp);
 #define REPORT_UTF8_INVALID 0xfffffffful
 unsigned long report_output__utf8_next(const char **s);
 
+/*
+ * @s as HTML text or attribute value: the five markup characters as
+ * entities, control characters and bytes that are not UTF-8 as U+FFFD;
+ * at most @max code points (0: all), true when it cut
+ */
+bool report_output__html_escape(FILE *fp, const char *s, size_t max);
+
 /* the sort keys of @sort in order, into keys[SORT__MAX]; -EINVAL names a bad one */
 int report_output__sort_keys(const char *sort, enum report_sort_key keys[SORT__MAX],
 			     size_t *nr_keys);
@@ -89,5 +96,26 @@ char *report_entry__key_text(enum report_sort_key key, const struct hist_entry *
 /* --percent-limit as perf applies it: the entry's (Children's, a group leader's) share */
 bool report_hist_entry__below(const struct hist_entry *he, const struct report_hist *h,
 			      float percent_limit);
+
+/*
+ * A file named by --html (report) or --json/--html (annotate): a regular
+ * file, or a name not taken yet, is written under a temporary name beside
+ * it and renamed into place by report_file__close() only when everything
+ * was written, so a failed run leaves what was there; a device, FIFO or
+ * socket (/dev/stdout on a pipe) is written through, never replaced
+ * (output-path.h decides which).  Messages start with "@what @path:".
+ */
+struct report_file {
+	FILE *fp;
+	char *tmp;    /* the temporary name, NULL when written through */
+	char *target; /* the path, symlinks followed */
+	const char *path;
+	const char *what; /* the option that named it, for messages: "--html" */
+};
+
+/* 0 and @f->fp open, or -errno with the reason printed */
+int report_file__open(struct report_file *f, const char *what, const char *path);
+/* flush and close; @keep: rename the temporary into place (else removed); 0 or -errno */
+int report_file__close(struct report_file *f, bool keep);
 
 #endif /* __PERF_TEXTPOKE_REPORT_OUTPUT_H */

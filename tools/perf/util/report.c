@@ -20,7 +20,6 @@
  * records, never gets them.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,7 +34,6 @@
 #include "itrace.h"
 #include "machine.h"
 #include "map.h"
-#include "output-path.h"
 #include "report-chain-cache.h"
 #include "report-changes.h"
 #include "report-group.h"
@@ -795,95 +793,6 @@ static struct text_image *report__load_changes(struct report *r)
 	return ti;
 }
 
-/* --html's file, as output-path.h says outputs are written */
-struct report_file {
-	FILE *fp;
-	char *tmp;    /* the temporary name, NULL when written through */
-	char *target; /* the path, symlinks followed */
-	const char *path;
-};
-
-static int report_file__open(struct report_file *f, const char *path)
-{
-	struct stat st;
-	bool through;
-	int fd, err;
-
-	f->path = path;
-	f->tmp = NULL;
-	err = output_path__resolve(path, &f->target, &through);
-	if (err) {
-		pr_err("--html %s: %s\n", path, strerror(-err));
-		return err;
-	}
-	if (!through && !stat(f->target, &st) && S_ISDIR(st.st_mode)) {
-		pr_err("--html %s: is a directory\n", path);
-		err = -EISDIR;
-		goto out_free;
-	}
-	if (through) {
-		/* O_NONBLOCK: a FIFO nobody reads fails at once instead of blocking */
-		fd = open(f->target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
-			close(fd);
-			fd = -1;
-		}
-	} else {
-		f->tmp = output_path__tmp(f->target);
-		if (!f->tmp) {
-			err = -ENOMEM;
-			goto out_free;
-		}
-		fd = mkostemp(f->tmp, O_CLOEXEC);
-		if (fd >= 0) {
-			/* mkostemp's 0600: an HTML file is for sharing, as a redirection makes it */
-			mode_t mask = umask(0);
-
-			umask(mask);
-			fchmod(fd, 0666 & ~mask);
-		}
-	}
-	if (fd < 0) {
-		err = -errno;
-		pr_err("--html %s: %s\n", path, strerror(errno));
-		goto out_free;
-	}
-	f->fp = fdopen(fd, "w");
-	if (f->fp)
-		return 0;
-	close(fd);
-	if (f->tmp)
-		unlink(f->tmp);
-	err = -ENOMEM;
-out_free:
-	zfree(&f->tmp);
-	zfree(&f->target);
-	return err;
-}
-
-static int report_file__close(struct report_file *f, bool keep)
-{
-	int err = 0;
-
-	if (fflush(f->fp) || ferror(f->fp))
-		err = -errno ?: -EIO;
-	if (fclose(f->fp) && !err)
-		err = -errno;
-	if (err)
-		pr_err("--html %s: %s\n", f->path, strerror(-err));
-	if (f->tmp) {
-		if (!err && keep && rename(f->tmp, f->target)) {
-			err = -errno;
-			pr_err("--html %s: %s\n", f->path, strerror(-err));
-		}
-		if (err || !keep)
-			unlink(f->tmp);
-		zfree(&f->tmp);
-	}
-	zfree(&f->target);
-	return err;
-}
-
 /*
  * perf's sort__setup_elide(): a one-name filter makes its column constant,
  * so the column goes and a header line names the filter, in the order of
@@ -1197,7 +1106,7 @@ int report__run(struct report_opts *opts)
 	if (opts->html) {
 		/* Ctrl-C keeps what --html named as it was, with no temporary file */
 		interrupt__install();
-		err = report_file__open(&html, opts->html);
+		err = report_file__open(&html, "--html", opts->html);
 		if (err)
 			goto out;
 	}
