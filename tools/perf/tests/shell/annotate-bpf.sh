@@ -1,6 +1,7 @@
 #!/bin/bash
 # annotate: BPF programs per load against stock perf annotate on inject --jit's output
 # SPDX-License-Identifier: GPL-2.0-only
+# Exclusive: it loads BPF programs (another test's would be in its recording)
 #
 # Socket filters that ran on loopback packets (workloads/record-bpf-churn.c
 # busy), recorded now by perf textpoke record with its workload: tp_busy1
