@@ -107,7 +107,8 @@ for in in "${inputs[@]}"; do
 	done
 	cp "$in" "$BI_TMP/bad"
 	bi_put "$BI_TMP/bad" "$off" 4 "$(bi_hex 200 4)"
-	if ! (cd "$BI_TMP/cwd" && "$TEXTPOKE" script -i "$BI_TMP/bad" >/dev/null 2>"$BI_TMP/err"); then
+	if ! (cd "$BI_TMP/cwd" &&
+		"$TEXTPOKE" script "${BI_SCRIPT_OPTS[@]}" -i "$BI_TMP/bad" >/dev/null 2>"$BI_TMP/err"); then
 		bi_fail "$name record 1 at $off: type 200 not skipped: $(head -2 "$BI_TMP/err")"
 	elif ! grep -q "records\? of unknown type skipped" "$BI_TMP/err"; then
 		bi_fail "$name record 1 at $off: type 200 skipped without a word"
