@@ -698,6 +698,59 @@ const char *dso__srcline(struct dso *dso, u64 offset)
 	return a->line;
 }
 
+int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc)
+{
+	struct inline_answer *a = dso__inline_answer(dso, offset);
+	Dwarf_Attribute attr;
+	char *const *names;
+	Dwarf_Line *line;
+	Dwarf_Die cudie;
+	unsigned int disc;
+	int lineno;
+	u64 vaddr;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!a)
+		return -ENOENT;
+	/* the function as addr2line -f names it: the innermost of the inline chain */
+	if (dso__inline_names(dso, offset, &names, NULL))
+		loc->function = names[0];
+	if (!dso_inline__vaddr(dso->inl, offset, &vaddr) ||
+	    !dwarf_addrdie(dso->inl->dwarf, vaddr, &cudie))
+		return 0;
+	line = dwarf_getsrc_die(&cudie, vaddr);
+	if (!line || dwarf_lineno(line, &lineno) || lineno <= 0)
+		return 0;
+	loc->file = dwarf_linesrc(line, NULL, NULL);
+	loc->comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &attr));
+	loc->line = lineno;
+	if (!dwarf_linediscriminator(line, &disc))
+		loc->discriminator = disc;
+	return 0;
+}
+
+const char *dso__section_name(struct dso *dso, u64 offset)
+{
+	struct dso_inline *di;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	u64 vaddr;
+
+	/* opens the object's DWARF, as the first source line asks anyway */
+	if (!dso__inline_answer(dso, offset))
+		return NULL;
+	di = dso->inl;
+	if (!dso_inline__vaddr(di, offset, &vaddr) || elf_getshdrstrndx(di->elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(di->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && vaddr >= sh.sh_addr &&
+		    vaddr - sh.sh_addr < sh.sh_size)
+			return elf_strptr(di->elf, shstrndx, sh.sh_name);
+	}
+	return NULL;
+}
+
 #else /* !HAVE_LIBDW */
 
 void dso_inline__delete(struct dso_inline *di)
@@ -711,6 +764,17 @@ unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
 }
 
 const char *dso__srcline(struct dso *dso, u64 offset)
+{
+	return NULL;
+}
+
+int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	return -ENOENT;
+}
+
+const char *dso__section_name(struct dso *dso, u64 offset)
 {
 	return NULL;
 }
