@@ -43,10 +43,12 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	    {0, "asm-raw", no_argument, NULL, "the bytes of each instruction too", OPT_ASM_RAW},
 	    {0, "skip-missing", no_argument, NULL,
 	     "say nothing of symbols that cannot be annotated", OPT_SKIP_MISSING},
-	    {0, "source", no_argument, NULL, "accepted: no source lines are printed yet",
+	    {0, "source", no_argument, NULL, "source lines between the instructions (the default)",
 	     OPT_SOURCE},
-	    {0, "no-source", no_argument, NULL, "no source lines (what is printed anyway, yet)",
+	    {0, "no-source", no_argument, NULL, "no source lines between the instructions",
 	     OPT_NO_SOURCE},
+	    {'l', "print-line", no_argument, NULL,
+	     "each hot instruction's file:line, and a summary of the hottest lines", 'l'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
@@ -95,6 +97,9 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			break;
 		case OPT_NO_SOURCE:
 			o.no_source = true;
+			break;
+		case 'l':
+			o.print_lines = true;
 			break;
 		case 'v':
 			verbose++;

@@ -10,9 +10,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "annotate-internal.h"
+#include "annotate-source.h"
 #include "disasm.h"
 #include "dso.h"
 #include "insn-len.h"
@@ -75,18 +77,32 @@ static int annotate__tab(FILE *fp, int col)
 	return next;
 }
 
-int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
-			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp)
+/* an instruction's share as --percent-type asks (-l's marks use it with -n too) */
+static double annotate__share(const struct annotate_sym *as, const struct annotate_totals *totals,
+			      const struct annotate_opts *opts, u64 nr, u64 period)
 {
-	struct annotate_code code;
-	struct annotate_target target = {&code, as->dso};
+	switch (opts->percent_type) {
+	case ANNOTATE_PERCENT__GLOBAL_PERIOD:
+		return annotate__percent(period, totals->period);
+	case ANNOTATE_PERCENT__LOCAL_HITS:
+		return annotate__percent(nr, as->nr_samples);
+	case ANNOTATE_PERCENT__GLOBAL_HITS:
+		return annotate__percent(nr, totals->nr_samples);
+	default:
+		return annotate__percent(period, as->period);
+	}
+}
+
+static int __annotate_sym__fprintf(const struct annotate_sym *as,
+				   const struct annotate_totals *totals,
+				   const struct annotate_opts *opts, struct annotate_code *code,
+				   struct annotate_source *src, FILE *fp)
+{
+	struct annotate_target target = {code, as->dso};
 	const char *what;
-	u64 off, last, part, whole;
+	u64 off, last;
 	int width, len, err;
 
-	err = annotate_code__read(&code, dd, as->dso, as->sym);
-	if (err)
-		return err;
 	what = opts->show_nr_samples ? "Samples" : "Percent";
 	len = fprintf(
 	    fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%llu samples, percent: %s)\n",
@@ -98,26 +114,24 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 	fputc('\n', fp);
 
 	/* perf's address column is as wide as the symbol's last address */
-	last = code.vaddr + code.len - 1;
+	last = code->vaddr + code->len - 1;
 	width = snprintf(NULL, 0, "%llx", (unsigned long long)last);
-	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", ANNOTATE_COL_WIDTH + 1, "",
-		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code.vaddr, symbol__name(as->sym));
+	annotate_source__preamble(src, fp);
 
-	for (off = 0; off < code.len;) {
+	for (off = 0; off < code->len;) {
 		struct disasm_insn insn;
-		u64 nr = 0, period = 0, addr = code.vaddr + off;
+		u64 nr = 0, period = 0, addr = code->vaddr + off;
+		double share;
 		int n, col, i;
 
-		if (code.elf64)
-			n = disasm__one(code.bytes + off, code.len - off, addr, &insn,
+		if (code->elf64)
+			n = disasm__one(code->bytes + off, code->len - off, addr, &insn,
 					annotate__target_name, &target);
 		else
-			n = disasm__one_32(code.bytes + off, code.len - off, addr, &insn,
+			n = disasm__one_32(code->bytes + off, code->len - off, addr, &insn,
 					   annotate__target_name, &target);
-		if (n == -EOPNOTSUPP) {
-			annotate_code__exit(&code);
+		if (n == -EOPNOTSUPP)
 			return n;
-		}
 		/*
 		 * Bytes capstone cannot name (Debian's capstone 4 lacks some
 		 * EVEX forms, vptestnmb in libc's string functions) are still
@@ -126,15 +140,15 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 		 * decode to nothing are objdump's one-byte (bad).
 		 */
 		if (n <= 0) {
-			n = insn_len(code.bytes + off, NULL, code.len - off,
-				     code.elf64 ? INSN_LEN_64 : 0, NULL);
+			n = insn_len(code->bytes + off, NULL, code->len - off,
+				     code->elf64 ? INSN_LEN_64 : 0, NULL);
 			if (n > 0) {
 				int k = snprintf(insn.text, sizeof(insn.text), ".byte");
 
 				for (i = 0; i < n && k < (int)sizeof(insn.text) - 6; i++)
 					k += snprintf(insn.text + k, sizeof(insn.text) - k,
 						      "%s0x%02x", i ? "," : " ",
-						      code.bytes[off + i]);
+						      code->bytes[off + i]);
 			} else {
 				n = 1;
 				strcpy(insn.text, "(bad)");
@@ -145,30 +159,12 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 			nr += as->hits[off + i].nr;
 			period += as->hits[off + i].period;
 		}
-		if (opts->show_nr_samples) {
+		share = annotate__share(as, totals, opts, nr, period);
+		annotate_source__before_insn(src, off, fp);
+		if (opts->show_nr_samples)
 			fprintf(fp, " %*llu : ", ANNOTATE_COL_WIDTH - 1, (unsigned long long)nr);
-		} else {
-			switch (opts->percent_type) {
-			case ANNOTATE_PERCENT__GLOBAL_PERIOD:
-				part = period;
-				whole = totals->period;
-				break;
-			case ANNOTATE_PERCENT__LOCAL_HITS:
-				part = nr;
-				whole = as->nr_samples;
-				break;
-			case ANNOTATE_PERCENT__GLOBAL_HITS:
-				part = nr;
-				whole = totals->nr_samples;
-				break;
-			default:
-				part = period;
-				whole = as->period;
-				break;
-			}
-			fprintf(fp, " %*.2f : ", ANNOTATE_COL_WIDTH - 1,
-				annotate__percent(part, whole));
-		}
+		else
+			fprintf(fp, " %*.2f : ", ANNOTATE_COL_WIDTH - 1, share);
 		fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
 		/* perf prints objdump's line from its address on, the leading blanks stripped */
 		col = annotate__tab(fp, snprintf(NULL, 0, "%llx:", (unsigned long long)addr));
@@ -176,16 +172,59 @@ int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_t
 			int raw = 0;
 
 			for (i = 0; i < n; i++)
-				raw += fprintf(fp, "%02x ", code.bytes[off + i]);
+				raw += fprintf(fp, "%02x ", code->bytes[off + i]);
 			/* objdump leaves room for 7 bytes before its tab */
 			if (raw < 21)
 				raw += fprintf(fp, "%*s", 21 - raw, "");
 			col = annotate__tab(fp, col + raw);
 		}
 		annotate__fprintf_insn(fp, insn.text);
+		/* objdump's --asm-raw puts 7 bytes a line, each line one of perf's numbers */
+		err = annotate_source__after_insn(src, off, share, opts->asm_raw ? (n + 6) / 7 : 1,
+						  fp);
+		if (err)
+			return err;
 		fputc('\n', fp);
 		off += n;
 	}
-	annotate_code__exit(&code);
 	return 0;
+}
+
+int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
+			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp)
+{
+	struct annotate_source *src;
+	struct annotate_code code;
+	char *body = NULL;
+	size_t body_len;
+	FILE *out = fp;
+	int err;
+
+	err = annotate_code__read(&code, dd, as->dso, as->sym);
+	if (err)
+		return err;
+	/* perf numbers its lines in a column as wide as the symbol's last address */
+	src = annotate_source__new(
+	    as->dso, as->sym, &code, opts,
+	    snprintf(NULL, 0, "%llx", (unsigned long long)(code.vaddr + code.len - 1)));
+	err = -ENOMEM;
+	if (!src)
+		goto out;
+	/* -l's summary comes first, of what the instructions' lines sum to */
+	if (opts->print_lines && !(out = open_memstream(&body, &body_len)))
+		goto out;
+	err = __annotate_sym__fprintf(as, totals, opts, &code, src, out);
+	if (out != fp) {
+		if (fclose(out) && !err)
+			err = -ENOMEM;
+		if (!err) {
+			annotate_source__summary(src, fp);
+			fwrite(body, 1, body_len, fp);
+		}
+	}
+out:
+	free(body);
+	annotate_source__delete(src);
+	annotate_code__exit(&code);
+	return err;
 }
