@@ -136,21 +136,23 @@ void annotate_source__delete(struct annotate_source *src)
 static void __source__emit(struct annotate_source *src, const char *text, size_t len, int number,
 			   FILE *fp)
 {
-	const char *end = text + len;
+	const char *end = text + len, *colon;
 	size_t col = 0;
 
-	if (len > 1 && text[0] == '/') {
-		const char *colon = memchr(text, ':', len);
-
-		if (colon && colon > text + 1 && colon + 1 < end && isdigit((u8)colon[1])) {
-			src->line_nr = atoi(colon + 1);
-			return;
-		}
-	}
 	while (text < end && isspace((u8)*text))
 		text++;
 	while (end > text && isspace((u8)end[-1]))
 		end--;
+	/*
+	 * perf's "^/[^:]+:([0-9]+)" on the trimmed line: a source line that
+	 * opens a comment naming "file.c:22" matches too, and is left out
+	 * and sets the counter, as in perf
+	 */
+	colon = end - text > 1 && text[0] == '/' ? memchr(text, ':', end - text) : NULL;
+	if (colon && colon > text + 1 && colon + 1 < end && isdigit((u8)colon[1])) {
+		src->line_nr = atoi(colon + 1);
+		return;
+	}
 	if (text == end) {
 		fprintf(fp, " %*s:\n", SOURCE_COL_WIDTH, "");
 	} else {

@@ -16,6 +16,10 @@
 # summary's shares are of that type), --asm-raw --source --print-line (each
 # further line of objdump's bytes takes one of perf's numbers).
 #
+# perf also reads a source line that starts, once trimmed, like "/x:N" as
+# objdump's file:line (leaves it out, and numbers on from N): the header's
+# line 2 is such a comment, and we do the same, the layout being perf's.
+#
 # Where perf 6.1 is wrong: it numbers a source line by its distance from
 # the last line objdump names, so the context lines objdump prints before
 # a line take that line's number and the next ones ("16 static volatile
@@ -35,6 +39,10 @@
 # Mutation caught: the summary's share summed over every instruction, not
 # those above 0.5% (annotate_source__after_insn()'s threshold dropped):
 # "print-line"'s marks and summary differ from perf's.
+# Mutation caught: perf's "/path:N" pattern tried on objdump's own lines
+# only (source__emit()'s test with "number < 0 &&"): the header's indented
+# comment "/* Inlined at annotate-source-workload.c:22, ...", which perf
+# takes for a file:line and leaves out, is printed; "source" differs.
 # Mutation caught: perf's numbering of source lines (source_file__print()
 # passing -1, perf's counter, for the number): "table" fails ("the last
 # source line is 26, the table says annotate-source-workload.c:21").

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Inlined into annotate-source-workload.c: source lines of a second file */
+	/* Inlined at annotate-source-workload.c:22, a comment perf takes for a file:line */
 static inline __attribute__((always_inline)) unsigned long mix(unsigned long x)
 {
 	x ^= x >> 7;	/* a tab inside the line */
