@@ -200,13 +200,15 @@ static void source__emitf(struct annotate_source *src, FILE *fp, const char *fmt
  */
 void annotate_source__preamble(struct annotate_source *src, FILE *fp)
 {
-	const char *section = dso__section_name(src->dso, src->sym->start);
+	char section[64];
 
 	source__emit(src, "", 0, fp);
 	source__emit(src, "", 0, fp);
 	source__emit(src, "", 0, fp);
-	/* an object without DWARF is not opened here: its code is in .text as a rule */
-	source__emitf(src, fp, "Disassembly of section %s:", section ?: ".text");
+	/* an object whose headers cannot be read has its code in .text as a rule */
+	if (dso__section_name(src->dso, src->sym->start, section, sizeof(section)))
+		strcpy(section, ".text");
+	source__emitf(src, fp, "Disassembly of section %s:", section);
 	source__emit(src, "", 0, fp);
 	source__emitf(src, fp, "%016llx <%s>:", (unsigned long long)src->code->vaddr,
 		      symbol__name(src->sym));

@@ -729,26 +729,62 @@ int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc)
 	return 0;
 }
 
-const char *dso__section_name(struct dso *dso, u64 offset)
+/* the allocated section of @elf holding @vaddr, its name copied to @buf */
+static bool elf__section_name(Elf *elf, u64 vaddr, char *buf, size_t size)
 {
-	struct dso_inline *di;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
+	const char *name;
 	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			return false;
+		snprintf(buf, size, "%s", name);
+		return true;
+	}
+	return false;
+}
+
+int dso__section_name(struct dso *dso, u64 offset, char *buf, size_t size)
+{
+	struct dso_inline *one;
+	const char *path;
+	struct stat st;
+	bool found;
 	u64 vaddr;
 
-	/* opens the object's DWARF, as the first source line asks anyway */
-	if (!dso__inline_answer(dso, offset))
-		return NULL;
-	di = dso->inl;
-	if (!dso_inline__vaddr(di, offset, &vaddr) || elf_getshdrstrndx(di->elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(di->elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && vaddr >= sh.sh_addr &&
-		    vaddr - sh.sh_addr < sh.sh_size)
-			return elf_strptr(di->elf, shstrndx, sh.sh_name);
+	/* the ELF the DWARF came from: the object's, or its debug file's, headers */
+	if (dso__inline_answer(dso, offset))
+		return dso_inline__vaddr(dso->inl, offset, &vaddr) &&
+			       elf__section_name(dso->inl->elf, vaddr, buf, size) ?
+			   0 :
+			   -ENOENT;
+	/* no DWARF: the object's own section headers, read once for the symbol */
+	path = dso->kind == DSO_KIND__USER ? dso__runtime_path(dso) : NULL;
+	one = path ? calloc(1, sizeof(*one)) : NULL;
+	if (!one)
+		return -ENOENT;
+	one->fd = input_file__open(path, &st);
+	found = one->fd >= 0;
+	if (found) {
+		elf_version(EV_CURRENT);
+		one->elf = elf_begin(one->fd, ELF_C_READ_MMAP, NULL);
+		found = one->elf && elf_kind(one->elf) == ELF_K_ELF;
 	}
-	return NULL;
+	if (found)
+		dso_inline__read_loads(one);
+	found = found && dso_inline__vaddr(one, offset, &vaddr) &&
+		elf__section_name(one->elf, vaddr, buf, size);
+	dso_inline__close(one);
+	free(one);
+	return found ? 0 : -ENOENT;
 }
 
 #else /* !HAVE_LIBDW */
@@ -774,9 +810,9 @@ int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc)
 	return -ENOENT;
 }
 
-const char *dso__section_name(struct dso *dso, u64 offset)
+int dso__section_name(struct dso *dso, u64 offset, char *buf, size_t size)
 {
-	return NULL;
+	return -ENOENT;
 }
 
 #endif /* HAVE_LIBDW */

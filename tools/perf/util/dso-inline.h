@@ -57,8 +57,11 @@ struct dso_source_loc {
 /* 0 and *@loc; -ENOENT when the object has no DWARF we can read */
 int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc);
 
-/* the name of the section holding @offset, from the object's (or its debug file's) headers */
-const char *dso__section_name(struct dso *dso, u64 offset);
+/*
+ * The name of the section holding @offset of a user object, from its
+ * (or its debug file's) section headers, in @buf: 0, or -ENOENT
+ */
+int dso__section_name(struct dso *dso, u64 offset, char *buf, size_t size);
 
 /* called by dso__put() */
 void dso_inline__delete(struct dso_inline *di);
