@@ -54,9 +54,9 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	    {0, "asm-raw", no_argument, NULL, "the bytes of each instruction too", OPT_ASM_RAW},
 	    {0, "skip-missing", no_argument, NULL,
 	     "say nothing of symbols that cannot be annotated", OPT_SKIP_MISSING},
-	    {0, "source", no_argument, NULL, "accepted: no source lines are printed yet",
+	    {0, "source", no_argument, NULL, "source lines between the instructions (the default)",
 	     OPT_SOURCE},
-	    {0, "no-source", no_argument, NULL, "no source lines (what is printed anyway, yet)",
+	    {0, "no-source", no_argument, NULL, "no source lines between the instructions",
 	     OPT_NO_SOURCE},
 	    {0, "itrace", required_argument, "opts",
 	     "the samples of an Intel PT trace, as perf's --itrace (i1i: each instruction's "
@@ -66,6 +66,8 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	    {0, "time", required_argument, "time",
 	     "time range: start,end in seconds, or percentages (10%/2, 0%-10%)", OPT_TIME},
 	    TEXT_IMAGE_POPTS,
+	    {'l', "print-line", no_argument, NULL,
+	     "each hot instruction's file:line, and a summary of the hottest lines", 'l'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'q', "quiet", no_argument, NULL, "do not show any warnings or messages", 'q'},
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
@@ -129,6 +131,9 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			break;
 		case OPT_TIME:
 			o.time_str = optarg;
+			break;
+		case 'l':
+			o.print_lines = true;
 			break;
 		case 'v':
 			verbose++;

@@ -10,9 +10,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "annotate-internal.h"
+#include "annotate-source.h"
 #include "disasm.h"
 #include "dso.h"
 #include "insn-len.h"
@@ -177,23 +179,14 @@ int annotate_code__lines_end(const struct annotate_code *code, const struct anno
 	return 0;
 }
 
-int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
-			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp)
-{
-	struct annotate_code code;
-	int err;
-
-	err = annotate_code__read(&code, dd, as->dso, as->sym);
-	if (err)
-		return err;
-	err = annotate_code__fprintf(as, &code, totals, opts, fp);
-	annotate_code__exit(&code);
-	return err;
-}
-
-int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_code *code,
-			   const struct annotate_totals *totals, const struct annotate_opts *opts,
-			   FILE *fp)
+/*
+ * The block of @as on @code; @src (NULL: none, kernel code) puts the
+ * source lines between the instructions
+ */
+static int __annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_code *code,
+				    const struct annotate_totals *totals,
+				    const struct annotate_opts *opts, struct annotate_source *src,
+				    FILE *fp)
 {
 	const char *what;
 	u64 off, last, end;
@@ -212,8 +205,12 @@ int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_
 	/* perf's address column is as wide as the symbol's last address */
 	last = code->vaddr + code->len - 1;
 	width = snprintf(NULL, 0, "%llx", (unsigned long long)last);
-	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", ANNOTATE_COL_WIDTH + 1, "",
-		ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code->vaddr, symbol__name(as->sym));
+	if (src)
+		annotate_source__preamble(src, fp);
+	else
+		fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", ANNOTATE_COL_WIDTH + 1, "",
+			ANNOTATE_COL_WIDTH + 1, "", (unsigned long long)code->vaddr,
+			symbol__name(as->sym));
 
 	err = annotate_code__lines_end(code, as, &end);
 	if (err)
@@ -221,20 +218,21 @@ int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_
 	for (off = 0; off < end;) {
 		struct annotate_insn insn;
 		u64 addr = code->vaddr + off;
+		double share;
 		int n, col, i;
 
 		err = annotate_code__insn(code, as, off, &insn);
 		if (err)
 			return err;
 		n = insn.len;
-		if (opts->show_nr_samples) {
+		share = annotate_sym__percent(as, totals, opts->percent_type, insn.nr, insn.period);
+		if (src)
+			annotate_source__before_insn(src, off, fp);
+		if (opts->show_nr_samples)
 			fprintf(fp, " %*llu : ", ANNOTATE_COL_WIDTH - 1,
 				(unsigned long long)insn.nr);
-		} else {
-			fprintf(fp, " %*.2f : ", ANNOTATE_COL_WIDTH - 1,
-				annotate_sym__percent(as, totals, opts->percent_type, insn.nr,
-						      insn.period));
-		}
+		else
+			fprintf(fp, " %*.2f : ", ANNOTATE_COL_WIDTH - 1, share);
 		fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
 		/* perf prints objdump's line from its address on, the leading blanks stripped */
 		col = annotate__tab(fp, snprintf(NULL, 0, "%llx:", (unsigned long long)addr));
@@ -249,8 +247,61 @@ int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_
 			col = annotate__tab(fp, col + raw);
 		}
 		annotate__fprintf_insn(fp, insn.text);
+		/* objdump's --asm-raw puts 7 bytes a line, each line one of perf's numbers */
+		if (src) {
+			err = annotate_source__after_insn(src, off, share,
+							  opts->asm_raw ? (n + 6) / 7 : 1, fp);
+			if (err)
+				return err;
+		}
 		fputc('\n', fp);
 		off += n;
 	}
 	return 0;
+}
+
+int annotate_sym__fprintf(const struct annotate_sym *as, const struct annotate_totals *totals,
+			  const struct annotate_opts *opts, struct dso_data *dd, FILE *fp)
+{
+	struct annotate_source *src;
+	struct annotate_code code;
+	char *body = NULL;
+	size_t body_len;
+	FILE *out = fp;
+	int err;
+
+	err = annotate_code__read(&code, dd, as->dso, as->sym);
+	if (err)
+		return err;
+	/* perf numbers its lines in a column as wide as the symbol's last address */
+	src = annotate_source__new(
+	    as->dso, as->sym, &code, opts,
+	    snprintf(NULL, 0, "%llx", (unsigned long long)(code.vaddr + code.len - 1)));
+	err = -ENOMEM;
+	if (!src)
+		goto out;
+	/* -l's summary comes first, of what the instructions' lines sum to */
+	if (opts->print_lines && !(out = open_memstream(&body, &body_len)))
+		goto out;
+	err = __annotate_code__fprintf(as, &code, totals, opts, src, out);
+	if (out != fp) {
+		if (fclose(out) && !err)
+			err = -ENOMEM;
+		if (!err) {
+			annotate_source__summary(src, fp);
+			fwrite(body, 1, body_len, fp);
+		}
+	}
+out:
+	free(body);
+	annotate_source__delete(src);
+	annotate_code__exit(&code);
+	return err;
+}
+
+int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_code *code,
+			   const struct annotate_totals *totals, const struct annotate_opts *opts,
+			   FILE *fp)
+{
+	return __annotate_code__fprintf(as, code, totals, opts, NULL, fp);
 }

@@ -37,7 +37,8 @@ struct annotate_opts {
 	bool asm_raw;	      /* --asm-raw: each instruction's bytes too */
 	bool skip_missing;    /* --skip-missing: no message for a symbol without code */
 	bool stdio;	      /* --stdio: accepted, the only output so far */
-	bool no_source;	      /* --no-source: accepted, no source lines are printed yet */
+	bool no_source;	      /* --no-source: no source lines between the instructions */
+	bool print_lines;     /* -l: hot instructions' file:line, and their summary */
 	/* --itrace: the samples of an Intel PT trace (annotate-itrace.c), set: given */
 	struct itrace_opts itrace;
 	/* kernel code: where its bytes start from (--kcore, --vmlinux, ...); --time's window */

@@ -698,6 +698,95 @@ const char *dso__srcline(struct dso *dso, u64 offset)
 	return a->line;
 }
 
+int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc)
+{
+	struct inline_answer *a = dso__inline_answer(dso, offset);
+	Dwarf_Attribute attr;
+	char *const *names;
+	Dwarf_Line *line;
+	Dwarf_Die cudie;
+	unsigned int disc;
+	int lineno;
+	u64 vaddr;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!a)
+		return -ENOENT;
+	/* the function as addr2line -f names it: the innermost of the inline chain */
+	if (dso__inline_names(dso, offset, &names, NULL))
+		loc->function = names[0];
+	if (!dso_inline__vaddr(dso->inl, offset, &vaddr) ||
+	    !dwarf_addrdie(dso->inl->dwarf, vaddr, &cudie))
+		return 0;
+	line = dwarf_getsrc_die(&cudie, vaddr);
+	if (!line || dwarf_lineno(line, &lineno) || lineno <= 0)
+		return 0;
+	loc->file = dwarf_linesrc(line, NULL, NULL);
+	loc->comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &attr));
+	loc->line = lineno;
+	if (!dwarf_linediscriminator(line, &disc))
+		loc->discriminator = disc;
+	return 0;
+}
+
+/* the allocated section of @elf holding @vaddr, its name copied to @buf */
+static bool elf__section_name(Elf *elf, u64 vaddr, char *buf, size_t size)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *name;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			return false;
+		snprintf(buf, size, "%s", name);
+		return true;
+	}
+	return false;
+}
+
+int dso__section_name(struct dso *dso, u64 offset, char *buf, size_t size)
+{
+	struct dso_inline *one;
+	const char *path;
+	struct stat st;
+	bool found;
+	u64 vaddr;
+
+	/* the ELF the DWARF came from: the object's, or its debug file's, headers */
+	if (dso__inline_answer(dso, offset))
+		return dso_inline__vaddr(dso->inl, offset, &vaddr) &&
+			       elf__section_name(dso->inl->elf, vaddr, buf, size) ?
+			   0 :
+			   -ENOENT;
+	/* no DWARF: the object's own section headers, read once for the symbol */
+	path = dso->kind == DSO_KIND__USER ? dso__runtime_path(dso) : NULL;
+	one = path ? calloc(1, sizeof(*one)) : NULL;
+	if (!one)
+		return -ENOENT;
+	one->fd = input_file__open(path, &st);
+	found = one->fd >= 0;
+	if (found) {
+		elf_version(EV_CURRENT);
+		one->elf = elf_begin(one->fd, ELF_C_READ_MMAP, NULL);
+		found = one->elf && elf_kind(one->elf) == ELF_K_ELF;
+	}
+	if (found)
+		dso_inline__read_loads(one);
+	found = found && dso_inline__vaddr(one, offset, &vaddr) &&
+		elf__section_name(one->elf, vaddr, buf, size);
+	dso_inline__close(one);
+	free(one);
+	return found ? 0 : -ENOENT;
+}
+
 #else /* !HAVE_LIBDW */
 
 void dso_inline__delete(struct dso_inline *di)
@@ -713,6 +802,17 @@ unsigned int dso__inline_names(struct dso *dso, u64 offset, char *const **names,
 const char *dso__srcline(struct dso *dso, u64 offset)
 {
 	return NULL;
+}
+
+int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	return -ENOENT;
+}
+
+int dso__section_name(struct dso *dso, u64 offset, char *buf, size_t size)
+{
+	return -ENOENT;
 }
 
 #endif /* HAVE_LIBDW */

@@ -39,6 +39,30 @@ const char *dso__srcline(struct dso *dso, u64 offset);
  */
 const char *dso__srcline_print(struct dso *dso, u64 offset, bool unwound, char *buf, size_t size);
 
+/*
+ * What objdump -l finds at @offset of a user object (a file offset), for
+ * annotate's source lines: the line table's row there, its file as the
+ * table names it (the directory joined, as objdump prints it), and the
+ * innermost function, the inlined one where code was inlined.  The
+ * strings live as long as @dso.
+ */
+struct dso_source_loc {
+	const char *file; /* NULL: no row covers @offset */
+	/* the unit's DW_AT_comp_dir, which binutils puts before a relative @file */
+	const char *comp_dir;
+	unsigned int line, discriminator;
+	const char *function; /* NULL: none known */
+};
+
+/* 0 and *@loc; -ENOENT when the object has no DWARF we can read */
+int dso__source_loc(struct dso *dso, u64 offset, struct dso_source_loc *loc);
+
+/*
+ * The name of the section holding @offset of a user object, from its
+ * (or its debug file's) section headers, in @buf: 0, or -ENOENT
+ */
+int dso__section_name(struct dso *dso, u64 offset, char *buf, size_t size);
+
 /* called by dso__put() */
 void dso_inline__delete(struct dso_inline *di);
 

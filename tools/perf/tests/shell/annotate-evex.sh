@@ -21,6 +21,10 @@
 # has; _fini's extent not cut at the end of its segment
 # (annotate_code__read()): instructions past .fini's three that perf does
 # not show (in a PIE, where the segment ends the file, no block at all).
+# And the "Disassembly of section .fini:" line objdump writes before
+# _fini: ours from the object's section headers (it has no DWARF).
+# Mutation caught: dso__section_name() answering -ENOENT for an object
+# without DWARF: ".text" is printed, the check fails.
 
 . "$(dirname "$0")/lib/common.sh"
 need_perf_root
@@ -56,4 +60,10 @@ for opt in "" "-n" "-s _fini"; do
 		fail "annotate $opt differs from perf's: $(head -5 "$tmp/check")"
 	echo "ok: $want $sym $opt: $(cat "$tmp/check")"
 done
+# objdump's section line, in an object without DWARF: from its own section headers
+grep -q ": 3 *Disassembly of section .fini:$" "$tmp/perf.out" ||
+	fail "stock perf annotate -s _fini names no section .fini"
+grep -q ": 3 *Disassembly of section .fini:$" "$tmp/ours.out" ||
+	fail "-s _fini: $(grep "Disassembly of section" "$tmp/ours.out"), perf's is .fini"
+echo "ok: _fini in section .fini, as perf"
 exit 0

@@ -24,7 +24,8 @@ INSN = re.compile(r"^ +(\d+(?:\.\d+)?) : +([0-9a-f]+):(.*)$")
 # objdump --asm-raw puts the bytes past the 7th of a long instruction on a
 # line of their own, which perf prints as if it were an instruction
 MORE_BYTES = re.compile(r"^\s*([0-9a-f]{2} )*[0-9a-f]{2}\s*$")
-SYMBOL = re.compile(r"^ +: +[0-9a-f]+ <(.+)>:$")
+# objdump's symbol line, with the number perf gives it ("5    0000000000001190 <alpha>:")
+SYMBOL = re.compile(r"^ +: +(?:\d+ +)?[0-9a-f]+ <(.+)>:$")
 
 
 def parse(path):

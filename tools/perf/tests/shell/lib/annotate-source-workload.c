@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Test workload for annotate-source.sh: a loop whose body is two inlined
+ * functions, one from a header, so that the annotation interleaves the
+ * source lines of two files and names the inlined function.  Built at
+ * test time with -O2 -g.  Usage: annotate-source-workload [n]
+ */
+#include <stdlib.h>
+
+#include "annotate-source-mix.h"
+
+static volatile unsigned long sink;
+
+static inline __attribute__((always_inline)) unsigned long step(unsigned long i)
+{
+	return mix(i) + (i << 3);
+}
+
+__attribute__((noinline)) static void gamma_loop(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += step(i);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000UL;
+
+	gamma_loop(n);
+	return 0;
+}
