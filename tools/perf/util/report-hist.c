@@ -1046,6 +1046,16 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 			c = cmp_u64_asc(b->nr_samples, a->nr_samples);
 			break;
 		default:
+			/*
+			 * perf's hist_entry__sort() skips an elided column
+			 * (perf_hpp__should_skip()): equal on the rows shown,
+			 * but the filtered entries of other names in the
+			 * tree then compare otherwise, and where the trees'
+			 * tie rule makes the order no order, the rows land
+			 * elsewhere
+			 */
+			if (l->sort[i] < SORT__MAX && l->elide[l->sort[i]])
+				break;
 			c = entry__cmp_key(l->sort[i], a, b, false);
 			break;
 		}
