@@ -10,9 +10,14 @@
 # no map at all (perf's size 0) with the same period.  A second task
 # holds the objects of a larger period, in the same mixed order.  The
 # objects do not exist: rows are told apart by map and address only.
-# Usage: ties-maps.py OUT
+# With LIB_A and LIB_B, two copies of one library at two paths of one
+# base name, a third task maps both and is sampled in the same function
+# of each: perf compares objects by their short names, so that is one
+# row of --sort sym,dso.
+# Usage: ties-maps.py OUT [LIB_A LIB_B]
 import os
 import struct
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -51,6 +56,18 @@ for pid, name, period in ((7101, "tiesa", 1000), (7102, "tiesb", 3000)):
     # each place twice, interleaved, so that no place is both first and last
     for ip in places + places:
         events.append(sample(pid, t, ip, period))
+        t += 1000
+if len(sys.argv) == 4:
+    pid = 7103
+    events.append(comm(pid, pid, "tiesc"))
+    nm = subprocess.run(["nm", "--defined-only", sys.argv[2]], capture_output=True, text=True,
+                        check=True).stdout
+    leaf = [int(x.split()[0], 16) for x in nm.splitlines() if x.endswith(" alpha_leaf")][0]
+    for n, lib in enumerate(sys.argv[2:4]):
+        events.append(mmap(pid, lib, BASE + n * 0x1000000, 0x100000))
+    for n in range(6):
+        # 3 samples in the first copy, 3 in the second, 1000 apart in time
+        events.append(sample(pid, t, BASE + (n % 2) * 0x1000000 + leaf + 4, 5000))
         t += 1000
 write(sys.argv[1], SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_PERIOD, ATTR_COMM,
       b"".join(events))
