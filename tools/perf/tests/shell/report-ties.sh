@@ -20,7 +20,8 @@
 # Mutation caught: the dso_size key reversed for the printed order in
 # entry__cmp_key() (the larger map first, as it was): every row moves.
 # And: objects keyed by their long name (map__dso_name() for
-# map__dso_short() in hist_key__fill()): two rows of alpha_leaf.
+# map__dso_short() in hist_key__fill()): dso-size-dso fails first (the
+# objects' paths printed), copies-sym-dso would have two rows of alpha_leaf.
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
