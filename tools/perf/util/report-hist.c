@@ -976,9 +976,13 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 	case SORT_ABI:
 		return cmp_u64_asc(a->abi, b->abi);
 	case SORT_DSO_SIZE:
-		/* perf's _sort__dso_size_cmp(): no map is size 0; the larger first when printed */
-		c = cmp_u64_asc(a->has_map ? a->dso_size : 0, b->has_map ? b->dso_size : 0);
-		return input ? c : -c;
+		/*
+		 * perf's sort__dso_size_cmp(): no map is size 0.  It has no
+		 * sort function of its own, so the output tree uses the same
+		 * comparison, whose sign sends the smaller map left: the
+		 * smaller first both in its input tree and when printed.
+		 */
+		return cmp_u64_asc(a->has_map ? a->dso_size : 0, b->has_map ? b->dso_size : 0);
 	case SORT_SYMOFF:
 		c = entry__cmp_key(SORT_SYM, a, b, input);
 		if (c)
@@ -1042,6 +1046,16 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 			c = cmp_u64_asc(b->nr_samples, a->nr_samples);
 			break;
 		default:
+			/*
+			 * perf's hist_entry__sort() skips an elided column
+			 * (perf_hpp__should_skip()): equal on the rows shown,
+			 * but the filtered entries of other names in the
+			 * tree then compare otherwise, and where the trees'
+			 * tie rule makes the order no order, the rows land
+			 * elsewhere
+			 */
+			if (l->sort[i] < SORT__MAX && l->elide[l->sort[i]])
+				break;
 			c = entry__cmp_key(l->sort[i], a, b, false);
 			break;
 		}

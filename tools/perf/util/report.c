@@ -1201,12 +1201,13 @@ int report__run(struct report_opts *opts)
 	report_hists__set_relative(r.hists, opts->relative);
 	/* perf's levels count the entries filtered out below them */
 	report_hists__keep_filtered(r.hists, opts->hierarchy);
+	/* before the sort: perf's output order skips an elided key */
+	report__setup_elide(&r, NULL);
 	hists = report_hists__finish(r.hists, &r.layout, &nr);
 	if (!hists) {
 		err = -ENOMEM;
 		goto out;
 	}
-	report__setup_elide(&r, NULL);
 	/* the keys the entries are told apart by, whichever of --sort or -F gave them */
 	for (int i = 0, len = 0; i < r.layout.nr_sort; i++) {
 		if (r.layout.sort[i] >= SORT__MAX)
