@@ -13,7 +13,9 @@
 #     unloaded while the system is recorded: the JIT code of each program
 #     captured the moment it loaded, and samples in it shown with the
 #     instruction bytes and disassembly of the program that held that
-#     address at that moment.
+#     address at that moment, and annotated per load of the program;
+#  3. a real kernel's checked-in recording: vfs_read annotated once per
+#     version of its code while the function tracer patched it.
 set -e
 prog=$(realpath "${1:-tools/perf/perf-textpoke}")
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +42,27 @@ for b in $bits; do
 	echo "== perf textpoke script -F comm,tid,time,ip,sym,dso,abi,uregs (first samples)"
 	"$prog" script -i "$out/perf-$b.data" -F comm,tid,time,ip,sym,dso,abi,uregs | head -5
 done
+
+# a real kernel's recording (Debian's 6.1 under qemu, checked in): the
+# function tracer patched vfs_read's first instruction while it ran
+kg=$src/tools/perf/tests/data/kernel-guest/kaslr-ftrace.ours
+if [ -f "$kg/data.gz" ] && command -v gzip >/dev/null 2>&1; then
+	mkdir -p "$out/kguest/kcore_dir"
+	gzip -dc "$kg/data.gz" >"$out/kguest/data"
+	for f in kallsyms kcore; do
+		gzip -dc "$kg/kcore_dir/$f.gz" >"$out/kguest/kcore_dir/$f"
+	done
+	cp "$kg/kcore_dir/modules" "$out/kguest/kcore_dir/modules"
+	echo
+	echo "== perf textpoke annotate -n -s vfs_read   (a real kernel's recording: one block per"
+	echo "   version of the code ftrace made, each with the samples taken while it was live)"
+	"$prog" annotate -i "$out/kguest" -n -s vfs_read 2>/dev/null |
+		grep -E '^# vfs_read, version|Source code|: +[0-9a-f]+:' | cut -c1-150 |
+		awk '/^# vfs_read, version/ { first = 1; print; next }
+		     /Source code/ { print; next }
+		     first || $1 > 0 { print; first = 0 }'
+	echo "   (the first line of each block is the poked instruction: a call while traced)"
+fi
 
 if [ "$(id -u)" != 0 ]; then
 	echo
@@ -75,6 +98,10 @@ if [ -n "$prog_sym" ] && command -v perf >/dev/null 2>&1 && command -v objdump >
 	HOME=$out perf annotate -i "$out/bpf.data" --stdio -s "$prog_sym" 2>&1 | grep -m1 libopcode
 	echo "== stock perf annotate on inject --jit's output:"
 	HOME=$out perf annotate -i "$out/jit.data" --stdio -s "$prog_sym" 2>/dev/null | grep -v "^ *:* *$" | head -10
+fi
+if [ -n "$prog_sym" ]; then
+	echo "== perf textpoke annotate on the recording itself: one block per load of the program"
+	"$prog" annotate -i "$out/bpf.data" -s "$prog_sym" 2>/dev/null | grep -v "^ *:* *$" | head -12
 fi
 echo
 echo "demo: recordings left in $out"
