@@ -520,7 +520,8 @@ int cmd_textpoke_test(int argc, char **argv)
 		case 'j':
 			n = strtol(optarg, &end, 10);
 			if (*end || end == optarg || n < 1 || n > 64) {
-				popt__error(&ctx, "-j %s: not a number of jobs from 1 to 64", optarg);
+				popt__error(&ctx, "-j %s: not a number of jobs from 1 to 64",
+					    optarg);
 				return 129;
 			}
 			nr_jobs = n;
@@ -601,7 +602,8 @@ int cmd_textpoke_test(int argc, char **argv)
 				/* a skip for want of the corpus: say how to give one */
 				if (strstr(reason, "corpus") && !corpus_found() &&
 				    strlen(reason) + 40 < sizeof(job->reason))
-					strcat(reason, ": set TEXTPOKE_CORPUS to the public corpus");
+					strcat(reason,
+					       ": set TEXTPOKE_CORPUS to the public corpus");
 				printf(" Skip (%s)\n", reason[0] ? reason : "no reason given");
 				skipped++;
 				break;

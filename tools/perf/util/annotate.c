@@ -389,9 +389,8 @@ static int annotate__fprintf(struct annotate *a, struct annotate_output *out, bo
 		}
 		/* an Intel PT trace's samples: the code the trace ran, kernel code too */
 		if (a->tool.itrace && annotate_itrace__owns(a->tool.itrace, as)) {
-			err = annotate_itrace__fprintf(a->tool.itrace, as,
-						       &a->totals[as->evsel_idx], a->opts, dd,
-						       out->fp);
+			err = annotate_itrace__fprintf(
+			    a->tool.itrace, as, &a->totals[as->evsel_idx], a->opts, dd, out->fp);
 			if (err == -ENOMEM)
 				break;
 			if (err && !a->opts->skip_missing)
