@@ -445,21 +445,10 @@ static int annotate__parse_time(struct annotate *a)
 
 	if (!a->opts->time_str)
 		return 0;
-	nr = perf_time__parse_ranges(a->opts->time_str, env->first_sample_time,
-				     env->last_sample_time, false, &a->ranges);
-	if (nr == -ENODATA) {
-		pr_err("--time %s: %s has no first and last sample time (HEADER_SAMPLE_TIME) to "
-		       "take percentages of; give seconds\n",
-		       a->opts->time_str, a->session->path);
-		return -EINVAL;
-	}
-	if (nr < 0) {
-		pr_err(
-		    "--time %s: expected start,end in seconds (12345.678901,12346; several "
-		    "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
-		    a->opts->time_str);
-		return -EINVAL;
-	}
+	nr = perf_time__parse_option(a->opts->time_str, env->first_sample_time,
+				     env->last_sample_time, a->session->path, &a->ranges);
+	if (nr < 0)
+		return nr;
 	a->nr_ranges = nr;
 	return 0;
 }

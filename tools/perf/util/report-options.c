@@ -126,22 +126,11 @@ static int cpu_list__parse(struct report *r, const char *str)
 int report__parse_time(struct report *r)
 {
 	const struct perf_env *env = &r->session->env;
-	int nr = perf_time__parse_ranges(r->opts->time, env->first_sample_time,
-					 env->last_sample_time, false, &r->ranges);
+	int nr = perf_time__parse_option(r->opts->time, env->first_sample_time,
+					 env->last_sample_time, r->session->path, &r->ranges);
 
-	if (nr == -ENODATA) {
-		pr_err("--time %s: %s has no first and last sample time (HEADER_SAMPLE_TIME) to "
-		       "take percentages of; give seconds\n",
-		       r->opts->time, r->session->path);
-		return -EINVAL;
-	}
-	if (nr < 0) {
-		pr_err(
-		    "--time %s: expected start,end in seconds (12345.678901,12346; several "
-		    "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
-		    r->opts->time);
-		return -EINVAL;
-	}
+	if (nr < 0)
+		return nr;
 	r->nr_ranges = nr;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug.h"
 #include "time-utils.h"
 
 #define NSEC_PER_SEC 1000000000ULL
@@ -261,4 +262,25 @@ bool perf_time__ranges_skip(const struct perf_time_interval *r, int nr, u64 t)
 		if (t >= r[i].start && (!r[i].end || t <= r[i].end))
 			return false;
 	return true;
+}
+
+int perf_time__parse_option(const char *str, u64 first, u64 last, const char *path,
+			    struct perf_time_interval **out)
+{
+	int nr = perf_time__parse_ranges(str, first, last, false, out);
+
+	if (nr == -ENODATA) {
+		pr_err("--time %s: %s has no first and last sample time (HEADER_SAMPLE_TIME) to "
+		       "take percentages of; give seconds\n",
+		       str, path);
+		return -EINVAL;
+	}
+	if (nr < 0) {
+		pr_err(
+		    "--time %s: expected start,end in seconds (12345.678901,12346; several "
+		    "space-separated), percentage slices (10%%/2) or ranges (0%%-10%%,50%%-60%%)\n",
+		    str);
+		return -EINVAL;
+	}
+	return nr;
 }

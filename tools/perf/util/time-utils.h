@@ -38,6 +38,13 @@ struct perf_time_interval {
  */
 int perf_time__parse_ranges(const char *str, u64 first, u64 last, bool reltime,
 			    struct perf_time_interval **out);
+/*
+ * The same for a --time option of report and annotate: the number of
+ * ranges, or -EINVAL with perf's complaint printed (naming @path when
+ * the percentages need sample times it lacks)
+ */
+int perf_time__parse_option(const char *str, u64 first, u64 last, const char *path,
+			    struct perf_time_interval **out);
 
 /*
  * Whether a sample at @t falls outside every range.  Time 0 (no
