@@ -14,7 +14,8 @@
  * One run's --json (lib/annotate-json-versions.py) holds the text's blocks
  * in its order, each version's span, poke and BPF load as its title line
  * says, the text's figures and bytes at each address, every model sample
- * on one live version's instruction.
+ * on one live version's instruction; its --html has a block per JSON
+ * block, the version's data-version-* attributes and the text's title line.
  *
  * Mutation caught: each version's bytes read at the symbol's last sample's
  * time instead of the version's first (ak__fprintf_block()'s
@@ -22,7 +23,9 @@
  * jump labels' earlier versions show the bytes of their last one, which
  * differ from the model's.  And for --json: a version's end written one
  * nanosecond late (annotate_json__version()'s "end" from v->end + 1):
- * 13 differences, each a span the text's title does not say.
+ * 13 differences, each a span the text's title does not say.  And for
+ * --html: the version not passed to annotate_html__block() (NULL): no
+ * data-version attributes, no title line.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -260,11 +263,12 @@ static bool run_check(const struct fixture_kernel *fk, const char *opts, u64 unt
 }
 
 /*
- * One run writes the text and --json: lib/annotate-json-versions.py, which
- * shares nothing with our code, finds in the document every block of the
- * text, in its order, with its version's span and each instruction's
- * figures, and every model sample on one version's instruction with the
- * model's bytes.  1: the checker is not there (python3 missing).
+ * One run writes the text, --json and --html: lib/annotate-json-versions.py,
+ * which shares nothing with our code, finds in the document every block of
+ * the text, in its order, with its version's span and each instruction's
+ * figures, every model sample on one version's instruction with the
+ * model's bytes, and on the page the document's blocks.  1: the checker
+ * is not there (python3 missing).
  */
 static int json_check(struct test_suite *t, const struct fixture_kernel *fk)
 {
@@ -276,11 +280,12 @@ static int json_check(struct test_suite *t, const struct fixture_kernel *fk)
 		return 1;
 	}
 	if (asprintf(&cmd,
-		     "'%s' annotate -i '%s' -n --asm-raw --stdio --json='%s/a.json' >'%s/a.txt' && "
+		     "'%s' annotate -i '%s' -n --asm-raw --stdio --json='%s/a.json' "
+		     "--html='%s/a.html' >'%s/a.txt' && "
 		     "python3 '%s/tools/perf/tests/shell/lib/annotate-json-versions.py' "
-		     "'%s/a.txt' '%s/a.json' '%s'",
-		     test_self_exe(), fk->path, fk->dir, fk->dir, test_srcdir(), fk->dir, fk->dir,
-		     fk->expected) < 0)
+		     "'%s/a.txt' '%s/a.json' '%s' '%s/a.html'",
+		     test_self_exe(), fk->path, fk->dir, fk->dir, fk->dir, test_srcdir(), fk->dir,
+		     fk->dir, fk->expected, fk->dir) < 0)
 		return -1;
 	st = fixture__run(cmd, &out, &err);
 	free(cmd);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """annotate --json on the writer's kernel against the text and the model.
 
-Usage: annotate-json-versions.py TEXT JSON EXPECTED
+Usage: annotate-json-versions.py TEXT JSON EXPECTED [HTML]
 
 TEXT is perf textpoke annotate -n --asm-raw --stdio, JSON the --json document
 of the same run, EXPECTED the fixture's model ("<ns> <hex ip> <hex bytes>..."
@@ -13,13 +13,18 @@ address the text prints the same samples and bytes (the document's extra
 addresses, the nops the text drops at a symbol's end, have none).  Every
 model sample must be on one block whose version was live at its time, at
 an instruction whose bytes start with the model's, and every instruction's
-samples must be the model's count there.  Parsed with regular expressions
-and Python's json module, sharing nothing with the C code.
+samples must be the model's count there.  HTML, the --html page of the
+same run, must hold a <details class="sym"> per block in the same order,
+its data-version-* attributes the version's, the text's title line (its
+"# " dropped) under its summary, and a row per instruction with the
+document's samples.  Parsed with regular expressions, Python's json module
+and html.parser, sharing nothing with the C code.
 """
 import collections
 import json
 import re
 import sys
+from html.parser import HTMLParser
 
 TIME = r"(\d+\.\d{9})"
 TITLE_V = re.compile(r"^# (.+), version (\d+) of (\d+): (start|%s) to (end|%s)" % (TIME, TIME))
@@ -40,23 +45,25 @@ def ns(s):
 
 
 def text_blocks(path):
-    blocks, title = [], None
+    blocks, title, line_of = [], None, [None]
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         m = TITLE_V.match(line)
         if m:
+            line_of[0] = line
             title = {"kind": "version", "sym": m.group(1), "index": int(m.group(2)) - 1,
                      "count": int(m.group(3)), "start": ns(m.group(4)), "end": ns(m.group(6))}
             continue
         m = TITLE_B.match(line)
         if m:
+            line_of[0] = line
             title = {"kind": "bpf", "sym": m.group(1), "id": int(m.group(2)),
                      "start": ns(m.group(3)), "end": ns(m.group(4))}
             continue
         m = HEADER.match(line)
         if m:
             blocks.append({"title": title, "samples": int(m.group(1)), "sym": None,
-                           "lines": {}})
+                           "lines": {}, "line": line_of[0] if title else None})
             title = None
             continue
         m = SYMLINE.match(line)
@@ -72,6 +79,58 @@ def text_blocks(path):
                 raw.append(w)
             blocks[-1]["lines"][int(m.group(2), 16)] = (int(m.group(1)), " ".join(raw))
     return blocks
+
+
+class Page(HTMLParser):
+    """the page's blocks: their attributes, title line and rows' samples"""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks, self.in_title = [], False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        if tag == "details" and "sym" in cls:
+            self.blocks.append({"attrs": a, "title": None, "rows": []})
+        elif tag == "p" and "version" in cls and self.blocks:
+            self.blocks[-1]["title"] = ""
+            self.in_title = True
+        elif tag == "tr" and "insn" in cls and self.blocks:
+            self.blocks[-1]["rows"].append((a.get("data-addr"), int(a.get("data-samples"))))
+
+    def handle_data(self, data):
+        if self.in_title:
+            self.blocks[-1]["title"] += data
+
+    def handle_endtag(self, tag):
+        if tag == "p":
+            self.in_title = False
+
+
+def check_html(path, jb, titles, bad):
+    page = Page()
+    page.feed(open(path, encoding="utf-8").read())
+    if len(page.blocks) != len(jb):
+        bad.append("%d blocks on the page, %d in the document" % (len(page.blocks), len(jb)))
+    for i, (g, j) in enumerate(zip(page.blocks, jb)):
+        a, v = g["attrs"], j["version"]
+        where = "page block %d (%s)" % (i, a.get("data-symbol"))
+        want = {"data-symbol": j["symbol"], "data-start": j["start"]}
+        if v is not None:
+            want["data-version"] = str(v["index"])
+            want["data-versions"] = str(v["count"])
+            want["data-version-start"] = str(v["start_ns"]) if v["start_ns"] else "-"
+            want["data-version-end"] = str(v["end_ns"]) if v["end_ns"] else "-"
+        got = {k: a.get(k) for k in want}
+        if got != want or (v is None and "data-version" in a):
+            bad.append("%s: %r, the document's %r" % (where, got, want))
+        if (g["title"] or None) != (titles[i][2:] if titles[i] else None):
+            bad.append("%s: title %r, the text's %r" % (where, g["title"], titles[i]))
+        rows = [(x["address"], x["samples"]) for x in j["instructions"]]
+        if g["rows"] != rows:
+            bad.append("%s: its rows are not the document's instructions" % where)
+    return len(page.blocks)
 
 
 def main():
@@ -153,13 +212,17 @@ def main():
             if x["samples"] != count[(i, a)]:
                 bad.append("block %d (%s) %x: %d samples, the model %d" %
                            (i, j["symbol"], a, x["samples"], count[(i, a)]))
+    nr_page = None
+    if len(sys.argv) > 4:
+        nr_page = check_html(sys.argv[4], jb, [t["line"] for t in tb] + [None] * len(jb), bad)
     for b in bad[:20]:
         print(b)
     if bad:
         print("%d differences" % len(bad))
         return 1
-    print("--json: %d blocks (%d versions or loads) as the text, %d model samples" %
-          (len(jb), nr_versions, nr))
+    print("--json: %d blocks (%d versions or loads) as the text, %d model samples%s" %
+          (len(jb), nr_versions, nr,
+           "" if nr_page is None else "; --html: %d blocks as the document's" % nr_page))
     return 0
 
 
