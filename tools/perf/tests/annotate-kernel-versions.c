@@ -15,7 +15,9 @@
  * in its order, each version's span, poke and BPF load as its title line
  * says, the text's figures and bytes at each address, every model sample
  * on one live version's instruction; its --html has a block per JSON
- * block, the version's data-version-* attributes and the text's title line.
+ * block, the version's data-version-* attributes and the text's title line,
+ * and headless Chromium draws the first version's line between its summary
+ * and its table (lib/annotate-version-shot.py reads the screenshot).
  *
  * Mutation caught: each version's bytes read at the symbol's last sample's
  * time instead of the version's first (ak__fprintf_block()'s
@@ -25,7 +27,8 @@
  * nanosecond late (annotate_json__version()'s "end" from v->end + 1):
  * 13 differences, each a span the text's title does not say.  And for
  * --html: the version not passed to annotate_html__block() (NULL): no
- * data-version attributes, no title line.
+ * data-version attributes, no title line.  And "p.version { display:
+ * none }" in annotate-html.c's style: the page is right, nothing drawn.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -300,6 +303,39 @@ static int json_check(struct test_suite *t, const struct fixture_kernel *fk)
 	return st;
 }
 
+/*
+ * The page's first block, a poked function's first version, as headless
+ * Chromium draws it: lib/annotate-version-shot.py finds its summary, the
+ * version line under it and the hot line's red band below, in that order.
+ */
+static int shot_check(struct test_suite *t, const struct fixture_kernel *fk)
+{
+	char *cmd, *out = NULL, *err = NULL;
+	int st;
+
+	if (system("command -v chromium >/dev/null 2>&1")) {
+		test_skip_part(t, "chromium is not installed: the --html version block not drawn");
+		return 1;
+	}
+	if (asprintf(&cmd,
+		     "timeout 50 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+		     "--no-first-run --disable-background-networking --disable-component-update "
+		     "--disable-sync --user-data-dir='%s/chrome' --hide-scrollbars "
+		     "--window-size=760,460 --screenshot='%s/shot.png' 'file://%s/a.html' "
+		     ">'%s/chrome.log' 2>&1; "
+		     "python3 '%s/tools/perf/tests/shell/lib/annotate-version-shot.py' "
+		     "'%s/shot.png'",
+		     fk->dir, fk->dir, fk->dir, fk->dir, test_srcdir(), fk->dir) < 0)
+		return -1;
+	st = fixture__run(cmd, &out, &err);
+	free(cmd);
+	pr_debug("%s%s%s", out ?: "", err ?: "",
+		 st ? "the --html version block is not drawn as it should be\n" : "");
+	free(err);
+	free(out);
+	return st ? -1 : 0;
+}
+
 static int test__annotate_kernel_versions(struct test_suite *t)
 {
 	static const char *const missing[] = {"fk_jl5_fn", "fk_jl2_fn", "fk_static_call_fn",
@@ -314,7 +350,7 @@ static int test__annotate_kernel_versions(struct test_suite *t)
 	TEST_ASSERT_VAL("fixture", fk && a);
 	if (!run_check(fk, "-n --asm-raw", UINT64_MAX, false, a))
 		goto out;
-	if (json_check(t, fk) < 0)
+	if (json_check(t, fk) < 0 || shot_check(t, fk) < 0)
 		goto out;
 	/* the jump label's four versions, each its own block */
 	out = run(fk->path, "-n -s fk_jl5_fn", &err);
