@@ -6,9 +6,11 @@ and against stock perf annotate --stdio -n on the same fixture.
 
   annotate-itrace-check.py truth TRUTH BRANCHES OURS_N_RAW OURS_PERCENT
       OURS_N_RAW: --itrace=i1ib -n --asm-raw; OURS_PERCENT: --itrace=i1i
-  annotate-itrace-check.py json TRUTH BRANCHES OURS_JSON
+  annotate-itrace-check.py json TRUTH BRANCHES OURS_JSON [OURS_HTML]
       OURS_JSON: --itrace=i1ib --json, read with the json module: the
-      same executions, taken counts and codes per address as the fixture
+      same executions, taken counts and codes per address as the fixture;
+      OURS_HTML, the same run's --html: a trace block per JSON block, each
+      row the JSON's address, samples, taken count and code k of n
   annotate-itrace-check.py stock OURS_N STOCK_N
       both -n with one --itrace: stock's count at every address it
       prints equals the sum of ours over the codes run there
@@ -18,6 +20,7 @@ import collections
 import json
 import re
 import sys
+from html.parser import HTMLParser
 
 OUR_HEAD = re.compile(r'^ (Count|Samples|Percent)\s*\|\tSource code & Disassembly of (.+) '
                       r'for (\S+) \((\d+) (instructions executed|taken branches|samples)'
@@ -180,7 +183,52 @@ def check_truth(truth, branches, ours_raw, ours_pct):
     print(f'percentages: {sum(len(c) for _, c in n_lines)} lines, each its executions\' share')
 
 
-def check_json(truth, branches, doc):
+class TracePage(HTMLParser):
+    """the rows of each <details class="sym trace">"""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get('class') or '').split()
+        if tag == 'details' and 'sym' in cls:
+            self.blocks.append(('trace' in cls, a.get('data-start'), []))
+        elif tag == 'tr' and 'insn' in cls and self.blocks:
+            self.blocks[-1][2].append([a.get('data-addr'), int(a.get('data-samples'))])
+        elif tag == 'td' and 'data-taken' in a and self.blocks and self.blocks[-1][2]:
+            self.blocks[-1][2][-1] += [int(a['data-taken']), int(a['data-code']),
+                                       int(a['data-codes'])]
+
+
+def check_html(page_path, d):
+    page = TracePage()
+    with open(page_path, encoding='utf-8') as f:
+        page.feed(f.read())
+    want = [b for ev in d['events'] for b in ev['symbols']]
+    if len(page.blocks) != len(want):
+        die(f'{page_path}: {len(page.blocks)} blocks, the JSON has {len(want)}')
+    nr = 0
+    for (trace, start, rows), b in zip(page.blocks, want):
+        if trace != (b['trace'] is not None) or start != b['start']:
+            die(f'{page_path}: block at {start} (trace {trace}) is not the JSON\'s {b["start"]}')
+        if not trace:
+            continue
+        exp = [[x['address'], x['samples'],
+                -1 if x['taken'] is None else x['taken'], x['code'], x['codes']]
+               for x in b['instructions']]
+        if rows != exp:
+            i = next((i for i, (r, e) in enumerate(zip(rows, exp)) if r != e),
+                     min(len(rows), len(exp)))
+            die(f'{page_path}: block at {start}, row {i}: '
+                f'{rows[i] if i < len(rows) else None}, the JSON '
+                f'{exp[i] if i < len(exp) else None} (address, samples, taken, code, codes)')
+        nr += len(rows)
+    return nr
+
+
+def check_json(truth, branches, doc, page=None):
     execs, took, _ = fixture_counts(truth, branches)
     with open(doc) as f:
         d = json.load(f)
@@ -222,9 +270,11 @@ def check_json(truth, branches, doc):
                 f'the fixture took it {took[key]} times')
     if not nr_two:
         die(f'{doc}: no instruction is one of several codes run at its address')
+    html_rows = check_html(page, d) if page else None
     print(f'--json: {nr_blocks} trace blocks, {sum(execs.values())} executions and '
           f'{sum(took.values())} taken branches as the fixture ran them, '
-          f'{nr_two} lines one of several codes')
+          f'{nr_two} lines one of several codes' +
+          (f'; --html: {html_rows} trace rows as the JSON\'s' if page else ''))
 
 
 def check_stock(ours, stock):
@@ -261,7 +311,7 @@ def check_stock(ours, stock):
 if __name__ == '__main__':
     if sys.argv[1:2] == ['truth'] and len(sys.argv) == 6:
         check_truth(*sys.argv[2:])
-    elif sys.argv[1:2] == ['json'] and len(sys.argv) == 5:
+    elif sys.argv[1:2] == ['json'] and len(sys.argv) in (5, 6):
         check_json(*sys.argv[2:])
     elif sys.argv[1:2] == ['stock'] and len(sys.argv) == 4:
         check_stock(*sys.argv[2:])
