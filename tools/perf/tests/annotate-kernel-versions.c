@@ -11,12 +11,24 @@
  * window and no others; without a kcore copy, each function whose code is
  * not known is one line (none with --skip-missing), while the BPF programs
  * and the trampoline, whose bytes the recording carries, are annotated.
+ * One run's --json (lib/annotate-json-versions.py) holds the text's blocks
+ * in its order, each version's span, poke and BPF load as its title line
+ * says, the text's figures and bytes at each address, every model sample
+ * on one live version's instruction; its --html has a block per JSON
+ * block, the version's data-version-* attributes and the text's title line,
+ * and headless Chromium draws the first version's line between its summary
+ * and its table (lib/annotate-version-shot.py reads the screenshot).
  *
  * Mutation caught: each version's bytes read at the symbol's last sample's
  * time instead of the version's first (ak__fprintf_block()'s
  * text_image__read() at ks->samples[ks->nr - 1].time, not s[0].time): the
  * jump labels' earlier versions show the bytes of their last one, which
- * differ from the model's.
+ * differ from the model's.  And for --json: a version's end written one
+ * nanosecond late (annotate_json__version()'s "end" from v->end + 1):
+ * 13 differences, each a span the text's title does not say.  And for
+ * --html: the version not passed to annotate_html__block() (NULL): no
+ * data-version attributes, no title line.  And "p.version { display:
+ * none }" in annotate-html.c's style: the page is right, nothing drawn.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -253,7 +265,78 @@ static bool run_check(const struct fixture_kernel *fk, const char *opts, u64 unt
 	return ok;
 }
 
-static int test__annotate_kernel_versions(struct test_suite *t __maybe_unused)
+/*
+ * One run writes the text, --json and --html: lib/annotate-json-versions.py,
+ * which shares nothing with our code, finds in the document every block of
+ * the text, in its order, with its version's span and each instruction's
+ * figures, every model sample on one version's instruction with the
+ * model's bytes, and on the page the document's blocks.  1: the checker
+ * is not there (python3 missing).
+ */
+static int json_check(struct test_suite *t, const struct fixture_kernel *fk)
+{
+	char *cmd, *out = NULL, *err = NULL;
+	int st;
+
+	if (system("python3 -c 'import json' >/dev/null 2>&1")) {
+		test_skip_part(t, "python3 (the JSON oracle) is not installed: --json not checked");
+		return 1;
+	}
+	if (asprintf(&cmd,
+		     "'%s' annotate -i '%s' -n --asm-raw --stdio --json='%s/a.json' "
+		     "--html='%s/a.html' >'%s/a.txt' && "
+		     "python3 '%s/tools/perf/tests/shell/lib/annotate-json-versions.py' "
+		     "'%s/a.txt' '%s/a.json' '%s' '%s/a.html'",
+		     test_self_exe(), fk->path, fk->dir, fk->dir, fk->dir, test_srcdir(), fk->dir,
+		     fk->dir, fk->expected, fk->dir) < 0)
+		return -1;
+	st = fixture__run(cmd, &out, &err);
+	free(cmd);
+	if (st || (err && *err))
+		pr_debug("--json against the text and the model: exit %d\n%s%s", st, out ?: "",
+			 err ?: "");
+	else
+		pr_debug("%s", out ?: "");
+	st = st || (err && *err) ? -1 : 0;
+	free(out);
+	free(err);
+	return st;
+}
+
+/*
+ * The page's first block, a poked function's first version, as headless
+ * Chromium draws it: lib/annotate-version-shot.py finds its summary, the
+ * version line under it and the hot line's red band below, in that order.
+ */
+static int shot_check(struct test_suite *t, const struct fixture_kernel *fk)
+{
+	char *cmd, *out = NULL, *err = NULL;
+	int st;
+
+	if (system("command -v chromium >/dev/null 2>&1")) {
+		test_skip_part(t, "chromium is not installed: the --html version block not drawn");
+		return 1;
+	}
+	if (asprintf(&cmd,
+		     "timeout 50 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+		     "--no-first-run --disable-background-networking --disable-component-update "
+		     "--disable-sync --user-data-dir='%s/chrome' --hide-scrollbars "
+		     "--window-size=760,460 --screenshot='%s/shot.png' 'file://%s/a.html' "
+		     ">'%s/chrome.log' 2>&1; "
+		     "python3 '%s/tools/perf/tests/shell/lib/annotate-version-shot.py' "
+		     "'%s/shot.png'",
+		     fk->dir, fk->dir, fk->dir, fk->dir, test_srcdir(), fk->dir) < 0)
+		return -1;
+	st = fixture__run(cmd, &out, &err);
+	free(cmd);
+	pr_debug("%s%s%s", out ?: "", err ?: "",
+		 st ? "the --html version block is not drawn as it should be\n" : "");
+	free(err);
+	free(out);
+	return st ? -1 : 0;
+}
+
+static int test__annotate_kernel_versions(struct test_suite *t)
 {
 	static const char *const missing[] = {"fk_jl5_fn", "fk_jl2_fn", "fk_static_call_fn",
 					      "fk_kprobed_fn"};
@@ -266,6 +349,8 @@ static int test__annotate_kernel_versions(struct test_suite *t __maybe_unused)
 
 	TEST_ASSERT_VAL("fixture", fk && a);
 	if (!run_check(fk, "-n --asm-raw", UINT64_MAX, false, a))
+		goto out;
+	if (json_check(t, fk) < 0 || shot_check(t, fk) < 0)
 		goto out;
 	/* the jump label's four versions, each its own block */
 	out = run(fk->path, "-n -s fk_jl5_fn", &err);
@@ -307,7 +392,7 @@ static int test__annotate_kernel_versions(struct test_suite *t __maybe_unused)
 		pr_debug("--skip-missing still says:\n%s", err ?: "");
 		goto out;
 	}
-	ret = TEST_OK;
+	ret = test_result(t);
 out:
 	free(out);
 	free(err);

@@ -115,16 +115,81 @@ int annotate_code__fprintf(const struct annotate_sym *as, const struct annotate_
 			   FILE *fp);
 
 /*
- * Where the symbols' blocks go: --stdio's text (annotate_sym__fprintf),
- * --json (annotate-json.c) or --html (annotate-html.c).  The same walk
- * (annotate.c, hottest symbol first, event by event) feeds each, and
- * each writer walks a symbol's instructions with annotate_code__insn()
- * and annotate_sym__percent(), as the text does.
+ * Which code a kernel symbol's block shows (annotate-kernel.c works it
+ * out once; every output presents it): a version between the pokes that
+ * changed the symbol, or a BPF program's load.
+ */
+struct annotate_version {
+	bool bpf;	     /* a BPF program's load, not a version between pokes */
+	size_t index, count; /* version index (0: the code the recording started with) of count */
+	u64 start, end;	     /* its span in ns: 0 from the start, UINT64_MAX to the end */
+	/* the poke that made it (index > 0); the first one when several were at that time */
+	struct {
+		bool model; /* a JIT image or object coming, not a TEXT_POKE */
+		u64 time, addr;
+		const u8 *old_bytes, *new_bytes;
+		u16 old_len, new_len;
+		char old_text[96], new_text[96]; /* what it changed (a TEXT_POKE's) */
+		const char *verdict;		 /* the checker's, a TEXT_POKE's */
+		size_t nr_more;			 /* other pokes at the same time */
+	} poke;
+	/* a BPF load: bpf, start and end are its load and unload times */
+	u32 bpf_id;
+};
+
+/* the text's line above a version's block ("# sym, version 2 of 3: ..."), no newline */
+void annotate_version__title(const struct annotate_version *v, const char *name, char *buf,
+			     size_t size);
+
+/* what heads a trace's block (annotate-itrace.c) */
+struct annotate_trace_head {
+	u64 base;   /* where the symbol's first byte is shown */
+	int width;  /* of the address column: the symbol's last address */
+	bool insns; /* the trace's instructions, else its branches */
+	bool exact; /* --itrace=i1: an instruction's period is its executions */
+	u64 count;  /* executions (exact), else samples or taken branches */
+};
+
+/* one code that ran at one address of a trace's block */
+struct annotate_trace_insn {
+	const struct annotate_trace_head *head;
+	u64 addr, offset;
+	const u8 *bytes;
+	int len;      /* 0: the decoder did not keep its bytes */
+	bool decoded; /* text is capstone's, not "(bad)" or "(bytes not known)" */
+	char text[160];
+	u64 nr, period;
+	double percent;	       /* by --percent-type, as annotate_sym__percent() */
+	s64 taken;	       /* times taken, -1: not a branch the trace saw */
+	size_t code, nr_codes; /* code k (from 1) of the nr_codes run at addr */
+};
+
+/*
+ * Where the symbols' blocks go: --stdio's text, --json (annotate-json.c)
+ * or --html (annotate-html.c).  The same walk (annotate.c, hottest
+ * symbol first, event by event) feeds each; a user symbol's code is
+ * read by the writer (sym), a kernel symbol's versions come from
+ * annotate-kernel.c's walk (code, once per version) and a trace's lines
+ * from annotate-itrace.c's (trace_head, then trace_insn per line).  Each
+ * writer walks a block's instructions with annotate_code__insn() and
+ * annotate_sym__percent(), as the text does, so no figure is computed
+ * twice.
  */
 struct annotate_output {
 	/* @as's block; 0, or -errno when its code cannot be had (nothing written then) */
 	int (*sym)(struct annotate_output *out, const struct annotate_sym *as,
 		   const struct annotate_totals *totals, struct dso_data *dd);
+	/* a block of @code, @as's samples on it; @ver NULL: the symbol's only code */
+	int (*code)(struct annotate_output *out, const struct annotate_sym *as,
+		    const struct annotate_code *code, const struct annotate_totals *totals,
+		    const struct annotate_version *ver);
+	/* a trace's block of @as: its head, each line, its end (NULL: nothing to end) */
+	int (*trace_head)(struct annotate_output *out, const struct annotate_sym *as,
+			  const struct annotate_totals *totals,
+			  const struct annotate_trace_head *h);
+	int (*trace_insn)(struct annotate_output *out, const struct annotate_sym *as,
+			  const struct annotate_trace_insn *ti);
+	int (*trace_end)(struct annotate_output *out, const struct annotate_sym *as);
 	/* after the last symbol (NULL: nothing to end) and before any free: 0 or -errno */
 	int (*end)(struct annotate_output *out);
 	void (*free)(struct annotate_output *out);
@@ -132,8 +197,19 @@ struct annotate_output {
 	FILE *fp;
 	void *priv;
 	const char *what; /* "--json": for messages */
-	bool text;	  /* --stdio's: kernel versions and trace counts print in it */
+	bool quiet;	  /* not the run's first output: what it could not show is said */
 };
+
+/* --stdio's blocks: a version's title line, then the code as perf prints it */
+int annotate_output__text_code(struct annotate_output *out, const struct annotate_sym *as,
+			       const struct annotate_code *code,
+			       const struct annotate_totals *totals,
+			       const struct annotate_version *ver);
+int annotate_output__text_trace_head(struct annotate_output *out, const struct annotate_sym *as,
+				     const struct annotate_totals *totals,
+				     const struct annotate_trace_head *h);
+int annotate_output__text_trace_insn(struct annotate_output *out, const struct annotate_sym *as,
+				     const struct annotate_trace_insn *ti);
 
 /* the document's start written to @fp: 0 or -ENOMEM */
 int annotate_output__json(struct annotate_output *out, const struct annotate_opts *opts, FILE *fp);

@@ -363,22 +363,22 @@ static u64 ai__base(const struct annotate_sym *as, const struct ai_entry *first,
 #define AI_COL_WIDTH 8
 
 /* the header: a trace's exact counts say what they count, sampled ones are perf's */
-static void ai__fprintf_head(const struct annotate_itrace *ai, const struct annotate_sym *as,
-			     const struct annotate_opts *opts, u64 base, FILE *fp)
+int annotate_output__text_trace_head(struct annotate_output *out, const struct annotate_sym *as,
+				     const struct annotate_totals *totals __maybe_unused,
+				     const struct annotate_trace_head *h)
 {
-	bool insns = as->evsel_idx == ai->insns_idx;
+	const struct annotate_opts *opts = out->opts;
 	const char *what = opts->show_nr_samples ? "Samples" : "Percent";
+	FILE *fp = out->fp;
 	char figures[128];
 	int len;
 
-	if (insns && !ai->exact) {
+	if (h->insns && !h->exact) {
 		snprintf(figures, sizeof(figures), "%llu samples, percent: %s",
-			 (unsigned long long)as->nr_samples,
-			 annotate_percent__title(opts->percent_type));
+			 (unsigned long long)h->count, annotate_percent__title(opts->percent_type));
 	} else {
-		int n = snprintf(figures, sizeof(figures), "%llu %s",
-				 (unsigned long long)(insns ? as->period : as->nr_samples),
-				 insns ? "instructions executed" : "taken branches");
+		int n = snprintf(figures, sizeof(figures), "%llu %s", (unsigned long long)h->count,
+				 h->insns ? "instructions executed" : "taken branches");
 
 		if (opts->show_nr_samples)
 			what = "Count";
@@ -393,39 +393,8 @@ static void ai__fprintf_head(const struct annotate_itrace *ai, const struct anno
 		fputc('-', fp);
 	fputc('\n', fp);
 	fprintf(fp, "%*s:\n%*s:     %016llx <%s>:\n", AI_COL_WIDTH + 1, "", AI_COL_WIDTH + 1, "",
-		(unsigned long long)base, symbol__name(as->sym));
-}
-
-/* @e's count, or its share of what --percent-type says */
-static void ai__fprintf_figure(const struct ai_entry *e, const struct annotate_sym *as,
-			       const struct annotate_totals *totals,
-			       const struct annotate_opts *opts, FILE *fp)
-{
-	u64 part, whole;
-
-	if (opts->show_nr_samples) {
-		fprintf(fp, " %*llu : ", AI_COL_WIDTH - 1, (unsigned long long)e->nr);
-		return;
-	}
-	switch (opts->percent_type) {
-	case ANNOTATE_PERCENT__GLOBAL_PERIOD:
-		part = e->period;
-		whole = totals->period;
-		break;
-	case ANNOTATE_PERCENT__LOCAL_HITS:
-		part = e->nr;
-		whole = as->nr_samples;
-		break;
-	case ANNOTATE_PERCENT__GLOBAL_HITS:
-		part = e->nr;
-		whole = totals->nr_samples;
-		break;
-	default:
-		part = e->period;
-		whole = as->period;
-		break;
-	}
-	fprintf(fp, " %*.2f : ", AI_COL_WIDTH - 1, whole ? 100.0 * part / whole : 0.0);
+		(unsigned long long)h->base, symbol__name(as->sym));
+	return 0;
 }
 
 /* spaces to objdump's next tab stop from @col (columns counted from the address) */
@@ -440,68 +409,99 @@ static int ai__tab(FILE *fp, int col)
 /*
  * One code run at an address: its figure, address, bytes with --asm-raw,
  * text; then, after a '#', how often it was taken and which of the
- * address's @nr_codes it is.  0, or -EOPNOTSUPP without capstone.
+ * address's codes it is
  */
-static int ai__fprintf_line(const struct annotate_itrace *ai, const struct annotate_sym *as,
-			    const struct ai_entry *e, size_t code, size_t nr_codes, u64 addr,
-			    int width, const struct annotate_totals *totals,
-			    const struct annotate_opts *opts, FILE *fp)
+int annotate_output__text_trace_insn(struct annotate_output *out,
+				     const struct annotate_sym *as __maybe_unused,
+				     const struct annotate_trace_insn *ti)
 {
-	struct disasm_insn insn;
+	const struct annotate_opts *opts = out->opts;
+	FILE *fp = out->fp;
 	const char *sp;
-	s64 taken = -1;
-	int n = -EINVAL, col;
+	int col;
 
-	if (e->len)
-		n = disasm__one(e->bytes, e->len, addr, &insn, NULL, NULL);
-	if (n == -EOPNOTSUPP)
-		return n;
-	if (n <= 0)
-		snprintf(insn.text, sizeof(insn.text), "%s",
-			 e->len ? "(bad)" : "(bytes not known)");
-	ai__fprintf_figure(e, as, totals, opts, fp);
-	fprintf(fp, "  %*llx:", width, (unsigned long long)addr);
-	col = ai__tab(fp, snprintf(NULL, 0, "%llx:", (unsigned long long)addr));
+	if (opts->show_nr_samples)
+		fprintf(fp, " %*llu : ", AI_COL_WIDTH - 1, (unsigned long long)ti->nr);
+	else
+		fprintf(fp, " %*.2f : ", AI_COL_WIDTH - 1, ti->percent);
+	fprintf(fp, "  %*llx:", ti->head->width, (unsigned long long)ti->addr);
+	col = ai__tab(fp, snprintf(NULL, 0, "%llx:", (unsigned long long)ti->addr));
 	if (opts->asm_raw) {
 		int raw = 0;
 
-		for (int i = 0; i < e->len; i++)
-			raw += fprintf(fp, "%02x ", e->bytes[i]);
+		for (int i = 0; i < ti->len; i++)
+			raw += fprintf(fp, "%02x ", ti->bytes[i]);
 		/* objdump leaves room for 7 bytes before its tab */
 		if (raw < 21)
 			raw += fprintf(fp, "%*s", 21 - raw, "");
 		ai__tab(fp, col + raw);
 	}
 	/* the mnemonic in objdump's 6 columns */
-	sp = n > 0 ? strchr(insn.text, ' ') : NULL;
+	sp = ti->decoded ? strchr(ti->text, ' ') : NULL;
 	if (sp)
-		fprintf(fp, "%-6.*s %s", (int)(sp - insn.text), insn.text, sp + 1);
+		fprintf(fp, "%-6.*s %s", (int)(sp - ti->text), ti->text, sp + 1);
 	else
-		fputs(insn.text, fp);
-	/* a taken count on every jump, call or return the trace took, 0 on a jump it never took */
-	if (as->evsel_idx == ai->insns_idx && ai->branches_idx >= 0) {
-		taken = ai__taken(ai, e, nr_codes == 1);
-		if (taken < 0 && n > 0 && insn.text[0] == 'j')
-			taken = 0;
-	}
-	if (taken >= 0 || nr_codes > 1)
+		fputs(ti->text, fp);
+	if (ti->taken >= 0 || ti->nr_codes > 1)
 		fputs("\t#", fp);
-	if (taken >= 0)
-		fprintf(fp, " taken %lld%s", (long long)taken, nr_codes > 1 ? "," : "");
-	if (nr_codes > 1)
-		fprintf(fp, " code %zu of %zu run here", code, nr_codes);
+	if (ti->taken >= 0)
+		fprintf(fp, " taken %lld%s", (long long)ti->taken, ti->nr_codes > 1 ? "," : "");
+	if (ti->nr_codes > 1)
+		fprintf(fp, " code %zu of %zu run here", ti->code, ti->nr_codes);
 	fputc('\n', fp);
 	return 0;
 }
 
-int annotate_itrace__fprintf(struct annotate_itrace *ai, const struct annotate_sym *as,
-			     const struct annotate_totals *totals, const struct annotate_opts *opts,
-			     struct dso_data *dd, FILE *fp)
+/*
+ * @e, code @code of the @nr_codes run at its address: its text, figures
+ * and taken count, for every output.  0, or -EOPNOTSUPP without capstone.
+ */
+static int ai__insn(const struct annotate_itrace *ai, const struct annotate_sym *as,
+		    const struct ai_entry *e, size_t code, size_t nr_codes,
+		    const struct annotate_trace_head *h, const struct annotate_totals *totals,
+		    const struct annotate_opts *opts, struct annotate_trace_insn *ti)
+{
+	struct disasm_insn insn;
+	int n = -EINVAL;
+
+	memset(ti, 0, sizeof(*ti));
+	ti->head = h;
+	ti->offset = e->off;
+	ti->addr = h->base + e->off;
+	ti->bytes = e->bytes;
+	ti->len = e->len;
+	if (e->len)
+		n = disasm__one(e->bytes, e->len, ti->addr, &insn, NULL, NULL);
+	if (n == -EOPNOTSUPP)
+		return n;
+	ti->decoded = n > 0;
+	if (ti->decoded)
+		snprintf(ti->text, sizeof(ti->text), "%s", insn.text);
+	else
+		snprintf(ti->text, sizeof(ti->text), "%s", e->len ? "(bad)" : "(bytes not known)");
+	ti->nr = e->nr;
+	ti->period = e->period;
+	ti->percent = annotate_sym__percent(as, totals, opts->percent_type, e->nr, e->period);
+	ti->code = code;
+	ti->nr_codes = nr_codes;
+	/* a taken count on every jump, call or return the trace took, 0 on a jump it never took */
+	ti->taken = -1;
+	if (h->insns && ai->branches_idx >= 0) {
+		ti->taken = ai__taken(ai, e, nr_codes == 1);
+		if (ti->taken < 0 && ti->decoded && ti->text[0] == 'j')
+			ti->taken = 0;
+	}
+	return 0;
+}
+
+int annotate_itrace__write(struct annotate_itrace *ai, const struct annotate_sym *as,
+			   const struct annotate_totals *totals, struct dso_data *dd,
+			   struct annotate_output *out)
 {
 	const struct ai_entry *head = NULL;
+	struct annotate_trace_head h;
 	size_t i, first;
-	u64 base;
-	int width;
+	int err;
 
 	if (!ai->sorted) {
 		/* counting is over: the table gives way to an order */
@@ -515,26 +515,32 @@ int annotate_itrace__fprintf(struct annotate_itrace *ai, const struct annotate_s
 	first = ai__lower(ai, as->sym, as->evsel_idx, 0);
 	if (first < ai->nr && ai__in(&ai->e[first], as->sym, as->evsel_idx))
 		head = &ai->e[first];
-	base = ai__base(as, head, dd);
-	ai__fprintf_head(ai, as, opts, base, fp);
+	h.base = ai__base(as, head, dd);
+	h.insns = as->evsel_idx == ai->insns_idx;
+	h.exact = ai->exact;
+	h.count = h.insns && ai->exact ? as->period : as->nr_samples;
 	/* perf's address column is as wide as the symbol's last address */
-	width = snprintf(NULL, 0, "%llx",
-			 (unsigned long long)(base + (as->sym->end - as->sym->start) - 1));
-	for (i = first; i < ai->nr && ai__in(&ai->e[i], as->sym, as->evsel_idx);) {
+	h.width = snprintf(NULL, 0, "%llx",
+			   (unsigned long long)(h.base + (as->sym->end - as->sym->start) - 1));
+	err = out->trace_head(out, as, totals, &h);
+	for (i = first; !err && i < ai->nr && ai__in(&ai->e[i], as->sym, as->evsel_idx);) {
 		size_t j, end = i;
 
 		/* the codes run at this address */
 		while (end < ai->nr && ai__in(&ai->e[end], as->sym, as->evsel_idx) &&
 		       ai->e[end].off == ai->e[i].off)
 			end++;
-		for (j = i; j < end; j++) {
-			int err = ai__fprintf_line(ai, as, &ai->e[j], j - i + 1, end - i,
-						   base + ai->e[j].off, width, totals, opts, fp);
+		for (j = i; !err && j < end; j++) {
+			struct annotate_trace_insn ti;
 
-			if (err)
-				return err;
+			err = ai__insn(ai, as, &ai->e[j], j - i + 1, end - i, &h, totals, out->opts,
+				       &ti);
+			if (!err)
+				err = out->trace_insn(out, as, &ti);
 		}
 		i = end;
 	}
-	return 0;
+	if (!err && out->trace_end)
+		err = out->trace_end(out, as);
+	return err;
 }

@@ -19,6 +19,7 @@ struct annotate_itrace;
 struct annotate_sym;
 struct annotate_totals;
 struct annotate_opts;
+struct annotate_output;
 struct evsel;
 struct dso_data;
 
@@ -55,11 +56,12 @@ int annotate_itrace__count(struct annotate_itrace *ai, const struct annotate_sym
 /* whether @as's event is the trace's instructions or branches (their bytes known) */
 bool annotate_itrace__owns(const struct annotate_itrace *ai, const struct annotate_sym *as);
 /*
- * @as's block: each instruction the trace ran in the symbol, once per
- * distinct bytes seen at its address, with its count.  0 or -errno.
+ * @as's block to @out (its trace callbacks): each instruction the trace
+ * ran in the symbol, once per distinct bytes seen at its address, with
+ * its count.  0 or -errno.
  */
-int annotate_itrace__fprintf(struct annotate_itrace *ai, const struct annotate_sym *as,
-			     const struct annotate_totals *totals, const struct annotate_opts *opts,
-			     struct dso_data *dd, FILE *fp);
+int annotate_itrace__write(struct annotate_itrace *ai, const struct annotate_sym *as,
+			   const struct annotate_totals *totals, struct dso_data *dd,
+			   struct annotate_output *out);
 
 #endif /* __PERF_TEXTPOKE_ANNOTATE_ITRACE_H */

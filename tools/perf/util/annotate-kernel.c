@@ -269,27 +269,22 @@ static const struct text_image_bpf_load *ak__bpf_load(struct annotate_kernel *ak
 }
 
 /*
- * The line above a version's block: its span, and the poke that made it
- * (perf script's words for a TEXT_POKE: addr, old len, new len)
+ * Version @v of @nr_v of a symbol whose code changed at @times: its span,
+ * and the poke that made it (the first at its time)
  */
-static void ak__version_title(struct annotate_kernel *ak, char *buf, size_t size,
-			      const struct annotate_sym *as, size_t v, size_t nr_v,
-			      const u64 *times, const struct ak_poke *pokes, size_t nr_pokes)
+static void ak__version(struct annotate_kernel *ak, struct annotate_version *ver, size_t v,
+			size_t nr_v, const u64 *times, const struct ak_poke *pokes, size_t nr_pokes)
 {
 	const struct ak_poke *p;
-	char a[32], b[32], old[96], new[96];
 	size_t i, first = 0, same = 0;
-	int n;
 
-	n = snprintf(buf, size, "# %s, version %zu of %zu: %s to %s", symbol__name(as->sym), v + 1,
-		     nr_v, v ? ak__time(a, sizeof(a), times[v - 1]) : "start",
-		     v + 1 < nr_v ? ak__time(b, sizeof(b), times[v]) : "end");
-	if (n < 0 || (size_t)n >= size)
+	memset(ver, 0, sizeof(*ver));
+	ver->index = v;
+	ver->count = nr_v;
+	ver->start = v ? times[v - 1] : 0;
+	ver->end = v + 1 < nr_v ? times[v] : UINT64_MAX;
+	if (!v)
 		return;
-	if (!v) {
-		snprintf(buf + n, size - n, ", before its first poke");
-		return;
-	}
 	for (i = 0; i < nr_pokes; i++) {
 		if (pokes[i].time != times[v - 1])
 			continue;
@@ -297,47 +292,102 @@ static void ak__version_title(struct annotate_kernel *ak, char *buf, size_t size
 			first = i;
 	}
 	p = &pokes[first];
-	n += snprintf(buf + n, size - n, ", made by the %s at %s addr %#llx old len %u new len %u",
-		      p->model ? "code load" : "poke", ak__time(a, sizeof(a), p->time),
-		      (unsigned long long)p->addr, p->old_len, p->new_len);
+	ver->poke.model = p->model;
+	ver->poke.time = p->time;
+	ver->poke.addr = p->addr;
+	ver->poke.old_bytes = p->old_bytes;
+	ver->poke.new_bytes = p->new_bytes;
+	ver->poke.old_len = p->old_len;
+	ver->poke.new_len = p->new_len;
+	ver->poke.nr_more = same - 1;
 	/* what it changed, as script --show-text-poke-events says it, and its verdict */
-	if (!p->model && (size_t)n < size) {
-		disasm__describe(p->old_bytes, p->old_len, p->addr, old, sizeof(old), NULL, NULL);
-		disasm__describe(p->new_bytes, p->new_len, p->addr, new, sizeof(new), NULL, NULL);
-		n += snprintf(buf + n, size - n, ": %s -> %s (%s)", old, new,
-			      textpoke_verdict__str(text_image__verdict(ak->ti, p->addr, p->time)));
+	if (!p->model) {
+		disasm__describe(p->old_bytes, p->old_len, p->addr, ver->poke.old_text,
+				 sizeof(ver->poke.old_text), NULL, NULL);
+		disasm__describe(p->new_bytes, p->new_len, p->addr, ver->poke.new_text,
+				 sizeof(ver->poke.new_text), NULL, NULL);
+		ver->poke.verdict =
+		    textpoke_verdict__str(text_image__verdict(ak->ti, p->addr, p->time));
 	}
-	if (same > 1 && (size_t)n < size)
-		snprintf(buf + n, size - n, " (and %zu more then)", same - 1);
 }
 
-/* a BPF program's load, for the line above its block */
-static void ak__load_title(char *buf, size_t size, struct annotate_kernel *ak,
-			   const struct annotate_sym *as)
+/* the BPF program's load @as's samples fell in: false when it is not one */
+static bool ak__load_version(struct annotate_kernel *ak, const struct annotate_sym *as,
+			     struct annotate_version *ver)
 {
 	const struct text_image_bpf_load *l = ak__bpf_load(ak, as->ksym);
-	char a[32], b[32];
 
 	if (!l)
+		return false;
+	memset(ver, 0, sizeof(*ver));
+	ver->bpf = true;
+	ver->count = 1;
+	ver->bpf_id = l->id;
+	ver->start = l->load_time;
+	ver->end = l->unload_time;
+	return true;
+}
+
+/* perf script's words for a TEXT_POKE: addr, old len, new len */
+void annotate_version__title(const struct annotate_version *v, const char *name, char *buf,
+			     size_t size)
+{
+	char a[32], b[32];
+	int n;
+
+	if (v->bpf) {
+		snprintf(buf, size, "# %s: BPF program %u, loaded at %s, %s%s", name, v->bpf_id,
+			 ak__time(a, sizeof(a), v->start),
+			 v->end == UINT64_MAX ? "still loaded at the end" : "unloaded at ",
+			 v->end == UINT64_MAX ? "" : ak__time(b, sizeof(b), v->end));
 		return;
-	snprintf(buf, size, "# %s: BPF program %u, loaded at %s, %s%s", symbol__name(as->sym),
-		 l->id, ak__time(a, sizeof(a), l->load_time),
-		 l->unload_time == UINT64_MAX ? "still loaded at the end" : "unloaded at ",
-		 l->unload_time == UINT64_MAX ? "" : ak__time(b, sizeof(b), l->unload_time));
+	}
+	n = snprintf(buf, size, "# %s, version %zu of %zu: %s to %s", name, v->index + 1, v->count,
+		     v->index ? ak__time(a, sizeof(a), v->start) : "start",
+		     v->end != UINT64_MAX ? ak__time(b, sizeof(b), v->end) : "end");
+	if (n < 0 || (size_t)n >= size)
+		return;
+	if (!v->index) {
+		snprintf(buf + n, size - n, ", before its first poke");
+		return;
+	}
+	n += snprintf(buf + n, size - n, ", made by the %s at %s addr %#llx old len %u new len %u",
+		      v->poke.model ? "code load" : "poke", ak__time(a, sizeof(a), v->poke.time),
+		      (unsigned long long)v->poke.addr, v->poke.old_len, v->poke.new_len);
+	if (!v->poke.model && (size_t)n < size)
+		n += snprintf(buf + n, size - n, ": %s -> %s (%s)", v->poke.old_text,
+			      v->poke.new_text, v->poke.verdict);
+	if (v->poke.nr_more && (size_t)n < size)
+		snprintf(buf + n, size - n, " (and %zu more then)", v->poke.nr_more);
+}
+
+int annotate_output__text_code(struct annotate_output *out, const struct annotate_sym *as,
+			       const struct annotate_code *code,
+			       const struct annotate_totals *totals,
+			       const struct annotate_version *ver)
+{
+	char title[512];
+
+	if (ver) {
+		annotate_version__title(ver, symbol__name(as->sym), title, sizeof(title));
+		fprintf(out->fp, "%s\n", title);
+	}
+	return annotate_code__fprintf(as, code, totals, out->opts, out->fp);
 }
 
 /*
- * One version's block, @title ("" for none) above it: its samples
- * @s[0..@n), its bytes at the first one's time.  1 when those are not
- * known (nothing printed), 0, or -errno.
+ * One version's block to @out, @ver (NULL: none) its version: its
+ * samples @s[0..@n), its bytes at the first one's time.  1 when those are
+ * not known (nothing written), 0, or -errno.
  */
-static int ak__fprintf_block(struct annotate_kernel *ak, const struct annotate_sym *as,
-			     const char *title, const struct annotate_ksample *s, size_t n,
-			     const struct annotate_totals *totals, FILE *fp)
+static int ak__write_block(struct annotate_kernel *ak, const struct annotate_sym *as,
+			   const struct annotate_version *ver, const struct annotate_ksample *s,
+			   size_t n, const struct annotate_totals *totals,
+			   struct annotate_output *out)
 {
 	const struct annotate_ksym *ks = as->ksym;
 	u64 len = as->sym->end - as->sym->start, known_len, outside = 0;
-	struct annotate_sym ver = *as;
+	struct annotate_sym vs = *as;
 	struct annotate_code code;
 	u8 *buf, *known;
 	char t[32];
@@ -346,15 +396,15 @@ static int ak__fprintf_block(struct annotate_kernel *ak, const struct annotate_s
 
 	buf = malloc(len);
 	known = malloc(len);
-	ver.hits = calloc(len, sizeof(*ver.hits));
-	if (!buf || !known || !ver.hits)
+	vs.hits = calloc(len, sizeof(*vs.hits));
+	if (!buf || !known || !vs.hits)
 		goto out;
-	ver.nr_samples = ver.period = 0;
+	vs.nr_samples = vs.period = 0;
 	for (i = 0; i < n; i++) {
-		ver.hits[s[i].off].nr++;
-		ver.hits[s[i].off].period += s[i].period;
-		ver.nr_samples++;
-		ver.period += s[i].period;
+		vs.hits[s[i].off].nr++;
+		vs.hits[s[i].off].period += s[i].period;
+		vs.nr_samples++;
+		vs.period += s[i].period;
 	}
 	err = text_image__read(ak->ti, ks->start, len, s[0].time, buf, known);
 	if (err < 0)
@@ -365,8 +415,6 @@ static int ak__fprintf_block(struct annotate_kernel *ak, const struct annotate_s
 	err = 1;
 	if (!known_len)
 		goto out;
-	if (*title)
-		fprintf(fp, "%s\n", title);
 	memset(&code, 0, sizeof(code));
 	code.bytes = buf;
 	code.len = known_len;
@@ -385,10 +433,10 @@ static int ak__fprintf_block(struct annotate_kernel *ak, const struct annotate_s
 		code.loads[0].vaddr = ks->start;
 		code.loads[0].size = len;
 	}
-	err = annotate_code__fprintf(&ver, &code, totals, ak->opts, fp);
+	err = out->code(out, &vs, &code, totals, ver);
 	for (i = 0; i < n; i++)
 		outside += s[i].off >= known_len;
-	if (!err && outside && !ak->opts->skip_missing)
+	if (!err && outside && !ak->opts->skip_missing && !out->quiet)
 		pr_warning("%s: %llu sample%s of %s at %s fell past its known bytes (+%#llx)\n",
 			   ak->opts->input, (unsigned long long)outside, outside > 1 ? "s" : "",
 			   symbol__name(as->sym), ak__time(t, sizeof(t), s[0].time),
@@ -396,18 +444,18 @@ static int ak__fprintf_block(struct annotate_kernel *ak, const struct annotate_s
 out:
 	free(buf);
 	free(known);
-	free(ver.hits);
+	free(vs.hits);
 	return err;
 }
 
-int annotate_kernel__fprintf(struct annotate_kernel *ak, const struct annotate_sym *as,
-			     const struct annotate_totals *totals, FILE *fp)
+int annotate_kernel__write(struct annotate_kernel *ak, const struct annotate_sym *as,
+			   const struct annotate_totals *totals, struct annotate_output *out)
 {
 	struct annotate_ksym *ks = as->ksym;
 	struct ak_poke *pokes = NULL;
 	u64 *times = NULL;
 	size_t nr_pokes = 0, nr_times = 0, nr_real = 0, nr_blocks = 0, nr_missing = 0, i, from, v;
-	char title[512];
+	struct annotate_version ver, *pv;
 	int err;
 
 	if (!ks || !ks->nr)
@@ -439,14 +487,15 @@ int annotate_kernel__fprintf(struct annotate_kernel *ak, const struct annotate_s
 			v++;
 		while (to < ks->nr && (v == nr_times || ks->samples[to].time < times[v]))
 			to++;
-		title[0] = '\0';
-		if (nr_real)
-			ak__version_title(ak, title, sizeof(title), as, v, nr_times + 1, times,
-					  pokes, nr_pokes);
-		/* a program loaded again at one address is another KSYMBOL, another block */
-		else if (as->dso->kind == DSO_KIND__KSYMBOL)
-			ak__load_title(title, sizeof(title), ak, as);
-		err = ak__fprintf_block(ak, as, title, ks->samples + from, to - from, totals, fp);
+		pv = NULL;
+		if (nr_real) {
+			ak__version(ak, &ver, v, nr_times + 1, times, pokes, nr_pokes);
+			pv = &ver;
+		} else if (as->dso->kind == DSO_KIND__KSYMBOL && ak__load_version(ak, as, &ver)) {
+			/* a program loaded again at one address is another KSYMBOL, another block */
+			pv = &ver;
+		}
+		err = ak__write_block(ak, as, pv, ks->samples + from, to - from, totals, out);
 		if (err < 0)
 			goto out;
 		nr_missing += err;
@@ -455,11 +504,13 @@ int annotate_kernel__fprintf(struct annotate_kernel *ak, const struct annotate_s
 	}
 	err = 0;
 	/* one line per symbol, however many of its versions lack their bytes */
-	if (nr_missing == nr_blocks && !ak->opts->skip_missing)
+	if (out->quiet || ak->opts->skip_missing || !nr_missing)
+		goto out;
+	if (nr_missing == nr_blocks)
 		pr_warning("%s: cannot annotate %s (%s): its code is not known (no kcore copy, "
 			   "vmlinux or JIT image holds it)\n",
 			   ak->opts->input, symbol__name(as->sym), as->dso->short_name);
-	else if (nr_missing && !ak->opts->skip_missing)
+	else
 		pr_warning(
 		    "%s: cannot annotate %s (%s) in %zu of its %zu versions with samples: "
 		    "their code is not known (no kcore copy, vmlinux or JIT image holds it)\n",

@@ -9,6 +9,7 @@
 
 struct annotate_sym;
 struct annotate_totals;
+struct annotate_output;
 
 /*
  * Kernel code for perf textpoke annotate: the code live when each sample
@@ -32,10 +33,11 @@ int annotate_kernel__sample(struct annotate_sym *as, u64 ip, u64 off, u64 time, 
 void annotate_kernel__sym_exit(struct annotate_sym *as);
 
 /*
- * Print @as's blocks, one per version with samples.  Code that cannot be
- * had is one line (none with --skip-missing).  0, or -ENOMEM.
+ * @as's blocks to @out (its code callback), one per version with samples.
+ * Code that cannot be had is one line (none with --skip-missing, or when
+ * @out is not the run's first output).  0, or -errno.
  */
-int annotate_kernel__fprintf(struct annotate_kernel *ak, const struct annotate_sym *as,
-			     const struct annotate_totals *totals, FILE *fp);
+int annotate_kernel__write(struct annotate_kernel *ak, const struct annotate_sym *as,
+			   const struct annotate_totals *totals, struct annotate_output *out);
 
 #endif /* __PERF_TEXTPOKE_ANNOTATE_KERNEL_H */

@@ -364,7 +364,7 @@ static const char *annotate__why(const struct annotate_sym *as, int err)
 static int annotate__fprintf(struct annotate *a, struct annotate_output *out, bool warn)
 {
 	struct dso_data *dd = dso_data__new();
-	size_t i, nr_text_only = 0;
+	size_t i;
 	int err = 0;
 
 	if (!dd)
@@ -378,30 +378,20 @@ static int annotate__fprintf(struct annotate *a, struct annotate_output *out, bo
 	for (i = 0; i < a->nr_syms; i++) {
 		const struct annotate_sym *as = &a->syms[i];
 
-		/*
-		 * a trace's counts and kernel code's versions are text only so
-		 * far: --json and --html leave them out, and say so once
-		 */
-		if (!out->text && ((a->tool.itrace && annotate_itrace__owns(a->tool.itrace, as)) ||
-				   annotate_sym__is_kernel(as))) {
-			nr_text_only++;
-			continue;
-		}
 		/* an Intel PT trace's samples: the code the trace ran, kernel code too */
 		if (a->tool.itrace && annotate_itrace__owns(a->tool.itrace, as)) {
-			err = annotate_itrace__fprintf(
-			    a->tool.itrace, as, &a->totals[as->evsel_idx], a->opts, dd, out->fp);
+			err = annotate_itrace__write(a->tool.itrace, as, &a->totals[as->evsel_idx],
+						     dd, out);
 			if (err == -ENOMEM)
 				break;
-			if (err && !a->opts->skip_missing)
+			if (err && warn && !a->opts->skip_missing)
 				pr_warning("%s: cannot annotate %s: %s\n", a->opts->input,
 					   symbol__name(as->sym), strerror(-err));
 			err = 0;
 			continue;
 		}
 		if (annotate_sym__is_kernel(as)) {
-			err = annotate_kernel__fprintf(a->kernel, as, &a->totals[as->evsel_idx],
-						       out->fp);
+			err = annotate_kernel__write(a->kernel, as, &a->totals[as->evsel_idx], out);
 			if (err)
 				break;
 			continue;
@@ -419,10 +409,6 @@ static int annotate__fprintf(struct annotate *a, struct annotate_output *out, bo
 		}
 	}
 	dso_data__delete(dd);
-	if (nr_text_only && !a->opts->skip_missing)
-		pr_warning("%s: %zu kernel or Intel PT symbol blocks are left out of %s: "
-			   "they are in --stdio only so far\n",
-			   a->opts->input, nr_text_only, out->what);
 	if (!err && out->end)
 		err = out->end(out);
 	if (err || !warn)
@@ -463,7 +449,9 @@ static int annotate__stdio_init(struct annotate_output *out, const struct annota
 				FILE *fp)
 {
 	out->sym = annotate__stdio_sym;
-	out->text = true;
+	out->code = annotate_output__text_code;
+	out->trace_head = annotate_output__text_trace_head;
+	out->trace_insn = annotate_output__text_trace_insn;
 	out->opts = opts;
 	out->fp = fp;
 	return 0;
@@ -491,6 +479,7 @@ static int annotate__output(struct annotate *a, const char *what, const char *pa
 	}
 	err = init(&out, a->opts, to_stdout ? stdout : file.fp);
 	out.what = what;
+	out.quiet = !warn;
 	if (!err)
 		err = annotate__fprintf(a, &out, warn);
 	if (out.free)

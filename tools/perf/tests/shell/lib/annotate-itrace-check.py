@@ -6,14 +6,21 @@ and against stock perf annotate --stdio -n on the same fixture.
 
   annotate-itrace-check.py truth TRUTH BRANCHES OURS_N_RAW OURS_PERCENT
       OURS_N_RAW: --itrace=i1ib -n --asm-raw; OURS_PERCENT: --itrace=i1i
+  annotate-itrace-check.py json TRUTH BRANCHES OURS_JSON [OURS_HTML]
+      OURS_JSON: --itrace=i1ib --json, read with the json module: the
+      same executions, taken counts and codes per address as the fixture;
+      OURS_HTML, the same run's --html: a trace block per JSON block, each
+      row the JSON's address, samples, taken count and code k of n
   annotate-itrace-check.py stock OURS_N STOCK_N
       both -n with one --itrace: stock's count at every address it
       prints equals the sum of ours over the codes run there
 
 Prints what it checked; exits 1 with the first difference."""
 import collections
+import json
 import re
 import sys
+from html.parser import HTMLParser
 
 OUR_HEAD = re.compile(r'^ (Count|Samples|Percent)\s*\|\tSource code & Disassembly of (.+) '
                       r'for (\S+) \((\d+) (instructions executed|taken branches|samples)'
@@ -72,7 +79,8 @@ def read_truth(truth, branches):
     return runs, taken
 
 
-def check_truth(truth, branches, ours_raw, ours_pct):
+def fixture_counts(truth, branches):
+    """executions and times taken per (ip, hex bytes); the codes run per ip"""
     runs, taken = read_truth(truth, branches)
     execs = collections.Counter()
     codes = collections.defaultdict(set)
@@ -92,6 +100,11 @@ def check_truth(truth, branches, ours_raw, ours_pct):
                 k += 1
         if k != len(todo):
             die(f'{branches}: CPU {cpu}: taken branch {k} ({todo[k][0]:#x}) not in {truth}')
+    return execs, took, codes
+
+
+def check_truth(truth, branches, ours_raw, ours_pct):
+    execs, took, codes = fixture_counts(truth, branches)
     changed = [ip for ip, c in codes.items() if len(c) > 1]
     if not changed:
         die(f'{truth}: no address ran two codes: the fixture has no change mid-trace')
@@ -170,6 +183,100 @@ def check_truth(truth, branches, ours_raw, ours_pct):
     print(f'percentages: {sum(len(c) for _, c in n_lines)} lines, each its executions\' share')
 
 
+class TracePage(HTMLParser):
+    """the rows of each <details class="sym trace">"""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get('class') or '').split()
+        if tag == 'details' and 'sym' in cls:
+            self.blocks.append(('trace' in cls, a.get('data-start'), []))
+        elif tag == 'tr' and 'insn' in cls and self.blocks:
+            self.blocks[-1][2].append([a.get('data-addr'), int(a.get('data-samples'))])
+        elif tag == 'td' and 'data-taken' in a and self.blocks and self.blocks[-1][2]:
+            self.blocks[-1][2][-1] += [int(a['data-taken']), int(a['data-code']),
+                                       int(a['data-codes'])]
+
+
+def check_html(page_path, d):
+    page = TracePage()
+    with open(page_path, encoding='utf-8') as f:
+        page.feed(f.read())
+    want = [b for ev in d['events'] for b in ev['symbols']]
+    if len(page.blocks) != len(want):
+        die(f'{page_path}: {len(page.blocks)} blocks, the JSON has {len(want)}')
+    nr = 0
+    for (trace, start, rows), b in zip(page.blocks, want):
+        if trace != (b['trace'] is not None) or start != b['start']:
+            die(f'{page_path}: block at {start} (trace {trace}) is not the JSON\'s {b["start"]}')
+        if not trace:
+            continue
+        exp = [[x['address'], x['samples'],
+                -1 if x['taken'] is None else x['taken'], x['code'], x['codes']]
+               for x in b['instructions']]
+        if rows != exp:
+            i = next((i for i, (r, e) in enumerate(zip(rows, exp)) if r != e),
+                     min(len(rows), len(exp)))
+            die(f'{page_path}: block at {start}, row {i}: '
+                f'{rows[i] if i < len(rows) else None}, the JSON '
+                f'{exp[i] if i < len(exp) else None} (address, samples, taken, code, codes)')
+        nr += len(rows)
+    return nr
+
+
+def check_json(truth, branches, doc, page=None):
+    execs, took, _ = fixture_counts(truth, branches)
+    with open(doc) as f:
+        d = json.load(f)
+    got = {'instructions': collections.Counter(), 'branches': collections.Counter()}
+    got_took = collections.Counter()
+    nr_blocks = nr_two = 0
+    for ev in d['events']:
+        for b in ev['symbols']:
+            t = b['trace']
+            if t is None:
+                continue
+            nr_blocks += 1
+            where = f'{doc}: {t["counts"]} block {b["symbol"]} at {b["start"]}'
+            insns = b['instructions']
+            if not t['exact'] and t['counts'] == 'instructions':
+                die(f'{where}: i1 not said exact')
+            if t['count'] != sum(x['period' if t['exact'] else 'samples'] for x in insns) or \
+               b['period'] != sum(x['period'] for x in insns):
+                die(f'{where}: count {t["count"]}, its instructions add up to another')
+            per_addr = collections.Counter(x['address'] for x in insns)
+            for x in insns:
+                key = (int(x['address'], 16), (x['bytes'] or '').replace(' ', ''))
+                got[t['counts']][key] += x['period'] if t['exact'] else x['samples']
+                if x['taken'] is not None:
+                    got_took[key] += x['taken']
+                if x['codes'] != per_addr[x['address']] or not 1 <= x['code'] <= x['codes']:
+                    die(f'{where}: {x} is not one of {per_addr[x["address"]]} codes')
+                nr_two += x['codes'] > 1
+                if abs(x['percent'] - 100.0 * x['period'] / b['period']) > 1e-5:
+                    die(f'{where}: {x}: not its share of {b["period"]}')
+    for name, g, want in (('executions', got['instructions'], execs),
+                          ('branch samples', got['branches'], took)):
+        for key in sorted(set(g) | set(want)):
+            if g[key] != want[key]:
+                die(f'{doc}: {key[0]:#x} {key[1]}: {g[key]} {name}, the fixture: {want[key]}')
+    for key in sorted(set(got_took) | set(took)):
+        if got_took.get(key, 0) != took[key] or (took[key] and key not in got_took):
+            die(f'{doc}: {key[0]:#x} {key[1]}: taken {got_took.get(key, "null")}, '
+                f'the fixture took it {took[key]} times')
+    if not nr_two:
+        die(f'{doc}: no instruction is one of several codes run at its address')
+    html_rows = check_html(page, d) if page else None
+    print(f'--json: {nr_blocks} trace blocks, {sum(execs.values())} executions and '
+          f'{sum(took.values())} taken branches as the fixture ran them, '
+          f'{nr_two} lines one of several codes' +
+          (f'; --html: {html_rows} trace rows as the JSON\'s' if page else ''))
+
+
 def check_stock(ours, stock):
     mine = collections.defaultdict(list)
     for m, start, lines in blocks(ours, OUR_HEAD, SYM, OUR_LINE):
@@ -204,6 +311,8 @@ def check_stock(ours, stock):
 if __name__ == '__main__':
     if sys.argv[1:2] == ['truth'] and len(sys.argv) == 6:
         check_truth(*sys.argv[2:])
+    elif sys.argv[1:2] == ['json'] and len(sys.argv) in (5, 6):
+        check_json(*sys.argv[2:])
     elif sys.argv[1:2] == ['stock'] and len(sys.argv) == 4:
         check_stock(*sys.argv[2:])
     else:
