@@ -4,7 +4,7 @@
 # Exclusive: it loads BPF programs (another test's would be in its recording)
 #
 # Socket filters that ran on loopback packets (workloads/record-bpf-churn.c
-# busy), recorded now by perf textpoke record with its workload: tp_busy1
+# busy), recorded now by perf textpoke record -a with its workload: tp_busy1
 # loaded, run and closed twice (two programs of one name, each its own
 # JIT image), then tp_busy2.  Stock perf 6.1 refuses to annotate BPF
 # programs on the recording itself, and annotates them after inject --jit
@@ -39,7 +39,10 @@ chmod +x "$tmp/work.sh"
 
 in=$tmp/in.data
 out=$tmp/out.data
-record "$in" -e cpu-clock -- "$tmp/work.sh"
+# -a: a loaded machine runs the filters' softirq in ksoftirqd, not in the
+# workload's task, and a recording of the task alone can then hold no
+# sample of a program
+record "$in" -e cpu-clock -a -- "$tmp/work.sh"
 [ "$(wc -l <"$tmp/jit.txt")" = 3 ] ||
 	fail "the workload reported $(wc -l <"$tmp/jit.txt") of 3 JIT images"
 "$TEXTPOKE" inject -i "$in" -o "$out" --jit >"$tmp/inject.out" 2>"$tmp/inject.err" ||
