@@ -185,6 +185,48 @@ static int record__add_event(void *ctx, struct record_event *ev, enum record_gro
 	return 0;
 }
 
+/*
+ * --filter: for the tracepoints of the -e before it, a glob's every
+ * match, as perf.  On anything else perf would try an address filter,
+ * which no PMU of ours has: perf's words for that.
+ */
+static int record__add_filter(struct record *rec, int first, const char *filter)
+{
+	bool any = false;
+
+	for (int i = first; i < rec->nr_evsels; i++) {
+		struct record_event *ev = &rec->evsels[i].ev;
+
+		if (ev->attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		free(ev->filter);
+		ev->filter = strdup(filter);
+		if (!ev->filter)
+			return -ENOMEM;
+		any = true;
+	}
+	if (!any) {
+		pr_err("This CPU does not support address filtering\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the kernel checks a filter when it is set: perf's words for a refusal */
+static int record__set_filter(const struct record_evsel *e)
+{
+	for (int f = 0; e->ev.filter && f < e->nr_fds; f++) {
+		if (ioctl(e->fds[f], PERF_EVENT_IOC_SET_FILTER, e->ev.filter)) {
+			int err = -errno;
+
+			pr_err("failed to set filter \"%s\" on event %s with %d (%s)\n",
+			       e->ev.filter, e->ev.name, -err, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 int record__setup_evsels(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
@@ -195,7 +237,11 @@ int record__setup_evsels(struct record *rec)
 	int err;
 
 	for (int i = 0; i < nr; i++) {
+		int first = rec->nr_evsels;
+
 		err = record_events__parse(names[i], record__add_event, rec);
+		if (!err && o->nr_events && o->filters[i])
+			err = record__add_filter(rec, first, o->filters[i]);
 		if (err)
 			return err;
 	}
@@ -443,6 +489,9 @@ int record__open(struct record *rec)
 				pr_err("%s\n", msg);
 				return err;
 			}
+			err = record__set_filter(e);
+			if (err)
+				return err;
 		}
 	}
 	return 0;
