@@ -408,7 +408,7 @@ static int add_tracepoint(struct ev_vec *v, const char *sys, const char *name, u
 	return 0;
 }
 
-/* "sys:name[:mods]", either part a glob expanded from tracefs in sorted order */
+/* "sys:name[:mods]", either part a glob expanded from tracefs in its directory order, as perf */
 static int parse_tracepoint(struct ev_vec *v, const char *s, size_t len, const char *colon)
 {
 	const char *name = colon + 1, *end = s + len;
@@ -443,7 +443,7 @@ static int parse_tracepoint(struct ev_vec *v, const char *s, size_t len, const c
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/events", tracefs__path());
-	nr_sys = scandir(path, &systems, dir_filter, alphasort);
+	nr_sys = scandir(path, &systems, dir_filter, NULL);
 	if (nr_sys < 0) {
 		err = -errno;
 		pr_err("event '%.*s': cannot list %s: %s\n", (int)len, s, path, strerror(-err));
@@ -458,7 +458,7 @@ static int parse_tracepoint(struct ev_vec *v, const char *s, size_t len, const c
 		if (fnmatch(sys, systems[i]->d_name, 0))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", path, systems[i]->d_name);
-		n = scandir(dir, &names, dir_filter, alphasort);
+		n = scandir(dir, &names, dir_filter, NULL);
 		for (int j = 0; j < n; j++) {
 			/* a system's enable and filter files have no id: skipped */
 			if (!err && !fnmatch(tp, names[j]->d_name, 0) &&
