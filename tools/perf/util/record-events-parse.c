@@ -99,7 +99,7 @@ static int parse_u64(const char *s, size_t len, u64 *v)
  * go to those bit ranges in order; a value wider than them is an error,
  * as in perf.
  */
-static int format__place(struct perf_event_attr *attr, const char *fmt, u64 value)
+int record_event__format_place(struct perf_event_attr *attr, const char *fmt, u64 value)
 {
 	const char *p = strchr(fmt, ':');
 	__u64 *field;
@@ -204,7 +204,7 @@ static int apply_term(struct record_event *ev, const char *pmu, const char *t, s
 		key[klen] = '\0';
 		snprintf(path, sizeof(path), "%s/%s/format/%s", PMU_DIR, pmu, key);
 		if (!read_line(path, buf, sizeof(buf))) {
-			int err = format__place(&ev->attr, buf, v);
+			int err = record_event__format_place(&ev->attr, buf, v);
 
 			if (err == -ERANGE) {
 				pr_err("event '%s': value too big for format %s (%s)\n", ev->name,

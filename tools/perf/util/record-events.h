@@ -64,6 +64,13 @@ int record_events__parse(const char *arg, record_events__fn fn, void *ctx);
 /* exactly one event, no group: 0, or -EINVAL / -ENOENT with a message */
 int record_event__parse(struct record_event *ev, const char *str);
 
+/*
+ * A sysfs format ("config1:0-7,32-35") places @value's bits, lowest
+ * first, in those ranges of @attr: 0, -ERANGE when it does not fit,
+ * -EINVAL for a format we cannot read.
+ */
+int record_event__format_place(struct perf_event_attr *attr, const char *fmt, u64 value);
+
 /* a one-line hint for an open failure of @ev (no PMU, paranoid, ...) */
 void record_event__open_error(const struct record_event *ev, int err, bool per_thread, char *buf,
 			      size_t size);
