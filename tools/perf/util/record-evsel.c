@@ -168,7 +168,6 @@ static int record__add_event(void *ctx, struct record_event *ev, enum record_gro
 		return err;
 	}
 	e->ev = *ev;
-	e->user_given = rec->opts->nr_events > 0;
 	e->group = pos;
 	e->leader = rec->nr_evsels - 1;
 	if (pos == RECORD_GROUP_MEMBER) {
