@@ -381,18 +381,14 @@ static int dir_filter(const struct dirent *d)
 }
 
 static int add_tracepoint(struct ev_vec *v, const char *sys, const char *name, u64 id,
-			  const char *mods, size_t mlen, const char *typed, size_t tlen)
+			  const char *mods, size_t mlen)
 {
 	struct record_event *ev;
 	char buf[512];
 
-	/* perf names a glob's events sys:name, one spelled out as typed */
-	if (typed) {
-		ev = ev_vec__add(v, typed, tlen);
-	} else {
-		snprintf(buf, sizeof(buf), "%s:%s", sys, name);
-		ev = ev_vec__add(v, buf, strlen(buf));
-	}
+	/* perf names a tracepoint sys:name, whatever its modifiers */
+	snprintf(buf, sizeof(buf), "%s:%s", sys, name);
+	ev = ev_vec__add(v, buf, strlen(buf));
 	if (!ev)
 		return -ENOMEM;
 	ev->attr.type = PERF_TYPE_TRACEPOINT;
@@ -439,7 +435,7 @@ static int parse_tracepoint(struct ev_vec *v, const char *s, size_t len, const c
 			       sys, tp, tracefs__path(), strerror(-err));
 			goto out;
 		}
-		err = add_tracepoint(v, sys, tp, id, mods, mlen, s, len);
+		err = add_tracepoint(v, sys, tp, id, mods, mlen);
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/events", tracefs__path());
@@ -464,7 +460,7 @@ static int parse_tracepoint(struct ev_vec *v, const char *s, size_t len, const c
 			if (!err && !fnmatch(tp, names[j]->d_name, 0) &&
 			    !tracepoint_id(systems[i]->d_name, names[j]->d_name, &id))
 				err = add_tracepoint(v, systems[i]->d_name, names[j]->d_name, id,
-						     mods, mlen, NULL, 0);
+						     mods, mlen);
 			free(names[j]);
 		}
 		if (n > 0)

@@ -136,7 +136,9 @@ static void record__config_terms(struct record *rec, struct record_evsel *e, u64
 		if (ev->call_graph != RECORD_EV_CG_NONE)
 			attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (ev->call_graph == RECORD_EV_CG_DWARF) {
-			attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			/* as perf's --call-graph dwarf: data addresses and their mappings too */
+			attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+					     PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 			attr->sample_regs_user |= REGS_MASK_DEFAULT;
 			attr->sample_stack_user = ev->stack_size ? ev->stack_size : 8192;
 			attr->exclude_callchain_user = 1;
@@ -273,6 +275,10 @@ int record__setup_evsels(struct record *rec)
 	 * mapping, so report data mappings too, as perf record does.
 	 */
 	e->ev.attr.mmap_data = o->call_graph == CALL_GRAPH_DWARF || o->sample_addr;
+	for (int i = 0; i < rec->nr_evsels; i++) {
+		if (rec->evsels[i].ev.call_graph == RECORD_EV_CG_DWARF)
+			e->ev.attr.mmap_data = 1;
+	}
 	if (!rec->task_mode) {
 		e->ev.attr.text_poke = 1;
 		e->ev.attr.ksymbol = 1;

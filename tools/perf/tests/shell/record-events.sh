@@ -86,16 +86,18 @@ forms=(
 	# PMU terms: a software event's, period/freq/name, the call-graph and inherit terms
 	-e 'cpu-clock/period=100000/' -e 'task-clock/freq=500,name=tc/'
 	-e 'cpu-clock/config=1,call-graph=fp,no-inherit/'
+	-e 'cpu-clock/config1=3,config2=4,inherit=0/'
+	-e 'task-clock/call-graph=dwarf,stack-size=4096/'
 	# the software PMU of sysfs by its name, its type from sysfs, a modifier after the terms
 	-e 'software/config=0/u'
 	# every modifier letter perf 6.1 takes on one event
-	-e 'cpu-clock:ukhIGHpDeWP'
+	-e 'cpu-clock:ukhIGHpDeWP' -e 'page-faults:P' -e 'cs:uG'
 	# a group with its own modifiers on top of a member's
-	-e '{cpu-clock,task-clock:u}:SD'
+	-e '{cpu-clock,task-clock:u}:SD' -e '{cpu-clock:k,sched:sched_process_fork}:u'
 	# breakpoints: a length, a type, the defaults
 	-e 'mem:0x1000/8:w' -e 'mem:0x1000:rw'
-	# a tracepoint glob, expanded from tracefs in perf's order
-	-e 'sched:sched_wak*'
+	# a tracepoint glob, expanded from tracefs in perf's order; one named without its modifiers
+	-e 'sched:sched_wak*' -e 'sched:sched_process_exit:u'
 	# a filter that drops every sample of its tracepoint
 	-e 'sched:sched_process_exec' --filter 'common_pid == 0'
 )
