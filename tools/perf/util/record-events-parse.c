@@ -260,6 +260,56 @@ static int apply_terms(struct record_event *ev, const char *pmu, const char *ter
 	return 0;
 }
 
+static int tracepoint_id(const char *sys, const char *name, u64 *id);
+static int dir_filter(const struct dirent *d);
+
+/*
+ * tracepoint/config=N/: perf samples it as any PMU event, but a reader
+ * needs its format in TRACING_DATA all the same, so find which one it is.
+ */
+static int tracepoint_by_id(struct record_event *ev)
+{
+	struct dirent **systems;
+	char path[512];
+	int nr, found = 0;
+
+	snprintf(path, sizeof(path), "%s/events", tracefs__path());
+	nr = scandir(path, &systems, dir_filter, NULL);
+	for (int i = 0; i < nr; i++) {
+		struct dirent **names;
+		char dir[768];
+		int n;
+
+		snprintf(dir, sizeof(dir), "%s/%s", path, systems[i]->d_name);
+		n = scandir(dir, &names, dir_filter, NULL);
+		for (int j = 0; j < n; j++) {
+			u64 id;
+
+			if (!found && !tracepoint_id(systems[i]->d_name, names[j]->d_name, &id) &&
+			    id == ev->attr.config) {
+				ev->tp_system = strdup(systems[i]->d_name);
+				ev->tp_name = strdup(names[j]->d_name);
+				found = ev->tp_system && ev->tp_name ? 1 : -ENOMEM;
+			}
+			free(names[j]);
+		}
+		if (n > 0)
+			free(names);
+		free(systems[i]);
+	}
+	if (nr > 0)
+		free(systems);
+	if (found < 0)
+		return found;
+	if (!found) {
+		pr_err("event '%s': no tracepoint has id %llu in %s\n", ev->name,
+		       (unsigned long long)ev->attr.config, path);
+		return -ENOENT;
+	}
+	ev->tp_by_config = true;
+	return 0;
+}
+
 /* "pmu/terms/mods": a symbolic event with terms, or a PMU of sysfs */
 static int parse_pmu_event(struct ev_vec *v, const char *s, size_t len)
 {
@@ -317,6 +367,11 @@ static int parse_pmu_event(struct ev_vec *v, const char *s, size_t len)
 	err = apply_terms(ev, symbol ? NULL : pmu, slash + 1, close - slash - 1, 0);
 	if (err)
 		return err;
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT) {
+		err = tracepoint_by_id(ev);
+		if (err)
+			return err;
+	}
 	if (mods < s + len || close[1] == ':')
 		return record_event__apply_modifiers(ev, mods, s + len - mods, false, true);
 	return 0;

@@ -23,6 +23,7 @@ struct record_event {
 	char *filter;		     /* --filter after this tracepoint, or NULL */
 	bool exclude_GH;	     /* a G or H modifier chose exclude_guest/host */
 	bool sample_read;	     /* S */
+	bool tp_by_config;	     /* tracepoint/config=N/: sampled as a PMU event */
 	bool has_period;	     /* period= or a tracepoint's/breakpoint's 1 */
 	bool has_freq;		     /* freq= */
 	int inherit;		     /* inherit=, no-inherit: 0 or 1; -1 for the option's */

@@ -119,6 +119,14 @@ static void record__config_terms(struct record *rec, struct record_evsel *e, u64
 	struct perf_event_attr *attr = &e->ev.attr;
 	struct record_event *ev = &e->ev;
 
+	if (ev->tp_by_config) {
+		/* tracepoint/config=N/ is a PMU event to perf: no raw data, the usual period */
+		attr->sample_type &= ~PERF_SAMPLE_RAW;
+		attr->sample_period = rec->opts->period;
+		attr->freq = !rec->opts->period;
+		if (attr->freq)
+			attr->sample_freq = rec->opts->freq;
+	}
 	if (ev->has_period) {
 		attr->sample_period = period;
 		attr->freq = 0;

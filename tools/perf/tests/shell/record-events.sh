@@ -78,6 +78,10 @@ refused() {
 	echo "ok: $*: refused, as perf: $text"
 }
 
+tracefs=/sys/kernel/tracing
+[ -e "$tracefs/events" ] || tracefs=/sys/kernel/debug/tracing
+free_id=$(cat "$tracefs/events/sched/sched_process_free/id") || fail "no sched_process_free in $tracefs"
+
 # one recording each holds every form, so that the test costs two recordings
 forms=(
 	# no hardware PMU here: cycles is cpu-clock, quietly (first: stock perf loses
@@ -90,6 +94,8 @@ forms=(
 	-e 'task-clock/call-graph=dwarf,stack-size=4096/'
 	# the software PMU of sysfs by its name, its type from sysfs, a modifier after the terms
 	-e 'software/config=0/u'
+	# the tracepoint PMU by number: an ordinary sampling event to perf
+	-e "tracepoint/config=$free_id/"
 	# every modifier letter perf 6.1 takes on one event
 	-e 'cpu-clock:ukhIGHpDeWP' -e 'page-faults:P' -e 'cs:uG'
 	# a group with its own modifiers on top of a member's
