@@ -12,7 +12,8 @@
 # records tracepoints and breakpoints of its own `true` only: not
 # exclusive.
 # Mutation caught: record_event__apply_modifiers() pinning every group
-# member, not only the leader: {cpu-clock,task-clock:u}:SD differs.
+# member, not only the leader: the kernel refuses the pinned member of
+# {cpu-clock,task-clock:u}:SD and our recording fails.
 # Mutation caught: the u modifier not implying exclude_guest:
 # software/config=0/u differs.
 # Mutation caught: record__add_filter() not setting the filter: the
