@@ -166,12 +166,16 @@ int cmd_textpoke_record(int argc, char **argv)
 		OPT_SWITCH_EVENTS,
 		OPT_KCORE,
 		OPT_FULL_KALLSYMS,
+		OPT_FILTER,
 	};
 	static const struct popt opts[] = {
 	    {'e', "event", required_argument, "event",
-	     "events to sample: cpu-clock, task-clock, cycles, sys:tracepoint, with :u :k :p :pp "
-	     ":ppp; a,b lists, {a,b} groups",
+	     "events in perf's syntax: cpu-clock, pmu/term=value/, rNNNN, mem:ADDR[/LEN][:rwx], "
+	     "sys:tracepoint (globs too), with modifiers (:u :k :p :S ...); a,b lists, {a,b}:mods "
+	     "groups",
 	     'e'},
+	    {0, "filter", required_argument, "filter",
+	     "a tracepoint filter for the events of the -e before it", OPT_FILTER},
 	    {'c', "count", required_argument, "n", "sample every n events", 'c'},
 	    {'F', "freq", required_argument, "n", "sample n times a second (default 4000), or max",
 	     'F'},
@@ -219,7 +223,7 @@ int cmd_textpoke_record(int argc, char **argv)
 	};
 	struct record_opts ro;
 	struct popt_ctx ctx;
-	const char **events = NULL;
+	const char **events = NULL, **filters = NULL;
 	u64 v;
 	int c, err;
 
@@ -234,12 +238,30 @@ int cmd_textpoke_record(int argc, char **argv)
 
 			if (!tmp) {
 				free(events);
+				free(filters);
 				return 1;
 			}
 			events = tmp;
+			tmp = realloc(filters, (ro.nr_events + 1) * sizeof(*tmp));
+			if (!tmp) {
+				free(events);
+				free(filters);
+				return 1;
+			}
+			filters = tmp;
+			filters[ro.nr_events] = NULL;
 			events[ro.nr_events++] = optarg;
 			break;
 		}
+		case OPT_FILTER:
+			/* perf's words: a filter needs an event before it */
+			if (!ro.nr_events) {
+				pr_err("--filter option should follow a -e tracepoint or HW tracer "
+				       "option\n");
+				goto out_usage;
+			}
+			filters[ro.nr_events - 1] = optarg;
+			break;
 		case 'c':
 			if (parse_u64(optarg, &ro.period)) {
 				popt__bad_value(&ctx, "expected a period of 1 or more events");
@@ -384,6 +406,7 @@ int cmd_textpoke_record(int argc, char **argv)
 			break;
 		case 'h':
 			free(events);
+			free(filters);
 			popt__usage(record_usage, opts, stdout);
 			return 0;
 		default:
@@ -391,9 +414,11 @@ int cmd_textpoke_record(int argc, char **argv)
 		}
 	}
 	ro.events = events;
+	ro.filters = filters;
 	if (ro.kcore_required && !strcmp(ro.output, "-")) {
 		pr_err("--kcore: a pipe (-o -) has no room for kcore_dir\n");
 		free(events);
+		free(filters);
 		return 129;
 	}
 	ro.argc = argc - optind;
@@ -401,12 +426,15 @@ int cmd_textpoke_record(int argc, char **argv)
 	if (ro.argc && !command__exists(ro.argv[0])) {
 		pr_err("cannot run '%s': %s\n", ro.argv[0], strerror(ENOENT));
 		free(events);
+		free(filters);
 		return 1;
 	}
 	err = record__run(&ro);
 	free(events);
+	free(filters);
 	return err ? 1 : 0;
 out_usage:
 	free(events);
+	free(filters);
 	return 129;
 }

@@ -169,7 +169,47 @@ static int test_events(void)
 	TEST_ASSERT_EQUAL(":ppp", ev.attr.precise_ip, 3);
 	record_event__exit(&ev);
 
+	/* perf's grammar: the forms and the modifier rules record-events.sh cannot reach */
+	TEST_ASSERT_EQUAL("raw", record_event__parse(&ev, "r1a3c:k"), 0);
+	TEST_ASSERT_VAL("raw attr", ev.attr.type == PERF_TYPE_RAW && ev.attr.config == 0x1a3c &&
+					ev.attr.exclude_user && !ev.attr.exclude_guest);
+	record_event__exit(&ev);
+	TEST_ASSERT_EQUAL("mem:x", record_event__parse(&ev, "mem:0x40:xu"), 0);
+	TEST_ASSERT_VAL("mem:x attr", ev.attr.type == PERF_TYPE_BREAKPOINT && ev.attr.bp_type == 4 &&
+					  ev.attr.bp_len == 8 && ev.attr.exclude_kernel &&
+					  ev.attr.exclude_guest && ev.has_period);
+	TEST_ASSERT_VAL("mem name", !strcmp(ev.name, "mem:0x40:xu"));
+	record_event__exit(&ev);
+	TEST_ASSERT_EQUAL("G then u", record_event__parse(&ev, "cpu-clock:Gu"), 0);
+	/* G chose guest/host: u no longer implies exclude_guest */
+	TEST_ASSERT_VAL("G then u attr", !ev.attr.exclude_guest && ev.attr.exclude_host);
+	record_event__exit(&ev);
+	{
+		struct perf_event_attr a = {};
+
+		TEST_ASSERT_EQUAL("split range",
+				  record_event__format_place(&a, "config1:0-7,32-35", 0x1ff), 0);
+		TEST_ASSERT_EQUAL("split range bits", a.config1, 0xffULL | (1ULL << 32));
+		TEST_ASSERT_EQUAL("one bit", record_event__format_place(&a, "config:63", 1), 0);
+		TEST_ASSERT_EQUAL("one bit set", a.config, 1ULL << 63);
+		TEST_ASSERT_EQUAL("too big", record_event__format_place(&a, "config2:0-3", 16),
+				  -ERANGE);
+	}
+	/* a PMU of this machine's sysfs: its type, a format term, a named event */
+	if (!access("/sys/bus/event_source/devices/msr/events/tsc", F_OK)) {
+		TEST_ASSERT_EQUAL("msr/tsc/", record_event__parse(&ev, "msr/tsc/"), 0);
+		TEST_ASSERT_VAL("msr type", ev.attr.type > PERF_TYPE_BREAKPOINT);
+		TEST_ASSERT_VAL("msr name", !strcmp(ev.name, "msr/tsc/"));
+		record_event__exit(&ev);
+		TEST_ASSERT_EQUAL("msr/event=5/", record_event__parse(&ev, "msr/event=5/"), 0);
+		TEST_ASSERT_EQUAL("msr config", ev.attr.config, 5);
+		record_event__exit(&ev);
+	}
+
 	quiet = true;
+	TEST_ASSERT_EQUAL("group", record_event__parse(&ev, "{cpu-clock,task-clock}"), -EINVAL);
+	TEST_ASSERT_EQUAL("no pmu", record_event__parse(&ev, "nopmu/x=1/"), -ENOENT);
+	TEST_ASSERT_EQUAL("unknown term", record_event__parse(&ev, "cpu-clock/bogus=1/"), -EINVAL);
 	TEST_ASSERT_EQUAL("pppp", record_event__parse(&ev, "cycles:pppp"), -EINVAL);
 	TEST_ASSERT_EQUAL("bad modifier", record_event__parse(&ev, "cpu-clock:x"), -EINVAL);
 	TEST_ASSERT_EQUAL("unknown", record_event__parse(&ev, "no-such-event"), -EINVAL);

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What an event of record is apart from its spelling: perf's symbolic
+ * names, its modifier letters, and how a refusal to open it is worded.
+ * The grammar that reads -e is record-events-parse.c.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +33,7 @@ static const struct event_name event_names[] = {
     {"alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS},
     {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
     {"dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY},
+    {"bpf-output", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT},
     {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
     {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
     {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
@@ -42,233 +48,130 @@ static const struct event_name event_names[] = {
     {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
 };
 
-/*
- * perf's modifier letters on top of what @attr already excludes: the
- * first of u, k, h excludes every privilege level, then each letter
- * lets its own back in.  A group's modifiers ("{a,b:k}:u") come on top
- * of each member's own, so that b ends up with user and kernel.
- */
-static int apply_modifiers(struct perf_event_attr *attr, const char *mods)
+int record_event__lookup_symbol(const char *name, size_t len, u32 *type, __u64 *config)
 {
-	bool excluding = attr->exclude_user || attr->exclude_kernel || attr->exclude_hv;
+	for (size_t i = 0; i < ARRAY_SIZE(event_names); i++) {
+		if (strlen(event_names[i].name) == len && !strncmp(name, event_names[i].name, len)) {
+			*type = event_names[i].type;
+			*config = event_names[i].config;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
 
-	for (const char *p = mods; *p; p++) {
-		switch (*p) {
+int record_event__init_symbol(struct record_event *ev, const char *name)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->inherit = -1;
+	ev->call_graph = -1;
+	ev->attr.size = sizeof(ev->attr);
+	/* perf records the host only unless told otherwise (event_attr_init) */
+	ev->attr.exclude_guest = 1;
+	if (record_event__lookup_symbol(name, strlen(name), &ev->attr.type, &ev->attr.config))
+		return -ENOENT;
+	ev->name = strdup(name);
+	return ev->name ? 0 : -ENOMEM;
+}
+
+/*
+ * perf's modifier letters.  An event's own modifiers start from nothing
+ * excluded (the exclude_guest every event starts with goes too); a
+ * group's come on top of each member's: the first of u, k, h excludes
+ * every privilege level unless one already is, then each letter lets its
+ * own back in, and G, H do the same for guest and host.  u and p imply
+ * exclude_guest unless G or H said otherwise.  Pinning and exclusivity
+ * are for a group's leader only.
+ */
+int record_event__apply_modifiers(struct record_event *ev, const char *mods, size_t len,
+				  bool group, bool leader)
+{
+	struct perf_event_attr *a = &ev->attr;
+	bool eu = group && a->exclude_user, ek = group && a->exclude_kernel;
+	bool eh = group && a->exclude_hv, eG = group && a->exclude_guest;
+	bool eH = group && a->exclude_host, eI = group && a->exclude_idle;
+	bool pinned = group && a->pinned, exclusive = group && a->exclusive;
+	bool gh = group && ev->exclude_GH, excluding = eu || ek || eh;
+	bool sample_read = false, precise_max = false;
+	unsigned int precise = group ? a->precise_ip : 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = mods[i];
+
+		switch (c) {
 		case 'u':
 		case 'k':
 		case 'h':
-			if (!excluding) {
-				attr->exclude_user = attr->exclude_kernel = attr->exclude_hv = 1;
-				excluding = true;
+			if (!excluding)
+				excluding = eu = ek = eh = true;
+			if (c == 'u') {
+				eu = false;
+				if (!gh)
+					eG = true;
+			} else if (c == 'k') {
+				ek = false;
+			} else {
+				eh = false;
 			}
-			if (*p == 'u')
-				attr->exclude_user = 0;
-			else if (*p == 'k')
-				attr->exclude_kernel = 0;
-			else
-				attr->exclude_hv = 0;
-			break;
-		case 'p':
-			if (attr->precise_ip >= 3)
-				return -EINVAL;
-			attr->precise_ip++;
 			break;
 		case 'G':
 		case 'H':
+			if (!gh)
+				gh = eG = eH = true;
+			if (c == 'G')
+				eG = false;
+			else
+				eH = false;
+			break;
+		case 'I':
+			eI = true;
+			break;
+		case 'p':
+			precise++;
+			if (!gh)
+				eG = true;
+			break;
+		case 'P':
+			precise_max = true;
+			break;
+		case 'S':
+			sample_read = true;
+			break;
+		case 'D':
+			pinned = true;
+			break;
+		case 'e':
+			exclusive = true;
+			break;
+		case 'W': /* a weak group: only perf stat reads it */
+		case 'b': /* a BPF counter: only perf stat has them */
 			break;
 		default:
+			pr_err("event '%s': bad modifier '%.*s' (u, k, h, G, H, I, p, P, S, D, e, W, "
+			       "b)\n",
+			       ev->name, (int)len, mods);
 			return -EINVAL;
 		}
 	}
-	return 0;
-}
-
-int record_event__apply_modifiers(struct record_event *ev, const char *mods)
-{
-	if (apply_modifiers(&ev->attr, mods)) {
-		pr_err("event '%s': bad modifier '%s' (u, k, h, p, pp, ppp)\n", ev->name, mods);
+	if (precise > 3) {
+		pr_err("event '%s': at most three p modifiers (ppp)\n", ev->name);
 		return -EINVAL;
 	}
-	return 0;
-}
-
-/* the end of the name starting at @p: a comma or brace outside any group, or the end */
-static const char *name_end(const char *p)
-{
-	while (*p && *p != ',' && *p != '{' && *p != '}')
-		p++;
-	return p;
-}
-
-int record_events__split(const char *arg, record_events__fn fn, void *ctx)
-{
-	const char *p = arg;
-	int err;
-
-	while (*p) {
-		const char *end;
-
-		if (*p == '{') {
-			const char *members = p + 1, *close = strchr(members, '}'), *mods = "";
-			const char *inner = strchr(members, '{');
-			size_t n = 0;
-			char *copy, *q;
-
-			if (!close || close == members || (inner && inner < close)) {
-				pr_err("event '%s': a group is {event,event,...}\n", arg);
-				return -EINVAL;
-			}
-			end = close + 1;
-			if (*end == ':') {
-				mods = end + 1;
-				end = name_end(mods);
-			}
-			if (*end && *end != ',') {
-				pr_err("event '%s': expected ',' after the group\n", arg);
-				return -EINVAL;
-			}
-			copy = strndup(mods, end - mods);
-			if (!copy)
-				return -ENOMEM;
-			for (q = (char *)members; q < close; n++) {
-				const char *e = name_end(q);
-
-				if (e == q) {
-					pr_err("event '%s': an empty event name in the group\n",
-					       arg);
-					free(copy);
-					return -EINVAL;
-				}
-				err = fn(ctx, q, e - q,
-					 n == 0 ? RECORD_GROUP_LEADER : RECORD_GROUP_MEMBER, copy);
-				if (err) {
-					free(copy);
-					return err;
-				}
-				q = (char *)(*e == ',' ? e + 1 : e);
-				if (*e == ',' && q == close) {
-					pr_err("event '%s': an empty event name in the group\n",
-					       arg);
-					free(copy);
-					return -EINVAL;
-				}
-			}
-			free(copy);
-		} else {
-			end = name_end(p);
-			if (end == p || *end == '{' || *end == '}') {
-				pr_err("event '%s': expected an event name at '%s'\n", arg, p);
-				return -EINVAL;
-			}
-			err = fn(ctx, p, end - p, RECORD_GROUP_NONE, "");
-			if (err)
-				return err;
-		}
-		p = end;
-		if (*p == ',') {
-			p++;
-			if (!*p) {
-				pr_err("event '%s': an empty event name at the end\n", arg);
-				return -EINVAL;
-			}
-		}
+	a->exclude_user = eu;
+	a->exclude_kernel = ek;
+	a->exclude_hv = eh;
+	a->exclude_guest = eG;
+	a->exclude_host = eH;
+	a->exclude_idle = eI;
+	/* P: the most precise the PMU has; opening steps down from 3 as for :ppp */
+	a->precise_ip = precise_max ? 3 : precise;
+	ev->exclude_GH = gh;
+	ev->sample_read |= sample_read;
+	if (leader) {
+		a->pinned = pinned;
+		a->exclusive = exclusive;
 	}
 	return 0;
-}
-
-static int tracepoint_id(const char *sys, const char *name, u64 *id)
-{
-	char path[512];
-	unsigned long long v;
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs__path(), sys, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%llu", &v) == 1;
-	fclose(f);
-	if (!ok)
-		return -EINVAL;
-	*id = v;
-	return 0;
-}
-
-int record_event__parse(struct record_event *ev, const char *str)
-{
-	const struct event_name *known = NULL;
-	char *copy, *colon, *mods = NULL;
-	int err = -EINVAL;
-
-	memset(ev, 0, sizeof(*ev));
-	copy = strdup(str);
-	if (!copy)
-		return -ENOMEM;
-	colon = strchr(copy, ':');
-	if (colon)
-		*colon = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(event_names); i++) {
-		if (!strcmp(copy, event_names[i].name)) {
-			known = &event_names[i];
-			break;
-		}
-	}
-	ev->attr.size = sizeof(ev->attr);
-	if (known) {
-		ev->attr.type = known->type;
-		ev->attr.config = known->config;
-		mods = colon ? colon + 1 : NULL;
-	} else if (colon) {
-		char *tp = colon + 1, *more = strchr(tp, ':');
-
-		if (more) {
-			*more = '\0';
-			mods = more + 1;
-		}
-		u64 id = 0;
-
-		err = tracepoint_id(copy, tp, &id);
-		ev->attr.config = id;
-		if (err && tracefs__error()) {
-			pr_err(
-			    "event '%s': tracefs is not mounted and mounting it at %s failed (%s)\n",
-			    str, tracefs__path(), strerror(-tracefs__error()));
-			goto out_free;
-		}
-		if (err) {
-			pr_err("event '%s': no tracepoint %s:%s in %s/events (%s)\n", str, copy, tp,
-			       tracefs__path(), strerror(-err));
-			goto out_free;
-		}
-		ev->attr.type = PERF_TYPE_TRACEPOINT;
-		ev->tp_system = strdup(copy);
-		ev->tp_name = strdup(tp);
-		if (!ev->tp_system || !ev->tp_name) {
-			err = -ENOMEM;
-			goto out_free;
-		}
-	} else {
-		pr_err(
-		    "event '%s': unknown; try cpu-clock, task-clock, cycles or a tracepoint sys:name\n",
-		    str);
-		goto out_free;
-	}
-	ev->name = strdup(str);
-	if (!ev->name) {
-		err = -ENOMEM;
-		goto out_free;
-	}
-	if (mods && record_event__apply_modifiers(ev, mods)) {
-		err = -EINVAL;
-		goto out_free;
-	}
-	free(copy);
-	return 0;
-out_free:
-	free(copy);
-	record_event__exit(ev);
-	return err;
 }
 
 void record_event__exit(struct record_event *ev)
@@ -276,9 +179,11 @@ void record_event__exit(struct record_event *ev)
 	zfree(&ev->name);
 	zfree(&ev->tp_system);
 	zfree(&ev->tp_name);
+	zfree(&ev->filter);
 }
 
-void record_event__open_error(const struct record_event *ev, int err, char *buf, size_t size)
+void record_event__open_error(const struct record_event *ev, int err, bool per_thread, char *buf,
+			      size_t size)
 {
 	/* the kernel's answer for a software event or a PMU without LBR, as perf words it */
 	if (ev->attr.branch_sample_type && err == -EOPNOTSUPP) {
@@ -305,6 +210,17 @@ void record_event__open_error(const struct record_event *ev, int err, char *buf,
 	}
 	if (err == -EOPNOTSUPP && ev->attr.precise_ip) {
 		snprintf(buf, size, "%s: precise sampling (:p) is not supported by this event",
+			 ev->name);
+		return;
+	}
+	/* perf's words, so that scripts written against perf's errors still match */
+	if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP) {
+		snprintf(buf, size, "The %s event is not supported.", ev->name);
+		return;
+	}
+	if (err == -EINVAL && per_thread && ev->attr.type != PERF_TYPE_SOFTWARE) {
+		snprintf(buf, size,
+			 "Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
 			 ev->name);
 		return;
 	}

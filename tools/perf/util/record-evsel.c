@@ -92,9 +92,11 @@ static int record__add_sideband(struct record *rec, struct record_evsel **ep, co
 	if (err)
 		return err;
 	e = *ep;
-	err = record_event__parse(&e->ev, "dummy");
+	err = record_event__init_symbol(&e->ev, "dummy");
 	if (err)
 		return err;
+	/* the side-band sees guests too, as before: only -e events start host-only */
+	e->ev.attr.exclude_guest = 0;
 	free(e->ev.name);
 	e->ev.name = strdup(name);
 	if (!e->ev.name)
@@ -106,23 +108,76 @@ static int record__add_sideband(struct record *rec, struct record_evsel **ep, co
 	return 0;
 }
 
-/* record_events__split()'s callback: one event of an -e argument */
-static int record__add_event(void *ctx, const char *name, size_t len, enum record_group_pos pos,
-			     const char *group_mods)
+/*
+ * The terms of an event (period=, freq=, inherit=, call-graph=) win
+ * over the command line's options, and S asks each sample for the
+ * counter (its group's with a group): perf's evsel__config order.
+ */
+static void record__config_terms(struct record *rec, struct record_evsel *e, u64 period,
+				 u64 freq)
+{
+	struct perf_event_attr *attr = &e->ev.attr;
+	struct record_event *ev = &e->ev;
+
+	if (ev->tp_by_config) {
+		/* tracepoint/config=N/ is a PMU event to perf: no raw data, the usual period */
+		attr->sample_type &= ~PERF_SAMPLE_RAW;
+		attr->sample_period = rec->opts->period;
+		attr->freq = !rec->opts->period;
+		if (attr->freq)
+			attr->sample_freq = rec->opts->freq;
+	}
+	if (ev->has_period) {
+		attr->sample_period = period;
+		attr->freq = 0;
+	} else if (ev->has_freq) {
+		attr->sample_freq = freq;
+		attr->freq = 1;
+	}
+	if (ev->inherit >= 0)
+		attr->inherit = rec->task_mode && ev->inherit;
+	if (ev->call_graph >= 0) {
+		attr->sample_type &=
+		    ~(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+		attr->exclude_callchain_user = 0;
+		attr->sample_stack_user = 0;
+		if (ev->call_graph != RECORD_EV_CG_NONE)
+			attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (ev->call_graph == RECORD_EV_CG_DWARF) {
+			/* as perf's --call-graph dwarf: data addresses and their mappings too */
+			attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+					     PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+			attr->sample_regs_user |= REGS_MASK_DEFAULT;
+			attr->sample_stack_user = ev->stack_size ? ev->stack_size : 8192;
+			attr->exclude_callchain_user = 1;
+		}
+	}
+	if (ev->sample_read)
+		attr->sample_type |= PERF_SAMPLE_READ;
+	if (e->group == RECORD_GROUP_NONE || !rec->evsels[e->leader].ev.sample_read)
+		return;
+	/* a sampled group: the leader samples, and each sample reads the whole group */
+	attr->read_format |= PERF_FORMAT_GROUP;
+	attr->inherit = 0;
+	if (e->group == RECORD_GROUP_MEMBER) {
+		attr->freq = 0;
+		attr->sample_period = 0;
+	}
+}
+
+/* record_events__parse()'s callback: one event of an -e argument, ours now */
+static int record__add_event(void *ctx, struct record_event *ev, enum record_group_pos pos)
 {
 	struct record *rec = ctx;
 	struct record_evsel *e;
-	char *copy = strndup(name, len);
-	int err = copy ? record__add_evsel(rec, &e) : -ENOMEM;
+	u64 period = ev->attr.sample_period, freq = ev->attr.sample_freq;
+	int err = record__add_evsel(rec, &e);
 
-	if (err)
-		goto out_free;
-	err = record_event__parse(&e->ev, copy);
-	if (!err && *group_mods)
-		err = record_event__apply_modifiers(&e->ev, group_mods);
-	if (err)
-		goto out_free;
-	e->user_given = rec->opts->nr_events > 0;
+	if (err) {
+		record_event__exit(ev);
+		return err;
+	}
+	e->ev = *ev;
 	e->group = pos;
 	e->leader = rec->nr_evsels - 1;
 	if (pos == RECORD_GROUP_MEMBER) {
@@ -130,14 +185,55 @@ static int record__add_event(void *ctx, const char *name, size_t len, enum recor
 			e->leader--;
 	}
 	record__config_sample(rec, &e->ev.attr);
+	record__config_terms(rec, e, period, freq);
 	/* as perf: the leader enables its group, members follow it */
 	if (pos == RECORD_GROUP_MEMBER) {
 		e->ev.attr.disabled = 0;
 		e->ev.attr.enable_on_exec = 0;
 	}
-out_free:
-	free(copy);
-	return err;
+	return 0;
+}
+
+/*
+ * --filter: for the tracepoints of the -e before it, a glob's every
+ * match, as perf.  On anything else perf would try an address filter,
+ * which no PMU of ours has: perf's words for that.
+ */
+static int record__add_filter(struct record *rec, int first, const char *filter)
+{
+	bool any = false;
+
+	for (int i = first; i < rec->nr_evsels; i++) {
+		struct record_event *ev = &rec->evsels[i].ev;
+
+		if (ev->attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		free(ev->filter);
+		ev->filter = strdup(filter);
+		if (!ev->filter)
+			return -ENOMEM;
+		any = true;
+	}
+	if (!any) {
+		pr_err("This CPU does not support address filtering\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the kernel checks a filter when it is set: perf's words for a refusal */
+static int record__set_filter(const struct record_evsel *e)
+{
+	for (int f = 0; e->ev.filter && f < e->nr_fds; f++) {
+		if (ioctl(e->fds[f], PERF_EVENT_IOC_SET_FILTER, e->ev.filter)) {
+			int err = -errno;
+
+			pr_err("failed to set filter \"%s\" on event %s with %d (%s)\n",
+			       e->ev.filter, e->ev.name, -err, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
 }
 
 int record__setup_evsels(struct record *rec)
@@ -150,7 +246,11 @@ int record__setup_evsels(struct record *rec)
 	int err;
 
 	for (int i = 0; i < nr; i++) {
-		err = record_events__split(names[i], record__add_event, rec);
+		int first = rec->nr_evsels;
+
+		err = record_events__parse(names[i], record__add_event, rec);
+		if (!err && o->nr_events && o->filters[i])
+			err = record__add_filter(rec, first, o->filters[i]);
 		if (err)
 			return err;
 	}
@@ -183,6 +283,10 @@ int record__setup_evsels(struct record *rec)
 	 * mapping, so report data mappings too, as perf record does.
 	 */
 	e->ev.attr.mmap_data = o->call_graph == CALL_GRAPH_DWARF || o->sample_addr;
+	for (int i = 0; i < rec->nr_evsels; i++) {
+		if (rec->evsels[i].ev.call_graph == RECORD_EV_CG_DWARF)
+			e->ev.attr.mmap_data = 1;
+	}
 	if (!rec->task_mode) {
 		e->ev.attr.text_poke = 1;
 		e->ev.attr.ksymbol = 1;
@@ -276,6 +380,48 @@ static int record__open_evsel(struct record *rec, struct record_evsel *e)
 	return 0;
 }
 
+/*
+ * cycles becomes cpu-clock with the same modifiers and terms, renamed as
+ * perf renames it: the clock's name and the modifiers its attr shows,
+ * where H says the guest is excluded though no u, k, h or p implied it.
+ */
+static int record__fallback_cpu_clock(struct record_evsel *e)
+{
+	struct perf_event_attr *a = &e->ev.attr;
+	bool guest_default = false;
+	char name[32] = "cpu-clock", *p = name + strlen(name), *colon = NULL;
+
+#define MOD(cond, c)                          \
+	do {                                  \
+		if (cond) {                   \
+			if (!colon)           \
+				*(colon = p++) = ':'; \
+			*p++ = (c);           \
+		}                             \
+	} while (0)
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		MOD(!a->exclude_kernel, 'k');
+		MOD(!a->exclude_user, 'u');
+		MOD(!a->exclude_hv, 'h');
+		guest_default = true;
+	}
+	for (unsigned int i = 0; i < a->precise_ip; i++)
+		MOD(true, 'p');
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		MOD(!a->exclude_host, 'H');
+		MOD(!a->exclude_guest, 'G');
+	}
+#undef MOD
+	*p = '\0';
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	free(e->ev.name);
+	e->ev.name = strdup(name);
+	return e->ev.name ? 0 : -ENOMEM;
+}
+
 /* no event looks at the kernel (cpu-clock:u): what only the kernel gives is not missed */
 bool record__user_only(const struct record *rec)
 {
@@ -308,16 +454,17 @@ int record__open(struct record *rec)
 					 e->ev.attr.precise_ip);
 				err = record__open_evsel(rec, e);
 			}
-			if (err && !e->user_given && !e->sideband &&
-			    e->ev.attr.type == PERF_TYPE_HARDWARE) {
+			if (err && !e->sideband && e->ev.attr.type == PERF_TYPE_HARDWARE &&
+			    e->ev.attr.config == PERF_COUNT_HW_CPU_CYCLES &&
+			    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
 				/* no PMU (a VM): sample the clock, as perf does */
 				record__close_evsel(e);
-				record_event__exit(&e->ev);
-				err = record_event__parse(&e->ev, "cpu-clock");
+				err = record__fallback_cpu_clock(e);
 				if (err)
 					return err;
-				record__config_sample(rec, &e->ev.attr);
-				pr_debug("cycles: not supported, using cpu-clock\n");
+				/* perf's words, so that its users find what they grep for */
+				pr_debug("The cycles event is not supported, trying to fall back "
+					 "to cpu-clock-ticks\n");
 				err = record__open_evsel(rec, e);
 			}
 			if (err && (err == -EACCES || err == -EPERM) && !e->system_wide &&
@@ -351,10 +498,13 @@ int record__open(struct record *rec)
 				continue;
 			}
 			if (err) {
-				record_event__open_error(&e->ev, err, msg, sizeof(msg));
+				record_event__open_error(&e->ev, err, rec->task_mode, msg, sizeof(msg));
 				pr_err("%s\n", msg);
 				return err;
 			}
+			err = record__set_filter(e);
+			if (err)
+				return err;
 		}
 	}
 	return 0;

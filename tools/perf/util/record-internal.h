@@ -41,7 +41,6 @@ struct record_evsel {
 	struct record_event ev;
 	bool sideband;	  /* the dummy events */
 	bool system_wide; /* opened with pid -1 even in task mode */
-	bool user_given;  /* from -e: no silent fallback */
 	int idx;	  /* writer attr index */
 	enum record_group_pos group;
 	int leader; /* index in rec->evsels of its group's leader, or its own */

@@ -29,6 +29,7 @@ enum record_call_graph {
 struct record_opts {
 	const char *output; /* "-": pipe to stdout */
 	const char **events;
+	const char **filters; /* --filter for events[i]'s tracepoints, or NULL */
 	int nr_events;
 	u64 period; /* -c */
 	u64 freq;   /* -F */
