@@ -175,9 +175,10 @@ static int test_events(void)
 					ev.attr.exclude_user && !ev.attr.exclude_guest);
 	record_event__exit(&ev);
 	TEST_ASSERT_EQUAL("mem:x", record_event__parse(&ev, "mem:0x40:xu"), 0);
-	TEST_ASSERT_VAL("mem:x attr", ev.attr.type == PERF_TYPE_BREAKPOINT && ev.attr.bp_type == 4 &&
-					  ev.attr.bp_len == 8 && ev.attr.exclude_kernel &&
-					  ev.attr.exclude_guest && ev.has_period);
+	TEST_ASSERT_VAL("mem:x attr", ev.attr.type == PERF_TYPE_BREAKPOINT &&
+					  ev.attr.bp_type == 4 && ev.attr.bp_len == 8 &&
+					  ev.attr.exclude_kernel && ev.attr.exclude_guest &&
+					  ev.has_period);
 	TEST_ASSERT_VAL("mem name", !strcmp(ev.name, "mem:0x40:xu"));
 	record_event__exit(&ev);
 	TEST_ASSERT_EQUAL("G then u", record_event__parse(&ev, "cpu-clock:Gu"), 0);

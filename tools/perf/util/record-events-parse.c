@@ -399,7 +399,8 @@ static int parse_breakpoint(struct ev_vec *v, const char *s, size_t len)
 	if (colon) {
 		p = colon + 1;
 		for (; p < end && (*p == 'r' || *p == 'w' || *p == 'x'); p++)
-			bp_type |= *p == 'r' ? HW_BREAKPOINT_R : *p == 'w' ? HW_BREAKPOINT_W :
+			bp_type |= *p == 'r' ? HW_BREAKPOINT_R :
+				   *p == 'w' ? HW_BREAKPOINT_W :
 					       HW_BREAKPOINT_X;
 	}
 	if (!bp_type)

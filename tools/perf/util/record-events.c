@@ -51,7 +51,8 @@ static const struct event_name event_names[] = {
 int record_event__lookup_symbol(const char *name, size_t len, u32 *type, __u64 *config)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(event_names); i++) {
-		if (strlen(event_names[i].name) == len && !strncmp(name, event_names[i].name, len)) {
+		if (strlen(event_names[i].name) == len &&
+		    !strncmp(name, event_names[i].name, len)) {
 			*type = event_names[i].type;
 			*config = event_names[i].config;
 			return 0;
@@ -83,8 +84,8 @@ int record_event__init_symbol(struct record_event *ev, const char *name)
  * exclude_guest unless G or H said otherwise.  Pinning and exclusivity
  * are for a group's leader only.
  */
-int record_event__apply_modifiers(struct record_event *ev, const char *mods, size_t len,
-				  bool group, bool leader)
+int record_event__apply_modifiers(struct record_event *ev, const char *mods, size_t len, bool group,
+				  bool leader)
 {
 	struct perf_event_attr *a = &ev->attr;
 	bool eu = group && a->exclude_user, ek = group && a->exclude_kernel;
@@ -147,9 +148,10 @@ int record_event__apply_modifiers(struct record_event *ev, const char *mods, siz
 		case 'b': /* a BPF counter: only perf stat has them */
 			break;
 		default:
-			pr_err("event '%s': bad modifier '%.*s' (u, k, h, G, H, I, p, P, S, D, e, W, "
-			       "b)\n",
-			       ev->name, (int)len, mods);
+			pr_err(
+			    "event '%s': bad modifier '%.*s' (u, k, h, G, H, I, p, P, S, D, e, W, "
+			    "b)\n",
+			    ev->name, (int)len, mods);
 			return -EINVAL;
 		}
 	}

@@ -20,15 +20,15 @@ struct record_event {
 	struct perf_event_attr attr; /* type, config*, exclude_*, precise_ip, ... */
 	char *tp_system;	     /* tracepoints only */
 	char *tp_name;
-	char *filter;		     /* --filter after this tracepoint, or NULL */
-	bool exclude_GH;	     /* a G or H modifier chose exclude_guest/host */
-	bool sample_read;	     /* S */
-	bool tp_by_config;	     /* tracepoint/config=N/: sampled as a PMU event */
-	bool has_period;	     /* period= or a tracepoint's/breakpoint's 1 */
-	bool has_freq;		     /* freq= */
-	int inherit;		     /* inherit=, no-inherit: 0 or 1; -1 for the option's */
-	int call_graph;		     /* call-graph=: RECORD_EV_CG_*, -1 for the option's */
-	u32 stack_size;		     /* stack-size=, 0 for the option's */
+	char *filter;	   /* --filter after this tracepoint, or NULL */
+	bool exclude_GH;   /* a G or H modifier chose exclude_guest/host */
+	bool sample_read;  /* S */
+	bool tp_by_config; /* tracepoint/config=N/: sampled as a PMU event */
+	bool has_period;   /* period= or a tracepoint's/breakpoint's 1 */
+	bool has_freq;	   /* freq= */
+	int inherit;	   /* inherit=, no-inherit: 0 or 1; -1 for the option's */
+	int call_graph;	   /* call-graph=: RECORD_EV_CG_*, -1 for the option's */
+	u32 stack_size;	   /* stack-size=, 0 for the option's */
 };
 
 enum { RECORD_EV_CG_NONE, RECORD_EV_CG_FP, RECORD_EV_CG_DWARF };
@@ -43,8 +43,8 @@ void record_event__exit(struct record_event *ev);
  * they come from a group's "{...}:mods", on top of what the event
  * already has.  0, or -EINVAL with a message naming the event.
  */
-int record_event__apply_modifiers(struct record_event *ev, const char *mods, size_t len,
-				  bool group, bool leader);
+int record_event__apply_modifiers(struct record_event *ev, const char *mods, size_t len, bool group,
+				  bool leader);
 
 enum record_group_pos {
 	RECORD_GROUP_NONE,

@@ -113,8 +113,7 @@ static int record__add_sideband(struct record *rec, struct record_evsel **ep, co
  * over the command line's options, and S asks each sample for the
  * counter (its group's with a group): perf's evsel__config order.
  */
-static void record__config_terms(struct record *rec, struct record_evsel *e, u64 period,
-				 u64 freq)
+static void record__config_terms(struct record *rec, struct record_evsel *e, u64 period, u64 freq)
 {
 	struct perf_event_attr *attr = &e->ev.attr;
 	struct record_event *ev = &e->ev;
@@ -391,13 +390,13 @@ static int record__fallback_cpu_clock(struct record_evsel *e)
 	bool guest_default = false;
 	char name[32] = "cpu-clock", *p = name + strlen(name), *colon = NULL;
 
-#define MOD(cond, c)                          \
-	do {                                  \
-		if (cond) {                   \
-			if (!colon)           \
+#define MOD(cond, c)                                  \
+	do {                                          \
+		if (cond) {                           \
+			if (!colon)                   \
 				*(colon = p++) = ':'; \
-			*p++ = (c);           \
-		}                             \
+			*p++ = (c);                   \
+		}                                     \
 	} while (0)
 	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
 		MOD(!a->exclude_kernel, 'k');
@@ -498,7 +497,8 @@ int record__open(struct record *rec)
 				continue;
 			}
 			if (err) {
-				record_event__open_error(&e->ev, err, rec->task_mode, msg, sizeof(msg));
+				record_event__open_error(&e->ev, err, rec->task_mode, msg,
+							 sizeof(msg));
 				pr_err("%s\n", msg);
 				return err;
 			}
