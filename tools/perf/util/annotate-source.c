@@ -368,7 +368,11 @@ void annotate_source__before_insn(struct annotate_source *src, u64 off, FILE *fp
 	src->prev_discriminator = loc.discriminator;
 }
 
-/* -l: an instruction's line as perf's get_srcline() gives it, "dso[addr]" without one */
+/*
+ * -l: an instruction's line as perf's get_srcline() gives it: "??:0" where
+ * addr2line names the function but no line (top-level asm, crt1's _start),
+ * "dso[addr]" where it knows nothing
+ */
 static const char *source__srcline(struct annotate_source *src, u64 off, char *buf, size_t size)
 {
 	const char *line = NULL;
@@ -376,7 +380,7 @@ static const char *source__srcline(struct annotate_source *src, u64 off, char *b
 
 	if (annotate_code__offset(src->code, src->code->vaddr + off, &offset))
 		line = dso__srcline(src->dso, offset);
-	if (line && strcmp(line, "??:0"))
+	if (line)
 		return line;
 	snprintf(buf, size, "%s[%llx]", src->dso->short_name,
 		 (unsigned long long)(src->code->vaddr + off));

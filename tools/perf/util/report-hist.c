@@ -509,8 +509,8 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 /*
  * perf's srcline and srcfile keys at @p (map__srcline() and
  * hist_entry__get_srcfile()): the line DWARF gives, as script -F srcline
- * finds it; else "sym+off" (decimal) or "dso[addr]" and no file; "??:0"
- * outside every map.  The kernel's lines perf finds no DWARF for here.
+ * finds it, "??:0" too; else "sym+off" (decimal) or "dso[addr]" and no
+ * file; "??:0" outside every map.  The kernel's lines perf finds no DWARF for here.
  */
 static int place__srclines(struct report_hists *rh, struct hist_key *k, const struct hist_place *p)
 {
@@ -525,11 +525,13 @@ static int place__srclines(struct report_hists *rh, struct hist_key *k, const st
 	}
 	if (dso->kind == DSO_KIND__USER)
 		line = dso__srcline(dso, p->obj_addr);
-	/* a unit that covers the address without its line (crt1's _start): none, as perf says */
-	if (line && (!strcmp(line, "??:0") || !strcmp(line, ":0")))
-		line = NULL;
+	/*
+	 * Where addr2line names a function but no line ("??:?", crt1's _start,
+	 * a function of top-level asm) perf prints its "??:0" (":0" when the
+	 * unit has no name), and no file
+	 */
 	if (rh->layout.key[SORT_SRCFILE]) {
-		colon = line ? strchr(line, ':') : NULL;
+		colon = line && strcmp(line, "??:0") ? strchr(line, ':') : NULL;
 		snprintf(buf, sizeof(buf), "%.*s", colon ? (int)(colon - line) : 0, line ?: "");
 		k->srcfile = str_pool__intern(&rh->strings, buf);
 		if (!k->srcfile)

@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # A workload built now with -O2 -g (lib/annotate-source-workload.c, whose
-# loop is two inlined functions, one from lib/annotate-source-mix.h),
+# loop is two inlined functions, one from lib/annotate-source-mix.h, and
+# a loop of top-level asm, which has no line),
 # recorded once by stock perf record -e cpu-clock for ~0.1 s.  Stock perf
 # annotate --stdio -d on that recording (HOME a scratch directory) is the
 # oracle for where every line falls: the section and symbol lines, the
@@ -43,6 +44,11 @@
 # only (source__emit()'s test with "number < 0 &&"): the header's indented
 # comment "/* Inlined at annotate-source-workload.c:22, ...", which perf
 # takes for a file:line and leaves out, is printed; "source" differs.
+# Mutation caught: "dso[addr]" for an address addr2line names no line
+# ("??:?") in source__srcline(), as for one it knows nothing of: asm_loop's
+# mark and summary line differ from perf's "??:0" ("print-line").
+# Mutation caught: report's srcline key "sym+off" where addr2line names no
+# line (place__srclines() dropping "??:0"): "report" differs from perf's.
 # Mutation caught: perf's numbering of source lines (source_file__print()
 # passing -1, perf's counter, for the number): "table" fails ("the last
 # source line is 26, the table says annotate-source-workload.c:21").
@@ -95,6 +101,18 @@ grep -q "return x \* 0x9e3779b97f4a7c15UL;" "$tmp/source.perf" ||
 [ "$(grep -cE '^ +[0-9.]+ annotate-source-[a-z-]+\.[ch]:[0-9]+$' "$tmp/print-line.perf")" -ge 2 ] ||
 	fail "stock perf's summary has fewer than 2 lines"
 grep -q ", 0 source lines" "$tmp/no-source.check" || fail "--no-source: $(cat "$tmp/no-source.check")"
+# asm_loop has a name and no line: perf marks it "??:0" (addr2line's "??:?")
+grep -q "jne .* // ??:0$" "$tmp/print-line.perf" || fail "stock perf marks no asm_loop instruction ??:0"
+
+# report's srcline and srcfile keys on the same recording: asm_loop's "??:0" and no file
+perf report --stdio -i "$tmp/perf.data" -d annotate-source-workload -s srcline,srcfile,sym \
+	2>&1 | grep -v '^#' | grep -v '^$' >"$tmp/report.perf"
+"$TEXTPOKE" report --stdio -i "$tmp/perf.data" -d annotate-source-workload -s srcline,srcfile,sym \
+	2>&1 | grep -v '^#' | grep -v '^$' >"$tmp/report.ours"
+grep -q '??:0  *\[\.\] asm_loop$' "$tmp/report.perf" || fail "report: stock perf has no ??:0 row of asm_loop"
+cmp -s "$tmp/report.perf" "$tmp/report.ours" ||
+	fail "report -s srcline,srcfile,sym differs from perf's: $(diff "$tmp/report.perf" "$tmp/report.ours" | head -5)"
+echo "report: $(wc -l <"$tmp/report.ours") srcline rows as perf's"
 
 # our source lines and marks against the line table
 objdump --dwarf=decodedline "$tmp/annotate-source-workload" >"$tmp/decodedline.txt" 2>&1 ||

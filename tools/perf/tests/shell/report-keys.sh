@@ -163,8 +163,12 @@ while read -r dso symoff line; do
 	start=$(awk -v s="$sym" '$3 == s { print $1; exit }' "$tmp/w.nm")
 	[ -n "$start" ] || fail "children srcline: nm has no $sym"
 	want=$(addr2line -e "$tmp/w" "$(printf '%x' $((0x$start + off)))" | sed 's/ (discriminator [0-9]*)//')
-	# no line there (crt1's _start has none): perf's sym+offset, in decimal
-	case $want in "??:?" | "??:0") want="$sym+$((off))" ;; esac
+	# a function without a line (crt1's _start: "??:?"): perf's line 0;
+	# nothing known ("??:0"): perf's sym+offset, in decimal
+	case $want in
+	"??:0") want="$sym+$((off))" ;;
+	*:\?) want="${want%:?}:0" ;;
+	esac
 	[ "$line" = "${want##*/}" ] ||
 		fail "children srcline: $dso $symoff is $line, addr2line says ${want##*/}"
 	n=$((n + 1))

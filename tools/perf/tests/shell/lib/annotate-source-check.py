@@ -20,7 +20,7 @@ DECODEDLINE), for our output OURS: before each instruction, the last
 source line printed is the line the table gives its address, and every
 source line printed there is that line of its file in SRCDIR, by number
 and text (blanks trimmed, tabs expanded); every -l mark " // file:line"
-is the table's line at its address.  An inlined function of HEADER is
+is the table's line at its address, "??:0" where the table has none.  An inlined function of HEADER is
 named ("fn():") before an instruction the table puts in HEADER.
 """
 import os
@@ -77,26 +77,29 @@ def compare(perf_path, ours_path):
 
 
 def table_rows(path):
-    """(address, file base name, line) of each row, in the dump's order"""
+    """(address, file base name, line) of each row, in the dump's order;
+    line None for a sequence's end ("-")"""
     rows = []
-    row = re.compile(r"^(\S+)\s+(\d+)\s+(0x[0-9a-f]+)(\s|$)")
+    row = re.compile(r"^(\S+)\s+(\d+|-)\s+(0x[0-9a-f]+)(\s|$)")
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = row.match(line)
             if m:
-                rows.append((int(m.group(3), 16), os.path.basename(m.group(1)), int(m.group(2))))
+                nr = None if m.group(2) == "-" else int(m.group(2))
+                rows.append((int(m.group(3), 16), os.path.basename(m.group(1)), nr))
     if not rows:
         die(f"{path}: no row")
     return rows
 
 
 def line_at(rows, addr):
-    """the row in effect at addr: the last one listed at the highest address not above it"""
+    """the row in effect at addr: the last one listed at the highest address
+    not above it; None past a sequence's end (code without a line)"""
     best = None
     for r in rows:
         if r[0] <= addr and (best is None or r[0] >= best[0]):
             best = r
-    return best
+    return best if best and best[2] is not None else None
 
 
 def expand(text):
@@ -131,6 +134,11 @@ def table(ours_path, dump, srcdir, header):
                     marks += 1
                     if mark.group(1) != f"{r[1]}:{r[2]}":
                         bad.append(f"{addr:x}: marked {mark.group(1)}, the table says {r[1]}:{r[2]}")
+                elif mark:
+                    # no line: addr2line's "??:?", perf's "??:0"
+                    marks += 1
+                    if mark.group(1) != "??:0":
+                        bad.append(f"{addr:x}: marked {mark.group(1)}, the table has no line there")
                 if r and pending:
                     if pending[-1][0] != r[2]:
                         bad.append(f"{addr:x}: the last source line is {pending[-1][0]}, "

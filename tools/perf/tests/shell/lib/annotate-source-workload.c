@@ -2,8 +2,10 @@
 /*
  * Test workload for annotate-source.sh: a loop whose body is two inlined
  * functions, one from a header, so that the annotation interleaves the
- * source lines of two files and names the inlined function.  Built at
- * test time with -O2 -g.  Usage: annotate-source-workload [n]
+ * source lines of two files and names the inlined function, and a
+ * function of top-level asm, which has a name but no line (addr2line:
+ * "??:?").  Built at test time with -O2 -g.
+ * Usage: annotate-source-workload [n]
  */
 #include <stdlib.h>
 
@@ -22,10 +24,21 @@ __attribute__((noinline)) static void gamma_loop(unsigned long n)
 		sink += step(i);
 }
 
+void asm_loop(unsigned long n);
+asm(".text\n"
+    ".globl asm_loop\n"
+    ".type asm_loop, @function\n"
+    "asm_loop:\n"
+    "1:	dec %rdi\n"
+    "	jnz 1b\n"
+    "	ret\n"
+    ".size asm_loop, .-asm_loop\n");
+
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000UL;
 
 	gamma_loop(n);
+	asm_loop(n / 2 + 1);
 	return 0;
 }
