@@ -933,12 +933,45 @@ static inline int name_cmp(const char *a, const char *b)
 	return a == b ? 0 : strcmp(a, b);
 }
 
+static inline int entry__cmp_dso(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : name_cmp(a->dso, b->dso);
+}
+
+/* the sym key; @input: perf's input tree, which tells symbols apart by dso and address */
+static inline int entry__cmp_sym(const struct hist_entry *a, const struct hist_entry *b, bool input)
+{
+	int c;
+
+	if (!input)
+		return !a->sym || !b->sym ? cmp_null(a->sym, b->sym) : name_cmp(a->sym, b->sym);
+	if (!a->sym && !b->sym)
+		return cmp_u64_wrap(a->ip, b->ip);
+	c = entry__cmp_dso(a, b);
+	if (c)
+		return c;
+	if (!a->sym || !b->sym)
+		return cmp_null(a->sym, b->sym);
+	/*
+	 * perf's _sort__sym_cmp() tells an inlined function by its name
+	 * first, the new entry's name against the tree's: names descend in
+	 * the tree's order
+	 */
+	if (a->inlined || b->inlined) {
+		c = name_cmp(b->sym, a->sym);
+		if (c)
+			return c;
+	}
+	return cmp_u64_wrap(a->sym_start, b->sym_start);
+}
+
 /*
  * One sort key's order.  @input: perf's input tree, which tells symbols
- * apart by dso and address; else its output order, by name.
+ * apart by dso and address; else its output order, by name.  Inline: the
+ * red-black tree rebuilds of a big profile compare millions of times.
  */
-static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b,
-			  bool input)
+static inline __attribute__((always_inline)) int
+entry__cmp_key(int key, const struct hist_entry *a, const struct hist_entry *b, bool input)
 {
 	int c;
 
@@ -950,29 +983,9 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 		/* signed, as perf's tids: a sample of an exiting task has tid -1 */
 		return (s32)a->tid < (s32)b->tid ? -1 : (s32)a->tid > (s32)b->tid;
 	case SORT_DSO:
-		return !a->dso || !b->dso ? cmp_null(a->dso, b->dso) : name_cmp(a->dso, b->dso);
+		return entry__cmp_dso(a, b);
 	case SORT_SYM:
-		if (!input)
-			return !a->sym || !b->sym ? cmp_null(a->sym, b->sym) :
-						    name_cmp(a->sym, b->sym);
-		if (!a->sym && !b->sym)
-			return cmp_u64_wrap(a->ip, b->ip);
-		c = entry__cmp_key(SORT_DSO, a, b, true);
-		if (c)
-			return c;
-		if (!a->sym || !b->sym)
-			return cmp_null(a->sym, b->sym);
-		/*
-		 * perf's _sort__sym_cmp() tells an inlined function by its
-		 * name first, the new entry's name against the tree's:
-		 * names descend in the tree's order
-		 */
-		if (a->inlined || b->inlined) {
-			c = name_cmp(b->sym, a->sym);
-			if (c)
-				return c;
-		}
-		return cmp_u64_wrap(a->sym_start, b->sym_start);
+		return entry__cmp_sym(a, b, input);
 	case SORT_CPU:
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	case SORT_ABI:
@@ -986,7 +999,7 @@ static int entry__cmp_key(int key, const struct hist_entry *a, const struct hist
 		 */
 		return cmp_u64_asc(a->has_map ? a->dso_size : 0, b->has_map ? b->dso_size : 0);
 	case SORT_SYMOFF:
-		c = entry__cmp_key(SORT_SYM, a, b, input);
+		c = entry__cmp_sym(a, b, input);
 		if (c)
 			return c;
 		/* upstream's sort__symoff_sort(): of one symbol, the higher offset first */
@@ -1016,8 +1029,10 @@ static int entry__cmp_input(const struct report_layout *l, const struct hist_ent
 {
 	int i, c = 0;
 
+	/* the columns (Overhead, Children, ...) are no key of perf's input tree */
 	for (i = 0; i < l->nr_sort && !c; i++)
-		c = entry__cmp_key(l->sort[i], a, b, true);
+		if (l->sort[i] < SORT__MAX)
+			c = entry__cmp_key(l->sort[i], a, b, true);
 	return c;
 }
 
