@@ -465,12 +465,12 @@ int perf_header__process_feature(struct perf_session *session, int feat, const v
 		err = process_bpf_prog_info(&r, env);
 		break;
 	case HEADER_TEXTPOKE_KCORE_DIR:
-		err = session->data ?
-			  perf_data__unpack_kcore_dir(session->data, buf, size, swap) :
-			  0;
+		err =
+		    session->data ? perf_data__unpack_kcore_dir(session->data, buf, size, swap) : 0;
 		if (err && err != -EINVAL)
-			pr_warning("%s: cannot unpack its kcore_dir (kernel symbols, modules): %s\n",
-				   session->path, strerror(-err));
+			pr_warning(
+			    "%s: cannot unpack its kcore_dir (kernel symbols, modules): %s\n",
+			    session->path, strerror(-err));
 		if (err != -EINVAL)
 			err = 0;
 		break;
