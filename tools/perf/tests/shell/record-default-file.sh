@@ -43,7 +43,7 @@ unshare -m --propagation private true 2>/dev/null || skip "unshare -m fails here
 lib=$(cd "$(dirname "$0")/lib" && pwd)
 hotspot=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
 build "$tmp/loop" loop.c || fail "gcc: $(cat "$tmp/gcc.err")"
-wl=(sh -c '"$0" 0.05; dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null' "$tmp/loop")
+wl=(sh -c '"$0" 0.05; dd if=/dev/zero of=/dev/null bs=1 count=10000 2>/dev/null' "$tmp/loop")
 mkdir "$tmp/t" && export TMPDIR=$tmp/t
 cd "$tmp" || fail "cd $tmp"
 
