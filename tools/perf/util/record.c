@@ -336,12 +336,11 @@ static int record__writer_open(struct record *rec)
 		 output_path__kind(o->output) == OUTPUT_PATH_FILE) {
 		int err = record__kdir_tmp_new(rec);
 
-		if (err) {
-			pr_err(
-			    "%s: cannot make a temporary directory for kallsyms and modules: %s\n",
-			    o->output, strerror(-err));
-			return err;
-		}
+		/* the recording itself needs no TMPDIR: it goes on, as perf's, without them */
+		if (err)
+			pr_warning("%s: no kallsyms and modules copies in the file: cannot make a "
+				   "temporary directory in TMPDIR: %s\n",
+				   o->output, strerror(-err));
 	}
 	return record__write_groups(rec);
 }
