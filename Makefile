@@ -131,6 +131,7 @@ deps:
 # apt-get's error, and its tests skip, naming it.
 TEST_PACKAGES := gcc-multilib bpftool linux-perf chromium gdb python3 bc bzip2 \
 		 qemu-system-x86 busybox-static libbpf-dev
+TEST_PACKAGES += hotspot # record-default-file.sh: hotspot-perfparser opens our default output
 test-deps:
 	$(Q)sh scripts/apt-install.sh optional --no-install-recommends $(TEST_PACKAGES)
 

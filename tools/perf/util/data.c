@@ -18,6 +18,7 @@
 #include "debug.h"
 #include "header.h"
 #include "interrupt.h"
+#include "kcore-dir-pack.h"
 
 /* big enough to make pipe reads cheap, small enough to never matter */
 #define STREAM_BUF_SIZE (256 * 1024)
@@ -131,8 +132,27 @@ void perf_data__close(struct perf_data *data)
 	data->fd = -1;
 	zfree(&data->path);
 	zfree(&data->file_path);
+	if (data->kcore_dir_unpacked && data->kcore_dir)
+		kcore_dir__remove_unpacked(data->kcore_dir);
+	data->kcore_dir_unpacked = false;
 	zfree(&data->kcore_dir);
 	zfree(&data->sbuf);
+}
+
+int perf_data__unpack_kcore_dir(struct perf_data *data, const void *buf, u64 size, bool swap)
+{
+	char *kdir;
+	int err;
+
+	/* a directory's kcore_dir/ is the one its reader asked for; a file has one section */
+	if (data->is_stream || data->kcore_dir)
+		return 0;
+	err = kcore_dir__unpack(buf, size, swap, &kdir);
+	if (err)
+		return err;
+	data->kcore_dir = kdir;
+	data->kcore_dir_unpacked = true;
+	return 0;
 }
 
 int perf_data__pread(struct perf_data *data, void *buf, size_t len, u64 offset)

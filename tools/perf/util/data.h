@@ -18,6 +18,7 @@ struct perf_data {
 	char *file_path; /* the file actually read */
 	char *kcore_dir; /* <dir>/kcore_dir when present, else NULL */
 	int fd;
+	bool kcore_dir_unpacked; /* kcore_dir is a temporary one of the file's, removed at close */
 	bool is_dir;
 	bool is_stream; /* read sequentially, never mapped */
 	bool own_fd;
@@ -34,6 +35,12 @@ struct perf_data {
 /* Opens @path; "-" is stdin.  0 or -errno with an error printed. */
 int perf_data__open(struct perf_data *data, const char *path);
 void perf_data__close(struct perf_data *data);
+/*
+ * A plain file's HEADER_TEXTPOKE_KCORE_DIR payload unpacked to be its
+ * kcore_dir (kcore-dir-pack.h); a directory's own kcore_dir or a stream
+ * keeps what it has.  0 or -errno (-EINVAL: malformed).
+ */
+int perf_data__unpack_kcore_dir(struct perf_data *data, const void *buf, u64 size, bool swap);
 
 /* exactly @len bytes at @offset of a file; -EIO short */
 int perf_data__pread(struct perf_data *data, void *buf, size_t len, u64 offset);

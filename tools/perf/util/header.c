@@ -61,6 +61,8 @@ static const char *const feat_names[HEADER_LAST_FEATURE] = {
 
 const char *perf_feature__name(int feat)
 {
+	if (feat == HEADER_TEXTPOKE_KCORE_DIR)
+		return "TEXTPOKE_KCORE_DIR";
 	if (feat < 0 || feat >= HEADER_LAST_FEATURE || !feat_names[feat])
 		return "unknown";
 	return feat_names[feat];
@@ -461,6 +463,16 @@ int perf_header__process_feature(struct perf_session *session, int feat, const v
 		break;
 	case HEADER_BPF_PROG_INFO:
 		err = process_bpf_prog_info(&r, env);
+		break;
+	case HEADER_TEXTPOKE_KCORE_DIR:
+		err =
+		    session->data ? perf_data__unpack_kcore_dir(session->data, buf, size, swap) : 0;
+		if (err && err != -EINVAL)
+			pr_warning(
+			    "%s: cannot unpack its kcore_dir (kernel symbols, modules): %s\n",
+			    session->path, strerror(-err));
+		if (err != -EINVAL)
+			err = 0;
 		break;
 	default:
 		/* known but not needed here, or newer than us: skip */

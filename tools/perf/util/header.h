@@ -41,6 +41,14 @@ enum {
 	HEADER_PMU_CAPS,
 	HEADER_LAST_FEATURE,
 	HEADER_FEAT_BITS = 256,
+	/*
+	 * Ours: the kcore_dir of a recording written as a plain file (its
+	 * kallsyms, modules and the code of modules loaded while recording),
+	 * packed by kcore-dir-pack.c.  The last bit, far above any of perf's:
+	 * perf reads the sections of the features it knows only, and skips
+	 * the rest of the table.
+	 */
+	HEADER_TEXTPOKE_KCORE_DIR = HEADER_FEAT_BITS - 1,
 };
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */

@@ -80,6 +80,11 @@ struct record {
 	struct record_lost lost;
 	u64 bytes;
 	u64 kcore_dir_bytes; /* what kcore_dir holds at the end */
+	/*
+	 * A plain file's kcore_dir is written in this temporary directory
+	 * (as <dir>/kcore_dir) and packed into the file at the end
+	 */
+	char *kdir_tmp;
 	/* -z: bytes before and after compression, kept past the writer's close */
 	u64 zbytes_in, zbytes_out;
 };

@@ -27,7 +27,9 @@
 #include "kallsyms.h"
 #include "record-ksyms.h"
 #include "kcore-copy.h"
+#include "kcore-dir-pack.h"
 #include "module-capture.h"
+#include "output-path.h"
 #include "perf-clock.h"
 #include "perf-event-open.h"
 #include "record-internal.h"
@@ -153,7 +155,11 @@ static int record__start_workload(struct record *rec)
 /*
  * The format follows what -o names, symlinks followed: "-" or a FIFO gets
  * pipe mode, as perf record gives a pipe on stdout; a device (/dev/null)
- * gets a plain file written through, since it cannot hold kcore_dir.
+ * gets a plain file written through, since it cannot hold kcore_dir.  A
+ * new name or a file gets a plain file, as perf record writes, unless a
+ * kcore copy is made (readable /proc/kcore) or asked for (--kcore): the
+ * kallsyms and modules copies then travel inside the file.  An existing
+ * directory stays one.
  */
 static unsigned int record__output_flags(struct record_opts *o)
 {
@@ -161,7 +167,11 @@ static unsigned int record__output_flags(struct record_opts *o)
 
 	if (!strcmp(o->output, "-"))
 		return PERF_WRITER_PIPE;
-	if (stat(o->output, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+	if (stat(o->output, &st) || S_ISREG(st.st_mode))
+		return o->kcore && (o->kcore_required || !access("/proc/kcore", R_OK)) ?
+			   PERF_WRITER_DIRECTORY :
+			   0;
+	if (S_ISDIR(st.st_mode))
 		return o->kcore ? PERF_WRITER_DIRECTORY : 0;
 	if (S_ISFIFO(st.st_mode))
 		return PERF_WRITER_PIPE;
@@ -223,6 +233,69 @@ static int record__write_groups(struct record *rec)
 	return err;
 }
 
+/* a plain file's kcore_dir until it is packed in: <TMPDIR>/perf-textpoke.XXXXXX/kcore_dir */
+static int record__kdir_tmp_new(struct record *rec)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (asprintf(&rec->kdir_tmp, "%s/perf-textpoke.XXXXXX", tmp) < 0) {
+		rec->kdir_tmp = NULL;
+		return -ENOMEM;
+	}
+	if (!mkdtemp(rec->kdir_tmp)) {
+		int err = -errno;
+
+		zfree(&rec->kdir_tmp);
+		return err;
+	}
+	return 0;
+}
+
+static void record__kdir_tmp_remove(struct record *rec)
+{
+	char path[4096];
+
+	if (!rec->kdir_tmp)
+		return;
+	snprintf(path, sizeof(path), "%s/kcore_dir", rec->kdir_tmp);
+	/* the kcore_dir's files, it, and its parent, which this made */
+	kcore_dir__remove_unpacked(path);
+	rmdir(rec->kdir_tmp);
+	zfree(&rec->kdir_tmp);
+}
+
+/* the directory kcore_dir is written in: the recording's, or a plain file's temporary */
+static const char *record__dir(const struct record *rec)
+{
+	return perf_writer__dir_path(rec->w) ?: rec->kdir_tmp;
+}
+
+/* a plain file's kcore_dir: packed into its HEADER_TEXTPOKE_KCORE_DIR section */
+static int record__pack_kcore_dir(struct record *rec)
+{
+	char path[4096];
+	size_t len;
+	void *buf;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/kcore_dir", rec->kdir_tmp);
+	err = kcore_dir__pack(path, &buf, &len);
+	/* restricted kallsyms: no kcore_dir was written, nothing to carry */
+	if (err == -ENOENT)
+		return 0;
+	if (!err) {
+		err = perf_writer__set_feature(rec->w, HEADER_TEXTPOKE_KCORE_DIR, buf, len);
+		free(buf);
+	}
+	if (err)
+		pr_err("%s: cannot store kallsyms and modules in the file: %s\n", rec->opts->output,
+		       strerror(-err));
+	record__kdir_tmp_remove(rec);
+	return err;
+}
+
 static int record__writer_open(struct record *rec)
 {
 	struct record_opts *o = rec->opts;
@@ -259,6 +332,16 @@ static int record__writer_open(struct record *rec)
 	}
 	if (flags & PERF_WRITER_DIRECTORY)
 		perf_writer__set_dir_format(rec->w, 0);
+	else if (!(flags & PERF_WRITER_PIPE) && o->kcore &&
+		 output_path__kind(o->output) == OUTPUT_PATH_FILE) {
+		int err = record__kdir_tmp_new(rec);
+
+		/* the recording itself needs no TMPDIR: it goes on, as perf's, without them */
+		if (err)
+			pr_warning("%s: no kallsyms and modules copies in the file: cannot make a "
+				   "temporary directory in TMPDIR: %s\n",
+				   o->output, strerror(-err));
+	}
 	return record__write_groups(rec);
 }
 
@@ -341,7 +424,7 @@ static int record__synthesize(struct record *rec)
  */
 static int record__trim_kallsyms(struct record *rec)
 {
-	const char *dir = perf_writer__dir_path(rec->w);
+	const char *dir = record__dir(rec);
 	char kdir[4096];
 	size_t nr;
 	u64 *ips;
@@ -385,7 +468,7 @@ static void record__start_modules(struct record *rec)
 	    .clockid = rec->opts->clockid,
 	};
 
-	if (!perf_writer__dir_path(rec->w) || access("/proc/modules", F_OK))
+	if (!record__dir(rec) || access("/proc/modules", F_OK))
 		return;
 	rec->modules = module_capture__new(NULL, 0, &mo);
 	if (!rec->modules && !record__user_only(rec) && !rec->opts->quiet)
@@ -401,7 +484,7 @@ static void record__find_init_caller(struct record *rec)
 
 	if (!rec->modules)
 		return;
-	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", perf_writer__dir_path(rec->w));
+	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", record__dir(rec));
 	if (!module_capture__find_init_caller(path, &start, &end))
 		module_capture__set_init_caller(rec->modules, start, end);
 	else
@@ -414,7 +497,7 @@ static int record__write_modules(struct record *rec)
 	char path[4096];
 	int err;
 
-	snprintf(path, sizeof(path), "%s/kcore_dir", perf_writer__dir_path(rec->w));
+	snprintf(path, sizeof(path), "%s/kcore_dir", record__dir(rec));
 	err = module_capture__write(rec->modules, path);
 	if (err)
 		pr_err("%s: cannot write the modules loaded while recording: %s\n",
@@ -437,6 +520,7 @@ static void record__exit(struct record *rec)
 	free(rec->cpus);
 	free(rec->tids);
 	record_hits__exit(&rec->hits);
+	record__kdir_tmp_remove(rec);
 	if (rec->go_fd >= 0)
 		close(rec->go_fd);
 	if (rec->exec_fd >= 0)
@@ -597,15 +681,16 @@ int record__run(struct record_opts *opts)
 		err = record__synthesize(&rec);
 	if (err)
 		goto out_abort;
-	if (perf_writer__dir_path(rec.w)) {
+	if (record__dir(&rec)) {
 		/* the events' clock, so that each range read of kcore has its time */
 		struct perf_clock *clock = perf_clock__new(opts->use_clockid, opts->clockid);
 		struct kcore_clock kc = {record__clock_now, clock};
 
 		if (!clock)
 			pr_debug("no clock for the kcore read times: %s\n", strerror(errno));
-		err =
-		    kcore_dir__write(perf_writer__dir_path(rec.w), opts->quiet, clock ? &kc : NULL);
+		/* a plain file is the form without a kcore copy: that needs no word */
+		err = kcore_dir__write(record__dir(&rec), opts->quiet || rec.kdir_tmp,
+				       clock ? &kc : NULL);
 		perf_clock__delete(clock);
 		if (err) {
 			pr_err("%s: cannot write kcore_dir: %s\n", opts->output, strerror(-err));
@@ -646,8 +731,10 @@ int record__run(struct record_opts *opts)
 		if (err)
 			goto out_abort;
 	}
-	if (perf_writer__dir_path(rec.w)) {
+	if (record__dir(&rec)) {
 		err = record__trim_kallsyms(&rec);
+		if (!err && rec.kdir_tmp)
+			err = record__pack_kcore_dir(&rec);
 		if (err)
 			goto out_abort;
 	}

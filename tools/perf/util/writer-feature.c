@@ -29,7 +29,11 @@ static struct wbuf *writer__feat_begin(struct perf_writer *w, int feat)
 {
 	struct writer_feat *f;
 
-	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_LAST_FEATURE)
+	/* ours has a file section only: a pipe has no HEADER_FEATURE record perf skips */
+	if (feat == HEADER_TEXTPOKE_KCORE_DIR && w->pipe)
+		return NULL;
+	if (feat < HEADER_FIRST_FEATURE ||
+	    (feat >= HEADER_LAST_FEATURE && feat != HEADER_TEXTPOKE_KCORE_DIR))
 		return NULL;
 	f = &w->feat[feat];
 	if (w->pipe && w->started && (f->sent || !writer__feat_may_be_late(feat)))
@@ -111,7 +115,9 @@ int writer__bpf_prog_info_split(struct perf_writer *w, const struct wbuf *b,
 
 static int writer__feat_error(struct perf_writer *w, int feat)
 {
-	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_LAST_FEATURE)
+	if (feat < HEADER_FIRST_FEATURE || feat >= WRITER_NR_FEATS ||
+	    (feat >= HEADER_LAST_FEATURE && feat != HEADER_TEXTPOKE_KCORE_DIR) ||
+	    (feat == HEADER_TEXTPOKE_KCORE_DIR && w->pipe))
 		return -EINVAL;
 	return -EBUSY;
 }

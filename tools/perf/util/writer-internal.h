@@ -15,6 +15,8 @@
 #define NAME_ALIGN 64		 /* strings in feature sections */
 #define RECORD_MAX 65528	 /* largest header.size that is a multiple of 8 */
 #define FEATURE_MAX (1ULL << 30) /* sanity cap on one feature payload */
+/* perf's features and ours (HEADER_TEXTPOKE_KCORE_DIR, file mode only) */
+#define WRITER_NR_FEATS (HEADER_TEXTPOKE_KCORE_DIR + 1)
 #define STRING_MAX (16U << 20)
 #define MAX_IDS (1U << 20)
 #define OUT_BUF_SIZE (256 * 1024)
@@ -81,7 +83,7 @@ struct perf_writer {
 	struct writer_attr *attrs;
 	int nr_attrs;
 	u64 next_id;
-	struct writer_feat feat[HEADER_LAST_FEATURE];
+	struct writer_feat feat[WRITER_NR_FEATS];
 	struct wbuf build_ids; /* BUILD_ID entries */
 	size_t build_ids_sent; /* pipe mode: the bytes of them written as records */
 	struct wbuf rec;       /* record being assembled */

@@ -262,7 +262,7 @@ static void writer__file_header(struct perf_writer *w, struct wbuf *b, u64 data_
 	u64 features[HEADER_FEAT_BITS / 64] = {0};
 	int i;
 
-	for (i = HEADER_FIRST_FEATURE; i < HEADER_LAST_FEATURE; i++)
+	for (i = HEADER_FIRST_FEATURE; i < WRITER_NR_FEATS; i++)
 		if (w->feat[i].set)
 			features[i / 64] |= 1ULL << (i % 64);
 	wbuf__u64(b, PERF_MAGIC2);
@@ -688,7 +688,7 @@ static struct perf_writer *writer__alloc(unsigned int flags)
 	w->event_desc = true;
 	w->next_id = FIRST_AUTO_ID;
 	w->zlevel = 1;
-	for (i = 0; i < HEADER_LAST_FEATURE; i++)
+	for (i = 0; i < WRITER_NR_FEATS; i++)
 		wbuf__init(&w->feat[i].buf, w->swap, FEATURE_MAX);
 	wbuf__init(&w->build_ids, w->swap, FEATURE_MAX);
 	wbuf__init(&w->rec, w->swap, RECORD_MAX);
@@ -722,7 +722,7 @@ static void writer__free(struct perf_writer *w)
 		free(w->attrs[i].name);
 	}
 	free(w->attrs);
-	for (i = 0; i < HEADER_LAST_FEATURE; i++)
+	for (i = 0; i < WRITER_NR_FEATS; i++)
 		wbuf__exit(&w->feat[i].buf);
 	wbuf__exit(&w->build_ids);
 	wbuf__exit(&w->rec);
@@ -811,13 +811,13 @@ static int writer__finish_file(struct perf_writer *w)
 	err = writer__auto_features(w);
 	if (err)
 		return err;
-	for (i = HEADER_FIRST_FEATURE; i < HEADER_LAST_FEATURE; i++)
+	for (i = HEADER_FIRST_FEATURE; i < WRITER_NR_FEATS; i++)
 		nr += w->feat[i].set;
 	table = writer__pos(w);
 	payload = table + (u64)nr * sizeof(struct perf_file_section);
 
 	wbuf__init(&b, w->swap, FEATURE_MAX);
-	for (i = HEADER_FIRST_FEATURE; i < HEADER_LAST_FEATURE; i++) {
+	for (i = HEADER_FIRST_FEATURE; i < WRITER_NR_FEATS; i++) {
 		if (!w->feat[i].set)
 			continue;
 		wbuf__u64(&b, payload);
@@ -825,7 +825,7 @@ static int writer__finish_file(struct perf_writer *w)
 		payload += w->feat[i].buf.len;
 	}
 	err = b.err ? b.err : writer__emit(w, b.p, b.len);
-	for (i = HEADER_FIRST_FEATURE; !err && i < HEADER_LAST_FEATURE; i++)
+	for (i = HEADER_FIRST_FEATURE; !err && i < WRITER_NR_FEATS; i++)
 		if (w->feat[i].set)
 			err = writer__emit(w, w->feat[i].buf.p, w->feat[i].buf.len);
 	if (!err)

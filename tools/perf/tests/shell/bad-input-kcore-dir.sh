@@ -41,6 +41,8 @@ else
 fi
 
 # a tiny workload with kernel and user samples
+# -o an existing directory: the form with a kcore_dir/ to damage
+mkdir "$tmp/rec.data" || fail "mkdir"
 "$TEXTPOKE" record -q -e cpu-clock -c 100000 -o "$tmp/rec.data" -- \
 	sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; cat /proc/self/stat' \
 	>/dev/null 2>"$tmp/record.err" || fail "perf textpoke record: $(head -3 "$tmp/record.err")"

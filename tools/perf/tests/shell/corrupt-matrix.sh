@@ -44,6 +44,8 @@ build_report_workload "$tmp/work" || { cat "$tmp/gcc.err"; fail "gcc"; }
 perf_record "$tmp/file.data" -e cpu-clock -c 200000 -g -- "$tmp/work" 100000
 HOME=$tmp perf record -q -o - -e cpu-clock -c 200000 -- "$tmp/work" 100000 >"$tmp/pipe.data" 2>/dev/null ||
 	fail "perf record -o -"
+# -o an existing directory: the form with a kcore_dir/ whose members are damaged below
+mkdir "$tmp/ours.data" || fail "mkdir"
 "$TEXTPOKE" record -q -o "$tmp/ours.data" -e cpu-clock -c 200000 -- "$tmp/work" 100000 \
 	>"$tmp/ours.out" 2>&1 || { cat "$tmp/ours.out"; fail "perf textpoke record"; }
 [ -d "$tmp/ours.data/kcore_dir" ] || fail "perf textpoke record wrote no kcore_dir"

@@ -73,6 +73,8 @@ fi
 
 # the whole kallsyms: record keeps only the symbols samples hit, and the kcore's
 # symbol table is checked below to hold the kernel's functions
+# -o an existing directory: its kcore_dir/kallsyms is what stock perf reads
+mkdir "$tmp/in.data" || fail "mkdir"
 # shellcheck disable=SC2086
 "$TEXTPOKE" record -q -a -e cpu-clock --full-kallsyms -o "$tmp/in.data" -- $workload >/dev/null 2>"$tmp/rec.err" ||
 	fail "perf textpoke record -a: $(head -3 "$tmp/rec.err")"

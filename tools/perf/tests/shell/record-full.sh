@@ -7,8 +7,10 @@
 # by SIGXFSZ, 153), no temporary output left in the directory, and the
 # previous recording and its .old byte for byte as they were:
 # - ulimit -f with --no-kcore, where the data file passes the limit;
-# - ulimit -f with the kcore_dir, where the kallsyms copy passes it;
-# - a full tmpfs, both ways;
+# - ulimit -f with the kcore_dir, where the kallsyms copy passes it (a plain
+#   file's kcore_dir is written in TMPDIR before it is packed in the file);
+# - a full tmpfs, both ways (TMPDIR on it for the kcore_dir), the temporary
+#   kcore_dir removed;
 # - the workload itself gets SIGXFSZ back (the recorder ignores it).
 # A part whose prerequisite is missing (a tmpfs cannot be mounted here,
 # /proc/kallsyms is too small to pass the limit) is not run, and the test
@@ -54,7 +56,7 @@ failing() {
 		fail "$name: expected 'error: $expect', got: $(cat "$tmp/$name.err")"
 }
 
-# the previous recordings: a file with its .old, a directory with its .old
+# the previous recordings: files with their .old (the default is a plain file)
 mkdir "$tmp/out"
 record "$tmp/out/f.data" --no-kcore -- true
 record "$tmp/out/f.data" --no-kcore -- "$tmp/loop" 0.05
@@ -102,9 +104,12 @@ if mount -t tmpfs -o size=256k,mode=0755 textpoke-test "$tmp/small" 2>/dev/null;
 		--no-kcore -o "$tmp/small/f.data" -- "$tmp/loop" 0.3
 	no_temp "$tmp/small" "full disk, --no-kcore"
 	same "$tmp/small" small
+	(export TMPDIR=$tmp/small
 	failing enospc-dir "$tmp/small/d.data: cannot write kcore_dir: No space left on device" -- \
-		-o "$tmp/small/d.data" -- true
+		-o "$tmp/small/d.data" -- true) || exit 1
 	no_temp "$tmp/small" "full disk, kcore_dir"
+	left=$(ls -d "$tmp/small"/perf-textpoke.* 2>/dev/null)
+	[ -z "$left" ] || fail "full disk, kcore_dir: the temporary kcore_dir was left: $left"
 	same "$tmp/small" small
 	umount "$tmp/small"
 	echo "ok: a full disk: 'No space left on device', exit 1, nothing left, previous output intact"

@@ -26,6 +26,8 @@ scratch recksym
 export HOME=$tmp
 
 loop='for i in $(seq 150); do cat /proc/self/stat >/dev/null; done'
+# a directory, which stock perf takes kcore_dir/kallsyms from (-o an existing one)
+mkdir "$tmp/trim.data" "$tmp/whole.data" || fail "mkdir"
 record "$tmp/trim.data" -e cpu-clock -g -- sh -c "$loop"
 k="$tmp/trim.data/kcore_dir"
 [ -s "$k/kallsyms" ] || fail "no kcore_dir/kallsyms"
