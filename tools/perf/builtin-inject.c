@@ -16,6 +16,7 @@
 static const char *const inject_usage[] = {
     "perf textpoke inject [<options>] --jit -i <in> -o <out>",
     "perf textpoke inject [<options>] --snapshot=<when> -i <in> -o <out>",
+    "perf textpoke inject [<options>] --itrace[=<opts>] -i <in> -o <out>",
     "perf textpoke inject [<options>] -i <in> -o <out>",
     NULL,
 };
@@ -39,7 +40,7 @@ static int parse_snapshot(const char *str, struct inject_opts *o)
 
 int cmd_textpoke_inject(int argc, char **argv)
 {
-	enum { OPT_JIT = 256, OPT_JIT_DIR, OPT_SNAPSHOT };
+	enum { OPT_JIT = 256, OPT_JIT_DIR, OPT_SNAPSHOT, OPT_ITRACE };
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
 	     "input file name (default: stdin, as perf inject)", 'i'},
@@ -51,6 +52,10 @@ int cmd_textpoke_inject(int argc, char **argv)
 	     "where --jit writes the objects (default: <out>/jit)", OPT_JIT_DIR},
 	    {0, "snapshot", required_argument, "when",
 	     "kcore_dir of the kernel code at start, end or a time (seconds)", OPT_SNAPSHOT},
+	    {0, "itrace", optional_argument, "opts",
+	     "replace an Intel PT trace by the samples decoded from it (perf's letters: i100us, "
+	     "b, c, r, e, p, x, w, g; none: i100usbepwx)",
+	     OPT_ITRACE},
 	    TEXT_IMAGE_POPTS,
 	    {'q', "quiet", no_argument, NULL, "no summary line", 'q'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
@@ -83,6 +88,12 @@ int cmd_textpoke_inject(int argc, char **argv)
 						      "script prints them (12345.678901)");
 				return 129;
 			}
+			break;
+		case OPT_ITRACE:
+			if (!optarg || !*optarg)
+				itrace_opts__set_inject_default(&o.itrace);
+			else if (itrace_opts__parse(&o.itrace, optarg))
+				return 129;
 			break;
 		case 'q':
 			o.quiet = true;

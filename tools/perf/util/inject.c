@@ -28,6 +28,7 @@
 
 #include "debug.h"
 #include "header.h"
+#include "inject-itrace.h"
 #include "inject-jit.h"
 #include "inject-snapshot.h"
 #include "inject.h"
@@ -71,6 +72,7 @@ struct inject {
 	struct perf_session *session;
 	struct perf_writer *w;
 	struct inject_jit *jit;
+	struct inject_itrace *itrace;
 	bool started;
 	/* raw payloads of the input's features, in file byte order */
 	void *feat_buf[HEADER_LAST_FEATURE];
@@ -160,6 +162,8 @@ static int inject__start(struct inject *inj)
 		if (err > 0)
 			err = 0;
 	}
+	if (!err && inj->itrace)
+		err = inject_itrace__add_attrs(inj->itrace, inj->w, evlist->nr_entries);
 	for (i = 1; i < HEADER_LAST_FEATURE && !err; i++) {
 		if (i == HEADER_TRACING_DATA) {
 			/* a stream carries it as a record, kept by the session */
@@ -203,6 +207,12 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 	int err;
 
 	inj->nr_in++;
+	if (inj->itrace) {
+		/* the trace's records go with it; the others' times pace the samples */
+		if (inject_itrace__drops(event->header.type))
+			return 0;
+		inject_itrace__saw_time(inj->itrace, sample->time);
+	}
 	if (!inj->started && (err = inject__start(inj)))
 		return err;
 	if (inj->jit) {
@@ -236,6 +246,8 @@ static int inject__user_event(struct perf_tool *tool, union perf_event *event,
 	int err;
 
 	inj->nr_in++;
+	if (inj->itrace && inject_itrace__drops(type))
+		return 0;
 	switch (type) {
 	case PERF_RECORD_HEADER_BUILD_ID:
 		/* kept by the session in its build-id table: written as the feature */
@@ -256,6 +268,9 @@ static int inject__user_event(struct perf_tool *tool, union perf_event *event,
 		/* before the first record a round delivers nothing: no header needed yet */
 		if (!inj->started)
 			return 0;
+		/* the decoded samples up to the newest time copied, in this round */
+		if (inj->itrace && (err = inject_itrace__flush(inj->itrace, inj->w, false)))
+			return err;
 		break;
 	default:
 		if (type >= PERF_RECORD_HEADER_MAX) {
@@ -584,6 +599,10 @@ static void inject__summary(struct inject *inj)
 		strcmp(o->output, "-") ? o->output : "stdout");
 	if (inj->jit)
 		fprintf(stderr, ", %zu JIT objects", inject_jit__nr_objects(inj->jit));
+	if (inj->itrace)
+		fprintf(
+		    stderr, ", %" PRIu64 " samples and %" PRIu64 " errors decoded from the trace",
+		    inject_itrace__nr_samples(inj->itrace), inject_itrace__nr_errors(inj->itrace));
 	if (o->snapshot)
 		fprintf(stderr, ", kcore_dir of the code at %s",
 			o->snapshot_at == INJECT_SNAPSHOT_START ? "the start" :
@@ -646,6 +665,16 @@ int inject__run(const struct inject_opts *o)
 			return -EIO;
 		in_path = spool;
 	}
+	if (o->itrace.set) {
+		inj.itrace = inject_itrace__new(in_path, &o->itrace, &o->image);
+		if (!inj.itrace) {
+			err = -EINVAL;
+			goto out;
+		}
+		/* the trace is not copied: the copy pass skips it unread, and says nothing */
+		inj.tool.auxtrace_data = NULL;
+		inj.tool.trace_elsewhere = true;
+	}
 	if (o->jit || o->snapshot) {
 		struct text_image_opts image = o->image;
 
@@ -684,6 +713,8 @@ int inject__run(const struct inject_opts *o)
 	}
 	if (!err && !inj.started)
 		err = inject__start(&inj);
+	if (!err && inj.itrace)
+		err = inject_itrace__flush(inj.itrace, inj.w, true);
 	if (!err && perf_writer__final_path(inj.w))
 		err = inject__add_build_ids(&inj);
 	if (err)
@@ -704,6 +735,7 @@ out:
 	if (inj.w)
 		perf_writer__abort(inj.w);
 	inject_jit__delete(inj.jit);
+	inject_itrace__delete(inj.itrace);
 	if (inj.session)
 		perf_session__delete(inj.session);
 	text_image__delete(ti);

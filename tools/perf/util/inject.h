@@ -3,6 +3,7 @@
 #define __PERF_TEXTPOKE_INJECT_H
 
 #include "inject-snapshot.h"
+#include "itrace.h"
 #include "text-image.h"
 #include "types.h"
 
@@ -16,7 +17,9 @@
  *              the kernel code of one moment (inject-snapshot.c);
  *  --jit:      an ELF object per BPF program and OOL region version, in
  *              OUT/jit/ (or --jit-dir), mapped by MMAP2 records for
- *              exactly its life (inject-jit.c).
+ *              exactly its life (inject-jit.c);
+ *  --itrace:   an Intel PT trace replaced by the samples decoded from it
+ *              (inject-itrace.c), a third pass.
  * With neither, records pass through as perf inject passes them.  A pipe
  * on input is spooled to an unlinked temporary file for the two passes.
  */
@@ -29,6 +32,7 @@ struct inject_opts {
 	enum inject_snapshot_at snapshot_at;
 	u64 snapshot_time;
 	struct text_image_opts image;
+	struct itrace_opts itrace; /* .set: --itrace */
 	bool quiet;
 };
 

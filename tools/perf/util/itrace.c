@@ -72,6 +72,8 @@ struct itrace {
 	size_t nr_seen;
 	itrace_sample_fn sink; /* report: the samples go there, not to the printer */
 	void *sink_arg;
+	itrace_error_fn error_sink; /* inject: the errors become records */
+	void *error_arg;
 	/* the item whose sample the sink has, for itrace__sink_insn() */
 	const struct intel_pt_item *sink_item;
 	struct itrace_stacks *stacks; /* 'g' (report): the call stacks */
@@ -187,6 +189,16 @@ int itrace_opts__parse(struct itrace_opts *o, const char *arg)
 	return 0;
 }
 
+void itrace_opts__set_inject_default(struct itrace_opts *o)
+{
+	itrace_opts__set_report_default(o);
+	o->callchain = false;
+	o->callchain_sz = 0;
+	o->add_callchain = false;
+	o->branches = true;
+	o->set = true;
+}
+
 void itrace_opts__set_report_default(struct itrace_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -247,6 +259,17 @@ void itrace__delete(struct itrace *it)
 	auxtrace__exit(&it->at);
 	free(it->heads);
 	free(it);
+}
+
+bool itrace__has_callchains(const struct itrace *it)
+{
+	return it && it->stacks;
+}
+
+void itrace__set_error_sink(struct itrace *it, itrace_error_fn fn, void *arg)
+{
+	it->error_sink = fn;
+	it->error_arg = arg;
 }
 
 int itrace__sink_insn(const struct itrace *it, const u8 **bytes)
@@ -759,6 +782,19 @@ static int itrace__print_error(struct itrace *it, const struct intel_pt_item *it
 		return 0;
 
 	it->nr_errors++;
+	if (it->opts.errors && it->error_sink) {
+		struct itrace_error e = {
+		    .time = item->time,
+		    .ip = item->ip,
+		    .cpu = item->cpu,
+		    .pid = item->pid,
+		    .tid = item->tid,
+		    .code = item->err_code,
+		    .msg = item->msg,
+		};
+
+		return it->error_sink(it->error_arg, &e);
+	}
 	if (!it->opts.errors || it->sink)
 		return 0;
 	b = &it->printer->out;

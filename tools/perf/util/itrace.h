@@ -42,6 +42,12 @@ void itrace_opts__set_default(struct itrace_opts *o);
  * (itrace_synth_opts__set_default() with branches off, callchain on)
  */
 void itrace_opts__set_report_default(struct itrace_opts *o);
+/*
+ * What perf 6.1 inject does with --itrace and no options: instructions
+ * every 100 us, branches, errors, power and PSB events, ptwrites and
+ * transactions, no chains ("i100usbepwx")
+ */
+void itrace_opts__set_inject_default(struct itrace_opts *o);
 
 struct itrace;
 struct evsel;
@@ -78,6 +84,21 @@ int itrace__finish(struct itrace *it);
  */
 typedef int (*itrace_sample_fn)(void *arg, struct evsel *evsel, struct perf_sample *sample);
 int itrace__set_sink(struct itrace *it, itrace_sample_fn fn, void *arg);
+/*
+ * inject: with a sink, each decoder error goes to @fn too (when 'e' is
+ * asked for), with what perf's PERF_RECORD_AUXTRACE_ERROR holds
+ */
+struct itrace_error {
+	u64 time;
+	u64 ip;
+	s32 cpu, pid, tid;
+	int code;
+	const char *msg;
+};
+typedef int (*itrace_error_fn)(void *arg, const struct itrace_error *e);
+void itrace__set_error_sink(struct itrace *it, itrace_error_fn fn, void *arg);
+/* whether the sink's samples (all but branches) carry chains: 'g' */
+bool itrace__has_callchains(const struct itrace *it);
 /*
  * In the sink: the bytes the decoder walked for the sample's instruction
  * (an instruction sample's, or a branch's source when known), their
