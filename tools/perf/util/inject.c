@@ -28,6 +28,7 @@
 
 #include "debug.h"
 #include "header.h"
+#include "inject-buildid.h"
 #include "inject-jit.h"
 #include "inject-snapshot.h"
 #include "inject.h"
@@ -71,6 +72,7 @@ struct inject {
 	struct perf_session *session;
 	struct perf_writer *w;
 	struct inject_jit *jit;
+	struct inject_buildid *bid; /* -b, --buildid-all */
 	bool started;
 	/* raw payloads of the input's features, in file byte order */
 	void *feat_buf[HEADER_LAST_FEATURE];
@@ -121,7 +123,8 @@ static int inject__add_build_ids(struct inject *inj)
 	const struct perf_env *env = &inj->session->env;
 	int i, err;
 
-	for (i = 0; i < env->nr_build_ids; i++) {
+	/* -b keeps the entries of the objects hit, added as they are hit */
+	for (i = 0; !inj->bid && i < env->nr_build_ids; i++) {
 		const struct build_id_entry *b = &env->build_ids[i];
 
 		err = perf_writer__add_build_id(inj->w, b->misc, b->pid, b->build_id, b->size ?: 20,
@@ -198,13 +201,26 @@ static int inject__write(struct inject *inj, union perf_event *event)
 }
 
 static int inject__kernel_event(struct inject *inj, union perf_event *event,
-				struct perf_sample *sample)
+				struct perf_sample *sample, struct machine *machine, bool is_sample)
 {
 	int err;
 
 	inj->nr_in++;
 	if (!inj->started && (err = inject__start(inj)))
 		return err;
+	/* an object's build-id goes before the record that brought it, as perf's */
+	if (inj->bid) {
+		err = is_sample ? inject_buildid__sample(inj->bid, machine, inj->w, sample)
+				: inject_buildid__side_band(inj->bid, machine, inj->w, event,
+							    sample);
+		if (err) {
+			pr_err("%s: cannot add the build-id for the %s record read at %#" PRIx64
+			       ": %s\n",
+			       inj->opts->output, perf_event__name(event->header.type),
+			       inj->session->cur_offset, strerror(-err));
+			return err;
+		}
+	}
 	if (inj->jit) {
 		err = inject_jit__event(inj->jit, inj->w, event, sample);
 		if (err < 0)
@@ -218,14 +234,14 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 static int inject__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
-	return inject__kernel_event(tool2inject(tool), event, sample);
+	return inject__kernel_event(tool2inject(tool), event, sample, machine, true);
 }
 
 static int inject__side_band(struct perf_tool *tool, union perf_event *event,
 			     struct perf_sample *sample, struct evsel *evsel,
 			     struct machine *machine)
 {
-	return inject__kernel_event(tool2inject(tool), event, sample);
+	return inject__kernel_event(tool2inject(tool), event, sample, machine, false);
 }
 
 static int inject__user_event(struct perf_tool *tool, union perf_event *event,
@@ -584,6 +600,8 @@ static void inject__summary(struct inject *inj)
 		strcmp(o->output, "-") ? o->output : "stdout");
 	if (inj->jit)
 		fprintf(stderr, ", %zu JIT objects", inject_jit__nr_objects(inj->jit));
+	if (inj->bid)
+		fprintf(stderr, ", %zu build-ids", inject_buildid__nr_entries(inj->bid));
 	if (o->snapshot)
 		fprintf(stderr, ", kcore_dir of the code at %s",
 			o->snapshot_at == INJECT_SNAPSHOT_START ? "the start" :
@@ -673,6 +691,13 @@ int inject__run(const struct inject_opts *o)
 	err = inject__prepare(&inj, ti, in_kcore_dir);
 	if (err)
 		goto out;
+	if (o->build_ids || o->buildid_all) {
+		inj.bid = inject_buildid__new(o->buildid_all, &inj.session->env);
+		if (!inj.bid) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
 	err = perf_session__process_events(inj.session);
 	/*
 	 * A cut-off input: the output is a whole recording of the complete
@@ -684,8 +709,11 @@ int inject__run(const struct inject_opts *o)
 	}
 	if (!err && !inj.started)
 		err = inject__start(&inj);
-	if (!err && perf_writer__final_path(inj.w))
+	if (!err && perf_writer__final_path(inj.w)) {
 		err = inject__add_build_ids(&inj);
+		if (!err && inj.bid)
+			err = inject_buildid__finish(inj.bid, inj.w);
+	}
 	if (err)
 		goto out;
 	err = perf_writer__close(inj.w);
@@ -704,6 +732,7 @@ out:
 	if (inj.w)
 		perf_writer__abort(inj.w);
 	inject_jit__delete(inj.jit);
+	inject_buildid__delete(inj.bid);
 	if (inj.session)
 		perf_session__delete(inj.session);
 	text_image__delete(ti);

@@ -17,12 +17,16 @@
  *  --jit:      an ELF object per BPF program and OOL region version, in
  *              OUT/jit/ (or --jit-dir), mapped by MMAP2 records for
  *              exactly its life (inject-jit.c).
- * With neither, records pass through as perf inject passes them.  A pipe
+ *  -b, --buildid-all: the build-id table of the objects hit or mapped
+ *              (inject-buildid.c), with either of the above or alone.
+ * With none, records pass through as perf inject passes them.  A pipe
  * on input is spooled to an unlinked temporary file for the two passes.
  */
 struct inject_opts {
 	const char *input;  /* "-": stdin */
 	const char *output; /* "-": stdout, the pipe format */
+	bool build_ids;	   /* -b: the objects the samples hit */
+	bool buildid_all;  /* --buildid-all: every object mapped */
 	bool jit;
 	const char *jit_dir; /* NULL: OUT/jit */
 	bool snapshot;
