@@ -16,6 +16,7 @@
 #include "inject-buildid.h"
 #include "machine.h"
 #include "map.h"
+#include "session.h"
 #include "writer.h"
 
 #define NAMES_BITS 8
@@ -31,12 +32,21 @@ enum {
 	VDSO_X32 = 1 << 2,
 };
 
+struct bid_entry {
+	const char *name; /* a name_node's */
+	u16 misc;
+	struct build_id bid;
+};
+
 struct inject_buildid {
 	bool all;
 	const struct perf_env *env;
 	struct name_node *names[1 << NAMES_BITS]; /* the names looked at */
 	unsigned int vdsos;			  /* VDSO_*: the vdsos mapped */
-	size_t nr_entries;
+	/* -b: what the scan found, in the order of the first hits */
+	struct bid_entry *entries;
+	size_t nr_entries, alloc_entries;
+	size_t nr_written;
 };
 
 static const char *const vdso_names[] = {"[vdso]", "[vdso32]", "[vdsox32]"};
@@ -64,12 +74,13 @@ void inject_buildid__delete(struct inject_buildid *ib)
 			free(n);
 		}
 	}
+	free(ib->entries);
 	free(ib);
 }
 
 size_t inject_buildid__nr_entries(const struct inject_buildid *ib)
 {
-	return ib ? ib->nr_entries : 0;
+	return ib ? ib->nr_written : 0;
 }
 
 static unsigned int name_hash(const char *s)
@@ -81,8 +92,8 @@ static unsigned int name_hash(const char *s)
 	return h & ((1 << NAMES_BITS) - 1);
 }
 
-/* 1: @name was looked at before; 0: now it is; -ENOMEM */
-static int names__test_and_add(struct inject_buildid *ib, const char *name)
+/* 1: @name was looked at before; 0: now it is (*@kept: its copy); -ENOMEM */
+static int names__test_and_add(struct inject_buildid *ib, const char *name, const char **kept)
 {
 	unsigned int h = name_hash(name);
 	struct name_node *n;
@@ -98,6 +109,7 @@ static int names__test_and_add(struct inject_buildid *ib, const char *name)
 	memcpy(n->name, name, len + 1);
 	n->next = ib->names[h];
 	ib->names[h] = n;
+	*kept = n->name;
 	return 0;
 }
 
@@ -131,32 +143,53 @@ static int read_build_id(const char *name, struct build_id *bid)
 	return filename__read_build_id(name, bid);
 }
 
+static int inject_buildid__write(struct inject_buildid *ib, struct perf_writer *w,
+				 const struct bid_entry *e)
+{
+	int err = perf_writer__add_build_id(w, e->misc, -1, e->bid.data, e->bid.size, e->name);
+
+	if (!err)
+		err = perf_writer__flush_build_ids(w);
+	if (!err)
+		ib->nr_written++;
+	return err;
+}
+
 /*
  * One object's entry, once: @known is what the recording said (MMAP2,
  * an object model that took it from the table), else the input's table,
- * else @name read now (@readable)
+ * else @name read now (@readable).  Written when @w is given (the
+ * MMAPs of --buildid-all, met in file order), else kept for
+ * inject_buildid__write_all() (the scan of -b, in time order).
  */
 static int inject_buildid__add(struct inject_buildid *ib, struct perf_writer *w, u16 misc,
 			       const char *name, const struct build_id *known, bool readable)
 {
-	struct build_id bid = {.size = 0};
-	int err = names__test_and_add(ib, name);
+	struct bid_entry e = {.misc = misc};
+	int err = names__test_and_add(ib, name, &e.name);
 
 	if (err)
 		return err < 0 ? err : 0;
 	if (known && known->size)
-		bid = *known;
-	else if (perf_env__find_build_id(ib->env, name, &bid) &&
-		 (!readable || read_build_id(name, &bid)))
+		e.bid = *known;
+	else if (perf_env__find_build_id(ib->env, name, &e.bid) &&
+		 (!readable || read_build_id(name, &e.bid)))
 		return 0;
-	if (!bid.size)
+	if (!e.bid.size)
 		return 0;
-	err = perf_writer__add_build_id(w, misc, -1, bid.data, bid.size, name);
-	if (!err)
-		err = perf_writer__flush_build_ids(w);
-	if (!err)
-		ib->nr_entries++;
-	return err;
+	if (w)
+		return inject_buildid__write(ib, w, &e);
+	if (ib->nr_entries == ib->alloc_entries) {
+		size_t n = ib->alloc_entries ? ib->alloc_entries * 2 : 32;
+		struct bid_entry *v = realloc(ib->entries, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ib->entries = v;
+		ib->alloc_entries = n;
+	}
+	ib->entries[ib->nr_entries++] = e;
+	return 0;
 }
 
 /* the name and cpumode perf's table gives @dso; NULL: no entry for it */
@@ -185,8 +218,8 @@ static const char *dso__table_name(const struct dso *dso, u16 *misc, bool *reada
 	}
 }
 
-int inject_buildid__sample(struct inject_buildid *ib, struct machine *machine,
-			   struct perf_writer *w, const struct perf_sample *sample)
+static int inject_buildid__sample(struct inject_buildid *ib, struct machine *machine,
+				  const struct perf_sample *sample)
 {
 	struct thread *thread;
 	const char *name;
@@ -210,7 +243,7 @@ int inject_buildid__sample(struct inject_buildid *ib, struct machine *machine,
 	name = dso__table_name(dso, &misc, &readable);
 	if (!name)
 		return 0;
-	return inject_buildid__add(ib, w, misc, name, &dso->bid, readable);
+	return inject_buildid__add(ib, NULL, misc, name, &dso->bid, readable);
 }
 
 static bool is_anon_or_no_dso(const char *name)
@@ -262,19 +295,43 @@ static int inject_buildid__mmap(struct inject_buildid *ib, struct perf_writer *w
 	    name, &known, true);
 }
 
-int inject_buildid__side_band(struct inject_buildid *ib, struct machine *machine,
-			      struct perf_writer *w, union perf_event *event,
-			      struct perf_sample *sample)
+int inject_buildid__side_band(struct inject_buildid *ib, struct perf_writer *w,
+			      union perf_event *event)
 {
+	u32 type = event->header.type;
+
+	/* perf's --buildid-all looks at the MMAPs alone: no model needed */
+	if (ib->all && (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2))
+		return inject_buildid__mmap(ib, w, event);
+	return 0;
+}
+
+struct buildid_scan {
+	struct perf_tool tool;
+	struct inject_buildid *ib;
+};
+
+static struct buildid_scan *tool2scan(struct perf_tool *tool)
+{
+	return (struct buildid_scan *)((char *)tool - offsetof(struct buildid_scan, tool));
+}
+
+static int scan__sample(struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+{
+	(void)event;
+	(void)evsel;
+	return inject_buildid__sample(tool2scan(tool)->ib, machine, sample);
+}
+
+static int scan__side_band(struct perf_tool *tool, union perf_event *event,
+			   struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+{
+	struct inject_buildid *ib = tool2scan(tool)->ib;
 	u32 type = event->header.type;
 	int err;
 
-	if (ib->all) {
-		/* perf's --buildid-all looks at the MMAPs alone: no model needed */
-		if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
-			return inject_buildid__mmap(ib, w, event);
-		return 0;
-	}
+	(void)evsel;
 	err = machine__process_event(machine, event, sample);
 	/* a record too short for its type is copied as it is, as without -b */
 	if (err == -EINVAL)
@@ -290,13 +347,50 @@ int inject_buildid__side_band(struct inject_buildid *ib, struct machine *machine
 	return err;
 }
 
-int inject_buildid__finish(struct inject_buildid *ib, struct perf_writer *w)
+int inject_buildid__scan(struct inject_buildid *ib, const char *path)
+{
+	struct buildid_scan scan = {
+	    .tool =
+		{
+		    .sample = scan__sample,
+		    .side_band = scan__side_band,
+		    /* a sample may come before its MMAP in file order, never in time */
+		    .ordered_events = true,
+		    /* the copy says it once */
+		    .defer_cut = true,
+		},
+	    .ib = ib,
+	};
+	const struct perf_env *env = ib->env;
+	struct perf_session *session;
+	int err;
+
+	if (ib->all)
+		return 0;
+	session = perf_session__new(path, &scan.tool);
+	if (!session)
+		return -EINVAL;
+	/* a stream's table grows as its records come */
+	ib->env = &session->env;
+	err = perf_session__process_events(session);
+	/* a cut-off input: the objects its complete records hit */
+	if (err && session->truncated)
+		err = 0;
+	ib->env = env;
+	perf_session__delete(session);
+	return err;
+}
+
+int inject_buildid__write_all(struct inject_buildid *ib, struct perf_writer *w, bool file)
 {
 	int err = 0;
 
-	for (size_t i = 0; !err && i < sizeof(vdso_names) / sizeof(vdso_names[0]); i++)
+	/* a file's table also names each vdso mapped; a stream's names the hits only */
+	for (size_t i = 0; file && !err && i < sizeof(vdso_names) / sizeof(vdso_names[0]); i++)
 		if (ib->vdsos & (1u << i))
-			err = inject_buildid__add(ib, w, PERF_RECORD_MISC_USER, vdso_names[i],
+			err = inject_buildid__add(ib, NULL, PERF_RECORD_MISC_USER, vdso_names[i],
 						  NULL, true);
+	for (size_t i = 0; !err && i < ib->nr_entries; i++)
+		err = inject_buildid__write(ib, w, &ib->entries[i]);
 	return err;
 }

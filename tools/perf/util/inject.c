@@ -123,12 +123,18 @@ static int inject__add_build_ids(struct inject *inj)
 	const struct perf_env *env = &inj->session->env;
 	int i, err;
 
-	/* -b keeps the entries of the objects hit, added as they are hit */
+	/* -b and --buildid-all keep the entries of the objects hit or mapped only */
 	for (i = 0; !inj->bid && i < env->nr_build_ids; i++) {
 		const struct build_id_entry *b = &env->build_ids[i];
 
 		err = perf_writer__add_build_id(inj->w, b->misc, b->pid, b->build_id, b->size ?: 20,
 						b->filename);
+		if (err)
+			return err;
+	}
+	if (inj->bid) {
+		err = inject_buildid__write_all(inj->bid, inj->w,
+						perf_writer__final_path(inj->w) != NULL);
 		if (err)
 			return err;
 	}
@@ -201,18 +207,16 @@ static int inject__write(struct inject *inj, union perf_event *event)
 }
 
 static int inject__kernel_event(struct inject *inj, union perf_event *event,
-				struct perf_sample *sample, struct machine *machine, bool is_sample)
+				struct perf_sample *sample, bool is_sample)
 {
 	int err;
 
 	inj->nr_in++;
 	if (!inj->started && (err = inject__start(inj)))
 		return err;
-	/* an object's build-id goes before the record that brought it, as perf's */
-	if (inj->bid) {
-		err = is_sample ? inject_buildid__sample(inj->bid, machine, inj->w, sample)
-				: inject_buildid__side_band(inj->bid, machine, inj->w, event,
-							    sample);
+	/* --buildid-all: an object's build-id goes before its MMAP, as perf's */
+	if (inj->bid && !is_sample) {
+		err = inject_buildid__side_band(inj->bid, inj->w, event);
 		if (err) {
 			pr_err("%s: cannot add the build-id for the %s record read at %#" PRIx64
 			       ": %s\n",
@@ -234,14 +238,14 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 static int inject__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
-	return inject__kernel_event(tool2inject(tool), event, sample, machine, true);
+	return inject__kernel_event(tool2inject(tool), event, sample, true);
 }
 
 static int inject__side_band(struct perf_tool *tool, union perf_event *event,
 			     struct perf_sample *sample, struct evsel *evsel,
 			     struct machine *machine)
 {
-	return inject__kernel_event(tool2inject(tool), event, sample, machine, false);
+	return inject__kernel_event(tool2inject(tool), event, sample, false);
 }
 
 static int inject__user_event(struct perf_tool *tool, union perf_event *event,
@@ -697,6 +701,9 @@ int inject__run(const struct inject_opts *o)
 			err = -ENOMEM;
 			goto out;
 		}
+		err = inject_buildid__scan(inj.bid, in_path);
+		if (err)
+			goto out;
 	}
 	err = perf_session__process_events(inj.session);
 	/*
@@ -709,11 +716,8 @@ int inject__run(const struct inject_opts *o)
 	}
 	if (!err && !inj.started)
 		err = inject__start(&inj);
-	if (!err && perf_writer__final_path(inj.w)) {
+	if (!err && perf_writer__final_path(inj.w))
 		err = inject__add_build_ids(&inj);
-		if (!err && inj.bid)
-			err = inject_buildid__finish(inj.bid, inj.w);
-	}
 	if (err)
 		goto out;
 	err = perf_writer__close(inj.w);
