@@ -100,9 +100,10 @@ int cmd_textpoke_inject(int argc, char **argv)
 			break;
 		case 's':
 			/* perf's needs sched_switch samples rewritten as sched_stat ones */
-			pr_err("-s/--sched-stat is not supported: merging sched_switch samples into "
-			       "sched_stat ones is not done by perf textpoke inject; use perf "
-			       "inject -s\n");
+			pr_err(
+			    "-s/--sched-stat is not supported: merging sched_switch samples into "
+			    "sched_stat ones is not done by perf textpoke inject; use perf "
+			    "inject -s\n");
 			return 1;
 		case OPT_STRIP:
 			pr_err("--strip requires --itrace, which perf textpoke inject does not "

@@ -192,4 +192,3 @@ void perf_event_attr__fprintf(FILE *fp, const struct perf_event_attr *a, u32 siz
 	fprint_u(o, "aux_sample_size", a->aux_sample_size);
 	fprint_u(o, "sig_data", a->sig_data);
 }
-

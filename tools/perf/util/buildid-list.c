@@ -110,18 +110,23 @@ static const char *dso__perf_name(const struct dso *dso)
 	}
 }
 
-static struct bl_entry *bl__entry_of(struct buildid_list *bl, const struct map *map)
+/* the entry of @map's object (*@ep NULL: none of perf's); 0 or -ENOMEM */
+static int bl__entry_of(struct buildid_list *bl, const struct map *map, struct bl_entry **ep)
 {
 	const char *name = map && map->dso ? dso__perf_name(map->dso) : NULL;
 	struct bl_entry *e;
 
+	*ep = NULL;
 	if (!name)
-		return NULL;
+		return 0;
 	e = bl__findnew(bl, -1, name);
+	if (!e)
+		return -ENOMEM;
 	/* an MMAP2's build-id, unless the table gave one */
-	if (e && !e->bid.size && map->dso->bid.size)
+	if (!e->bid.size && map->dso->bid.size)
 		e->bid = map->dso->bid;
-	return e;
+	*ep = e;
+	return 0;
 }
 
 static int bl__sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
@@ -146,10 +151,10 @@ static int bl__sample(struct perf_tool *tool, union perf_event *event, struct pe
 	if (!map || !map->dso || map->dso->hit)
 		return 0;
 	map->dso->hit = true;
-	e = bl__entry_of(bl, map);
+	err = bl__entry_of(bl, map, &e);
 	if (e)
 		e->hit = true;
-	return 0;
+	return err;
 }
 
 static int bl__side_band(struct perf_tool *tool, union perf_event *event,
@@ -159,6 +164,7 @@ static int bl__side_band(struct perf_tool *tool, union perf_event *event,
 	u32 type = event->header.type;
 	u16 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct thread *thread;
+	struct bl_entry *e;
 	int err = bl__sync_table(bl);
 
 	(void)evsel;
@@ -175,9 +181,8 @@ static int bl__side_band(struct perf_tool *tool, union perf_event *event,
 	thread = machine__findnew_thread(machine, event->mmap.pid, event->mmap.tid);
 	if (!thread)
 		return -ENOMEM;
-	if (!bl__entry_of(bl, thread__find_map(thread, cpumode, event->mmap.start, sample->time)) &&
-	    errno == ENOMEM)
-		err = -ENOMEM;
+	err = bl__entry_of(bl, thread__find_map(thread, cpumode, event->mmap.start, sample->time),
+			   &e);
 	thread__put(thread);
 	return err;
 }

@@ -55,8 +55,7 @@ static void part(FILE *fp, bool *first, const char *s)
 	fputs(s, fp);
 }
 
-static void print_trace_fields(FILE *fp, struct trace_events *te, struct evsel *evsel,
-			       bool *first)
+static void print_trace_fields(FILE *fp, struct trace_events *te, struct evsel *evsel, bool *first)
 {
 	void *format = te ? trace_events__find(te, evsel->attr.config) : NULL;
 	const char *fields = format ? trace_events__field_names(te, format) : NULL;

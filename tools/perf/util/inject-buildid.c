@@ -256,9 +256,9 @@ static bool is_anon_or_no_dso(const char *name)
 /* an MMAP's or MMAP2's file name, NULL when not ended within the record */
 static const char *mmap_filename(const union perf_event *event)
 {
-	size_t off = event->header.type == PERF_RECORD_MMAP
-			 ? offsetof(struct perf_record_mmap, filename)
-			 : offsetof(struct perf_record_mmap2, filename);
+	size_t off = event->header.type == PERF_RECORD_MMAP ?
+			 offsetof(struct perf_record_mmap, filename) :
+			 offsetof(struct perf_record_mmap2, filename);
 	const char *name = (const char *)event + off;
 
 	if (event->header.size <= off || !memchr(name, '\0', event->header.size - off))
@@ -289,10 +289,10 @@ static int inject_buildid__mmap(struct inject_buildid *ib, struct perf_writer *w
 	/* "[kernel.kallsyms]_text" and the like: no file, so no build-id */
 	if (name[0] != '/' && vdso < 0)
 		return 0;
-	return inject_buildid__add(
-	    ib, w,
-	    cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-	    name, &known, true);
+	return inject_buildid__add(ib, w,
+				   cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_KERNEL :
+									PERF_RECORD_MISC_USER,
+				   name, &known, true);
 }
 
 int inject_buildid__side_band(struct inject_buildid *ib, struct perf_writer *w,
@@ -316,8 +316,8 @@ static struct buildid_scan *tool2scan(struct perf_tool *tool)
 	return (struct buildid_scan *)((char *)tool - offsetof(struct buildid_scan, tool));
 }
 
-static int scan__sample(struct perf_tool *tool, union perf_event *event,
-			struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
+static int scan__sample(struct perf_tool *tool, union perf_event *event, struct perf_sample *sample,
+			struct evsel *evsel, struct machine *machine)
 {
 	(void)event;
 	(void)evsel;
