@@ -157,13 +157,14 @@ static int inject_buildid__write(struct inject_buildid *ib, struct perf_writer *
 
 /*
  * One object's entry, once: @known is what the recording said (MMAP2,
- * an object model that took it from the table), else the input's table,
- * else @name read now (@readable).  Written when @w is given (the
+ * an object model that took it from the table), else the input's table
+ * (@table), else @name read now (@readable).  Written when @w is given (the
  * MMAPs of --buildid-all, met in file order), else kept for
  * inject_buildid__write_all() (the scan of -b, in time order).
  */
 static int inject_buildid__add(struct inject_buildid *ib, struct perf_writer *w, u16 misc,
-			       const char *name, const struct build_id *known, bool readable)
+			       const char *name, const struct build_id *known, bool table,
+			       bool readable)
 {
 	struct bid_entry e = {.misc = misc};
 	int err = names__test_and_add(ib, name, &e.name);
@@ -172,7 +173,7 @@ static int inject_buildid__add(struct inject_buildid *ib, struct perf_writer *w,
 		return err < 0 ? err : 0;
 	if (known && known->size)
 		e.bid = *known;
-	else if (perf_env__find_build_id(ib->env, name, &e.bid) &&
+	else if ((!table || perf_env__find_build_id(ib->env, name, &e.bid)) &&
 		 (!readable || read_build_id(name, &e.bid)))
 		return 0;
 	if (!e.bid.size)
@@ -190,6 +191,22 @@ static int inject_buildid__add(struct inject_buildid *ib, struct perf_writer *w,
 	}
 	ib->entries[ib->nr_entries++] = e;
 	return 0;
+}
+
+/* @name's entry in @env's table if its cpumode is kernel; @bid untouched when none */
+static void env__kernel_build_id(const struct perf_env *env, const char *name, struct build_id *bid)
+{
+	for (int i = 0; env && i < env->nr_build_ids; i++) {
+		const struct build_id_entry *e = &env->build_ids[i];
+		u16 cpumode = e->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		if (!e->filename || strcmp(e->filename, name) ||
+		    (cpumode != PERF_RECORD_MISC_KERNEL &&
+		     cpumode != PERF_RECORD_MISC_GUEST_KERNEL))
+			continue;
+		bid->size = e->size && e->size <= BUILD_ID_SIZE ? e->size : BUILD_ID_SIZE;
+		memcpy(bid->data, e->build_id, bid->size);
+	}
 }
 
 /* the name and cpumode perf's table gives @dso; NULL: no entry for it */
@@ -243,7 +260,17 @@ static int inject_buildid__sample(struct inject_buildid *ib, struct machine *mac
 	name = dso__table_name(dso, &misc, &readable);
 	if (!name)
 		return 0;
-	return inject_buildid__add(ib, NULL, misc, name, &dso->bid, readable);
+	/*
+	 * perf 6.1 takes a module's table entry for the module only when
+	 * the entry says kernel; one that says user is another object
+	 */
+	if (dso->kind == DSO_KIND__MODULE) {
+		struct build_id bid = {.size = 0};
+
+		env__kernel_build_id(ib->env, name, &bid);
+		return inject_buildid__add(ib, NULL, misc, name, &bid, false, readable);
+	}
+	return inject_buildid__add(ib, NULL, misc, name, &dso->bid, true, readable);
 }
 
 static bool is_anon_or_no_dso(const char *name)
@@ -292,7 +319,7 @@ static int inject_buildid__mmap(struct inject_buildid *ib, struct perf_writer *w
 	return inject_buildid__add(ib, w,
 				   cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_KERNEL :
 									PERF_RECORD_MISC_USER,
-				   name, &known, true);
+				   name, &known, true, true);
 }
 
 int inject_buildid__side_band(struct inject_buildid *ib, struct perf_writer *w,
@@ -389,7 +416,7 @@ int inject_buildid__write_all(struct inject_buildid *ib, struct perf_writer *w, 
 	for (size_t i = 0; file && !err && i < sizeof(vdso_names) / sizeof(vdso_names[0]); i++)
 		if (ib->vdsos & (1u << i))
 			err = inject_buildid__add(ib, NULL, PERF_RECORD_MISC_USER, vdso_names[i],
-						  NULL, true);
+						  NULL, true, true);
 	for (size_t i = 0; !err && i < ib->nr_entries; i++)
 		err = inject_buildid__write(ib, w, &ib->entries[i]);
 	return err;

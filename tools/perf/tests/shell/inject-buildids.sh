@@ -10,7 +10,8 @@
 # a recording with a table.  Stock perf script reads our -b output as it
 # reads perf inject's.  -s and --strip are refused: one line, exit 1, no
 # output file.  The sets compared are those of one input, so whichever
-# objects the samples hit, both sides see the same hits.
+# objects the samples hit, both sides see the same hits.  Public
+# recordings with modules hit: the table entry perf takes for a module.
 # Mutation caught: inject_buildid__finish() not called (the vdso a file's
 # table names although nothing hit it is missing, as in the -B case).
 
@@ -26,8 +27,9 @@ perf record -q -B -e cpu-clock:u -c 100000 -o "$tmp/nb.data" -- sh -c "$work" >/
 	skip "stock perf record cannot record here"
 perf record -q -e cpu-clock -c 100000 -o "$tmp/bid.data" -- sh -c "$work" >/dev/null 2>&1 ||
 	fail "stock perf record"
-perf record -q -e cpu-clock -c 100000 -o - -- sh -c "$work" 2>/dev/null >"$tmp/in.pipe" ||
-	fail "stock perf record -o -"
+# the same as a stream, one recording fewer
+perf inject -i "$tmp/bid.data" -o - 2>/dev/null | cat >"$tmp/in.pipe"
+[ -s "$tmp/in.pipe" ] || fail "stock perf inject -o -"
 
 # list FILE: perf buildid-list's lines, sorted
 list() {
@@ -67,6 +69,21 @@ cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head; fail "perf script d
 "$TEXTPOKE" inject -q -b -o "$tmp/o-pipe.data" <"$tmp/in.pipe" || fail "inject -b -i -"
 perf inject -b -i "$tmp/in.pipe" -o "$tmp/s-pipe.data" || fail "perf inject -b of a stream"
 same "-b -i -" "$tmp/o-pipe.data" "$tmp/s-pipe.data"
+
+# public recordings: modules hit, named in the table as kernel objects
+# (callgraph-3.8) and as a user one, which perf does not take for the
+# module (generated_by_linux_perf)
+corpus="${TEXTPOKE_CORPUS:-}"
+if [ -n "$corpus" ] && [ -r "$corpus/INDEX.md" ]; then
+	for f in perf_data_converter/perf.data.callgraph-3.8 platform_system_extras/generated_by_linux_perf.data; do
+		"$TEXTPOKE" inject -q -b -i "$corpus/$f" -o "$tmp/o-c.data" || fail "inject -b $f"
+		perf inject -b -i "$corpus/$f" -o "$tmp/s-c.data" 2>/dev/null || fail "perf inject -b $f"
+		same "-b $f" "$tmp/o-c.data" "$tmp/s-c.data"
+		case $f in *3.8) grep -q '\.ko$' "$tmp/a" || fail "-b $f: no module entry" ;; esac
+		rm -f "$tmp/o-c.data" "$tmp/s-c.data"
+	done
+	grep -q ' /lib/modules/3.13.*\.ko$' "$tmp/a" && fail "-b: a module from a user entry"
+fi
 
 # refused, with the reason
 for opt in -s --strip; do
