@@ -22,6 +22,8 @@ struct bl_entry {
 	s32 pid; /* the machine: -1 the host, else a guest */
 	struct build_id bid;
 	bool hit;
+	/* a module's object: a table entry that says kernel, or a module's map */
+	bool module;
 };
 
 struct buildid_list {
@@ -37,13 +39,19 @@ static struct buildid_list *tool2bl(struct perf_tool *tool)
 	return (struct buildid_list *)((char *)tool - offsetof(struct buildid_list, tool));
 }
 
-/* the entry of @name on machine @pid, added at the end when new; NULL: -ENOMEM */
-static struct bl_entry *bl__findnew(struct buildid_list *bl, s32 pid, const char *name)
+/*
+ * The entry of @name on machine @pid, added at the end when new; NULL:
+ * -ENOMEM.  A @module is found as perf finds it, by a table entry that
+ * made it a module (one that says kernel); an entry of its path that
+ * says user is another object.
+ */
+static struct bl_entry *bl__findnew(struct buildid_list *bl, s32 pid, const char *name, bool module)
 {
 	struct bl_entry *e;
 
 	for (size_t i = bl->nr; i-- > 0;)
-		if (bl->v[i].pid == pid && !strcmp(bl->v[i].name, name))
+		if (bl->v[i].pid == pid && !strcmp(bl->v[i].name, name) &&
+		    (!module || bl->v[i].module))
 			return &bl->v[i];
 	if (bl->nr == bl->alloc) {
 		size_t n = bl->alloc ? bl->alloc * 2 : 64;
@@ -57,6 +65,7 @@ static struct bl_entry *bl__findnew(struct buildid_list *bl, s32 pid, const char
 	e = &bl->v[bl->nr];
 	memset(e, 0, sizeof(*e));
 	e->pid = pid;
+	e->module = module;
 	e->name = strdup(name);
 	if (!e->name)
 		return NULL;
@@ -85,9 +94,11 @@ static int bl__sync_table(struct buildid_list *bl)
 			continue;
 		if (!b->filename)
 			continue;
-		e = bl__findnew(bl, b->pid, b->filename);
+		e = bl__findnew(bl, b->pid, b->filename, false);
 		if (!e)
 			return -ENOMEM;
+		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+			e->module = true;
 		e->bid.size = b->size && b->size <= BUILD_ID_SIZE ? b->size : BUILD_ID_SIZE;
 		memcpy(e->bid.data, b->build_id, e->bid.size);
 	}
@@ -119,11 +130,15 @@ static int bl__entry_of(struct buildid_list *bl, const struct map *map, struct b
 	*ep = NULL;
 	if (!name)
 		return 0;
-	e = bl__findnew(bl, -1, name);
+	e = bl__findnew(bl, -1, name, map->dso->kind == DSO_KIND__MODULE);
 	if (!e)
 		return -ENOMEM;
-	/* an MMAP2's build-id, unless the table gave one */
-	if (!e->bid.size && map->dso->bid.size)
+	/*
+	 * an MMAP2's build-id, unless the table gave one; a module's comes
+	 * from the table entry that made it one (the model also takes those
+	 * that say user)
+	 */
+	if (!e->bid.size && map->dso->bid.size && map->dso->kind != DSO_KIND__MODULE)
 		e->bid = map->dso->bid;
 	*ep = e;
 	return 0;

@@ -76,6 +76,10 @@ if [ -n "$corpus" ] && [ -r "$corpus/INDEX.md" ]; then
 		same "$f" evlist -v -i "$corpus/$f"
 		same "$f" evlist -g -i "$corpus/$f"
 	done
+	# modules hit: named kernel in the table (3.8), and user, another object to perf
+	same callgraph-3.8 buildid-list -H -i "$corpus/perf_data_converter/perf.data.callgraph-3.8"
+	same generated_by_linux_perf buildid-list -H \
+		-i "$corpus/platform_system_extras/generated_by_linux_perf.data"
 fi
 
 same "ELF" buildid-list -i /bin/sh
