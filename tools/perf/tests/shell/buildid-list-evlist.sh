@@ -74,8 +74,8 @@ if [ -n "$corpus" ] && [ -r "$corpus/INDEX.md" ]; then
 		 perf_data_converter/perf.data.intel_pt-4.14; do
 		same "$f" buildid-list -i "$corpus/$f"
 		same "$f" evlist -v -i "$corpus/$f"
-		same "$f" evlist -g -i "$corpus/$f"
 	done
+	same group_desc-4.14 evlist -g -i "$corpus/perf_data_converter/perf.data.group_desc-4.14"
 	# modules hit: named kernel in the table (3.8), and user, another object to perf
 	same callgraph-3.8 buildid-list -H -i "$corpus/perf_data_converter/perf.data.callgraph-3.8"
 	same generated_by_linux_perf buildid-list -H \
