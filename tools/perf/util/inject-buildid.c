@@ -26,12 +26,6 @@ struct name_node {
 	char name[];
 };
 
-enum {
-	VDSO_64 = 1 << 0,
-	VDSO_32 = 1 << 1,
-	VDSO_X32 = 1 << 2,
-};
-
 struct bid_entry {
 	const char *name; /* a name_node's */
 	u16 misc;
@@ -42,7 +36,7 @@ struct inject_buildid {
 	bool all;
 	const struct perf_env *env;
 	struct name_node *names[1 << NAMES_BITS]; /* the names looked at */
-	unsigned int vdsos;			  /* VDSO_*: the vdsos mapped */
+	unsigned int vdsos;			  /* bit i: vdso_names[i] was mapped */
 	/* -b: what the scan found, in the order of the first hits */
 	struct bid_entry *entries;
 	size_t nr_entries, alloc_entries;
