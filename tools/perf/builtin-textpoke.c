@@ -364,7 +364,7 @@ static void textpoke_usage(FILE *fp)
 		    " Kernel code as it was at each moment of a recording.\n\n"
 		    " Commands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(fp, "   %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(fp, "   %-13s %s\n", commands[i].name, commands[i].help);
 	fprintf(fp, "\n See 'perf textpoke <command> -h' for a command's options,\n"
 		    " 'perf textpoke help <command>' for its man page.\n");
 }
