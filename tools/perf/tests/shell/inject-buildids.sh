@@ -7,8 +7,8 @@
 # (record -B) and one with them, through a file, to a stream and from a
 # stream (against perf inject's file output of the same stream: its own
 # stream to stream output has no header in 6.1); --buildid-all likewise on
-# a recording with a table.  Stock perf script reads our -b output as it
-# reads perf inject's.  -s and --strip are refused: one line, exit 1, no
+# a recording with a table.  Stock perf script and perf report read our
+# -b output as they read perf inject's.  -s and --strip are refused: one line, exit 1, no
 # output file.  The sets compared are those of one input, so whichever
 # objects the samples hit, both sides see the same hits.  Public
 # recordings with modules hit: the table entry perf takes for a module.
@@ -53,6 +53,12 @@ grep -q ' \[vdso\]$' "$tmp/a" || fail "-b nb: no [vdso] entry"
 perf script -i "$tmp/o-nb.data" >"$tmp/a" 2>&1 || fail "stock perf script on inject -b's output"
 perf script -i "$tmp/s-nb.data" >"$tmp/b" 2>&1
 cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head; fail "perf script differs on -b"; }
+# perf report's profile (its lines sorted: ties of equal share come in
+# insertion order, which differs between the two files)
+perf report -q --stdio -g none --sort dso,sym -i "$tmp/o-nb.data" 2>&1 | sort >"$tmp/a"
+perf report -q --stdio -g none --sort dso,sym -i "$tmp/s-nb.data" 2>&1 | sort >"$tmp/b"
+[ -s "$tmp/b" ] || fail "stock perf report printed nothing for perf inject -b's output"
+cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head; fail "perf report differs on -b"; }
 
 "$TEXTPOKE" inject -q --buildid-all -i "$tmp/bid.data" -o "$tmp/o-all.data" || fail "--buildid-all"
 perf inject --buildid-all -i "$tmp/bid.data" -o "$tmp/s-all.data" || fail "perf inject --buildid-all"
