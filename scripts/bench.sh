@@ -76,6 +76,21 @@ inject_row ''
 inject_row '--jit'
 inject_row '--snapshot=start'
 
+# inject -b against perf inject -b: the same table of the objects the
+# samples hit (ours finds them in a time-ordered pass, then copies)
+bid_row() {
+	local p t pr tr bytes
+	read -r p pr < <(measure sh -c "rm -rf '$dir/bid.out' '$dir/bid.out.old'; perf inject -b -i '$dir/perf.data' -o '$dir/bid.out'")
+	read -r t tr < <(measure sh -c "rm -rf '$dir/bid.out' '$dir/bid.out.old'; '$prog' inject -q -b -i '$dir/perf.data' -o '$dir/bid.out'")
+	bytes=$(stat -c %s "$dir/perf.data")
+	printf '%-62s %8.0f MB/s %8.0f MB/s %7.1fx %8s\n' "inject -b vs perf inject -b" \
+		"$(echo "$bytes / 1000 / $p" | bc -l)" "$(echo "$bytes / 1000 / $t" | bc -l)" \
+		"$(echo "$p / $t" | bc -l)" ">= 2x"
+	printf '%-62s %9s kB %9s kB %7.2fx %8s\n' "  max RSS" "$pr" "$tr" \
+		"$(echo "$tr / $pr" | bc -l)" "<= 1x"
+}
+bid_row
+
 # report: a million pokes and samples, and the profile against perf report
 if [ -x "$src/scripts/bench-report.sh" ]; then
 	echo

@@ -40,7 +40,7 @@ static int parse_snapshot(const char *str, struct inject_opts *o)
 
 int cmd_textpoke_inject(int argc, char **argv)
 {
-	enum { OPT_JIT = 256, OPT_JIT_DIR, OPT_SNAPSHOT, OPT_ITRACE };
+	enum { OPT_JIT = 256, OPT_JIT_DIR, OPT_SNAPSHOT, OPT_ITRACE, OPT_BUILDID_ALL, OPT_STRIP };
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
 	     "input file name (default: stdin, as perf inject)", 'i'},
@@ -56,6 +56,14 @@ int cmd_textpoke_inject(int argc, char **argv)
 	     "replace an Intel PT trace by the samples decoded from it (perf's letters: i100us, "
 	     "b, c, r, e, p, x, w, g; none: i100usbepwx)",
 	     OPT_ITRACE},
+	    {'b', "build-ids", no_argument, NULL,
+	     "a build-id table entry for each object a sample hit, as perf inject -b", 'b'},
+	    {0, "buildid-all", no_argument, NULL,
+	     "a build-id table entry for each object mapped, sampled or not", OPT_BUILDID_ALL},
+	    {'s', "sched-stat", no_argument, NULL, "refused: not done by perf textpoke inject",
+	     's'},
+	    {0, "strip", no_argument, NULL, "refused: not done by perf textpoke inject",
+	     OPT_STRIP},
 	    TEXT_IMAGE_POPTS,
 	    {'q', "quiet", no_argument, NULL, "no summary line", 'q'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
@@ -95,6 +103,24 @@ int cmd_textpoke_inject(int argc, char **argv)
 			else if (itrace_opts__parse(&o.itrace, optarg))
 				return 129;
 			break;
+		case 'b':
+			o.build_ids = true;
+			break;
+		case OPT_BUILDID_ALL:
+			o.buildid_all = true;
+			break;
+		case 's':
+			/* perf's needs sched_switch samples rewritten as sched_stat ones */
+			pr_err(
+			    "-s/--sched-stat is not supported: merging sched_switch samples into "
+			    "sched_stat ones is not done by perf textpoke inject; use perf "
+			    "inject -s\n");
+			return 1;
+		case OPT_STRIP:
+			pr_err("--strip is not supported: dropping the recorded events and "
+			       "their samples after --itrace is not done by perf textpoke "
+			       "inject; use perf inject --itrace --strip\n");
+			return 1;
 		case 'q':
 			o.quiet = true;
 			break;

@@ -28,7 +28,9 @@ static int cmd_textpoke_help(int argc, char **argv);
 static const struct textpoke_cmd commands[] = {
     {"annotate", cmd_textpoke_annotate,
      "Which instructions of a function the samples fell on, as perf annotate"},
+    {"buildid-list", cmd_textpoke_buildid_list, "List the build-ids in a recording, as perf"},
     {"code", cmd_textpoke_code, "Print kernel code as it was at a moment of a recording"},
+    {"evlist", cmd_textpoke_evlist, "List the events in a recording, as perf"},
     {"help", cmd_textpoke_help, "List the commands, or show a command's man page"},
     {"inject", cmd_textpoke_inject,
      "Rewrite a recording for tools that know nothing of text pokes"},
@@ -362,7 +364,7 @@ static void textpoke_usage(FILE *fp)
 		    " Kernel code as it was at each moment of a recording.\n\n"
 		    " Commands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(fp, "   %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(fp, "   %-13s %s\n", commands[i].name, commands[i].help);
 	fprintf(fp, "\n See 'perf textpoke <command> -h' for a command's options,\n"
 		    " 'perf textpoke help <command>' for its man page.\n");
 }

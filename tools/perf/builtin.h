@@ -4,7 +4,9 @@
 
 int cmd_textpoke(int argc, char **argv);
 int cmd_textpoke_annotate(int argc, char **argv);
+int cmd_textpoke_buildid_list(int argc, char **argv);
 int cmd_textpoke_code(int argc, char **argv);
+int cmd_textpoke_evlist(int argc, char **argv);
 int cmd_textpoke_inject(int argc, char **argv);
 int cmd_textpoke_record(int argc, char **argv);
 int cmd_textpoke_report(int argc, char **argv);

@@ -39,6 +39,7 @@ struct dso {
 	struct build_id bid;		/* as recorded; size 0 when unknown */
 	u64 ino;     /* the first MMAP2 inode of its maps: perf's dso id, which --mmaps prints */
 	bool loaded; /* symbols were looked for (found or not) */
+	bool hit;    /* inject -b: a sample fell in it; its build-id was looked for */
 	bool print_long_name; /* a module perf names by its path (see map__dso_name()) */
 	struct symbols symbols;
 	char *symsrc; /* the file the symbols came from */

@@ -29,6 +29,7 @@
 #include "debug.h"
 #include "header.h"
 #include "inject-itrace.h"
+#include "inject-buildid.h"
 #include "inject-jit.h"
 #include "inject-snapshot.h"
 #include "inject.h"
@@ -73,6 +74,7 @@ struct inject {
 	struct perf_writer *w;
 	struct inject_jit *jit;
 	struct inject_itrace *itrace;
+	struct inject_buildid *bid; /* -b, --buildid-all */
 	bool started;
 	/* raw payloads of the input's features, in file byte order */
 	void *feat_buf[HEADER_LAST_FEATURE];
@@ -123,11 +125,18 @@ static int inject__add_build_ids(struct inject *inj)
 	const struct perf_env *env = &inj->session->env;
 	int i, err;
 
-	for (i = 0; i < env->nr_build_ids; i++) {
+	/* -b and --buildid-all keep the entries of the objects hit or mapped only */
+	for (i = 0; !inj->bid && i < env->nr_build_ids; i++) {
 		const struct build_id_entry *b = &env->build_ids[i];
 
 		err = perf_writer__add_build_id(inj->w, b->misc, b->pid, b->build_id, b->size ?: 20,
 						b->filename);
+		if (err)
+			return err;
+	}
+	if (inj->bid) {
+		err = inject_buildid__write_all(inj->bid, inj->w,
+						perf_writer__final_path(inj->w) != NULL);
 		if (err)
 			return err;
 	}
@@ -202,7 +211,7 @@ static int inject__write(struct inject *inj, union perf_event *event)
 }
 
 static int inject__kernel_event(struct inject *inj, union perf_event *event,
-				struct perf_sample *sample)
+				struct perf_sample *sample, bool is_sample)
 {
 	int err;
 
@@ -215,6 +224,17 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 	}
 	if (!inj->started && (err = inject__start(inj)))
 		return err;
+	/* --buildid-all: an object's build-id goes before its MMAP, as perf's */
+	if (inj->bid && !is_sample) {
+		err = inject_buildid__side_band(inj->bid, inj->w, event);
+		if (err) {
+			pr_err("%s: cannot add the build-id for the %s record read at %#" PRIx64
+			       ": %s\n",
+			       inj->opts->output, perf_event__name(event->header.type),
+			       inj->session->cur_offset, strerror(-err));
+			return err;
+		}
+	}
 	if (inj->jit) {
 		err = inject_jit__event(inj->jit, inj->w, event, sample);
 		if (err < 0)
@@ -228,14 +248,14 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 static int inject__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
-	return inject__kernel_event(tool2inject(tool), event, sample);
+	return inject__kernel_event(tool2inject(tool), event, sample, true);
 }
 
 static int inject__side_band(struct perf_tool *tool, union perf_event *event,
 			     struct perf_sample *sample, struct evsel *evsel,
 			     struct machine *machine)
 {
-	return inject__kernel_event(tool2inject(tool), event, sample);
+	return inject__kernel_event(tool2inject(tool), event, sample, false);
 }
 
 static int inject__user_event(struct perf_tool *tool, union perf_event *event,
@@ -603,6 +623,8 @@ static void inject__summary(struct inject *inj)
 		fprintf(
 		    stderr, ", %" PRIu64 " samples and %" PRIu64 " errors decoded from the trace",
 		    inject_itrace__nr_samples(inj->itrace), inject_itrace__nr_errors(inj->itrace));
+	if (inj->bid)
+		fprintf(stderr, ", %zu build-ids", inject_buildid__nr_entries(inj->bid));
 	if (o->snapshot)
 		fprintf(stderr, ", kcore_dir of the code at %s",
 			o->snapshot_at == INJECT_SNAPSHOT_START ? "the start" :
@@ -702,6 +724,16 @@ int inject__run(const struct inject_opts *o)
 	err = inject__prepare(&inj, ti, in_kcore_dir);
 	if (err)
 		goto out;
+	if (o->build_ids || o->buildid_all) {
+		inj.bid = inject_buildid__new(o->buildid_all, &inj.session->env);
+		if (!inj.bid) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = inject_buildid__scan(inj.bid, in_path);
+		if (err)
+			goto out;
+	}
 	err = perf_session__process_events(inj.session);
 	/*
 	 * A cut-off input: the output is a whole recording of the complete
@@ -736,6 +768,7 @@ out:
 		perf_writer__abort(inj.w);
 	inject_jit__delete(inj.jit);
 	inject_itrace__delete(inj.itrace);
+	inject_buildid__delete(inj.bid);
 	if (inj.session)
 		perf_session__delete(inj.session);
 	text_image__delete(ti);

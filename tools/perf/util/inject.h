@@ -20,12 +20,16 @@
  *              exactly its life (inject-jit.c);
  *  --itrace:   an Intel PT trace replaced by the samples decoded from it
  *              (inject-itrace.c), a third pass.
- * With neither, records pass through as perf inject passes them.  A pipe
+ *  -b, --buildid-all: the build-id table of the objects hit or mapped
+ *              (inject-buildid.c), with any of the above or alone.
+ * With none, records pass through as perf inject passes them.  A pipe
  * on input is spooled to an unlinked temporary file for the two passes.
  */
 struct inject_opts {
 	const char *input;  /* "-": stdin */
 	const char *output; /* "-": stdout, the pipe format */
+	bool build_ids;	   /* -b: the objects the samples hit */
+	bool buildid_all;  /* --buildid-all: every object mapped */
 	bool jit;
 	const char *jit_dir; /* NULL: OUT/jit */
 	bool snapshot;

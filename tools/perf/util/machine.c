@@ -1109,6 +1109,29 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 	return al->sym != NULL;
 }
 
+struct map *thread__find_map(struct thread *thread, u8 cpumode, u64 addr, u64 time)
+{
+	struct machine *machine = thread->machine;
+	struct map *map;
+
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		/* no kallsyms read: the kernel MMAP's span is what is asked */
+		map = machine__find_ksym_map(machine, addr, time);
+		if (map)
+			return map;
+		map = maps__find(machine->kmaps, addr);
+		if (map && map->dso->kind == DSO_KIND__MODULE &&
+		    machine__module_gone(machine, map->dso, time))
+			return NULL;
+		return map;
+	case PERF_RECORD_MISC_USER:
+		return thread->maps ? maps__find(thread->maps, addr) : NULL;
+	default:
+		return NULL;
+	}
+}
+
 int machine__resolve(struct machine *machine, struct addr_location *al, struct perf_sample *sample)
 {
 	struct thread *thread = machine__findnew_thread(machine, sample->pid, sample->tid);

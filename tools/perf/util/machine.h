@@ -106,6 +106,13 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 			 struct addr_location *al);
 
 /*
+ * The map that holds @addr for @thread in @cpumode at @time, as
+ * thread__find_symbol() finds it but without loading any symbols
+ * (inject -b only asks which object was hit).  Borrowed, or NULL.
+ */
+struct map *thread__find_map(struct thread *thread, u8 cpumode, u64 addr, u64 time);
+
+/*
  * Whether thread__find_symbol() may answer otherwise for the same kernel
  * address at another time: KSYMBOL objects (BPF programs, trampolines)
  * come and go, and a module gone is no answer after it went.  @map is what

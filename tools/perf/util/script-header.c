@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "attr-print.h"
 #include "data.h"
 #include "debug.h"
 #include "evsel.h"
@@ -92,162 +93,6 @@ static u32 feat_count(const struct script_header *h, int feat)
 	return n;
 }
 
-struct bit_name {
-	u64 bit;
-	const char *name;
-};
-
-/* in the order of perf's tables, which is not always the bits' */
-static const struct bit_name sample_type_names[] = {
-    {PERF_SAMPLE_IP, "IP"},
-    {PERF_SAMPLE_TID, "TID"},
-    {PERF_SAMPLE_TIME, "TIME"},
-    {PERF_SAMPLE_ADDR, "ADDR"},
-    {PERF_SAMPLE_READ, "READ"},
-    {PERF_SAMPLE_CALLCHAIN, "CALLCHAIN"},
-    {PERF_SAMPLE_ID, "ID"},
-    {PERF_SAMPLE_CPU, "CPU"},
-    {PERF_SAMPLE_PERIOD, "PERIOD"},
-    {PERF_SAMPLE_STREAM_ID, "STREAM_ID"},
-    {PERF_SAMPLE_RAW, "RAW"},
-    {PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-    {PERF_SAMPLE_REGS_USER, "REGS_USER"},
-    {PERF_SAMPLE_STACK_USER, "STACK_USER"},
-    {PERF_SAMPLE_IDENTIFIER, "IDENTIFIER"},
-    {PERF_SAMPLE_REGS_INTR, "REGS_INTR"},
-    {PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
-    {PERF_SAMPLE_WEIGHT, "WEIGHT"},
-    {PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
-    {PERF_SAMPLE_AUX, "AUX"},
-    {PERF_SAMPLE_CGROUP, "CGROUP"},
-    {PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
-    {PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
-    {PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"},
-    {0, NULL},
-};
-
-static const struct bit_name read_format_names[] = {
-    {PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
-    {PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING"},
-    {PERF_FORMAT_ID, "ID"},
-    {PERF_FORMAT_GROUP, "GROUP"},
-    {1ULL << 4 /* PERF_FORMAT_LOST */, "LOST"},
-    {0, NULL},
-};
-
-static const struct bit_name branch_type_names[] = {
-    {PERF_SAMPLE_BRANCH_USER, "USER"},
-    {PERF_SAMPLE_BRANCH_KERNEL, "KERNEL"},
-    {PERF_SAMPLE_BRANCH_HV, "HV"},
-    {PERF_SAMPLE_BRANCH_ANY, "ANY"},
-    {PERF_SAMPLE_BRANCH_ANY_CALL, "ANY_CALL"},
-    {PERF_SAMPLE_BRANCH_ANY_RETURN, "ANY_RETURN"},
-    {PERF_SAMPLE_BRANCH_IND_CALL, "IND_CALL"},
-    {PERF_SAMPLE_BRANCH_ABORT_TX, "ABORT_TX"},
-    {PERF_SAMPLE_BRANCH_IN_TX, "IN_TX"},
-    {PERF_SAMPLE_BRANCH_NO_TX, "NO_TX"},
-    {PERF_SAMPLE_BRANCH_COND, "COND"},
-    {PERF_SAMPLE_BRANCH_CALL_STACK, "CALL_STACK"},
-    {PERF_SAMPLE_BRANCH_IND_JUMP, "IND_JUMP"},
-    {PERF_SAMPLE_BRANCH_CALL, "CALL"},
-    {PERF_SAMPLE_BRANCH_NO_FLAGS, "NO_FLAGS"},
-    {PERF_SAMPLE_BRANCH_NO_CYCLES, "NO_CYCLES"},
-    {PERF_SAMPLE_BRANCH_TYPE_SAVE, "TYPE_SAVE"},
-    {PERF_SAMPLE_BRANCH_HW_INDEX, "HW_INDEX"},
-    {1ULL << 18 /* PERF_SAMPLE_BRANCH_PRIV_SAVE */, "PRIV_SAVE"},
-    {0, NULL},
-};
-
-/* perf's __p_bits(): the names of the known bits set, '|'-joined; the others are dropped */
-static void fprint_bits(FILE *fp, const char *name, u64 v, const struct bit_name *names)
-{
-	const char *sep = "";
-
-	if (!v)
-		return;
-	fprintf(fp, ", %s = ", name);
-	for (; names->name; names++) {
-		if (v & names->bit) {
-			fprintf(fp, "%s%s", sep, names->name);
-			sep = "|";
-		}
-	}
-}
-
-static void fprint_u(FILE *fp, const char *name, u64 v)
-{
-	if (v)
-		fprintf(fp, ", %s = %" PRIu64, name, v);
-}
-
-static void fprint_x(FILE *fp, const char *name, u64 v)
-{
-	if (v)
-		fprintf(fp, ", %s = %#" PRIx64, name, v);
-}
-
-/* perf 6.1's perf_event_attr__fprintf() order, which is not the struct's */
-static void fprint_attr(FILE *fp, const struct perf_event_attr *a, u32 size)
-{
-	fprint_u(fp, "type", a->type);
-	fprint_u(fp, "size", size);
-	fprint_x(fp, "config", a->config);
-	fprint_u(fp, "{ sample_period, sample_freq }", a->sample_period);
-	fprint_bits(fp, "sample_type", a->sample_type, sample_type_names);
-	fprint_bits(fp, "read_format", a->read_format, read_format_names);
-	fprint_u(fp, "disabled", a->disabled);
-	fprint_u(fp, "inherit", a->inherit);
-	fprint_u(fp, "pinned", a->pinned);
-	fprint_u(fp, "exclusive", a->exclusive);
-	fprint_u(fp, "exclude_user", a->exclude_user);
-	fprint_u(fp, "exclude_kernel", a->exclude_kernel);
-	fprint_u(fp, "exclude_hv", a->exclude_hv);
-	fprint_u(fp, "exclude_idle", a->exclude_idle);
-	fprint_u(fp, "mmap", a->mmap);
-	fprint_u(fp, "comm", a->comm);
-	fprint_u(fp, "freq", a->freq);
-	fprint_u(fp, "inherit_stat", a->inherit_stat);
-	fprint_u(fp, "enable_on_exec", a->enable_on_exec);
-	fprint_u(fp, "task", a->task);
-	fprint_u(fp, "watermark", a->watermark);
-	fprint_u(fp, "precise_ip", a->precise_ip);
-	fprint_u(fp, "mmap_data", a->mmap_data);
-	fprint_u(fp, "sample_id_all", a->sample_id_all);
-	fprint_u(fp, "exclude_host", a->exclude_host);
-	fprint_u(fp, "exclude_guest", a->exclude_guest);
-	fprint_u(fp, "exclude_callchain_kernel", a->exclude_callchain_kernel);
-	fprint_u(fp, "exclude_callchain_user", a->exclude_callchain_user);
-	fprint_u(fp, "mmap2", a->mmap2);
-	fprint_u(fp, "comm_exec", a->comm_exec);
-	fprint_u(fp, "use_clockid", a->use_clockid);
-	fprint_u(fp, "context_switch", a->context_switch);
-	fprint_u(fp, "write_backward", a->write_backward);
-	fprint_u(fp, "namespaces", a->namespaces);
-	fprint_u(fp, "ksymbol", a->ksymbol);
-	fprint_u(fp, "bpf_event", a->bpf_event);
-	fprint_u(fp, "aux_output", a->aux_output);
-	fprint_u(fp, "cgroup", a->cgroup);
-	fprint_u(fp, "text_poke", a->text_poke);
-	fprint_u(fp, "build_id", a->build_id);
-	fprint_u(fp, "inherit_thread", a->inherit_thread);
-	fprint_u(fp, "remove_on_exec", a->remove_on_exec);
-	fprint_u(fp, "sigtrap", a->sigtrap);
-	fprint_u(fp, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
-	fprint_u(fp, "bp_type", a->bp_type);
-	fprint_x(fp, "{ bp_addr, config1 }", a->bp_addr);
-	fprint_x(fp, "{ bp_len, config2 }", a->bp_len);
-	fprint_bits(fp, "branch_sample_type", a->branch_sample_type, branch_type_names);
-	fprint_x(fp, "sample_regs_user", a->sample_regs_user);
-	fprint_u(fp, "sample_stack_user", a->sample_stack_user);
-	if (a->clockid)
-		fprintf(fp, ", clockid = %" PRId64, (s64)a->clockid);
-	fprint_x(fp, "sample_regs_intr", a->sample_regs_intr);
-	fprint_u(fp, "aux_watermark", a->aux_watermark);
-	fprint_u(fp, "sample_max_stack", a->sample_max_stack);
-	fprint_u(fp, "aux_sample_size", a->aux_sample_size);
-	fprint_u(fp, "sig_data", a->sig_data);
-}
-
 static void fprint_events(struct perf_session *session, FILE *fp)
 {
 	const struct perf_env *env = &session->env;
@@ -264,7 +109,7 @@ static void fprint_events(struct perf_session *session, FILE *fp)
 				fprintf(fp, "%s %" PRIu64, j ? "," : "", d->ids[j]);
 			fputs(" }", fp);
 		}
-		fprint_attr(fp, &evsel->attr, evsel->attr_size);
+		perf_event_attr__fprintf(fp, &evsel->attr, evsel->attr_size, ATTR_PRINT_HEADER);
 		fputc('\n', fp);
 	}
 }

@@ -401,6 +401,20 @@ const char *trace_events__format(struct trace_events *te, void *format, int cpu,
 	return te->seq.buffer;
 }
 
+const char *trace_events__field_names(struct trace_events *te, void *format)
+{
+	struct tep_event *ev = format;
+	struct tep_format_field *field;
+
+	trace_seq_reset(&te->seq);
+	/* format.fields: the event's own, the common_* ones are apart */
+	for (field = ev->format.fields; field; field = field->next)
+		trace_seq_printf(&te->seq, "%s%s", field == ev->format.fields ? "" : ",",
+				 field->name);
+	trace_seq_terminate(&te->seq);
+	return te->seq.buffer;
+}
+
 bool trace_events__built_in(void)
 {
 	return true;
@@ -423,6 +437,11 @@ struct trace_events *trace_events__new(const void *data, u64 size, const char *p
 
 void trace_events__delete(struct trace_events *te)
 {
+}
+
+const char *trace_events__field_names(struct trace_events *te, void *format)
+{
+	return NULL;
 }
 
 void *trace_events__find(struct trace_events *te, u64 id)

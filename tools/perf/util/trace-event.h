@@ -34,6 +34,9 @@ int trace_events__name(void *format, char *buf, size_t size);
 const char *trace_events__format(struct trace_events *te, void *format, int cpu, const void *raw,
 				 u32 raw_size);
 
+/* a format's own fields (no common_*), ','-joined: valid until the next call; NULL without libtraceevent */
+const char *trace_events__field_names(struct trace_events *te, void *format);
+
 bool trace_events__built_in(void);
 
 #endif /* __PERF_TEXTPOKE_TRACE_EVENT_H */

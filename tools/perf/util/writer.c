@@ -417,6 +417,24 @@ static int writer__start_pipe(struct perf_writer *w)
 	return err;
 }
 
+/* pipe mode: the BUILD_ID entries not sent yet, complete HEADER_BUILD_ID records already */
+static int writer__pipe_build_ids(struct perf_writer *w)
+{
+	int err = 0;
+
+	while (!err && w->build_ids_sent < w->build_ids.len) {
+		struct perf_event_header h;
+		u16 size;
+
+		memcpy(&h, w->build_ids.p + w->build_ids_sent, sizeof(h));
+		size = writer__u16(w, h.size);
+		err = writer__emit(w, w->build_ids.p + w->build_ids_sent, size);
+		w->nr_records[PERF_RECORD_HEADER_BUILD_ID]++;
+		w->build_ids_sent += size;
+	}
+	return err;
+}
+
 /* pipe mode: what was set after the first record, as records after the last */
 static int writer__pipe_late_features(struct perf_writer *w)
 {
@@ -444,18 +462,7 @@ static int writer__pipe_late_features(struct perf_writer *w)
 		w->nr_records[PERF_RECORD_HEADER_FEATURE]++;
 	}
 	wbuf__exit(&b);
-	/* BUILD_ID entries are complete HEADER_BUILD_ID records already */
-	while (!err && w->build_ids_sent < w->build_ids.len) {
-		struct perf_event_header h;
-		u16 size;
-
-		memcpy(&h, w->build_ids.p + w->build_ids_sent, sizeof(h));
-		size = writer__u16(w, h.size);
-		err = writer__emit(w, w->build_ids.p + w->build_ids_sent, size);
-		w->nr_records[PERF_RECORD_HEADER_BUILD_ID]++;
-		w->build_ids_sent += size;
-	}
-	return err;
+	return err ?: writer__pipe_build_ids(w);
 }
 
 static int writer__start(struct perf_writer *w)
@@ -507,6 +514,22 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 		return w->err;
 #endif
 	return writer__emit(w, rec, len);
+}
+
+int perf_writer__flush_build_ids(struct perf_writer *w)
+{
+	if (w->err)
+		return w->err;
+	/* a file keeps them for its feature; a stream not started sends them at its start */
+	if (!w->pipe || !w->started)
+		return 0;
+	if (w->aux_owed)
+		return -EBUSY;
+#ifdef HAVE_ZSTD
+	if (w->zctx && writer__zstd_flush(w))
+		return w->err;
+#endif
+	return writer__pipe_build_ids(w);
 }
 
 /*

@@ -199,6 +199,14 @@ int perf_writer__set_dir_format(struct perf_writer *w, u64 version);
 int perf_writer__add_build_id(struct perf_writer *w, u16 misc, s32 pid, const u8 *build_id, u8 size,
 			      const char *filename);
 /*
+ * Pipe mode, once records have been written: the entries added since
+ * go out now, as HEADER_BUILD_ID records before the next record (perf
+ * inject -b puts each before the first sample in its object), instead
+ * of after the last record.  Nothing to do for a file (its feature
+ * takes them) or a stream not started yet.
+ */
+int perf_writer__flush_build_ids(struct perf_writer *w);
+/*
  * Raw payloads, in the file's byte order: BPF_PROG_INFO as perf lays it
  * out, TRACING_DATA as perf's tracing data (pipe mode: the
  * HEADER_TRACING_DATA record).
