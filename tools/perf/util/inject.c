@@ -24,11 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "debug.h"
 #include "header.h"
 #include "inject-jit.h"
+#include "inject-jitdump.h"
 #include "inject-snapshot.h"
 #include "inject.h"
 #include "input-file.h"
@@ -71,6 +73,7 @@ struct inject {
 	struct perf_session *session;
 	struct perf_writer *w;
 	struct inject_jit *jit;
+	struct inject_jitdump *jitdump; /* with jit: the user space's JIT code */
 	bool started;
 	/* raw payloads of the input's features, in file byte order */
 	void *feat_buf[HEADER_LAST_FEATURE];
@@ -129,9 +132,10 @@ static int inject__add_build_ids(struct inject *inj)
 		if (err)
 			return err;
 	}
-	if (inj->jit)
-		return inject_jit__add_build_ids(inj->jit, inj->w);
-	return 0;
+	err = inject_jitdump__add_build_ids(inj->jitdump, inj->w);
+	if (!err && inj->jit)
+		err = inject_jit__add_build_ids(inj->jit, inj->w);
+	return err;
 }
 
 /*
@@ -205,6 +209,13 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 	inj->nr_in++;
 	if (!inj->started && (err = inject__start(inj)))
 		return err;
+	if (inj->jitdump) {
+		err = inject_jitdump__event(inj->jitdump, inj->w, event, sample);
+		if (err < 0)
+			return err;
+		if (err > 0)
+			return 0;
+	}
 	if (inj->jit) {
 		err = inject_jit__event(inj->jit, inj->w, event, sample);
 		if (err < 0)
@@ -252,6 +263,11 @@ static int inject__user_event(struct perf_tool *tool, union perf_event *event,
 		}
 		inj->nr_out++;
 		return 0;
+	case PERF_RECORD_TIME_CONV:
+		/* jitdumps with arch timestamps are placed through it; it is copied too */
+		if (inj->jitdump)
+			inject_jitdump__time_conv(inj->jitdump, event);
+		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		/* before the first record a round delivers nothing: no header needed yet */
 		if (!inj->started)
@@ -511,6 +527,21 @@ static bool inject__out_has_kcore(struct inject *inj)
 	return has;
 }
 
+/* jitdump times are CLOCK_MONOTONIC: every event must have been recorded with -k mono */
+static bool inject__mono_clock(struct inject *inj)
+{
+	struct evlist *evlist = inj->session->evlist;
+	int i;
+
+	for (i = 0; i < evlist->nr_entries; i++) {
+		const struct perf_event_attr *a = &evlist->entries[i]->attr;
+
+		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
+			return false;
+	}
+	return evlist->nr_entries > 0;
+}
+
 /* everything between the first pass and the copy: snapshot, kcore_dir, objects */
 static int inject__prepare(struct inject *inj, struct text_image *ti, const char *in_kcore_dir)
 {
@@ -543,6 +574,10 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 	}
 	if (o->jit) {
 		char *write_dir, *final_dir;
+
+		inj->jitdump = inject_jitdump__new(inject__mono_clock(inj));
+		if (!inj->jitdump)
+			return -ENOMEM;
 
 		err = inject__jit_dirs(inj, &write_dir, &final_dir);
 		if (!err) {
@@ -583,17 +618,20 @@ static void inject__summary(struct inject *inj)
 	fprintf(stderr, "[ perf textpoke inject: %" PRIu64 " records to %s", inj->nr_out,
 		strcmp(o->output, "-") ? o->output : "stdout");
 	if (inj->jit)
-		fprintf(stderr, ", %zu JIT objects", inject_jit__nr_objects(inj->jit));
+		fprintf(stderr, ", %zu JIT objects",
+			inject_jit__nr_objects(inj->jit) +
+			    inject_jitdump__nr_objects(inj->jitdump));
 	if (o->snapshot)
 		fprintf(stderr, ", kcore_dir of the code at %s",
 			o->snapshot_at == INJECT_SNAPSHOT_START ? "the start" :
 			o->snapshot_at == INJECT_SNAPSHOT_END	? "the end" :
 								  "the given time");
 	fprintf(stderr, " ]\n");
-	if (inj->jit && !inject_jit__nr_objects(inj->jit))
+	if (inj->jit && !inject_jit__nr_objects(inj->jit) &&
+	    !inject_jitdump__nr_objects(inj->jitdump))
 		fprintf(stderr,
-			"%s has no BPF program or OOL region with known bytes: no object "
-			"was written\n",
+			"%s has no jitdump, BPF program or OOL region with known bytes: no "
+			"object was written\n",
 			inj->in_name);
 	if (inj->nr_dropped)
 		pr_warning("%" PRIu64 " records of types perf inject does not copy were left out\n",
@@ -704,6 +742,7 @@ out:
 	if (inj.w)
 		perf_writer__abort(inj.w);
 	inject_jit__delete(inj.jit);
+	inject_jitdump__delete(inj.jitdump);
 	if (inj.session)
 		perf_session__delete(inj.session);
 	text_image__delete(ti);
