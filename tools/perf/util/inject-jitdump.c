@@ -148,7 +148,7 @@ static int jd__load(void *arg, const struct jitdump_load *l, const struct jitdum
 		goto fail;
 	obj->path = strdup(path);
 	if (!obj->path)
-		return -ENOMEM;
+		return jw->err = -ENOMEM;
 	j->nr_objs++;
 	err = jd__mmap2(jw, path, &st, l->pid, l->tid, l->code_addr, l->code_size,
 			unwind ? unwind->mapped_size : 0, jd__time(jw, l->time));

@@ -179,16 +179,16 @@ static bool jitdump__unwinding_info(struct jitdump_reader *r, const u8 *rec, u32
 static int jitdump__load(struct jitdump_reader *r, const struct jitdump_ops *ops, void *arg,
 			 const u8 *rec, u32 size, u64 off)
 {
-	const u8 *p = rec + JITDUMP_PREFIX_SIZE, *name, *nul;
+	const u8 *p = rec + JITDUMP_PREFIX_SIZE, *name;
 	struct jitdump_load l = {.offset = off};
 	u64 room;
-	int ret;
+	int ret = 0;
 
 	if (size < JITDUMP_PREFIX_SIZE + JITDUMP_LOAD_FIXED + 1) {
 		pr_warning("%s: JIT_CODE_LOAD at offset %#" PRIx64 ": %u bytes do not hold its "
 			   "fields: left out\n",
 			   r->path, off, size);
-		return 0;
+		goto out;
 	}
 	l.time = rd64(r, rec + 8);
 	l.pid = rd32(r, p);
@@ -200,18 +200,18 @@ static int jitdump__load(struct jitdump_reader *r, const struct jitdump_ops *ops
 	name = p + JITDUMP_LOAD_FIXED;
 	room = size - JITDUMP_PREFIX_SIZE - JITDUMP_LOAD_FIXED;
 	/* the code is the record's last code_size bytes, the name before it */
-	if (l.code_size >= room || !(nul = memchr(name, 0, room - l.code_size))) {
+	if (l.code_size >= room || !memchr(name, 0, room - l.code_size)) {
 		pr_warning("%s: JIT_CODE_LOAD at offset %#" PRIx64 " (code index %" PRIu64
 			   "): %" PRIu64 " bytes of code and a name do not fit in its %u bytes: "
 			   "left out\n",
 			   r->path, off, l.code_index, l.code_size, size);
-		return 0;
+		goto out;
 	}
-	(void)nul;
 	l.name = (const char *)name;
 	l.code = rec + size - l.code_size;
 	ret = ops->load(arg, &l, &r->debug, r->unwind.data ? &r->unwind : NULL);
-	/* the load takes them, as perf's does */
+out:
+	/* the load takes them, as perf's does, even one left out */
 	r->debug.nr = 0;
 	memset(&r->unwind, 0, sizeof(r->unwind));
 	return ret;
