@@ -24,8 +24,8 @@ struct stat;
 /*
  * Writes @path (created or truncated, 0644, as perf does) for @load with
  * the @debug (NULL or nr 0: none) and @unwind (NULL: none) that go with
- * it.  @bid gets the build-id: a SHA-1 of the load address and the file,
- * so equal loads give equal ids.  0 or -errno (nothing left at @path).
+ * it.  @bid gets the build-id: a hash of the load address and the file
+ * (jit_build_id()), so equal loads give equal ids.  0 or -errno (nothing left at @path).
  */
 int jit_elf__write(const char *path, const struct jitdump_load *load,
 		   const struct jitdump_debug *debug, const struct jitdump_unwind *unwind,
