@@ -630,8 +630,8 @@ static void inject__summary(struct inject *inj)
 	if (inj->jit && !inject_jit__nr_objects(inj->jit) &&
 	    !inject_jitdump__nr_objects(inj->jitdump))
 		fprintf(stderr,
-			"%s has no jitdump, BPF program or OOL region with known bytes: no "
-			"object was written\n",
+			"%s has no usable jitdump, BPF program or OOL region with known "
+			"bytes: no object was written\n",
 			inj->in_name);
 	if (inj->nr_dropped)
 		pr_warning("%" PRIu64 " records of types perf inject does not copy were left out\n",
