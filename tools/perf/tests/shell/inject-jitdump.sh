@@ -17,8 +17,9 @@
 #    --sort dso,sym,srcline (the DEBUG_INFO's lines, through addr2line),
 #    annotate of the moved function (objdump -l), the sample lines and
 #    the jitted MMAP2 lines of perf script, and the objects' .eh_frame,
-#    .eh_frame_hdr and decoded line table (readelf) are equal; the
-#    jitdump's own MMAP is gone from O as from P.
+#    .eh_frame_hdr and decoded line table (readelf), and the files
+#    perf buildid-list names are equal; the jitdump's own MMAP is gone
+#    from O as from P.
 # Then, on the small recording, ours alone: the jitdump in the other
 # byte order gives the same report; a jitdump cut inside its second load
 # warns naming the file, offset and JIT_CODE_LOAD, and keeps the first
@@ -27,7 +28,8 @@
 # jitdump's MMAP stays.
 # Mutations caught: jit_line_program() defining a file only once (the
 # mul.js line reported as loop.js:40); jd__mmap2() without the
-# unwinding's mapped_size in len (the MMAP2 lines differ).  Stock perf
+# unwinding's mapped_size in len (the MMAP2 lines differ);
+# inject_jitdump__add_build_ids() adding nothing (buildid-list differs).  Stock perf
 # runs under timeout: perf 6.1 waits for ever on addr2line when a line
 # table is bad enough (rows starting at 0 instead of 0x80 do that).
 
@@ -116,16 +118,22 @@ inject_stock "$d"
 stock own-rep.P report -i "$d/P" --stdio --sort dso,sym,srcline
 stock own-ann.P annotate -i "$d/P" --stdio -s jit_loop_a
 script own.P "$d" P
+stock own-bid.P buildid-list -i "$d/P"
 mkdir "$d/stock"
 cp "$d"/jitted-*.so "$d/stock/"
 inject_ours "$d"
 stock own-rep.O report -i "$d/O" --stdio --sort dso,sym,srcline
 stock own-ann.O annotate -i "$d/O" --stdio -s jit_loop_a
 script own.O "$d" O
+stock own-bid.O buildid-list -i "$d/O"
 same "own JIT: perf report --sort dso,sym,srcline" "$tmp/own-rep.P" "$tmp/own-rep.O"
 same "own JIT: perf annotate jit_loop_a" "$tmp/own-ann.P" "$tmp/own-ann.O"
 same "own JIT: perf script --show-mmap-events" "$tmp/script.own.P" "$tmp/script.own.O"
 grep "PERF_RECORD_MMAP" "$tmp/script.own.O" >"$tmp/mm.O"
+# the build-id table names the same files (perf's ids are random, ours hashes)
+awk '{ print $2 }' "$tmp/own-bid.P" | sort >"$tmp/bid.P"
+awk '{ print $2 }' "$tmp/own-bid.O" | sort >"$tmp/bid.O"
+same "own JIT: perf buildid-list's files" "$tmp/bid.P" "$tmp/bid.O"
 [ "$(grep -c 'jitted-.*-1\.so$' "$tmp/mm.O")" = 2 ] ||
 	fail "own JIT: the load and the move of code index 1 are not both mapped"
 grep -q "jit-.*\.dump" "$tmp/mm.O" && fail "own JIT: the jitdump's MMAP is still in ours"
