@@ -302,13 +302,14 @@ size_t inject_jitdump__nr_objects(const struct inject_jitdump *j)
 	return j ? j->nr_objs : 0;
 }
 
-struct inject_jitdump *inject_jitdump__new(bool mono_clock)
+struct inject_jitdump *inject_jitdump__new(void)
 {
-	struct inject_jitdump *j = calloc(1, sizeof(*j));
+	return calloc(1, sizeof(struct inject_jitdump));
+}
 
-	if (j)
-		j->mono_clock = mono_clock;
-	return j;
+void inject_jitdump__set_mono_clock(struct inject_jitdump *j, bool mono_clock)
+{
+	j->mono_clock = mono_clock;
 }
 
 void inject_jitdump__delete(struct inject_jitdump *j)

@@ -17,11 +17,15 @@ struct inject_jitdump;
  * The jitdump's own MMAP is dropped, and so are the process's later
  * anonymous (//anon) mappings, which held the code the objects now name.
  *
- * @mono_clock: every event was recorded with -k mono, the clock jitdump
- * times are in unless their header says arch timestamps (TSC, converted
- * through the recording's TIME_CONV).  NULL + errno on failure.
+ * NULL + errno on failure.
  */
-struct inject_jitdump *inject_jitdump__new(bool mono_clock);
+struct inject_jitdump *inject_jitdump__new(void);
+/*
+ * Before the first record: whether every event was recorded with -k
+ * mono, the clock jitdump times are in unless their header says arch
+ * timestamps (TSC, converted through the recording's TIME_CONV)
+ */
+void inject_jitdump__set_mono_clock(struct inject_jitdump *j, bool mono_clock);
 void inject_jitdump__delete(struct inject_jitdump *j);
 
 /* a TIME_CONV record of the input, for jitdumps with arch timestamps */

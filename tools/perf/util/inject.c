@@ -138,6 +138,21 @@ static int inject__add_build_ids(struct inject *inj)
 	return err;
 }
 
+/* jitdump times are CLOCK_MONOTONIC: every event must have been recorded with -k mono */
+static bool inject__mono_clock(struct inject *inj)
+{
+	struct evlist *evlist = inj->session->evlist;
+	int i;
+
+	for (i = 0; i < evlist->nr_entries; i++) {
+		const struct perf_event_attr *a = &evlist->entries[i]->attr;
+
+		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
+			return false;
+	}
+	return evlist->nr_entries > 0;
+}
+
 /*
  * The output's header: the attrs the session has seen (in a stream they
  * all come before the first record) and the features.  At the first
@@ -150,6 +165,9 @@ static int inject__start(struct inject *inj)
 	int i, err = 0;
 
 	inj->started = true;
+	/* a stream's attrs are all known now, not before */
+	if (inj->jitdump)
+		inject_jitdump__set_mono_clock(inj->jitdump, inject__mono_clock(inj));
 	if (session->needs_swap) {
 		pr_err("%s: a recording in the other byte order cannot be injected into (its "
 		       "records would have to be swapped back)\n",
@@ -527,21 +545,6 @@ static bool inject__out_has_kcore(struct inject *inj)
 	return has;
 }
 
-/* jitdump times are CLOCK_MONOTONIC: every event must have been recorded with -k mono */
-static bool inject__mono_clock(struct inject *inj)
-{
-	struct evlist *evlist = inj->session->evlist;
-	int i;
-
-	for (i = 0; i < evlist->nr_entries; i++) {
-		const struct perf_event_attr *a = &evlist->entries[i]->attr;
-
-		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
-			return false;
-	}
-	return evlist->nr_entries > 0;
-}
-
 /* everything between the first pass and the copy: snapshot, kcore_dir, objects */
 static int inject__prepare(struct inject *inj, struct text_image *ti, const char *in_kcore_dir)
 {
@@ -575,7 +578,7 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 	if (o->jit) {
 		char *write_dir, *final_dir;
 
-		inj->jitdump = inject_jitdump__new(inject__mono_clock(inj));
+		inj->jitdump = inject_jitdump__new();
 		if (!inj->jitdump)
 			return -ENOMEM;
 
@@ -724,6 +727,9 @@ int inject__run(const struct inject_opts *o)
 		err = inject__start(&inj);
 	if (!err && perf_writer__final_path(inj.w))
 		err = inject__add_build_ids(&inj);
+	/* a stream's entries went out before the first record; the jitdumps' follow the last */
+	else if (!err)
+		err = inject_jitdump__add_build_ids(inj.jitdump, inj.w);
 	if (err)
 		goto out;
 	err = perf_writer__close(inj.w);

@@ -20,7 +20,8 @@
 #    .eh_frame_hdr and decoded line table (readelf), and the files
 #    perf buildid-list names are equal; the jitdump's own MMAP is gone
 #    from O as from P.
-# Then, on the small recording, ours alone: the jitdump in the other
+# Then, on the small recording, ours alone: from a pipe to a pipe, the
+# stream's build-id records name the objects; the jitdump in the other
 # byte order gives the same report; a jitdump cut inside its second load
 # warns naming the file, offset and JIT_CODE_LOAD, and keeps the first
 # load; a DEBUG_INFO claiming 2^60 lines and a wrong magic each warn and
@@ -149,6 +150,15 @@ for f in "$d"/stock/jitted-*.so; do
 	same "own JIT: $(basename "$f") .eh_frame, .eh_frame_hdr, line table" "$tmp/x.P" "$tmp/x.O"
 	cp "$o" "$d/stock/$(basename "$o").ours"
 done
+
+# a stream in and out: the attrs (and so -k mono) are known only from the
+# stream, the objects' build-ids follow the last record
+"$TEXTPOKE" inject --jit --jit-dir "$d/jd" -i - -o - <"$d/F" 2>"$tmp/pipe.err" >"$d/pipe.data" ||
+	fail "inject --jit from and to a pipe: $(head -3 "$tmp/pipe.err")"
+stock pipe-bid buildid-list -i - <"$d/pipe.data"
+awk '{ print $2 }' "$tmp/pipe-bid" | grep jitted | sort >"$tmp/bid.pipe"
+grep jitted "$tmp/bid.P" >"$tmp/bid.P.jitted"
+same "own JIT, a stream: perf buildid-list's objects" "$tmp/bid.P.jitted" "$tmp/bid.pipe"
 
 # --- the other byte order, and damage: ours alone ---
 cp "$dump" "$d/dump.le"
