@@ -91,6 +91,24 @@ bid_row() {
 }
 bid_row
 
+# inject --jit with a jitdump: Node's (some 2,500 code loads, mostly V8's
+# builtins), each load an ELF object written by both; jitted-*.so are
+# overwritten in place by each run of either, as perf inject does
+if command -v node >/dev/null 2>&1; then
+	mkdir "$dir/node"
+	echo 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); } fib(27);' >"$dir/node/hot.js"
+	(cd "$dir/node" && perf record -q -k mono -F 4000 -o perf.data node --perf-prof \
+		--interpreted-frames-native-stack hot.js) >/dev/null 2>&1
+	read -r p pr < <(measure sh -c "rm -rf '$dir/node/jit.out'; perf inject --jit -i '$dir/node/perf.data' -o '$dir/node/jit.out'")
+	read -r t tr < <(measure sh -c "rm -rf '$dir/node/jit.out'; '$prog' inject -q --jit -i '$dir/node/perf.data' -o '$dir/node/jit.out'")
+	loads=$(ls "$dir"/node/jitted-*.so | wc -l)
+	printf '%-62s %6.0f loads/s %6.0f loads/s %7.1fx %8s\n' "inject --jit, node's jitdump ($loads loads) vs perf inject --jit" \
+		"$(echo "$loads * 1000 / $p" | bc -l)" "$(echo "$loads * 1000 / $t" | bc -l)" \
+		"$(echo "$p / $t" | bc -l)" ">= 2x"
+	printf '%-62s %9s kB %9s kB %7.2fx %8s\n' "  max RSS" "$pr" "$tr" \
+		"$(echo "$tr / $pr" | bc -l)" "<= 1x"
+fi
+
 # report: a million pokes and samples, and the profile against perf report
 if [ -x "$src/scripts/bench-report.sh" ]; then
 	echo

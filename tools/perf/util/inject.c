@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "debug.h"
@@ -31,6 +32,7 @@
 #include "inject-itrace.h"
 #include "inject-buildid.h"
 #include "inject-jit.h"
+#include "inject-jitdump.h"
 #include "inject-snapshot.h"
 #include "inject.h"
 #include "input-file.h"
@@ -75,6 +77,7 @@ struct inject {
 	struct inject_jit *jit;
 	struct inject_itrace *itrace;
 	struct inject_buildid *bid; /* -b, --buildid-all */
+	struct inject_jitdump *jitdump; /* with jit: the user space's JIT code */
 	bool started;
 	/* raw payloads of the input's features, in file byte order */
 	void *feat_buf[HEADER_LAST_FEATURE];
@@ -140,9 +143,25 @@ static int inject__add_build_ids(struct inject *inj)
 		if (err)
 			return err;
 	}
-	if (inj->jit)
-		return inject_jit__add_build_ids(inj->jit, inj->w);
-	return 0;
+	err = inject_jitdump__add_build_ids(inj->jitdump, inj->w);
+	if (!err && inj->jit)
+		err = inject_jit__add_build_ids(inj->jit, inj->w);
+	return err;
+}
+
+/* jitdump times are CLOCK_MONOTONIC: every event must have been recorded with -k mono */
+static bool inject__mono_clock(struct inject *inj)
+{
+	struct evlist *evlist = inj->session->evlist;
+	int i;
+
+	for (i = 0; i < evlist->nr_entries; i++) {
+		const struct perf_event_attr *a = &evlist->entries[i]->attr;
+
+		if (!a->use_clockid || a->clockid != CLOCK_MONOTONIC)
+			return false;
+	}
+	return evlist->nr_entries > 0;
 }
 
 /*
@@ -157,6 +176,9 @@ static int inject__start(struct inject *inj)
 	int i, err = 0;
 
 	inj->started = true;
+	/* a stream's attrs are all known now, not before */
+	if (inj->jitdump)
+		inject_jitdump__set_mono_clock(inj->jitdump, inject__mono_clock(inj));
 	if (session->needs_swap) {
 		pr_err("%s: a recording in the other byte order cannot be injected into (its "
 		       "records would have to be swapped back)\n",
@@ -235,6 +257,13 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 			return err;
 		}
 	}
+	if (inj->jitdump) {
+		err = inject_jitdump__event(inj->jitdump, inj->w, event, sample);
+		if (err < 0)
+			return err;
+		if (err > 0)
+			return 0;
+	}
 	if (inj->jit) {
 		err = inject_jit__event(inj->jit, inj->w, event, sample);
 		if (err < 0)
@@ -284,6 +313,11 @@ static int inject__user_event(struct perf_tool *tool, union perf_event *event,
 		}
 		inj->nr_out++;
 		return 0;
+	case PERF_RECORD_TIME_CONV:
+		/* jitdumps with arch timestamps are placed through it; it is copied too */
+		if (inj->jitdump)
+			inject_jitdump__time_conv(inj->jitdump, event);
+		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		/* before the first record a round delivers nothing: no header needed yet */
 		if (!inj->started)
@@ -579,6 +613,10 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 	if (o->jit) {
 		char *write_dir, *final_dir;
 
+		inj->jitdump = inject_jitdump__new();
+		if (!inj->jitdump)
+			return -ENOMEM;
+
 		err = inject__jit_dirs(inj, &write_dir, &final_dir);
 		if (!err) {
 			inj->jit = inject_jit__new(ti, text_image__machine(ti), text_image__env(ti),
@@ -618,7 +656,9 @@ static void inject__summary(struct inject *inj)
 	fprintf(stderr, "[ perf textpoke inject: %" PRIu64 " records to %s", inj->nr_out,
 		strcmp(o->output, "-") ? o->output : "stdout");
 	if (inj->jit)
-		fprintf(stderr, ", %zu JIT objects", inject_jit__nr_objects(inj->jit));
+		fprintf(stderr, ", %zu JIT objects",
+			inject_jit__nr_objects(inj->jit) +
+			    inject_jitdump__nr_objects(inj->jitdump));
 	if (inj->itrace)
 		fprintf(
 		    stderr, ", %" PRIu64 " samples and %" PRIu64 " errors decoded from the trace",
@@ -631,10 +671,11 @@ static void inject__summary(struct inject *inj)
 			o->snapshot_at == INJECT_SNAPSHOT_END	? "the end" :
 								  "the given time");
 	fprintf(stderr, " ]\n");
-	if (inj->jit && !inject_jit__nr_objects(inj->jit))
+	if (inj->jit && !inject_jit__nr_objects(inj->jit) &&
+	    !inject_jitdump__nr_objects(inj->jitdump))
 		fprintf(stderr,
-			"%s has no BPF program or OOL region with known bytes: no object "
-			"was written\n",
+			"%s has no usable jitdump, BPF program or OOL region with known "
+			"bytes: no object was written\n",
 			inj->in_name);
 	if (inj->nr_dropped)
 		pr_warning("%" PRIu64 " records of types perf inject does not copy were left out\n",
@@ -749,6 +790,9 @@ int inject__run(const struct inject_opts *o)
 		err = inject_itrace__flush(inj.itrace, inj.w, true);
 	if (!err && perf_writer__final_path(inj.w))
 		err = inject__add_build_ids(&inj);
+	/* a stream's entries went out before the first record; the jitdumps' follow the last */
+	else if (!err)
+		err = inject_jitdump__add_build_ids(inj.jitdump, inj.w);
 	if (err)
 		goto out;
 	err = perf_writer__close(inj.w);
@@ -769,6 +813,7 @@ out:
 	inject_jit__delete(inj.jit);
 	inject_itrace__delete(inj.itrace);
 	inject_buildid__delete(inj.bid);
+	inject_jitdump__delete(inj.jitdump);
 	if (inj.session)
 		perf_session__delete(inj.session);
 	text_image__delete(ti);
