@@ -76,7 +76,7 @@ struct inject {
 	struct perf_writer *w;
 	struct inject_jit *jit;
 	struct inject_itrace *itrace;
-	struct inject_buildid *bid; /* -b, --buildid-all */
+	struct inject_buildid *bid;	/* -b, --buildid-all */
 	struct inject_jitdump *jitdump; /* with jit: the user space's JIT code */
 	bool started;
 	/* raw payloads of the input's features, in file byte order */
