@@ -1,5 +1,5 @@
 #!/bin/bash
-# annotate: --comm, --pid, --tid and -C, report's filters, on one recording
+# annotate: --comm, --pid, --tid and -C, report's filters, on one recording; -s spares the kernel table
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # One recording (stock perf record -e cpu-clock --sample-cpu) of
@@ -17,6 +17,9 @@
 # that symbol offset (annotate-check.py nr), and --percent-type
 # global-hits the share of the samples the filter keeps (hits).
 # Bad values: -C on a recording without cpus, --pid that is no number.
+# -s alpha does not read the kernel's symbols (no kernel symbol is named
+# so: annotate__kernel_wanted()), -s of a kernel symbol with samples does
+# and finds it (-v's "kernel symbols:" line, and its block or warning).
 #
 # Mutation caught: report_filters__match() not asked in annotate__sample()
 # (the thread filters ignored): the --comm, --pid and --tid counts are
@@ -24,7 +27,9 @@
 # totals before the filters (annotate__totals() moved above them):
 # global-hits with --comm and global-period with -C 0 differ.  Mutation
 # caught: report_filters__skip_cpu() not asked: -C 1 shows the parent's
-# samples that stock perf leaves out.
+# samples that stock perf leaves out.  Mutation caught:
+# machine__kallsyms_may_name() always true (the table read for -s alpha),
+# or always false (-s of the kernel symbol: no table, no symbol).
 
 . "$(dirname "$0")/lib/common.sh"
 need_perf_root
@@ -87,6 +92,26 @@ if [ "$(grep -c '^\[001\] .* alpha$' "$tmp/cpus.txt")" -ge 20 ] &&
 	same cpu0 -C 0 -d afw --percent-type global-period
 else
 	echo "note: -C not checked: fewer than 20 samples of alpha on cpu 0 or 1 (one cpu?)"
+fi
+
+# -s of user code alone: the kernel's table is not read (-v says when it is); -s of
+# a kernel symbol with samples: read, and the symbol found
+"$TEXTPOKE" annotate -v -i "$tmp/f.data" -s alpha >/dev/null 2>"$tmp/user.err" ||
+	fail "-s alpha -v: $(head -3 "$tmp/user.err")"
+grep "kernel symbols:" "$tmp/user.err" &&
+	fail "-s alpha: the kernel's symbols were read, though no kernel symbol is named alpha"
+ksym=$(perf script -i "$tmp/f.data" -F ip,sym,dso 2>/dev/null |
+	awk '$3 == "([kernel.kallsyms])" && $2 != "[unknown]" { print $2; exit }')
+if [ -n "$ksym" ]; then
+	"$TEXTPOKE" annotate -v -i "$tmp/f.data" -s "$ksym" >"$tmp/kernel.out" 2>"$tmp/kernel.err" ||
+		fail "-s $ksym -v: $(head -3 "$tmp/kernel.err")"
+	grep -q "kernel symbols:" "$tmp/kernel.err" ||
+		fail "-s $ksym: the kernel's symbols were not read"
+	cat "$tmp/kernel.out" "$tmp/kernel.err" | grep -v "kernel symbols:" | grep -q "$ksym" ||
+		fail "-s $ksym: neither a block nor a warning names it: $(head -3 "$tmp/kernel.err")"
+	echo "kernel table: not read for -s alpha, read for -s $ksym"
+else
+	echo "note: no kernel sample in stock perf script's output: -s of a kernel symbol not checked"
 fi
 
 # bad values: said, exit not 0
