@@ -30,6 +30,9 @@ int cmd_textpoke_annotate(int argc, char **argv)
 		OPT_TIME,
 		OPT_JSON,
 		OPT_HTML,
+		OPT_COMM,
+		OPT_PID,
+		OPT_TID,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -45,6 +48,11 @@ int cmd_textpoke_annotate(int argc, char **argv)
 	     "symbol to annotate (as many as given, with the positional ones)", 's'},
 	    {'d', "dsos", required_argument, "dso[,dso...]",
 	     "only consider symbols in these objects", 'd'},
+	    /* report's filters: the samples of other threads or cpus are not counted */
+	    {0, "comm", required_argument, "comm[,comm...]", "only these commands", OPT_COMM},
+	    {0, "pid", required_argument, "pid[,pid...]", "only these processes", OPT_PID},
+	    {0, "tid", required_argument, "tid[,tid...]", "only these threads", OPT_TID},
+	    {'C', "cpu", required_argument, "cpu", "only these cpus: 0-3,5", 'C'},
 	    {'n', "show-nr-samples", no_argument, NULL,
 	     "a column with the number of samples instead of the percentage", 'n'},
 	    {0, "percent-type", required_argument, "type",
@@ -98,7 +106,19 @@ int cmd_textpoke_annotate(int argc, char **argv)
 				goto out_nomem;
 			break;
 		case 'd':
-			o.dsos = optarg;
+			o.filter.dsos = optarg;
+			break;
+		case OPT_COMM:
+			o.filter.comms = optarg;
+			break;
+		case OPT_PID:
+			o.filter.pids = optarg;
+			break;
+		case OPT_TID:
+			o.filter.tids = optarg;
+			break;
+		case 'C':
+			o.filter.cpus = optarg;
 			break;
 		case 'n':
 			o.show_nr_samples = true;

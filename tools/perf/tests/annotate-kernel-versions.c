@@ -17,7 +17,11 @@
  * on one live version's instruction; its --html has a block per JSON
  * block, the version's data-version-* attributes and the text's title line,
  * and headless Chromium draws the first version's line between its summary
- * and its table (lib/annotate-version-shot.py reads the screenshot).
+ * and its table (lib/annotate-version-shot.py reads the screenshot).  The
+ * version with the kprobe armed shows the instruction the int3 hides,
+ * tagged [kprobed], on memory's bytes (cc 89 e5), as perf textpoke code;
+ * the optimized one (a sample then: FK_KPROBE_OPT_SAMPLE) the
+ * instructions its jmp covers, tagged [kprobed, optimized].
  *
  * Mutation caught: each version's bytes read at the symbol's last sample's
  * time instead of the version's first (ak__fprintf_block()'s
@@ -29,6 +33,8 @@
  * --html: the version not passed to annotate_html__block() (NULL): no
  * data-version attributes, no title line.  And "p.version { display:
  * none }" in annotate-html.c's style: the page is right, nothing drawn.
+ * And code.kprobe_at left NULL in ak__write_block(): the armed version
+ * lists int3 at the site and "movl %esp,%ebp" a byte after it.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -340,7 +346,7 @@ static int test__annotate_kernel_versions(struct test_suite *t)
 {
 	static const char *const missing[] = {"fk_jl5_fn", "fk_jl2_fn", "fk_static_call_fn",
 					      "fk_kprobed_fn"};
-	struct fixture_kernel *fk = fixture_kernel__new(FK_KPROBE_SLOT);
+	struct fixture_kernel *fk = fixture_kernel__new(FK_KPROBE_SLOT | FK_KPROBE_OPT_SAMPLE);
 	const u64 until = FK_T0 + 2500;
 	struct ann *a = calloc(1, sizeof(*a));
 	char *out = NULL, *err = NULL, opts[128], what[64];
@@ -356,6 +362,24 @@ static int test__annotate_kernel_versions(struct test_suite *t)
 	out = run(fk->path, "-n -s fk_jl5_fn", &err);
 	if (!out || fixture__count(out, "# fk_jl5_fn, version ") != 4) {
 		pr_debug("not 4 versions of fk_jl5_fn:\n%s", out ?: "");
+		goto out;
+	}
+	zfree(&out);
+	zfree(&err);
+	/*
+	 * the kprobe's int3 over mov %rsp,%rbp: the instruction it hides,
+	 * tagged, on memory's bytes; never the int3, nor the "movl
+	 * %esp,%ebp" of the bytes after it at +0x5.  Optimized, its jmp
+	 * (e9) over the mov and two nops: those three, from the detour.
+	 */
+	out = run(fk->path, "-n --asm-raw -s fk_kprobed_fn", &err);
+	if (!out ||
+	    fixture__count(out, "cc 89 e5                movq   %rsp,%rbp [kprobed]\n") != 1 ||
+	    fixture__count(out, "81000504:       cc                      int3\n") ||
+	    fixture__count(out, "81000505:") || fixture__count(out, "81000504:       e9 ") != 1 ||
+	    fixture__count(out, "movq   %rsp,%rbp [kprobed, optimized]\n") != 1 ||
+	    fixture__count(out, "[kprobed, optimized]\n") != 3) {
+		pr_debug("the kprobed instruction not shown as it was:\n%s", out ?: "");
 		goto out;
 	}
 	zfree(&out);

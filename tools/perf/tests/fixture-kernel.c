@@ -315,6 +315,8 @@ static void fk__records(struct fk_ctx *c, const u8 *jit_a, const u8 *jit_b)
 		/* optimized: the jmp covers mov %rsp,%rbp and two nops */
 		rel32(kp_jmp, 0xe9, FK_KPROBE_SITE, FK_KSLOT_DETOUR);
 		fk__poke(c, t0 + 2150, FK_KPROBE_SITE, kp_int3, 5, kp_jmp, 5, true);
+		if (c->fk->flags & FK_KPROBE_OPT_SAMPLE)
+			fk__sample(c, t0 + 2200, FK_KPROBE_SITE, 1, 1);
 		fk__poke(c, t0 + 2250, FK_KPROBE_SITE, kp_jmp, 5, kp_int3, 5, true);
 	}
 	fk__round(c);

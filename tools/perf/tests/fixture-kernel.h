@@ -88,6 +88,8 @@ enum fixture_kernel_flags {
 	 * emptied at 5045
 	 */
 	FK_KPROBE_SLOT = 1 << 6,
+	/* with FK_KPROBE_SLOT: a sample at the site while it is optimized (FK_T0 + 2200) */
+	FK_KPROBE_OPT_SAMPLE = 1 << 11,
 };
 
 #define FK_KSLOT 0xffffffffa0010000ULL

@@ -47,6 +47,8 @@ struct annotate_totals {
  */
 #define ANNOTATE_CODE_MAX_LOADS 16
 
+struct kprobe_site;
+
 struct annotate_code {
 	u8 *bytes;
 	size_t len;
@@ -56,6 +58,15 @@ struct annotate_code {
 	struct {
 		u64 offset, vaddr, size;
 	} loads[ANNOTATE_CODE_MAX_LOADS];
+	/*
+	 * Kernel code (annotate-kernel.c): the kprobe whose instructions
+	 * cover @addr in these bytes, *@site its address; false, or NULL,
+	 * when none.  Such an instruction is shown as it was (the int3 or
+	 * the optimizer's jmp replaced it), tagged, as perf textpoke code
+	 * shows it; the bytes stay memory's.
+	 */
+	bool (*kprobe_at)(void *arg, u64 addr, struct kprobe_site *kp, u64 *site);
+	void *kprobe_arg;
 };
 
 /*

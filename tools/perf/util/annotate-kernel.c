@@ -30,6 +30,7 @@
 #include "debug.h"
 #include "disasm.h"
 #include "dso.h"
+#include "kprobe-site.h"
 #include "symbol.h"
 #include "text-image.h"
 
@@ -375,6 +376,46 @@ int annotate_output__text_code(struct annotate_output *out, const struct annotat
 	return annotate_code__fprintf(as, code, totals, out->opts, out->fp);
 }
 
+/* where a version's kprobes are looked up: its image at its time */
+struct ak_kprobes {
+	struct annotate_kernel *ak;
+	u64 time;
+};
+
+/*
+ * The kprobe whose instructions cover @addr at the version's time: one
+ * armed at a poked site at or a few bytes before @addr (an optimized
+ * probe's jmp covers the instructions of 5 bytes or more).  A probe whose
+ * instruction no slot tells (orig_len 0) is none: its int3 is listed.
+ */
+static bool ak__kprobe_at(void *arg, u64 addr, struct kprobe_site *kp, u64 *site)
+{
+	const struct ak_kprobes *k = arg;
+	const struct annotate_kernel *ak = k->ak;
+	size_t lo = 0, hi = ak->nr_sites;
+
+	/* the first site past @addr; the sites are in address order */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ak->sites[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo > 0 && addr - ak->sites[lo - 1].addr < 2 * INSN_LEN_MAX; lo--) {
+		const struct ak_site *s = &ak->sites[lo - 1];
+
+		/* an int3 stands for one instruction, a jmp for those it covers */
+		if (kprobe_site__find(ak->ti, s->addr, k->time, kp) == 1 &&
+		    addr - s->addr < kp->orig_len && (kp->optimized || addr == s->addr)) {
+			*site = s->addr;
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * One version's block to @out, @ver (NULL: none) its version: its
  * samples @s[0..@n), its bytes at the first one's time.  1 when those are
@@ -388,6 +429,7 @@ static int ak__write_block(struct annotate_kernel *ak, const struct annotate_sym
 	const struct annotate_ksym *ks = as->ksym;
 	u64 len = as->sym->end - as->sym->start, known_len, outside = 0;
 	struct annotate_sym vs = *as;
+	struct ak_kprobes kprobes = {ak, s[0].time};
 	struct annotate_code code;
 	u8 *buf, *known;
 	char t[32];
@@ -420,6 +462,9 @@ static int ak__write_block(struct annotate_kernel *ak, const struct annotate_sym
 	code.len = known_len;
 	code.vaddr = ks->start;
 	code.elf64 = true;
+	/* a kprobed instruction as it was, as perf textpoke code shows it */
+	code.kprobe_at = ak__kprobe_at;
+	code.kprobe_arg = &kprobes;
 	/*
 	 * Branch targets are named after the kernel's symbols where the
 	 * object's addresses are the kernel's ([kernel.kallsyms]); a KSYMBOL

@@ -18,8 +18,10 @@
 #include "disasm.h"
 #include "dso.h"
 #include "insn-len.h"
+#include "kprobe-site.h"
 #include "machine.h"
 #include "symbol.h"
+#include "text-poke-print.h"
 
 /* the percent or count column: " Percent |" in the header, " %7.2f : " on a line */
 #define ANNOTATE_COL_WIDTH 8
@@ -103,9 +105,21 @@ int annotate_code__insn(const struct annotate_code *code, const struct annotate_
 {
 	struct annotate_target target = {code, as->dso};
 	struct disasm_insn d;
-	u64 addr = code->vaddr + off;
+	struct kprobe_site kp;
+	u64 addr = code->vaddr + off, site;
 	int n, i;
 
+	if (code->kprobe_at && code->kprobe_at(code->kprobe_arg, addr, &kp, &site) && kp.orig_len &&
+	    addr - site < kp.orig_len) {
+		/* the probed instruction, where memory has the int3 or the jmp */
+		n = text_poke__kprobed_text(&kp, site, addr - site, &d, annotate__target_name,
+					    &target);
+		snprintf(insn->text, sizeof(insn->text), "%s", d.text);
+		/* its samples are those on its bytes in this code */
+		if ((u64)n > code->len - off)
+			n = code->len - off;
+		goto counted;
+	}
 	if (code->elf64)
 		n = disasm__one(code->bytes + off, code->len - off, addr, &d, annotate__target_name,
 				&target);
@@ -137,6 +151,7 @@ int annotate_code__insn(const struct annotate_code *code, const struct annotate_
 			strcpy(insn->text, "(bad)");
 		}
 	}
+counted:
 	insn->offset = off;
 	insn->addr = addr;
 	insn->len = n;

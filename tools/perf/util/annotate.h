@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "itrace.h"
+#include "report-filters.h"
 #include "text-image.h"
 #include "types.h"
 
@@ -31,7 +32,8 @@ struct annotate_opts {
 	/* the symbols to annotate (-s and the positional ones), none: every symbol hit */
 	const char **syms;
 	size_t nr_syms;
-	const char *dsos; /* -d: comma-separated objects, by basename or path */
+	/* as report's: --comm, --pid, --tid, -d (objects by basename or path), -C */
+	struct report_filters_opts filter;
 	enum annotate_percent percent_type;
 	bool show_nr_samples; /* -n: a Samples column instead of Percent */
 	bool asm_raw;	      /* --asm-raw: each instruction's bytes too */

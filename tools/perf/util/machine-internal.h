@@ -78,5 +78,7 @@ bool env__is_running_kernel(const struct perf_env *env);
 void machine__load_kernel_symbols(struct machine *machine);
 /* @dso's symbols: the kernel's and modules' from kallsyms or a vmlinux, the others' from their files */
 void machine__load_dso(struct machine *machine, struct dso *dso);
+/* machine.c: the KSYMBOL object at @addr at @time (a BPF program, a trampoline), or NULL */
+struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64 time);
 
 #endif /* __PERF_TEXTPOKE_MACHINE_INTERNAL_H */

@@ -6,6 +6,7 @@
  * module it lies in, in that object's space, and the kernel map fitted
  * to the table.  Read once, when a lookup first needs a kernel symbol.
  */
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -124,7 +125,7 @@ static const char *running_release(struct utsname *uts)
 }
 
 static const char *machine__kallsyms_path(struct machine *machine, char **to_free,
-					  enum ksym_source *src)
+					  enum ksym_source *src, bool warn)
 {
 	struct utsname uts;
 	char *path, *dir;
@@ -156,8 +157,9 @@ static const char *machine__kallsyms_path(struct machine *machine, char **to_fre
 		*src = KSYM_OTHER;
 		return "/proc/kallsyms";
 	}
-	pr_warning("kernel symbols not resolved: recorded on %s, running %s\n",
-		   machine__recorded_release(machine), running_release(&uts));
+	if (warn)
+		pr_warning("kernel symbols not resolved: recorded on %s, running %s\n",
+			   machine__recorded_release(machine), running_release(&uts));
 	return NULL;
 }
 
@@ -312,7 +314,7 @@ static int machine__read_kallsyms(struct machine *machine, struct kallsyms_load 
 {
 	struct kallsyms_damage damage;
 	char *to_free;
-	const char *name = machine__kallsyms_path(machine, &to_free, src);
+	const char *name = machine__kallsyms_path(machine, &to_free, src, true);
 	int err;
 
 	*path = NULL;
@@ -390,6 +392,100 @@ out:
 	symbols__exit(&load.all);
 	symbol_arena__exit(&load.arena);
 	free(path);
+}
+
+/*
+ * @name as a whole name field of kallsyms @text (NUL-terminated, none
+ * inside): blank before it, blank or the end after.  strstr(), as glibc
+ * has it, reads the 10 MB of a kernel's table several times faster than
+ * memmem() for a short name.
+ */
+static bool kallsyms_text__has(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = text;
+
+	while ((p = strstr(p, name))) {
+		if (p > text && isspace((unsigned char)p[-1]) &&
+		    (!p[len] || isspace((unsigned char)p[len])))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* the whole of @path (/proc/kallsyms has no size to read up to); NULL on any error */
+static char *read_whole(const char *path, size_t *size)
+{
+	size_t alloc = 1 << 20, n = 0;
+	char *buf = malloc(alloc), *p;
+	FILE *fp = fopen(path, "r");
+	size_t got;
+
+	if (!buf || !fp)
+		goto fail;
+	/* one byte kept for the NUL */
+	while ((got = fread(buf + n, 1, alloc - n - 1, fp)) > 0) {
+		n += got;
+		if (n < alloc - 1)
+			continue;
+		p = realloc(buf, 2 * alloc);
+		if (!p)
+			goto fail;
+		buf = p;
+		alloc *= 2;
+	}
+	if (ferror(fp))
+		goto fail;
+	fclose(fp);
+	buf[n] = 0;
+	*size = n;
+	return buf;
+fail:
+	if (fp)
+		fclose(fp);
+	free(buf);
+	return NULL;
+}
+
+bool machine__kallsyms_may_name(struct machine *machine, const char **names, size_t nr)
+{
+	enum ksym_source src;
+	char *to_free, *text;
+	const char *path;
+	bool may = false;
+	size_t size, i;
+
+	if (machine->kernel_loaded || (machine->vmlinux_name && !machine->kallsyms_name))
+		return true;
+	machine__check_env(machine);
+	/* no table: the load says why, once */
+	path = machine__kallsyms_path(machine, &to_free, &src, false);
+	text = path ? read_whole(path, &size) : NULL;
+	free(to_free);
+	/* a NUL would end the search early: such a file is not searched */
+	if (!text || memchr(text, 0, size)) {
+		free(text);
+		return true;
+	}
+	for (i = 0; i < nr && !may; i++)
+		/* kallsyms_load__add() cuts a long name: such a name is not looked for */
+		may = strlen(names[i]) >= 500 || kallsyms_text__has(text, names[i]);
+	free(text);
+	return may;
+}
+
+bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time)
+{
+	struct map *map;
+
+	if (machine__find_ksym_map(machine, addr, time))
+		return false;
+	map = maps__find(machine->kmaps, addr);
+	/* no map before the load may be the kernel's once the load stretches it */
+	return !map ||
+	       ((map->dso->kind == DSO_KIND__KERNEL || map->dso->kind == DSO_KIND__MODULE) &&
+		!map->dso->loaded);
 }
 
 void machine__load_dso(struct machine *machine, struct dso *dso)

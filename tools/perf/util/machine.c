@@ -795,7 +795,7 @@ static int machine__process_ksymbol(struct machine *machine, union perf_event *e
  * The KSYMBOL object at @addr at @time.  Time 0 (a record without a time)
  * means "now": whatever is registered after the records seen so far.
  */
-static struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64 time)
+struct map *machine__find_ksym_map(struct machine *machine, u64 addr, u64 time)
 {
 	struct ksym_span *best = NULL;
 	size_t i;

@@ -121,6 +121,21 @@ struct map *thread__find_map(struct thread *thread, u8 cpumode, u64 addr, u64 ti
 bool machine__kernel_by_time(const struct machine *machine, u64 addr, const struct map *map);
 u64 machine__kmaps_gen(const struct machine *machine);
 
+/*
+ * Whether a kernel or module symbol may be named one of @names: false
+ * only when the kallsyms text the kernel's symbols would be read from
+ * holds none of them as a name, so that a tool that wants those names
+ * alone can leave such kernel samples unresolved and the table unread
+ * (annotate -s).  A vmlinux (-k) is not searched: true.
+ */
+bool machine__kallsyms_may_name(struct machine *machine, const char **names, size_t nr);
+/*
+ * Whether the symbol of kernel address @addr at @time would be one of
+ * that kallsyms table's (the kernel's or a module's), not a KSYMBOL
+ * object's or a module's loaded while recording
+ */
+bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time);
+
 const char *map__dso_name(const struct map *map); /* long name, as perf's dso */
 /* map__dso_name() and its length */
 const char *map__dso_name_len(const struct map *map, size_t *len);

@@ -10,6 +10,7 @@
 
 #include "itrace.h"
 #include "report-changes.h"
+#include "report-filters.h"
 #include "report-group.h"
 #include "report-output.h"
 #include "report-threads.h"
@@ -17,20 +18,6 @@
 #include "script-header.h"
 #include "session.h"
 #include "time-utils.h"
-
-#define REPORT_MAX_CPUS 4096
-
-/* a comma-separated list, split once: the names perf's strlist holds */
-struct name_list {
-	char *buf;
-	size_t nr;
-	char **names;
-};
-
-struct int_list {
-	size_t nr;
-	long *v;
-};
 
 struct report {
 	struct perf_tool tool; /* first: the callbacks get &tool */
@@ -44,10 +31,8 @@ struct report {
 	struct chain_cache *chain_cache; /* chains seen, NULL: every chain walked */
 	bool callee_order;		 /* the trees' chains innermost frame first */
 	struct report_changes *changes;
-	struct report_density density; /* samples over time, for --html and --json */
-	struct name_list comms, dsos, symbols;
-	struct int_list pids, tids;
-	u8 *cpu_bitmap;			   /* REPORT_MAX_CPUS bits, NULL: every cpu */
+	struct report_density density;	   /* samples over time, for --html and --json */
+	struct report_filters filter;	   /* --comm, --pid, --tid, --dsos, --symbols, --cpu */
 	struct perf_time_interval *ranges; /* --time, NULL: the whole recording */
 	int nr_ranges;
 	bool trace_tried;

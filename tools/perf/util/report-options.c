@@ -28,99 +28,6 @@ void report_opts__init(struct report_opts *opts)
 	report_tree_opts__init(&opts->call_graph);
 }
 
-static int name_list__parse(struct name_list *l, const char *str)
-{
-	char *p, *save = NULL;
-
-	if (!str)
-		return 0;
-	l->buf = strdup(str);
-	l->names = calloc(strlen(str) / 2 + 2, sizeof(*l->names));
-	if (!l->buf || !l->names)
-		return -ENOMEM;
-	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		l->names[l->nr++] = p;
-	return 0;
-}
-
-static bool name_list__has(const struct name_list *l, const char *name)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		if (!strcmp(l->names[i], name))
-			return true;
-	return false;
-}
-
-static void name_list__exit(struct name_list *l)
-{
-	free(l->buf);
-	free(l->names);
-}
-
-static int int_list__parse(struct int_list *l, const char *opt, const char *str)
-{
-	const char *p = str;
-
-	if (!str)
-		return 0;
-	l->v = calloc(strlen(str) / 2 + 2, sizeof(*l->v));
-	if (!l->v)
-		return -ENOMEM;
-	while (*p) {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (errno || end == p || (*end && *end != ',')) {
-			pr_err("%s %s: not a list of numbers\n", opt, str);
-			return -EINVAL;
-		}
-		l->v[l->nr++] = v;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-static bool int_list__has(const struct int_list *l, long v)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		if (l->v[i] == v)
-			return true;
-	return false;
-}
-
-/* perf's cpu list: "0-3,5" */
-static int cpu_list__parse(struct report *r, const char *str)
-{
-	const char *p = str;
-
-	r->cpu_bitmap = calloc(REPORT_MAX_CPUS / 8, 1);
-	if (!r->cpu_bitmap)
-		return -ENOMEM;
-	while (*p) {
-		unsigned long a, b;
-		char *end;
-
-		errno = 0;
-		a = strtoul(p, &end, 10);
-		b = a;
-		if (!errno && end != p && *end == '-') {
-			p = end + 1;
-			b = strtoul(p, &end, 10);
-		}
-		if (errno || end == p || (*end && *end != ',') || b < a || b >= REPORT_MAX_CPUS) {
-			pr_err("--cpu %s: expected cpus as 0-3,5 (below %d)\n", str,
-			       REPORT_MAX_CPUS);
-			return -EINVAL;
-		}
-		for (; a <= b; a++)
-			r->cpu_bitmap[a / 8] |= 1 << (a % 8);
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
 /* "10%" as a fraction; -1 when it is not one */
 /* perf's --time (util/time-utils.c has the syntax), shared with perf textpoke script */
 int report__parse_time(struct report *r)
@@ -143,40 +50,16 @@ bool report__skip_time(const struct report *r, u64 t)
 /* the filters perf marks an entry with: counted in the totals, not shown */
 unsigned int report__filtered(const struct report *r, const struct addr_location *al)
 {
-	unsigned int f = 0;
+	unsigned int f = report_filters__match(&r->filter, al);
 
 	if (al->cpumode != PERF_RECORD_MISC_KERNEL && al->cpumode != PERF_RECORD_MISC_USER)
 		f |= REPORT_FILTER_OTHER; /* perf reports the host only */
-	if ((r->comms.names && !name_list__has(&r->comms, thread__comm_str(al->thread))) ||
-	    (r->pids.v && !int_list__has(&r->pids, thread__pid(al->thread))) ||
-	    (r->tids.v && !int_list__has(&r->tids, thread__tid(al->thread))))
-		f |= REPORT_FILTER_THREAD;
-	if (r->dsos.names && (!al->map || (!name_list__has(&r->dsos, map__dso_short(al->map)) &&
-					   !name_list__has(&r->dsos, map__dso_name(al->map)))))
-		f |= REPORT_FILTER_DSO;
-	if (r->symbols.names) {
-		char addr[32];
-
-		if (!al->sym)
-			return f | REPORT_FILTER_SYMBOL;
-		if (name_list__has(&r->symbols, symbol__name(al->sym)))
-			return f;
-		snprintf(addr, sizeof(addr), "%#llx",
-			 (unsigned long long)map__unmap_ip(al->map, al->sym->start));
-		if (!name_list__has(&r->symbols, addr))
-			f |= REPORT_FILTER_SYMBOL;
-	}
 	return f;
 }
 
 void report__exit_options(struct report *r)
 {
-	name_list__exit(&r->comms);
-	name_list__exit(&r->dsos);
-	name_list__exit(&r->symbols);
-	free(r->pids.v);
-	free(r->tids.v);
-	free(r->cpu_bitmap);
+	report_filters__exit(&r->filter);
 	free(r->ranges);
 	free(r->sort_buf);
 	if (r->parent_regex_set)
@@ -291,18 +174,17 @@ int report__parse_options(struct report *r)
 	err = report_layout__parse(&r->layout, r->sort, o->fields, report__show(o), false);
 	if (err)
 		return err;
-	if (name_list__parse(&r->comms, o->comms) || name_list__parse(&r->dsos, o->dsos) ||
-	    name_list__parse(&r->symbols, o->symbols))
-		return -ENOMEM;
 	err = report__check_keys(r);
 	if (err)
 		return err;
-	err = int_list__parse(&r->pids, "--pid", o->pids);
-	if (!err)
-		err = int_list__parse(&r->tids, "--tid", o->tids);
-	if (!err && o->cpus)
-		err = cpu_list__parse(r, o->cpus);
-	return err;
+	return report_filters__parse(&r->filter, &(struct report_filters_opts){
+						     .comms = o->comms,
+						     .pids = o->pids,
+						     .tids = o->tids,
+						     .dsos = o->dsos,
+						     .symbols = o->symbols,
+						     .cpus = o->cpus,
+						 });
 }
 
 int report_opts__check(struct report_opts *o)

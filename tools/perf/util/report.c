@@ -438,8 +438,7 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 		report_changes__sample(r->changes, sample->ip, sample->cpumode, sample->time);
 	if (sample->time)
 		report_density__add(&r->density, sample->time);
-	if (r->cpu_bitmap && (sample->cpu >= REPORT_MAX_CPUS ||
-			      !(r->cpu_bitmap[sample->cpu / 8] & (1 << (sample->cpu % 8)))))
+	if (report_filters__skip_cpu(&r->filter, sample->cpu))
 		return 0;
 	addr_location__init(&al);
 	err = machine__resolve(machine, &al, sample);
@@ -727,18 +726,11 @@ static int report__check_recording(struct report *r)
 	bool regs_user = false;
 	int i;
 
-	for (i = 0; evlist && i < evlist->nr_entries; i++) {
-		u64 st = evlist->entries[i]->attr.sample_type;
-
-		if (r->cpu_bitmap && !(st & PERF_SAMPLE_CPU)) {
-			pr_err("%s: --cpu: the recording has no cpu in its samples "
-			       "(perf record -a or --sample-cpu records it)\n",
-			       r->session->path);
-			return -EINVAL;
-		}
-		if (st & PERF_SAMPLE_REGS_USER)
+	if (report_filters__check_cpu(&r->filter, evlist, r->session->path))
+		return -EINVAL;
+	for (i = 0; evlist && i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->attr.sample_type & PERF_SAMPLE_REGS_USER)
 			regs_user = true;
-	}
 	if (r->layout.key[SORT_ABI] && !regs_user && !r->session->is_pipe) {
 		pr_err("%s: --sort abi: no event samples the user registers, whose ABI word it "
 		       "sorts on (perf record --user-regs)\n",
@@ -802,13 +794,14 @@ static void report__setup_elide(struct report *r, FILE *fp)
 {
 	static const char *const names[SORT__MAX] = {
 	    [SORT_COMM] = "comm", [SORT_DSO] = "dso", [SORT_SYM] = "symbol"};
-	const struct name_list *lists[SORT__MAX] = {
-	    [SORT_COMM] = &r->comms, [SORT_DSO] = &r->dsos, [SORT_SYM] = &r->symbols};
+	const struct name_list *lists[SORT__MAX] = {[SORT_COMM] = &r->filter.comms,
+						    [SORT_DSO] = &r->filter.dsos,
+						    [SORT_SYM] = &r->filter.symbols};
 	struct report_layout *l = &r->layout;
 	bool all = true;
 	int i;
 
-	l->dso_filter = r->dsos.names != NULL;
+	l->dso_filter = r->filter.dsos.names != NULL;
 	memset(l->elide, 0, sizeof(l->elide));
 	for (i = 0; i < l->nr_cols; i++) {
 		int col = l->cols[i];
@@ -893,9 +886,7 @@ static void report__hier_opts(const struct report *r, struct report_hier_opts *o
 	*o = (struct report_hier_opts){
 	    .percent_limit = r->opts->percent_limit,
 	    .relative = r->opts->relative,
-	    .filters = (r->comms.names || r->pids.v || r->tids.v ? REPORT_FILTER_THREAD : 0) |
-		       (r->dsos.names ? REPORT_FILTER_DSO : 0) |
-		       (r->symbols.names ? REPORT_FILTER_SYMBOL : 0),
+	    .filters = report_filters__given(&r->filter),
 	};
 }
 
@@ -957,7 +948,8 @@ static int report__fprintf(struct report *r, const struct report_hist *hists, si
 	/* as perf: the header alone, and the code changes, which need no samples */
 	if (!nr_samples) {
 		pr_warning("%s: no samples%s\n", r->session->path,
-			   r->nr_ranges || r->cpu_bitmap ? " in the --time or --cpu range" : "");
+			   r->nr_ranges || r->filter.cpu_bitmap ? " in the --time or --cpu range" :
+								  "");
 		goto changes;
 	}
 	report__setup_elide(r, fp);

@@ -4,6 +4,7 @@
 
 Usage: annotate-check.py PERF OURS
        annotate-check.py hits OURS SCRIPT DSO
+       annotate-check.py nr OURS SCRIPT DSO
 
 perf annotate 6.1 prints, for each symbol, a header
   " Percent |<TAB>Source code & Disassembly of DSO for EVENT (N samples, percent: TYPE)"
@@ -66,11 +67,12 @@ def parse(path):
     return out, keys
 
 
-def hits(ours_path, script_path, dso):
+def hits(ours_path, script_path, dso, counts=False):
     """--percent-type global-hits, where perf 6.1 prints 0.00 at every
     address: our figure at each address of @dso's blocks must be the
     share of all the event's samples that perf script -F sym,symoff,dso
-    puts at that symbol offset, and the header's count their sum."""
+    puts at that symbol offset, and the header's count their sum.
+    @counts (-n, "nr"): the figure is that number of samples itself."""
     ours, keys = parse(ours_path)
     at = {}
     total = 0
@@ -98,10 +100,10 @@ def hits(ours_path, script_path, dso):
         for addr in b["order"]:
             c = at.get((dso, sym, addr - key[1]), 0)
             n += c
-            want = f"{100.0 * c / total:.2f}"
+            want = str(c) if counts else f"{100.0 * c / total:.2f}"
             if b["pairs"][addr] != want:
-                bad.append(f"{sym}+{addr - key[1]:#x}: {c} of {total} samples are {want}%, "
-                           f"we say {b['pairs'][addr]}")
+                bad.append(f"{sym}+{addr - key[1]:#x}: {c} of {total} samples, we say "
+                           f"{b['pairs'][addr]}, not {want}")
             checked += 1
         if int(b["header"][3]) != n:
             bad.append(f"{sym}: perf script has {n} samples, our header {b['header'][3]}")
@@ -114,8 +116,8 @@ def hits(ours_path, script_path, dso):
 
 
 def main():
-    if len(sys.argv) == 5 and sys.argv[1] == "hits":
-        hits(sys.argv[2], sys.argv[3], sys.argv[4])
+    if len(sys.argv) == 5 and sys.argv[1] in ("hits", "nr"):
+        hits(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[1] == "nr")
         return
     if len(sys.argv) != 3:
         sys.exit(__doc__)
