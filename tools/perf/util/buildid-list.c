@@ -148,24 +148,16 @@ static int bl__sample(struct perf_tool *tool, union perf_event *event, struct pe
 		      struct evsel *evsel, struct machine *machine)
 {
 	struct buildid_list *bl = tool2bl(tool);
-	struct thread *thread;
 	struct bl_entry *e;
 	struct map *map;
 	int err = bl__sync_table(bl);
 
 	(void)event;
 	(void)evsel;
-	if (err)
+	if (!err)
+		err = machine__mark_hit(machine, sample, &map);
+	if (err || !map)
 		return err;
-	thread = machine__findnew_thread(machine, sample->pid, sample->tid);
-	if (!thread)
-		return -ENOMEM;
-	/* the IP only, as perf marks the objects hit */
-	map = thread__find_map(thread, sample->cpumode, sample->ip, sample->time);
-	thread__put(thread);
-	if (!map || !map->dso || map->dso->hit)
-		return 0;
-	map->dso->hit = true;
 	err = bl__entry_of(bl, map, &e);
 	if (e)
 		e->hit = true;

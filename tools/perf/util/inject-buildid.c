@@ -232,25 +232,19 @@ static const char *dso__table_name(const struct dso *dso, u16 *misc, bool *reada
 static int inject_buildid__sample(struct inject_buildid *ib, struct machine *machine,
 				  const struct perf_sample *sample)
 {
-	struct thread *thread;
 	const char *name;
 	struct dso *dso;
 	struct map *map;
 	bool readable;
 	u16 misc;
+	int err;
 
 	if (ib->all)
 		return 0;
-	thread = machine__findnew_thread(machine, sample->pid, sample->tid);
-	if (!thread)
-		return -ENOMEM;
-	/* the IP only, not the callchain: what perf inject -b marks */
-	map = thread__find_map(thread, sample->cpumode, sample->ip, sample->time);
-	thread__put(thread);
-	if (!map || !map->dso || map->dso->hit)
-		return 0;
+	err = machine__mark_hit(machine, sample, &map);
+	if (err || !map)
+		return err;
 	dso = map->dso;
-	dso->hit = true;
 	name = dso__table_name(dso, &misc, &readable);
 	if (!name)
 		return 0;

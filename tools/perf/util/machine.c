@@ -1132,6 +1132,24 @@ struct map *thread__find_map(struct thread *thread, u8 cpumode, u64 addr, u64 ti
 	}
 }
 
+int machine__mark_hit(struct machine *machine, const struct perf_sample *sample, struct map **newly)
+{
+	struct thread *thread = machine__findnew_thread(machine, sample->pid, sample->tid);
+	struct map *map;
+
+	*newly = NULL;
+	if (!thread)
+		return -ENOMEM;
+	/* the ip only, not the callchain: what perf marks */
+	map = thread__find_map(thread, sample->cpumode, sample->ip, sample->time);
+	thread__put(thread);
+	if (!map || !map->dso || map->dso->hit)
+		return 0;
+	map->dso->hit = true;
+	*newly = map;
+	return 0;
+}
+
 int machine__resolve(struct machine *machine, struct addr_location *al, struct perf_sample *sample)
 {
 	struct thread *thread = machine__findnew_thread(machine, sample->pid, sample->tid);

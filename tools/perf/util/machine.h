@@ -113,6 +113,15 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 struct map *thread__find_map(struct thread *thread, u8 cpumode, u64 addr, u64 time);
 
 /*
+ * perf's marking of the objects samples hit (for build-ids: inject -b,
+ * buildid-list -H): the map of the sample's ip, its dso marked hit.
+ * *@newly: that map when its dso was not hit before, else NULL.
+ * 0, or -ENOMEM.
+ */
+int machine__mark_hit(struct machine *machine, const struct perf_sample *sample,
+		      struct map **newly);
+
+/*
  * Whether thread__find_symbol() may answer otherwise for the same kernel
  * address at another time: KSYMBOL objects (BPF programs, trampolines)
  * come and go, and a module gone is no answer after it went.  @map is what
