@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "build-id.h"
+#include "array-grow.h"
 #include "debug.h"
 #include "elf-image.h"
 #include "header.h"
@@ -136,22 +137,6 @@ struct inject_jit {
 	size_t nr_ools, alloc_ools;
 };
 
-static int jit__grow(void **arr, size_t nr, size_t *alloc, size_t elem)
-{
-	size_t n;
-	void *p;
-
-	if (nr < *alloc)
-		return 0;
-	n = *alloc ? *alloc * 2 : 16;
-	p = realloc(*arr, n * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*alloc = n;
-	return 0;
-}
-
 /*
  * An object's basename: the symbol's name with everything but [A-Za-z0-9_]
  * made '_' (so no '/', no "..", nothing perf rewrites), bounded; with
@@ -189,7 +174,7 @@ static int jit__write_object(struct inject_jit *jit, const char *name, u64 addr,
 	struct elf_image *ei;
 	int err = 0, try;
 
-	if (jit__grow((void **)&jit->objs, jit->nr_objs, &jit->alloc_objs, sizeof(*jit->objs)))
+	if (array__grow((void **)&jit->objs, jit->nr_objs, &jit->alloc_objs, sizeof(*jit->objs)))
 		return -ENOMEM;
 	obj = &jit->objs[jit->nr_objs];
 	memset(obj, 0, sizeof(*obj));
@@ -490,7 +475,8 @@ static int jit__bpf_register(struct inject_jit *jit, struct perf_writer *w,
 			       event->header.size - body);
 	if (err)
 		return err;
-	if (jit__grow((void **)&jit->progs, jit->nr_progs, &jit->alloc_progs, sizeof(*jit->progs)))
+	if (array__grow((void **)&jit->progs, jit->nr_progs, &jit->alloc_progs,
+			sizeof(*jit->progs)))
 		return -ENOMEM;
 	jit->progs[jit->nr_progs++] = (struct jit_prog){l->id, l->load_time};
 	return 1;
@@ -653,7 +639,7 @@ static int jit__ool_register(struct inject_jit *jit, struct perf_writer *w,
 	r = jit__find_ool(jit, ks->addr);
 	if (r)
 		jit__ool_remove(jit, r);
-	if (jit__grow((void **)&jit->ools, jit->nr_ools, &jit->alloc_ools, sizeof(*jit->ools)))
+	if (array__grow((void **)&jit->ools, jit->nr_ools, &jit->alloc_ools, sizeof(*jit->ools)))
 		return -ENOMEM;
 	r = &jit->ools[jit->nr_ools++];
 	memset(r, 0, sizeof(*r));

@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "auxtrace.h"
+#include "array-grow.h"
 #include "debug.h"
 #include "inject-jitdump.h"
 #include "jit-elf.h"
@@ -69,22 +70,6 @@ struct jd_walk {
 	u32 cpu;
 	int err; /* a callback's failure to write: fatal, unlike damage in the file */
 };
-
-static int jd__grow(void **arr, size_t nr, size_t *alloc, size_t elem)
-{
-	size_t n;
-	void *p;
-
-	if (nr < *alloc)
-		return 0;
-	n = *alloc ? *alloc * 2 : 16;
-	p = realloc(*arr, n * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*alloc = n;
-	return 0;
-}
 
 static u64 jd__time(struct jd_walk *jw, u64 t)
 {
@@ -137,7 +122,7 @@ static int jd__load(void *arg, const struct jitdump_load *l, const struct jitdum
 	int err;
 
 	err = jd__object_path(jw, path, l->pid, l->code_index);
-	if (!err && jd__grow((void **)&j->objs, j->nr_objs, &j->alloc_objs, sizeof(*j->objs)))
+	if (!err && array__grow((void **)&j->objs, j->nr_objs, &j->alloc_objs, sizeof(*j->objs)))
 		err = -ENOMEM;
 	if (err)
 		goto fail;
@@ -270,7 +255,7 @@ int inject_jitdump__event(struct inject_jitdump *j, struct perf_writer *w, union
 		return 0; /* unreadable, or times that cannot be placed: said; its MMAP stays */
 	j->nr_dumps++;
 	if (!jd__has_pid(j, pid)) {
-		if (jd__grow((void **)&j->pids, j->nr_pids, &j->alloc_pids, sizeof(*j->pids)))
+		if (array__grow((void **)&j->pids, j->nr_pids, &j->alloc_pids, sizeof(*j->pids)))
 			return -ENOMEM;
 		j->pids[j->nr_pids++] = pid;
 	}
