@@ -42,7 +42,8 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	attr->use_clockid = o->use_clockid;
 	attr->clockid = o->use_clockid ? o->clockid : 0;
 	attr->inherit = rec->task_mode && !o->no_inherit;
-	attr->enable_on_exec = rec->workload_target;
+	/* -D and --control start disabled: the events wait for the delay or a command */
+	attr->enable_on_exec = rec->workload_target && !o->delay_ms;
 	if (o->sample_addr)
 		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	if (o->inherit_stat) {
@@ -66,6 +67,20 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	}
 	if (o->call_graph != CALL_GRAPH_NONE)
 		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	attr->sample_max_stack = o->max_stack;
+	if (o->call_graph == CALL_GRAPH_LBR && !o->branch_filter && !attr->exclude_user) {
+		/* perf's LBR call stack: user branches only, no cycles or flags */
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					   PERF_SAMPLE_BRANCH_NO_CYCLES |
+					   PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
+	if (o->sample_weight)
+		attr->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	if (o->sample_phys)
+		attr->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->all_cgroups)
+		attr->sample_type |= PERF_SAMPLE_CGROUP;
 	if (o->call_graph == CALL_GRAPH_DWARF) {
 		attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		attr->sample_regs_user = o->user_regs ? o->user_regs : REGS_MASK_DEFAULT;
@@ -265,6 +280,9 @@ int record__setup_evsels(struct record *rec)
 	e->ev.attr.inherit_stat = 0;
 	e->ev.attr.branch_sample_type = 0;
 	e->ev.attr.context_switch = o->switch_events;
+	e->ev.attr.namespaces = o->namespaces;
+	e->ev.attr.cgroup = o->all_cgroups;
+	e->ev.attr.sample_max_stack = 0;
 	e->ev.attr.sample_regs_user = 0;
 	e->ev.attr.sample_regs_intr = 0;
 	e->ev.attr.sample_stack_user = 0;
@@ -523,6 +541,22 @@ int record__enable(struct record *rec)
 		}
 	}
 	return 0;
+}
+
+int record__toggle(struct record *rec, const char *name, bool on)
+{
+	int n = 0;
+
+	for (int i = 0; i < rec->nr_evsels; i++) {
+		struct record_evsel *e = &rec->evsels[i];
+
+		if (e->sideband || (name && strcmp(name, e->ev.name)))
+			continue;
+		for (int f = 0; f < e->nr_fds; f++)
+			ioctl(e->fds[f], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+		n++;
+	}
+	return n;
 }
 
 void record__disable(struct record *rec)

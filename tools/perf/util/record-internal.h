@@ -80,6 +80,11 @@ struct record {
 	struct record_lost lost;
 	u64 bytes;
 	u64 kcore_dir_bytes; /* what kcore_dir holds at the end */
+	/* -D: when to enable the events (CLOCK_MONOTONIC ns), 0 = not waiting */
+	u64 enable_at;
+	/* --control: a command read in part, waiting for its newline */
+	char ctl_buf[256];
+	size_t ctl_len;
 	/* -z: bytes before and after compression, kept past the writer's close */
 	u64 zbytes_in, zbytes_out;
 };
@@ -94,6 +99,8 @@ int record__open(struct record *rec);
 void record__close_evsel(struct record_evsel *e);
 int record__enable(struct record *rec);
 void record__disable(struct record *rec);
+/* enable (on) or disable the -e events named @name, or all of them (NULL); how many */
+int record__toggle(struct record *rec, const char *name, bool on);
 bool record__user_only(const struct record *rec);
 
 /* record-loop.c: the flags the signal handler sets, reset by record__run() */

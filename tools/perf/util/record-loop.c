@@ -19,6 +19,7 @@
 #include "debug.h"
 #include "event.h"
 #include "perf-event-open.h"
+#include "record-control.h"
 #include "record-internal.h"
 #include "record-ksyms.h"
 #include "writer.h"
@@ -102,6 +103,13 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	if (err)
 		return err;
 	rec->bytes += size;
+	/* --max-size: what the rings gave so far, in perf's words */
+	if (rec->opts->max_size && rec->bytes >= rec->opts->max_size && !record_done) {
+		fprintf(stderr,
+			"[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)rec->bytes >> 10);
+		record_done = 1;
+	}
 	return 0;
 }
 
@@ -161,7 +169,9 @@ static bool record__targets_alive(struct record *rec)
 
 int record__loop(struct record *rec)
 {
-	struct pollfd *pfd = calloc(rec->nr_cpus, sizeof(*pfd));
+	/* one per ring, then --control's (fd -1, which poll skips, without it) */
+	struct pollfd *pfd = calloc(rec->nr_cpus + 1, sizeof(*pfd));
+	struct pollfd *ctl = pfd ? &pfd[rec->nr_cpus] : NULL;
 	int err = 0, status, ready;
 
 	if (!pfd)
@@ -170,6 +180,8 @@ int record__loop(struct record *rec)
 		pfd[c].fd = rec->rings[c].fd;
 		pfd[c].events = POLLIN;
 	}
+	ctl->fd = rec->opts->ctl_fd;
+	ctl->events = POLLIN;
 	while (!record_done) {
 		err = record__mmap_read_all(rec);
 		if (err)
@@ -182,10 +194,21 @@ int record__loop(struct record *rec)
 		if (rec->task_mode && rec->child <= 0 && !record__targets_alive(rec))
 			break;
 		/* a signal between the checks and poll is caught by the timeout */
-		ready = poll(pfd, rec->nr_cpus, 100);
+		ready = poll(pfd, rec->nr_cpus + 1, record_control__timeout(rec, 100));
 		if (ready < 0 && errno != EINTR) {
 			err = -errno;
 			break;
+		}
+		if (ready > 0 && ctl->revents) {
+			int r = record_control__read(rec);
+
+			/* at its end (fd: only) or on an error, no more commands */
+			if (r) {
+				if (r < 0)
+					pr_warning("--control: cannot read: %s\n", strerror(-r));
+				ctl->fd = -1;
+			}
+			ready -= 1;
 		}
 		/* perf's "Woken up" counts the waits that ended with data */
 		if (ready > 0)

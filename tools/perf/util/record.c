@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include "module-capture.h"
 #include "perf-clock.h"
 #include "perf-event-open.h"
+#include "record-control.h"
 #include "record-internal.h"
 #include "synthesize.h"
 #include "writer.h"
@@ -61,6 +63,109 @@ static int add_tids_of(struct record *rec, pid_t pid)
 	}
 	closedir(d);
 	return 0;
+}
+
+/* -t: these threads alone, each checked to exist now */
+static int add_tid(struct record *rec, pid_t tid)
+{
+	char path[64];
+	pid_t *tmp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (access(path, F_OK)) {
+		pr_err("-t %d: no such thread\n", tid);
+		return -ESRCH;
+	}
+	tmp = realloc(rec->tids, (rec->nr_tids + 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	rec->tids = tmp;
+	rec->tids[rec->nr_tids++] = tid;
+	return 0;
+}
+
+/* -u: a user name or number, as perf takes it */
+static int parse_uid(const char *arg, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(arg);
+	char *end;
+	unsigned long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v >= (uid_t)-1) {
+		pr_err("-u %s: no such user\n", arg);
+		return -EINVAL;
+	}
+	*uid = v;
+	return 0;
+}
+
+/* -u: the threads of every process whose real uid is the user's, now */
+static int add_user_tasks(struct record *rec, const char *user)
+{
+	struct dirent *de;
+	uid_t uid;
+	DIR *d;
+	int err = parse_uid(user, &uid);
+
+	if (err)
+		return err;
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		char path[64], line[128];
+		unsigned int real = -1;
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", atoi(de->d_name));
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "Uid: %u", &real) == 1)
+				break;
+		}
+		fclose(f);
+		/* the recorder is no target of its own, even run by the user */
+		if (real != uid || atoi(de->d_name) == getpid())
+			continue;
+		err = add_tids_of(rec, atoi(de->d_name));
+		/* gone since readdir: no error for -u */
+		if (err == -ESRCH)
+			err = 0;
+	}
+	closedir(d);
+	if (!err && !rec->nr_tids) {
+		pr_err("-u %s: the user has no process to record\n", user);
+		err = -ESRCH;
+	}
+	return err;
+}
+
+/* the task targets: -p processes, -t threads, -u a user's processes */
+static int record__add_targets(struct record *rec)
+{
+	const char *list = rec->opts->pid_list ? rec->opts->pid_list : rec->opts->tid_list;
+	char *copy, *tok, *save;
+	int err = 0;
+
+	if (rec->opts->uid)
+		return add_user_tasks(rec, rec->opts->uid);
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = rec->opts->pid_list ? add_tids_of(rec, atoi(tok)) : add_tid(rec, atoi(tok));
+	free(copy);
+	return err;
 }
 
 /*
@@ -324,6 +429,8 @@ static int record__synthesize(struct record *rec)
 			last = tgid;
 		}
 	}
+	if (!err && rec->opts->all_cgroups)
+		err = synthesize__cgroups(&s);
 	if (!err && rec->bpf) {
 		int n = synthesize__bpf_programs(&s, rec->bpf);
 
@@ -520,7 +627,7 @@ int record__run(struct record_opts *opts)
 		return -ENOENT;
 	}
 	/* as perf record: no command and no target means the whole system until Ctrl-C */
-	if (!opts->cpu_list && !opts->pid_list && !opts->argc)
+	if (!opts->cpu_list && !opts->pid_list && !opts->tid_list && !opts->uid && !opts->argc)
 		opts->system_wide = true;
 	record__cap_freq(opts);
 	record_done = 0;
@@ -552,7 +659,8 @@ int record__run(struct record_opts *opts)
 	 * As in perf, a command is what is recorded only when nothing else is:
 	 * with -p (or -a, -C) it runs beside the targets and says for how long.
 	 */
-	rec.workload_target = rec.task_mode && opts->argc && !opts->pid_list;
+	rec.workload_target =
+	    rec.task_mode && opts->argc && !opts->pid_list && !opts->tid_list && !opts->uid;
 	err = 0;
 	if (opts->argc)
 		err = record__fork_workload(&rec);
@@ -560,13 +668,7 @@ int record__run(struct record_opts *opts)
 		rec.tids[0] = rec.child;
 		rec.nr_tids = 1;
 	} else if (!err && rec.task_mode) {
-		char *copy = strdup(opts->pid_list), *tok, *save;
-
-		err = copy ? 0 : -ENOMEM;
-		for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !err;
-		     tok = strtok_r(NULL, ",", &save))
-			err = add_tids_of(&rec, atoi(tok));
-		free(copy);
+		err = record__add_targets(&rec);
 	} else if (!err) {
 		/* system-wide; a workload only says for how long */
 		rec.tids[0] = -1;
@@ -613,8 +715,8 @@ int record__run(struct record_opts *opts)
 		}
 		record__find_init_caller(&rec);
 	}
-	/* a workload that is the target enables its events by its exec */
-	if (!rec.workload_target) {
+	/* a workload that is the target enables its events by its exec; -D waits */
+	if (!rec.workload_target && !opts->delay_ms) {
 		err = record__enable(&rec);
 		if (err)
 			goto out_abort;
@@ -624,6 +726,7 @@ int record__run(struct record_opts *opts)
 		if (err)
 			goto out_discard;
 	}
+	record_control__start(&rec);
 	pr_debug("recording: events enabled\n");
 	err = record__loop(&rec);
 	if (err)
@@ -651,7 +754,8 @@ int record__run(struct record_opts *opts)
 		if (err)
 			goto out_abort;
 	}
-	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time);
+	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time,
+				   !opts->no_buildid);
 	err = perf_writer__zstd_bytes(rec.w, &rec.zbytes_in, &rec.zbytes_out);
 	if (err)
 		goto out_abort;
