@@ -102,8 +102,9 @@ static void command(struct record *rec, char *cmd)
 	on = cmd[0] == 'e';
 	/* a command overrides a delay still running */
 	rec->enable_at = 0;
+	/* perf's words, and its ack all the same */
 	if (!record__toggle(rec, arg, on))
-		pr_warning("--control: %s: no event named '%s'\n", cmd, arg);
+		fprintf(stderr, "failed: can't find '%s' event\n", arg);
 	else if (!arg)
 		say(rec, on ? "Events enabled" : "Events disabled");
 	else if (!rec->opts->quiet)
