@@ -181,6 +181,34 @@ static int parse_size(const char *arg, u64 *size)
 	return 0;
 }
 
+/* --switch-output's value as perf takes it: signal, 10M (B/K/M/G), 30s (s/m/h/d) */
+static int parse_switch_output(const char *arg, struct record_opts *ro)
+{
+	static const struct {
+		char tag;
+		u64 secs;
+	} times[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
+	unsigned long long x;
+	char *end;
+
+	ro->switch_output = true;
+	if (!arg || !strcmp(arg, "signal"))
+		return 0;
+	if (!parse_size(arg, &ro->switch_size))
+		return 0;
+	errno = 0;
+	x = strtoull(arg, &end, 10);
+	if (errno || end == arg || !x || *arg == '-' || !*end || end[1])
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		if (*end == times[i].tag) {
+			ro->switch_secs = x * times[i].secs;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 int cmd_textpoke_record(int argc, char **argv)
 {
 	enum {
@@ -201,6 +229,7 @@ int cmd_textpoke_record(int argc, char **argv)
 		OPT_MAX_SIZE,
 		OPT_CONTROL,
 		OPT_OFF_CPU,
+		OPT_SWITCH_OUTPUT,
 	};
 	static const struct popt opts[] = {
 	    {'e', "event", required_argument, "event",
@@ -268,6 +297,10 @@ int cmd_textpoke_record(int argc, char **argv)
 	     "stop once this much is recorded (B, K, M, G)", OPT_MAX_SIZE},
 	    {0, "control", required_argument, "fifo:ctl[,ack]|fd:ctl[,ack]",
 	     "take enable, disable, ping, stop from a FIFO or fd; answer ack", OPT_CONTROL},
+	    {0, "switch-output", optional_argument, "signal|<size>|<time>",
+	     "close the output as OUT.<timestamp> and go on in a new one on SIGUSR2, every "
+	     "<size> (B/K/M/G) or every <time> (s/m/h/d); implies -B",
+	     OPT_SWITCH_OUTPUT},
 	    {'B', "no-buildid", no_argument, NULL, "write no build-id table", 'B'},
 	    {'N', "no-buildid-cache", no_argument, NULL,
 	     "do not fill ~/.debug (never done: accepted for perf's command lines)", 'N'},
@@ -509,6 +542,13 @@ int cmd_textpoke_record(int argc, char **argv)
 			if (err)
 				goto out_usage;
 			break;
+		case OPT_SWITCH_OUTPUT:
+			if (parse_switch_output(optarg, &ro)) {
+				popt__bad_value(&ctx, "expected signal, a size with B, K, M or G, "
+						      "or a time with s, m, h or d");
+				goto out_usage;
+			}
+			break;
 		case 'B':
 			ro.no_buildid = true;
 			break;
@@ -543,6 +583,19 @@ int cmd_textpoke_record(int argc, char **argv)
 		free(events);
 		free(filters);
 		return 129;
+	}
+	if (ro.switch_output) {
+		/* each file is whole and closed as it goes: a plain file, as perf's */
+		if (!strcmp(ro.output, "-") || ro.kcore_required) {
+			pr_err("--switch-output: needs a file output, not %s\n",
+			       ro.kcore_required ? "--kcore's directory" : "a pipe");
+			free(events);
+			free(filters);
+			return 129;
+		}
+		ro.kcore = false;
+		/* as perf: no build-id table in the switched files */
+		ro.no_buildid = true;
 	}
 	ro.argc = argc - optind;
 	ro.argv = argv + optind;

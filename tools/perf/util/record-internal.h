@@ -85,6 +85,11 @@ struct record {
 	/* --control: a command read in part, waiting for its newline */
 	char ctl_buf[256];
 	size_t ctl_len;
+	/* --switch-output: rec->bytes at the last switch, the next switch's time (0: none) */
+	u64 switch_bytes;
+	u64 switch_at;
+	int nr_switches;
+	char dump_name[4096]; /* the last file's name once renamed, for the closing lines */
 	/* -z: bytes before and after compression, kept past the writer's close */
 	u64 zbytes_in, zbytes_out;
 };
@@ -106,8 +111,12 @@ bool record__user_only(const struct record *rec);
 /* record-loop.c: the flags the signal handler sets, reset by record__run() */
 extern volatile sig_atomic_t record_done;
 extern volatile sig_atomic_t record_child_exited;
+extern volatile sig_atomic_t record_switch; /* SIGUSR2: --switch-output now */
 void record__sig(int sig);
 int record__loop(struct record *rec);
+
+/* record.c: --switch-output: close this file as OUT.<timestamp>, go on in a new one */
+int record__switch_output(struct record *rec);
 
 /* record-report.c */
 int record__write_lost_samples(struct record *rec);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "debug.h"
@@ -26,13 +27,38 @@
 
 volatile sig_atomic_t record_done;
 volatile sig_atomic_t record_child_exited;
+volatile sig_atomic_t record_switch;
 
 void record__sig(int sig)
 {
 	if (sig == SIGCHLD)
 		record_child_exited = 1;
+	else if (sig == SIGUSR2)
+		record_switch = 1;
 	else
 		record_done = 1;
+}
+
+/* --switch-output: a SIGUSR2, the size written since the last switch, or its time */
+static bool record__switch_due(struct record *rec)
+{
+	const struct record_opts *o = rec->opts;
+	struct timespec ts;
+
+	if (!o->switch_output)
+		return false;
+	/* as perf: SIGUSR2 switches in signal mode, and is ignored in the others */
+	if (record_switch) {
+		record_switch = 0;
+		if (!o->switch_size && !o->switch_secs)
+			return true;
+	}
+	if (o->switch_size && rec->bytes - rec->switch_bytes >= o->switch_size)
+		return true;
+	if (!rec->switch_at)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec >= rec->switch_at;
 }
 
 /* the kernel part of a sample's callchain: what kallsyms must keep symbols for */
@@ -106,7 +132,7 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	/* --max-size: what the rings gave so far, in perf's words */
 	if (rec->opts->max_size && rec->bytes >= rec->opts->max_size && !record_done) {
 		fprintf(stderr,
-			"[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
+			"[ perf textpoke record: perf size limit reached (%llu KB), stopping session ]\n",
 			(unsigned long long)rec->bytes >> 10);
 		record_done = 1;
 	}
@@ -184,6 +210,8 @@ int record__loop(struct record *rec)
 	ctl->events = POLLIN;
 	while (!record_done) {
 		err = record__mmap_read_all(rec);
+		if (!err && record__switch_due(rec))
+			err = record__switch_output(rec);
 		if (err)
 			break;
 		if (record_child_exited && rec->child > 0 &&

@@ -91,6 +91,8 @@ void record__report(struct record *rec)
 	for (int c = 0; c < rec->nr_cpus; c++)
 		lost += rec->rings[c].lost;
 	record_lost__print(&rec->lost, rec->opts->quiet, stderr);
+	if (rec->dump_name[0] && !rec->opts->quiet)
+		fprintf(stderr, "[ perf textpoke record: Dump %s ]\n", rec->dump_name);
 	if (lost)
 		pr_debug("lost %" PRIu64 " events in %" PRIu64 " LOST records (try a larger -m)\n",
 			 lost, rec->lost.nr_chunks);
@@ -131,7 +133,8 @@ void record__report(struct record *rec)
 		fprintf(stderr,
 			"[ perf textpoke record: Captured and wrote %.3f MB %s (%" PRIu64
 			" samples)",
-			(zout ? zout : rec->bytes) / 1024.0 / 1024.0,
+			(zout ? zout : rec->bytes - rec->switch_bytes) / 1024.0 / 1024.0,
+			rec->dump_name[0] ? rec->dump_name :
 			strcmp(rec->opts->output, "-") ? rec->opts->output : "<stdout>",
 			rec->nr_samples);
 		if (zout)

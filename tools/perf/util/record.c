@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -417,7 +419,8 @@ static int record__synthesize(struct record *rec)
 	if (!err && !rec->task_mode)
 		err = synthesize__all_processes(&s);
 	else if (!err && rec->workload_target)
-		err = synthesize__process(&s, rec->child, false);
+		/* its mappings once it runs: a file after a switch starts past its exec */
+		err = synthesize__process(&s, rec->child, rec->nr_switches > 0);
 	else if (!err) {
 		pid_t last = -1;
 
@@ -606,6 +609,78 @@ static void record__cap_freq(struct record_opts *opts)
 	fclose(f);
 }
 
+/* "OUT.<YYYYmmddHHMMSS><centiseconds>", perf's name for a switched-out file */
+static void record__dump_name(struct record *rec)
+{
+	struct timeval tv;
+	struct tm tm;
+	char when[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y%m%d%H%M%S", &tm);
+	snprintf(rec->dump_name, sizeof(rec->dump_name), "%s.%s%02u", rec->opts->output, when,
+		 (unsigned int)(tv.tv_usec / 10000));
+}
+
+/* the file done: the end features, BPF images so far, closed and renamed */
+static int record__dump(struct record *rec)
+{
+	int err = perf_writer__close(rec->w);
+
+	rec->w = NULL;
+	if (err) {
+		pr_err("%s: %s\n", rec->opts->output, strerror(-err));
+		return err;
+	}
+	record__dump_name(rec);
+	if (rename(rec->opts->output, rec->dump_name)) {
+		err = -errno;
+		pr_err("%s: cannot rename to %s: %s\n", rec->opts->output, rec->dump_name,
+		       strerror(-err));
+	}
+	return err;
+}
+
+int record__switch_output(struct record *rec)
+{
+	struct record_opts *o = rec->opts;
+	int err;
+
+	record_switch = 0;
+	record_features__write_end(rec->w, &rec->hits, rec->first_time, rec->last_time, false);
+	err = rec->bpf ? bpf_capture__write(rec->bpf, rec->w) : 0;
+	if (!err)
+		err = record__dump(rec);
+	if (err)
+		return err;
+	if (!o->quiet)
+		fprintf(stderr,
+			"[ perf textpoke record: dump data: Woken up %lu times ]\n"
+			"[ perf textpoke record: Dump %s ]\n",
+			(unsigned long)rec->lost.wakeups, rec->dump_name);
+	rec->dump_name[0] = '\0';
+	rec->lost.wakeups = 0;
+	rec->first_time = rec->last_time = 0;
+	rec->switch_bytes = rec->bytes;
+	rec->nr_samples = 0;
+	rec->nr_switches++;
+	if (o->switch_secs) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		rec->switch_at =
+		    (ts.tv_sec + o->switch_secs) * 1000000000ULL + ts.tv_nsec;
+	}
+	/* the next file starts as the first did: attrs, features, the state now */
+	err = record__writer_open(rec);
+	if (!err)
+		err = record__write_features(rec);
+	if (!err)
+		err = record__synthesize(rec);
+	return err;
+}
+
 static int record__clock_now(void *clock, u64 *time)
 {
 	return perf_clock__now(clock, time);
@@ -636,6 +711,10 @@ int record__run(struct record_opts *opts)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
+	/* --switch-output: SIGUSR2 switches, as perf's; otherwise it stays deadly */
+	record_switch = 0;
+	if (opts->switch_output)
+		sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ, which
@@ -727,6 +806,12 @@ int record__run(struct record_opts *opts)
 			goto out_discard;
 	}
 	record_control__start(&rec);
+	if (opts->switch_secs) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		rec.switch_at = (ts.tv_sec + opts->switch_secs) * 1000000000ULL + ts.tv_nsec;
+	}
 	pr_debug("recording: events enabled\n");
 	err = record__loop(&rec);
 	if (err)
@@ -760,11 +845,15 @@ int record__run(struct record_opts *opts)
 	if (err)
 		goto out_abort;
 	record__count(&rec);
-	err = perf_writer__close(rec.w);
-	rec.w = NULL;
-	if (err)
-		pr_err("%s: %s\n", opts->output, strerror(-err));
-	else
+	if (opts->switch_output) {
+		err = record__dump(&rec);
+	} else {
+		err = perf_writer__close(rec.w);
+		rec.w = NULL;
+		if (err)
+			pr_err("%s: %s\n", opts->output, strerror(-err));
+	}
+	if (!err)
 		record__report(&rec);
 	goto out;
 out_abort:

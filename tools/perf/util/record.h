@@ -68,6 +68,9 @@ struct record_opts {
 	int delay_ms;	      /* -D: enable after this long; -1: only by --control */
 	u64 max_size;	      /* --max-size: stop past this many bytes, 0 = none */
 	int ctl_fd, ack_fd;   /* --control: commands in, acks out; -1 = none */
+	bool switch_output;   /* --switch-output: on SIGUSR2, and at ... */
+	u64 switch_size;      /* ... this many bytes (0: not by size) */
+	u64 switch_secs;      /* ... or this often (0: not by time) */
 	int argc; /* the workload */
 	char **argv;
 	int cmdline_argc; /* for HEADER_CMDLINE */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# record: --control fifo:ctl,ack speaks perf's protocol, --max-size stops the recording
+# record: --control fifo:ctl,ack speaks perf's protocol, --max-size stops the recording, --switch-output rotates files
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # --control: a recording started with -D -1 (events off until told) and
@@ -15,12 +15,20 @@
 # Events disabled / Events enabled / Event cpu-clock disabled).
 # --max-size 16K on a workload that never ends: it stops by itself with
 # perf's "size limit reached" line, and stock perf script reads it.
+# --switch-output (signal: one SIGUSR2; 8K; 1s), each on a workload that
+# never ends, stopped by SIGINT once a switch was said: the files are
+# OUT.<YYYYmmddHHMMSScc> as perf names them, exactly those the "Dump"
+# lines name, at least two, no OUT left, and stock perf script reads
+# each without a warning, the workload's COMM in each (the files after
+# the first start with the state synthesized again).
 # A timeout of 20 s around each recording turns "never stops" into a
 # failure instead of a hang.
 # Mutation caught: record_control__read() not splitting at newlines:
 # no ack comes, the test fails on the first read.
 # Mutation caught: the --max-size check comparing against max_size << 10:
 # the recording is stopped by the timeout.
+# Mutation caught: record__switch_output() not synthesizing the new
+# file's state: stock perf script shows no sh COMM in the second file.
 
 . "$(dirname "$0")/lib/record-common.sh"
 need_perf_root
@@ -81,9 +89,44 @@ rc=$?
 [ $rc = 124 ] && fail "--max-size 16K: the recording did not stop"
 [ $rc = 0 ] || fail "--max-size: record exited $rc: $(tail -3 "$tmp/m.err")"
 line=$(grep "size limit reached" "$tmp/m.err")
-[[ "$line" =~ ^\[\ perf\ record:\ perf\ size\ limit\ reached\ \(([0-9]+)\ KB\),\ stopping\ session\ \]$ ]] ||
+[[ "$line" =~ ^\[\ perf\ textpoke\ record:\ perf\ size\ limit\ reached\ \(([0-9]+)\ KB\),\ stopping\ session\ \]$ ]] ||
 	fail "--max-size: not perf's line: $(cat "$tmp/m.err")"
 [ "${BASH_REMATCH[1]}" -ge 16 ] || fail "--max-size 16K: stopped at ${BASH_REMATCH[1]} KB"
 stock_script max "$tmp/m.data" -F time,event
 [ -s "$tmp/max.out" ] || fail "--max-size: stock perf script read no sample"
 echo "ok: --max-size 16K: $line; stock perf script reads $(wc -l <"$tmp/max.out") samples"
+
+# switched NAME OPTS...: a never-ending workload recorded with OPTS,
+# SIGUSR2 once it runs (signal mode), SIGINT after the first switch
+switched() {
+	local name=$1 i f n=0
+	shift
+	mkdir "$tmp/$name"
+	# no timeout(1) around it: it would take the SIGUSR2
+	"$TEXTPOKE" record -v -o "$tmp/$name/out" --no-bpf-capture -e cpu-clock "$@" \
+		-- sh -c 'while :; do :; done' >/dev/null 2>"$tmp/$name.err" &
+	rec=$!
+	wait_started "$tmp/$name.err"
+	[ "$*" = --switch-output ] && kill -USR2 $rec
+	for i in $(seq 150); do
+		grep -q "Dump" "$tmp/$name.err" && break
+		sleep 0.02
+	done
+	kill -INT $rec
+	wait $rec || fail "$*: record exited $?: $(tail -3 "$tmp/$name.err")"
+	sed -n 's/^\[ perf textpoke record: Dump \(.*\) \]$/\1/p' "$tmp/$name.err" | sort >"$tmp/$name.said"
+	find "$tmp/$name" -type f | sort >"$tmp/$name.files"
+	cmp -s "$tmp/$name.said" "$tmp/$name.files" ||
+		fail "$*: Dump lines '$(tr '\n' ' ' <"$tmp/$name.said")', files '$(tr '\n' ' ' <"$tmp/$name.files")'"
+	while read -r f; do
+		[[ "$f" =~ /out\.[0-9]{16}$ ]] || fail "$*: $f is not named OUT.<timestamp>"
+		stock_script sw "$f" --show-task-events -F comm,event
+		grep -q "PERF_RECORD_COMM.*sh:" "$tmp/sw.out" || fail "$*: $f: stock perf script shows no sh COMM"
+		n=$((n + 1))
+	done <"$tmp/$name.files"
+	[ $n -ge 2 ] || fail "$*: $n files"
+	echo "ok: $*: $n files OUT.<timestamp>, each read by stock perf script"
+}
+switched signal --switch-output
+switched size --switch-output=8K
+switched time --switch-output=1s
