@@ -411,8 +411,8 @@ int cmd_textpoke_record(int argc, char **argv)
 					popt__bad_value(&ctx, "the dwarf stack dump size must be "
 							      "1..65528 bytes (default 8192)");
 				else
-					popt__bad_value(
-					    &ctx, "expected fp, dwarf or dwarf,<stack bytes>");
+					popt__bad_value(&ctx, "expected fp, fp,<max depth>, dwarf, "
+							      "dwarf,<stack bytes> or lbr");
 				goto out_usage;
 			}
 			break;

@@ -117,8 +117,8 @@ int record_control__read(struct record *rec)
 	int fd = rec->opts->ctl_fd;
 
 	for (;;) {
-		ssize_t n = read(fd, rec->ctl_buf + rec->ctl_len,
-				 sizeof(rec->ctl_buf) - 1 - rec->ctl_len);
+		ssize_t n =
+		    read(fd, rec->ctl_buf + rec->ctl_len, sizeof(rec->ctl_buf) - 1 - rec->ctl_len);
 		char *start, *p;
 
 		if (n < 0 && errno == EINTR)

@@ -73,7 +73,8 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		attr->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
 					   PERF_SAMPLE_BRANCH_NO_CYCLES |
-					   PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
+					   PERF_SAMPLE_BRANCH_NO_FLAGS |
+					   PERF_SAMPLE_BRANCH_HW_INDEX;
 	}
 	if (o->sample_weight)
 		attr->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;

@@ -131,9 +131,10 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	rec->bytes += size;
 	/* --max-size: what the rings gave so far, in perf's words */
 	if (rec->opts->max_size && rec->bytes >= rec->opts->max_size && !record_done) {
-		fprintf(stderr,
-			"[ perf textpoke record: perf size limit reached (%llu KB), stopping session ]\n",
-			(unsigned long long)rec->bytes >> 10);
+		fprintf(
+		    stderr,
+		    "[ perf textpoke record: perf size limit reached (%llu KB), stopping session ]\n",
+		    (unsigned long long)rec->bytes >> 10);
 		record_done = 1;
 	}
 	return 0;

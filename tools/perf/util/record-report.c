@@ -128,14 +128,17 @@ void record__report(struct record *rec)
 	}
 	if (!rec->opts->quiet) {
 		u64 zin = rec->zbytes_in, zout = rec->zbytes_out;
+		/* --switch-output: the last file, as renamed */
+		const char *name = rec->dump_name[0] ? rec->dump_name : rec->opts->output;
+
+		if (!strcmp(name, "-"))
+			name = "<stdout>";
 
 		/* -z: what went to the file, then perf's "original" size and ratio */
 		fprintf(stderr,
 			"[ perf textpoke record: Captured and wrote %.3f MB %s (%" PRIu64
 			" samples)",
-			(zout ? zout : rec->bytes - rec->switch_bytes) / 1024.0 / 1024.0,
-			rec->dump_name[0] ? rec->dump_name :
-			strcmp(rec->opts->output, "-") ? rec->opts->output : "<stdout>",
+			(zout ? zout : rec->bytes - rec->switch_bytes) / 1024.0 / 1024.0, name,
 			rec->nr_samples);
 		if (zout)
 			fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",

@@ -669,8 +669,7 @@ int record__switch_output(struct record *rec)
 		struct timespec ts;
 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		rec->switch_at =
-		    (ts.tv_sec + o->switch_secs) * 1000000000ULL + ts.tv_nsec;
+		rec->switch_at = (ts.tv_sec + o->switch_secs) * 1000000000ULL + ts.tv_nsec;
 	}
 	/* the next file starts as the first did: attrs, features, the state now */
 	err = record__writer_open(rec);

@@ -56,13 +56,13 @@ struct record_opts {
 	u64 branch_filter;   /* -b / -j: PERF_SAMPLE_BRANCH_*, 0 = none */
 	bool use_clockid;    /* -k: sample times from this clock, HEADER_CLOCK_DATA written */
 	int clockid;
-	u16 max_stack;	     /* --call-graph fp,N: sample_max_stack, 0 = the kernel's */
-	bool sample_weight;  /* -W: WEIGHT_STRUCT, as perf on x86 */
-	bool sample_phys;    /* --phys-data: PHYS_ADDR */
-	bool namespaces;     /* --namespaces: NAMESPACES records */
-	bool all_cgroups;    /* --all-cgroups: CGROUP records and sample bits */
-	bool no_buildid;     /* -B: no HEADER_BUILD_ID */
-	bool per_thread;     /* --per-thread: no inherit, a ring per thread */
+	u16 max_stack;	      /* --call-graph fp,N: sample_max_stack, 0 = the kernel's */
+	bool sample_weight;   /* -W: WEIGHT_STRUCT, as perf on x86 */
+	bool sample_phys;     /* --phys-data: PHYS_ADDR */
+	bool namespaces;      /* --namespaces: NAMESPACES records */
+	bool all_cgroups;     /* --all-cgroups: CGROUP records and sample bits */
+	bool no_buildid;      /* -B: no HEADER_BUILD_ID */
+	bool per_thread;      /* --per-thread: no inherit, a ring per thread */
 	const char *tid_list; /* -t: these threads only, not followed into children */
 	const char *uid;      /* -u: every process of this user (name or number) */
 	int delay_ms;	      /* -D: enable after this long; -1: only by --control */
@@ -71,7 +71,7 @@ struct record_opts {
 	bool switch_output;   /* --switch-output: on SIGUSR2, and at ... */
 	u64 switch_size;      /* ... this many bytes (0: not by size) */
 	u64 switch_secs;      /* ... or this often (0: not by time) */
-	int argc; /* the workload */
+	int argc;	      /* the workload */
 	char **argv;
 	int cmdline_argc; /* for HEADER_CMDLINE */
 	const char *const *cmdline_argv;
