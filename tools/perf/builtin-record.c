@@ -291,6 +291,8 @@ int cmd_textpoke_record(int argc, char **argv)
 	    {0, "namespaces", no_argument, NULL, "record namespaces events", OPT_NAMESPACES},
 	    {0, "all-cgroups", no_argument, NULL, "record cgroup events and sample cgroups",
 	     OPT_ALL_CGROUPS},
+	    {0, "per-thread", no_argument, NULL,
+	     "a ring buffer per thread (any CPU), children not followed", OPT_PER_THREAD},
 	    {'D', "delay", required_argument, "ms",
 	     "enable the events after this many ms of the workload; -1: by --control only", 'D'},
 	    {0, "max-size", required_argument, "size",
@@ -515,6 +517,11 @@ int cmd_textpoke_record(int argc, char **argv)
 			break;
 		case OPT_ALL_CGROUPS:
 			ro.all_cgroups = true;
+			break;
+		case OPT_PER_THREAD:
+			/* as perf: a ring per thread, children not followed */
+			ro.per_thread = true;
+			ro.no_inherit = true;
 			break;
 		case 'D': {
 			char *end;

@@ -305,7 +305,11 @@ int record__setup_evsels(struct record *rec)
 		if (rec->evsels[i].ev.call_graph == RECORD_EV_CG_DWARF)
 			e->ev.attr.mmap_data = 1;
 	}
-	if (!rec->task_mode) {
+	/*
+	 * --per-thread has no per-CPU ring for a system-wide side-band:
+	 * the tasks' own carries what the kernel does while they run
+	 */
+	if (!rec->task_mode || o->per_thread) {
 		e->ev.attr.text_poke = 1;
 		e->ev.attr.ksymbol = 1;
 		e->ev.attr.bpf_event = 1;
@@ -356,7 +360,7 @@ static int record__open_evsel(struct record *rec, struct record_evsel *e)
 	for (int c = 0; c < rec->nr_cpus; c++) {
 		for (int t = 0; t < nr_tids; t++) {
 			pid_t pid = e->system_wide ? -1 : rec->tids[t];
-			struct perf_ring *ring = &rec->rings[c];
+			struct perf_ring *ring = &rec->rings[rec->opts->per_thread ? t : c];
 			int slot = c * nr_tids + t, group_fd = -1;
 			int fd;
 

@@ -68,6 +68,8 @@ struct record {
 	int nr_evsels;
 	int sb_idx; /* attr for synthesized records */
 	struct perf_ring *rings;
+	/* one per CPU, or with --per-thread one per thread (cpus is {-1}) */
+	int nr_rings;
 	struct bpf_capture *bpf;
 	struct module_capture *modules; /* only with a kcore_dir to keep them in */
 	struct record_hits hits;

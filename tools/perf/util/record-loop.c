@@ -145,13 +145,13 @@ static int record__mmap_read_all(struct record *rec)
 {
 	int total = 0;
 
-	for (int c = 0; c < rec->nr_cpus; c++) {
+	for (int c = 0; c < rec->nr_rings; c++) {
 		int n = perf_ring__drain(&rec->rings[c], record__event, rec);
 
 		if (n == -EBADMSG) {
 			pr_warning(
 			    "cpu %d: corrupt record in the ring buffer, dropped what was left\n",
-			    rec->cpus[c]);
+			    rec->rings[c].cpu);
 			continue;
 		}
 		if (n < 0)
@@ -197,14 +197,15 @@ static bool record__targets_alive(struct record *rec)
 int record__loop(struct record *rec)
 {
 	/* one per ring, then --control's (fd -1, which poll skips, without it) */
-	struct pollfd *pfd = calloc(rec->nr_cpus + 1, sizeof(*pfd));
-	struct pollfd *ctl = pfd ? &pfd[rec->nr_cpus] : NULL;
+	struct pollfd *pfd = calloc(rec->nr_rings + 1, sizeof(*pfd));
+	struct pollfd *ctl = pfd ? &pfd[rec->nr_rings] : NULL;
 	int err = 0, status, ready;
 
 	if (!pfd)
 		return -ENOMEM;
-	for (int c = 0; c < rec->nr_cpus; c++) {
-		pfd[c].fd = rec->rings[c].fd;
+	for (int c = 0; c < rec->nr_rings; c++) {
+		/* a thread gone before its events opened has no ring: poll skips -1 */
+		pfd[c].fd = rec->rings[c].base ? rec->rings[c].fd : -1;
 		pfd[c].events = POLLIN;
 	}
 	ctl->fd = rec->opts->ctl_fd;
@@ -223,7 +224,7 @@ int record__loop(struct record *rec)
 		if (rec->task_mode && rec->child <= 0 && !record__targets_alive(rec))
 			break;
 		/* a signal between the checks and poll is caught by the timeout */
-		ready = poll(pfd, rec->nr_cpus + 1, record_control__timeout(rec, 100));
+		ready = poll(pfd, rec->nr_rings + 1, record_control__timeout(rec, 100));
 		if (ready < 0 && errno != EINTR) {
 			err = -errno;
 			break;

@@ -80,7 +80,7 @@ void record__count(struct record *rec)
 	l->nr_chunks = perf_writer__nr_records(rec->w, PERF_RECORD_LOST);
 	l->nr_samples = perf_writer__nr_records(rec->w, PERF_RECORD_SAMPLE);
 	/* the kernel's own LOST_SAMPLES (hardware samples it discarded) count as well */
-	for (int c = 0; c < rec->nr_cpus; c++)
+	for (int c = 0; c < rec->nr_rings; c++)
 		l->lost_samples += rec->rings[c].lost_samples;
 }
 
@@ -88,7 +88,7 @@ void record__report(struct record *rec)
 {
 	u64 lost = 0;
 
-	for (int c = 0; c < rec->nr_cpus; c++)
+	for (int c = 0; c < rec->nr_rings; c++)
 		lost += rec->rings[c].lost;
 	record_lost__print(&rec->lost, rec->opts->quiet, stderr);
 	if (rec->dump_name[0] && !rec->opts->quiet)

@@ -541,7 +541,7 @@ static void record__exit(struct record *rec)
 		record_event__exit(&rec->evsels[i].ev);
 	}
 	free(rec->evsels);
-	for (int c = 0; c < rec->nr_cpus && rec->rings; c++)
+	for (int c = 0; c < rec->nr_rings && rec->rings; c++)
 		perf_ring__munmap(&rec->rings[c]);
 	free(rec->rings);
 	free(rec->cpus);
@@ -703,6 +703,11 @@ int record__run(struct record_opts *opts)
 	/* as perf record: no command and no target means the whole system until Ctrl-C */
 	if (!opts->cpu_list && !opts->pid_list && !opts->tid_list && !opts->uid && !opts->argc)
 		opts->system_wide = true;
+	if (opts->per_thread && (opts->system_wide || opts->cpu_list)) {
+		pr_err("--per-thread: needs tasks to follow (a command, -p, -t or -u), not -a or "
+		       "-C\n");
+		return -EINVAL;
+	}
 	record__cap_freq(opts);
 	record_done = 0;
 	record_child_exited = 0;
@@ -727,10 +732,9 @@ int record__run(struct record_opts *opts)
 	if (err < 0)
 		goto out;
 	rec.nr_cpus = err;
-	rec.rings = calloc(rec.nr_cpus, sizeof(*rec.rings));
 	rec.tids = malloc(sizeof(pid_t));
 	err = -ENOMEM;
-	if (!rec.rings || !rec.tids)
+	if (!rec.tids)
 		goto out;
 	rec.task_mode = !opts->system_wide && !opts->cpu_list;
 	/*
@@ -753,6 +757,16 @@ int record__run(struct record_opts *opts)
 		rec.nr_tids = 1;
 	}
 	if (err)
+		goto out;
+	if (opts->per_thread) {
+		/* as perf --per-thread: each thread on any CPU (-1), a ring of its own */
+		rec.cpus[0] = -1;
+		rec.nr_cpus = 1;
+	}
+	rec.nr_rings = opts->per_thread ? rec.nr_tids : rec.nr_cpus;
+	rec.rings = calloc(rec.nr_rings, sizeof(*rec.rings));
+	err = -ENOMEM;
+	if (!rec.rings)
 		goto out;
 	rec.lost_format = record_lost__format_supported() ? PERF_FORMAT_LOST : 0;
 	err = record__setup_evsels(&rec);

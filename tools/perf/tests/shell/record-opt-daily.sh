@@ -1,12 +1,13 @@
 #!/bin/bash
-# record: --call-graph fp,N, -P, -W, --phys-data, --sample-cpu, --namespaces, --all-cgroups, -N, -B, -D, -t, -u set stock perf's attrs; lbr and --off-cpu refused
+# record: --call-graph fp,N, -P, -W, --phys-data, --sample-cpu, --namespaces, --all-cgroups, -N, -B, -D, -t, -u, --per-thread set stock perf's attrs; lbr and --off-cpu refused
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Three command lines, each recorded once by stock perf record 6.1 and
 # once by us; stock perf evlist -v reads both files.  Compared, per
 # sampling event: sample_type (but IDENTIFIER, and CPU where the line
 # has no --sample-cpu: our layout always has them; ID, which stock perf
-# adds beside its tracking dummy), sample_max_stack,
+# adds beside its tracking dummy; TIME, which stock perf drops with
+# --per-thread and our layout keeps), sample_max_stack,
 # branch_sample_type, disabled, inherit, enable_on_exec, the period;
 # over all events: whether any has namespaces or cgroup set (stock perf
 # sets them on its event, we on the side-band dummy).  Then what the
@@ -19,9 +20,10 @@
 #      workload's exec (its COMM record).
 #   2. -t TID on a shell that keeps forking: inherit off as stock perf's,
 #      and every sample ours is of that thread, none of its children.
-#   3. -u nobody (when setpriv can run a process as nobody): inherit on,
-#      no enable_on_exec, as stock perf; our samples include the nobody
-#      process and nothing of the root workload beside it.
+#   3. -u nobody --per-thread (when setpriv can run a process as nobody):
+#      no inherit, no enable_on_exec, as stock perf; our samples (from a
+#      ring per thread) include the nobody process and nothing of the
+#      root workload beside it.
 # --call-graph lbr on cpu-clock (a software event: never an LBR) fails
 # with stock perf's line; --off-cpu is refused in one line.
 # Mutation caught: record__config_sample() without sample_max_stack:
@@ -29,6 +31,9 @@
 # Mutation caught: record_control__timeout() enabling at once: a sample
 # lands before exec + 100 ms.
 # Mutation caught: -t not setting no_inherit: line 2's inherit differs.
+# Mutation caught: record__open_evsel() taking the CPU's ring, not the
+# thread's, with --per-thread: the kernel refuses to share a ring between
+# two threads' events and line 3's recording fails.
 
 . "$(dirname "$0")/lib/record-common.sh"
 need_perf_root
@@ -38,7 +43,7 @@ export HOME=$tmp
 # attrs FILE KEEPCPU: the sampling events of FILE, one line each, then
 # one line for the side-band bits
 attrs() {
-	perf evlist -v -i "$1" 2>/dev/null | awk -v keepcpu="$2" '
+	perf evlist -v -i "$1" 2>/dev/null | awk -v keepcpu="$2" -v droptime="$3" '
 	{
 		gsub(/\{ sample_period, sample_freq \}/, "period_or_freq")
 		name = $0; sub(/: .*/, "", name)
@@ -55,7 +60,8 @@ attrs() {
 		m = split(f["sample_type"], bits, "|")
 		st = ""
 		for (i = 1; i <= m; i++) {
-			if (bits[i] == "IDENTIFIER" || bits[i] == "ID" || (bits[i] == "CPU" && !keepcpu))
+			if (bits[i] == "IDENTIFIER" || bits[i] == "ID" || (bits[i] == "CPU" && !keepcpu) ||
+			    (bits[i] == "TIME" && droptime))
 				continue
 			st = st bits[i] ","
 		}
@@ -76,8 +82,8 @@ both() {
 		>/dev/null 2>"$tmp/perf$n.err" || fail "stock perf record $*: $(head -3 "$tmp/perf$n.err")"
 	record "$tmp/ours$n.data" --no-bpf-capture --no-kcore "$@" -- sh -c "$work"
 	cp "$tmp/record.err" "$tmp/ours$n.err"
-	attrs "$tmp/perf$n.data" "$keepcpu" >"$tmp/perf$n.attrs"
-	attrs "$tmp/ours$n.data" "$keepcpu" >"$tmp/ours$n.attrs"
+	attrs "$tmp/perf$n.data" "$keepcpu" "$droptime" >"$tmp/perf$n.attrs"
+	attrs "$tmp/ours$n.data" "$keepcpu" "$droptime" >"$tmp/ours$n.attrs"
 	[ "$(wc -l <"$tmp/perf$n.attrs")" -gt 1 ] || fail "$*: stock perf evlist listed no event"
 	diff "$tmp/perf$n.attrs" "$tmp/ours$n.attrs" >"$tmp/diff$n" ||
 		{ cat "$tmp/diff$n"; fail "$*: attrs differ from stock perf's (< perf, > ours)"; }
@@ -139,16 +145,21 @@ kill $busy
 if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
 	skipped="-u: no setpriv or no user nobody"
 else
-	setpriv --reuid "$(id -u nobody)" --regid "$(id -g nobody)" --clear-groups sh -c 'while :; do :; done' &
+	# two processes, so that --per-thread has two rings to fill
+	setpriv --reuid "$(id -u nobody)" --regid "$(id -g nobody)" --clear-groups \
+		sh -c 'while :; do :; done & while :; do :; done' &
 	busy=$!
 	# stock perf 6.1 crashes when the user has no process yet: wait for
-	# setpriv's setuid (a bounded wait on a state, not on luck)
+	# setpriv's setuid and the child (a bounded wait on a state, not luck)
 	for i in $(seq 100); do
-		[ "$(awk '/^Uid:/ { print $2 }' "/proc/$busy/status" 2>/dev/null)" = "$(id -u nobody)" ] &&
+		child=$(pgrep -P "$busy" | head -1)
+		[ -n "$child" ] &&
+			[ "$(awk '/^Uid:/ { print $2 }' "/proc/$child/status" 2>/dev/null)" = "$(id -u nobody)" ] &&
 			break
 		sleep 0.02
 	done
-	both 3 -q -N -u nobody -e cpu-clock
+	droptime=1
+	both 3 -q -N -u nobody --per-thread -e cpu-clock
 	pids=" $(sample_pids "$tmp/ours3.data" | tr '\n' ' ')"
 	case "$pids" in
 	*" $busy "*) ;;
@@ -156,8 +167,8 @@ else
 	esac
 	perf script -i "$tmp/ours3.data" -F comm 2>/dev/null | grep -q sleep &&
 		fail "-u nobody: samples of root's workload"
-	echo "ok: -u nobody: samples of pids$pids"
-	kill $busy
+	echo "ok: -u nobody --per-thread: samples of pids$pids"
+	kill $busy $child
 fi
 
 # refusals: lbr where stock perf refuses it, --off-cpu
