@@ -410,7 +410,8 @@ static int record__synthesize(struct record *rec)
 			  .on_mmap = record_hits__synth_mmap,
 			  .arg = &rec->hits,
 			  .data_mmaps =
-			      rec->opts->call_graph == CALL_GRAPH_DWARF || rec->opts->sample_addr};
+			      rec->opts->call_graph == CALL_GRAPH_DWARF || rec->opts->sample_addr,
+			  .namespaces = rec->opts->namespaces};
 	int err;
 
 	err = synthesize__kernel_mmap(&s);

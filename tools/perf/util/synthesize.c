@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bpf-capture.h"
@@ -204,6 +205,29 @@ static int synthesize__mmaps(struct synth *s, pid_t pid)
 	return err;
 }
 
+/*
+ * A thread's namespaces as the kernel's NAMESPACES record gives them: the
+ * device and inode of each /proc/PID/task/TID/ns link, in the kernel's
+ * order; one that cannot be read stays 0/0, as perf leaves it.
+ */
+static int synthesize__namespaces(struct synth *s, pid_t pid, pid_t tid)
+{
+	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+	u64 link[2 * ARRAY_SIZE(names)] = {0};
+	char path[96];
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, names[i]);
+		if (stat(path, &st))
+			continue;
+		link[2 * i] = st.st_dev;
+		link[2 * i + 1] = st.st_ino;
+	}
+	return perf_writer__synth_namespaces(s->w, s->idx, pid, tid, ARRAY_SIZE(names), link);
+}
+
 int synthesize__process(struct synth *s, pid_t pid, bool mmaps)
 {
 	char path[64], comm[64];
@@ -228,6 +252,8 @@ int synthesize__process(struct synth *s, pid_t pid, bool mmaps)
 			err = perf_writer__synth_fork(s->w, s->idx, pid, pid, tid, pid, 0, NULL);
 		if (!err)
 			err = perf_writer__synth_comm(s->w, s->idx, pid, tid, comm, false, NULL);
+		if (!err && s->namespaces)
+			err = synthesize__namespaces(s, pid, tid);
 	}
 	closedir(d);
 	if (!err && mmaps)

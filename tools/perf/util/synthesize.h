@@ -25,6 +25,8 @@ struct synth {
 	void *arg;
 	/* non-executable mappings too, as the kernel reports them with attr.mmap_data */
 	bool data_mmaps;
+	/* --namespaces: a NAMESPACES record per thread, as perf synthesizes them */
+	bool namespaces;
 };
 
 /* "[kernel.kallsyms]_text" from _text to the top of the address space */

@@ -14,7 +14,9 @@
 # options bring, checked on the same files:
 #   1. --all-cgroups: stock perf report -s cgroup names the workload's
 #      cgroup in our file as in its own (CGROUP records synthesized for
-#      the cgroups that exist); -B: no HEADER_BUILD_ID in either file;
+#      the cgroups that exist); --namespaces: the workload's NAMESPACES
+#      record (synthesized) lists what stock perf's does; -B: no
+#      HEADER_BUILD_ID in either file;
 #      -D 100: "Events disabled" and "Events enabled" as stock perf says
 #      them, and no sample of ours earlier than 100 ms after the
 #      workload's exec (its COMM record).
@@ -110,6 +112,15 @@ ours=$(cg "$tmp/ours1.data")
 [ -n "$theirs" ] || fail "--all-cgroups: stock perf report -s cgroup names nothing in its file"
 [ "$ours" = "$theirs" ] || fail "--all-cgroups: cgroups '$ours', stock perf's file '$theirs'"
 echo "ok: --all-cgroups: samples in cgroup $ours as stock perf's"
+# the namespaces of the workload, synthesized: the (dev, inode) lists
+ns() {
+	perf report -D -i "$1" 2>/dev/null | grep -A1 "PERF_RECORD_NAMESPACES [0-9]" | grep "net:" | sort -u
+}
+theirs=$(ns "$tmp/perf1.data")
+ours=$(ns "$tmp/ours1.data")
+[ -n "$theirs" ] || fail "--namespaces: stock perf's file has no NAMESPACES record"
+[ "$ours" = "$theirs" ] || fail "--namespaces: '$ours', stock perf's file '$theirs'"
+echo "ok: --namespaces: the workload's namespaces as stock perf's file has them"
 for f in perf1 ours1; do
 	perf report --header-only -i "$tmp/$f.data" 2>/dev/null |
 		grep -q '^# missing features:.* BUILD_ID' || fail "-B: $f.data has a build-id table"
