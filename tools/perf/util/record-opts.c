@@ -58,6 +58,13 @@ int record_opts__parse_control(struct record_opts *opts, const char *arg)
 			if (end == p || *end || a < 0 || a > INT_MAX)
 				return -EINVAL;
 		}
+		/* the loop reads until there is nothing more: it must not block */
+		if (fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)) {
+			int err = -errno;
+
+			pr_err("--control: fd %ld: %s\n", c, strerror(-err));
+			return err;
+		}
 		opts->ctl_fd = c;
 		opts->ack_fd = a;
 		return 0;
