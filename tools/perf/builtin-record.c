@@ -4,6 +4,7 @@
  * recorder lives in util/record.c.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,59 @@ static int parse_mmap_pages(const char *arg, unsigned int *pages)
 	return 0;
 }
 
+/* --max-size: a number of bytes, or one with B, K, M or G, as perf's parse_tag_value() */
+static int parse_size(const char *arg, u64 *size)
+{
+	static const char units[] = "BKMG";
+	unsigned long long x;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	x = strtoull(arg, &end, 0);
+	if (errno || end == arg || *arg == '-')
+		return -EINVAL;
+	if (*end) {
+		const char *u = strchr(units, *end);
+
+		if (!u || end[1])
+			return -EINVAL;
+		shift = 10 * (u - units);
+	}
+	if (!x || x > ~0ULL >> shift)
+		return -EINVAL;
+	*size = x << shift;
+	return 0;
+}
+
+/* --switch-output's value as perf takes it: signal, 10M (B/K/M/G), 30s (s/m/h/d) */
+static int parse_switch_output(const char *arg, struct record_opts *ro)
+{
+	static const struct {
+		char tag;
+		u64 secs;
+	} times[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
+	unsigned long long x;
+	char *end;
+
+	ro->switch_output = true;
+	if (!arg || !strcmp(arg, "signal"))
+		return 0;
+	if (!parse_size(arg, &ro->switch_size))
+		return 0;
+	errno = 0;
+	x = strtoull(arg, &end, 10);
+	if (errno || end == arg || !x || *arg == '-' || !*end || end[1])
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		if (*end == times[i].tag) {
+			ro->switch_secs = x * times[i].secs;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 int cmd_textpoke_record(int argc, char **argv)
 {
 	enum {
@@ -167,6 +221,15 @@ int cmd_textpoke_record(int argc, char **argv)
 		OPT_KCORE,
 		OPT_FULL_KALLSYMS,
 		OPT_FILTER,
+		OPT_PHYS_DATA,
+		OPT_SAMPLE_CPU,
+		OPT_NAMESPACES,
+		OPT_ALL_CGROUPS,
+		OPT_PER_THREAD,
+		OPT_MAX_SIZE,
+		OPT_CONTROL,
+		OPT_OFF_CPU,
+		OPT_SWITCH_OUTPUT,
 	};
 	static const struct popt opts[] = {
 	    {'e', "event", required_argument, "event",
@@ -200,8 +263,8 @@ int cmd_textpoke_record(int argc, char **argv)
 	    {'i', "no-inherit", no_argument, NULL, "child tasks do not inherit counters", 'i'},
 	    {'k', "clockid", required_argument, "clockid",
 	     "clockid to use for events, see clock_gettime()", 'k'},
-	    {0, "call-graph", required_argument, "mode", "fp, dwarf or dwarf,<stack bytes>",
-	     OPT_CALL_GRAPH},
+	    {0, "call-graph", required_argument, "mode",
+	     "fp, fp,<max depth>, dwarf, dwarf,<stack bytes> or lbr", OPT_CALL_GRAPH},
 	    {'o', "output", required_argument, "file", "output file name (- for a pipe)", 'o'},
 	    {'z', "compression-level", optional_argument, "n",
 	     "compress records with zstd (level 1-22, default 1)", 'z'},
@@ -216,6 +279,35 @@ int cmd_textpoke_record(int argc, char **argv)
 	     "kernel addresses print as a wrong symbol+offset)",
 	     OPT_FULL_KALLSYMS},
 	    {0, "no-bpf-capture", no_argument, NULL, "do not capture BPF JIT images", OPT_NO_BPF},
+	    {'t', "tid", required_argument, "tid",
+	     "record these threads only (comma list), not their children", 't'},
+	    {'u', "uid", required_argument, "user", "record the processes of this user", 'u'},
+	    {'P', "period", no_argument, NULL, "record the sample period (always on)", 'P'},
+	    {'W', "weight", no_argument, NULL, "sample the weight (WEIGHT_STRUCT)", 'W'},
+	    {0, "phys-data", no_argument, NULL, "record the sample physical addresses",
+	     OPT_PHYS_DATA},
+	    {0, "sample-cpu", no_argument, NULL, "record the sample cpu (always on)",
+	     OPT_SAMPLE_CPU},
+	    {0, "namespaces", no_argument, NULL, "record namespaces events", OPT_NAMESPACES},
+	    {0, "all-cgroups", no_argument, NULL, "record cgroup events and sample cgroups",
+	     OPT_ALL_CGROUPS},
+	    {0, "per-thread", no_argument, NULL,
+	     "a ring buffer per thread (any CPU), children not followed", OPT_PER_THREAD},
+	    {'D', "delay", required_argument, "ms",
+	     "enable the events after this many ms of the workload; -1: by --control only", 'D'},
+	    {0, "max-size", required_argument, "size",
+	     "stop once this much is recorded (B, K, M, G)", OPT_MAX_SIZE},
+	    {0, "control", required_argument, "fifo:ctl[,ack]|fd:ctl[,ack]",
+	     "take enable, disable, ping, stop from a FIFO or fd; answer ack", OPT_CONTROL},
+	    {0, "switch-output", optional_argument, "signal|<size>|<time>",
+	     "close the output as OUT.<timestamp> and go on in a new one on SIGUSR2, every "
+	     "<size> (B/K/M/G) or every <time> (s/m/h/d); implies -B",
+	     OPT_SWITCH_OUTPUT},
+	    {'B', "no-buildid", no_argument, NULL, "write no build-id table", 'B'},
+	    {'N', "no-buildid-cache", no_argument, NULL,
+	     "do not fill ~/.debug (never done: accepted for perf's command lines)", 'N'},
+	    {0, "off-cpu", no_argument, NULL, "refused: perf needs a BPF tracing program for it",
+	     OPT_OFF_CPU},
 	    {'q', "quiet", no_argument, NULL, "do not print any messages", 'q'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
 	    {'h', "help", no_argument, NULL, "show this help", 'h'},
@@ -321,8 +413,8 @@ int cmd_textpoke_record(int argc, char **argv)
 					popt__bad_value(&ctx, "the dwarf stack dump size must be "
 							      "1..65528 bytes (default 8192)");
 				else
-					popt__bad_value(
-					    &ctx, "expected fp, dwarf or dwarf,<stack bytes>");
+					popt__bad_value(&ctx, "expected fp, fp,<max depth>, dwarf, "
+							      "dwarf,<stack bytes> or lbr");
 				goto out_usage;
 			}
 			break;
@@ -397,6 +489,84 @@ int cmd_textpoke_record(int argc, char **argv)
 		case OPT_NO_BPF:
 			ro.bpf_capture = false;
 			break;
+		case 't':
+			if (!pid_list__valid(optarg)) {
+				popt__bad_value(&ctx,
+						"expected a thread id or a comma list of them");
+				goto out_usage;
+			}
+			ro.tid_list = optarg;
+			/* as perf: threads named one by one are not followed into children */
+			ro.no_inherit = true;
+			break;
+		case 'u':
+			ro.uid = optarg;
+			break;
+		case 'P':
+		case OPT_SAMPLE_CPU:
+			/* PERIOD and CPU are in every sample of ours already */
+			break;
+		case 'W':
+			ro.sample_weight = true;
+			break;
+		case OPT_PHYS_DATA:
+			ro.sample_phys = true;
+			break;
+		case OPT_NAMESPACES:
+			ro.namespaces = true;
+			break;
+		case OPT_ALL_CGROUPS:
+			ro.all_cgroups = true;
+			break;
+		case OPT_PER_THREAD:
+			/* as perf: a ring per thread, children not followed */
+			ro.per_thread = true;
+			ro.no_inherit = true;
+			break;
+		case 'D': {
+			char *end;
+			long d;
+
+			errno = 0;
+			d = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || d < -1 || d > INT_MAX) {
+				popt__bad_value(&ctx, "expected a delay in ms, or -1");
+				goto out_usage;
+			}
+			ro.delay_ms = d;
+			break;
+		}
+		case OPT_MAX_SIZE:
+			if (parse_size(optarg, &ro.max_size)) {
+				popt__bad_value(&ctx, "expected a size with B, K, M or G");
+				goto out_usage;
+			}
+			break;
+		case OPT_CONTROL:
+			err = record_opts__parse_control(&ro, optarg);
+			if (err == -EINVAL)
+				popt__bad_value(&ctx, "expected fifo:CTL[,ACK] or fd:CTL[,ACK]");
+			if (err)
+				goto out_usage;
+			break;
+		case OPT_SWITCH_OUTPUT:
+			if (parse_switch_output(optarg, &ro)) {
+				popt__bad_value(&ctx, "expected signal, a size with B, K, M or G, "
+						      "or a time with s, m, h or d");
+				goto out_usage;
+			}
+			break;
+		case 'B':
+			ro.no_buildid = true;
+			break;
+		case 'N':
+			/* we keep no build-id cache: perf's option is accepted, nothing to skip */
+			break;
+		case OPT_OFF_CPU:
+			pr_err("--off-cpu: not supported: perf measures off-CPU time with a BPF "
+			       "program on sched_switch (a tracing program), which this recorder "
+			       "does not load\n");
+			goto out_usage;
 		case 'q':
 			ro.quiet = true;
 			quiet = true;
@@ -420,6 +590,19 @@ int cmd_textpoke_record(int argc, char **argv)
 		free(events);
 		free(filters);
 		return 129;
+	}
+	if (ro.switch_output) {
+		/* each file is whole and closed as it goes: a plain file, as perf's */
+		if (!strcmp(ro.output, "-") || ro.kcore_required) {
+			pr_err("--switch-output: needs a file output, not %s\n",
+			       ro.kcore_required ? "--kcore's directory" : "a pipe");
+			free(events);
+			free(filters);
+			return 129;
+		}
+		ro.kcore = false;
+		/* as perf: no build-id table in the switched files */
+		ro.no_buildid = true;
 	}
 	ro.argc = argc - optind;
 	ro.argv = argv + optind;

@@ -235,7 +235,16 @@ static int test_events(void)
 		TEST_ASSERT_EQUAL("dwarf size", o.stack_size, 4000);
 		TEST_ASSERT_EQUAL("fp", record_opts__parse_call_graph(&o, "fp"), 0);
 		TEST_ASSERT_EQUAL("fp mode", o.call_graph, CALL_GRAPH_FP);
-		TEST_ASSERT_EQUAL("bad", record_opts__parse_call_graph(&o, "lbr"), -EINVAL);
+		TEST_ASSERT_EQUAL("fp,12", record_opts__parse_call_graph(&o, "fp,12"), 0);
+		TEST_ASSERT_EQUAL("fp,12 depth", o.max_stack, 12);
+		/* as perf: past the kernel's limit (perf_event_max_stack) asks for nothing */
+		TEST_ASSERT_EQUAL("fp,2000000000",
+				  record_opts__parse_call_graph(&o, "fp,2000000000"), 0);
+		TEST_ASSERT_EQUAL("fp,2000000000 depth", o.max_stack, 0);
+		TEST_ASSERT_EQUAL("lbr", record_opts__parse_call_graph(&o, "lbr"), 0);
+		TEST_ASSERT_EQUAL("lbr mode", o.call_graph, CALL_GRAPH_LBR);
+		TEST_ASSERT_EQUAL("bad", record_opts__parse_call_graph(&o, "fp,x"), -EINVAL);
+		TEST_ASSERT_EQUAL("bad mode", record_opts__parse_call_graph(&o, "lbrx"), -EINVAL);
 		TEST_ASSERT_EQUAL("too big", record_opts__parse_call_graph(&o, "dwarf,100000"),
 				  -EINVAL);
 	}

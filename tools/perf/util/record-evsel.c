@@ -42,7 +42,8 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	attr->use_clockid = o->use_clockid;
 	attr->clockid = o->use_clockid ? o->clockid : 0;
 	attr->inherit = rec->task_mode && !o->no_inherit;
-	attr->enable_on_exec = rec->workload_target;
+	/* -D and --control start disabled: the events wait for the delay or a command */
+	attr->enable_on_exec = rec->workload_target && !o->delay_ms;
 	if (o->sample_addr)
 		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	if (o->inherit_stat) {
@@ -66,6 +67,21 @@ static void record__config_sample(struct record *rec, struct perf_event_attr *at
 	}
 	if (o->call_graph != CALL_GRAPH_NONE)
 		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	attr->sample_max_stack = o->max_stack;
+	if (o->call_graph == CALL_GRAPH_LBR && !o->branch_filter && !attr->exclude_user) {
+		/* perf's LBR call stack: user branches only, no cycles or flags */
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					   PERF_SAMPLE_BRANCH_NO_CYCLES |
+					   PERF_SAMPLE_BRANCH_NO_FLAGS |
+					   PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
+	if (o->sample_weight)
+		attr->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	if (o->sample_phys)
+		attr->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->all_cgroups)
+		attr->sample_type |= PERF_SAMPLE_CGROUP;
 	if (o->call_graph == CALL_GRAPH_DWARF) {
 		attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		attr->sample_regs_user = o->user_regs ? o->user_regs : REGS_MASK_DEFAULT;
@@ -265,6 +281,9 @@ int record__setup_evsels(struct record *rec)
 	e->ev.attr.inherit_stat = 0;
 	e->ev.attr.branch_sample_type = 0;
 	e->ev.attr.context_switch = o->switch_events;
+	e->ev.attr.namespaces = o->namespaces;
+	e->ev.attr.cgroup = o->all_cgroups;
+	e->ev.attr.sample_max_stack = 0;
 	e->ev.attr.sample_regs_user = 0;
 	e->ev.attr.sample_regs_intr = 0;
 	e->ev.attr.sample_stack_user = 0;
@@ -286,7 +305,11 @@ int record__setup_evsels(struct record *rec)
 		if (rec->evsels[i].ev.call_graph == RECORD_EV_CG_DWARF)
 			e->ev.attr.mmap_data = 1;
 	}
-	if (!rec->task_mode) {
+	/*
+	 * --per-thread has no per-CPU ring for a system-wide side-band:
+	 * the tasks' own carries what the kernel does while they run
+	 */
+	if (!rec->task_mode || o->per_thread) {
 		e->ev.attr.text_poke = 1;
 		e->ev.attr.ksymbol = 1;
 		e->ev.attr.bpf_event = 1;
@@ -337,7 +360,7 @@ static int record__open_evsel(struct record *rec, struct record_evsel *e)
 	for (int c = 0; c < rec->nr_cpus; c++) {
 		for (int t = 0; t < nr_tids; t++) {
 			pid_t pid = e->system_wide ? -1 : rec->tids[t];
-			struct perf_ring *ring = &rec->rings[c];
+			struct perf_ring *ring = &rec->rings[rec->opts->per_thread ? t : c];
 			int slot = c * nr_tids + t, group_fd = -1;
 			int fd;
 
@@ -523,6 +546,22 @@ int record__enable(struct record *rec)
 		}
 	}
 	return 0;
+}
+
+int record__toggle(struct record *rec, const char *name, bool on)
+{
+	int n = 0;
+
+	for (int i = 0; i < rec->nr_evsels; i++) {
+		struct record_evsel *e = &rec->evsels[i];
+
+		if (e->sideband || (name && strcmp(name, e->ev.name)))
+			continue;
+		for (int f = 0; f < e->nr_fds; f++)
+			ioctl(e->fds[f], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+		n++;
+	}
+	return n;
 }
 
 void record__disable(struct record *rec)

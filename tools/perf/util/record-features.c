@@ -303,9 +303,12 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	h->nr_pages = h->alloc_pages = 0;
 }
 
-void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first, u64 last)
+void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first, u64 last,
+				bool build_ids)
 {
-	record_features__build_ids(w, h);
+	/* -B: no HEADER_BUILD_ID at all, as perf record -B */
+	if (build_ids)
+		record_features__build_ids(w, h);
 	if (last)
 		perf_writer__set_sample_time(w, first, last);
 }

@@ -71,6 +71,7 @@ int record_features__group_desc(struct perf_writer *w, const struct record_group
 int record_features__write_start(struct perf_writer *w, const struct record_opts *opts,
 				 const struct record_event *const *tracepoints, int nr_tracepoints);
 /* BUILD_ID for the kernel and the objects hit, SAMPLE_TIME; errors are warnings */
-void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first, u64 last);
+void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first, u64 last,
+				bool build_ids);
 
 #endif /* __PERF_TEXTPOKE_RECORD_FEATURES_H */

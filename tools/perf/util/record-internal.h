@@ -68,6 +68,8 @@ struct record {
 	int nr_evsels;
 	int sb_idx; /* attr for synthesized records */
 	struct perf_ring *rings;
+	/* one per CPU, or with --per-thread one per thread (cpus is {-1}) */
+	int nr_rings;
 	struct bpf_capture *bpf;
 	struct module_capture *modules; /* only with a kcore_dir to keep them in */
 	struct record_hits hits;
@@ -85,6 +87,16 @@ struct record {
 	 * (as <dir>/kcore_dir) and packed into the file at the end
 	 */
 	char *kdir_tmp;
+	/* -D: when to enable the events (CLOCK_MONOTONIC ns), 0 = not waiting */
+	u64 enable_at;
+	/* --control: a command read in part, waiting for its newline */
+	char ctl_buf[256];
+	size_t ctl_len;
+	/* --switch-output: rec->bytes at the last switch, the next switch's time (0: none) */
+	u64 switch_bytes;
+	u64 switch_at;
+	int nr_switches;
+	char dump_name[4096]; /* the last file's name once renamed, for the closing lines */
 	/* -z: bytes before and after compression, kept past the writer's close */
 	u64 zbytes_in, zbytes_out;
 };
@@ -99,13 +111,19 @@ int record__open(struct record *rec);
 void record__close_evsel(struct record_evsel *e);
 int record__enable(struct record *rec);
 void record__disable(struct record *rec);
+/* enable (on) or disable the -e events named @name, or all of them (NULL); how many */
+int record__toggle(struct record *rec, const char *name, bool on);
 bool record__user_only(const struct record *rec);
 
 /* record-loop.c: the flags the signal handler sets, reset by record__run() */
 extern volatile sig_atomic_t record_done;
 extern volatile sig_atomic_t record_child_exited;
+extern volatile sig_atomic_t record_switch; /* SIGUSR2: --switch-output now */
 void record__sig(int sig);
 int record__loop(struct record *rec);
+
+/* record.c: --switch-output: close this file as OUT.<timestamp>, go on in a new one */
+int record__switch_output(struct record *rec);
 
 /* record-report.c */
 int record__write_lost_samples(struct record *rec);

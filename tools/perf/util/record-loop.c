@@ -14,24 +14,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "debug.h"
 #include "event.h"
 #include "perf-event-open.h"
+#include "record-control.h"
 #include "record-internal.h"
 #include "record-ksyms.h"
 #include "writer.h"
 
 volatile sig_atomic_t record_done;
 volatile sig_atomic_t record_child_exited;
+volatile sig_atomic_t record_switch;
 
 void record__sig(int sig)
 {
 	if (sig == SIGCHLD)
 		record_child_exited = 1;
+	else if (sig == SIGUSR2)
+		record_switch = 1;
 	else
 		record_done = 1;
+}
+
+/* --switch-output: a SIGUSR2, the size written since the last switch, or its time */
+static bool record__switch_due(struct record *rec)
+{
+	const struct record_opts *o = rec->opts;
+	struct timespec ts;
+
+	if (!o->switch_output)
+		return false;
+	/* as perf: SIGUSR2 switches in signal mode, and is ignored in the others */
+	if (record_switch) {
+		record_switch = 0;
+		if (!o->switch_size && !o->switch_secs)
+			return true;
+	}
+	if (o->switch_size && rec->bytes - rec->switch_bytes >= o->switch_size)
+		return true;
+	if (!rec->switch_at)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec >= rec->switch_at;
 }
 
 /* the kernel part of a sample's callchain: what kallsyms must keep symbols for */
@@ -102,6 +129,14 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	if (err)
 		return err;
 	rec->bytes += size;
+	/* --max-size: what the rings gave so far, in perf's words */
+	if (rec->opts->max_size && rec->bytes >= rec->opts->max_size && !record_done) {
+		fprintf(
+		    stderr,
+		    "[ perf textpoke record: perf size limit reached (%llu KB), stopping session ]\n",
+		    (unsigned long long)rec->bytes >> 10);
+		record_done = 1;
+	}
 	return 0;
 }
 
@@ -110,13 +145,13 @@ static int record__mmap_read_all(struct record *rec)
 {
 	int total = 0;
 
-	for (int c = 0; c < rec->nr_cpus; c++) {
+	for (int c = 0; c < rec->nr_rings; c++) {
 		int n = perf_ring__drain(&rec->rings[c], record__event, rec);
 
 		if (n == -EBADMSG) {
 			pr_warning(
 			    "cpu %d: corrupt record in the ring buffer, dropped what was left\n",
-			    rec->cpus[c]);
+			    rec->rings[c].cpu);
 			continue;
 		}
 		if (n < 0)
@@ -161,17 +196,24 @@ static bool record__targets_alive(struct record *rec)
 
 int record__loop(struct record *rec)
 {
-	struct pollfd *pfd = calloc(rec->nr_cpus, sizeof(*pfd));
+	/* one per ring, then --control's (fd -1, which poll skips, without it) */
+	struct pollfd *pfd = calloc(rec->nr_rings + 1, sizeof(*pfd));
+	struct pollfd *ctl = pfd ? &pfd[rec->nr_rings] : NULL;
 	int err = 0, status, ready;
 
 	if (!pfd)
 		return -ENOMEM;
-	for (int c = 0; c < rec->nr_cpus; c++) {
-		pfd[c].fd = rec->rings[c].fd;
+	for (int c = 0; c < rec->nr_rings; c++) {
+		/* a thread gone before its events opened has no ring: poll skips -1 */
+		pfd[c].fd = rec->rings[c].base ? rec->rings[c].fd : -1;
 		pfd[c].events = POLLIN;
 	}
+	ctl->fd = rec->opts->ctl_fd;
+	ctl->events = POLLIN;
 	while (!record_done) {
 		err = record__mmap_read_all(rec);
+		if (!err && record__switch_due(rec))
+			err = record__switch_output(rec);
 		if (err)
 			break;
 		if (record_child_exited && rec->child > 0 &&
@@ -182,10 +224,21 @@ int record__loop(struct record *rec)
 		if (rec->task_mode && rec->child <= 0 && !record__targets_alive(rec))
 			break;
 		/* a signal between the checks and poll is caught by the timeout */
-		ready = poll(pfd, rec->nr_cpus, 100);
+		ready = poll(pfd, rec->nr_rings + 1, record_control__timeout(rec, 100));
 		if (ready < 0 && errno != EINTR) {
 			err = -errno;
 			break;
+		}
+		if (ready > 0 && ctl->revents) {
+			int r = record_control__read(rec);
+
+			/* at its end (fd: only) or on an error, no more commands */
+			if (r) {
+				if (r < 0)
+					pr_warning("--control: cannot read: %s\n", strerror(-r));
+				ctl->fd = -1;
+			}
+			ready -= 1;
 		}
 		/* perf's "Woken up" counts the waits that ended with data */
 		if (ready > 0)

@@ -7,7 +7,9 @@
  * events.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -29,6 +31,65 @@ void record_opts__init(struct record_opts *opts)
 	opts->kcore = true;
 	opts->bpf_capture = true;
 	opts->mmap_pages = 256;
+	opts->ctl_fd = -1;
+	opts->ack_fd = -1;
+}
+
+/*
+ * perf's --control forms: fifo:CTL[,ACK] names FIFOs made beforehand
+ * (opened read-write, so that opening does not wait for the other end),
+ * fd:CTL[,ACK] takes descriptors the caller already has open.
+ */
+int record_opts__parse_control(struct record_opts *opts, const char *arg)
+{
+	char *copy, *ack;
+	int err = 0;
+
+	if (!strncmp(arg, "fd:", 3)) {
+		char *end;
+		long c = strtol(arg + 3, &end, 10), a = -1;
+
+		if (end == arg + 3 || c < 0 || c > INT_MAX || (*end && *end != ','))
+			return -EINVAL;
+		if (*end) {
+			const char *p = end + 1;
+
+			a = strtol(p, &end, 10);
+			if (end == p || *end || a < 0 || a > INT_MAX)
+				return -EINVAL;
+		}
+		/* the loop reads until there is nothing more: it must not block */
+		if (fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)) {
+			int err = -errno;
+
+			pr_err("--control: fd %ld: %s\n", c, strerror(-err));
+			return err;
+		}
+		opts->ctl_fd = c;
+		opts->ack_fd = a;
+		return 0;
+	}
+	if (strncmp(arg, "fifo:", 5) || !arg[5])
+		return -EINVAL;
+	copy = strdup(arg + 5);
+	if (!copy)
+		return -ENOMEM;
+	ack = strchr(copy, ',');
+	if (ack)
+		*ack++ = '\0';
+	opts->ctl_fd = open(copy, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (opts->ctl_fd < 0) {
+		err = -errno;
+		pr_err("--control: cannot open %s: %s\n", copy, strerror(-err));
+	} else if (ack && *ack) {
+		opts->ack_fd = open(ack, O_RDWR | O_CLOEXEC);
+		if (opts->ack_fd < 0) {
+			err = -errno;
+			pr_err("--control: cannot open %s: %s\n", ack, strerror(-err));
+		}
+	}
+	free(copy);
+	return err;
 }
 
 int record_opts__parse_call_graph(struct record_opts *opts, const char *arg)
@@ -37,6 +98,32 @@ int record_opts__parse_call_graph(struct record_opts *opts, const char *arg)
 
 	if (!arg || !strcmp(arg, "fp")) {
 		opts->call_graph = CALL_GRAPH_FP;
+		return 0;
+	}
+	if (!strncmp(arg, "fp,", 3)) {
+		unsigned long v, max = 0;
+		FILE *f;
+
+		errno = 0;
+		v = strtoul(arg + 3, &end, 0);
+		if (errno || end == arg + 3 || *end || arg[3] == '-')
+			return -EINVAL;
+		/*
+		 * as perf: a depth at or past the kernel's limit asks for
+		 * nothing, so sample_max_stack stays 0 (the kernel's default)
+		 */
+		f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+		if (!f || fscanf(f, "%lu", &max) != 1)
+			max = 127;
+		if (f)
+			fclose(f);
+		opts->call_graph = CALL_GRAPH_FP;
+		opts->max_stack = v < max ? v : 0;
+		return 0;
+	}
+	if (!strcmp(arg, "lbr")) {
+		/* the kernel says whether a PMU has LBR: the open is its test */
+		opts->call_graph = CALL_GRAPH_LBR;
 		return 0;
 	}
 	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))

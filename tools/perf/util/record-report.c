@@ -80,7 +80,7 @@ void record__count(struct record *rec)
 	l->nr_chunks = perf_writer__nr_records(rec->w, PERF_RECORD_LOST);
 	l->nr_samples = perf_writer__nr_records(rec->w, PERF_RECORD_SAMPLE);
 	/* the kernel's own LOST_SAMPLES (hardware samples it discarded) count as well */
-	for (int c = 0; c < rec->nr_cpus; c++)
+	for (int c = 0; c < rec->nr_rings; c++)
 		l->lost_samples += rec->rings[c].lost_samples;
 }
 
@@ -88,9 +88,11 @@ void record__report(struct record *rec)
 {
 	u64 lost = 0;
 
-	for (int c = 0; c < rec->nr_cpus; c++)
+	for (int c = 0; c < rec->nr_rings; c++)
 		lost += rec->rings[c].lost;
 	record_lost__print(&rec->lost, rec->opts->quiet, stderr);
+	if (rec->dump_name[0] && !rec->opts->quiet)
+		fprintf(stderr, "[ perf textpoke record: Dump %s ]\n", rec->dump_name);
 	if (lost)
 		pr_debug("lost %" PRIu64 " events in %" PRIu64 " LOST records (try a larger -m)\n",
 			 lost, rec->lost.nr_chunks);
@@ -126,13 +128,17 @@ void record__report(struct record *rec)
 	}
 	if (!rec->opts->quiet) {
 		u64 zin = rec->zbytes_in, zout = rec->zbytes_out;
+		/* --switch-output: the last file, as renamed */
+		const char *name = rec->dump_name[0] ? rec->dump_name : rec->opts->output;
+
+		if (!strcmp(name, "-"))
+			name = "<stdout>";
 
 		/* -z: what went to the file, then perf's "original" size and ratio */
 		fprintf(stderr,
 			"[ perf textpoke record: Captured and wrote %.3f MB %s (%" PRIu64
 			" samples)",
-			(zout ? zout : rec->bytes) / 1024.0 / 1024.0,
-			strcmp(rec->opts->output, "-") ? rec->opts->output : "<stdout>",
+			(zout ? zout : rec->bytes - rec->switch_bytes) / 1024.0 / 1024.0, name,
 			rec->nr_samples);
 		if (zout)
 			fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",

@@ -12,11 +12,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +35,7 @@
 #include "output-path.h"
 #include "perf-clock.h"
 #include "perf-event-open.h"
+#include "record-control.h"
 #include "record-internal.h"
 #include "synthesize.h"
 #include "writer.h"
@@ -63,6 +67,109 @@ static int add_tids_of(struct record *rec, pid_t pid)
 	}
 	closedir(d);
 	return 0;
+}
+
+/* -t: these threads alone, each checked to exist now */
+static int add_tid(struct record *rec, pid_t tid)
+{
+	char path[64];
+	pid_t *tmp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (access(path, F_OK)) {
+		pr_err("-t %d: no such thread\n", tid);
+		return -ESRCH;
+	}
+	tmp = realloc(rec->tids, (rec->nr_tids + 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	rec->tids = tmp;
+	rec->tids[rec->nr_tids++] = tid;
+	return 0;
+}
+
+/* -u: a user name or number, as perf takes it */
+static int parse_uid(const char *arg, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(arg);
+	char *end;
+	unsigned long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v >= (uid_t)-1) {
+		pr_err("-u %s: no such user\n", arg);
+		return -EINVAL;
+	}
+	*uid = v;
+	return 0;
+}
+
+/* -u: the threads of every process whose real uid is the user's, now */
+static int add_user_tasks(struct record *rec, const char *user)
+{
+	struct dirent *de;
+	uid_t uid;
+	DIR *d;
+	int err = parse_uid(user, &uid);
+
+	if (err)
+		return err;
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		char path[64], line[128];
+		unsigned int real = -1;
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", atoi(de->d_name));
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "Uid: %u", &real) == 1)
+				break;
+		}
+		fclose(f);
+		/* the recorder is no target of its own, even run by the user */
+		if (real != uid || atoi(de->d_name) == getpid())
+			continue;
+		err = add_tids_of(rec, atoi(de->d_name));
+		/* gone since readdir: no error for -u */
+		if (err == -ESRCH)
+			err = 0;
+	}
+	closedir(d);
+	if (!err && !rec->nr_tids) {
+		pr_err("-u %s: the user has no process to record\n", user);
+		err = -ESRCH;
+	}
+	return err;
+}
+
+/* the task targets: -p processes, -t threads, -u a user's processes */
+static int record__add_targets(struct record *rec)
+{
+	const char *list = rec->opts->pid_list ? rec->opts->pid_list : rec->opts->tid_list;
+	char *copy, *tok, *save;
+	int err = 0;
+
+	if (rec->opts->uid)
+		return add_user_tasks(rec, rec->opts->uid);
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = rec->opts->pid_list ? add_tids_of(rec, atoi(tok)) : add_tid(rec, atoi(tok));
+	free(copy);
+	return err;
 }
 
 /*
@@ -386,7 +493,8 @@ static int record__synthesize(struct record *rec)
 			  .on_mmap = record_hits__synth_mmap,
 			  .arg = &rec->hits,
 			  .data_mmaps =
-			      rec->opts->call_graph == CALL_GRAPH_DWARF || rec->opts->sample_addr};
+			      rec->opts->call_graph == CALL_GRAPH_DWARF || rec->opts->sample_addr,
+			  .namespaces = rec->opts->namespaces};
 	int err;
 
 	err = synthesize__kernel_mmap(&s);
@@ -395,7 +503,8 @@ static int record__synthesize(struct record *rec)
 	if (!err && !rec->task_mode)
 		err = synthesize__all_processes(&s);
 	else if (!err && rec->workload_target)
-		err = synthesize__process(&s, rec->child, false);
+		/* its mappings once it runs: a file after a switch starts past its exec */
+		err = synthesize__process(&s, rec->child, rec->nr_switches > 0);
 	else if (!err) {
 		pid_t last = -1;
 
@@ -407,6 +516,8 @@ static int record__synthesize(struct record *rec)
 			last = tgid;
 		}
 	}
+	if (!err && rec->opts->all_cgroups)
+		err = synthesize__cgroups(&s);
 	if (!err && rec->bpf) {
 		int n = synthesize__bpf_programs(&s, rec->bpf);
 
@@ -514,7 +625,7 @@ static void record__exit(struct record *rec)
 		record_event__exit(&rec->evsels[i].ev);
 	}
 	free(rec->evsels);
-	for (int c = 0; c < rec->nr_cpus && rec->rings; c++)
+	for (int c = 0; c < rec->nr_rings && rec->rings; c++)
 		perf_ring__munmap(&rec->rings[c]);
 	free(rec->rings);
 	free(rec->cpus);
@@ -583,6 +694,77 @@ static void record__cap_freq(struct record_opts *opts)
 	fclose(f);
 }
 
+/* "OUT.<YYYYmmddHHMMSS><centiseconds>", perf's name for a switched-out file */
+static void record__dump_name(struct record *rec)
+{
+	struct timeval tv;
+	struct tm tm;
+	char when[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y%m%d%H%M%S", &tm);
+	snprintf(rec->dump_name, sizeof(rec->dump_name), "%s.%s%02u", rec->opts->output, when,
+		 (unsigned int)(tv.tv_usec / 10000));
+}
+
+/* the file done: the end features, BPF images so far, closed and renamed */
+static int record__dump(struct record *rec)
+{
+	int err = perf_writer__close(rec->w);
+
+	rec->w = NULL;
+	if (err) {
+		pr_err("%s: %s\n", rec->opts->output, strerror(-err));
+		return err;
+	}
+	record__dump_name(rec);
+	if (rename(rec->opts->output, rec->dump_name)) {
+		err = -errno;
+		pr_err("%s: cannot rename to %s: %s\n", rec->opts->output, rec->dump_name,
+		       strerror(-err));
+	}
+	return err;
+}
+
+int record__switch_output(struct record *rec)
+{
+	struct record_opts *o = rec->opts;
+	int err;
+
+	record_switch = 0;
+	record_features__write_end(rec->w, &rec->hits, rec->first_time, rec->last_time, false);
+	err = rec->bpf ? bpf_capture__write(rec->bpf, rec->w) : 0;
+	if (!err)
+		err = record__dump(rec);
+	if (err)
+		return err;
+	if (!o->quiet)
+		fprintf(stderr,
+			"[ perf textpoke record: dump data: Woken up %lu times ]\n"
+			"[ perf textpoke record: Dump %s ]\n",
+			(unsigned long)rec->lost.wakeups, rec->dump_name);
+	rec->dump_name[0] = '\0';
+	rec->lost.wakeups = 0;
+	rec->first_time = rec->last_time = 0;
+	rec->switch_bytes = rec->bytes;
+	rec->nr_samples = 0;
+	rec->nr_switches++;
+	if (o->switch_secs) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		rec->switch_at = (ts.tv_sec + o->switch_secs) * 1000000000ULL + ts.tv_nsec;
+	}
+	/* the next file starts as the first did: attrs, features, the state now */
+	err = record__writer_open(rec);
+	if (!err)
+		err = record__write_features(rec);
+	if (!err)
+		err = record__synthesize(rec);
+	return err;
+}
+
 static int record__clock_now(void *clock, u64 *time)
 {
 	return perf_clock__now(clock, time);
@@ -604,8 +786,13 @@ int record__run(struct record_opts *opts)
 		return -ENOENT;
 	}
 	/* as perf record: no command and no target means the whole system until Ctrl-C */
-	if (!opts->cpu_list && !opts->pid_list && !opts->argc)
+	if (!opts->cpu_list && !opts->pid_list && !opts->tid_list && !opts->uid && !opts->argc)
 		opts->system_wide = true;
+	if (opts->per_thread && (opts->system_wide || opts->cpu_list)) {
+		pr_err("--per-thread: needs tasks to follow (a command, -p, -t or -u), not -a or "
+		       "-C\n");
+		return -EINVAL;
+	}
 	record__cap_freq(opts);
 	record_done = 0;
 	record_child_exited = 0;
@@ -613,6 +800,10 @@ int record__run(struct record_opts *opts)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
+	/* --switch-output: SIGUSR2 switches, as perf's; otherwise it stays deadly */
+	record_switch = 0;
+	if (opts->switch_output)
+		sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ, which
@@ -626,17 +817,17 @@ int record__run(struct record_opts *opts)
 	if (err < 0)
 		goto out;
 	rec.nr_cpus = err;
-	rec.rings = calloc(rec.nr_cpus, sizeof(*rec.rings));
 	rec.tids = malloc(sizeof(pid_t));
 	err = -ENOMEM;
-	if (!rec.rings || !rec.tids)
+	if (!rec.tids)
 		goto out;
 	rec.task_mode = !opts->system_wide && !opts->cpu_list;
 	/*
 	 * As in perf, a command is what is recorded only when nothing else is:
 	 * with -p (or -a, -C) it runs beside the targets and says for how long.
 	 */
-	rec.workload_target = rec.task_mode && opts->argc && !opts->pid_list;
+	rec.workload_target =
+	    rec.task_mode && opts->argc && !opts->pid_list && !opts->tid_list && !opts->uid;
 	err = 0;
 	if (opts->argc)
 		err = record__fork_workload(&rec);
@@ -644,19 +835,23 @@ int record__run(struct record_opts *opts)
 		rec.tids[0] = rec.child;
 		rec.nr_tids = 1;
 	} else if (!err && rec.task_mode) {
-		char *copy = strdup(opts->pid_list), *tok, *save;
-
-		err = copy ? 0 : -ENOMEM;
-		for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !err;
-		     tok = strtok_r(NULL, ",", &save))
-			err = add_tids_of(&rec, atoi(tok));
-		free(copy);
+		err = record__add_targets(&rec);
 	} else if (!err) {
 		/* system-wide; a workload only says for how long */
 		rec.tids[0] = -1;
 		rec.nr_tids = 1;
 	}
 	if (err)
+		goto out;
+	if (opts->per_thread) {
+		/* as perf --per-thread: each thread on any CPU (-1), a ring of its own */
+		rec.cpus[0] = -1;
+		rec.nr_cpus = 1;
+	}
+	rec.nr_rings = opts->per_thread ? rec.nr_tids : rec.nr_cpus;
+	rec.rings = calloc(rec.nr_rings, sizeof(*rec.rings));
+	err = -ENOMEM;
+	if (!rec.rings)
 		goto out;
 	rec.lost_format = record_lost__format_supported() ? PERF_FORMAT_LOST : 0;
 	err = record__setup_evsels(&rec);
@@ -698,8 +893,8 @@ int record__run(struct record_opts *opts)
 		}
 		record__find_init_caller(&rec);
 	}
-	/* a workload that is the target enables its events by its exec */
-	if (!rec.workload_target) {
+	/* a workload that is the target enables its events by its exec; -D waits */
+	if (!rec.workload_target && !opts->delay_ms) {
 		err = record__enable(&rec);
 		if (err)
 			goto out_abort;
@@ -708,6 +903,13 @@ int record__run(struct record_opts *opts)
 		err = record__start_workload(&rec);
 		if (err)
 			goto out_discard;
+	}
+	record_control__start(&rec);
+	if (opts->switch_secs) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		rec.switch_at = (ts.tv_sec + opts->switch_secs) * 1000000000ULL + ts.tv_nsec;
 	}
 	pr_debug("recording: events enabled\n");
 	err = record__loop(&rec);
@@ -738,16 +940,21 @@ int record__run(struct record_opts *opts)
 		if (err)
 			goto out_abort;
 	}
-	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time);
+	record_features__write_end(rec.w, &rec.hits, rec.first_time, rec.last_time,
+				   !opts->no_buildid);
 	err = perf_writer__zstd_bytes(rec.w, &rec.zbytes_in, &rec.zbytes_out);
 	if (err)
 		goto out_abort;
 	record__count(&rec);
-	err = perf_writer__close(rec.w);
-	rec.w = NULL;
-	if (err)
-		pr_err("%s: %s\n", opts->output, strerror(-err));
-	else
+	if (opts->switch_output) {
+		err = record__dump(&rec);
+	} else {
+		err = perf_writer__close(rec.w);
+		rec.w = NULL;
+		if (err)
+			pr_err("%s: %s\n", opts->output, strerror(-err));
+	}
+	if (!err)
 		record__report(&rec);
 	goto out;
 out_abort:

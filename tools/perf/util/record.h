@@ -24,6 +24,7 @@ enum record_call_graph {
 	CALL_GRAPH_NONE,
 	CALL_GRAPH_FP,
 	CALL_GRAPH_DWARF,
+	CALL_GRAPH_LBR,
 };
 
 struct record_opts {
@@ -55,19 +56,36 @@ struct record_opts {
 	u64 branch_filter;   /* -b / -j: PERF_SAMPLE_BRANCH_*, 0 = none */
 	bool use_clockid;    /* -k: sample times from this clock, HEADER_CLOCK_DATA written */
 	int clockid;
-	int argc; /* the workload */
+	u16 max_stack;	      /* --call-graph fp,N: sample_max_stack, 0 = the kernel's */
+	bool sample_weight;   /* -W: WEIGHT_STRUCT, as perf on x86 */
+	bool sample_phys;     /* --phys-data: PHYS_ADDR */
+	bool namespaces;      /* --namespaces: NAMESPACES records */
+	bool all_cgroups;     /* --all-cgroups: CGROUP records and sample bits */
+	bool no_buildid;      /* -B: no HEADER_BUILD_ID */
+	bool per_thread;      /* --per-thread: no inherit, a ring per thread */
+	const char *tid_list; /* -t: these threads only, not followed into children */
+	const char *uid;      /* -u: every process of this user (name or number) */
+	int delay_ms;	      /* -D: enable after this long; -1: only by --control */
+	u64 max_size;	      /* --max-size: stop past this many bytes, 0 = none */
+	int ctl_fd, ack_fd;   /* --control: commands in, acks out; -1 = none */
+	bool switch_output;   /* --switch-output: on SIGUSR2, and at ... */
+	u64 switch_size;      /* ... this many bytes (0: not by size) */
+	u64 switch_secs;      /* ... or this often (0: not by time) */
+	int argc;	      /* the workload */
 	char **argv;
 	int cmdline_argc; /* for HEADER_CMDLINE */
 	const char *const *cmdline_argv;
 };
 
 void record_opts__init(struct record_opts *opts);
-/* "fp", "dwarf", "dwarf,8192"; 0 or -EINVAL */
+/* "fp", "fp,N", "dwarf", "dwarf,8192", "lbr"; 0 or -EINVAL */
 int record_opts__parse_call_graph(struct record_opts *opts, const char *arg);
 /* -j "any,u": perf's branch filter names; 0 or -EINVAL (the caller names the option) */
 int record_opts__parse_branch_filter(const char *arg, u64 *mask);
 /* -k: a clock's number, or its name as perf spells it ("monotonic", "CLOCK_TAI", "raw"); 0 or -EINVAL */
 int record_opts__parse_clockid(struct record_opts *opts, const char *arg);
+/* --control fifo:CTL[,ACK] or fd:N[,M]: opens the FIFOs; 0 or -errno, said */
+int record_opts__parse_control(struct record_opts *opts, const char *arg);
 /* NULL/"" = every register perf records by default, else "ax,bx,sp,ip,..." */
 int record_opts__parse_regs(const char *arg, u64 *mask);
 

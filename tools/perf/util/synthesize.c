@@ -2,11 +2,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bpf-capture.h"
@@ -203,6 +205,29 @@ static int synthesize__mmaps(struct synth *s, pid_t pid)
 	return err;
 }
 
+/*
+ * A thread's namespaces as the kernel's NAMESPACES record gives them: the
+ * device and inode of each /proc/PID/task/TID/ns link, in the kernel's
+ * order; one that cannot be read stays 0/0, as perf leaves it.
+ */
+static int synthesize__namespaces(struct synth *s, pid_t pid, pid_t tid)
+{
+	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+	u64 link[2 * ARRAY_SIZE(names)] = {0};
+	char path[96];
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, names[i]);
+		if (stat(path, &st))
+			continue;
+		link[2 * i] = st.st_dev;
+		link[2 * i + 1] = st.st_ino;
+	}
+	return perf_writer__synth_namespaces(s->w, s->idx, pid, tid, ARRAY_SIZE(names), link);
+}
+
 int synthesize__process(struct synth *s, pid_t pid, bool mmaps)
 {
 	char path[64], comm[64];
@@ -227,6 +252,8 @@ int synthesize__process(struct synth *s, pid_t pid, bool mmaps)
 			err = perf_writer__synth_fork(s->w, s->idx, pid, pid, tid, pid, 0, NULL);
 		if (!err)
 			err = perf_writer__synth_comm(s->w, s->idx, pid, tid, comm, false, NULL);
+		if (!err && s->namespaces)
+			err = synthesize__namespaces(s, pid, tid);
 	}
 	closedir(d);
 	if (!err && mmaps)
@@ -299,4 +326,93 @@ int synthesize__bpf_programs(struct synth *s, struct bpf_capture *cap)
 		nr++;
 	}
 	return err ? err : nr;
+}
+
+/* the mount of the hierarchy samples' cgroup ids come from, or -ENOENT */
+static int cgroup__mount(char *buf, size_t size)
+{
+	char line[4096], mnt[4096], fstype[64], opts[1024];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		/* "id parent maj:min root mountpoint opts ... - fstype source superopts" */
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (!strcmp(fstype, "cgroup") && strstr(opts, "perf_event")) {
+			snprintf(buf, size, "%s", mnt);
+			found = true;
+			break;
+		}
+		if (!strcmp(fstype, "cgroup2") && !found) {
+			snprintf(buf, size, "%s", mnt);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+/* a cgroup's id is what its file handle holds, as the kernel's cgroup_id() */
+static int cgroup__id(const char *path, u64 *id)
+{
+	struct {
+		struct file_handle fh;
+		u64 id;
+	} h = {.fh.handle_bytes = sizeof(u64)};
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
+		return -errno;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
+}
+
+static int cgroup__walk(struct synth *s, char *path, size_t root_len, size_t size, int depth)
+{
+	size_t len = strlen(path);
+	struct dirent *de;
+	u64 id = 0;
+	DIR *d;
+	int err = 0;
+
+	if (!cgroup__id(path, &id)) {
+		err = perf_writer__synth_cgroup(s->w, s->idx, id,
+						len > root_len ? path + root_len : "/");
+		if (err)
+			return err;
+	}
+	/* a loop guard only: cgroup trees are far shallower */
+	if (depth > 64)
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (snprintf(path + len, size - len, "/%s", de->d_name) >= (int)(size - len))
+			continue;
+		err = cgroup__walk(s, path, root_len, size, depth + 1);
+		path[len] = '\0';
+	}
+	closedir(d);
+	return err;
+}
+
+int synthesize__cgroups(struct synth *s)
+{
+	char path[4096];
+	int err = cgroup__mount(path, sizeof(path));
+
+	if (err) {
+		pr_debug("--all-cgroups: no cgroup mount: no cgroup names\n");
+		return 0;
+	}
+	return cgroup__walk(s, path, strlen(path), sizeof(path), 0);
 }

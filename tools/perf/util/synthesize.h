@@ -25,6 +25,8 @@ struct synth {
 	void *arg;
 	/* non-executable mappings too, as the kernel reports them with attr.mmap_data */
 	bool data_mmaps;
+	/* --namespaces: a NAMESPACES record per thread, as perf synthesizes them */
+	bool namespaces;
 };
 
 /* "[kernel.kallsyms]_text" from _text to the top of the address space */
@@ -41,6 +43,13 @@ int synthesize__all_processes(struct synth *s);
  * into @cap.  Returns the number of programs or -errno.
  */
 int synthesize__bpf_programs(struct synth *s, struct bpf_capture *cap);
+
+/*
+ * --all-cgroups: a CGROUP record for every cgroup of the hierarchy the
+ * perf_event controller is on (v1 if mounted so, else cgroup2), so that
+ * samples of tasks in cgroups made before recording have a name
+ */
+int synthesize__cgroups(struct synth *s);
 
 /* "bpf_prog_<tag>_<name>", the name the kernel gives a JITed program */
 void bpf_prog__ksym_name(char *buf, size_t size, const u8 tag[8], const char *name, u32 sub,

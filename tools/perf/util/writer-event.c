@@ -89,6 +89,32 @@ int perf_writer__synth_comm(struct perf_writer *w, int idx, u32 pid, u32 tid, co
 	return writer__finish(w, a, id, PERF_RECORD_COMM);
 }
 
+int perf_writer__synth_cgroup(struct perf_writer *w, int idx, u64 id, const char *path)
+{
+	struct writer_attr *a = writer__begin(w, idx, PERF_RECORD_CGROUP, 0);
+
+	if (!a || !path)
+		return -EINVAL;
+	wbuf__u64(&w->rec, id);
+	wbuf__record_string(&w->rec, path);
+	return writer__finish(w, a, NULL, PERF_RECORD_CGROUP);
+}
+
+int perf_writer__synth_namespaces(struct perf_writer *w, int idx, u32 pid, u32 tid, u64 nr,
+				  const u64 *dev_ino)
+{
+	struct writer_attr *a = writer__begin(w, idx, PERF_RECORD_NAMESPACES, 0);
+
+	if (!a || nr > 64)
+		return -EINVAL;
+	wbuf__u32(&w->rec, pid);
+	wbuf__u32(&w->rec, tid);
+	wbuf__u64(&w->rec, nr);
+	for (u64 i = 0; i < 2 * nr; i++)
+		wbuf__u64(&w->rec, dev_ino[i]);
+	return writer__finish(w, a, NULL, PERF_RECORD_NAMESPACES);
+}
+
 int perf_writer__synth_mmap2(struct perf_writer *w, int idx, const struct perf_record_mmap2 *m,
 			     const char *filename, const struct perf_sample *id)
 {

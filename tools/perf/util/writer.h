@@ -131,6 +131,11 @@ int perf_writer__write_auxtrace_data(struct perf_writer *w, const void *buf, siz
  * Strings are NUL terminated and padded to 8 bytes; -E2BIG when the
  * record would pass the 64 KiB record limit.
  */
+/* PERF_RECORD_CGROUP: a cgroup's id and its path from the hierarchy's root */
+int perf_writer__synth_cgroup(struct perf_writer *w, int idx, u64 id, const char *path);
+/* PERF_RECORD_NAMESPACES: @nr (dev, inode) pairs in the kernel's order (net, uts, ...) */
+int perf_writer__synth_namespaces(struct perf_writer *w, int idx, u32 pid, u32 tid, u64 nr,
+				  const u64 *dev_ino);
 int perf_writer__synth_comm(struct perf_writer *w, int idx, u32 pid, u32 tid, const char *comm,
 			    bool exec, const struct perf_sample *id);
 /*

@@ -43,7 +43,9 @@ done <<'EOF'
 -m 1073741824|-m|1073741824
 --mmap-pages=16Q|--mmap-pages|16Q
 --call-graph dwarf,999999999|--call-graph|dwarf,999999999
---call-graph lbr|--call-graph|lbr
+--call-graph fp,x|--call-graph|fp,x
+-D -2|-D|-2
+--switch-output=10Q|--switch-output|10Q
 -z30|-z|30
 --user-regs=ax,nope|--user-regs|ax,nope
 -p 12x|-p|12x
