@@ -97,8 +97,11 @@ sample_pids() {
 	perf script -i "$1" -F pid 2>/dev/null | awk '{ print $1 }' | sort -un
 }
 
-# 1: the sample bits, -B and -D on one recording of some 0.2 s of CPU
-work='i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done'
+# 1: the sample bits, -B and -D on one recording of some 0.1 s of CPU, which
+# starts after a sleep longer than -D's delay: samples come after the
+# events are enabled however fast the machine (the loop alone ends
+# before 100 ms on a quiet one, and stock perf then records nothing)
+work='sleep 0.15; i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done'
 keepcpu=1
 both 1 -B -D 100 -P -c 100003 -W --phys-data --sample-cpu --namespaces --all-cgroups \
 	--call-graph fp,12 -e cpu-clock
@@ -131,7 +134,7 @@ grep '^Events' "$tmp/ours1.err" >"$tmp/ours1.events"
 cmp -s "$tmp/perf1.events" "$tmp/ours1.events" ||
 	fail "-D: said '$(cat "$tmp/ours1.events")', stock perf '$(cat "$tmp/perf1.events")'"
 perf script -i "$tmp/ours1.data" --show-task-events -F comm,time,event 2>/dev/null | awk '
-	/PERF_RECORD_COMM exec/ { sub(/:$/, "", $2); exec_t = $2 + 0 }
+	/PERF_RECORD_COMM exec/ && !exec_t { sub(/:$/, "", $2); exec_t = $2 + 0 }
 	/cpu-clock/ { sub(/:$/, "", $2); if (!first) first = $2 + 0; n++ }
 	END {
 		if (!exec_t || !n) { print "FAIL: -D 100: exec at " exec_t ", " n " samples"; exit 1 }
