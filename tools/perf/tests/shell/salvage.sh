@@ -104,7 +104,13 @@ check() {
 	if [ -s "$tmp/$base.unordered" ]; then
 		echo "note: $name: stock perf: $(cat "$tmp/$base.unordered"): order not checked"
 	else
-		sort -c -n "$tmp/$name.got" 2>/dev/null || fail "$name: script's samples are not in time order"
+		# by the time alone: two CPUs' samples may share a time, in either ip order
+		if ! sort -c -s -k1,1n "$tmp/$name.got" 2>"$tmp/$name.order"; then
+			# the line sort names and the one before it, for the record
+			l=$(grep -o ':[0-9]*:' "$tmp/$name.order" | head -1 | tr -d :)
+			fail "$name: script's samples are not in time order at line $l:" \
+				"$(sed -n "$((l - 1)),${l}p" "$tmp/$name.got" | tr '\n' '|')"
+		fi
 	fi
 	sort "$tmp/$name.got" | cmp -s - "$tmp/$name.want" || {
 		diff <(sort "$tmp/$name.got") "$tmp/$name.want" | head -5
