@@ -28,8 +28,8 @@
 struct inject_opts {
 	const char *input;  /* "-": stdin */
 	const char *output; /* "-": stdout, the pipe format */
-	bool build_ids;	   /* -b: the objects the samples hit */
-	bool buildid_all;  /* --buildid-all: every object mapped */
+	bool build_ids;	    /* -b: the objects the samples hit */
+	bool buildid_all;   /* --buildid-all: every object mapped */
 	bool jit;
 	const char *jit_dir; /* NULL: OUT/jit */
 	bool snapshot;
