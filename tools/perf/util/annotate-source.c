@@ -91,10 +91,18 @@ struct annotate_source {
 	struct source_file *files;
 	size_t nr_files;
 	/* -l */
-	char *last_mark;
 	struct source_sum *sums;
 	size_t nr_sums, alloc_sums;
 };
+
+/*
+ * -l's last mark: a line marked with the file:line the one before it had
+ * gets none.  perf keeps it in a static of its printer, so it runs on
+ * from one symbol to the next: the first instruction of a symbol whose
+ * line is the last one marked (two functions without a line: "??:0")
+ * is not marked again.
+ */
+static char *source_last_mark;
 
 struct annotate_source *annotate_source__new(struct dso *dso, struct symbol *sym,
 					     const struct annotate_code *code,
@@ -123,7 +131,6 @@ void annotate_source__delete(struct annotate_source *src)
 	}
 	free(src->files);
 	free(src->sums);
-	free(src->last_mark);
 	free(src->prev_function);
 	free(src);
 }
@@ -400,12 +407,14 @@ int annotate_source__after_insn(struct annotate_source *src, u64 off, double per
 	if (!src->opts->print_lines || percent <= SOURCE_MIN_PERCENT)
 		return 0;
 	line = source__srcline(src, off, buf, sizeof(buf));
-	if (!src->last_mark || strcmp(src->last_mark, line)) {
-		fprintf(fp, " // %s", line);
-		free(src->last_mark);
-		src->last_mark = strdup(line);
-		if (!src->last_mark)
+	if (!source_last_mark || strcmp(source_last_mark, line)) {
+		char *mark = strdup(line);
+
+		if (!mark)
 			return -ENOMEM;
+		fprintf(fp, " // %s", line);
+		free(source_last_mark);
+		source_last_mark = mark;
 	}
 	for (i = 0; i < src->nr_sums; i++) {
 		if (!strcmp(source_sum__line(&src->sums[i]), line)) {

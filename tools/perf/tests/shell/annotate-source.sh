@@ -4,7 +4,7 @@
 #
 # A workload built now with -O2 -g (lib/annotate-source-workload.c, whose
 # loop is two inlined functions, one from lib/annotate-source-mix.h, and
-# a loop of top-level asm, which has no line),
+# two loops of top-level asm, which have no line),
 # recorded once by stock perf record -e cpu-clock for ~0.1 s.  Stock perf
 # annotate --stdio -d on that recording (HOME a scratch directory) is the
 # oracle for where every line falls: the section and symbol lines, the
@@ -47,6 +47,9 @@
 # Mutation caught: "dso[addr]" for an address addr2line names no line
 # ("??:?") in source__srcline(), as for one it knows nothing of: asm_loop's
 # mark and summary line differ from perf's "??:0" ("print-line").
+# Mutation caught: -l's last mark kept per symbol (annotate_source's own),
+# not for the run as perf's static: asm_loop2's jne is marked "??:0" again
+# after asm_loop's ("print-line" differs from perf's).
 # Mutation caught: report's srcline key "sym+off" where addr2line names no
 # line (place__srclines() dropping "??:0"): "report" differs from perf's.
 # Mutation caught: perf's numbering of source lines (source_file__print()
@@ -103,6 +106,8 @@ grep -q "return x \* 0x9e3779b97f4a7c15UL;" "$tmp/source.perf" ||
 grep -q ", 0 source lines" "$tmp/no-source.check" || fail "--no-source: $(cat "$tmp/no-source.check")"
 # asm_loop has a name and no line: perf marks it "??:0" (addr2line's "??:?")
 grep -q "jne .* // ??:0$" "$tmp/print-line.perf" || fail "stock perf marks no asm_loop instruction ??:0"
+# ... and perf's last mark runs on into the next symbol: asm_loop2's jne, same line, unmarked
+grep -q "jne .*<asm_loop2>$" "$tmp/print-line.perf" || fail "stock perf marks asm_loop2's jne"
 
 # report's srcline and srcfile keys on the same recording: asm_loop's "??:0" and no file
 perf report --stdio -i "$tmp/perf.data" -d annotate-source-workload -s srcline,srcfile,sym \

@@ -2,9 +2,9 @@
 /*
  * Test workload for annotate-source.sh: a loop whose body is two inlined
  * functions, one from a header, so that the annotation interleaves the
- * source lines of two files and names the inlined function, and a
- * function of top-level asm, which has a name but no line (addr2line:
- * "??:?").  Built at test time with -O2 -g.
+ * source lines of two files and names the inlined function, and two
+ * functions of top-level asm, which have a name but no line (addr2line:
+ * "??:?"), the second with half the first one's work.  Built at test time with -O2 -g.
  * Usage: annotate-source-workload [n]
  */
 #include <stdlib.h>
@@ -32,7 +32,15 @@ asm(".text\n"
     "1:	dec %rdi\n"
     "	jnz 1b\n"
     "	ret\n"
-    ".size asm_loop, .-asm_loop\n");
+    ".size asm_loop, .-asm_loop\n"
+    ".globl asm_loop2\n"
+    ".type asm_loop2, @function\n"
+    "asm_loop2:\n"
+    "1:	dec %rdi\n"
+    "	jnz 1b\n"
+    "	ret\n"
+    ".size asm_loop2, .-asm_loop2\n");
+void asm_loop2(unsigned long n);
 
 int main(int argc, char **argv)
 {
@@ -40,5 +48,6 @@ int main(int argc, char **argv)
 
 	gamma_loop(n);
 	asm_loop(n / 2 + 1);
+	asm_loop2(n / 4 + 1);
 	return 0;
 }
