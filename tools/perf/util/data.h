@@ -66,4 +66,17 @@ const void *perf_data__window_get(struct perf_data *data, struct perf_data_windo
 				  u64 len);
 void perf_data__window_put(struct perf_data_window *win);
 
+/*
+ * perf_data__window_get() for record loops: the window nearly always
+ * holds the record already (a window lies within the file, so this skips
+ * no check that could fail).
+ */
+static inline const void *perf_data__window_peek(struct perf_data *data,
+						  struct perf_data_window *win, u64 off, u64 len)
+{
+	if (win->base && off >= win->start && off + len <= win->start + win->len)
+		return (const char *)win->base + (off - win->start);
+	return perf_data__window_get(data, win, off, len);
+}
+
 #endif /* __PERF_TEXTPOKE_DATA_H */

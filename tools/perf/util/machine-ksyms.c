@@ -488,6 +488,12 @@ bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time)
 		!map->dso->loaded);
 }
 
+void machine__preload_kernel(struct machine *machine)
+{
+	if (machine->kernel_map && !machine->kernel_loaded)
+		machine__load_dso(machine, machine->kernel_dso);
+}
+
 void machine__load_dso(struct machine *machine, struct dso *dso)
 {
 	if (dso->loaded)

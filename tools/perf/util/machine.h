@@ -145,6 +145,13 @@ bool machine__kallsyms_may_name(struct machine *machine, const char **names, siz
  */
 bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time);
 
+/*
+ * The kernel's symbols read now rather than at the first kernel address
+ * resolved, once its map is known: a parallel run's parent reads them
+ * once for all its workers.
+ */
+void machine__preload_kernel(struct machine *machine);
+
 const char *map__dso_name(const struct map *map); /* long name, as perf's dso */
 /* map__dso_name() and its length */
 const char *map__dso_name_len(const struct map *map, size_t *len);

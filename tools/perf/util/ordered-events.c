@@ -400,6 +400,11 @@ int ordered_events__round(struct ordered_events *oe)
 	return ordered_events__flush_upto(oe, limit);
 }
 
+int ordered_events__flush_until(struct ordered_events *oe, u64 limit)
+{
+	return ordered_events__flush_upto(oe, limit);
+}
+
 int ordered_events__flush_all(struct ordered_events *oe)
 {
 	return ordered_events__flush_upto(oe, (u64)-1);

@@ -91,5 +91,7 @@ void ordered_events__note(struct ordered_events *oe, u64 timestamp);
 int ordered_events__round(struct ordered_events *oe);
 /* deliver everything (end of the data) */
 int ordered_events__flush_all(struct ordered_events *oe);
+/* delivers every record up to @limit (inclusive), as a round ending there would */
+int ordered_events__flush_until(struct ordered_events *oe, u64 limit);
 
 #endif /* __PERF_TEXTPOKE_ORDERED_EVENTS_H */

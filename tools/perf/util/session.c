@@ -29,6 +29,7 @@
 #include "machine.h"
 #include "ordered-events.h"
 #include "session.h"
+#include "session-workers.h"
 #include "swap.h"
 
 #define RECORD_MAX 65536
@@ -68,6 +69,8 @@ struct perf_session_state {
 	 * cut are delivered, so that the error is the last line
 	 */
 	char cut_msg[512];
+	/* where reading starts when perf_session__process_preamble() read the records before */
+	u64 resume_off;
 };
 
 static int perf_session__process_raw(struct perf_session *session, const void *raw, u64 offset,
@@ -174,8 +177,11 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 	if (dump_trace)
 		perf_event__dump_decoded(session, event, &sample, evsel, offset);
 	if (event->header.type == PERF_RECORD_SAMPLE) {
-		if (sample.fields_end < event->header.size)
+		if (sample.fields_end < event->header.size) {
 			perf_session__oversized(session, offset);
+			if (!session->stats.nr_oversized_samples++)
+				session->stats.first_oversized_sample = offset;
+		}
 	} else {
 		u32 own = perf_event__fields_size(event);
 
@@ -249,7 +255,9 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 	/* a dropped sample's time still places the time-less side-band records after it */
 	if (session->state->no_sample_id_all && key.time && key.time != (u64)-1)
 		session->state->last_time = key.time;
-	if (known && session->tool->sample_drop(session->tool, evsel, key.time, key.cpu)) {
+	if (known && ((session->window.active && !session_window__keeps(session, key.time)) ||
+		      (session->tool->sample_drop &&
+		       session->tool->sample_drop(session->tool, evsel, key.time, key.cpu)))) {
 		if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
 			ordered_events__note(&session->state->oe, key.time);
 		return 0;
@@ -286,7 +294,8 @@ static int perf_session__queue_kernel(struct perf_session *session, union perf_e
 		}
 		return 0;
 	}
-	if (event->header.type == PERF_RECORD_SAMPLE && session->tool->sample_drop && !dump_trace)
+	if (event->header.type == PERF_RECORD_SAMPLE &&
+	    (session->tool->sample_drop || session->window.active) && !dump_trace)
 		return perf_session__queue_sample(session, event, offset);
 	if (session->tool->ordered_events) {
 		t = perf_session__event_time(session, event);
@@ -733,20 +742,6 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 
 /* --- the two readers --------------------------------------------------- */
 
-/* the records of [@off, @end) of @data, a file mapped through st->win */
-/*
- * perf_data__window_get() for the record loop: the window nearly always
- * holds the record already (a window lies within the file, so this skips
- * no check that could fail).
- */
-static inline const void *session__window_get(struct perf_data *data, struct perf_data_window *win,
-					      u64 off, u64 len)
-{
-	if (win->base && off >= win->start && off + len <= win->start + win->len)
-		return (const char *)win->base + (off - win->start);
-	return perf_data__window_get(data, win, off, len);
-}
-
 /* an AUX trace of a mapped file, in pieces no larger than a window */
 static int perf_session__file_auxtrace(struct perf_session *session, struct perf_data *data,
 				       u64 off, u64 len)
@@ -755,7 +750,7 @@ static int perf_session__file_auxtrace(struct perf_session *session, struct perf
 
 	while (len) {
 		u64 n = len < AUXTRACE_PIECE ? len : AUXTRACE_PIECE;
-		const void *p = session__window_get(data, &st->win, off, n);
+		const void *p = perf_data__window_peek(data, &st->win, off, n);
 		int err;
 
 		if (!p) {
@@ -772,6 +767,7 @@ static int perf_session__file_auxtrace(struct perf_session *session, struct perf
 	return 0;
 }
 
+/* the records of [@off, @end) of @data, a file mapped through st->win */
 static int perf_session__process_range(struct perf_session *session, struct perf_data *data,
 				       u64 off, u64 end)
 {
@@ -789,6 +785,13 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 
 		if (interrupt__pending())
 			return -EINTR;
+		if (session->window.active && off >= session->window.next_off) {
+			err = session_window__step(session, off);
+			if (err)
+				return err;
+			if (session->window.stop)
+				return 0;
+		}
 		if (data->size - off < sizeof(h)) {
 			input_cut(session,
 				  "%s: record at %#" PRIx64
@@ -802,7 +805,7 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			       session->path, off);
 			return -EINVAL;
 		}
-		p = session__window_get(data, &st->win, off, sizeof(h));
+		p = perf_data__window_peek(data, &st->win, off, sizeof(h));
 		if (!p) {
 			pr_err("%s: cannot map the record at %#" PRIx64 "\n", session->path, off);
 			return -EIO;
@@ -825,16 +828,21 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		}
 		/*
 		 * A pass that takes no samples (the text image's) steps over
-		 * their bodies: most of a recording, never read here
+		 * their bodies: most of a recording, never read here; so does a
+		 * worker of a parallel run outside its chunks' rounds
 		 */
-		if (h.type == PERF_RECORD_SAMPLE && !session->tool->sample && !dump_trace &&
+		if (h.type == PERF_RECORD_SAMPLE &&
+		    (!session->tool->sample ||
+		     (session->window.active &&
+		      (off < session->window.parse_from || off >= session->window.parse_to))) &&
+		    !dump_trace &&
 		    !st->no_sample_id_all && !(h.size % 8) && session->evlist->nr_entries) {
 			session->stats.total_bytes += h.size;
 			session->stats.nr_events[PERF_RECORD_SAMPLE]++;
 			off += h.size;
 			continue;
 		}
-		p = session__window_get(data, &st->win, off, h.size);
+		p = perf_data__window_peek(data, &st->win, off, h.size);
 		if (!p) {
 			pr_err("%s: cannot map the record at %#" PRIx64 "\n", session->path, off);
 			return -EIO;
@@ -917,6 +925,65 @@ static int perf_session__process_dir_files(struct perf_session *session)
 	return err;
 }
 
+bool perf_session__inert_type(u32 type)
+{
+	switch (type) {
+	case PERF_RECORD_FINISHED_INIT:
+	case PERF_RECORD_TIME_CONV:
+	case PERF_RECORD_ID_INDEX:
+	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_THREAD_MAP:
+	case PERF_RECORD_CPU_MAP:
+	case PERF_RECORD_EVENT_UPDATE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int perf_session__process_preamble(struct perf_session *session)
+{
+	struct perf_session_state *st = session->state;
+	u64 off = st->resume_off ?: session->data_offset;
+	u64 end = session->data_offset + session->data_size;
+	int err = 0;
+
+	if (session->is_pipe || end > session->data->size)
+		return 0;
+	while (off < end) {
+		struct perf_event_header h;
+		const void *p = end - off >= sizeof(h) ?
+				    perf_data__window_peek(session->data, &st->win, off, sizeof(h)) :
+				    NULL;
+		u64 skip = 0, t;
+
+		if (!p)
+			break;
+		memcpy(&h, p, sizeof(h));
+		if (h.size < sizeof(h) || h.size > end - off || h.size % 8 ||
+		    h.type == PERF_RECORD_SAMPLE ||
+		    (h.type >= PERF_RECORD_USER_TYPE_START && !perf_session__inert_type(h.type)))
+			break;
+		p = perf_data__window_peek(session->data, &st->win, off, h.size);
+		if (!p || ((uintptr_t)p & 7))
+			break;
+		if (h.type < PERF_RECORD_USER_TYPE_START) {
+			if (perf_event__check(p))
+				break;
+			/* one that would be queued is read in its turn */
+			t = perf_session__event_time(session, (union perf_event *)p);
+			if (t != 0 && t != (u64)-1)
+				break;
+		}
+		err = perf_session__process_raw(session, p, off, DEPTH_TOP, &skip);
+		if (err)
+			break;
+		off += h.size;
+	}
+	st->resume_off = off;
+	return err;
+}
+
 static int perf_session__process_file(struct perf_session *session)
 {
 	bool threads = false;
@@ -929,7 +996,8 @@ static int perf_session__process_file(struct perf_session *session)
 	}
 	/* rounds of one file say nothing about the others: sort it all at the end */
 	session->no_rounds = threads;
-	err = perf_session__process_range(session, session->data, session->data_offset,
+	err = perf_session__process_range(session, session->data,
+					  session->state->resume_off ?: session->data_offset,
 					  session->data_offset + session->data_size);
 	if (!err && threads)
 		err = perf_session__process_dir_files(session);
@@ -1180,6 +1248,16 @@ int perf_session__process_events(struct perf_session *session)
 			   session->path, st->decomp_len);
 	session->stats.nr_unordered_events = st->oe.nr_unordered;
 	session->stats.nr_forced_flushes = st->oe.nr_forced_flushes;
+	/* a parallel run says its summary once, in the last worker, for all */
+	if (session->window.active && !session_window__gather_stats(session))
+		return err;
+	/*
+	 * after the lines, whole, in a 2>&1 stream too: where a buffer
+	 * happens to end is no place for it, and differs between workers
+	 */
+	if (session->tool->flush_output && !err)
+		session->tool->flush_output(session->tool);
+	fflush(stdout);
 	perf_session__warn_stats(session);
 	return err;
 }

@@ -72,6 +72,11 @@ struct perf_tool {
 	 * else perf_session__process_events() says it
 	 */
 	bool defer_cut;
+	/*
+	 * a parallel run's worker is done with a chunk: what the tool holds
+	 * of its output goes out now, before the output moves to the next
+	 */
+	int (*flush_output)(struct perf_tool *tool);
 };
 
 struct events_stats {
@@ -88,6 +93,25 @@ struct events_stats {
 	u64 nr_compressed_bytes; /* decompressed from COMPRESSED / COMPRESSED2 */
 	u64 nr_oversized;	 /* longer than their fields: a damaged size? */
 	u64 first_oversized;	 /* the offset of the first of those */
+	/* the SAMPLEs among those: a worker counts only its own chunks' */
+	u64 nr_oversized_samples;
+	u64 first_oversized_sample;
+};
+
+/*
+ * One worker of a parallel run (session-workers.c).  The recording is cut
+ * into chunks of time; a worker claims chunks as its reading reaches
+ * them, keeps the samples of its chunks, steps over the others' unread,
+ * and reads all the side-band.
+ */
+struct workers_state;
+struct session_window {
+	bool active;
+	bool stop;   /* no chunk left to claim or finish: stop reading */
+	u64 next_off; /* session_window__step() is due at this file offset */
+	/* samples outside [parse_from, parse_to) are stepped over unread */
+	u64 parse_from, parse_to;
+	struct workers_state *ws;
 };
 
 struct perf_session {
@@ -118,6 +142,7 @@ struct perf_session {
 	 * delivered every complete record before the cut, then failed
 	 */
 	bool truncated;
+	struct session_window window;	  /* a worker's share of a parallel run */
 	struct perf_session_state *state; /* buffers private to session.c */
 	struct perf_tool null_tool;	  /* used when perf_session__new() gets no tool */
 };
@@ -135,6 +160,19 @@ void perf_session__delete(struct perf_session *session);
 
 /* Deliver every record.  0, or a negative errno with an error printed. */
 int perf_session__process_events(struct perf_session *session);
+/*
+ * A file's first records that are delivered as they are read (perf
+ * record's side-band of the threads and maps that were there, which has
+ * no time), delivered now; perf_session__process_events() then reads on
+ * after them.  0 or the error of the record that failed.
+ */
+int perf_session__process_preamble(struct perf_session *session);
+/*
+ * A user record (type >= 64) that only describes the recording (ids,
+ * maps of threads and CPUs, names, the clock): read where it stands, it
+ * orders nothing and prints nothing
+ */
+bool perf_session__inert_type(u32 type);
 
 bool perf_session__has_feat(const struct perf_session *session, int feat);
 /* the kcore_dir/ of a directory-mode recording, or NULL */

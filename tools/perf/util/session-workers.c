@@ -1,0 +1,988 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Several workers over one recording, each on chunks of time.
+ *
+ * Why chunks of time can be read apart: with perf's FINISHED_ROUND
+ * contract (ordered-events.c) and no record that arrives older than what a
+ * round already delivered, the one-worker run delivers every timed record
+ * sorted by (time, arrival), wherever the flushes fall.  A worker that
+ * queues only the samples of its chunks, and all the side-band, delivers
+ * that same sequence less the others' samples: each of its samples sees
+ * the side-band the one-worker run had at that sample, so its lines are
+ * that run's lines of its chunks, and the chunks' lines one after the
+ * other are that run's.  Its flushes may come later than that run's (it
+ * does not see every time), never earlier, so nothing it delivers can be
+ * overtaken by a record it reads later.
+ *
+ * That holds when nothing reorders the delivery, which the parent checks
+ * in one pass over the record headers before it forks (workers__walk):
+ * no record older than the last round's limit, no two rounds larger than
+ * the ordering window (a forced flush delivers early, at points that
+ * depend on what is queued), every sample timed, parsed and of a known
+ * event, and nothing whose handling is not per record (compressed data,
+ * hardware trace, data.N files, a cut-off file).  Otherwise one worker
+ * reads it all, as without this file.
+ *
+ * The same pass cuts the samples into chunks of about equal size at round
+ * limits, and finds for each chunk the round before which none of its
+ * samples can be (start_off: every record before is older than its start)
+ * and the round from which none can be (end_off: that round delivers past
+ * its end).  A worker steps over the samples outside its chunks' rounds
+ * without reading them, and at end_off delivers its chunk whole.
+ *
+ * fork() gives each worker the session as the parent left it (symbols,
+ * the text image, the side-band at the start, the kernel's symbols)
+ * copy-on-write, so none of the readers needs a lock.  Worker k begins
+ * with chunk k; the others are claimed in order by whichever worker's
+ * reading reaches a chunk's start_off first, through a counter in shared
+ * memory.  A worker that is done steps over the rounds of the chunks being
+ * printed by the others, fast, and so is the first at the next free
+ * chunk: the work balances itself, however unevenly it is spread in time.
+ *
+ * Chunk 0 is printed to the standard output directly; the others to
+ * unlinked temporary files, which the parent copies out in chunk order
+ * as they are finished.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "data.h"
+#include "debug.h"
+#include "event.h"
+#include "evsel.h"
+#include "evsel-time.h"
+#include "machine.h"
+#include "ordered-events.h"
+#include "session.h"
+#include "session-workers.h"
+
+#define WORKERS_MAX 64
+/* chunks per worker: the most a worker can be left waiting is about one */
+#define WORKERS_CHUNKS_PER_WORKER 8
+#define WORKERS_MAX_CHUNKS 128
+/* with the default (one per CPU), a recording smaller than this is read by one */
+#define WORKERS_AUTO_MIN_BYTES (16ULL << 20)
+#define NO_CHUNK UINT_MAX
+
+/*
+ * A FINISHED_ROUND: where it is, the time it delivers up to, the newest
+ * time read before it, and the sample bytes read before it
+ */
+struct round_mark {
+	u64 off, next_off;
+	u64 limit;
+	u64 max;
+	u64 sample_bytes;
+};
+
+struct chunk {
+	u64 lo, hi;	    /* its samples' times: [lo, hi) */
+	u64 start_off;	    /* no sample of it before this offset */
+	u64 end_off;	    /* ... nor from this one (a FINISHED_ROUND delivering past hi) */
+	int out_fd, err_fd; /* chunk 0: -1, the standard ones */
+};
+
+struct workers_plan {
+	struct round_mark *marks;
+	size_t nr_marks, alloc;
+	u64 sample_bytes;
+	/*
+	 * the walk runs beside the reading of the kernel's symbols, which
+	 * waits for the first sample in the kernel (or the walk's end)
+	 */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool kernel_samples, walked;
+	const char *why;
+	unsigned int nr_workers, nr_chunks;
+	struct chunk chunks[WORKERS_MAX_CHUNKS];
+};
+
+/* in memory the workers share */
+struct workers_shared {
+	unsigned int next; /* the first chunk no worker has claimed */
+	int result[WORKERS_MAX];
+	/* a worker that ended with a chunk unfinished and no error: its reader went away */
+	bool quiet_end[WORKERS_MAX];
+};
+
+/* a worker's own */
+struct workers_state {
+	const struct workers_plan *plan;
+	struct workers_shared *shared;
+	unsigned int self;
+	unsigned int cur; /* the lowest chunk it owns and has not finished; NO_CHUNK */
+	u64 owned[WORKERS_MAX_CHUNKS / 64];
+	int spill_fd;		/* the output between chunks: nothing is printed there */
+	int done_fd;		/* finished chunks' numbers, to the parent */
+	int stats_rd, stats_wr; /* the others' counts, to the last chunk's worker */
+	bool owns_last;
+};
+
+static struct workers_state worker_state;
+
+unsigned int session_workers__nr_cpus(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	n = CPU_COUNT(&set);
+	return n > 0 ? n : 1;
+}
+
+static int plan__mark(struct workers_plan *plan, u64 off, u64 size, u64 limit, u64 max)
+{
+	struct round_mark *m;
+
+	if (plan->nr_marks == plan->alloc) {
+		size_t n = plan->alloc ? 2 * plan->alloc : 1024;
+
+		m = realloc(plan->marks, n * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		plan->marks = m;
+		plan->alloc = n;
+	}
+	m = &plan->marks[plan->nr_marks++];
+	m->off = off;
+	m->next_off = off + size;
+	m->limit = limit;
+	m->max = max;
+	m->sample_bytes = plan->sample_bytes;
+	return 0;
+}
+
+/* what the session does with more than headers: none of it may reorder or repeat */
+static const char *workers__check_session(struct perf_session *session)
+{
+	char path[4096];
+
+	if (session->is_pipe)
+		return "the input is a pipe";
+	if (!session->tool->ordered_events)
+		return "the records are read in file order";
+	if (session->needs_swap)
+		return "the recording is of the other byte order";
+	if (session->data->is_dir) {
+		snprintf(path, sizeof(path), "%s/data.0", session->data->path);
+		if (!access(path, F_OK))
+			return "the recording is in per-thread data.N files";
+	}
+	if (session->data_offset + session->data_size > session->data->size)
+		return "the file is shorter than its data section";
+	return NULL;
+}
+
+/*
+ * One pass over the records: the round marks, and the reason the chunks
+ * cannot be cut cleanly, if there is one (see the top of the file).
+ */
+static const char *workers__walk(struct perf_session *session, struct workers_plan *plan)
+{
+	struct perf_data_window win = {.base = NULL};
+	struct evlist *evlist = session->evlist;
+	u64 off = session->data_offset, end = off + session->data_size;
+	u64 round_max = 0, prev_round_max = 0, limit = 0, q_prev = 0, q_cur = 0;
+	u64 max_bytes = session->ordered->max_bytes;
+	bool flushed = false;
+	const char *why = NULL;
+	u64 *copy = NULL;
+
+	while (off < end && !why) {
+		const union perf_event *event;
+		struct perf_event_header h;
+		struct sample_key key;
+		struct evsel *evsel;
+		const void *p;
+		u64 t;
+
+		p = end - off >= sizeof(h) ?
+			perf_data__window_peek(session->data, &win, off, sizeof(h)) :
+			NULL;
+		if (!p) {
+			why = "a record is cut off";
+			break;
+		}
+		memcpy(&h, p, sizeof(h));
+		if (h.size < sizeof(h) || h.size > end - off) {
+			why = "a record has a damaged size";
+			break;
+		}
+		if (h.type == PERF_RECORD_FINISHED_ROUND) {
+			limit = prev_round_max;
+			prev_round_max = round_max;
+			flushed = true;
+			q_prev = q_cur;
+			q_cur = 0;
+			if (plan__mark(plan, off, h.size, limit, round_max)) {
+				why = "no memory for the plan";
+				break;
+			}
+			off += h.size;
+			continue;
+		}
+		if (h.type >= PERF_RECORD_USER_TYPE_START) {
+			if (!perf_session__inert_type(h.type))
+				why = h.type == PERF_RECORD_COMPRESSED ||
+					      h.type == PERF_RECORD_COMPRESSED2 ?
+					  "the records are compressed" :
+				      h.type == PERF_RECORD_AUXTRACE ||
+					      h.type == PERF_RECORD_AUXTRACE_INFO ?
+					  "the recording holds a hardware trace" :
+					  "a record of perf's whose effect spans the recording";
+			off += h.size;
+			continue;
+		}
+		if (!h.type || (h.type >= PERF_RECORD_MAX && h.type != 21) || h.size % 8) {
+			why = "a kernel record of an unknown type or size";
+			break;
+		}
+		p = perf_data__window_peek(session->data, &win, off, h.size);
+		if (!p) {
+			why = "a record cannot be mapped";
+			break;
+		}
+		if ((uintptr_t)p & 7) {
+			/* after a user record of odd size: the session copies, so do we */
+			if (!copy && !(copy = malloc(1 << 16))) {
+				why = "no memory for the plan";
+				break;
+			}
+			memcpy(copy, p, h.size);
+			p = copy;
+		}
+		event = p;
+		if (perf_event__check(event)) {
+			why = "a damaged record";
+			break;
+		}
+		evsel = evlist__event2evsel(evlist, event);
+		if (h.type == PERF_RECORD_SAMPLE) {
+			if (!evsel || evsel__parse_sample_key(evsel, event, &key))
+				why = "a sample does not parse";
+			else if (evlist->nr_entries > 1 && key.id != (u64)-1 && key.id &&
+				 !evlist__id2evsel(evlist, key.id))
+				why = "a sample of an unknown event";
+			else if (!key.time || key.time == (u64)-1)
+				why = "the samples have no time";
+			t = key.time;
+			plan->sample_bytes += h.size;
+			if (!plan->kernel_samples &&
+			    (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
+				pthread_mutex_lock(&plan->lock);
+				plan->kernel_samples = true;
+				pthread_cond_signal(&plan->cond);
+				pthread_mutex_unlock(&plan->lock);
+			}
+		} else if (!evsel || evsel__parse_sample_time(evsel, event, &t) || !t ||
+			   t == (u64)-1) {
+			/* delivered as it is read, in every worker alike */
+			off += h.size;
+			continue;
+		}
+		if (!why && flushed && t < limit)
+			why = "records out of time order";
+		if (t > round_max)
+			round_max = t;
+		q_cur += h.size;
+		if (!why && q_prev + q_cur > max_bytes)
+			why = "rounds larger than the ordering window";
+		off += h.size;
+	}
+	free(copy);
+	perf_data__window_put(&win);
+	return why;
+}
+
+struct walk_arg {
+	struct perf_session *session;
+	struct workers_plan *plan;
+};
+
+static void *workers__walk_thread(void *p)
+{
+	struct walk_arg *a = p;
+	const char *why = workers__walk(a->session, a->plan);
+
+	pthread_mutex_lock(&a->plan->lock);
+	a->plan->why = why;
+	a->plan->walked = true;
+	pthread_cond_signal(&a->plan->cond);
+	pthread_mutex_unlock(&a->plan->lock);
+	return NULL;
+}
+
+/*
+ * The walk, and beside it the kernel's symbols once a sample in the
+ * kernel is seen (never read otherwise, as with one worker): both are
+ * what the workers would each do, done once, and reading /proc/kallsyms
+ * is tens of milliseconds of the kernel's time.  The walk touches the
+ * data file and the evlist only, the symbols the machine only.
+ */
+static const char *workers__walk_and_load(struct perf_session *session, struct workers_plan *plan)
+{
+	struct walk_arg a = {session, plan};
+	pthread_t thread;
+	bool kernel;
+
+	pthread_mutex_init(&plan->lock, NULL);
+	pthread_cond_init(&plan->cond, NULL);
+	if (pthread_create(&thread, NULL, workers__walk_thread, &a)) {
+		workers__walk_thread(&a);
+	} else {
+		pthread_mutex_lock(&plan->lock);
+		while (!plan->kernel_samples && !plan->walked)
+			pthread_cond_wait(&plan->cond, &plan->lock);
+		kernel = plan->kernel_samples;
+		pthread_mutex_unlock(&plan->lock);
+		if (kernel)
+			machine__preload_kernel(session->machine);
+		pthread_join(thread, NULL);
+	}
+	pthread_mutex_destroy(&plan->lock);
+	pthread_cond_destroy(&plan->cond);
+	if (!plan->why && plan->kernel_samples)
+		machine__preload_kernel(session->machine);
+	return plan->why;
+}
+
+/*
+ * Chunks of about equal sample bytes, cut at round limits so that a chunk
+ * ends at a round; then where each chunk's rounds begin and end.
+ */
+static const char *workers__cut(struct perf_session *session, struct workers_plan *plan,
+				unsigned int nr_workers)
+{
+	unsigned int want = nr_workers * WORKERS_CHUNKS_PER_WORKER, c = 1;
+	size_t m = 0;
+
+	if (want > WORKERS_MAX_CHUNKS)
+		want = WORKERS_MAX_CHUNKS;
+	plan->chunks[0].lo = 0;
+	while (c < want) {
+		u64 target = plan->sample_bytes * c / want;
+
+		while (m < plan->nr_marks && (plan->marks[m].sample_bytes < target ||
+					      plan->marks[m].limit <= plan->chunks[c - 1].lo))
+			m++;
+		if (m == plan->nr_marks || plan->marks[m].sample_bytes >= plan->sample_bytes)
+			break;
+		plan->chunks[c - 1].hi = plan->chunks[c].lo = plan->marks[m].limit;
+		c++;
+	}
+	if (c < 2)
+		return plan->nr_marks ? "the rounds are too few to cut" :
+					"the recording has no rounds";
+	plan->chunks[c - 1].hi = (u64)-1;
+	plan->nr_chunks = c;
+	plan->nr_workers = nr_workers < c ? nr_workers : c;
+	/* every record before the first round newer than lo is older than lo */
+	for (c = 0, m = 0; c < plan->nr_chunks; c++) {
+		while (m < plan->nr_marks && plan->marks[m].max < plan->chunks[c].lo)
+			m++;
+		plan->chunks[c].start_off = m ? plan->marks[m - 1].next_off : session->data_offset;
+	}
+	/* from the first round that delivers up to hi, every record is newer */
+	for (c = 0, m = 0; c + 1 < plan->nr_chunks; c++) {
+		while (m < plan->nr_marks && plan->marks[m].limit < plan->chunks[c].hi)
+			m++;
+		plan->chunks[c].end_off = plan->marks[m].off;
+	}
+	plan->chunks[c].end_off = (u64)-1;
+	return NULL;
+}
+
+/* --- in a worker ------------------------------------------------------- */
+
+static bool worker__owns(const struct workers_state *ws, unsigned int c)
+{
+	return ws->owned[c / 64] & (1ULL << (c % 64));
+}
+
+/* the owned and unfinished chunk after @c, or NO_CHUNK */
+static unsigned int worker__next_owned(const struct workers_state *ws, unsigned int c)
+{
+	for (c++; c < ws->plan->nr_chunks; c++)
+		if (worker__owns(ws, c))
+			return c;
+	return NO_CHUNK;
+}
+
+/* the standard output and error become chunk @c's (or the spill between chunks) */
+static int worker__switch_output(struct workers_state *ws, unsigned int c)
+{
+	int out = ws->spill_fd, err = ws->spill_fd;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (c != NO_CHUNK) {
+		out = ws->plan->chunks[c].out_fd;
+		err = ws->plan->chunks[c].err_fd;
+	}
+	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
+		return -errno;
+	return 0;
+}
+
+/* the parse region: from the first owned chunk's rounds to the last's */
+static void worker__set_region(struct perf_session *session, struct workers_state *ws)
+{
+	const struct workers_plan *plan = ws->plan;
+	struct session_window *win = &session->window;
+	unsigned int c, last = NO_CHUNK;
+
+	if (ws->cur == NO_CHUNK) {
+		win->parse_from = win->parse_to = 0;
+		return;
+	}
+	for (c = ws->cur; c != NO_CHUNK; c = worker__next_owned(ws, c))
+		last = c;
+	win->parse_from = plan->chunks[ws->cur].start_off;
+	win->parse_to = plan->chunks[last].end_off;
+}
+
+/* every sample of chunk ws->cur is read: delivered, and its output closed */
+static int worker__finish_chunk(struct perf_session *session, struct workers_state *ws)
+{
+	const struct chunk *ch = &ws->plan->chunks[ws->cur];
+	struct perf_tool *tool = session->tool;
+	unsigned int c = ws->cur;
+	int err;
+
+	err = ordered_events__flush_until(session->ordered, ch->hi - 1);
+	if (!err && tool->flush_output)
+		err = tool->flush_output(tool);
+	if (err)
+		return err;
+	ws->owned[c / 64] &= ~(1ULL << (c % 64));
+	ws->cur = worker__next_owned(ws, c);
+	err = worker__switch_output(ws, ws->cur);
+	if (err)
+		return err;
+	/* one write of 4 bytes to a pipe: whole, never interleaved with another */
+	if (write(ws->done_fd, &c, sizeof(c)) != sizeof(c))
+		return -errno;
+	return 0;
+}
+
+static void worker__own(struct workers_state *ws, unsigned int c)
+{
+	ws->owned[c / 64] |= 1ULL << (c % 64);
+	if (c == ws->plan->nr_chunks - 1)
+		ws->owns_last = true;
+}
+
+int session_window__step(struct perf_session *session, u64 off)
+{
+	struct session_window *win = &session->window;
+	struct workers_state *ws = win->ws;
+	const struct workers_plan *plan = ws->plan;
+	u64 next_claim = (u64)-1;
+	unsigned int u;
+	int err;
+
+	while (ws->cur != NO_CHUNK && off >= plan->chunks[ws->cur].end_off) {
+		err = worker__finish_chunk(session, ws);
+		if (err)
+			return err;
+	}
+	/* the next free chunk is this worker's if its reading is the first there */
+	for (;;) {
+		u = __atomic_load_n(&ws->shared->next, __ATOMIC_ACQUIRE);
+		if (u >= plan->nr_chunks)
+			break;
+		if (plan->chunks[u].start_off > off) {
+			next_claim = plan->chunks[u].start_off;
+			break;
+		}
+		if (plan->chunks[u].start_off < off) {
+			/* past it: another worker behind this one takes it */
+			next_claim = off + 1;
+			break;
+		}
+		if (!__atomic_compare_exchange_n(&ws->shared->next, &u, u + 1, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			continue;
+		worker__own(ws, u);
+		if (ws->cur == NO_CHUNK || u < ws->cur) {
+			ws->cur = u;
+			err = worker__switch_output(ws, u);
+			if (err)
+				return err;
+		}
+	}
+	if (ws->cur == NO_CHUNK && u >= plan->nr_chunks) {
+		win->stop = true;
+		return 0;
+	}
+	worker__set_region(session, ws);
+	win->next_off = next_claim;
+	if (ws->cur != NO_CHUNK && plan->chunks[ws->cur].end_off < win->next_off)
+		win->next_off = plan->chunks[ws->cur].end_off;
+	return 0;
+}
+
+bool session_window__keeps(struct perf_session *session, u64 time)
+{
+	const struct workers_state *ws = session->window.ws;
+	const struct workers_plan *plan = ws->plan;
+	unsigned int lo = 0, hi = plan->nr_chunks;
+
+	/* the last chunk whose start is not after @time */
+	while (hi - lo > 1) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (plan->chunks[mid].lo <= time)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return worker__owns(ws, lo);
+}
+
+struct worker_counts {
+	u64 nr_oversized_samples;
+	u64 first_oversized_sample;
+};
+
+bool session_window__gather_stats(struct perf_session *session)
+{
+	struct workers_state *ws = session->window.ws;
+	struct events_stats *s = &session->stats;
+	struct worker_counts c;
+	unsigned int i;
+
+	if (!ws->owns_last) {
+		c.nr_oversized_samples = s->nr_oversized_samples;
+		c.first_oversized_sample = s->first_oversized_sample;
+		/* one write of a few bytes to a pipe: whole, never interleaved */
+		if (write(ws->stats_wr, &c, sizeof(c)) != sizeof(c))
+			pr_debug("worker: its counts were not passed on: %s\n", strerror(errno));
+		return false;
+	}
+	for (i = 1; i < ws->plan->nr_workers; i++) {
+		ssize_t n;
+
+		do
+			n = read(ws->stats_rd, &c, sizeof(c));
+		while (n < 0 && errno == EINTR);
+		if (n != sizeof(c))
+			break;
+		if (c.nr_oversized_samples &&
+		    (!s->nr_oversized || c.first_oversized_sample < s->first_oversized))
+			s->first_oversized = c.first_oversized_sample;
+		s->nr_oversized += c.nr_oversized_samples;
+	}
+	return true;
+}
+
+struct workers_pipes {
+	int done[2];
+	int stats[2];
+};
+
+static void __attribute__((noreturn))
+workers__child(struct perf_session *session, struct workers_plan *plan, unsigned int k,
+	       struct workers_shared *shared, struct workers_pipes *pp, int spill_fd,
+	       int (*body)(void *arg), void *arg)
+{
+	struct workers_state *ws = &worker_state;
+	int ret;
+
+	close(pp->done[0]);
+	memset(ws, 0, sizeof(*ws));
+	ws->plan = plan;
+	ws->shared = shared;
+	ws->self = k;
+	ws->spill_fd = spill_fd;
+	ws->done_fd = pp->done[1];
+	ws->stats_rd = pp->stats[0];
+	ws->stats_wr = pp->stats[1];
+	worker__own(ws, k);
+	ws->cur = k;
+	session->window = (struct session_window){
+	    .active = true,
+	    .next_off = plan->chunks[k].start_off,
+	    .ws = ws,
+	};
+	worker__set_region(session, ws);
+	ret = k ? worker__switch_output(ws, k) : 0;
+	if (!ret)
+		ret = body(arg);
+	fflush(stdout);
+	fflush(stderr);
+	/* the last chunk ends with the data */
+	if (!ret && ws->cur == plan->nr_chunks - 1) {
+		unsigned int c = ws->cur;
+
+		if (write(ws->done_fd, &c, sizeof(c)) == sizeof(c))
+			ws->cur = NO_CHUNK;
+	}
+	shared->quiet_end[k] = !ret && ws->cur != NO_CHUNK;
+	shared->result[k] = ret;
+	/* no exit handlers: they are the parent's to run */
+	_exit(0);
+}
+
+static void workers__kill(pid_t *pids, unsigned int nr)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr; k++)
+		if (pids[k] > 0)
+			kill(pids[k], SIGKILL);
+}
+
+static bool workers__same_stream(void)
+{
+	struct stat o, e;
+
+	return !fstat(STDOUT_FILENO, &o) && !fstat(STDERR_FILENO, &e) && o.st_dev == e.st_dev &&
+	       o.st_ino == e.st_ino;
+}
+
+/* an unlinked file for a chunk's output, where TMPDIR says */
+static int workers__tmpfile(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	snprintf(path, sizeof(path), "%s/perf-textpoke-chunk.XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* the file @in, from its start, to @out; -EPIPE when the reader went away */
+static int workers__copy(int in, int out)
+{
+	char buf[1 << 16];
+	off_t pos = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = sendfile(out, in, &pos, 1 << 30);
+		if (n > 0)
+			continue;
+		if (!n)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno != EINVAL && errno != ENOSYS)
+			return -errno;
+		break;
+	}
+	/* an output sendfile() cannot take: by hand from where it stopped */
+	while ((n = pread(in, buf, sizeof(buf), pos)) != 0) {
+		char *p = buf;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		pos += n;
+		while (n) {
+			ssize_t w = write(out, p, n);
+
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			p += w;
+			n -= w;
+		}
+	}
+	return 0;
+}
+
+static int workers__copy_chunk(const struct chunk *ch)
+{
+	int err = workers__copy(ch->out_fd, STDOUT_FILENO);
+
+	if (!err && ch->err_fd != ch->out_fd)
+		err = workers__copy(ch->err_fd, STDERR_FILENO);
+	return err;
+}
+
+/* one worker killed by a signal (said), its pid then 0 */
+static bool workers__any_killed(struct perf_session *session, struct workers_plan *plan,
+				pid_t *pids)
+{
+	unsigned int k;
+
+	for (k = 0; k < plan->nr_workers; k++) {
+		int status;
+
+		if (pids[k] <= 0 || waitpid(pids[k], &status, WNOHANG) != pids[k])
+			continue;
+		pids[k] = -pids[k]; /* reaped: not waited for again */
+		if (WIFSIGNALED(status)) {
+			pr_err("%s: worker %u of %u was killed by signal %d\n", session->path,
+			       k + 1, plan->nr_workers, WTERMSIG(status));
+			return true;
+		}
+	}
+	return false;
+}
+
+static double rusage__seconds(const struct rusage *ru)
+{
+	return ru->ru_utime.tv_sec + ru->ru_stime.tv_sec +
+	       (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * The chunks' outputs in order, as they are finished; then the workers'
+ * ends.  0, or the first failing worker's error after the output it made.
+ */
+static int workers__join(struct perf_session *session, struct workers_plan *plan,
+			 struct workers_shared *shared, pid_t *pids, int done_fd)
+{
+	bool done[WORKERS_MAX_CHUNKS] = {false}, gone = false;
+	unsigned int next = 0, k, c;
+	int ret = 0;
+
+	while (next < plan->nr_chunks) {
+		struct pollfd pfd = {.fd = done_fd, .events = POLLIN};
+		ssize_t n;
+
+		/*
+		 * A worker killed by a signal leaves the others waiting for its
+		 * counts or chunks: look for one now and then
+		 */
+		if (poll(&pfd, 1, 500) == 0) {
+			if (workers__any_killed(session, plan, pids)) {
+				workers__kill(pids, plan->nr_workers);
+				ret = -EIO;
+				gone = true;
+				break;
+			}
+			continue;
+		}
+		n = read(done_fd, &c, sizeof(c));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(c) || c >= plan->nr_chunks)
+			break; /* every worker has ended */
+		done[c] = true;
+		for (; next < plan->nr_chunks && done[next]; next++) {
+			int e = next ? workers__copy_chunk(&plan->chunks[next]) : 0;
+
+			if (e) {
+				/* a reader that went away ends the run, as it ends one worker's */
+				if (e != -EPIPE) {
+					pr_err("writing the output failed: %s\n", strerror(-e));
+					ret = e;
+				}
+				gone = true;
+				workers__kill(pids, plan->nr_workers);
+				break;
+			}
+		}
+		if (gone)
+			break;
+	}
+	for (k = 0; k < plan->nr_workers; k++) {
+		struct rusage ru;
+		int status = 0;
+
+		if (pids[k] <= 0)
+			continue;
+		while (wait4(pids[k], &status, 0, &ru) < 0 && errno == EINTR)
+			;
+		/* so that the share of the serial part shows what more CPUs would give */
+		pr_debug("%s: worker %u of %u: %.3f s CPU\n", session->path, k + 1,
+			 plan->nr_workers, rusage__seconds(&ru));
+		if (gone || ret)
+			continue;
+		if (!WIFEXITED(status)) {
+			pr_err("%s: worker %u of %u was killed by signal %d\n", session->path,
+			       k + 1, plan->nr_workers, WTERMSIG(status));
+			ret = -EIO;
+		} else if (shared->result[k] && !ret) {
+			ret = shared->result[k];
+		}
+	}
+	if (!gone && next < plan->nr_chunks) {
+		bool quiet = false;
+
+		for (k = 0; k < plan->nr_workers; k++)
+			quiet |= shared->quiet_end[k];
+		/* what the chunk that failed had printed, with its error */
+		if (next)
+			workers__copy_chunk(&plan->chunks[next]);
+		if (!ret && !quiet) {
+			pr_err("%s: chunk %u of %u was left unfinished\n", session->path, next + 1,
+			       plan->nr_chunks);
+			ret = -EIO;
+		}
+	}
+	return ret;
+}
+
+/*
+ * Forks the workers, last first: if one cannot be made, the ones made
+ * have written only to their files, and one worker can still read it all.
+ */
+static int workers__run(struct perf_session *session, struct workers_plan *plan,
+			int (*body)(void *arg), void *arg, bool *ran)
+{
+	struct workers_pipes pp = {{-1, -1}, {-1, -1}};
+	struct workers_shared *shared;
+	pid_t pids[WORKERS_MAX] = {0};
+	bool same = workers__same_stream();
+	unsigned int k, c;
+	int spill_fd, ret = 0;
+
+	*ran = false;
+	for (c = 0; c < plan->nr_chunks; c++)
+		plan->chunks[c].out_fd = plan->chunks[c].err_fd = -1;
+	shared =
+	    mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return 0;
+	memset(shared, 0, sizeof(*shared));
+	shared->next = plan->nr_workers;
+	spill_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (spill_fd < 0 || pipe2(pp.done, O_CLOEXEC) || pipe2(pp.stats, O_CLOEXEC))
+		goto out;
+	plan->chunks[0].out_fd = STDOUT_FILENO;
+	plan->chunks[0].err_fd = STDERR_FILENO;
+	for (c = 1; c < plan->nr_chunks; c++) {
+		plan->chunks[c].out_fd = workers__tmpfile();
+		plan->chunks[c].err_fd = same ? plan->chunks[c].out_fd : workers__tmpfile();
+		if (plan->chunks[c].out_fd < 0 || plan->chunks[c].err_fd < 0)
+			goto out;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	for (k = plan->nr_workers; k-- > 0;) {
+		pids[k] = fork();
+		if (!pids[k]) {
+			workers__child(session, plan, k, shared, &pp, spill_fd, body, arg);
+		}
+		if (pids[k] < 0) {
+			pr_debug("%s: fork: %s: one worker\n", session->path, strerror(errno));
+			pids[k] = 0;
+			workers__kill(pids, plan->nr_workers);
+			for (c = k + 1; c < plan->nr_workers; c++)
+				waitpid(pids[c], NULL, 0);
+			goto out;
+		}
+	}
+	*ran = true;
+	close(pp.done[1]);
+	pp.done[1] = -1;
+	ret = workers__join(session, plan, shared, pids, pp.done[0]);
+	if (verbose > 0) {
+		struct rusage self;
+
+		getrusage(RUSAGE_SELF, &self);
+		pr_debug("%s: serial part (setup, plan, joining): %.3f s CPU\n", session->path,
+			 rusage__seconds(&self));
+	}
+out:
+	for (c = 1; c < plan->nr_chunks; c++) {
+		if (plan->chunks[c].out_fd >= 0)
+			close(plan->chunks[c].out_fd);
+		if (plan->chunks[c].err_fd >= 0 && plan->chunks[c].err_fd != plan->chunks[c].out_fd)
+			close(plan->chunks[c].err_fd);
+	}
+	for (k = 0; k < 2; k++) {
+		if (pp.done[k] >= 0)
+			close(pp.done[k]);
+		if (pp.stats[k] >= 0)
+			close(pp.stats[k]);
+	}
+	if (spill_fd >= 0)
+		close(spill_fd);
+	munmap(shared, sizeof(*shared));
+	return ret;
+}
+
+int perf_session__run_workers(struct perf_session *session, unsigned int nr_workers,
+			      int (*body)(void *arg), void *arg)
+{
+	struct workers_plan *plan;
+	bool automatic = !nr_workers, ran = false;
+	const char *why = NULL;
+	int ret = 0;
+
+	if (automatic)
+		nr_workers = session_workers__nr_cpus();
+	if (nr_workers > WORKERS_MAX)
+		nr_workers = WORKERS_MAX;
+	if (nr_workers < 2)
+		return body(arg);
+	if (automatic && session->data_size < WORKERS_AUTO_MIN_BYTES) {
+		pr_debug("%s: one worker: a small recording\n", session->path);
+		return body(arg);
+	}
+	plan = calloc(1, sizeof(*plan));
+	if (!plan)
+		return body(arg);
+	why = workers__check_session(session);
+	if (why) {
+		pr_debug("%s: one worker: %s\n", session->path, why);
+		goto out_body;
+	}
+	/*
+	 * What every worker would set up alike, set up once: the side-band
+	 * at the start (read as one worker reads it, whatever comes next),
+	 * the walk, the kernel's symbols
+	 */
+	ret = perf_session__process_preamble(session);
+	if (ret)
+		goto out;
+	why = workers__walk_and_load(session, plan) ?: workers__cut(session, plan, nr_workers);
+	if (why) {
+		pr_debug("%s: one worker: %s\n", session->path, why);
+		goto out_body;
+	}
+	if (verbose > 0) {
+		unsigned int c;
+
+		pr_debug("%s: %u workers, %u chunks from", session->path, plan->nr_workers,
+			 plan->nr_chunks);
+		for (c = 1; c < plan->nr_chunks; c++)
+			pr_debug(" %" PRIu64 ".%09" PRIu64, plan->chunks[c].lo / 1000000000,
+				 plan->chunks[c].lo % 1000000000);
+		pr_debug("\n");
+	}
+	ret = workers__run(session, plan, body, arg, &ran);
+	if (ran)
+		goto out;
+out_body:
+	ret = body(arg);
+out:
+	free(plan->marks);
+	free(plan);
+	return ret;
+}

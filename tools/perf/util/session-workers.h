@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef __PERF_TEXTPOKE_SESSION_WORKERS_H
+#define __PERF_TEXTPOKE_SESSION_WORKERS_H
+
+#include <stdbool.h>
+
+#include "types.h"
+
+struct perf_session;
+
+/*
+ * A parallel run of a command that prints as it reads (script): the
+ * recording is cut at round boundaries into windows of time, and each
+ * window is read by a fork()ed worker that sees the whole side-band but
+ * only its window's samples.  Worker 0 writes straight to the standard
+ * output; the others write to unlinked temporary files, copied out in
+ * window order.  So the output is the one-worker output, byte for byte,
+ * whenever the recording's order lets the windows be cut cleanly; when it
+ * does not (see session_workers__plan), @body simply runs once.
+ *
+ * @nr_workers: 0 for one per available CPU (and one alone for a small
+ * recording), else that many at most.  @body reads the session with
+ * perf_session__process_events() and writes its output; it returns 0 or
+ * a negative errno, as the run does.  Under -v the plan, or the reason
+ * for one worker, is said.
+ */
+int perf_session__run_workers(struct perf_session *session, unsigned int nr_workers,
+			      int (*body)(void *arg), void *arg);
+
+/*
+ * In a worker, at the end of perf_session__process_events(): the others
+ * give the last worker what they counted of their windows' samples; true
+ * in the last worker, whose summary then covers the whole recording.
+ */
+bool session_window__gather_stats(struct perf_session *session);
+
+/*
+ * In a worker, before the record at @off when off >= window.next_off:
+ * finishes the chunks whose samples are all read, claims the next free
+ * chunk when this reading is the first at its rounds, sets what is parsed
+ * next.  0 or the error of a delivery.
+ */
+int session_window__step(struct perf_session *session, u64 off);
+
+/* in a worker: whether a sample at @time is in one of its chunks */
+bool session_window__keeps(struct perf_session *session, u64 time);
+
+/* the CPUs this process may run on (at least 1) */
+unsigned int session_workers__nr_cpus(void);
+
+#endif /* __PERF_TEXTPOKE_SESSION_WORKERS_H */
