@@ -35,3 +35,22 @@ measure() {
 	done
 	echo "$best $bestrss"
 }
+
+# measure_wall CMD...: the best wall time of $runs runs, in ms, and the
+# CPU time (user + system, its workers included) of that run, in ms: for
+# the parallel rows, whose gain is in wall time
+measure_wall() {
+	local best= bestcpu= e u s w c
+	for _ in $(seq "$runs"); do
+		/usr/bin/time -o "$dir/time" -f '%e %U %S' "$@" >/dev/null 2>"$dir/err" ||
+			{ cat "$dir/err" >&2; return 1; }
+		read -r e u s <"$dir/time"
+		w=$(echo "$e * 1000" | bc)
+		w=${w%.*}
+		c=$(echo "($u + $s) * 1000" | bc)
+		c=${c%.*}
+		[ "$w" -gt 0 ] 2>/dev/null || w=1
+		if [ -z "$best" ] || [ "$w" -lt "$best" ]; then best=$w; bestcpu=$c; fi
+	done
+	echo "$best $bestcpu"
+}

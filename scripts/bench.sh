@@ -42,6 +42,23 @@ row '-G -F comm,tid,pid,cpu,time,period,event,ip,sym,symoff,dso'
 # the filters: both tools still read every record (samples per second of the whole file)
 row '--time 10%-90% -C 0 -F comm,tid,time,ip,sym,dso'
 
+# every core (script's default, one worker per CPU): wall time against
+# stock perf's, and the CPU all workers took against one worker's
+par_row() { # fields
+	local fields=$1 p pc t tc s sc
+	read -r p pc < <(measure_wall perf script -i "$dir/perf.data" $fields)
+	read -r t tc < <(measure_wall "$prog" script -i "$dir/perf.data" $fields)
+	read -r s sc < <(measure_wall "$prog" script --threads 1 -i "$dir/perf.data" $fields)
+	printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' \
+		"script ${fields:-(default fields)}, $(nproc) workers: wall" "$p" "$t" \
+		"$(echo "$p / $t" | bc -l)" ">= 8x"
+	printf '%-62s %12s %9.0f ms %7.2fx %8s\n' \
+		"  CPU of all workers / one worker's (${sc} ms, wall ${s} ms)" "" "$tc" \
+		"$(echo "$tc / $sc" | bc -l)" "<= 1.15x"
+}
+par_row ''
+par_row '-F comm,tid,time,ip,sym,dso'
+
 # insn: what the instruction bytes add to the same fields (our length
 # decoder and mapped objects), and against stock perf's own decoder
 insn_row() {

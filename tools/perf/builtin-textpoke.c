@@ -126,10 +126,15 @@ int cmd_textpoke_script(int argc, char **argv)
 		OPT_HEADER_ONLY,
 		OPT_ITRACE,
 		OPT_JSON,
+		OPT_THREADS,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
 	     "input file name (default perf.data, - for a pipe)", 'i'},
+	    {0, "threads", required_argument, "n",
+	     "workers reading chunks of time in parallel (default: one per CPU on a recording of "
+	     "16 MB or more; 1: none)",
+	     OPT_THREADS},
 	    {'F', "fields", required_argument, "fields",
 	     "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
 	     "symoff,dso,addr,period,iregs,uregs,abi,weight,data_src,ins_lat,phys_addr,misc,insn,"
@@ -299,6 +304,13 @@ int cmd_textpoke_script(int argc, char **argv)
 		case OPT_MAX_STACK:
 			if (!popt__u32(&ctx, "a number of frames", &so.max_stack))
 				return 129;
+			break;
+		case OPT_THREADS:
+			if (!popt__u32(&ctx, "a number of workers", &so.threads) || !so.threads) {
+				if (!so.threads)
+					fprintf(stderr, "--threads: at least 1\n");
+				return 129;
+			}
 			break;
 		case OPT_INLINE:
 		case OPT_NO_INLINE:

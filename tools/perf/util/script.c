@@ -28,6 +28,7 @@
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
+#include "session-workers.h"
 #include "session.h"
 #include "symbol.h"
 #include "text-poke-print.h"
@@ -843,6 +844,88 @@ static bool script__has_cpu(const struct evlist *evlist)
 	return true;
 }
 
+/* a parallel run's chunk is done: its lines go out before the output moves on */
+static int script__flush_output(struct perf_tool *tool)
+{
+	return script_buf__flush(&tool_to_script(tool)->printer.out);
+}
+
+/*
+ * Workers for the run (0: one per CPU): one where a line depends on lines
+ * before it or on records no chunk owns.  Said under -v.
+ */
+static unsigned int script__nr_workers(struct script *s)
+{
+	const struct script_opts *o = s->opts;
+	const char *why = NULL;
+
+	if (o->threads == 1)
+		return 1;
+	if (o->json)
+		why = "--json";
+	else if (o->reltime || o->deltatime)
+		why = o->reltime ? "--reltime" : "--deltatime";
+	else if (o->per_event_dump)
+		why = "--per-event-dump";
+	else if (o->show_round_events)
+		why = "--show-round-events";
+	else if (o->show_task_events || o->show_mmap_events || o->show_bpf_events ||
+		 o->show_text_poke_events || o->show_lost_events || o->show_switch_events ||
+		 o->show_namespace_events || o->show_cgroup_events)
+		why = "side-band records are shown";
+	else if (itrace__active(s->itrace) || s->session->tool->auxtrace_data)
+		why = "a hardware trace is decoded";
+	else if (dump_trace)
+		why = "-D";
+	/* as perf, data_src is padded to the widest printed so far */
+	for (int i = 0; !why && i < s->session->evlist->nr_entries; i++)
+		if (script_printer__fields(&s->printer, s->session->evlist->entries[i]) & SF_DATA_SRC)
+			why = "data_src is printed";
+	if (why) {
+		pr_debug("%s: one worker: %s\n", s->session->path, why);
+		return 1;
+	}
+	return o->threads;
+}
+
+/*
+ * Reads the recording and prints it: all of it, or in a worker of a
+ * parallel run (session-workers.c) the samples of its chunks of time.
+ */
+static int script__process(void *arg)
+{
+	struct script *s = arg;
+	struct script_opts *opts = s->opts;
+	int err;
+
+	err = perf_session__process_events(s->session);
+	if (!err)
+		err = itrace__finish(s->itrace);
+	script__header_pending(s);
+	for (int i = 0;
+	     opts->per_event_dump && s->session->evlist && i < s->session->evlist->nr_entries; i++) {
+		int e = script__dump_close(s, s->session->evlist->entries[i]);
+
+		err = err ?: e;
+	}
+	/* a cut-off input: the lines of what came before, then why it ends */
+	if (!err || s->session->truncated) {
+		int e = script_buf__flush(&s->printer.out);
+
+		err = e ?: err;
+	}
+	if (err == -EPIPE)
+		err = 0;
+	else if (s->printer.out.err)
+		pr_err("writing the output failed: %s\n", strerror(-s->printer.out.err));
+	else if (s->session->truncated) {
+		/* after the lines it ends, in a 2>&1 stream too */
+		fflush(s->printer.out.fp);
+		pr_err("%s\n", perf_session__cut_message(s->session));
+	}
+	return err;
+}
+
 int script__run(struct script_opts *opts)
 {
 	struct script s = {
@@ -852,6 +935,7 @@ int script__run(struct script_opts *opts)
 		    .side_band = script__side_band,
 		    .ordered_events = true,
 		    .defer_cut = true,
+		    .flush_output = script__flush_output,
 		},
 	    .opts = opts,
 	};
@@ -946,31 +1030,11 @@ int script__run(struct script_opts *opts)
 			goto out_delete;
 		}
 	}
-	err = perf_session__process_events(s.session);
+	/* nothing may wait in a buffer that every worker would then write */
+	err = script_buf__flush(&s.printer.out);
 	if (!err)
-		err = itrace__finish(s.itrace);
-	script__header_pending(&s);
-	for (int i = 0;
-	     opts->per_event_dump && s.session->evlist && i < s.session->evlist->nr_entries; i++) {
-		int e = script__dump_close(&s, s.session->evlist->entries[i]);
-
-		err = err ?: e;
-	}
-	/* a cut-off input: the lines of what came before, then why it ends */
-	if (!err || s.session->truncated) {
-		int e = script_buf__flush(&s.printer.out);
-
-		err = e ?: err;
-	}
-	if (err == -EPIPE)
-		err = 0;
-	else if (s.printer.out.err)
-		pr_err("writing the output failed: %s\n", strerror(-s.printer.out.err));
-	else if (s.session->truncated) {
-		/* after the lines it ends, in a 2>&1 stream too */
-		fflush(s.printer.out.fp);
-		pr_err("%s\n", perf_session__cut_message(s.session));
-	}
+		err = perf_session__run_workers(s.session, script__nr_workers(&s), script__process,
+						&s);
 out_delete:
 	/* after an error: the files written so far are closed, without their lines */
 	for (int i = 0; opts->per_event_dump && s.session && s.session->evlist &&

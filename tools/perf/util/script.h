@@ -37,6 +37,7 @@ struct script_opts {
 	struct text_image_opts text; /* where kernel code starts from: --kcore, --vmlinux */
 	struct script_filter filter; /* --time, -C, --pid, --tid, -c, --dsos, -S */
 	struct itrace_opts itrace;   /* --itrace, or perf's default for AUX recordings */
+	unsigned int threads;	     /* --threads: workers; 0 one per CPU on a big recording */
 };
 
 void script_opts__init(struct script_opts *opts);
