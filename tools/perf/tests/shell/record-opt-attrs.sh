@@ -28,33 +28,26 @@ export HOME=$tmp
 
 # the sampling events of FILE, one line each, with the fields compared
 attrs() {
-	perf evlist -v -i "$1" 2>/dev/null | awk '
-	{
-		gsub(/\{ sample_period, sample_freq \}/, "period_or_freq")
-		name = $0; sub(/: .*/, "", name)
-		n = split(substr($0, length(name) + 3), kv, ", ")
-		delete f
-		for (i = 1; i <= n; i++) {
-			k = kv[i]; v = k
-			sub(/: .*/, "", k); sub(/^[^:]*: /, "", v)
-			f[k] = v
-		}
-		if (f["context_switch"]) cs = 1
-		if (f["mmap_data"]) md = 1
-		if (name ~ /^dummy/) next
-		st = ""
-		if (f["sample_type"] ~ /(^|\|)ADDR(\||$)/) st = st "ADDR,"
-		if (f["sample_type"] ~ /DATA_SRC/) st = st "DATA_SRC,"
-		rf = ""
-		if (f["read_format"] ~ /TOTAL_TIME_ENABLED/) rf = rf "ENABLED,"
-		if (f["read_format"] ~ /TOTAL_TIME_RUNNING/) rf = rf "RUNNING,"
-		printf "%s: freq %s disabled %d inherit %d enable_on_exec %d inherit_stat %d", name,
-			f["period_or_freq"], f["disabled"], f["inherit"],
-			f["enable_on_exec"], f["inherit_stat"]
-		printf " exclude u%d k%d h%d sample %s read %s\n", f["exclude_user"],
-			f["exclude_kernel"], f["exclude_hv"], st, rf
-	}
-	END { printf "any context_switch %d mmap_data %d\n", cs, md }'
+	perf evlist -v -i "$1" 2>/dev/null | awk -f "$testlib/evlist-fields.awk" -f /dev/fd/3 3<<'EOF'
+{
+	name = evlist_fields($0, f)
+	if (f["context_switch"]) cs = 1
+	if (f["mmap_data"]) md = 1
+	if (name ~ /^dummy/) next
+	st = ""
+	if (f["sample_type"] ~ /(^|\|)ADDR(\||$)/) st = st "ADDR,"
+	if (f["sample_type"] ~ /DATA_SRC/) st = st "DATA_SRC,"
+	rf = ""
+	if (f["read_format"] ~ /TOTAL_TIME_ENABLED/) rf = rf "ENABLED,"
+	if (f["read_format"] ~ /TOTAL_TIME_RUNNING/) rf = rf "RUNNING,"
+	printf "%s: freq %s disabled %d inherit %d enable_on_exec %d inherit_stat %d", name,
+		f["period_or_freq"], f["disabled"], f["inherit"],
+		f["enable_on_exec"], f["inherit_stat"]
+	printf " exclude u%d k%d h%d sample %s read %s\n", f["exclude_user"],
+		f["exclude_kernel"], f["exclude_hv"], st, rf
+}
+END { printf "any context_switch %d mmap_data %d\n", cs, md }
+EOF
 }
 
 # the workload forks two children, so that inherit and -s have work, and

@@ -45,35 +45,29 @@ export HOME=$tmp
 # attrs FILE KEEPCPU: the sampling events of FILE, one line each, then
 # one line for the side-band bits
 attrs() {
-	perf evlist -v -i "$1" 2>/dev/null | awk -v keepcpu="$2" -v droptime="$3" '
-	{
-		gsub(/\{ sample_period, sample_freq \}/, "period_or_freq")
-		name = $0; sub(/: .*/, "", name)
-		n = split(substr($0, length(name) + 3), kv, ", ")
-		delete f
-		for (i = 1; i <= n; i++) {
-			k = kv[i]; v = k
-			sub(/: .*/, "", k); sub(/^[^:]*: /, "", v)
-			f[k] = v
-		}
-		if (f["namespaces"]) ns = 1
-		if (f["cgroup"]) cg = 1
-		if (name ~ /^dummy/) next
-		m = split(f["sample_type"], bits, "|")
-		st = ""
-		for (i = 1; i <= m; i++) {
-			if (bits[i] == "IDENTIFIER" || bits[i] == "ID" || (bits[i] == "CPU" && !keepcpu) ||
-			    (bits[i] == "TIME" && droptime))
-				continue
-			st = st bits[i] ","
-		}
-		printf "%s: period %s freq %d sample %s max_stack %d branch %s", name,
-			f["period_or_freq"], f["freq"], st, f["sample_max_stack"],
-			f["branch_sample_type"]
-		printf " disabled %d inherit %d enable_on_exec %d\n", f["disabled"],
-			f["inherit"], f["enable_on_exec"]
+	perf evlist -v -i "$1" 2>/dev/null |
+		awk -v keepcpu="$2" -v droptime="$3" -f "$testlib/evlist-fields.awk" -f /dev/fd/3 3<<'EOF'
+{
+	name = evlist_fields($0, f)
+	if (f["namespaces"]) ns = 1
+	if (f["cgroup"]) cg = 1
+	if (name ~ /^dummy/) next
+	m = split(f["sample_type"], bits, "|")
+	st = ""
+	for (i = 1; i <= m; i++) {
+		if (bits[i] == "IDENTIFIER" || bits[i] == "ID" || (bits[i] == "CPU" && !keepcpu) ||
+		    (bits[i] == "TIME" && droptime))
+			continue
+		st = st bits[i] ","
 	}
-	END { printf "any namespaces %d cgroup %d\n", ns, cg }'
+	printf "%s: period %s freq %d sample %s max_stack %d branch %s", name,
+		f["period_or_freq"], f["freq"], st, f["sample_max_stack"],
+		f["branch_sample_type"]
+	printf " disabled %d inherit %d enable_on_exec %d\n", f["disabled"],
+		f["inherit"], f["enable_on_exec"]
+}
+END { printf "any namespaces %d cgroup %d\n", ns, cg }
+EOF
 }
 
 # both N OPTS...: record the workload $work with stock perf and with us

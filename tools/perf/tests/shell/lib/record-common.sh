@@ -5,6 +5,8 @@
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 workloads="$TEXTPOKE_SRCDIR/tools/perf/tests/workloads"
+# the shared test helpers (awk programs among them)
+testlib="$TEXTPOKE_SRCDIR/tools/perf/tests/shell/lib"
 
 # build OUT SOURCE [gcc flags...]
 build() {
