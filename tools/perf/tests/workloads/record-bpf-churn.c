@@ -14,8 +14,13 @@
  *                                   one close() takes
  *   record-bpf-churn busy [SECONDS [V [FILE]]]
  *                                   one filter that loops on every packet,
- *                                   fed packets for SECONDS (default 1):
- *                                   samples land in its JIT code; V (1 to
+ *                                   fed packets for SECONDS (default 1),
+ *                                   and on until it has itself run a 20th
+ *                                   of that in CPU time (the kernel's BPF
+ *                                   run-time statistics, where it keeps
+ *                                   them): a loaded machine delays it but
+ *                                   cannot starve it of samples, which
+ *                                   land in its JIT code; V (1 to
  *                                   999) makes the loop bound 4000 + V, a
  *                                   program of its own bytes and tag named
  *                                   tp_busy<V>; FILE gets the kernel's own
@@ -178,6 +183,27 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The kernel's count of the time @prog has run, in seconds, while @stats
+ * (BPF_ENABLE_STATS) is held; -1 when it keeps none
+ */
+static double prog_run_time(int prog, int stats)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	if (stats < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (unsigned long)&info;
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+		return -1;
+	return info.run_time_ns / 1e9;
+}
+
 static int busy(double seconds, int variant, const char *dump)
 {
 	/* r1 = 0; loop: r1 += 1; if r1 < 4000 goto loop; r0 = -1; exit */
@@ -190,8 +216,9 @@ static int busy(double seconds, int variant, const char *dump)
 	};
 	struct sockaddr_in addr;
 	double end = now() + seconds;
+	union bpf_attr attr;
 	char name[16];
-	int prog, s;
+	int prog, s, stats;
 
 	if (variant > 0)
 		snprintf(name, sizeof(name), "tp_busy%u", (unsigned int)variant % 1000);
@@ -212,8 +239,21 @@ static int busy(double seconds, int variant, const char *dump)
 		fprintf(stderr, "record-bpf-churn: SO_ATTACH_BPF: %s\n", strerror(errno));
 		return -1;
 	}
+	memset(&attr, 0, sizeof(attr));
+	attr.enable_stats.type = BPF_STATS_RUN_TIME;
+	stats = syscall(__NR_bpf, BPF_ENABLE_STATS, &attr, sizeof(attr));
+	/* a sample lands in the program only while it runs: count its own time too */
 	while (now() < end)
 		ping(s, &addr, 100);
+	if (prog_run_time(prog, stats) >= 0) {
+		/* bounded all the same: a filter the packets never reach */
+		double cap = now() + 30 + 20 * seconds;
+
+		while (prog_run_time(prog, stats) < seconds / 20 && now() < cap)
+			ping(s, &addr, 100);
+	}
+	if (stats >= 0)
+		close(stats);
 	close(s);
 	close(prog);
 	return 1;
