@@ -537,6 +537,13 @@ int annotate__run(struct annotate_opts *opts)
 		err = report_filters__check_cpu(&a.filter, a.session->evlist, a.session->path);
 	if (!err)
 		err = annotate_itrace__init(&a.tool, &opts->itrace, a.session, opts->input);
+	/*
+	 * -s: the samples of other symbols are left out, so objects that
+	 * cannot hold one asked for need no symbols (a trace's decoder may
+	 * want them, for its own ends)
+	 */
+	if (!a.tool.itrace)
+		dso__set_wanted_names(opts->syms, opts->nr_syms);
 	if (!err)
 		err = perf_session__process_events(a.session);
 	if (!err && a.tool.itrace)
@@ -564,5 +571,6 @@ out:
 	annotate_kernel__delete(a.kernel);
 	if (a.session)
 		perf_session__delete(a.session);
+	dso__set_wanted_names(NULL, 0);
 	return err;
 }
