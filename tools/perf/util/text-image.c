@@ -1410,6 +1410,15 @@ struct text_image *text_image__load(const char *path, const struct text_image_op
 	/* the tool lives as long as the session, in the image */
 	ti->session = session;
 	ti->tool = tool;
+	/*
+	 * The samples' times matter only to fit the moments of a kcore copy
+	 * (copy_before): without one, the pass takes no samples, and the
+	 * session steps over their bodies unread (most of a recording)
+	 */
+	if (!ti->kcore || ti->anchor != TEXT_IMAGE_ANCHOR_FIT) {
+		ti->tool.sample = NULL;
+		ti->tool.sample_drop = NULL;
+	}
 	session->tool = &ti->tool;
 	err = perf_session__process_events(session);
 	if (err && session->truncated) {
