@@ -118,6 +118,7 @@ int evlist__add_ids(struct evlist *evlist, struct evsel *evsel, const u64 *ids, 
 	}
 	for (i = 0; i < nr_ids; i++)
 		evlist__hash_insert(evlist, ids[i], evsel);
+	evlist->gen++;
 	return 0;
 }
 
@@ -179,6 +180,7 @@ struct evsel *evlist__add(struct evlist *evlist, const void *attr, u32 size, con
 	evlist->entries[evlist->nr_entries++] = evsel;
 	if (evlist->nr_entries == 1)
 		evlist->sample_id_all = evsel->attr.sample_id_all;
+	evlist->gen++;
 	return evsel;
 
 out_delete:

@@ -58,6 +58,11 @@ struct evlist {
 	 */
 	u64 last_id;
 	struct evsel *last_evsel;
+	/*
+	 * bumped by every event or id added: an answer of
+	 * evlist__event2evsel() kept for later holds while it is unchanged
+	 */
+	u32 gen;
 };
 
 struct evlist *evlist__new(void);
