@@ -20,9 +20,10 @@ struct sample_layout {
 	bool valid;
 	bool fast; /* u64 fields and a callchain only */
 	bool callchain;
-	u16 head;	   /* bytes of u64 fields before the callchain */
-	u16 tail;	   /* and after it */
-	u16 time, cpu, id; /* byte offset + 1 in the body; 0: none */
+	u16 head;			      /* bytes of u64 fields before the callchain */
+	u16 tail;			      /* and after it */
+	u16 time, cpu, id;		      /* byte offset + 1 in the body; 0: none */
+	u16 ip, tid, addr, stream_id, period; /* likewise */
 };
 
 void sample_layout__init(struct sample_layout *l, u64 sample_type);
@@ -87,5 +88,11 @@ int evsel__set_name(struct evsel *evsel, const char *name);
  */
 int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event,
 			struct perf_sample *sample);
+/*
+ * For tests: the parse field by field, never by the offsets of a fast
+ * layout (struct sample_layout), which evsel__parse_sample() takes
+ */
+int evsel__parse_sample_slow(const struct evsel *evsel, const union perf_event *event,
+			     struct perf_sample *sample);
 
 #endif /* __PERF_TEXTPOKE_EVSEL_H */
