@@ -898,6 +898,17 @@ int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *e
 	return err;
 }
 
+bool evsel__sample_ip(const struct evsel *evsel, const union perf_event *event, u64 *ip)
+{
+	const struct sample_layout *l = &evsel->layout;
+
+	if (!l->valid || l->st != evsel->attr.sample_type || !l->fast || !l->ip ||
+	    event->header.type != PERF_RECORD_SAMPLE || sample_layout__check(l, event))
+		return false;
+	memcpy(ip, (const u8 *)event + sizeof(event->header) + l->ip - 1, 8);
+	return true;
+}
+
 int evsel__parse_sample_time(const struct evsel *evsel, const union perf_event *event, u64 *time)
 {
 	struct sample_key key;

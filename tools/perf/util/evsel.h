@@ -89,6 +89,11 @@ int evsel__set_name(struct evsel *evsel, const char *name);
 int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event,
 			struct perf_sample *sample);
 /*
+ * The ip of a sample @event of @evsel whose key parsed (its sizes are
+ * checked): false when its layout is not a fast one, or has no ip
+ */
+bool evsel__sample_ip(const struct evsel *evsel, const union perf_event *event, u64 *ip);
+/*
  * For tests: the parse field by field, never by the offsets of a fast
  * layout (struct sample_layout), which evsel__parse_sample() takes
  */

@@ -533,6 +533,16 @@ bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time)
 		!map->dso->loaded);
 }
 
+bool machine__kernel_image_has(struct machine *machine, u64 addr)
+{
+	const struct map *kmap = machine->kernel_map;
+
+	/* a load stretches the map over the table (machine__fit_kernel_map()) */
+	if (!kmap || machine->kernel_loaded || kmap->dso->loaded)
+		return false;
+	return addr >= kmap->start && addr < kmap->end;
+}
+
 void machine__load_dso(struct machine *machine, struct dso *dso)
 {
 	if (dso->loaded)

@@ -320,7 +320,7 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 	/* a dropped sample's time still places the time-less side-band records after it */
 	if (session->state->no_sample_id_all && key.time && key.time != (u64)-1)
 		session->state->last_time = key.time;
-	if (known && session->tool->sample_drop(session->tool, evsel, key.time, key.cpu)) {
+	if (known && session->tool->sample_drop(session->tool, evsel, key.time, key.cpu, event)) {
 		if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
 			ordered_events__note(&session->state->oe, key.time);
 		return 0;

@@ -1358,7 +1358,8 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
  * those after its kcore copy, so the copy was done before.
  */
 static bool ti__load_sample_time(struct perf_tool *tool, const struct evsel *evsel, u64 time,
-				 u32 cpu __maybe_unused)
+				 u32 cpu __maybe_unused,
+				 const union perf_event *event __maybe_unused)
 {
 	struct text_image *ti =
 	    (struct text_image *)((char *)tool - offsetof(struct text_image, tool));
