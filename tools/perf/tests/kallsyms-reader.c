@@ -6,7 +6,8 @@
  * around the chunk size, module lines, a last line without a newline, a
  * line longer than a whole chunk (cut there, handed over once, the rest
  * skipped, the next line whole), a sparse file of KALLSYMS_MAX_SIZE
- * (-EFBIG, no line read) and a callback's stop.
+ * (-EFBIG, no line read) and a callback's stop.  Addresses of every bit
+ * pattern in either case, and lines with a non-digit among the 16.
  *
  * Mutation caught: kallsyms_reader__fill() not moving the unparsed tail
  * to the front (read() at r->buf + r->len without the memmove) garbles
@@ -152,6 +153,62 @@ static int check_walk(const char *path, const struct expect *e, size_t nr, size_
 	return TEST_OK;
 }
 
+/*
+ * Addresses of every bit pattern, their letters in either case, read
+ * back as written; and lines with a character next to a digit range
+ * ('/', ':', '@', 'G', '`', 'g', DEL, a UTF-8 byte) in place of one
+ * digit, never handed over: the 16 digits are parsed eight at a time,
+ * byte-parallel, and whatever that does not take goes to the digit by
+ * digit parse.
+ */
+static int check_hex(const char *path)
+{
+	static const char near[] = "/:@G`g\x7f\xc3";
+	size_t nr = 4000, good = 0, i, k;
+	struct expect *e = calloc(nr, sizeof(*e));
+	u64 seed = 0x9e3779b97f4a7c15ULL;
+	FILE *fp = fopen(path, "w");
+	int ret = TEST_FAIL;
+
+	if (!e || !fp)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		char digits[17];
+		u64 addr;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		addr = seed;
+		snprintf(digits, sizeof(digits), "%016llx", (unsigned long long)addr);
+		for (k = 0; k < 16; k++)
+			if (digits[k] >= 'a' && (seed >> k & 1))
+				digits[k] -= 'a' - 'A';
+		if (i % 5 == 4) {
+			/* one digit replaced: the line is no kallsyms line */
+			digits[(seed >> 20) % 16] = near[(seed >> 30) % (sizeof(near) - 1)];
+			fprintf(fp, "%s T bad%zu\n", digits, i);
+			continue;
+		}
+		e[good].addr = addr;
+		e[good].type = 'T';
+		snprintf(e[good].name, sizeof(e[good].name), "s%zu", i);
+		fprintf(fp, "%s T %s\n", digits, e[good].name);
+		good++;
+	}
+	if (fclose(fp)) {
+		fp = NULL;
+		goto out;
+	}
+	fp = NULL;
+	ret = check_walk(path, e, good, (size_t)-1, 0);
+out:
+	if (fp)
+		fclose(fp);
+	free(e);
+	return ret;
+}
+
 static int test__kallsyms_reader(struct test_suite *t __maybe_unused)
 {
 	char dir[] = "/tmp/textpoke-kallsyms-reader.XXXXXX", path[64];
@@ -167,6 +224,8 @@ static int test__kallsyms_reader(struct test_suite *t __maybe_unused)
 	}
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
 
+	if (check_hex(path))
+		goto out;
 	if (write_file(path, e, nr, 0, 0, false) || check_walk(path, e, nr, (size_t)-1, 0))
 		goto out;
 	if (write_file(path, e, nr, 0, 0, true) || check_walk(path, e, nr, (size_t)-1, 0))

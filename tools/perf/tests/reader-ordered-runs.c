@@ -82,8 +82,8 @@ static int check_pattern(struct arrival *a, u64 *seq, const char *what)
 	memcpy(buf, &h, sizeof(h));
 	ordered_events__init(&oe, runs_deliver, &l, 0);
 	for (i = 0; i < NR_RECORDS && !err; i++)
-		err =
-		    ordered_events__queue(&oe, (union perf_event *)buf, a[i].time, a[i].seq, NULL);
+		err = ordered_events__queue(&oe, (union perf_event *)buf, a[i].time, a[i].seq, NULL,
+					    NULL);
 	if (!err)
 		err = ordered_events__flush_all(&oe);
 	ordered_events__exit(&oe);

@@ -41,7 +41,7 @@ static int queue(struct ordered_events *oe, u64 t, u64 off)
 	u64 buf[8] = {0};
 
 	memcpy(buf, &h, sizeof(h));
-	return ordered_events__queue(oe, (union perf_event *)buf, t, off, NULL);
+	return ordered_events__queue(oe, (union perf_event *)buf, t, off, NULL, NULL);
 }
 
 struct order_tool {

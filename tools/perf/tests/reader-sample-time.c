@@ -140,11 +140,11 @@ static int test__reader_sample_time(struct test_suite *t)
 		struct perf_event_attr attr = {.size = sizeof(attr)};
 		struct evlist *evlist = evlist__new();
 		union perf_event *e = (union perf_event *)buf;
-		struct perf_sample s;
+		struct perf_sample s, slow;
 		struct evsel *evsel;
 		u64 time = 0, r = next_rand(&seed), ids[] = {7};
 		struct sample_key key;
-		int err_time, err_key, err_full;
+		int err_time, err_key, err_full, err_slow;
 		size_t i;
 
 		TEST_ASSERT_VAL("evlist", evlist);
@@ -177,6 +177,16 @@ static int test__reader_sample_time(struct test_suite *t)
 		err_time = evsel__parse_sample_time(evsel, e, &time);
 		err_key = evsel__parse_sample_key(evsel, e, &key);
 		err_full = evsel__parse_sample(evsel, e, &s);
+		err_slow = evsel__parse_sample_slow(evsel, e, &slow);
+		/* a fast layout's parse by offsets: every field (both zero the rest) */
+		if (err_slow != err_full || (!err_full && memcmp(&s, &slow, sizeof(s)))) {
+			pr_debug("sample_type %#llx size %u: parse %d, field by field %d, or "
+				 "fields differ\n",
+				 (unsigned long long)attr.sample_type, e->header.size, err_full,
+				 err_slow);
+			evlist__delete(evlist);
+			return TEST_FAIL;
+		}
 		if (!(attr.sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT)))
 			fast++;
 		if (err_time != err_full || (!err_full && time != s.time)) {
@@ -205,6 +215,7 @@ static int test__reader_sample_time(struct test_suite *t)
 }
 
 struct test_suite suite__reader_sample_time = {
-    .desc = "reader: a record's time for the queue as the full sample parse gives it",
+    .desc = "reader: a record's time for the queue, and the parse of a fast layout, as the full "
+	    "sample parse gives them",
     .func = test__reader_sample_time,
 };

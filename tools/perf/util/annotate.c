@@ -233,6 +233,28 @@ static bool annotate__kernel_wanted(struct annotate *a, struct machine *machine,
 	return a->kernel_wanted > 0 || !machine__kallsyms_names(machine, sample->ip, sample->time);
 }
 
+/*
+ * A kernel sample that annotate__kernel_wanted() will leave out, once it
+ * has found that the kernel's table holds no name asked for: one in the
+ * kernel image's own text, whose symbol is that table's whatever the
+ * time, is dropped before it is queued and parsed (a system-wide
+ * recording's kernel samples are a fifth of it and more).  Kept for
+ * delivery: all until that is known, and any other.
+ */
+static bool annotate__sample_drop(struct perf_tool *tool, const struct evsel *evsel,
+				  u64 time __maybe_unused, u32 cpu __maybe_unused,
+				  const union perf_event *event)
+{
+	struct annotate *a = (struct annotate *)tool;
+	u64 ip;
+
+	if (a->kernel_wanted >= 0 ||
+	    (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    !evsel__sample_ip(evsel, event, &ip))
+		return false;
+	return machine__kernel_image_has(a->session->machine, ip);
+}
+
 static int annotate__sample(struct perf_tool *tool, union perf_event *event,
 			    struct perf_sample *sample, struct evsel *evsel,
 			    struct machine *machine)
@@ -510,6 +532,7 @@ int annotate__run(struct annotate_opts *opts)
 	    .tool.tool =
 		{
 		    .sample = annotate__sample,
+		    .sample_drop = annotate__sample_drop,
 		    /* kernel code's TEXT_POKEs are read in a pass of their own, a trace's by its image */
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,
@@ -537,6 +560,13 @@ int annotate__run(struct annotate_opts *opts)
 		err = report_filters__check_cpu(&a.filter, a.session->evlist, a.session->path);
 	if (!err)
 		err = annotate_itrace__init(&a.tool, &opts->itrace, a.session, opts->input);
+	/*
+	 * -s: the samples of other symbols are left out, so objects that
+	 * cannot hold one asked for need no symbols (a trace's decoder may
+	 * want them, for its own ends)
+	 */
+	if (!a.tool.itrace)
+		dso__set_wanted_names(opts->syms, opts->nr_syms);
 	if (!err)
 		err = perf_session__process_events(a.session);
 	if (!err && a.tool.itrace)
@@ -564,5 +594,6 @@ out:
 	annotate_kernel__delete(a.kernel);
 	if (a.session)
 		perf_session__delete(a.session);
+	dso__set_wanted_names(NULL, 0);
 	return err;
 }

@@ -105,6 +105,13 @@ const char *dso__data_path(struct dso *dso);
  * @dir first (the build-id cache after), for symbols and unwinding
  */
 void dso__set_symfs(const char *dir);
+/*
+ * Symbols are looked up for these names only (annotate -s): an object
+ * whose symbol table cannot hold any of them is left unread, with no
+ * symbols.  Only when every name is a plain identifier ("leaf", not
+ * "ns::f" or "f@plt"); NULL, 0: every table is read (the default).
+ */
+void dso__set_wanted_names(const char *const *names, size_t nr);
 /* a DSO_KIND__KERNEL_OBJECT's symbols, from long_name (build-id checked when known) */
 int dso__load_kernel_object(struct dso *dso);
 /* the vdso image of this process, when its build-id fits */

@@ -20,9 +20,10 @@ struct sample_layout {
 	bool valid;
 	bool fast; /* u64 fields and a callchain only */
 	bool callchain;
-	u16 head;	   /* bytes of u64 fields before the callchain */
-	u16 tail;	   /* and after it */
-	u16 time, cpu, id; /* byte offset + 1 in the body; 0: none */
+	u16 head;			      /* bytes of u64 fields before the callchain */
+	u16 tail;			      /* and after it */
+	u16 time, cpu, id;		      /* byte offset + 1 in the body; 0: none */
+	u16 ip, tid, addr, stream_id, period; /* likewise */
 };
 
 void sample_layout__init(struct sample_layout *l, u64 sample_type);
@@ -58,6 +59,11 @@ struct evlist {
 	 */
 	u64 last_id;
 	struct evsel *last_evsel;
+	/*
+	 * bumped by every event or id added: an answer of
+	 * evlist__event2evsel() kept for later holds while it is unchanged
+	 */
+	u32 gen;
 };
 
 struct evlist *evlist__new(void);
@@ -82,5 +88,16 @@ int evsel__set_name(struct evsel *evsel, const char *name);
  */
 int evsel__parse_sample(const struct evsel *evsel, const union perf_event *event,
 			struct perf_sample *sample);
+/*
+ * The ip of a sample @event of @evsel whose key parsed (its sizes are
+ * checked): false when its layout is not a fast one, or has no ip
+ */
+bool evsel__sample_ip(const struct evsel *evsel, const union perf_event *event, u64 *ip);
+/*
+ * For tests: the parse field by field, never by the offsets of a fast
+ * layout (struct sample_layout), which evsel__parse_sample() takes
+ */
+int evsel__parse_sample_slow(const struct evsel *evsel, const union perf_event *event,
+			     struct perf_sample *sample);
 
 #endif /* __PERF_TEXTPOKE_EVSEL_H */

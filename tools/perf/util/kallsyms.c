@@ -124,6 +124,38 @@ static int hex_digit(char c)
 }
 
 /*
+ * Eight hex digits (either case) at @p, the first the most significant,
+ * into *@v; false when one is not a hex digit.  Byte-parallel in a u64
+ * (SWAR): a digit is a byte in '0'..'9', or in 'a'..'f' once OR-ed with
+ * 0x20 ('A'..'F' land there, nothing else does); its value is its low
+ * nibble, plus 9 for a letter (bit 6 set); then the nibbles are packed
+ * pairwise, little-endian bytes first.
+ */
+static inline __maybe_unused bool hex8(const char *p, u64 *v)
+{
+	const u64 ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	u64 x, lower, digit, letter, n;
+
+	memcpy(&x, p, 8);
+	/* within 0..0x7f, no sum below carries across a byte */
+	if (x & high)
+		return false;
+	/* byte in [lo, hi]: bit 7 of (x + 0x80 - lo) and not of (x + 0x7f - hi) */
+	digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x7f - '9')) & high;
+	lower = x | ones * 0x20;
+	letter = (lower + ones * (0x80 - 'a')) & ~(lower + ones * (0x7f - 'f')) & high;
+	if ((digit | letter) != high)
+		return false;
+	n = (x & ones * 0x0f) + (x >> 6 & ones) * 9;
+	/* bytes b0..b7 (b0 the first digit): pairs, quads, then all eight */
+	n = (n << 4 | n >> 8) & 0x00ff00ff00ff00ffULL;
+	n = (n << 8 | n >> 16) & 0x0000ffff0000ffffULL;
+	n = (n << 16 | n >> 32) & 0x00000000ffffffffULL;
+	*v = n;
+	return true;
+}
+
+/*
  * strtoull(p, &end, 16) for what kallsyms holds (up to 16 plain hex
  * digits); anything else (a sign, spaces, "0x", more digits) goes to
  * strtoull itself so that odd files parse exactly as before.
@@ -135,11 +167,18 @@ static u64 kallsyms__hex(char *p, char **end)
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		return strtoull(p, end, 16);
-	/* a 64-bit kernel's 16 digits and a blank: no branch per digit */
+	/* a 64-bit kernel's 16 digits and a blank: eight at a time, no branch per digit */
 	if (p[16] == ' ' || p[16] == '\t') {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		u64 hi, lo;
+
+		if (hex8(p, &hi) && hex8(p + 8, &lo)) {
+			*end = p + 16;
+			return hi << 32 | lo;
+		}
+#else
 		unsigned char bad = 0;
 
-#pragma GCC unroll 16
 		for (i = 0; i < 16; i++) {
 			unsigned char d8 = hex_value[(unsigned char)p[i]];
 
@@ -151,6 +190,7 @@ static u64 kallsyms__hex(char *p, char **end)
 			return v;
 		}
 		v = 0;
+#endif
 	}
 	for (i = 0; i < 16; i++) {
 		d = hex_digit(p[i]);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -448,30 +449,74 @@ fail:
 	return NULL;
 }
 
+/*
+ * A regular file of some size mapped whole, with a NUL after its end:
+ * the last page's rest reads as zeros, or an anonymous page follows the
+ * file's when it ends on a page boundary.  Neither copied nor faulted in
+ * page by page as read() into fresh memory is (a kernel's 10 MB table,
+ * for one name).  NULL when @path is no such file (/proc/kallsyms has no
+ * size to map): read_whole() then.
+ */
+static char *map_whole(const char *path, size_t *size, size_t *map_len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	char *base;
+	void *p;
+	int fd;
+
+	fd = input_file__open(path, &st);
+	if (fd < 0)
+		return NULL;
+	/* what the table's reader would refuse is read as before */
+	if (st.st_size <= 0 || st.st_size >= KALLSYMS_MAX_SIZE || page <= 0) {
+		close(fd);
+		return NULL;
+	}
+	*size = st.st_size;
+	*map_len = PERF_ALIGN(*size, (size_t)page) + page;
+	base = mmap(NULL, *map_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(base, *size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		munmap(base, *map_len);
+		return NULL;
+	}
+	return base;
+}
+
 bool machine__kallsyms_may_name(struct machine *machine, const char **names, size_t nr)
 {
 	enum ksym_source src;
-	char *to_free, *text;
+	char *to_free, *text = NULL;
 	const char *path;
 	bool may = false;
-	size_t size, i;
+	size_t size, i, map_len = 0;
 
 	if (machine->kernel_loaded || (machine->vmlinux_name && !machine->kallsyms_name))
 		return true;
 	machine__check_env(machine);
 	/* no table: the load says why, once */
 	path = machine__kallsyms_path(machine, &to_free, &src, false);
-	text = path ? read_whole(path, &size) : NULL;
+	if (path)
+		text = map_whole(path, &size, &map_len);
+	if (path && !text)
+		text = read_whole(path, &size);
 	free(to_free);
 	/* a NUL would end the search early: such a file is not searched */
-	if (!text || memchr(text, 0, size)) {
-		free(text);
-		return true;
-	}
+	if (!text || memchr(text, 0, size))
+		may = true;
 	for (i = 0; i < nr && !may; i++)
 		/* kallsyms_load__add() cuts a long name: such a name is not looked for */
 		may = strlen(names[i]) >= 500 || kallsyms_text__has(text, names[i]);
-	free(text);
+	if (map_len)
+		munmap(text, map_len);
+	else
+		free(text);
 	return may;
 }
 
@@ -492,6 +537,16 @@ void machine__preload_kernel(struct machine *machine)
 {
 	if (machine->kernel_map && !machine->kernel_loaded)
 		machine__load_dso(machine, machine->kernel_dso);
+}
+
+bool machine__kernel_image_has(struct machine *machine, u64 addr)
+{
+	const struct map *kmap = machine->kernel_map;
+
+	/* a load stretches the map over the table (machine__fit_kernel_map()) */
+	if (!kmap || machine->kernel_loaded || kmap->dso->loaded)
+		return false;
+	return addr >= kmap->start && addr < kmap->end;
 }
 
 void machine__load_dso(struct machine *machine, struct dso *dso)

@@ -337,7 +337,7 @@ static int ordered_events__push(struct ordered_events *oe, const struct ordered_
 }
 
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 timestamp,
-			  u64 file_offset, const char *path)
+			  u64 file_offset, const char *path, void *ctx)
 {
 	struct ordered_event_key key;
 	struct ordered_event *e;
@@ -354,6 +354,7 @@ int ordered_events__queue(struct ordered_events *oe, const union perf_event *eve
 	e->seq = oe->seq++;
 	e->file_offset = file_offset;
 	e->path = path;
+	e->ctx = ctx;
 	key.timestamp = timestamp;
 	key.seq = e->seq;
 	key.oe = e;

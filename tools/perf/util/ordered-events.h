@@ -22,6 +22,7 @@ struct ordered_event {
 	const char *path; /* the file it came from (perf.data/data.N), for messages */
 	union perf_event *event;
 	struct oe_chunk *chunk; /* where the copy of the record lives */
+	void *ctx;		/* the queuer's, handed back with the record */
 };
 
 /*
@@ -78,9 +79,9 @@ struct ordered_events {
 void ordered_events__init(struct ordered_events *oe, ordered_events__deliver_t deliver, void *arg,
 			  u64 max_bytes);
 void ordered_events__exit(struct ordered_events *oe);
-/* copies @event; may deliver the oldest half when over the cap */
+/* copies @event, kept with @ctx; may deliver the oldest half when over the cap */
 int ordered_events__queue(struct ordered_events *oe, const union perf_event *event, u64 timestamp,
-			  u64 file_offset, const char *path);
+			  u64 file_offset, const char *path, void *ctx);
 /*
  * A record at @timestamp the tool skips: counted as unordered and
  * raising the round's high mark as if it were queued, so that the

@@ -77,6 +77,40 @@ static int str__snprintf(char *buf, size_t size, int width, const char *s)
 	return width;
 }
 
+/*
+ * snprintf(buf, size, "[%c] %-#*.*llx", level, width, 16, ip): a frame
+ * with no symbol, as its address ("0x" and 16 digits, or 16 zeros for 0)
+ */
+static int ip__snprintf(char *buf, size_t size, char level, int width, u64 ip)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[24];
+	int n = 0, i;
+
+	if (width < 0 || width > 512)
+		return snprintf(buf, size, "[%c] %-#*.*llx", level, width, 16,
+				(unsigned long long)ip);
+	tmp[n++] = '[';
+	tmp[n++] = level;
+	tmp[n++] = ']';
+	tmp[n++] = ' ';
+	if (ip) {
+		tmp[n++] = '0';
+		tmp[n++] = 'x';
+	}
+	for (i = 15; i >= 0; i--)
+		tmp[n++] = digits[(ip >> (4 * i)) & 0xf];
+	/* as str__snprintf(), from after "[l] ": the digits padded to @width */
+	if (!size)
+		return 4 + (n - 4 > width ? n - 4 : width);
+	memcpy(buf, tmp, (size_t)n < size - 1 ? (size_t)n : size - 1);
+	for (i = n; i < 4 + width && (size_t)i < size - 1; i++)
+		buf[i] = ' ';
+	i = n > 4 + width ? n : 4 + width;
+	buf[(size_t)i < size - 1 ? (size_t)i : size - 1] = '\0';
+	return i;
+}
+
 /* a value column of one event (@total its period) */
 static int value__snprintf(int col, u64 period, u64 nr_samples, u64 children, u64 total, int width,
 			   char *buf, size_t size)
@@ -161,8 +195,7 @@ static int entry__snprintf(const struct report_hist *h, const struct hist_entry 
 		if (e->sym)
 			return snprintf(buf, size, "[%c] %-*.*s", e->level, width - 4, width - 4,
 					e->sym);
-		return snprintf(buf, size, "[%c] %-#*.*llx", e->level, width - 4, 16,
-				(unsigned long long)e->ip);
+		return ip__snprintf(buf, size, e->level, width - 4, e->ip);
 	case SORT_CPU:
 		return snprintf(buf, size, "%*.*d", width, width, e->cpu);
 	case SORT_ABI:
@@ -333,9 +366,17 @@ void report_hist__fprintf(const struct report_hist *h, const struct report_layou
 
 			if (width[i] < 0)
 				continue;
-			len += snprintf(buf + len, sizeof(buf) - len, "  ");
-			if (len >= sizeof(buf))
+			/* snprintf(buf + len, sizeof(buf) - len, "  "), 10^5 times */
+			if (len + 2 >= sizeof(buf)) {
+				/* the loop leaves room for one at least */
+				buf[len] = ' ';
+				buf[len + 1] = '\0';
+				len = sizeof(buf);
 				break;
+			}
+			buf[len++] = ' ';
+			buf[len++] = ' ';
+			buf[len] = '\0';
 			w = entry__snprintf(h, he, l->cols[i], width[i], buf + len,
 					    sizeof(buf) - len);
 			if (w > 0)

@@ -40,7 +40,13 @@ struct tree_node {
 	 * the new tail node, so no entry of the index moves
 	 */
 	u32 kids;
-	u8 child_cls;		 /* the classes of the children's first frames, a bit each */
+	u8 child_cls; /* the classes of the children's first frames, a bit each */
+	/*
+	 * the children are listed as they came, not in key order: all of
+	 * one class other than FRAME_INLINED, a total order that
+	 * children__sort() restores (see node__add_child())
+	 */
+	bool unsorted;
 	u32 out_child, out_next; /* the printed children, sorted */
 	u32 count, children_count;
 	u64 hit, children_hit;

@@ -504,11 +504,68 @@ struct cursor {
 	u32 count; /* the samples that gave it */
 };
 
-/* a new child of @parent holding the cursor's frames from @pos on, in the key order */
+/* two sorted lists of children merged into one, greater keys first */
+static u32 children__merge(struct report_trees *t, u32 a, u32 b)
+{
+	u32 head = 0, *link = &head;
+
+	while (a && b) {
+		u32 *from = frame__cmp(t, &t->frames[t->nodes[a].frame],
+				       &t->frames[t->nodes[b].frame]) >= 0 ?
+				&a :
+				&b;
+
+		*link = *from;
+		link = &t->nodes[*from].next;
+		*from = *link;
+	}
+	*link = a ?: b;
+	return head;
+}
+
+/*
+ * @n's children in key order, greater first, as inserting each in turn
+ * would have left them: they are all of one class other than
+ * FRAME_INLINED, whose keys are a total order with no two equal (equal
+ * ones are one child), so any sort gives that order.  A merge sort of
+ * the list, bottom up: runs of 1, 2, 4... merged in a small stack.
+ */
+static void children__sort(struct report_trees *t, u32 n)
+{
+	u32 runs[32] = {0}, ch = t->nodes[n].child, carry;
+	size_t i;
+
+	t->nodes[n].unsorted = false;
+	while (ch) {
+		carry = ch;
+		ch = t->nodes[ch].next;
+		t->nodes[carry].next = 0;
+		for (i = 0; i < ARRAY_SIZE(runs) - 1 && runs[i]; i++) {
+			carry = children__merge(t, runs[i], carry);
+			runs[i] = 0;
+		}
+		runs[i] = i == ARRAY_SIZE(runs) - 1 ? children__merge(t, runs[i], carry) : carry;
+	}
+	for (carry = 0, i = 0; i < ARRAY_SIZE(runs); i++)
+		if (runs[i])
+			carry = carry ? children__merge(t, runs[i], carry) : runs[i];
+	t->nodes[n].child = carry;
+}
+
+/*
+ * A new child of @parent holding the cursor's frames from @pos on, in
+ * the key order.  Kept in order by insertion, a node with thousands of
+ * children (a busy system's syscall entry, whose callees are all sorts)
+ * walked its list for each new one; while they are all of one class,
+ * and not inlined functions, they are listed as they come and put in
+ * order once, when something needs the order (an inlined frame, whose
+ * comparison is by name, a child of another class, or the flush's end).
+ */
 static long node__add_child(struct report_trees *t, u32 parent, const struct cursor *c, size_t pos,
 			    u64 period)
 {
 	long n = node__new(t);
+	u8 cls = c->f[pos].cls;
 	u32 *link;
 
 	if (n < 0)
@@ -519,9 +576,18 @@ static long node__add_child(struct report_trees *t, u32 parent, const struct cur
 	t->nodes[n].parent = parent;
 	t->nodes[n].hit = period;
 	t->nodes[n].count = c->count;
-	t->nodes[parent].child_cls |= 1U << c->f[pos].cls;
 	if (slots__add(t, t->nodes[parent].kids, t->fid[c->base + pos], n))
 		return -ENOMEM;
+	if (cls != FRAME_INLINED && !(t->nodes[parent].child_cls & ~(1U << cls))) {
+		t->nodes[parent].child_cls |= 1U << cls;
+		t->nodes[n].next = t->nodes[parent].child;
+		t->nodes[parent].child = n;
+		t->nodes[parent].unsorted = t->nodes[n].next != 0;
+		return n;
+	}
+	if (t->nodes[parent].unsorted)
+		children__sort(t, parent);
+	t->nodes[parent].child_cls |= 1U << cls;
 	/* greater keys first: before the first child whose key is smaller */
 	for (link = &t->nodes[parent].child; *link; link = &t->nodes[*link].next)
 		if (frame__cmp(t, &t->frames[t->nodes[*link].frame], &c->f[pos]) < 0)
@@ -572,11 +638,13 @@ static int node__append(struct report_trees *t, u32 n, const struct cursor *c, s
 	    .children_hit = nd->children_hit,
 	    .kids = nd->kids,
 	    .child_cls = nd->child_cls,
+	    .unsorted = nd->unsorted,
 	};
 	for (ch = nd->child; ch; ch = t->nodes[ch].next)
 		t->nodes[ch].parent = tail;
 	nd->nr_frames = j;
 	nd->child = tail;
+	nd->unsorted = false;
 	/* the tail's own number, never a set's yet, names the node's new set */
 	nd->kids = tail;
 	nd->child_cls = 1U << t->frames[nd->frame + j].cls;
@@ -611,6 +679,8 @@ static int node__append_children(struct report_trees *t, u32 node, const struct 
 		/* no names to compare: the index finds the equal one */
 		ch = slots__find(t, t->nodes[node].kids, t->fid[c->base + pos]);
 	} else {
+		if (t->nodes[node].unsorted)
+			children__sort(t, node);
 		/* the children in key order, greater first: look no further than a smaller one */
 		for (ch = t->nodes[node].child; ch; ch = t->nodes[ch].next) {
 			int m = frame__cmp(t, &t->frames[t->nodes[ch].frame], f);
@@ -995,6 +1065,10 @@ int report_trees__flush(struct report_trees *t)
 		t->hist = a[i].hist;
 		err = trees__append(t, a[i].entry, &c, a[i].pos, rec->period);
 	}
+	/* the lists left as they came, in key order for the printing */
+	for (i = 1; i < t->nr_nodes && !err; i++)
+		if (t->nodes[i].unsorted)
+			children__sort(t, i);
 	free(a);
 	chains__free(g);
 	return err;

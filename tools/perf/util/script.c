@@ -381,7 +381,7 @@ static void script__json_text(struct script *s, struct script_sample_info *info,
  * sample: a pipe's pending --header, the hardware trace's interleaving.
  */
 static bool script__sample_drop(struct perf_tool *tool, const struct evsel *evsel __maybe_unused,
-				u64 time, u32 cpu)
+				u64 time, u32 cpu, const union perf_event *event __maybe_unused)
 {
 	struct script *s = tool_to_script(tool);
 	struct evlist *evlist = s->session->evlist;

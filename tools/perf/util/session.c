@@ -60,6 +60,15 @@ struct perf_session_state {
 	u64 last_time;
 	bool no_sample_id_all; /* the first event's attr has none: read in file order */
 	bool oe_inited;
+	/*
+	 * A queued record keeps the evsel found for it when queued, which
+	 * delivery takes instead of looking it up again, unless events or
+	 * ids were added to the evlist after it was queued (a pipe's
+	 * attrs): those before queue sequence number evsel_seq were queued
+	 * before the evlist's generation became evsel_gen
+	 */
+	u32 evsel_gen;
+	u64 evsel_seq;
 	/* data.N paths of a directory: queued records point at them */
 	char **dir_paths;
 	int nr_dir_paths;
@@ -152,14 +161,35 @@ static void perf_session__oversized(struct perf_session *session, u64 offset)
 
 /* --- delivery ---------------------------------------------------------- */
 
-static int perf_session__deliver(struct perf_session *session, union perf_event *event, u64 offset)
+/*
+ * What the queue keeps with a record: its evsel, and for a sample
+ * whether the evlist knows its id, in the pointer's low bits (an evsel
+ * is aligned wider)
+ */
+#define EVSEL_HINT_ID_CHECKED 1UL
+#define EVSEL_HINT_ID_KNOWN 2UL
+
+static void *evsel_hint(struct evsel *evsel, int id_known)
+{
+	return (void *)((uintptr_t)evsel |
+			(id_known < 0 ?
+			     0 :
+			     EVSEL_HINT_ID_CHECKED | (id_known ? EVSEL_HINT_ID_KNOWN : 0)));
+}
+
+/*
+ * @evsel: the record's, when known, else looked up; @id_known: whether
+ * the evlist knows the id of the sample (1, 0), or -1: not checked yet
+ */
+static int perf_session__deliver(struct perf_session *session, union perf_event *event, u64 offset,
+				 struct evsel *evsel, int id_known)
 {
 	struct perf_tool *tool = session->tool;
 	struct perf_sample sample;
-	struct evsel *evsel;
 	int err;
 
-	evsel = evlist__event2evsel(session->evlist, event);
+	if (!evsel)
+		evsel = evlist__event2evsel(session->evlist, event);
 	if (!evsel) {
 		session->stats.nr_unknown_id++;
 		return 0;
@@ -171,8 +201,10 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 		return err;
 	}
 	/* an id no attr claims: perf would refuse; we use the first event and count it */
-	if (session->evlist->nr_entries > 1 && sample.id != (u64)-1 && sample.id &&
-	    !evlist__id2evsel(session->evlist, sample.id))
+	if (id_known < 0)
+		id_known = session->evlist->nr_entries <= 1 || sample.id == (u64)-1 || !sample.id ||
+			   evlist__id2evsel(session->evlist, sample.id);
+	if (!id_known)
 		session->stats.nr_unknown_id++;
 	if (dump_trace)
 		perf_event__dump_decoded(session, event, &sample, evsel, offset);
@@ -215,15 +247,33 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 	return machine__process_event(session->machine, event, &sample);
 }
 
+/* the records queued from now on have evsels of the evlist as it is */
+static void perf_session__evsel_gen(struct perf_session *session)
+{
+	struct perf_session_state *st = session->state;
+
+	if (st->evsel_gen != session->evlist->gen) {
+		st->evsel_gen = session->evlist->gen;
+		st->evsel_seq = st->oe.seq;
+	}
+}
+
 static int deliver_ordered(void *arg, struct ordered_event *oe)
 {
 	struct perf_session *session = arg;
 	const char *saved = session->path;
+	uintptr_t hint = 0;
 	int err;
 
 	if (oe->path)
 		session->path = oe->path;
-	err = perf_session__deliver(session, oe->event, oe->file_offset);
+	perf_session__evsel_gen(session);
+	if (oe->seq >= session->state->evsel_seq)
+		hint = (uintptr_t)oe->ctx;
+	err = perf_session__deliver(
+	    session, oe->event, oe->file_offset,
+	    (struct evsel *)(hint & ~(EVSEL_HINT_ID_CHECKED | EVSEL_HINT_ID_KNOWN)),
+	    hint & EVSEL_HINT_ID_CHECKED ? !!(hint & EVSEL_HINT_ID_KNOWN) : -1);
 	session->path = saved;
 	return err;
 }
@@ -239,6 +289,27 @@ static u64 perf_session__event_time(struct perf_session *session, union perf_eve
 	return time;
 }
 
+/*
+ * perf_session__event_time(), and what delivery needs of the record:
+ * its evsel, and whether the evlist knows its id (-1: not checked)
+ */
+static u64 perf_session__event_key(struct perf_session *session, union perf_event *event,
+				   struct evsel **evsel, int *id_known)
+{
+	struct evlist *evlist = session->evlist;
+	struct sample_key key;
+
+	*evsel = evlist__event2evsel(evlist, event);
+	*id_known = -1;
+	if (!*evsel || evsel__parse_sample_key(*evsel, event, &key))
+		return 0; /* delivered at once; the error comes from deliver */
+	/* the id a sample's parse gives: the one its key holds */
+	if (event->header.type == PERF_RECORD_SAMPLE)
+		*id_known = evlist->nr_entries <= 1 || key.id == (u64)-1 || !key.id ||
+			    evlist__id2evsel(evlist, key.id);
+	return key.time;
+}
+
 /* a sample of a tool with .sample_drop: its key parsed once, for the drop and the queue */
 static int perf_session__queue_sample(struct perf_session *session, union perf_event *event,
 				      u64 offset)
@@ -249,7 +320,7 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 	bool known;
 
 	if (!evsel || evsel__parse_sample_key(evsel, event, &key))
-		return perf_session__deliver(session, event, offset);
+		return perf_session__deliver(session, event, offset, NULL, -1);
 	known = evlist->nr_entries <= 1 || key.id == (u64)-1 || !key.id ||
 		evlist__id2evsel(evlist, key.id);
 	/* a dropped sample's time still places the time-less side-band records after it */
@@ -257,20 +328,24 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 		session->state->last_time = key.time;
 	if (known && ((session->window.active && !session_window__keeps(session, key.time)) ||
 		      (session->tool->sample_drop &&
-		       session->tool->sample_drop(session->tool, evsel, key.time, key.cpu)))) {
+		       session->tool->sample_drop(session->tool, evsel, key.time, key.cpu, event)))) {
 		if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
 			ordered_events__note(&session->state->oe, key.time);
 		return 0;
 	}
-	if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
+	if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1) {
+		perf_session__evsel_gen(session);
 		return ordered_events__queue(&session->state->oe, event, key.time, offset,
-					     session->path);
-	return perf_session__deliver(session, event, offset);
+					     session->path, evsel_hint(evsel, known));
+	}
+	return perf_session__deliver(session, event, offset, evsel, known);
 }
 
 static int perf_session__queue_kernel(struct perf_session *session, union perf_event *event,
 				      u64 offset)
 {
+	struct evsel *evsel = NULL;
+	int id_known = -1;
 	u64 t;
 
 	/*
@@ -298,12 +373,14 @@ static int perf_session__queue_kernel(struct perf_session *session, union perf_e
 	    (session->tool->sample_drop || session->window.active) && !dump_trace)
 		return perf_session__queue_sample(session, event, offset);
 	if (session->tool->ordered_events) {
-		t = perf_session__event_time(session, event);
-		if (t != 0 && t != (u64)-1)
+		t = perf_session__event_key(session, event, &evsel, &id_known);
+		if (t != 0 && t != (u64)-1) {
+			perf_session__evsel_gen(session);
 			return ordered_events__queue(&session->state->oe, event, t, offset,
-						     session->path);
+						     session->path, evsel_hint(evsel, id_known));
+		}
 	}
-	return perf_session__deliver(session, event, offset);
+	return perf_session__deliver(session, event, offset, evsel, id_known);
 }
 
 /* --- user records the session consumes ---------------------------------- */

@@ -59,12 +59,13 @@ struct perf_tool {
 	u64 skip_types;
 	/*
 	 * a sample the tool leaves out on its time and cpu alone (script's
-	 * --time and -C): dropped before it is queued, parsed, resolved or
-	 * copied, and still checked for its time order.  A sample that does
-	 * not parse, or whose id no attr claims, goes on to delivery and its
-	 * error or count.
+	 * --time and -C), or on what its record says (annotate -s): dropped
+	 * before it is queued, parsed, resolved or copied, and still checked
+	 * for its time order.  A sample that does not parse, or whose id no
+	 * attr claims, goes on to delivery and its error or count.
 	 */
-	bool (*sample_drop)(struct perf_tool *tool, const struct evsel *evsel, u64 time, u32 cpu);
+	bool (*sample_drop)(struct perf_tool *tool, const struct evsel *evsel, u64 time, u32 cpu,
+			    const union perf_event *event);
 	bool ordered_events;
 	/*
 	 * when the input is cut off (perf_session.truncated), the tool says

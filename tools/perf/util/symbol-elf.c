@@ -283,11 +283,105 @@ static int elf__load_symbols(struct symbols *out, struct symsrc *syms_ss, struct
 	return err;
 }
 
+/*
+ * The only names a command looks symbols up for (annotate -s NAME), when
+ * each is a plain identifier; NULL: any name.
+ */
+static const char *const *wanted_names;
+static size_t nr_wanted_names;
+
+static bool name__is_identifier(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return false;
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z')))
+			return false;
+	return true;
+}
+
+void dso__set_wanted_names(const char *const *names, size_t nr)
+{
+	size_t i;
+
+	wanted_names = NULL;
+	nr_wanted_names = 0;
+	for (i = 0; i < nr; i++)
+		if (!name__is_identifier(names[i]))
+			return;
+	wanted_names = nr ? names : NULL;
+	nr_wanted_names = nr;
+}
+
+/*
+ * Whether a symbol named @name (as in the table) may print as @want, a
+ * plain identifier: a C++ or Rust mangled name holds its identifiers as
+ * they are, and demangling adds only "::", "<...>" and the like, never
+ * makes a bare name of other letters; but for Rust's "$uXX$" escapes,
+ * which may spell any character.  Other names print as they are.
+ */
+static bool sym_name__may_be(const char *name, const char *want)
+{
+	if (name[0] == '_' && name[1] == 'Z')
+		return strstr(name, want) || strstr(name, "$u");
+	return name[0] == want[0] && !strcmp(name, want);
+}
+
+/*
+ * Whether the symbol table @ss's symbols would come from may hold a name
+ * wanted: a look at each symbol's name, a small part of what reading the
+ * table costs.  Objects that cannot (most of those a system-wide
+ * recording hits) are then never read: their samples are of no symbol
+ * wanted either way.
+ */
+static bool symsrc__may_name(struct symsrc *ss, bool dynsym)
+{
+	Elf_Scn *scn = NULL, *strscn;
+	Elf_Data *data, *strdata;
+	const char *strs;
+	GElf_Shdr shdr;
+	size_t i, j, nr;
+
+	if (!wanted_names)
+		return true;
+	while ((scn = elf_nextscn(ss->elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == (dynsym ? SHT_DYNSYM : SHT_SYMTAB))
+			break;
+	data = scn && shdr.sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	strscn = data ? elf_getscn(ss->elf, shdr.sh_link) : NULL;
+	strdata = strscn ? elf_getdata(strscn, NULL) : NULL;
+	/* what cannot be looked through is read, and fails or not as before */
+	if (!strdata || !strdata->d_buf || !strdata->d_size ||
+	    ((const char *)strdata->d_buf)[strdata->d_size - 1])
+		return true;
+	strs = strdata->d_buf;
+	nr = shdr.sh_size / shdr.sh_entsize;
+	for (i = 0; i < nr; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(data, i, &sym))
+			return true;
+		if (sym.st_name >= strdata->d_size)
+			continue;
+		for (j = 0; j < nr_wanted_names; j++)
+			if (sym_name__may_be(strs + sym.st_name, wanted_names[j]))
+				return true;
+	}
+	return false;
+}
+
+/* 0, or 1 when the table cannot hold a wanted name and was left unread */
 static int dso__load_symsrc(struct dso *dso, struct symsrc *syms_ss, struct symsrc *runtime_ss)
 {
 	bool dynsym = !syms_ss->has_symtab;
 	int err;
 
+	if (!symsrc__may_name(syms_ss, dynsym)) {
+		free(dso->symsrc);
+		dso->symsrc = strdup(syms_ss->path);
+		return 1;
+	}
 	symbols__use_tree(&dso->symbols);
 	err = elf__load_symbols(&dso->symbols, syms_ss, runtime_ss, dynsym);
 	if (err) {
@@ -537,6 +631,9 @@ int dso__load_elf(struct dso *dso)
 		err = -ENOENT;
 	if (!err && have_runtime)
 		err = dso__synthesize_plt(dso, &runtime);
+	/* left unread: "name@plt" is no plain identifier either */
+	if (err > 0)
+		err = 0;
 
 	for (i = 0; i < ARRAY_SIZE(candidates); i++)
 		free(candidates[i]);
@@ -672,6 +769,8 @@ static int dso__load_vdso_image(struct dso *dso, void *image, size_t size, const
 		}
 	}
 	err = (ss.has_symtab || ss.has_dynsym) ? dso__load_symsrc(dso, &ss, &ss) : -ENOENT;
+	if (err > 0)
+		err = 0;
 	/* no file holds these bytes: the object keeps them for its code (insn) */
 	if (!err) {
 		elf_end(ss.elf);

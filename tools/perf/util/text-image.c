@@ -1358,7 +1358,8 @@ static int ti__load_side_band(struct perf_tool *tool, union perf_event *event,
  * those after its kcore copy, so the copy was done before.
  */
 static bool ti__load_sample_time(struct perf_tool *tool, const struct evsel *evsel, u64 time,
-				 u32 cpu __maybe_unused)
+				 u32 cpu __maybe_unused,
+				 const union perf_event *event __maybe_unused)
 {
 	struct text_image *ti =
 	    (struct text_image *)((char *)tool - offsetof(struct text_image, tool));
@@ -1410,6 +1411,15 @@ struct text_image *text_image__load(const char *path, const struct text_image_op
 	/* the tool lives as long as the session, in the image */
 	ti->session = session;
 	ti->tool = tool;
+	/*
+	 * The samples' times matter only to fit the moments of a kcore copy
+	 * (copy_before): without one, the pass takes no samples, and the
+	 * session steps over their bodies unread (most of a recording)
+	 */
+	if (!ti->kcore || ti->anchor != TEXT_IMAGE_ANCHOR_FIT) {
+		ti->tool.sample = NULL;
+		ti->tool.sample_drop = NULL;
+	}
 	session->tool = &ti->tool;
 	err = perf_session__process_events(session);
 	if (err && session->truncated) {
