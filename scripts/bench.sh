@@ -43,14 +43,18 @@ row '-G -F comm,tid,pid,cpu,time,period,event,ip,sym,symoff,dso'
 row '--time 10%-90% -C 0 -F comm,tid,time,ip,sym,dso'
 
 # every core (script's default, one worker per CPU): wall time against
-# stock perf's, and the CPU all workers took against one worker's
+# stock perf's, and the CPU all workers took against one worker's.  The
+# lines go to a file, as a user's would: the workers' chunks after the
+# first wait in temporary files and are copied out, which /dev/null would
+# hide
 par_row() { # fields
-	local fields=$1 p pc t tc s sc
-	read -r p pc < <(measure_wall perf script -i "$dir/perf.data" $fields)
-	read -r t tc < <(measure_wall "$prog" script -i "$dir/perf.data" $fields)
-	read -r s sc < <(measure_wall "$prog" script --threads 1 -i "$dir/perf.data" $fields)
+	local fields=$1 p pc t tc s sc out=$dir/par.out
+	read -r p pc < <(measure_wall sh -c "perf script -i '$dir/perf.data' $fields >'$out'")
+	read -r t tc < <(measure_wall sh -c "'$prog' script -i '$dir/perf.data' $fields >'$out'")
+	read -r s sc < <(measure_wall sh -c "'$prog' script --threads 1 -i '$dir/perf.data' $fields >'$out'")
+	rm -f "$out"
 	printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' \
-		"script ${fields:-(default fields)}, $(nproc) workers: wall" "$p" "$t" \
+		"script ${fields:-(default fields)} >file, $(nproc) workers: wall" "$p" "$t" \
 		"$(echo "$p / $t" | bc -l)" ">= 8x"
 	printf '%-62s %12s %9.0f ms %7.2fx %8s\n' \
 		"  CPU of all workers / one worker's (${sc} ms, wall ${s} ms)" "" "$tc" \
