@@ -242,7 +242,7 @@ static bool annotate__kernel_wanted(struct annotate *a, struct machine *machine,
  * delivery: all until that is known, and any other.
  */
 static bool annotate__sample_drop(struct perf_tool *tool, const struct evsel *evsel,
-				  u64 time __maybe_unused, u32 cpu __maybe_unused,
+				  u64 time, u32 cpu __maybe_unused,
 				  const union perf_event *event)
 {
 	struct annotate *a = (struct annotate *)tool;
@@ -252,7 +252,7 @@ static bool annotate__sample_drop(struct perf_tool *tool, const struct evsel *ev
 	    (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
 	    !evsel__sample_ip(evsel, event, &ip))
 		return false;
-	return machine__kernel_image_has(a->session->machine, ip);
+	return machine__kernel_image_has(a->session->machine, ip, time);
 }
 
 static int annotate__sample(struct perf_tool *tool, union perf_event *event,

@@ -539,14 +539,21 @@ void machine__preload_kernel(struct machine *machine)
 		machine__load_dso(machine, machine->kernel_dso);
 }
 
-bool machine__kernel_image_has(struct machine *machine, u64 addr)
+bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time)
 {
 	const struct map *kmap = machine->kernel_map;
 
 	/* a load stretches the map over the table (machine__fit_kernel_map()) */
 	if (!kmap || machine->kernel_loaded || kmap->dso->loaded)
 		return false;
-	return addr >= kmap->start && addr < kmap->end;
+	if (addr < kmap->start || addr >= kmap->end)
+		return false;
+	/*
+	 * a kernel MMAP that some perf wrote over the module area (its end
+	 * where the first module starts, or none) holds KSYMBOL objects:
+	 * those keep their samples, as machine__kallsyms_names() says
+	 */
+	return !machine__find_ksym_map(machine, addr, time);
 }
 
 void machine__load_dso(struct machine *machine, struct dso *dso)

@@ -148,11 +148,12 @@ bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time);
  * Whether kernel address @addr lies in the kernel image's own map (from
  * the kernel MMAP record), where the kernel puts no KSYMBOL object (BPF
  * programs, trampolines and other out-of-line code are allocated in the
- * module or vmalloc area) and no module: so that at any time its symbol
+ * module or vmalloc area) and no module, and no KSYMBOL object held it at
+ * @time (a kernel MMAP written over the module area): so that its symbol
  * is the kernel's table's (machine__kallsyms_names()) as long as that
  * table is not loaded.  False when the kernel's symbols are loaded.
  */
-bool machine__kernel_image_has(struct machine *machine, u64 addr);
+bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time);
 
 /*
  * The kernel's symbols read now rather than at the first kernel address
