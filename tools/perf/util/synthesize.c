@@ -31,17 +31,17 @@ struct kernel_text {
 };
 
 /*
- * _text, _stext and _etext from kallsyms in one pass, 0 for what is absent
- * or hidden (kptr_restrict).  Reading /proc/kallsyms is slow (the kernel
- * expands every name; _etext lies past a hundred thousand lines), so it
- * is read once, in large reads, and each line looked at only as far as
- * needed: "<hex address> <type> <name>[\t[module]]".
+ * _text, _stext and _etext from @path (/proc/kallsyms or a copy) in one
+ * pass, 0 for what is absent or hidden (kptr_restrict).  Reading
+ * /proc/kallsyms is slow (the kernel expands every name; _etext lies past
+ * a hundred thousand lines), so it is read once, in large reads, and each
+ * line looked at only as far as needed: "<hex address> <type> <name>[\t[module]]".
  */
-static void kallsyms__kernel_text(struct kernel_text *kt)
+static void kallsyms__kernel_text(const char *path, struct kernel_text *kt)
 {
 	static char buf[1 << 16];
 	char line[512];
-	FILE *f = fopen("/proc/kallsyms", "r");
+	FILE *f = fopen(path, "r");
 
 	memset(kt, 0, sizeof(*kt));
 	if (!f)
@@ -80,7 +80,7 @@ int synthesize__kernel_mmap(struct synth *s)
 	struct kernel_text kt;
 	u64 start, end;
 
-	kallsyms__kernel_text(&kt);
+	kallsyms__kernel_text(s->kallsyms ?: "/proc/kallsyms", &kt);
 	start = kt.text ? kt.text : kt.stext;
 	end = kt.etext;
 	memset(&m, 0, sizeof(m));
