@@ -561,20 +561,10 @@ struct ksym_line {
 	bool keep;
 };
 
-static int ksym_line__cmp(const void *a, const void *b)
+static bool ksym_line__same_mod(const struct ksym_line *x, const struct ksym_line *y)
 {
-	const struct ksym_line *x = *(struct ksym_line *const *)a,
-			       *y = *(struct ksym_line *const *)b;
-	u32 n = x->mod_len < y->mod_len ? x->mod_len : y->mod_len;
-	int c = memcmp(x->mod, y->mod, n);
-
-	if (c)
-		return c;
-	if (x->mod_len != y->mod_len)
-		return x->mod_len < y->mod_len ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	/* the kernel's lines (no module) are most: no call for them */
+	return x->mod_len == y->mod_len && (!x->mod_len || !memcmp(x->mod, y->mod, x->mod_len));
 }
 
 static bool ksym__perf_type(char type)
@@ -677,6 +667,124 @@ struct ksym_group {
 	long first, last; /* indexes in the sorted view */
 };
 
+/* where the ascending run of addresses from @v[@i] ends */
+static size_t ksym__run_end(struct ksym_line **v, size_t i, size_t n)
+{
+	while (i + 1 < n && v[i]->addr <= v[i + 1]->addr)
+		i++;
+	return i + 1;
+}
+
+/*
+ * @v[0..n) in address order, equal addresses kept in their order: a merge
+ * of its ascending runs, pairwise until one is left.  kallsyms lists the
+ * kernel's and each module's symbols nearly in address order (a handful
+ * of runs each), so this costs a pass or two where a sort costs n log n.
+ */
+static void ksym__merge_runs(struct ksym_line **v, struct ksym_line **tmp, size_t n)
+{
+	size_t runs;
+
+	if (ksym__run_end(v, 0, n) >= n)
+		return;
+	do {
+		runs = 0;
+		for (size_t a = 0; a < n; runs++) {
+			size_t b = ksym__run_end(v, a, n), c = b < n ? ksym__run_end(v, b, n) : n;
+			size_t i = a, j = b, o = a;
+
+			/* the left run first on a tie: it came first */
+			while (i < b && j < c)
+				tmp[o++] = v[j]->addr < v[i]->addr ? v[j++] : v[i++];
+			while (i < b)
+				tmp[o++] = v[i++];
+			while (j < c)
+				tmp[o++] = v[j++];
+			a = c;
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	} while (runs > 1);
+}
+
+static u32 ksym_mod__hash(const struct ksym_line *l)
+{
+	u32 h = 2166136261U;
+
+	for (u32 i = 0; i < l->mod_len; i++)
+		h = (h ^ (u8)l->mod[i]) * 16777619U;
+	return h;
+}
+
+/*
+ * The sorted view @v of @lines: each module's lines (the kernel's, module
+ * "", too) together, in address order, ties in the copy's order; a group
+ * per module in @groups.  The lines are dealt into their module's group
+ * in the copy's order, then each group merged from its runs: one sort of
+ * every line by module and address was the most of a trim's cost.
+ * 0 or -ENOMEM.
+ */
+static int ksym__sorted_view(struct ksym_line *lines, size_t nr_lines, struct ksym_line **v,
+			     struct ksym_group *groups, size_t *nr_groups)
+{
+	size_t runs = 0, size = 16, nr = 0;
+	u32 *slots, *group_of;
+	struct ksym_line **tmp;
+	int err = -ENOMEM;
+
+	for (size_t i = 0; i < nr_lines; i++)
+		runs += !i || !ksym_line__same_mod(&lines[i], &lines[i - 1]);
+	while (size < 2 * runs)
+		size <<= 1;
+	/* a module's group + 1 in its hash slot, 0 for a free slot */
+	slots = calloc(size, sizeof(*slots));
+	group_of = malloc((nr_lines ? nr_lines : 1) * sizeof(*group_of));
+	tmp = malloc((nr_lines ? nr_lines : 1) * sizeof(*tmp));
+	if (!slots || !group_of || !tmp)
+		goto out_free;
+	/* first: a line of the group, to compare names with; last: how many lines it has */
+	for (size_t i = 0; i < nr_lines; i++) {
+		u32 h, g;
+
+		if (i && ksym_line__same_mod(&lines[i], &lines[i - 1])) {
+			g = group_of[i - 1];
+		} else {
+			for (h = ksym_mod__hash(&lines[i]) & (size - 1); slots[h];
+			     h = (h + 1) & (size - 1)) {
+				if (ksym_line__same_mod(&lines[groups[slots[h] - 1].first],
+							&lines[i]))
+					break;
+			}
+			if (!slots[h]) {
+				groups[nr] = (struct ksym_group){.first = i, .last = 0};
+				slots[h] = ++nr;
+			}
+			g = slots[h] - 1;
+		}
+		group_of[i] = g;
+		groups[g].last++;
+	}
+	/* first: where the group starts in @v; last: where its next line goes, then its last */
+	for (size_t g = 0, at = 0; g < nr; g++) {
+		size_t n = groups[g].last;
+
+		groups[g].first = groups[g].last = at;
+		at += n;
+	}
+	for (size_t i = 0; i < nr_lines; i++)
+		v[groups[group_of[i]].last++] = &lines[i];
+	for (size_t g = 0; g < nr; g++) {
+		groups[g].last--;
+		ksym__merge_runs(v + groups[g].first, tmp, groups[g].last - groups[g].first + 1);
+	}
+	*nr_groups = nr;
+	err = 0;
+out_free:
+	free(tmp);
+	free(group_of);
+	free(slots);
+	return err;
+}
+
 static int ksym_group__cmp(const void *a, const void *b, void *arg)
 {
 	struct ksym_line **v = arg;
@@ -763,17 +871,17 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 	groups = malloc((nr_lines ? nr_lines : 1) * sizeof(*groups));
 	if (!v || !groups)
 		goto out_free;
-	for (size_t i = 0; i < nr_lines; i++)
-		v[i] = &lines[i];
-	qsort(v, nr_lines, sizeof(*v), ksym_line__cmp);
+	err = ksym__sorted_view(lines, nr_lines, v, groups, &nr_groups);
+	if (err)
+		goto out_free;
 	for (size_t i = 0; i < nr_lines; i++) {
-		if (!i || v[i]->mod_len != v[i - 1]->mod_len ||
-		    memcmp(v[i]->mod, v[i - 1]->mod, v[i]->mod_len))
-			groups[nr_groups++].first = i;
-		groups[nr_groups - 1].last = i;
-		if (ksym_line__named(v[i], buf, "_text") || ksym_line__named(v[i], buf, "_stext") ||
-		    ksym_line__named(v[i], buf, "_etext"))
-			v[i]->keep = true;
+		struct ksym_line *l = &lines[i];
+
+		/* the kernel's bounds, which readers look for by name */
+		if (!l->mod_len && buf[l->off + l->name_off] == '_' &&
+		    (ksym_line__named(l, buf, "_text") || ksym_line__named(l, buf, "_stext") ||
+		     ksym_line__named(l, buf, "_etext")))
+			l->keep = true;
 	}
 	for (size_t g = 0; g < nr_groups; g++) {
 		v[groups[g].first]->keep = true;

@@ -145,6 +145,9 @@ static bool ksym__kept_by_name(const char *name)
 	    "ftrace_graph_call", "return_to_handler", "optprobe_template_",
 	};
 
+	/* called for every kernel symbol: most start with none of the prefixes' letters */
+	if (name[0] != '_' && name[0] != 'f' && name[0] != 'r' && name[0] != 'o')
+		return false;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
@@ -213,11 +216,47 @@ static int ksyms_scan__line(void *arg, const char *name, char type __maybe_unuse
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* where the ascending run from @v[@i] ends */
+static size_t u64__run_end(const u64 *v, size_t i, size_t n)
 {
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+	while (i + 1 < n && v[i] <= v[i + 1])
+		i++;
+	return i + 1;
+}
 
-	return x < y ? -1 : x > y;
+/*
+ * @v sorted by merging its ascending runs pairwise: kallsyms lists the
+ * kernel's symbols nearly in address order, so this is a pass or two over
+ * the kernel's where qsort() took n log n calls; 0 or -ENOMEM
+ */
+static int u64__sort_runs(u64 *v, size_t n)
+{
+	size_t runs;
+	u64 *tmp;
+
+	if (u64__run_end(v, 0, n) >= n)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	do {
+		runs = 0;
+		for (size_t a = 0; a < n; runs++) {
+			size_t b = u64__run_end(v, a, n), c = b < n ? u64__run_end(v, b, n) : n;
+			size_t i = a, j = b, o = a;
+
+			while (i < b && j < c)
+				tmp[o++] = v[j] < v[i] ? v[j++] : v[i++];
+			while (i < b)
+				tmp[o++] = v[i++];
+			while (j < c)
+				tmp[o++] = v[j++];
+			a = c;
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	} while (runs > 1);
+	free(tmp);
+	return 0;
 }
 
 /* the first address in sorted @v above @addr, or 0 */
@@ -262,8 +301,9 @@ int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir)
 	err = kallsyms__parse(path, &s, ksyms_scan__line);
 	if (err < 0)
 		goto out_free;
-	err = 0;
-	qsort(s.addrs, s.nr_addrs, sizeof(u64), cmp_u64);
+	err = u64__sort_runs(s.addrs, s.nr_addrs);
+	if (err)
+		goto out_free;
 	/*
 	 * No kcore (none here, or not readable): the trampolines' names
 	 * alone.  A static call trampoline nobody poked during the recording
