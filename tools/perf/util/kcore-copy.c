@@ -876,9 +876,10 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 		goto out_free;
 	for (size_t i = 0; i < nr_lines; i++) {
 		struct ksym_line *l = &lines[i];
+		const char *name = buf + l->off + l->name_off;
 
-		/* the kernel's bounds, which readers look for by name */
-		if (!l->mod_len && buf[l->off + l->name_off] == '_' &&
+		/* the kernel's bounds, which readers look for by name: "__" starts thousands */
+		if (!l->mod_len && name[0] == '_' && name[1] != '_' &&
 		    (ksym_line__named(l, buf, "_text") || ksym_line__named(l, buf, "_stext") ||
 		     ksym_line__named(l, buf, "_etext")))
 			l->keep = true;

@@ -139,20 +139,22 @@ void record_ksyms__bpf(struct record_hits *h, struct bpf_capture *cap)
  */
 static bool ksym__kept_by_name(const char *name)
 {
-	/* ftrace_call covers ftrace_caller*, ftrace_regs_call ftrace_regs_caller* */
-	static const char *const prefixes[] = {
-	    "__SCT__",		 "ftrace_call",	      "ftrace_regs_call",   "ftrace_stub",
-	    "ftrace_graph_call", "return_to_handler", "optprobe_template_",
-	};
-
-	/* called for every kernel symbol: most start with none of the prefixes' letters */
-	if (name[0] != '_' && name[0] != 'f' && name[0] != 'r' && name[0] != 'o')
+	/* by first letter: this is asked of every kernel symbol */
+	switch (name[0]) {
+	case '_':
+		return !strncmp(name, "__SCT__", 7);
+	case 'f':
+		/* ftrace_call covers ftrace_caller*, ftrace_regs_call ftrace_regs_caller* */
+		return !strncmp(name, "ftrace_", 7) &&
+		       (!strncmp(name + 7, "call", 4) || !strncmp(name + 7, "regs_call", 9) ||
+			!strncmp(name + 7, "stub", 4) || !strncmp(name + 7, "graph_call", 10));
+	case 'r':
+		return !strncmp(name, "return_to_handler", 17);
+	case 'o':
+		return !strncmp(name, "optprobe_template_", 18);
+	default:
 		return false;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
 	}
-	return false;
 }
 
 /*
