@@ -835,7 +835,7 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 	char path[4096], tmp[4096];
 	struct ksym_line *lines = NULL, **v = NULL;
 	struct ksym_group *groups = NULL;
-	size_t len = 0, nr_lines = 0, alloc = 0, nr_groups = 0;
+	size_t len = 0, nr_lines = 0, alloc = 0, nr_groups = 0, out_len = 0;
 	char *buf = NULL;
 	int fd = -1, err;
 
@@ -918,14 +918,18 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 		err = -errno;
 		goto out_free;
 	}
-	err = 0;
-	/* in the copy's own order: readers see the table as the kernel listed it */
-	for (size_t i = 0, out = 0; i < nr_lines && !err; i++) {
+	/*
+	 * In the copy's own order: readers see the table as the kernel listed
+	 * it.  Gathered in place (a kept line never moves forward) and
+	 * written at once: a write per kept line cost as much as the trim itself.
+	 */
+	for (size_t i = 0; i < nr_lines; i++) {
 		if (!lines[i].keep)
 			continue;
-		err = pwrite_all(fd, buf + lines[i].off, lines[i].len, out);
-		out += lines[i].len;
+		memmove(buf + out_len, buf + lines[i].off, lines[i].len);
+		out_len += lines[i].len;
 	}
+	err = pwrite_all(fd, buf, out_len, 0);
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
