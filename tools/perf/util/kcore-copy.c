@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -796,12 +797,19 @@ static int ksym_group__cmp(const void *a, const void *b, void *arg)
 /* a kallsyms copy larger than this is not one */
 #define KALLSYMS_MAX (256U << 20)
 
-static int read_file(const char *path, char **buf, size_t *len)
+/*
+ * @path mapped read-only (*@buf NULL for an empty file): the copy is
+ * megabytes, and reading it into fresh memory cost more in page faults
+ * than the trim's parse
+ */
+static int map_file(const char *path, const char **buf, size_t *len)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-	ssize_t n;
+	void *p;
 
+	*buf = NULL;
+	*len = 0;
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -812,19 +820,15 @@ static int read_file(const char *path, char **buf, size_t *len)
 		err = -EFBIG;
 		goto out_close;
 	}
-	*buf = malloc(st.st_size + 1);
-	if (!*buf) {
-		err = -ENOMEM;
-		goto out_close;
+	if (st.st_size) {
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			err = -errno;
+			goto out_close;
+		}
+		*buf = p;
+		*len = st.st_size;
 	}
-	n = pread(fd, *buf, st.st_size, 0);
-	if (n != st.st_size) {
-		err = n < 0 ? -errno : -EIO;
-		zfree(buf);
-		goto out_close;
-	}
-	(*buf)[n] = '\0';
-	*len = n;
 out_close:
 	close(fd);
 	return err;
@@ -836,12 +840,13 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 	struct ksym_line *lines = NULL, **v = NULL;
 	struct ksym_group *groups = NULL;
 	size_t len = 0, nr_lines = 0, alloc = 0, nr_groups = 0, out_len = 0;
-	char *buf = NULL;
+	const char *buf = NULL;
+	char *out = NULL;
 	int fd = -1, err;
 
 	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", dir);
 	snprintf(tmp, sizeof(tmp), "%s/kcore_dir/.kallsyms.tmp", dir);
-	err = read_file(path, &buf, &len);
+	err = map_file(path, &buf, &len);
 	if (err)
 		return err;
 	for (size_t off = 0; off < len;) {
@@ -879,7 +884,7 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 		const char *name = buf + l->off + l->name_off;
 
 		/* the kernel's bounds, which readers look for by name: "__" starts thousands */
-		if (!l->mod_len && name[0] == '_' && name[1] != '_' &&
+		if (!l->mod_len && name[0] == '_' && l->name_off + 1u < l->len && name[1] != '_' &&
 		    (ksym_line__named(l, buf, "_text") || ksym_line__named(l, buf, "_stext") ||
 		     ksym_line__named(l, buf, "_etext")))
 			l->keep = true;
@@ -920,16 +925,24 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 	}
 	/*
 	 * In the copy's own order: readers see the table as the kernel listed
-	 * it.  Gathered in place (a kept line never moves forward) and
-	 * written at once: a write per kept line cost as much as the trim itself.
+	 * it.  Gathered and written at once: a write per kept line cost as
+	 * much as the trim itself.
 	 */
+	for (size_t i = 0; i < nr_lines; i++)
+		out_len += lines[i].keep ? lines[i].len : 0;
+	out = malloc(out_len ? out_len : 1);
+	err = -ENOMEM;
+	if (!out)
+		goto out_close;
+	out_len = 0;
 	for (size_t i = 0; i < nr_lines; i++) {
 		if (!lines[i].keep)
 			continue;
-		memmove(buf + out_len, buf + lines[i].off, lines[i].len);
+		memcpy(out + out_len, buf + lines[i].off, lines[i].len);
 		out_len += lines[i].len;
 	}
-	err = pwrite_all(fd, buf, out_len, 0);
+	err = pwrite_all(fd, out, out_len, 0);
+out_close:
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
@@ -940,7 +953,9 @@ out_free:
 	free(groups);
 	free(v);
 	free(lines);
-	free(buf);
+	free(out);
+	if (buf)
+		munmap((void *)buf, len);
 	return err;
 }
 
