@@ -20,6 +20,10 @@
  * Mutation caught: kcore_dir__trim_kallsyms() looking in the group
  * starting highest below the ip only: fkmod_exit+0x10 resolves to
  * fkmod_helper+0x10010 ([bpf] starts between them).
+ * Mutation caught: kcore_dir__trim_kallsyms() taking the kernel's lines as
+ * listed, not merged into address order: __cond_resched (listed after
+ * the filler) resolves to filler_63+0x100; taking a module's so:
+ * fkmod_exit+0x10 resolves to bpf_prog_0123456789abcdef_late+0x10010.
  * Mutation caught: ksym__kept_by_name() without "__SCT__":
  * __SCT__might_resched is cut.
  * Mutation caught: record_ksyms__kcore_dir() not reading the static call
@@ -95,23 +99,27 @@ static char *make_kallsyms(void)
 	return s;
 }
 
-/* the module area lines, one by one, in the kernel's %016lx form */
+/*
+ * The module area lines, one by one, in the kernel's %016lx form; the
+ * module's in its symbol table's order, not by address, as kallsyms lists
+ * a module's symbols
+ */
 static int append_modules(char **s)
 {
-	const u64 addrs[] = {KPROBE_PAGE,   FTRACE_TRAMP, OPTPROBE_PAGE,   MOD,
-			     MOD + 0x100,   BPF_PROG,	  BPF_TRAMP,	   BPF_LATE,
-			     MOD + 0x20000, MOD_EXIT,	  MOD_EXIT + 0x100};
+	const u64 addrs[] = {KPROBE_PAGE, FTRACE_TRAMP, OPTPROBE_PAGE,	 MOD + 0x20000,
+			     MOD_EXIT,	  MOD,		MOD + 0x100,	 BPF_PROG,
+			     BPF_TRAMP,	  BPF_LATE,	MOD_EXIT + 0x100};
 	const char *rest[] = {
 	    "t kprobe_insn_page\t[__builtin__kprobes]",
 	    "t ftrace_trampoline\t[__builtin__ftrace]",
 	    "t kprobe_optinsn_page\t[__builtin__kprobes]",
+	    "t fkmod_helper\t[fkmod]",
+	    "t fkmod_exit\t[fkmod]",
 	    "t fkmod_init\t[fkmod]",
 	    "t fkmod_work\t[fkmod]",
 	    "t bpf_prog_6deef7357e7b4530_a\t[bpf]",
 	    "t bpf_trampoline_6442\t[bpf]",
 	    "t bpf_prog_0123456789abcdef_late\t[bpf]",
-	    "t fkmod_helper\t[fkmod]",
-	    "t fkmod_exit\t[fkmod]",
 	    "t fkmod_cleanup\t[fkmod]",
 	};
 	size_t len = strlen(*s);

@@ -142,6 +142,111 @@ static int test_ring(void)
 	return TEST_OK;
 }
 
+/* what the span callback was handed: the bytes in order, and whether each piece held whole records */
+struct spans {
+	u8 bytes[4 * DATA_SIZE];
+	size_t len;
+	int nr;
+	bool cut; /* a piece ended inside a record */
+};
+
+static int take_span(void *ctx, const void *bytes, size_t len)
+{
+	struct spans *sp = ctx;
+	const u8 *p = bytes;
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (!h.size)
+			break;
+		off += h.size;
+	}
+	sp->cut |= off != len;
+	memcpy(sp->bytes + sp->len, bytes, len);
+	sp->len += len;
+	sp->nr++;
+	return 0;
+}
+
+static int count_record(void *ctx __maybe_unused, struct perf_ring *ring __maybe_unused,
+			const union perf_event *ev __maybe_unused)
+{
+	return 0;
+}
+
+/* records of @sizes put from @pos on, the bytes they make one after the other into @want */
+static u64 put_all(struct perf_ring *ring, u64 pos, const u16 *sizes, int nr, u8 *want)
+{
+	for (int i = 0; i < nr; i++) {
+		put(ring->data, pos, PERF_RECORD_COMM, sizes[i], 0x10 + i);
+		for (u16 j = 0; j < sizes[i]; j++)
+			*want++ = ring->data[(pos + j) % DATA_SIZE];
+		pos += sizes[i];
+	}
+	return pos;
+}
+
+/*
+ * perf_ring__drain_spans(): the pieces, joined, are the records in order;
+ * each piece holds whole records, the one across the ring's end too.
+ * Mutation caught: handing the ring's bytes up to its end as one piece
+ * (a record cut in two): "whole records" fails.
+ */
+static int test_spans(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pc = calloc(1, page + DATA_SIZE);
+	struct perf_ring ring;
+	static struct spans sp;
+	static const u16 across[] = {32, 48, 16, 24, 40}; /* 200: the second crosses the end */
+	static const u16 at_end[] = {40, 16, 32, 24};	  /* 200: the end falls between records */
+	u8 want[4 * DATA_SIZE];
+	u64 pos;
+
+	TEST_ASSERT_VAL("alloc", pc);
+	memset(&ring, 0, sizeof(ring));
+	ring.base = pc;
+	ring.data = (u8 *)pc + page;
+	ring.size = DATA_SIZE;
+	ring.fd = -1;
+
+	pc->data_tail = 200;
+	pc->data_head = put_all(&ring, 200, across, 5, want);
+	memset(&sp, 0, sizeof(sp));
+	TEST_ASSERT_EQUAL("across: records",
+			  perf_ring__drain_spans(&ring, count_record, take_span, &sp), 5);
+	TEST_ASSERT_EQUAL("across: bytes", sp.len, 160);
+	TEST_ASSERT_VAL("across: in order", !memcmp(sp.bytes, want, sp.len));
+	TEST_ASSERT_VAL("across: whole records", !sp.cut);
+	TEST_ASSERT_EQUAL("across: pieces", sp.nr, 3);
+
+	pos = 3 * DATA_SIZE + 200;
+	pc->data_tail = pos;
+	pc->data_head = put_all(&ring, pos, at_end, 4, want);
+	memset(&sp, 0, sizeof(sp));
+	TEST_ASSERT_EQUAL("at end: records",
+			  perf_ring__drain_spans(&ring, count_record, take_span, &sp), 4);
+	TEST_ASSERT_VAL("at end: in order", sp.len == 112 && !memcmp(sp.bytes, want, sp.len));
+	TEST_ASSERT_VAL("at end: whole records", !sp.cut);
+
+	/* a bad size after two: those two are handed over, nothing past them */
+	pos = pc->data_head;
+	pc->data_tail = pos;
+	put_all(&ring, pos, across, 2, want);
+	put(ring.data, pos + 80, PERF_RECORD_COMM, 64, 0x77);
+	pc->data_head = pos + 80 + 24;
+	memset(&sp, 0, sizeof(sp));
+	TEST_ASSERT_EQUAL("bad size", perf_ring__drain_spans(&ring, count_record, take_span, &sp),
+			  -EBADMSG);
+	TEST_ASSERT_VAL("bad size: the records before",
+			sp.len == 80 && !memcmp(sp.bytes, want, 80));
+	free(pc);
+	return TEST_OK;
+}
+
 static int test_events(void)
 {
 	struct record_event ev;
@@ -255,6 +360,8 @@ static int test__record_ring(struct test_suite *t __maybe_unused)
 {
 	int err = test_ring();
 
+	if (!err)
+		err = test_spans();
 	return err ? err : test_events();
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -561,20 +562,10 @@ struct ksym_line {
 	bool keep;
 };
 
-static int ksym_line__cmp(const void *a, const void *b)
+static bool ksym_line__same_mod(const struct ksym_line *x, const struct ksym_line *y)
 {
-	const struct ksym_line *x = *(struct ksym_line *const *)a,
-			       *y = *(struct ksym_line *const *)b;
-	u32 n = x->mod_len < y->mod_len ? x->mod_len : y->mod_len;
-	int c = memcmp(x->mod, y->mod, n);
-
-	if (c)
-		return c;
-	if (x->mod_len != y->mod_len)
-		return x->mod_len < y->mod_len ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	/* the kernel's lines (no module) are most: no call for them */
+	return x->mod_len == y->mod_len && (!x->mod_len || !memcmp(x->mod, y->mod, x->mod_len));
 }
 
 static bool ksym__perf_type(char type)
@@ -677,6 +668,124 @@ struct ksym_group {
 	long first, last; /* indexes in the sorted view */
 };
 
+/* where the ascending run of addresses from @v[@i] ends */
+static size_t ksym__run_end(struct ksym_line **v, size_t i, size_t n)
+{
+	while (i + 1 < n && v[i]->addr <= v[i + 1]->addr)
+		i++;
+	return i + 1;
+}
+
+/*
+ * @v[0..n) in address order, equal addresses kept in their order: a merge
+ * of its ascending runs, pairwise until one is left.  kallsyms lists the
+ * kernel's and each module's symbols nearly in address order (a handful
+ * of runs each), so this costs a pass or two where a sort costs n log n.
+ */
+static void ksym__merge_runs(struct ksym_line **v, struct ksym_line **tmp, size_t n)
+{
+	size_t runs;
+
+	if (ksym__run_end(v, 0, n) >= n)
+		return;
+	do {
+		runs = 0;
+		for (size_t a = 0; a < n; runs++) {
+			size_t b = ksym__run_end(v, a, n), c = b < n ? ksym__run_end(v, b, n) : n;
+			size_t i = a, j = b, o = a;
+
+			/* the left run first on a tie: it came first */
+			while (i < b && j < c)
+				tmp[o++] = v[j]->addr < v[i]->addr ? v[j++] : v[i++];
+			while (i < b)
+				tmp[o++] = v[i++];
+			while (j < c)
+				tmp[o++] = v[j++];
+			a = c;
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	} while (runs > 1);
+}
+
+static u32 ksym_mod__hash(const struct ksym_line *l)
+{
+	u32 h = 2166136261U;
+
+	for (u32 i = 0; i < l->mod_len; i++)
+		h = (h ^ (u8)l->mod[i]) * 16777619U;
+	return h;
+}
+
+/*
+ * The sorted view @v of @lines: each module's lines (the kernel's, module
+ * "", too) together, in address order, ties in the copy's order; a group
+ * per module in @groups.  The lines are dealt into their module's group
+ * in the copy's order, then each group merged from its runs: one sort of
+ * every line by module and address was the most of a trim's cost.
+ * 0 or -ENOMEM.
+ */
+static int ksym__sorted_view(struct ksym_line *lines, size_t nr_lines, struct ksym_line **v,
+			     struct ksym_group *groups, size_t *nr_groups)
+{
+	size_t runs = 0, size = 16, nr = 0;
+	u32 *slots, *group_of;
+	struct ksym_line **tmp;
+	int err = -ENOMEM;
+
+	for (size_t i = 0; i < nr_lines; i++)
+		runs += !i || !ksym_line__same_mod(&lines[i], &lines[i - 1]);
+	while (size < 2 * runs)
+		size <<= 1;
+	/* a module's group + 1 in its hash slot, 0 for a free slot */
+	slots = calloc(size, sizeof(*slots));
+	group_of = malloc((nr_lines ? nr_lines : 1) * sizeof(*group_of));
+	tmp = malloc((nr_lines ? nr_lines : 1) * sizeof(*tmp));
+	if (!slots || !group_of || !tmp)
+		goto out_free;
+	/* first: a line of the group, to compare names with; last: how many lines it has */
+	for (size_t i = 0; i < nr_lines; i++) {
+		u32 h, g;
+
+		if (i && ksym_line__same_mod(&lines[i], &lines[i - 1])) {
+			g = group_of[i - 1];
+		} else {
+			for (h = ksym_mod__hash(&lines[i]) & (size - 1); slots[h];
+			     h = (h + 1) & (size - 1)) {
+				if (ksym_line__same_mod(&lines[groups[slots[h] - 1].first],
+							&lines[i]))
+					break;
+			}
+			if (!slots[h]) {
+				groups[nr] = (struct ksym_group){.first = i, .last = 0};
+				slots[h] = ++nr;
+			}
+			g = slots[h] - 1;
+		}
+		group_of[i] = g;
+		groups[g].last++;
+	}
+	/* first: where the group starts in @v; last: where its next line goes, then its last */
+	for (size_t g = 0, at = 0; g < nr; g++) {
+		size_t n = groups[g].last;
+
+		groups[g].first = groups[g].last = at;
+		at += n;
+	}
+	for (size_t i = 0; i < nr_lines; i++)
+		v[groups[group_of[i]].last++] = &lines[i];
+	for (size_t g = 0; g < nr; g++) {
+		groups[g].last--;
+		ksym__merge_runs(v + groups[g].first, tmp, groups[g].last - groups[g].first + 1);
+	}
+	*nr_groups = nr;
+	err = 0;
+out_free:
+	free(tmp);
+	free(group_of);
+	free(slots);
+	return err;
+}
+
 static int ksym_group__cmp(const void *a, const void *b, void *arg)
 {
 	struct ksym_line **v = arg;
@@ -688,12 +797,19 @@ static int ksym_group__cmp(const void *a, const void *b, void *arg)
 /* a kallsyms copy larger than this is not one */
 #define KALLSYMS_MAX (256U << 20)
 
-static int read_file(const char *path, char **buf, size_t *len)
+/*
+ * @path mapped read-only (*@buf NULL for an empty file): the copy is
+ * megabytes, and reading it into fresh memory cost more in page faults
+ * than the trim's parse
+ */
+static int map_file(const char *path, const char **buf, size_t *len)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-	ssize_t n;
+	void *p;
 
+	*buf = NULL;
+	*len = 0;
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -704,19 +820,15 @@ static int read_file(const char *path, char **buf, size_t *len)
 		err = -EFBIG;
 		goto out_close;
 	}
-	*buf = malloc(st.st_size + 1);
-	if (!*buf) {
-		err = -ENOMEM;
-		goto out_close;
+	if (st.st_size) {
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			err = -errno;
+			goto out_close;
+		}
+		*buf = p;
+		*len = st.st_size;
 	}
-	n = pread(fd, *buf, st.st_size, 0);
-	if (n != st.st_size) {
-		err = n < 0 ? -errno : -EIO;
-		zfree(buf);
-		goto out_close;
-	}
-	(*buf)[n] = '\0';
-	*len = n;
 out_close:
 	close(fd);
 	return err;
@@ -727,13 +839,14 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 	char path[4096], tmp[4096];
 	struct ksym_line *lines = NULL, **v = NULL;
 	struct ksym_group *groups = NULL;
-	size_t len = 0, nr_lines = 0, alloc = 0, nr_groups = 0;
-	char *buf = NULL;
+	size_t len = 0, nr_lines = 0, alloc = 0, nr_groups = 0, out_len = 0;
+	const char *buf = NULL;
+	char *out = NULL;
 	int fd = -1, err;
 
 	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", dir);
 	snprintf(tmp, sizeof(tmp), "%s/kcore_dir/.kallsyms.tmp", dir);
-	err = read_file(path, &buf, &len);
+	err = map_file(path, &buf, &len);
 	if (err)
 		return err;
 	for (size_t off = 0; off < len;) {
@@ -763,17 +876,18 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 	groups = malloc((nr_lines ? nr_lines : 1) * sizeof(*groups));
 	if (!v || !groups)
 		goto out_free;
-	for (size_t i = 0; i < nr_lines; i++)
-		v[i] = &lines[i];
-	qsort(v, nr_lines, sizeof(*v), ksym_line__cmp);
+	err = ksym__sorted_view(lines, nr_lines, v, groups, &nr_groups);
+	if (err)
+		goto out_free;
 	for (size_t i = 0; i < nr_lines; i++) {
-		if (!i || v[i]->mod_len != v[i - 1]->mod_len ||
-		    memcmp(v[i]->mod, v[i - 1]->mod, v[i]->mod_len))
-			groups[nr_groups++].first = i;
-		groups[nr_groups - 1].last = i;
-		if (ksym_line__named(v[i], buf, "_text") || ksym_line__named(v[i], buf, "_stext") ||
-		    ksym_line__named(v[i], buf, "_etext"))
-			v[i]->keep = true;
+		struct ksym_line *l = &lines[i];
+		const char *name = buf + l->off + l->name_off;
+
+		/* the kernel's bounds, which readers look for by name: "__" starts thousands */
+		if (!l->mod_len && name[0] == '_' && l->name_off + 1u < l->len && name[1] != '_' &&
+		    (ksym_line__named(l, buf, "_text") || ksym_line__named(l, buf, "_stext") ||
+		     ksym_line__named(l, buf, "_etext")))
+			l->keep = true;
 	}
 	for (size_t g = 0; g < nr_groups; g++) {
 		v[groups[g].first]->keep = true;
@@ -809,14 +923,26 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 		err = -errno;
 		goto out_free;
 	}
-	err = 0;
-	/* in the copy's own order: readers see the table as the kernel listed it */
-	for (size_t i = 0, out = 0; i < nr_lines && !err; i++) {
+	/*
+	 * In the copy's own order: readers see the table as the kernel listed
+	 * it.  Gathered and written at once: a write per kept line cost as
+	 * much as the trim itself.
+	 */
+	for (size_t i = 0; i < nr_lines; i++)
+		out_len += lines[i].keep ? lines[i].len : 0;
+	out = malloc(out_len ? out_len : 1);
+	err = -ENOMEM;
+	if (!out)
+		goto out_close;
+	out_len = 0;
+	for (size_t i = 0; i < nr_lines; i++) {
 		if (!lines[i].keep)
 			continue;
-		err = pwrite_all(fd, buf + lines[i].off, lines[i].len, out);
-		out += lines[i].len;
+		memcpy(out + out_len, buf + lines[i].off, lines[i].len);
+		out_len += lines[i].len;
 	}
+	err = pwrite_all(fd, out, out_len, 0);
+out_close:
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
@@ -827,7 +953,9 @@ out_free:
 	free(groups);
 	free(v);
 	free(lines);
-	free(buf);
+	free(out);
+	if (buf)
+		munmap((void *)buf, len);
 	return err;
 }
 

@@ -50,16 +50,33 @@ void perf_ring__munmap(struct perf_ring *ring)
 	ring->data = NULL;
 }
 
-int perf_ring__drain(struct perf_ring *ring, perf_ring_fn fn, void *ctx)
+/* the bytes of [@from, @to) of the ring, in one piece or two, split where the ring ends */
+static int perf_ring__spans(struct perf_ring *ring, u64 from, u64 to, perf_ring_span_fn span,
+			    void *ctx)
+{
+	u64 off = from & (ring->size - 1), len = to - from;
+	int err;
+
+	if (!span || !len)
+		return 0;
+	if (off + len <= ring->size)
+		return span(ctx, ring->data + off, len);
+	err = span(ctx, ring->data + off, ring->size - off);
+	return err ? err : span(ctx, ring->data, len - (ring->size - off));
+}
+
+int perf_ring__drain_spans(struct perf_ring *ring, perf_ring_fn fn, perf_ring_span_fn span,
+			   void *ctx)
 {
 	struct perf_event_mmap_page *pc = ring->base;
 	u64 head, tail, mask = ring->size - 1;
-	int n = 0, err = 0;
+	u64 start;
+	int n = 0, err = 0, span_err = 0;
 
 	if (!pc)
 		return 0;
 	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	tail = pc->data_tail;
+	tail = start = pc->data_tail;
 	while (tail < head) {
 		const struct perf_event_header *h;
 		u64 off = tail & mask;
@@ -95,14 +112,30 @@ int perf_ring__drain(struct perf_ring *ring, perf_ring_fn fn, void *ctx)
 		err = fn(ctx, ring, (const union perf_event *)h);
 		if (err)
 			break;
+		/* a record across the ring's end goes whole, from its copy */
+		if (span && off + size > ring->size) {
+			span_err = perf_ring__spans(ring, start, tail, span, ctx);
+			if (!span_err)
+				span_err = span(ctx, h, size);
+			if (span_err)
+				return span_err;
+			start = tail + size;
+		}
 		tail += size;
 		ring->bytes += size;
 		n++;
 	}
+	span_err = perf_ring__spans(ring, start, tail, span, ctx);
 	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
-	return err ? err : n;
+	return err ? err : span_err ? span_err : n;
 bad:
-	/* nothing sane to resynchronise on: drop what is there */
+	/* the records before it are whole; after it, nothing sane to resynchronise on: dropped */
+	span_err = perf_ring__spans(ring, start, tail, span, ctx);
 	__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
-	return -EBADMSG;
+	return span_err ? span_err : -EBADMSG;
+}
+
+int perf_ring__drain(struct perf_ring *ring, perf_ring_fn fn, void *ctx)
+{
+	return perf_ring__drain_spans(ring, fn, NULL, ctx);
 }

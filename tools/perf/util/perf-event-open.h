@@ -53,6 +53,18 @@ void perf_ring__munmap(struct perf_ring *ring);
 typedef int (*perf_ring_fn)(void *ctx, struct perf_ring *ring, const union perf_event *ev);
 int perf_ring__drain(struct perf_ring *ring, perf_ring_fn fn, void *ctx);
 
+/*
+ * As perf_ring__drain(), and before the space is released @span is handed
+ * the bytes of the records @fn took, in order, as they lie in the ring:
+ * whole records in each piece (a record across the ring's end comes alone,
+ * from a copy).  Its error is returned as @fn's is.  So a recorder writes
+ * the records straight from the ring, as perf record does, instead of
+ * copying each.
+ */
+typedef int (*perf_ring_span_fn)(void *ctx, const void *bytes, size_t len);
+int perf_ring__drain_spans(struct perf_ring *ring, perf_ring_fn fn, perf_ring_span_fn span,
+			   void *ctx);
+
 /* PERF_EVENT_IOC_ID; 0 or -errno */
 int perf_event__id(int fd, u64 *id);
 

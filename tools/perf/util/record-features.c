@@ -34,6 +34,8 @@ void record_hits__exit(struct record_hits *h)
 	h->kernel_ips.nr = h->kernel_ips.alloc = 0;
 	h->nr_maps = h->alloc_maps = 0;
 	h->nr_pages = h->alloc_pages = 0;
+	memset(h->recent_ips, 0, sizeof(h->recent_ips));
+	memset(h->recent_pages, 0, sizeof(h->recent_pages));
 }
 
 static int cmp_u64(const void *a, const void *b);
@@ -93,28 +95,30 @@ static int set__grow(struct record_set *set)
 	return 0;
 }
 
-static void set__add(struct record_set *set, u64 key)
+/* true when @key is in @set once back */
+static bool set__add(struct record_set *set, u64 key)
 {
 	u32 j;
 
 	if (!key || set->full)
-		return;
+		return false;
 	if (set->alloc) {
 		for (j = page_hash(key, set->alloc - 1); set->keys[j];
 		     j = (j + 1) & (set->alloc - 1)) {
 			if (set->keys[j] == key)
-				return;
+				return true;
 		}
 	}
 	/* a lost key would lose a symbol: past the cap, the set says it is incomplete */
 	if (set->nr >= RECORD_HITS_MAX || ((set->nr + 1) * 2 > set->alloc && set__grow(set))) {
 		set->full = true;
-		return;
+		return false;
 	}
 	for (j = page_hash(key, set->alloc - 1); set->keys[j]; j = (j + 1) & (set->alloc - 1))
 		;
 	set->keys[j] = key;
 	set->nr++;
+	return true;
 }
 
 void record_hits__kernel_ip(struct record_hits *h, u64 ip)
@@ -143,21 +147,43 @@ u64 *record_hits__kernel_ips(struct record_hits *h, size_t *nr)
 	return out;
 }
 
+/* where @key may sit among the recent ones */
+static u32 recent_slot(u64 key)
+{
+	return (u32)((key * 0x9e3779b97f4a7c15ULL) >> 56) & (RECORD_HITS_RECENT - 1);
+}
+
 void record_hits__sample(struct record_hits *h, u8 cpumode, u32 pid __maybe_unused, u64 ip)
 {
 	u64 key;
-	u32 j;
+	u32 j, r;
 
-	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		set__add(&h->kernel_ips, ip);
+	/*
+	 * Most samples repeat a recent ip or page (an idle loop, a hot
+	 * function): answered from a few cache lines, rather than from a
+	 * probe into tables of tens of thousands
+	 */
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		r = recent_slot(ip);
+		if (ip && h->recent_ips[r] == ip)
+			return;
+		if (set__add(&h->kernel_ips, ip))
+			h->recent_ips[r] = ip;
+		return;
+	}
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return;
 	key = page_key(ip);
+	r = recent_slot(key);
+	if (h->recent_pages[r] == key)
+		return;
 	if (h->alloc_pages) {
 		for (j = page_hash(key, h->alloc_pages - 1); h->pages[j];
 		     j = (j + 1) & (h->alloc_pages - 1)) {
-			if (h->pages[j] == key)
+			if (h->pages[j] == key) {
+				h->recent_pages[r] = key;
 				return;
+			}
 		}
 	}
 	if (h->nr_pages >= RECORD_HITS_MAX)
@@ -170,6 +196,7 @@ void record_hits__sample(struct record_hits *h, u8 cpumode, u32 pid __maybe_unus
 		;
 	h->pages[j] = key;
 	h->nr_pages++;
+	h->recent_pages[r] = key;
 }
 
 void record_hits__mmap(struct record_hits *h, const struct perf_record_mmap2 *m,
@@ -301,6 +328,8 @@ static void record_features__build_ids(struct perf_writer *w, struct record_hits
 	/* the table is no longer a hash table */
 	zfree(&h->pages);
 	h->nr_pages = h->alloc_pages = 0;
+	/* the next file's pages (--switch-output) are counted anew */
+	memset(h->recent_pages, 0, sizeof(h->recent_pages));
 }
 
 void record_features__write_end(struct perf_writer *w, struct record_hits *h, u64 first, u64 last,

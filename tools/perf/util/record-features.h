@@ -34,11 +34,16 @@ struct record_set {
 	bool full;
 };
 
+/* the keys of record_hits__sample() found or added lately, one per slot */
+#define RECORD_HITS_RECENT 256
+
 struct record_hits {
 	u64 *pages; /* open addressing, 0 = empty, page | 1 */
 	u32 nr_pages, alloc_pages;
 	/* kernel sample ips, callchain entries, text poke sites: the symbols kallsyms keeps */
 	struct record_set kernel_ips;
+	/* kernel ips known to be in kernel_ips, user pages in pages */
+	u64 recent_ips[RECORD_HITS_RECENT], recent_pages[RECORD_HITS_RECENT];
 	struct record_map *maps;
 	size_t nr_maps, alloc_maps;
 };

@@ -87,6 +87,8 @@ struct record {
 	 * (as <dir>/kcore_dir) and packed into the file at the end
 	 */
 	char *kdir_tmp;
+	/* kcore_dir/kallsyms is a fresh copy the first synthesis may read */
+	bool kallsyms_copy;
 	/* -D: when to enable the events (CLOCK_MONOTONIC ns), 0 = not waiting */
 	u64 enable_at;
 	/* --control: a command read in part, waiting for its newline */

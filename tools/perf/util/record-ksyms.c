@@ -139,17 +139,22 @@ void record_ksyms__bpf(struct record_hits *h, struct bpf_capture *cap)
  */
 static bool ksym__kept_by_name(const char *name)
 {
-	/* ftrace_call covers ftrace_caller*, ftrace_regs_call ftrace_regs_caller* */
-	static const char *const prefixes[] = {
-	    "__SCT__",		 "ftrace_call",	      "ftrace_regs_call",   "ftrace_stub",
-	    "ftrace_graph_call", "return_to_handler", "optprobe_template_",
-	};
-
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
+	/* by first letter: this is asked of every kernel symbol */
+	switch (name[0]) {
+	case '_':
+		return !strncmp(name, "__SCT__", 7);
+	case 'f':
+		/* ftrace_call covers ftrace_caller*, ftrace_regs_call ftrace_regs_caller* */
+		return !strncmp(name, "ftrace_", 7) &&
+		       (!strncmp(name + 7, "call", 4) || !strncmp(name + 7, "regs_call", 9) ||
+			!strncmp(name + 7, "stub", 4) || !strncmp(name + 7, "graph_call", 10));
+	case 'r':
+		return !strncmp(name, "return_to_handler", 17);
+	case 'o':
+		return !strncmp(name, "optprobe_template_", 18);
+	default:
+		return false;
 	}
-	return false;
 }
 
 /*
@@ -213,11 +218,47 @@ static int ksyms_scan__line(void *arg, const char *name, char type __maybe_unuse
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* where the ascending run from @v[@i] ends */
+static size_t u64__run_end(const u64 *v, size_t i, size_t n)
 {
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+	while (i + 1 < n && v[i] <= v[i + 1])
+		i++;
+	return i + 1;
+}
 
-	return x < y ? -1 : x > y;
+/*
+ * @v sorted by merging its ascending runs pairwise: kallsyms lists the
+ * kernel's symbols nearly in address order, so this is a pass or two over
+ * the kernel's where qsort() took n log n calls; 0 or -ENOMEM
+ */
+static int u64__sort_runs(u64 *v, size_t n)
+{
+	size_t runs;
+	u64 *tmp;
+
+	if (u64__run_end(v, 0, n) >= n)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	do {
+		runs = 0;
+		for (size_t a = 0; a < n; runs++) {
+			size_t b = u64__run_end(v, a, n), c = b < n ? u64__run_end(v, b, n) : n;
+			size_t i = a, j = b, o = a;
+
+			while (i < b && j < c)
+				tmp[o++] = v[j] < v[i] ? v[j++] : v[i++];
+			while (i < b)
+				tmp[o++] = v[i++];
+			while (j < c)
+				tmp[o++] = v[j++];
+			a = c;
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	} while (runs > 1);
+	free(tmp);
+	return 0;
 }
 
 /* the first address in sorted @v above @addr, or 0 */
@@ -262,8 +303,9 @@ int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir)
 	err = kallsyms__parse(path, &s, ksyms_scan__line);
 	if (err < 0)
 		goto out_free;
-	err = 0;
-	qsort(s.addrs, s.nr_addrs, sizeof(u64), cmp_u64);
+	err = u64__sort_runs(s.addrs, s.nr_addrs);
+	if (err)
+		goto out_free;
 	/*
 	 * No kcore (none here, or not readable): the trampolines' names
 	 * alone.  A static call trampoline nobody poked during the recording

@@ -85,7 +85,6 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	struct record *rec = ctx;
 	const u8 *p = (const u8 *)ev;
 	u16 size = ev->header.size;
-	int err;
 
 	if (ev->header.type == PERF_RECORD_SAMPLE && size >= SAMPLE_OFF_TIME + 8) {
 		u64 t, ip;
@@ -125,9 +124,7 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 		if (strnlen(m->filename, max) < max)
 			record_hits__mmap(&rec->hits, m, m->filename);
 	}
-	err = perf_writer__write_event(rec->w, ev);
-	if (err)
-		return err;
+	/* written by record__span(), with the records around it */
 	rec->bytes += size;
 	/* --max-size: what the rings gave so far, in perf's words */
 	if (rec->opts->max_size && rec->bytes >= rec->opts->max_size && !record_done) {
@@ -140,13 +137,21 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	return 0;
 }
 
+/* the records record__event() saw, as they lie in the ring: no copy of each, as perf record */
+static int record__span(void *ctx, const void *bytes, size_t len)
+{
+	struct record *rec = ctx;
+
+	return perf_writer__write_events(rec->w, bytes, len);
+}
+
 /* one pass over every ring; a FINISHED_ROUND after a pass that wrote anything */
 static int record__mmap_read_all(struct record *rec)
 {
 	int total = 0;
 
 	for (int c = 0; c < rec->nr_rings; c++) {
-		int n = perf_ring__drain(&rec->rings[c], record__event, rec);
+		int n = perf_ring__drain_spans(&rec->rings[c], record__event, record__span, rec);
 
 		if (n == -EBADMSG) {
 			pr_warning(

@@ -495,7 +495,15 @@ static int record__synthesize(struct record *rec)
 			  .data_mmaps =
 			      rec->opts->call_graph == CALL_GRAPH_DWARF || rec->opts->sample_addr,
 			  .namespaces = rec->opts->namespaces};
+	char kallsyms[4096];
 	int err;
+
+	/* only the first file's: by a --switch-output the copy may be trimmed or moved */
+	if (rec->kallsyms_copy) {
+		snprintf(kallsyms, sizeof(kallsyms), "%s/kcore_dir/kallsyms", record__dir(rec));
+		s.kallsyms = kallsyms;
+		rec->kallsyms_copy = false;
+	}
 
 	err = synthesize__kernel_mmap(&s);
 	if (!err)
@@ -871,11 +879,11 @@ int record__run(struct record_opts *opts)
 	if (err)
 		goto out_discard;
 	record__start_modules(&rec);
-	err = record__write_features(&rec);
-	if (!err)
-		err = record__synthesize(&rec);
-	if (err)
-		goto out_abort;
+	/*
+	 * kcore_dir before the start state: the kernel map's bounds come from
+	 * its kallsyms copy then, which spares a second read of /proc/kallsyms
+	 * (the kernel formats each anew, the largest cost of a short recording)
+	 */
 	if (record__dir(&rec)) {
 		/* the events' clock, so that each range read of kcore has its time */
 		struct perf_clock *clock = perf_clock__new(opts->use_clockid, opts->clockid);
@@ -892,7 +900,13 @@ int record__run(struct record_opts *opts)
 			goto out_discard;
 		}
 		record__find_init_caller(&rec);
+		rec.kallsyms_copy = true;
 	}
+	err = record__write_features(&rec);
+	if (!err)
+		err = record__synthesize(&rec);
+	if (err)
+		goto out_abort;
 	/* a workload that is the target enables its events by its exec; -D waits */
 	if (!rec.workload_target && !opts->delay_ms) {
 		err = record__enable(&rec);

@@ -31,47 +31,74 @@ struct kernel_text {
 };
 
 /*
- * _text, _stext and _etext from kallsyms in one pass, 0 for what is absent
- * or hidden (kptr_restrict).  Reading /proc/kallsyms is slow (the kernel
- * expands every name; _etext lies past a hundred thousand lines), so it
- * is read once, in large reads, and each line looked at only as far as
- * needed: "<hex address> <type> <name>[\t[module]]".
+ * _text, _stext and _etext from @path (/proc/kallsyms or a copy) in one
+ * pass, 0 for what is absent or hidden (kptr_restrict).  Reading
+ * /proc/kallsyms is slow (the kernel expands every name; _etext lies past
+ * a hundred thousand lines), so it is read once, in large reads, and each
+ * line looked at only as far as needed: "<hex address> <type> <name>[\t[module]]".
  */
-static void kallsyms__kernel_text(struct kernel_text *kt)
+/* one line of kallsyms, NUL-terminated */
+static void kernel_text__line(struct kernel_text *kt, char *line)
 {
-	static char buf[1 << 16];
-	char line[512];
-	FILE *f = fopen("/proc/kallsyms", "r");
+	char *name = strchr(line, ' '), *end;
+	u64 *dst;
+
+	/* "_" then one of "text", "stext", "etext", then the end of the name */
+	if (!name || !name[1] || name[2] != ' ' || name[3] != '_' ||
+	    (name[4] != 't' && name[4] != 's' && name[4] != 'e'))
+		return;
+	name += 3;
+	end = name + strcspn(name, "\t\n");
+	*end = '\0';
+	if (!strcmp(name, "_text"))
+		dst = &kt->text;
+	else if (!strcmp(name, "_stext"))
+		dst = &kt->stext;
+	else if (!strcmp(name, "_etext"))
+		dst = &kt->etext;
+	else
+		return;
+	/* the first one is the kernel's; modules come after it */
+	if (!*dst)
+		*dst = strtoull(line, NULL, 16);
+}
+
+static void kallsyms__kernel_text(const char *path, struct kernel_text *kt)
+{
+	static char buf[(1 << 16) + 1];
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	memset(kt, 0, sizeof(*kt));
-	if (!f)
+	if (fd < 0)
 		return;
-	setvbuf(f, buf, _IOFBF, sizeof(buf));
-	while (fgets(line, sizeof(line), f)) {
-		char *name = strchr(line, ' '), *end;
-		u64 *dst;
+	/* lines cut from the buffer in place: stdio's per-line copies cost more than the scan */
+	while (!kt->etext) {
+		ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		char *p = buf, *end, *nl;
 
-		/* "_" then one of "text", "stext", "etext", then the end of the name */
-		if (!name || !name[1] || name[2] != ' ' || name[3] != '_')
+		if (n < 0 && errno == EINTR)
 			continue;
-		name += 3;
-		end = name + strcspn(name, "\t\n");
-		*end = '\0';
-		if (!strcmp(name, "_text"))
-			dst = &kt->text;
-		else if (!strcmp(name, "_stext"))
-			dst = &kt->stext;
-		else if (!strcmp(name, "_etext"))
-			dst = &kt->etext;
-		else
-			continue;
-		/* the first one is the kernel's; modules come after it */
-		if (!*dst)
-			*dst = strtoull(line, NULL, 16);
-		if (kt->etext)
+		if (n <= 0) {
+			/* the last line, without its newline */
+			buf[len] = '\0';
+			if (len)
+				kernel_text__line(kt, buf);
 			break;
+		}
+		end = buf + len + n;
+		while (!kt->etext && (nl = memchr(p, '\n', end - p))) {
+			*nl = '\0';
+			kernel_text__line(kt, p);
+			p = nl + 1;
+		}
+		len = end - p;
+		/* a line as long as the buffer is no kernel's: dropped */
+		if (len == sizeof(buf) - 1)
+			len = 0;
+		memmove(buf, p, len);
 	}
-	fclose(f);
+	close(fd);
 }
 
 int synthesize__kernel_mmap(struct synth *s)
@@ -80,7 +107,7 @@ int synthesize__kernel_mmap(struct synth *s)
 	struct kernel_text kt;
 	u64 start, end;
 
-	kallsyms__kernel_text(&kt);
+	kallsyms__kernel_text(s->kallsyms ?: "/proc/kallsyms", &kt);
 	start = kt.text ? kt.text : kt.stext;
 	end = kt.etext;
 	memset(&m, 0, sizeof(m));

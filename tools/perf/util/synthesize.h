@@ -27,9 +27,15 @@ struct synth {
 	bool data_mmaps;
 	/* --namespaces: a NAMESPACES record per thread, as perf synthesizes them */
 	bool namespaces;
+	/*
+	 * A copy of /proc/kallsyms just taken, to find the kernel's text in
+	 * (NULL: /proc/kallsyms itself, which the kernel formats anew at
+	 * every read, a cost of tens of milliseconds)
+	 */
+	const char *kallsyms;
 };
 
-/* "[kernel.kallsyms]_text" from _text to the top of the address space */
+/* "[kernel.kallsyms]_text" from _text to _etext (or the top of the address space) */
 int synthesize__kernel_mmap(struct synth *s);
 /* one mmap per line of /proc/modules; none when it does not exist */
 int synthesize__modules(struct synth *s);

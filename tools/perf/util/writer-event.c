@@ -436,15 +436,12 @@ int perf_writer__synth_sample(struct perf_writer *w, int idx, const struct perf_
 	return writer__finish(w, NULL, NULL, PERF_RECORD_SAMPLE);
 }
 
-int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev)
+/* what perf_writer__write_event() takes: header.size if it does, else -EINVAL */
+static int writer__event_size(struct perf_writer *w, const struct perf_event_header *h)
 {
-	u32 type;
-	u16 size;
+	u32 type = writer__u32(w, h->type);
+	u16 size = writer__u16(w, h->size);
 
-	if (!ev)
-		return -EINVAL;
-	type = writer__u32(w, ev->header.type);
-	size = writer__u16(w, ev->header.size);
 	/* perf itself writes some user records (CPU_MAP) of sizes not 8-aligned */
 	if (size < sizeof(struct perf_event_header) ||
 	    (size % 8 && type < PERF_RECORD_USER_TYPE_START))
@@ -463,5 +460,37 @@ int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev)
 		if (type >= PERF_RECORD_HEADER_MAX)
 			return -EINVAL;
 	}
-	return writer__record(w, ev, size, type);
+	return size;
+}
+
+int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev)
+{
+	int size;
+
+	if (!ev)
+		return -EINVAL;
+	size = writer__event_size(w, &ev->header);
+	if (size < 0)
+		return size;
+	return writer__record(w, ev, size, writer__u32(w, ev->header.type));
+}
+
+int perf_writer__write_events(struct perf_writer *w, const void *bytes, size_t len)
+{
+	const u8 *p = bytes;
+	struct perf_event_header h;
+
+	/* all checked before any is written */
+	for (size_t off = 0; off < len;) {
+		int size;
+
+		if (len - off < sizeof(h))
+			return -EINVAL;
+		memcpy(&h, p + off, sizeof(h));
+		size = writer__event_size(w, &h);
+		if (size < 0 || (size_t)size > len - off)
+			return -EINVAL;
+		off += size;
+	}
+	return len ? writer__records(w, p, len) : 0;
 }

@@ -31,12 +31,13 @@
 
 /* ---- output ---- */
 
-static int writer__flush(struct perf_writer *w)
+/* @len bytes at the end of the output, past what the buffer holds */
+static int writer__write_out(struct perf_writer *w, const u8 *p, size_t len)
 {
 	size_t done = 0;
 
-	while (done < w->olen) {
-		ssize_t n = write(w->fd, w->obuf + done, w->olen - done);
+	while (done < len) {
+		ssize_t n = write(w->fd, p + done, len - done);
 
 		if (n < 0 && errno == EINTR && !interrupt__pending())
 			continue;
@@ -46,7 +47,14 @@ static int writer__flush(struct perf_writer *w)
 		}
 		done += n;
 	}
-	w->off += w->olen;
+	w->off += len;
+	return 0;
+}
+
+static int writer__flush(struct perf_writer *w)
+{
+	if (writer__write_out(w, w->obuf, w->olen))
+		return w->err;
 	w->olen = 0;
 	return 0;
 }
@@ -514,6 +522,38 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 		return w->err;
 #endif
 	return writer__emit(w, rec, len);
+}
+
+int writer__records(struct perf_writer *w, const u8 *p, size_t len)
+{
+	struct perf_event_header h;
+
+	if (w->err)
+		return w->err;
+	if (w->aux_owed)
+		return -EBUSY;
+	if (writer__start(w))
+		return w->err;
+	/* into the zstd batch, or a few: through the buffer, one by one */
+	if (writer__compressing(w) || len < OUT_BUF_SIZE / 4) {
+		for (size_t off = 0; off < len && !w->err; off += writer__u16(w, h.size)) {
+			memcpy(&h, p + off, sizeof(h));
+			writer__record(w, p + off, writer__u16(w, h.size), writer__u32(w, h.type));
+		}
+		return w->err;
+	}
+	for (size_t off = 0; off < len; off += writer__u16(w, h.size)) {
+		u32 type;
+
+		memcpy(&h, p + off, sizeof(h));
+		type = writer__u32(w, h.type);
+		if (type < PERF_RECORD_HEADER_MAX)
+			w->nr_records[type]++;
+	}
+	/* many: written where they lie, as perf record writes its rings */
+	if (writer__flush(w))
+		return w->err;
+	return writer__write_out(w, p, len);
 }
 
 int perf_writer__flush_build_ids(struct perf_writer *w)

@@ -113,6 +113,13 @@ u64 perf_writer__attr_id(const struct perf_writer *w, int idx);
  * lies outside header.size (perf_writer__write_auxtrace() below).
  */
 int perf_writer__write_event(struct perf_writer *w, const union perf_event *ev);
+/*
+ * @len bytes of complete records one after the other, each as
+ * perf_writer__write_event() takes it; none is written unless all are.
+ * Many at once are written where they lie (a ring buffer's span), without
+ * a copy.
+ */
+int perf_writer__write_events(struct perf_writer *w, const void *bytes, size_t len);
 
 /*
  * A PERF_RECORD_AUXTRACE record as it is, followed by its @ev->auxtrace.size
