@@ -42,7 +42,7 @@ row '-G -F comm,tid,pid,cpu,time,period,event,ip,sym,symoff,dso'
 # the filters: both tools still read every record (samples per second of the whole file)
 row '--time 10%-90% -C 0 -F comm,tid,time,ip,sym,dso'
 
-# every core (script's default, one worker per CPU): wall time against
+# every core (--threads one per CPU; the default only from 64 MB): wall time against
 # stock perf's, and the CPU all workers took against one worker's.  The
 # lines go to a file, as a user's would: the workers' chunks after the
 # first wait in temporary files and are copied out, which /dev/null would
@@ -50,7 +50,7 @@ row '--time 10%-90% -C 0 -F comm,tid,time,ip,sym,dso'
 par_row() { # fields
 	local fields=$1 p pc t tc s sc out=$dir/par.out
 	read -r p pc < <(measure_wall sh -c "perf script -i '$dir/perf.data' $fields >'$out'")
-	read -r t tc < <(measure_wall sh -c "'$prog' script -i '$dir/perf.data' $fields >'$out'")
+	read -r t tc < <(measure_wall sh -c "'$prog' script --threads $(nproc) -i '$dir/perf.data' $fields >'$out'")
 	read -r s sc < <(measure_wall sh -c "'$prog' script --threads 1 -i '$dir/perf.data' $fields >'$out'")
 	rm -f "$out"
 	printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' \

@@ -133,7 +133,7 @@ int cmd_textpoke_script(int argc, char **argv)
 	     "input file name (default perf.data, - for a pipe)", 'i'},
 	    {0, "threads", required_argument, "n",
 	     "workers reading chunks of time in parallel (default: one per CPU on a recording of "
-	     "16 MB or more; 1: none)",
+	     "64 MB or more; 1: none)",
 	     OPT_THREADS},
 	    {'F', "fields", required_argument, "fields",
 	     "[type:]field,... or +field,-field: comm,tid,pid,time,cpu,event,trace,ip,sym,"
