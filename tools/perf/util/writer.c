@@ -500,14 +500,22 @@ static int writer__start(struct perf_writer *w)
  * and the like) stay outside, after the batch, as perf record writes
  * them.
  */
-int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
+/* 0 when a record may be written now: no error, no AUX payload owed, started */
+static int writer__ready(struct perf_writer *w)
 {
 	if (w->err)
 		return w->err;
 	if (w->aux_owed)
 		return -EBUSY;
-	if (writer__start(w))
-		return w->err;
+	return writer__start(w);
+}
+
+int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
+{
+	int err = writer__ready(w);
+
+	if (err)
+		return err;
 	if (type < PERF_RECORD_HEADER_MAX)
 		w->nr_records[type]++;
 #ifdef HAVE_ZSTD
@@ -527,13 +535,10 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 int writer__records(struct perf_writer *w, const u8 *p, size_t len)
 {
 	struct perf_event_header h;
+	int err = writer__ready(w);
 
-	if (w->err)
-		return w->err;
-	if (w->aux_owed)
-		return -EBUSY;
-	if (writer__start(w))
-		return w->err;
+	if (err)
+		return err;
 	/* into the zstd batch, or a few: through the buffer, one by one */
 	if (writer__compressing(w) || len < OUT_BUF_SIZE / 4) {
 		for (size_t off = 0; off < len && !w->err; off += writer__u16(w, h.size)) {
