@@ -241,9 +241,8 @@ static bool annotate__kernel_wanted(struct annotate *a, struct machine *machine,
  * recording's kernel samples are a fifth of it and more).  Kept for
  * delivery: all until that is known, and any other.
  */
-static bool annotate__sample_drop(struct perf_tool *tool, const struct evsel *evsel,
-				  u64 time, u32 cpu __maybe_unused,
-				  const union perf_event *event)
+static bool annotate__sample_drop(struct perf_tool *tool, const struct evsel *evsel, u64 time,
+				  u32 cpu __maybe_unused, const union perf_event *event)
 {
 	struct annotate *a = (struct annotate *)tool;
 	u64 ip;

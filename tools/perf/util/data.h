@@ -72,7 +72,7 @@ void perf_data__window_put(struct perf_data_window *win);
  * no check that could fail).
  */
 static inline const void *perf_data__window_peek(struct perf_data *data,
-						  struct perf_data_window *win, u64 off, u64 len)
+						 struct perf_data_window *win, u64 off, u64 len)
 {
 	if (win->base && off >= win->start && off + len <= win->start + win->len)
 		return (const char *)win->base + (off - win->start);

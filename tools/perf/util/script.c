@@ -879,7 +879,8 @@ static unsigned int script__nr_workers(struct script *s)
 		why = "-D";
 	/* as perf, data_src is padded to the widest printed so far */
 	for (int i = 0; !why && i < s->session->evlist->nr_entries; i++)
-		if (script_printer__fields(&s->printer, s->session->evlist->entries[i]) & SF_DATA_SRC)
+		if (script_printer__fields(&s->printer, s->session->evlist->entries[i]) &
+		    SF_DATA_SRC)
 			why = "data_src is printed";
 	if (why) {
 		pr_debug("%s: one worker: %s\n", s->session->path, why);
@@ -903,7 +904,8 @@ static int script__process(void *arg)
 		err = itrace__finish(s->itrace);
 	script__header_pending(s);
 	for (int i = 0;
-	     opts->per_event_dump && s->session->evlist && i < s->session->evlist->nr_entries; i++) {
+	     opts->per_event_dump && s->session->evlist && i < s->session->evlist->nr_entries;
+	     i++) {
 		int e = script__dump_close(s, s->session->evlist->entries[i]);
 
 		err = err ?: e;

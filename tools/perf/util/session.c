@@ -326,9 +326,10 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 	/* a dropped sample's time still places the time-less side-band records after it */
 	if (session->state->no_sample_id_all && key.time && key.time != (u64)-1)
 		session->state->last_time = key.time;
-	if (known && ((session->window.active && !session_window__keeps(session, key.time)) ||
-		      (session->tool->sample_drop &&
-		       session->tool->sample_drop(session->tool, evsel, key.time, key.cpu, event)))) {
+	if (known &&
+	    ((session->window.active && !session_window__keeps(session, key.time)) ||
+	     (session->tool->sample_drop &&
+	      session->tool->sample_drop(session->tool, evsel, key.time, key.cpu, event)))) {
 		if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
 			ordered_events__note(&session->state->oe, key.time);
 		return 0;
@@ -912,8 +913,8 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		    (!session->tool->sample ||
 		     (session->window.active &&
 		      (off < session->window.parse_from || off >= session->window.parse_to))) &&
-		    !dump_trace &&
-		    !st->no_sample_id_all && !(h.size % 8) && session->evlist->nr_entries) {
+		    !dump_trace && !st->no_sample_id_all && !(h.size % 8) &&
+		    session->evlist->nr_entries) {
 			session->stats.total_bytes += h.size;
 			session->stats.nr_events[PERF_RECORD_SAMPLE]++;
 			off += h.size;
@@ -1029,9 +1030,10 @@ int perf_session__process_preamble(struct perf_session *session)
 		return 0;
 	while (off < end) {
 		struct perf_event_header h;
-		const void *p = end - off >= sizeof(h) ?
-				    perf_data__window_peek(session->data, &st->win, off, sizeof(h)) :
-				    NULL;
+		const void *p =
+		    end - off >= sizeof(h) ?
+			perf_data__window_peek(session->data, &st->win, off, sizeof(h)) :
+			NULL;
 		u64 skip = 0, t;
 
 		if (!p)

@@ -108,7 +108,7 @@ struct events_stats {
 struct workers_state;
 struct session_window {
 	bool active;
-	bool stop;   /* no chunk left to claim or finish: stop reading */
+	bool stop;    /* no chunk left to claim or finish: stop reading */
 	u64 next_off; /* session_window__step() is due at this file offset */
 	/* samples outside [parse_from, parse_to) are stepped over unread */
 	u64 parse_from, parse_to;
