@@ -131,7 +131,6 @@ struct workers_shared {
 struct workers_state {
 	const struct workers_plan *plan;
 	struct workers_shared *shared;
-	unsigned int self;
 	unsigned int cur; /* the lowest chunk it owns and has not finished; NO_CHUNK */
 	u64 owned[WORKERS_MAX_CHUNKS / 64];
 	int spill_fd;		/* the output between chunks: nothing is printed there */
@@ -616,7 +615,6 @@ workers__child(struct perf_session *session, struct workers_plan *plan, unsigned
 	memset(ws, 0, sizeof(*ws));
 	ws->plan = plan;
 	ws->shared = shared;
-	ws->self = k;
 	ws->spill_fd = spill_fd;
 	ws->done_fd = pp->done[1];
 	ws->stats_rd = pp->stats[0];
