@@ -35,6 +35,12 @@
  * none }" in annotate-html.c's style: the page is right, nothing drawn.
  * And code.kprobe_at left NULL in ak__write_block(): the armed version
  * lists int3 at the site and "movl %esp,%ebp" a byte after it.
+ *
+ * The same on a copy read while the kernel poked it (FK_KCORE_TORN), timed
+ * and untimed: the static call's range caught in text_poke_bp()'s int3
+ * phase.  Mutation caught: tp_site__segment_value() taking the base's
+ * bytes in the phase (the first version lists "cc" at the call site and
+ * its sample's bytes are not the model's).
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -391,6 +397,35 @@ static int test__annotate_kernel_versions(struct test_suite *t)
 	if (!run_check(fk, opts, until, false, a))
 		goto out;
 	fixture_kernel__delete(fk);
+
+	/*
+	 * A copy read while the kernel poked it (FK_KCORE_TORN: the static
+	 * call's range read in text_poke_bp()'s int3 phase, cc and the old
+	 * tail), with our recorder's read times and as stock perf leaves it
+	 * (no times): every sample on the model's bytes, so the static call's
+	 * first version is the call, not the int3 the copy holds (untimed, the
+	 * fixture takes no sample before the copy ends: that version has none
+	 * and is not listed; its call is the third version's).
+	 */
+	for (i = 0; i < 2; i++) {
+		fk = fixture_kernel__new(FK_KCORE_TORN | (i ? FK_KCORE_UNTIMED : 0));
+		TEST_ASSERT_VAL("torn fixture", fk);
+		if (!run_check(fk, "-n --asm-raw", UINT64_MAX, false, a)) {
+			pr_debug("the copy read mid-poke%s\n", i ? ", untimed" : "");
+			goto out;
+		}
+		out = run(fk->path, "--asm-raw -s fk_static_call_fn", &err);
+		if (!out || fixture__count(out, "81000304:       cc ") ||
+		    fixture__count(out, "81000304:       e8 f7 0c 00 00") != (i ? 1 : 2)) {
+			pr_debug("the static call's int3 phase shown as the copy holds it:\n%s",
+				 out ?: "");
+			goto out;
+		}
+		zfree(&out);
+		zfree(&err);
+		fixture_kernel__delete(fk);
+		fk = NULL;
+	}
 
 	/* no kcore: the kallsyms functions' code is not known, one line each */
 	fk = fixture_kernel__new(FK_NO_KCORE);
