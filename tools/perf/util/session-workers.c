@@ -136,6 +136,14 @@ struct workers_state {
 	int spill_fd;		/* the output between chunks: nothing is printed there */
 	int done_fd;		/* finished chunks' numbers, to the parent */
 	int stats_rd, stats_wr; /* the others' counts, to the last chunk's worker */
+	/*
+	 * what a command that prints after its pass gathered (annotate), to
+	 * the last chunk's worker: its own pipe's write end, every pipe's
+	 * read end (who merges is known only at the end), -1 once closed
+	 */
+	int state_wr;
+	int state_rd[WORKERS_MAX];
+	unsigned int self;
 	bool owns_last;
 };
 
@@ -601,7 +609,82 @@ bool session_window__gather_stats(struct perf_session *session)
 struct workers_pipes {
 	int done[2];
 	int stats[2];
+	int state[WORKERS_MAX][2]; /* a worker's gathered state: session_window__gather() */
 };
+
+static void worker__close_state_reads(struct workers_state *ws)
+{
+	for (unsigned int i = 0; i < ws->plan->nr_workers; i++) {
+		if (ws->state_rd[i] >= 0)
+			close(ws->state_rd[i]);
+		ws->state_rd[i] = -1;
+	}
+}
+
+/* one worker's state, read whole by @merge: -ECANCELED when it did not come */
+static int worker__merge_one(int fd, int (*merge)(void *arg, FILE *fp), void *arg)
+{
+	FILE *fp = fdopen(fd, "r");
+	int err, c;
+
+	if (!fp) {
+		close(fd);
+		return -errno;
+	}
+	/* nothing at all: its worker failed before sending, and says why itself */
+	c = getc(fp);
+	if (c == EOF) {
+		fclose(fp);
+		return -ECANCELED;
+	}
+	ungetc(c, fp);
+	err = merge(arg, fp);
+	/* a state cut short is its worker's failure too */
+	if (err == -ENODATA || (!err && getc(fp) != EOF))
+		err = -ECANCELED;
+	fclose(fp);
+	return err;
+}
+
+int session_window__gather(struct perf_session *session, int (*send)(void *arg, FILE *fp),
+			   int (*merge)(void *arg, FILE *fp), void *arg)
+{
+	struct workers_state *ws = session->window.ws;
+	int err = 0, fd = ws->state_wr;
+	FILE *fp;
+
+	ws->state_wr = -1;
+	if (!ws->owns_last) {
+		/*
+		 * not the merger: its reads closed first, so that a merger
+		 * that failed leaves this write an EPIPE, never a wait
+		 */
+		worker__close_state_reads(ws);
+		signal(SIGPIPE, SIG_IGN);
+		fp = fdopen(fd, "w");
+		if (!fp) {
+			close(fd);
+			return -errno;
+		}
+		err = send(arg, fp);
+		if (fclose(fp) && !err)
+			err = -errno;
+		/* a merger gone has said why: this worker's part ends quietly */
+		return err == -EPIPE ? -ECANCELED : (err ?: 0);
+	}
+	close(fd);
+	for (unsigned int i = 0; i < ws->plan->nr_workers; i++) {
+		int e;
+
+		if (i == ws->self || ws->state_rd[i] < 0)
+			continue;
+		e = worker__merge_one(ws->state_rd[i], merge, arg);
+		ws->state_rd[i] = -1;
+		if (e && !err)
+			err = e;
+	}
+	return err ?: 1;
+}
 
 static void __attribute__((noreturn))
 workers__child(struct perf_session *session, struct workers_plan *plan, unsigned int k,
@@ -619,6 +702,14 @@ workers__child(struct perf_session *session, struct workers_plan *plan, unsigned
 	ws->done_fd = pp->done[1];
 	ws->stats_rd = pp->stats[0];
 	ws->stats_wr = pp->stats[1];
+	ws->self = k;
+	for (unsigned int i = 0; i < plan->nr_workers; i++) {
+		ws->state_rd[i] = pp->state[i][0];
+		/* only its own pipe's write end: the merger sees the others' ends */
+		if (i != k)
+			close(pp->state[i][1]);
+	}
+	ws->state_wr = pp->state[k][1];
 	worker__own(ws, k);
 	ws->cur = k;
 	session->window = (struct session_window){
@@ -857,7 +948,7 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 static int workers__run(struct perf_session *session, struct workers_plan *plan,
 			int (*body)(void *arg), void *arg, bool *ran)
 {
-	struct workers_pipes pp = {{-1, -1}, {-1, -1}};
+	struct workers_pipes pp = {{-1, -1}, {-1, -1}, {{0}}};
 	struct workers_shared *shared;
 	pid_t pids[WORKERS_MAX] = {0};
 	bool same = workers__same_stream();
@@ -874,8 +965,13 @@ static int workers__run(struct perf_session *session, struct workers_plan *plan,
 	memset(shared, 0, sizeof(*shared));
 	shared->next = plan->nr_workers;
 	spill_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	for (k = 0; k < WORKERS_MAX; k++)
+		pp.state[k][0] = pp.state[k][1] = -1;
 	if (spill_fd < 0 || pipe2(pp.done, O_CLOEXEC) || pipe2(pp.stats, O_CLOEXEC))
 		goto out;
+	for (k = 0; k < plan->nr_workers; k++)
+		if (pipe2(pp.state[k], O_CLOEXEC))
+			goto out;
 	plan->chunks[0].out_fd = STDOUT_FILENO;
 	plan->chunks[0].err_fd = STDERR_FILENO;
 	for (c = 1; c < plan->nr_chunks; c++) {
@@ -903,6 +999,12 @@ static int workers__run(struct perf_session *session, struct workers_plan *plan,
 	*ran = true;
 	close(pp.done[1]);
 	pp.done[1] = -1;
+	/* the workers' states are theirs alone: a reader gone must be seen as gone */
+	for (k = 0; k < plan->nr_workers; k++) {
+		close(pp.state[k][0]);
+		close(pp.state[k][1]);
+		pp.state[k][0] = pp.state[k][1] = -1;
+	}
 	ret = workers__join(session, plan, shared, pids, pp.done[0]);
 	if (verbose > 0) {
 		struct rusage self;
@@ -923,6 +1025,12 @@ out:
 			close(pp.done[k]);
 		if (pp.stats[k] >= 0)
 			close(pp.stats[k]);
+	}
+	for (k = 0; k < WORKERS_MAX; k++) {
+		if (pp.state[k][0] >= 0)
+			close(pp.state[k][0]);
+		if (pp.state[k][1] >= 0)
+			close(pp.state[k][1]);
 	}
 	if (spill_fd >= 0)
 		close(spill_fd);

@@ -3,6 +3,7 @@
 #define __PERF_TEXTPOKE_SESSION_WORKERS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "types.h"
 
@@ -41,6 +42,21 @@ bool session_window__gather_stats(struct perf_session *session);
  * next.  0 or the error of a delivery.
  */
 int session_window__step(struct perf_session *session, u64 off);
+
+/*
+ * In a worker, after its pass, for a command that prints once the whole
+ * recording is read (annotate): what each worker gathered goes to the
+ * worker that owns the last chunk, which merges it and prints.  @send
+ * writes this worker's state to @fp; @merge reads one other worker's
+ * from @fp and adds it to its own (-ENODATA: the state ends early).
+ * Returns 1 in the merger once every other state is in, 0 in the others
+ * (which print nothing), or a negative errno: -ECANCELED where another
+ * worker failed and says why itself, else @send's or @merge's error.
+ * The order the states come in is no order of the recording: the merge
+ * must not depend on it.
+ */
+int session_window__gather(struct perf_session *session, int (*send)(void *arg, FILE *fp),
+			   int (*merge)(void *arg, FILE *fp), void *arg);
 
 /* in a worker: whether a sample at @time is in one of its chunks */
 bool session_window__keeps(struct perf_session *session, u64 time);
