@@ -1161,3 +1161,32 @@ int machine__resolve(struct machine *machine, struct addr_location *al, struct p
 	thread__put(thread);
 	return 0;
 }
+
+long machine__dso_ksym_index(const struct machine *machine, const struct dso *dso)
+{
+	if (dso->kind != DSO_KIND__KSYMBOL)
+		return -1;
+	for (size_t i = 0; i < machine->nr_ksyms; i++)
+		if (machine->ksyms[i].map->dso == dso)
+			return i;
+	return -1;
+}
+
+struct dso *machine__find_dso(struct machine *machine, const char *name, long ksym_index)
+{
+	struct dso *dso;
+
+	if (ksym_index >= 0) {
+		if ((size_t)ksym_index >= machine->nr_ksyms)
+			return NULL;
+		dso = machine->ksyms[ksym_index].map->dso;
+		if (dso->kind != DSO_KIND__KSYMBOL)
+			return NULL;
+	} else {
+		dso = dsos__find(&machine->dsos, name);
+	}
+	if (!dso || strcmp(dso->name, name))
+		return NULL;
+	machine__load_dso(machine, dso);
+	return dso;
+}

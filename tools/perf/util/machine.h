@@ -156,6 +156,17 @@ bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time);
 bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time);
 
 /*
+ * The workers of a parallel run read the same side-band, so an object
+ * one of them holds, the others hold too: by its name, or, for a KSYMBOL
+ * object (a name two loads of one program share), by its place among the
+ * KSYMBOL spans.  machine__dso_ksym_index(): that place, -1 for an object
+ * known by name.  machine__find_dso(): the object, its symbols loaded, or
+ * NULL when there is none such.
+ */
+long machine__dso_ksym_index(const struct machine *machine, const struct dso *dso);
+struct dso *machine__find_dso(struct machine *machine, const char *name, long ksym_index);
+
+/*
  * The kernel's symbols read now rather than at the first kernel address
  * resolved, once its map is known: a parallel run's parent reads them
  * once for all its workers.
