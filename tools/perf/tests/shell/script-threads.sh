@@ -31,6 +31,7 @@
 # of order); session_window__keeps() keeping every sample (lines twice).
 
 . "$(dirname "$0")/lib/record-common.sh"
+. "$(dirname "$0")/lib/threads-live.sh"
 need_perf_root
 [ -d "$TEXTPOKE_CORPUS" ] || fail "no corpus at '$TEXTPOKE_CORPUS'"
 scratch script-threads
@@ -73,35 +74,11 @@ done < <(find "$TEXTPOKE_CORPUS" -type f -print0 | sort -z)
 echo "corpus: every file equal at 2 and 7 workers, $cut of them read in chunks"
 
 # --- a live system-wide recording with BPF churn ---
-build "$tmp/loop" loop.c || fail "gcc: $(cat "$tmp/gcc.err")"
-build "$tmp/churn" record-bpf-churn.c || fail "gcc: $(cat "$tmp/gcc.err")"
-"$tmp/churn" churn 1 >/dev/null 2>"$tmp/churn.err" ||
-	skip "cannot load BPF socket filters here: $(cat "$tmp/churn.err")"
-cat >"$tmp/work.sh" <<EOF
-#!/bin/sh
-"$tmp/loop" 2 &
-for v in 1 2 3; do
-	"$tmp/churn" churn 20 >/dev/null || exit 1
-	"$tmp/churn" busy 0.2 \$v >/dev/null || exit 1
-done
-wait
-EOF
-chmod +x "$tmp/work.sh"
-HOME=$tmp perf record -q -e cpu-clock -c 20000 -a -g -o "$tmp/live.data" -- "$tmp/work.sh" \
-	>/dev/null 2>"$tmp/rec.err" || fail "stock perf record: $(cat "$tmp/rec.err")"
+threads_live_record "$tmp/live.data"
 p=$(plan "$tmp/live.data")
 case "$p" in *" workers, "*) ;; *) fail "the live recording was not cut: $p" ;; esac
-# a chunk begins between the first and the last BPF program load
-read -r first last < <(HOME=$tmp perf script -i "$tmp/live.data" --show-bpf-events -F time 2>/dev/null |
-	awk '/PERF_RECORD_KSYMBOL/ { t = $1; sub(":", "", t); if (f == "") f = t; l = t }
-	     END { print f, l }')
-[ -n "$first" ] || fail "stock perf script shows no KSYMBOL in the live recording"
-echo "$p" | awk -v f="$first" -v l="$last" '{ for (i = 1; i <= NF; i++)
-		if ($i ~ /^[0-9]+\.[0-9]+$/ && $i + 0 > f + 0 && $i + 0 < l + 0) n++ }
-	END { exit !n }' || fail "no chunk begins while BPF programs churn ($first..$last): $p"
-# the workload's processes only: another process's object may be gone
-# between two runs (a test's scratch directory), and be read by one only
-ours=loop,churn,work.sh
+threads_live_churn_cut "$tmp/live.data" "$p"
+ours=$threads_live_comms
 same live "$tmp/live.data" -c $ours
 same "live -F" "$tmp/live.data" -c $ours -F comm,tid,time,ip,sym,dso
 same "live insn" "$tmp/live.data" -c $ours -G -F comm,tid,time,ip,sym,symoff,dso,insn
