@@ -33,10 +33,15 @@ int cmd_textpoke_annotate(int argc, char **argv)
 		OPT_COMM,
 		OPT_PID,
 		OPT_TID,
+		OPT_THREADS,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
 	     "input file name (default perf.data, - for a pipe)", 'i'},
+	    {0, "threads", required_argument, "n",
+	     "workers reading chunks of time in parallel (default: one per CPU on a recording of "
+	     "64 MB or more; 1: none)",
+	     OPT_THREADS},
 	    {0, "stdio", no_argument, NULL,
 	     "the text output (the default; with --json or --html, printed too)", OPT_STDIO},
 	    {0, "json", optional_argument, "file",
@@ -151,6 +156,14 @@ int cmd_textpoke_annotate(int argc, char **argv)
 			break;
 		case OPT_TIME:
 			o.time_str = optarg;
+			break;
+		case OPT_THREADS:
+			if (!popt__u32(&ctx, "a number of workers", &o.threads) || !o.threads) {
+				if (!o.threads)
+					fprintf(stderr, "--threads: at least 1\n");
+				err = 129;
+				goto out;
+			}
 			break;
 		case 'l':
 			o.print_lines = true;

@@ -4,10 +4,16 @@
 
 #include <stdio.h>
 
+#include "annotate-itrace.h"
 #include "annotate.h"
+#include "report-filters.h"
 #include "types.h"
 
 struct dso;
+struct evsel;
+struct perf_session;
+struct perf_time_interval;
+struct annotate_kernel;
 struct annotate_ksym;
 struct dso_data;
 struct symbol;
@@ -38,6 +44,40 @@ struct annotate_sym {
 struct annotate_totals {
 	u64 nr_samples, period;
 };
+
+/* one run of perf textpoke annotate: its pass's state (annotate.c) */
+struct annotate {
+	struct annotate_tool tool; /* first: the callbacks get its address */
+	const struct annotate_opts *opts;
+	struct perf_session *session;
+	struct annotate_sym *syms;
+	size_t nr_syms, alloc_syms;
+	size_t *slots; /* SIZE_MAX: free */
+	size_t nr_slots;
+	struct annotate_totals *totals; /* per event */
+	size_t nr_totals;
+	struct report_filters filter;	   /* --comm, --pid, --tid, -d, -C */
+	struct annotate_kernel *kernel;	   /* kernel code per version */
+	struct perf_time_interval *ranges; /* --time */
+	int nr_ranges;
+	/* -s: whether a kernel symbol may be one asked for (0: not known yet, 1: may, -1: none) */
+	int kernel_wanted;
+};
+
+/* @sym's histogram for @evsel, made on its first sample; NULL on ENOMEM */
+struct annotate_sym *annotate__findnew(struct annotate *a, struct evsel *evsel, struct dso *dso,
+				       struct symbol *sym);
+/* the totals of the event of index @idx; NULL on ENOMEM */
+struct annotate_totals *annotate__totals(struct annotate *a, int idx);
+
+/*
+ * A parallel run (session_window__gather()): a worker's state to @fp, and
+ * another's read from @fp into @arg's (a struct annotate).  Symbols are
+ * named by their object's name and their address, which every worker
+ * knows alike.  0 or a negative errno; -ENODATA: the state ends early.
+ */
+int annotate__send(void *arg, FILE *fp);
+int annotate__merge(void *arg, FILE *fp);
 
 /*
  * The code of a user symbol as its object's file holds it, and where the

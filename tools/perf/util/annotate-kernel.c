@@ -110,6 +110,37 @@ int annotate_kernel__sample(struct annotate_sym *as, u64 ip, u64 off, u64 time, 
 	return 0;
 }
 
+int annotate_kernel__send(const struct annotate_sym *as, FILE *fp)
+{
+	const struct annotate_ksym *ks = as->ksym;
+	u64 head[2] = {ks ? ks->nr : 0, ks ? ks->start : 0};
+
+	if (fwrite(head, sizeof(head), 1, fp) != 1 ||
+	    (head[0] && fwrite(ks->samples, sizeof(*ks->samples), ks->nr, fp) != ks->nr))
+		return -EIO;
+	return 0;
+}
+
+int annotate_kernel__merge(struct annotate_sym *as, FILE *fp)
+{
+	struct annotate_ksample ksample;
+	u64 head[2];
+	int err;
+
+	if (fread(head, sizeof(head), 1, fp) != 1)
+		return -ENODATA;
+	/* one read at a time: a count is only as good as the bytes that follow it */
+	for (u64 i = 0; i < head[0]; i++) {
+		if (fread(&ksample, sizeof(ksample), 1, fp) != 1)
+			return -ENODATA;
+		err = annotate_kernel__sample(as, head[1] + ksample.off, ksample.off, ksample.time,
+					      ksample.period);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 void annotate_kernel__sym_exit(struct annotate_sym *as)
 {
 	if (!as->ksym)

@@ -31,6 +31,13 @@ void annotate_kernel__delete(struct annotate_kernel *ak);
 int annotate_kernel__sample(struct annotate_sym *as, u64 ip, u64 off, u64 time, u64 period);
 /* what annotate_kernel__sample() kept for @as */
 void annotate_kernel__sym_exit(struct annotate_sym *as);
+/*
+ * A parallel run (annotate-workers.c): what annotate_kernel__sample() kept
+ * for @as written to @fp, and another worker's read from @fp and added to
+ * @as's.  0 or a negative errno; -ENODATA: the state ends early.
+ */
+int annotate_kernel__send(const struct annotate_sym *as, FILE *fp);
+int annotate_kernel__merge(struct annotate_sym *as, FILE *fp);
 
 /*
  * @as's blocks to @out (its code callback), one per version with samples.

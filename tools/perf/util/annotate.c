@@ -31,6 +31,7 @@
 #include "map.h"
 #include "report-output.h"
 #include "session.h"
+#include "session-workers.h"
 #include "symbol.h"
 #include "time-utils.h"
 
@@ -93,23 +94,6 @@ int annotate_opts__add_sym(struct annotate_opts *opts, const char *name)
  * indices into @syms, at most half full.  A symbol pointer stands for
  * its object's table entry, which the reference on the object keeps.
  */
-struct annotate {
-	struct annotate_tool tool; /* first: the callbacks get its address */
-	const struct annotate_opts *opts;
-	struct perf_session *session;
-	struct annotate_sym *syms;
-	size_t nr_syms, alloc_syms;
-	size_t *slots; /* SIZE_MAX: free */
-	size_t nr_slots;
-	struct annotate_totals *totals; /* per event */
-	size_t nr_totals;
-	struct report_filters filter;	   /* --comm, --pid, --tid, -d, -C */
-	struct annotate_kernel *kernel;	   /* kernel code per version */
-	struct perf_time_interval *ranges; /* --time */
-	int nr_ranges;
-	/* -s: whether a kernel symbol may be one asked for (0: not known yet, 1: may, -1: none) */
-	int kernel_wanted;
-};
 
 static size_t annotate__hash(const struct symbol *sym, int idx)
 {
@@ -141,8 +125,8 @@ static int annotate__grow_slots(struct annotate *a)
 }
 
 /* the histogram of @sym for @evsel, made on its first sample; NULL on ENOMEM */
-static struct annotate_sym *annotate__findnew(struct annotate *a, struct evsel *evsel,
-					      struct dso *dso, struct symbol *sym)
+struct annotate_sym *annotate__findnew(struct annotate *a, struct evsel *evsel, struct dso *dso,
+				       struct symbol *sym)
 {
 	struct annotate_sym *as;
 	size_t s;
@@ -191,7 +175,7 @@ static bool annotate__wanted_sym(const struct annotate *a, struct symbol *sym)
 	return false;
 }
 
-static struct annotate_totals *annotate__totals(struct annotate *a, int idx)
+struct annotate_totals *annotate__totals(struct annotate *a, int idx)
 {
 	if ((size_t)idx >= a->nr_totals) {
 		size_t n = idx + 1;
@@ -525,6 +509,45 @@ static int annotate__outputs(struct annotate *a)
 	return err;
 }
 
+/* workers for the run (0: one per CPU): one for a trace, decoded as one stream */
+static unsigned int annotate__nr_workers(const struct annotate *a)
+{
+	if (a->opts->threads == 1)
+		return 1;
+	if (a->tool.itrace) {
+		pr_debug("%s: one worker: a hardware trace is decoded\n", a->session->path);
+		return 1;
+	}
+	return a->opts->threads;
+}
+
+/*
+ * Reads the recording and prints the annotation: all of it, or in a
+ * worker of a parallel run its chunks of time, the worker that read the
+ * last one adding up the others' counts (annotate-workers.c) and
+ * printing, the others printing nothing.
+ */
+static int annotate__process(void *arg)
+{
+	struct annotate *a = arg;
+	int err = perf_session__process_events(a->session);
+
+	if (!err && a->tool.itrace)
+		err = annotate_itrace__finish(a->tool.itrace);
+	if (!err && a->session->window.active) {
+		err = session_window__gather(a->session, annotate__send, annotate__merge, a);
+		if (err <= 0)
+			return err;
+		err = 0;
+	}
+	if (err)
+		return err;
+	if (a->tool.itrace && annotate_itrace__nr_errors(a->tool.itrace))
+		pr_warning("%s: %llu instruction trace errors\n", a->opts->input,
+			   (unsigned long long)annotate_itrace__nr_errors(a->tool.itrace));
+	return annotate__outputs(a);
+}
+
 int annotate__run(struct annotate_opts *opts)
 {
 	struct annotate a = {
@@ -567,15 +590,8 @@ int annotate__run(struct annotate_opts *opts)
 	if (!a.tool.itrace)
 		dso__set_wanted_names(opts->syms, opts->nr_syms);
 	if (!err)
-		err = perf_session__process_events(a.session);
-	if (!err && a.tool.itrace)
-		err = annotate_itrace__finish(a.tool.itrace);
-	if (err)
-		goto out;
-	if (a.tool.itrace && annotate_itrace__nr_errors(a.tool.itrace))
-		pr_warning("%s: %llu instruction trace errors\n", opts->input,
-			   (unsigned long long)annotate_itrace__nr_errors(a.tool.itrace));
-	err = annotate__outputs(&a);
+		err = perf_session__run_workers(a.session, annotate__nr_workers(&a),
+						annotate__process, &a);
 out:
 	if (err == -ENOMEM)
 		pr_err("%s: out of memory\n", opts->input);

@@ -48,6 +48,8 @@ struct annotate_opts {
 	const char *time_str;
 	/* --json[=FILE], --html[=FILE]: where to, "-" stdout; NULL: not asked for */
 	const char *json, *html;
+	/* --threads: workers reading chunks of time in parallel, 0 one per CPU */
+	unsigned int threads;
 };
 
 void annotate_opts__init(struct annotate_opts *opts);
