@@ -33,51 +33,19 @@
 . "$(dirname "$0")/lib/record-common.sh"
 . "$(dirname "$0")/lib/threads-live.sh"
 need_perf_root
-[ -d "$TEXTPOKE_CORPUS" ] || fail "no corpus at '$TEXTPOKE_CORPUS'"
 scratch script-threads
 
-# same NAME FILE ARGS...: --threads 2 and 7 against 1 on FILE
-same() {
-	local name=$1 file=$2 t st1 st
-	shift 2
-	timeout 300 "$TEXTPOKE" script --threads 1 -i "$file" "$@" >"$tmp/1.out" 2>"$tmp/1.err"
-	st1=$?
-	for t in 2 7; do
-		timeout 300 "$TEXTPOKE" script --threads $t -i "$file" "$@" >"$tmp/$t.out" 2>"$tmp/$t.err"
-		st=$?
-		[ "$st" = "$st1" ] || fail "$name: --threads $t exits $st, one worker $st1"
-		cmp -s "$tmp/1.out" "$tmp/$t.out" ||
-			fail "$name: --threads $t prints other lines: $(diff "$tmp/1.out" "$tmp/$t.out" | head -5)"
-		cmp -s "$tmp/1.err" "$tmp/$t.err" ||
-			fail "$name: --threads $t says other things: $(diff "$tmp/1.err" "$tmp/$t.err" | head -5)"
-	done
-}
-
-# plan FILE ARGS...: perf-textpoke's -v line on how FILE is read by 7
-plan() {
-	local file=$1
-	shift
-	"$TEXTPOKE" script -v --threads 7 -i "$file" "$@" 2>&1 >/dev/null |
-		grep -m1 -E ': [0-9]+ workers, [0-9]+ chunks|: one worker: '
-}
+threads_cmd=script
 
 # --- the corpus ---
-cut=0
-while IFS= read -r -d '' f; do
-	rel=${f#$TEXTPOKE_CORPUS/}
-	case "$rel" in *.md) continue ;; esac
-	same "$rel" "$f"
-	same "$rel -F" "$f" -F comm,tid,time,ip,sym,dso
-	case "$(plan "$f")" in *" workers, "*) cut=$((cut + 1)) ;; esac
-done < <(find "$TEXTPOKE_CORPUS" -type f -print0 | sort -z)
-[ "$cut" -ge 2 ] || fail "only $cut corpus files were cut into chunks (2 or more are)"
-echo "corpus: every file equal at 2 and 7 workers, $cut of them read in chunks"
+corpus_file() {
+	same "$1" "$2"
+	same "$1 -F" "$2" -F comm,tid,time,ip,sym,dso
+}
+threads_corpus corpus_file
 
 # --- a live system-wide recording with BPF churn ---
-threads_live_record "$tmp/live.data"
-p=$(plan "$tmp/live.data")
-case "$p" in *" workers, "*) ;; *) fail "the live recording was not cut: $p" ;; esac
-threads_live_churn_cut "$tmp/live.data" "$p"
+threads_live "$tmp/live.data"
 ours=$threads_live_comms
 same live "$tmp/live.data" -c $ours
 same "live -F" "$tmp/live.data" -c $ours -F comm,tid,time,ip,sym,dso

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The parallel readers' tests (script-threads.sh, annotate-threads.sh):
-# a recording made now by stock perf record -a -g of a loop on each CPU
+# runs at 2 and 7 workers compared with one, of the command the test sets
+# in $threads_cmd (script, annotate); and a recording made now by stock perf record -a -g of a loop on each CPU
 # and of BPF socket filters loaded, run and closed (addresses handed out
 # again), which the parallel run must cut into chunks while the programs
 # churn.  Sourced after record-common.sh; $tmp is the scratch directory.
@@ -41,4 +42,55 @@ threads_live_churn_cut() {
 	echo "$p" | awk -v f="$first" -v l="$last" '{ for (i = 1; i <= NF; i++)
 			if ($i ~ /^[0-9]+\.[0-9]+$/ && $i + 0 > f + 0 && $i + 0 < l + 0) n++ }
 		END { exit !n }' || fail "no chunk begins while BPF programs churn ($first..$last): $p"
+}
+
+# same NAME FILE ARGS...: $threads_cmd at --threads 2 and 7 against 1 on
+# FILE: the same exit status, stdout and stderr
+same() {
+	local name=$1 file=$2 t st1 st
+	shift 2
+	timeout 300 "$TEXTPOKE" $threads_cmd --threads 1 -i "$file" "$@" >"$tmp/1.out" 2>"$tmp/1.err"
+	st1=$?
+	for t in 2 7; do
+		timeout 300 "$TEXTPOKE" $threads_cmd --threads $t -i "$file" "$@" >"$tmp/$t.out" 2>"$tmp/$t.err"
+		st=$?
+		[ "$st" = "$st1" ] || fail "$name: --threads $t exits $st, one worker $st1 ($(head -3 "$tmp/$t.err"))"
+		cmp -s "$tmp/1.out" "$tmp/$t.out" ||
+			fail "$name: --threads $t prints other lines: $(diff "$tmp/1.out" "$tmp/$t.out" | head -5)"
+		cmp -s "$tmp/1.err" "$tmp/$t.err" ||
+			fail "$name: --threads $t says other things: $(diff "$tmp/1.err" "$tmp/$t.err" | head -5)"
+	done
+}
+
+# plan FILE ARGS...: perf-textpoke's -v line on how FILE is read by 7
+plan() {
+	local file=$1
+	shift
+	"$TEXTPOKE" $threads_cmd -v --threads 7 -i "$file" "$@" 2>&1 >/dev/null |
+		grep -m1 -E ': [0-9]+ workers, [0-9]+ chunks|: one worker: '
+}
+
+# threads_corpus FN: FN NAME FILE on every public corpus file; two files
+# at least must be cut into chunks (the others fall back to one worker:
+# pipes, compressed data, too few rounds)
+threads_corpus() {
+	local fn=$1 f rel cut=0
+	[ -d "$TEXTPOKE_CORPUS" ] || fail "no corpus at '$TEXTPOKE_CORPUS'"
+	while IFS= read -r -d '' f; do
+		rel=${f#$TEXTPOKE_CORPUS/}
+		case "$rel" in *.md) continue ;; esac
+		$fn "$rel" "$f"
+		case "$(plan "$f")" in *" workers, "*) cut=$((cut + 1)) ;; esac
+	done < <(find "$TEXTPOKE_CORPUS" -type f -print0 | sort -z)
+	[ "$cut" -ge 2 ] || fail "only $cut corpus files were cut into chunks (2 or more are)"
+	echo "corpus: every file equal at 2 and 7 workers, $cut of them read in chunks"
+}
+
+# threads_live FILE: the live recording made into FILE, read in chunks of
+# which one begins while the programs churn; $p is the -v plan line
+threads_live() {
+	threads_live_record "$1"
+	p=$(plan "$1")
+	case "$p" in *" workers, "*) ;; *) fail "the live recording was not cut: $p" ;; esac
+	threads_live_churn_cut "$1" "$p"
 }
