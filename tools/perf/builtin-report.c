@@ -66,6 +66,7 @@ int cmd_textpoke_report(int argc, char **argv)
 		OPT_NO_GROUP,
 		OPT_PERCENT_TYPE,
 		OPT_ITRACE,
+		OPT_WORKERS,
 	};
 	static const struct popt opts[] = {
 	    {'i', "input", required_argument, "file",
@@ -142,6 +143,10 @@ int cmd_textpoke_report(int argc, char **argv)
 	     OPT_NO_GROUP},
 	    {'T', "threads", no_argument, NULL,
 	     "after the profile, the per-thread counts the READ records hold", 'T'},
+	    {0, "workers", required_argument, "n",
+	     "workers reading chunks of time in parallel (default: one per CPU on a recording of "
+	     "64 MB or more; 1: none)",
+	     OPT_WORKERS},
 	    {0, "percent-type", required_argument, "type",
 	     "perf annotate's percentages: accepted, the report prints none", OPT_PERCENT_TYPE},
 	    {0, "itrace", required_argument, "opts",
@@ -297,6 +302,13 @@ int cmd_textpoke_report(int argc, char **argv)
 			break;
 		case 'T':
 			o.threads = true;
+			break;
+		case OPT_WORKERS:
+			if (!popt__u32(&ctx, "a number of workers", &o.workers) || !o.workers) {
+				if (!o.workers)
+					fprintf(stderr, "--workers: at least 1\n");
+				return 129;
+			}
 			break;
 		case OPT_PERCENT_TYPE:
 			/* perf 6.1 takes it for annotate's columns; --stdio's report has none */

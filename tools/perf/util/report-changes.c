@@ -902,6 +902,83 @@ void report_changes__sample(struct report_changes *pub, u64 ip, u8 cpumode, u64 
 		r->nr_samples++;
 }
 
+/*
+ * A parallel run: every worker made the same sites and regions, in the
+ * same order, from the text image read before the workers began, so the
+ * counts go by place.  What the samples count: the span of their times,
+ * the kernel's, each site version's and each region's.
+ */
+struct rc_state_head {
+	u64 first_time, last_time, nr_kernel_samples;
+	u64 nr_sites, nr_regions;
+	u32 have_time, pad;
+};
+
+int report_changes__send(struct report_changes *pub, FILE *fp)
+{
+	struct rc *rc = rc__of(pub);
+	struct rc_state_head h = {
+	    .first_time = pub->first_time,
+	    .last_time = pub->last_time,
+	    .nr_kernel_samples = pub->nr_kernel_samples,
+	    .nr_sites = pub->nr_sites,
+	    .nr_regions = pub->nr_regions,
+	    .have_time = rc->have_time,
+	};
+
+	if (fwrite(&h, sizeof(h), 1, fp) != 1)
+		return -EIO;
+	for (size_t i = 0; i < pub->nr_sites; i++) {
+		const struct report_site *s = &pub->sites[i];
+
+		if (fwrite(&s->nr_samples_changed, sizeof(u64), 1, fp) != 1)
+			return -EIO;
+		for (size_t v = 0; v < s->nr_versions; v++)
+			if (fwrite(&s->versions[v].nr_samples, sizeof(u64), 1, fp) != 1)
+				return -EIO;
+	}
+	for (size_t i = 0; i < pub->nr_regions; i++)
+		if (fwrite(&pub->regions[i].nr_samples, sizeof(u64), 1, fp) != 1)
+			return -EIO;
+	return 0;
+}
+
+int report_changes__merge(struct report_changes *pub, FILE *fp)
+{
+	struct rc *rc = rc__of(pub);
+	struct rc_state_head h;
+	u64 n;
+
+	if (fread(&h, sizeof(h), 1, fp) != 1)
+		return -ENODATA;
+	/* the same image, the same places: else the state is no state of this run */
+	if (h.nr_sites != pub->nr_sites || h.nr_regions != pub->nr_regions)
+		return -ENODATA;
+	if (h.have_time) {
+		rc__span(rc, h.first_time);
+		rc__span(rc, h.last_time);
+	}
+	pub->nr_kernel_samples += h.nr_kernel_samples;
+	for (size_t i = 0; i < pub->nr_sites; i++) {
+		struct report_site *s = &pub->sites[i];
+
+		if (fread(&n, sizeof(n), 1, fp) != 1)
+			return -ENODATA;
+		s->nr_samples_changed += n;
+		for (size_t v = 0; v < s->nr_versions; v++) {
+			if (fread(&n, sizeof(n), 1, fp) != 1)
+				return -ENODATA;
+			s->versions[v].nr_samples += n;
+		}
+	}
+	for (size_t i = 0; i < pub->nr_regions; i++) {
+		if (fread(&n, sizeof(n), 1, fp) != 1)
+			return -ENODATA;
+		pub->regions[i].nr_samples += n;
+	}
+	return 0;
+}
+
 static u64 overlap(u64 from, u64 to, u64 lo, u64 hi)
 {
 	if (from < lo)

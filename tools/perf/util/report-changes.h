@@ -110,6 +110,13 @@ void report_changes__sample(struct report_changes *rc, u64 ip, u8 cpumode, u64 t
 int report_changes__finish(struct report_changes *rc, u64 nr_lost, u64 nr_lost_samples,
 			   u64 nr_unordered);
 void report_changes__delete(struct report_changes *rc);
+/*
+ * A parallel run: what the samples counted, to @fp, and another worker's
+ * read from @fp and added.  0 or a negative errno; -ENODATA: the state
+ * ends early or is not of the same sites.
+ */
+int report_changes__send(struct report_changes *rc, FILE *fp);
+int report_changes__merge(struct report_changes *rc, FILE *fp);
 
 /* the text report's code-change part */
 void report_changes__fprintf(const struct report_changes *rc, FILE *fp);

@@ -37,26 +37,11 @@
 #include "machine.h"
 #include "map.h"
 #include "report-hist.h"
+#include "report-hist-internal.h"
 #include "symbol.h"
 
 #define STR_HASH_MIN 256
 #define ENTRY_HASH_MIN 256
-
-/*
- * Interned strings: each distinct name once, for the life of the hists.
- * A slot keeps its string's hash, so that a probe reads a string only
- * when the hashes agree: the strings are scattered over the heap, and
- * reading one is a cache miss.
- */
-struct str_slot {
-	char *str;
-	u64 hash;
-};
-
-struct str_pool {
-	struct str_slot *slots;
-	size_t size, nr;
-};
 
 /* eight bytes a step: names are short, but there are three per sample */
 static u64 str_hash(const char *s, size_t len)
@@ -98,7 +83,7 @@ static int str_pool__grow(struct str_pool *sp)
 	return 0;
 }
 
-static const char *str_pool__intern(struct str_pool *sp, const char *s)
+const char *str_pool__intern(struct str_pool *sp, const char *s)
 {
 	size_t len = strlen(s), j;
 	u64 h = str_hash(s, len);
@@ -123,119 +108,6 @@ static void str_pool__exit(struct str_pool *sp)
 		free(sp->slots[i].str);
 	free(sp->slots);
 }
-
-/* what tells entries apart: the fields of the keys sorted on, others zero */
-struct hist_key {
-	const char *comm;
-	const char *dso; /* NULL: no map */
-	bool has_sym;
-	const char *inlined; /* the inlined function's name, NULL: the symbol's own */
-	u64 sym_start, sym_end;
-	u64 ip; /* the unknown symbol's address */
-	s32 tid;
-	s32 cpu;
-	u64 abi;
-	/* dso_size: the map's size, has_map false without one */
-	bool has_map;
-	u64 map_size;
-	/* interned: perf merges entries of one source line whatever their address */
-	const char *srcline, *srcfile;
-	const char *parent; /* --parent's symbol name, NULL: [other] */
-};
-
-/*
- * What a sample that finds its entry touches: the table slot, then this,
- * one or two cache lines; the counts are copied to the entry at the end
- */
-struct hist_priv {
-	struct hist_key key;
-	u64 nr_samples, period, children;
-	struct thread *thread; /* of the first sample: perf's entry keeps it */
-	u8 filtered;	       /* REPORT_FILTER_*: the first sample's, as perf's entry keeps them */
-};
-
-struct hist_build {
-	struct report_hist hist;
-	struct hist_entry *entries; /* every entry, filtered ones too */
-	struct hist_priv *priv;
-	size_t nr, alloc;
-	/*
-	 * entry index + 1 in the low half, 0 free; the key's hash in the
-	 * high half, so that a probe of another key reads no entry
-	 */
-	u64 *table;
-	size_t table_size;
-	bool has_regs_user;
-	struct report_abi_count *abi;
-	size_t nr_abi, alloc_abi;
-	size_t abi_last; /* slot + 1 of the last sample's command */
-};
-
-struct report_hists {
-	struct report_layout layout;
-	const char *time_slices;
-	struct str_pool strings;
-	size_t nr_hists;
-	struct hist_build *builds;
-	struct report_hist *out;
-	/* the sample being added: the entries it has given its period to */
-	u32 *seen;
-	size_t nr_seen, alloc_seen;
-	const char *comm; /* its command, interned when a key */
-	char level;	  /* its own [x] level */
-	u32 frame_entry;  /* the entry of the last frame added */
-	void (*fprintf_after)(const struct report_hist *h, const struct hist_entry *e, void *arg,
-			      FILE *fp);
-	void *after_arg;
-	u32 (*depth)(void *arg, int idx, u32 entry);
-	void *depth_arg;
-	bool depth_caller;
-	bool relative;	    /* --percentage relative */
-	bool keep_filtered; /* --hierarchy: the entries finished hold the filtered ones */
-	/* perf walks the chains callee first: a frame outside every map takes the last level */
-	bool callee_walk;
-	char walk_level;
-	/*
-	 * the last map's interned object name: a chain's frames come in
-	 * runs of one object; kept for one sample only, whose maps stay
-	 */
-	const struct map *name_map;
-	const char *name_dso;
-	/*
-	 * names interned lately, by where they were read: each sample
-	 * names its command and object, mostly the ones named just before
-	 * (the bytes compared: a name freed and another allocated at its
-	 * address reads as different)
-	 */
-	struct str_memo {
-		const char *src, *str;
-	} memo[64];
-	/*
-	 * The samples' own entries lately found, by what decides them when
-	 * the keys are among comm, pid, tid, dso and sym (self_memo_ok):
-	 * most samples fall where one just before fell
-	 */
-	struct self_memo {
-		const void *thread, *dso, *sym;
-		const char *comm, *dso_name;
-		u64 addr; /* without a symbol */
-		s32 pid, tid;
-		int idx;
-		unsigned int filtered; /* REPORT_FILTER_* */
-		bool used;
-		u32 entry;
-	} self_memo[256];
-	bool self_memo_ok;
-	/*
-	 * entries made by its frames outside every map, met since the last
-	 * frame in a map; frame_first: the first entry its frames made
-	 */
-	u32 *mapless;
-	size_t nr_mapless, alloc_mapless;
-	u32 frame_first;
-	const char *parent;	   /* the next sample's --parent symbol, interned */
-	const char *symbol_filter; /* --symbol-filter */
-};
 
 /*
  * str_pool__intern() through the memo: a name read where the same name
@@ -443,6 +315,45 @@ struct hist_place {
 	char level;
 };
 
+/* @k's entry in @b, or -1; *@hash: what hist_build__insert() takes */
+static long hist_build__find(const struct hist_build *b, const struct hist_key *k, u64 *hash)
+{
+	/* the high half picks the slot and tells keys apart: the low half holds the index */
+	u64 h = key_hash(k) >> 32 << 32;
+
+	*hash = h;
+	if (!b->table_size)
+		return -1;
+	for (size_t j = (h >> 32) & (b->table_size - 1); b->table[j];
+	     j = (j + 1) & (b->table_size - 1)) {
+		u32 i = (u32)b->table[j] - 1;
+
+		if ((b->table[j] & ~0xffffffffULL) == h && key_equal(&b->priv[i].key, k))
+			return i;
+	}
+	return -1;
+}
+
+/* room for one more entry and its slot: 0 or -ENOMEM */
+static int hist_build__make_room(struct hist_build *b)
+{
+	if ((b->nr + 1) * 2 > b->table_size && hist_build__grow_table(b))
+		return -ENOMEM;
+	if (b->nr == b->alloc && hist_build__grow_entries(b))
+		return -ENOMEM;
+	return 0;
+}
+
+/* the entry just filled at b->nr, counted and put in its slot */
+static void hist_build__insert(struct hist_build *b, u64 h)
+{
+	size_t j;
+
+	for (j = (h >> 32) & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1))
+		;
+	b->table[j] = h | ++b->nr;
+}
+
 /*
  * The entry of @k in @b, made from @p and the sample when new; its
  * index.  -ENOMEM.
@@ -453,22 +364,12 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 			      unsigned int filtered)
 {
 	const char *sym = NULL;
-	size_t j;
-	/* the high half picks the slot and tells keys apart: the low half holds the index */
-	u64 h = key_hash(k) >> 32 << 32;
+	u64 h;
+	long i = hist_build__find(b, k, &h);
 
-	if (b->table_size) {
-		for (j = (h >> 32) & (b->table_size - 1); b->table[j];
-		     j = (j + 1) & (b->table_size - 1)) {
-			u32 i = (u32)b->table[j] - 1;
-
-			if ((b->table[j] & ~0xffffffffULL) == h && key_equal(&b->priv[i].key, k))
-				return i;
-		}
-	}
-	if ((b->nr + 1) * 2 > b->table_size && hist_build__grow_table(b))
-		return -ENOMEM;
-	if (b->nr == b->alloc && hist_build__grow_entries(b))
+	if (i >= 0)
+		return i;
+	if (hist_build__make_room(b))
 		return -ENOMEM;
 	if (k->has_sym) {
 		sym = k->inlined ?: str_pool__intern(&rh->strings, symbol__name(p->sym));
@@ -499,11 +400,54 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 	    .key = *k,
 	    .thread = thread__get(al->thread),
 	    .filtered = filtered,
+	    .first_time = rh->place_time,
+	    .first_off = rh->place_off,
+	    .first_sub = rh->place_sub,
 	};
-	for (j = (h >> 32) & (b->table_size - 1); b->table[j]; j = (j + 1) & (b->table_size - 1))
-		;
-	b->table[j] = h | ++b->nr;
+	hist_build__insert(b, h);
 	return b->nr - 1;
+}
+
+long hist_build__merge_entry(struct report_hists *rh, struct hist_build *b,
+			     const struct hist_key *k, const struct hist_entry *e,
+			     const struct hist_priv *p)
+{
+	struct hist_priv *mine;
+	u64 h;
+	long i = hist_build__find(b, k, &h);
+
+	rh->merged = true;
+	if (i < 0) {
+		if (hist_build__make_room(b))
+			return -ENOMEM;
+		b->entries[b->nr] = *e;
+		b->entries[b->nr].id = b->nr;
+		b->priv[b->nr] = *p;
+		b->priv[b->nr].key = *k;
+		b->priv[b->nr].thread = NULL;
+		hist_build__insert(b, h);
+		return b->nr - 1;
+	}
+	mine = &b->priv[i];
+	mine->nr_samples += p->nr_samples;
+	mine->period += p->period;
+	mine->children += p->children;
+	/* the attributes are the first sample's: the earlier touch's */
+	if (p->first_time < mine->first_time ||
+	    (p->first_time == mine->first_time &&
+	     (p->first_off < mine->first_off ||
+	      (p->first_off == mine->first_off && p->first_sub < mine->first_sub)))) {
+		b->entries[i] = *e;
+		b->entries[i].id = i;
+		thread__put(mine->thread);
+		mine->thread = NULL;
+		mine->thread_comm = p->thread_comm;
+		mine->filtered = p->filtered;
+		mine->first_time = p->first_time;
+		mine->first_off = p->first_off;
+		mine->first_sub = p->first_sub;
+	}
+	return i;
 }
 
 /*
@@ -684,6 +628,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 		return -ENOMEM;
 	/* a new sample: the maps of the last one may be gone */
 	rh->name_map = NULL;
+	rh->place_sub = 0;
 	m = report_hists__self_memo(rh, idx, al, comm, filtered);
 	if (m && m->used) {
 		i = m->entry;
@@ -698,6 +643,7 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
 			m->entry = i;
 		}
 	}
+	rh->place_sub = 1;
 	priv = &b->priv[i];
 	priv->nr_samples++;
 	priv->period += sample->period;
@@ -782,6 +728,7 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	i = hist_build__entry(rh, b, &k, &p, al, sample, filtered);
 	if (i < 0)
 		return i;
+	rh->place_sub++;
 	rh->frame_entry = i;
 	/* its level is the next frame's in a map, or the sample's: known later */
 	if (!p.map && !rh->callee_walk && (u32)i >= rh->frame_first) {
@@ -810,6 +757,19 @@ int report_hists__add_frame(struct report_hists *rh, int idx, const struct callc
 	rh->seen[rh->nr_seen++] = i;
 	b->priv[i].children += sample->period;
 	return 0;
+}
+
+void report_hists__set_place(struct report_hists *rh, u64 time, u64 off)
+{
+	rh->place_time = time;
+	rh->place_off = off;
+}
+
+struct hist_build *report_hists__build(struct report_hists *rh, int idx)
+{
+	if (idx < 0 || ((size_t)idx >= rh->nr_hists && report_hists__grow(rh, idx + 1)))
+		return NULL;
+	return &rh->builds[idx];
 }
 
 int report_hists__set_parent(struct report_hists *rh, const char *name)
@@ -1279,6 +1239,58 @@ static int abi_count__cmp(const void *pa, const void *pb)
 	return na != nb ? (na < nb ? 1 : -1) : strcmp(a->comm, b->comm);
 }
 
+/* qsort has no argument: the counts whose first touches order the indices */
+static const struct hist_priv *first_touch_base;
+
+static int first_touch__cmp(const void *pa, const void *pb)
+{
+	const struct hist_priv *a = &first_touch_base[*(const u32 *)pa];
+	const struct hist_priv *b = &first_touch_base[*(const u32 *)pb];
+
+	if (a->first_time != b->first_time)
+		return a->first_time < b->first_time ? -1 : 1;
+	if (a->first_off != b->first_off)
+		return a->first_off < b->first_off ? -1 : 1;
+	return a->first_sub < b->first_sub ? -1 : a->first_sub > b->first_sub;
+}
+
+/*
+ * @b's entries in the order of their first touches, each its index as
+ * id, as one reader makes them; the table is of no more use (only the
+ * finish follows).
+ */
+static int hist_build__first_touch_order(struct hist_build *b)
+{
+	struct hist_entry *entries = malloc(b->nr * sizeof(*entries));
+	struct hist_priv *priv = malloc(b->nr * sizeof(*priv));
+	u32 *order = malloc(b->nr * sizeof(*order));
+	int err = -ENOMEM;
+
+	if (b->nr < 2) {
+		err = 0;
+		goto out;
+	}
+	if (!entries || !priv || !order)
+		goto out;
+	for (u32 j = 0; j < b->nr; j++)
+		order[j] = j;
+	first_touch_base = b->priv;
+	qsort(order, b->nr, sizeof(*order), first_touch__cmp);
+	memcpy(entries, b->entries, b->nr * sizeof(*entries));
+	memcpy(priv, b->priv, b->nr * sizeof(*priv));
+	for (u32 j = 0; j < b->nr; j++) {
+		b->entries[j] = entries[order[j]];
+		b->entries[j].id = j;
+		b->priv[j] = priv[order[j]];
+	}
+	err = 0;
+out:
+	free(entries);
+	free(priv);
+	free(order);
+	return err;
+}
+
 const struct report_hist *report_hists__finish(struct report_hists *rh,
 					       const struct report_layout *l, size_t *nr)
 {
@@ -1289,6 +1301,12 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		struct hist_build *b = &rh->builds[i];
 		struct report_hist *h = &rh->out[i];
 		size_t n = 0;
+
+		/* the workers' entries in the order one reader would have made them */
+		if (rh->merged && hist_build__first_touch_order(b)) {
+			*nr = 0;
+			return NULL;
+		}
 
 		*h = b->hist;
 		h->idx = i;
@@ -1331,8 +1349,10 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 			 */
 			e->filtered = b->priv[j].filtered;
 			e->filters = b->priv[j].filtered;
-			e->thread_comm =
-			    str_pool__intern(&rh->strings, thread__comm_str(b->priv[j].thread));
+			e->thread_comm = b->priv[j].thread ?
+					     str_pool__intern(&rh->strings,
+							      thread__comm_str(b->priv[j].thread)) :
+					     b->priv[j].thread_comm;
 			if (!e->thread_comm)
 				e->thread_comm = "";
 			e->sym_start = b->priv[j].key.sym_start;

@@ -189,6 +189,19 @@ int report_hists__add(struct report_hists *rh, int idx, const char *event_name,
  * The parent key of the samples added next (perf's --parent: the first
  * frame of the chain whose symbol matches), NULL: "[other]".  0 or -ENOMEM.
  */
+/*
+ * Where the sample about to be added lies: its time and file offset, the
+ * order one reader delivers samples in.  Entries remember their first,
+ * so that a parallel run's merged histogram lists them as one reader's.
+ */
+void report_hists__set_place(struct report_hists *rh, u64 time, u64 off);
+/*
+ * A parallel run (report-hist-merge.c): the histograms of a worker to
+ * @fp, and another worker's read from @fp and added to @rh's.  0 or a
+ * negative errno; -ENODATA: the state ends early.
+ */
+int report_hists__send(struct report_hists *rh, FILE *fp);
+int report_hists__merge(struct report_hists *rh, FILE *fp);
 int report_hists__set_parent(struct report_hists *rh, const char *name);
 /* perf's --symbol-filter: entries whose symbol does not hold @str are not shown */
 void report_hists__set_symbol_filter(struct report_hists *rh, const char *str);

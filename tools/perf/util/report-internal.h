@@ -57,6 +57,9 @@ struct report {
 	} * walk;
 	size_t nr_walk, alloc_walk;
 	struct report_groups groups;   /* the recording's event groups */
+	struct report_file html;       /* --html's, open from the start */
+	struct report_blocks blocks;   /* --json and --html: a group's events one block */
+	const char **event_names;      /* ... and their names */
 	bool group_view;	       /* a block per group: perf's --group */
 	struct report_threads threads; /* -T: the READ records' counts */
 	/* PERF_SAMPLE_READ: each counter's value in its last sample, by id */

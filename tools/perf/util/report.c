@@ -43,6 +43,7 @@
 #include "report-output.h"
 #include "report.h"
 #include "session.h"
+#include "session-workers.h"
 #include "symbol.h"
 #include "thread.h"
 #include "time-utils.h"
@@ -480,6 +481,7 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 		sal.addr = w->addr;
 		sal.cpumode = w->cpumode;
 	}
+	report_hists__set_place(r->hists, sample->time, r->session->deliver_offset);
 	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel),
 				root != SIZE_MAX ? &sal : &al, sample, filtered);
 	if (!err && sample->callchain && (r->children || r->trees) && al.thread)
@@ -1021,6 +1023,205 @@ static int report__feature(struct perf_tool *tool, int feat, const void *buf, u6
 	return script_header__keep(&r->header, feat, buf, size);
 }
 
+static int report__send(void *arg, FILE *fp)
+{
+	struct report *r = arg;
+	int err = report_hists__send(r->hists, fp);
+
+	return err || !r->changes ? err : report_changes__send(r->changes, fp);
+}
+
+static int report__merge(void *arg, FILE *fp)
+{
+	struct report *r = arg;
+	int err = report_hists__merge(r->hists, fp);
+
+	return err || !r->changes ? err : report_changes__merge(r->changes, fp);
+}
+
+/*
+ * Workers for the run (0: one per CPU).  One where the output needs more
+ * than the histograms' sums: the chains (Children, the trees), the
+ * code-change report, --json and --html (the samples over time), counts
+ * that follow each other (PERF_SAMPLE_READ), a trace, --stats, and the
+ * side-band tables.  Said under -v.
+ */
+/* an event samples PERF_SAMPLE_READ: each value is taken against the one before */
+static bool report__has_read(const struct report *r)
+{
+	const struct evlist *evlist = r->session->evlist;
+
+	for (int i = 0; evlist && i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->attr.sample_type & PERF_SAMPLE_READ)
+			return true;
+	return false;
+}
+
+static unsigned int report__nr_workers(struct report *r)
+{
+	const struct report_opts *o = r->opts;
+	const char *why = NULL;
+
+	if (o->workers == 1)
+		return 1;
+	if (r->children || r->trees || r->chain_cache)
+		why = "callchains are counted";
+	else if (o->json || o->html)
+		why = o->json ? "--json" : "--html";
+	else if (itrace__active(r->itrace) || r->tool.auxtrace_data)
+		why = "a hardware trace is decoded";
+	else if (o->stats || o->tasks || o->mmaps || o->threads || o->header_only)
+		why = "the output is not the profile";
+	else if (report__has_read(r))
+		why = "samples read counters";
+	else if (dump_trace)
+		why = "-D";
+	if (why) {
+		pr_debug("%s: one worker: %s\n", r->session->path, why);
+		return 1;
+	}
+	/* the pid column names threads as the end of the recording left them */
+	r->session->workers_read_side_band = true;
+	return o->workers;
+}
+
+/*
+ * Reads the recording and prints the report: all of it, or in a worker
+ * of a parallel run the samples of its chunks of time, the worker that
+ * read the last one adding up the others' histograms
+ * (report-hist-merge.c) and printing, the others printing nothing.
+ */
+static int report__process(void *arg)
+{
+	struct report *r = arg;
+	struct report_opts *opts = r->opts;
+	const struct report_hist *hists;
+	char sort_keys[REPORT_MAX_COLS * 16] = "";
+	size_t nr = 0;
+	int err = 0, err_cut = 0;
+
+	if (!err)
+		err = perf_session__process_events(r->session);
+	if (!err)
+		err = itrace__finish(r->itrace);
+	if (!err && itrace__nr_errors(r->itrace))
+		pr_warning("%s: %llu instruction trace errors\n", opts->input,
+			   (unsigned long long)itrace__nr_errors(r->itrace));
+	/* a cut-off input: the report of what came before, then why it ends */
+	if (err && r->session->truncated) {
+		err_cut = err;
+		err = 0;
+	}
+	/* the chains gathered while reading, into the trees */
+	if (!err && r->trees)
+		err = report_trees__flush(r->trees);
+	/* a parallel run: the last chunk's worker adds up the others' and prints */
+	if (!err && r->session->window.active) {
+		err = session_window__gather(r->session, report__send, report__merge, r);
+		if (err <= 0)
+			return err;
+		err = 0;
+	}
+	if (err)
+		goto out;
+	if (opts->header_only) {
+		err = report__fprintf_header(r, stdout);
+		goto out_flush;
+	}
+	if (opts->tasks || opts->mmaps) {
+		err = report_tasks__fprintf(r->session->machine, opts->mmaps, stdout);
+		goto out_flush;
+	}
+	if (r->changes)
+		r->changes->consistency.truncated = r->session->truncated;
+	if (r->changes && report_changes__finish(r->changes, r->session->stats.nr_lost_events,
+						 r->session->stats.nr_lost_samples,
+						 r->session->stats.nr_unordered_events)) {
+		pr_warning("%s: the code-change report could not be completed, the profile "
+			   "follows\n",
+			   opts->input);
+		report_changes__delete(r->changes);
+		r->changes = NULL;
+	}
+	err = report__setup_groups(r);
+	if (err)
+		goto out;
+	if (r->children) {
+		err = report_layout__parse(&r->layout, r->sort, opts->fields, report__show(opts),
+					   true);
+		if (err)
+			goto out;
+	}
+	report_hists__set_relative(r->hists, opts->relative);
+	/* perf's levels count the entries filtered out below them */
+	report_hists__keep_filtered(r->hists, opts->hierarchy);
+	/* before the sort: perf's output order skips an elided key */
+	report__setup_elide(r, NULL);
+	hists = report_hists__finish(r->hists, &r->layout, &nr);
+	if (!hists) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* the keys the entries are told apart by, whichever of --sort or -F gave them */
+	for (int i = 0, len = 0; i < r->layout.nr_sort; i++) {
+		if (r->layout.sort[i] >= SORT__MAX)
+			continue;
+		len += snprintf(sort_keys + len, sizeof(sort_keys) - len, "%s%s", len ? "," : "",
+				report_column__name(r->layout.sort[i]));
+	}
+	if (opts->json || opts->html) {
+		/* as the text: a group's events one block (--group) */
+		err = report__blocks(r, hists, nr, &r->blocks, &r->event_names);
+		if (err)
+			goto out;
+	}
+	{
+		struct report_hier_opts hier;
+		struct report_output ro = {
+		    .nr_hists = opts->json || opts->html ? r->blocks.nr : nr,
+		    .hists = opts->json || opts->html ? r->blocks.hists : hists,
+		    .event_names = r->event_names,
+		    .changes = r->changes,
+		    .input = opts->input,
+		    .sort = sort_keys,
+		    .density = &r->density,
+		    .nr_lost_samples = r->session->stats.nr_lost_samples,
+		    .percent_limit = opts->percent_limit,
+		    .trees = r->trees,
+		    .hier = opts->hierarchy ? &hier : NULL,
+		    .layout = &r->layout,
+		};
+
+		report__hier_opts(r, &hier);
+		if (opts->html) {
+			err = report_output__html(&ro, r->html.fp);
+			err = report_file__close(&r->html, !err) ?: err;
+			r->html.fp = NULL;
+			if (err)
+				goto out;
+		}
+		if (opts->json) {
+			err = report_output__json(&ro, stdout);
+			if (err == -EPIPE)
+				err = 0;
+		} else if (opts->stats)
+			report__fprintf_stats(r, stdout);
+		else if (opts->stdio)
+			err = report__fprintf(r, hists, nr, stdout);
+	}
+out_flush:
+	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		pr_err("writing the report failed: %s\n", strerror(errno));
+		err = -EIO;
+	}
+	if (!err && err_cut) {
+		pr_err("%s\n", perf_session__cut_message(r->session));
+		err = err_cut;
+	}
+out:
+	return err;
+}
+
 int report__run(struct report_opts *opts)
 {
 	struct report r = {
@@ -1036,14 +1237,8 @@ int report__run(struct report_opts *opts)
 	    .opts = opts,
 	    .header = {.full = opts->show_info},
 	};
-	const struct report_hist *hists;
 	struct text_image *ti = NULL;
-	struct report_file html = {NULL};
-	struct report_blocks blocks = {0};
-	const char **event_names = NULL;
-	char sort_keys[REPORT_MAX_COLS * 16] = "";
-	size_t nr = 0;
-	int err, err_cut = 0;
+	int err;
 
 	err = report__parse_options(&r);
 	if (err)
@@ -1098,7 +1293,7 @@ int report__run(struct report_opts *opts)
 	if (opts->html) {
 		/* Ctrl-C keeps what --html named as it was, with no temporary file */
 		interrupt__install();
-		err = report_file__open(&html, "--html", opts->html);
+		err = report_file__open(&r.html, "--html", opts->html);
 		if (err)
 			goto out;
 	}
@@ -1146,121 +1341,19 @@ int report__run(struct report_opts *opts)
 	ti = report__load_changes(&r);
 	err = report__itrace_init(&r);
 	if (!err)
-		err = perf_session__process_events(r.session);
-	if (!err)
-		err = itrace__finish(r.itrace);
-	if (!err && itrace__nr_errors(r.itrace))
-		pr_warning("%s: %llu instruction trace errors\n", opts->input,
-			   (unsigned long long)itrace__nr_errors(r.itrace));
-	/* a cut-off input: the report of what came before, then why it ends */
-	if (err && r.session->truncated) {
-		err_cut = err;
-		err = 0;
-	}
-	/* the chains gathered while reading, into the trees */
-	if (!err && r.trees)
-		err = report_trees__flush(r.trees);
-	if (err)
-		goto out;
-	if (opts->header_only) {
-		err = report__fprintf_header(&r, stdout);
-		goto out_flush;
-	}
-	if (opts->tasks || opts->mmaps) {
-		err = report_tasks__fprintf(r.session->machine, opts->mmaps, stdout);
-		goto out_flush;
-	}
-	if (r.changes)
-		r.changes->consistency.truncated = r.session->truncated;
-	if (r.changes && report_changes__finish(r.changes, r.session->stats.nr_lost_events,
-						r.session->stats.nr_lost_samples,
-						r.session->stats.nr_unordered_events)) {
-		pr_warning("%s: the code-change report could not be completed, the profile "
-			   "follows\n",
-			   opts->input);
-		report_changes__delete(r.changes);
-		r.changes = NULL;
-	}
-	err = report__setup_groups(&r);
-	if (err)
-		goto out;
-	if (r.children) {
-		err =
-		    report_layout__parse(&r.layout, r.sort, opts->fields, report__show(opts), true);
-		if (err)
-			goto out;
-	}
-	report_hists__set_relative(r.hists, opts->relative);
-	/* perf's levels count the entries filtered out below them */
-	report_hists__keep_filtered(r.hists, opts->hierarchy);
-	/* before the sort: perf's output order skips an elided key */
-	report__setup_elide(&r, NULL);
-	hists = report_hists__finish(r.hists, &r.layout, &nr);
-	if (!hists) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* the keys the entries are told apart by, whichever of --sort or -F gave them */
-	for (int i = 0, len = 0; i < r.layout.nr_sort; i++) {
-		if (r.layout.sort[i] >= SORT__MAX)
-			continue;
-		len += snprintf(sort_keys + len, sizeof(sort_keys) - len, "%s%s", len ? "," : "",
-				report_column__name(r.layout.sort[i]));
-	}
-	if (opts->json || opts->html) {
-		/* as the text: a group's events one block (--group) */
-		err = report__blocks(&r, hists, nr, &blocks, &event_names);
-		if (err)
-			goto out;
-	}
-	{
-		struct report_hier_opts hier;
-		struct report_output ro = {
-		    .nr_hists = opts->json || opts->html ? blocks.nr : nr,
-		    .hists = opts->json || opts->html ? blocks.hists : hists,
-		    .event_names = event_names,
-		    .changes = r.changes,
-		    .input = opts->input,
-		    .sort = sort_keys,
-		    .density = &r.density,
-		    .nr_lost_samples = r.session->stats.nr_lost_samples,
-		    .percent_limit = opts->percent_limit,
-		    .trees = r.trees,
-		    .hier = opts->hierarchy ? &hier : NULL,
-		    .layout = &r.layout,
-		};
-
-		report__hier_opts(&r, &hier);
-		if (opts->html) {
-			err = report_output__html(&ro, html.fp);
-			err = report_file__close(&html, !err) ?: err;
-			html.fp = NULL;
-			if (err)
-				goto out;
-		}
-		if (opts->json) {
-			err = report_output__json(&ro, stdout);
-			if (err == -EPIPE)
-				err = 0;
-		} else if (opts->stats)
-			report__fprintf_stats(&r, stdout);
-		else if (opts->stdio)
-			err = report__fprintf(&r, hists, nr, stdout);
-	}
+		err = perf_session__run_workers(r.session, report__nr_workers(&r), report__process,
+						&r);
+	goto out;
 out_flush:
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
 		pr_err("writing the report failed: %s\n", strerror(errno));
 		err = -EIO;
 	}
-	if (!err && err_cut) {
-		pr_err("%s\n", perf_session__cut_message(r.session));
-		err = err_cut;
-	}
 out:
-	if (html.fp)
-		report_file__close(&html, false);
-	report_blocks__exit(&blocks);
-	free(event_names);
+	if (r.html.fp)
+		report_file__close(&r.html, false);
+	report_blocks__exit(&r.blocks);
+	free(r.event_names);
 	report_changes__delete(r.changes);
 	report_hists__delete(r.hists);
 	report_trees__delete(r.trees);

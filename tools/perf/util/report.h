@@ -21,6 +21,8 @@ struct report_opts {
 	 */
 	int group;
 	bool threads; /* -T: the per-thread counts of the READ records, after the profile */
+	/* --workers: workers reading chunks of time in parallel, 0 one per CPU (perf's --threads is -T) */
+	unsigned int workers;
 	float percent_limit;
 	bool json;
 	const char *html; /* --html FILE */

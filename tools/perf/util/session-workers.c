@@ -541,7 +541,8 @@ int session_window__step(struct perf_session *session, u64 off)
 				return err;
 		}
 	}
-	if (ws->cur == NO_CHUNK && u >= plan->nr_chunks) {
+	/* nothing of its own left: the rest is read only when its side-band is wanted */
+	if (ws->cur == NO_CHUNK && u >= plan->nr_chunks && !session->workers_read_side_band) {
 		win->stop = true;
 		return 0;
 	}

@@ -200,6 +200,7 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 			     "does not fit its sample_type (truncated or corrupt sample)");
 		return err;
 	}
+	session->deliver_offset = offset;
 	/* an id no attr claims: perf would refuse; we use the first event and count it */
 	if (id_known < 0)
 		id_known = session->evlist->nr_entries <= 1 || sample.id == (u64)-1 || !sample.id ||

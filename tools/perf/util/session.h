@@ -131,6 +131,8 @@ struct perf_session {
 	void *zstd; /* decompression state for COMPRESSED records */
 	/* offset in the file (or stream) of the record being handled */
 	u64 cur_offset;
+	/* ... of the sample being delivered (queued ones come later than they are read) */
+	u64 deliver_offset;
 	/* file mode: where the records are */
 	u64 data_offset;
 	u64 data_size;
@@ -144,6 +146,12 @@ struct perf_session {
 	 */
 	bool truncated;
 	struct session_window window;	  /* a worker's share of a parallel run */
+	/*
+	 * a parallel run's workers read the side-band to the end, past their
+	 * last chunk: for a command whose merged output names threads as the
+	 * end of the recording left them (report's pid column)
+	 */
+	bool workers_read_side_band;
 	struct perf_session_state *state; /* buffers private to session.c */
 	struct perf_tool null_tool;	  /* used when perf_session__new() gets no tool */
 };
