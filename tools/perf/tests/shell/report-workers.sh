@@ -23,10 +23,11 @@
 #  - a storm of text pokes from our writer: the code-change report's
 #    sites, versions and samples from every worker's counts.
 # Mutations caught: hist_build__merge_entry() keeping the later touch's
-# attributes (the pid column's names and the rows of equal overhead
-# differ); report_hists__finish() not ordering merged entries by first
-# touch (equal rows in another order); report_changes__merge() not adding
-# the versions' samples (the poke storm's code-change report differs).
+# attributes (live pid: another thread's name); report_changes__merge()
+# not adding the versions' samples (the poke storm's code-change report
+# differs).  Not caught: report_hists__finish() leaving merged entries
+# out of first-touch order; no recording here has rows whose order
+# depends on it (perf's comparison is a total order on them).
 
 . "$(dirname "$0")/lib/record-common.sh"
 . "$(dirname "$0")/lib/threads-live.sh"
