@@ -165,6 +165,8 @@ struct report_hists {
 long hist_build__merge_entry(struct report_hists *rh, struct hist_build *b,
 			     const struct hist_key *k, const struct hist_entry *e,
 			     const struct hist_priv *p);
+/* @comm's per-ABI counts in @b (@comm interned), made when new; NULL on ENOMEM */
+struct report_abi_count *hist_build__abi_slot(struct hist_build *b, const char *comm);
 /* the histogram of event @idx, grown to it; NULL on ENOMEM */
 struct hist_build *report_hists__build(struct report_hists *rh, int idx);
 

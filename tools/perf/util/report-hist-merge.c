@@ -201,25 +201,12 @@ int report_hists__send(struct report_hists *rh, FILE *fp)
 
 static int build__merge_abi(struct hist_build *b, const char *comm, const u64 nr[4])
 {
-	size_t i;
+	struct report_abi_count *a = hist_build__abi_slot(b, comm);
 
-	for (i = 0; i < b->nr_abi; i++)
-		if (b->abi[i].comm == comm)
-			break;
-	if (i == b->nr_abi) {
-		if (b->nr_abi == b->alloc_abi) {
-			size_t alloc = b->alloc_abi ? b->alloc_abi * 2 : 8;
-			struct report_abi_count *a = realloc(b->abi, alloc * sizeof(*a));
-
-			if (!a)
-				return -ENOMEM;
-			b->abi = a;
-			b->alloc_abi = alloc;
-		}
-		b->abi[b->nr_abi++] = (struct report_abi_count){.comm = comm};
-	}
+	if (!a)
+		return -ENOMEM;
 	for (int k = 0; k < 4; k++)
-		b->abi[i].nr[k] += nr[k];
+		a->nr[k] += nr[k];
 	return 0;
 }
 

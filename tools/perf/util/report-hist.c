@@ -276,7 +276,7 @@ static char cpumode_level(u8 cpumode)
 	}
 }
 
-static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi)
+struct report_abi_count *hist_build__abi_slot(struct hist_build *b, const char *comm)
 {
 	size_t i;
 
@@ -293,7 +293,7 @@ static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi
 			struct report_abi_count *a = realloc(b->abi, alloc * sizeof(*a));
 
 			if (!a)
-				return -ENOMEM;
+				return NULL;
 			b->abi = a;
 			b->alloc_abi = alloc;
 		}
@@ -301,7 +301,16 @@ static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi
 		i = ++b->nr_abi;
 	}
 	b->abi_last = i;
-	b->abi[i - 1].nr[abi < 3 ? abi : 3]++;
+	return &b->abi[i - 1];
+}
+
+static int hist_build__count_abi(struct hist_build *b, const char *comm, u64 abi)
+{
+	struct report_abi_count *a = hist_build__abi_slot(b, comm);
+
+	if (!a)
+		return -ENOMEM;
+	a->nr[abi < 3 ? abi : 3]++;
 	return 0;
 }
 
