@@ -1039,13 +1039,6 @@ static int report__merge(void *arg, FILE *fp)
 	return err || !r->changes ? err : report_changes__merge(r->changes, fp);
 }
 
-/*
- * Workers for the run (0: one per CPU).  One where the output needs more
- * than the histograms' sums: the chains (Children, the trees), the
- * code-change report, --json and --html (the samples over time), counts
- * that follow each other (PERF_SAMPLE_READ), a trace, --stats, and the
- * side-band tables.  Said under -v.
- */
 /* an event samples PERF_SAMPLE_READ: each value is taken against the one before */
 static bool report__has_read(const struct report *r)
 {
@@ -1057,6 +1050,12 @@ static bool report__has_read(const struct report *r)
 	return false;
 }
 
+/*
+ * Workers for the run (0: one per CPU).  One where the output needs more
+ * than the histograms' sums: the call-graph trees, --json and --html (the
+ * samples over time), counts that follow each other (PERF_SAMPLE_READ), a
+ * trace, --stats, and the side-band tables.  Said under -v.
+ */
 static unsigned int report__nr_workers(struct report *r)
 {
 	const struct report_opts *o = r->opts;
@@ -1064,8 +1063,12 @@ static unsigned int report__nr_workers(struct report *r)
 
 	if (o->workers == 1)
 		return 1;
-	if (r->children || r->trees || r->chain_cache)
-		why = "callchains are counted";
+	/*
+	 * Children add up like Self; the trees do not: perf orders a node's
+	 * children by where their objects lie in its memory
+	 */
+	if (r->trees)
+		why = "the call-graph trees are printed";
 	else if (o->json || o->html)
 		why = o->json ? "--json" : "--html";
 	else if (itrace__active(r->itrace) || r->tool.auxtrace_data)

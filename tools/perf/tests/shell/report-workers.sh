@@ -19,7 +19,9 @@
 #    (--no-children -g none) by symbol, by pid (the pid column names the
 #    thread as the recording left it), comm,dso,sym with -n, srcline,
 #    --hierarchy, --time and -C, --symbol-filter, --percentage relative;
-#    and the default, which counts the chains: one worker, said by -v;
+#    Children without the trees (-g none: every chain's frames an entry,
+#    summed); and the default, which prints the call-graph trees: one
+#    worker, said by -v;
 #  - a storm of text pokes from our writer: the code-change report's
 #    sites, versions and samples from every worker's counts.
 # Mutations caught: hist_build__merge_entry() keeping the later touch's
@@ -55,8 +57,13 @@ same "live --hierarchy" "$tmp/live.data" $flat --sort dso,sym --hierarchy
 same "live --time -C" "$tmp/live.data" $flat --time 20%-80% -C 1
 same "live --symbol-filter" "$tmp/live.data" $flat --symbol-filter loop
 same "live relative" "$tmp/live.data" $flat --percentage relative --dsos loop
+# Children without the trees: each chain's frames' entries, summed
+chains="-g none --comm $threads_live_comms"
+same "live children" "$tmp/live.data" $chains
+grep -q "Children" "$tmp/1.out" || fail "no Children column in the live recording's -g none report"
+same "live children pid" "$tmp/live.data" $chains --sort pid,sym
 case "$(plan "$tmp/live.data")" in
-*"one worker: callchains are counted"*) ;;
+*"one worker: the call-graph trees are printed"*) ;;
 *) fail "the default report of a -g recording is not said to take one worker: $(plan "$tmp/live.data")" ;;
 esac
 echo "live: ${p#*: }" | cut -d' ' -f1-5
