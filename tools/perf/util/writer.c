@@ -532,7 +532,7 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 	return writer__emit(w, rec, len);
 }
 
-int writer__records(struct perf_writer *w, const u8 *p, size_t len)
+int writer__records(struct perf_writer *w, const u8 *p, size_t len, const u32 *counts)
 {
 	struct perf_event_header h;
 	int err = writer__ready(w);
@@ -547,14 +547,8 @@ int writer__records(struct perf_writer *w, const u8 *p, size_t len)
 		}
 		return w->err;
 	}
-	for (size_t off = 0; off < len; off += writer__u16(w, h.size)) {
-		u32 type;
-
-		memcpy(&h, p + off, sizeof(h));
-		type = writer__u32(w, h.type);
-		if (type < PERF_RECORD_HEADER_MAX)
-			w->nr_records[type]++;
-	}
+	for (u32 type = 0; type < PERF_RECORD_HEADER_MAX; type++)
+		w->nr_records[type] += counts[type];
 	/* many: written where they lie, as perf record writes its rings */
 	if (writer__flush(w))
 		return w->err;
