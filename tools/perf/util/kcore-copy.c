@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "debug.h"
+#include "kallsyms.h"
 #include "kcore-copy.h"
 #include "write-all.h"
 
@@ -588,6 +589,11 @@ static int ksym_line__parse(struct ksym_line *l, const char *p, size_t len)
 	u64 addr = 0;
 	int digits = 0;
 
+	/* a 64-bit kernel's lines: 16 digits, parsed at once */
+	if (len >= 17 && p[16] == ' ' && kallsyms__addr16(p, &addr)) {
+		p += 16;
+		digits = 16;
+	}
 	for (; p < end && digits < 17; p++, digits++) {
 		int v = *p >= '0' && *p <= '9'			   ? *p - '0' :
 			((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f') ? (*p | 0x20) - 'a' + 10 :
