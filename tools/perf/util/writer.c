@@ -689,6 +689,95 @@ u64 perf_writer__attr_id(const struct perf_writer *w, int idx)
 	return w->attrs[idx].ids[0];
 }
 
+int perf_writer__read_back_mark(struct perf_writer *w, u64 *pos)
+{
+	struct stat st;
+	int mode;
+
+	if (w->err)
+		return w->err;
+	if (w->pipe || w->swap || writer__compressing(w) || fstat(w->fd, &st) ||
+	    !S_ISREG(st.st_mode))
+		return -EOPNOTSUPP;
+	mode = fcntl(w->fd, F_GETFL);
+	if (mode < 0 || (mode & O_ACCMODE) != O_RDWR)
+		return -EOPNOTSUPP;
+	*pos = writer__pos(w);
+	return 0;
+}
+
+/* more than RECORD_MAX: a record always fits whole after what is left of the last */
+#define READ_BACK_CHUNK (1U << 20)
+
+int perf_writer__read_back(struct perf_writer *w, u64 from,
+			   int (*fn)(void *arg, const union perf_event *ev), void *arg)
+{
+	size_t have = 0, skip = 0;
+	u64 to;
+	u8 *buf;
+	int err = 0;
+
+	if (w->err || writer__flush(w))
+		return w->err;
+	to = w->off;
+	buf = malloc(READ_BACK_CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	while (!err && (from < to || have)) {
+		size_t off = 0, want = READ_BACK_CHUNK - have;
+		ssize_t n;
+
+		if (want > to - from)
+			want = to - from;
+		n = want ? pread(w->fd, buf + have, want, from) : 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (want && !n)) {
+			err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		have += n;
+		from += n;
+		/* an AUXTRACE record's trace follows it, outside its size */
+		off = skip < have ? skip : have;
+		skip -= off;
+		while (have - off >= sizeof(struct perf_event_header)) {
+			const union perf_event *ev = (const void *)(buf + off);
+
+			if (ev->header.size < sizeof(ev->header)) {
+				err = -EINVAL;
+				break;
+			}
+			if (ev->header.size > have - off)
+				break;
+			err = fn(arg, ev);
+			if (err)
+				break;
+			if (ev->header.type == PERF_RECORD_AUXTRACE &&
+			    ev->header.size >= sizeof(struct perf_record_auxtrace))
+				skip = ev->auxtrace.size;
+			off += ev->header.size;
+			if (skip) {
+				size_t s = skip < have - off ? skip : have - off;
+
+				off += s;
+				skip -= s;
+			}
+		}
+		if (err)
+			break;
+		/* what is left is the start of a record, unless the file ends in it */
+		if (!off && from >= to) {
+			err = have ? -EINVAL : 0;
+			break;
+		}
+		memmove(buf, buf + off, have - off);
+		have -= off;
+	}
+	free(buf);
+	return err;
+}
+
 u64 perf_writer__nr_records(const struct perf_writer *w, u32 type)
 {
 	return type < PERF_RECORD_HEADER_MAX ? w->nr_records[type] : 0;
