@@ -79,8 +79,8 @@ static void record__callchain_hits(struct record *rec, const u8 *p, size_t room)
 	}
 }
 
-static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
-			 const union perf_event *ev)
+/* what the closing features need from a ring record: times, hit maps, kernel ips, poke targets */
+static int record__note(void *ctx, const union perf_event *ev)
 {
 	struct record *rec = ctx;
 	const u8 *p = (const u8 *)ev;
@@ -124,8 +124,17 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 		if (strnlen(m->filename, max) < max)
 			record_hits__mmap(&rec->hits, m, m->filename);
 	}
+	return 0;
+}
+
+/* the bytes the rings gave, for --max-size and --switch-output's size */
+static int record__ring_bytes(void *ctx, struct perf_ring *ring __maybe_unused,
+			      const union perf_event *ev)
+{
+	struct record *rec = ctx;
+
 	/* written by record__span(), with the records around it */
-	rec->bytes += size;
+	rec->bytes += ev->header.size;
 	/* --max-size: what the rings gave so far, in perf's words */
 	if (rec->opts->max_size && rec->bytes >= rec->opts->max_size && !record_done) {
 		fprintf(
@@ -135,6 +144,40 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 		record_done = 1;
 	}
 	return 0;
+}
+
+static int record__event(void *ctx, struct perf_ring *ring, const union perf_event *ev)
+{
+	record__note(ctx, ev);
+	return record__ring_bytes(ctx, ring, ev);
+}
+
+/*
+ * While the events sample, every cycle the recorder spends costs more
+ * than it does after: the CPUs take a sampling interrupt every few tens
+ * of microseconds, and the recorder's caches are cold after each.  So,
+ * as perf record finds its hit objects by reading its output at the end,
+ * the rings' records are noted from the file once the events are off (or
+ * the file is switched); only where the output cannot be read back (a
+ * pipe, a device, zstd) are they noted as they come.
+ */
+void record__read_back_mark(struct record *rec)
+{
+	rec->read_back = !perf_writer__read_back_mark(rec->w, &rec->read_from);
+}
+
+int record__read_back(struct record *rec)
+{
+	int err;
+
+	if (!rec->read_back)
+		return 0;
+	rec->read_back = false;
+	err = perf_writer__read_back(rec->w, rec->read_from, record__note, rec);
+	if (err)
+		pr_err("%s: cannot read back the records written: %s\n", rec->opts->output,
+		       strerror(-err));
+	return err;
 }
 
 /* the records record__event() saw, as they lie in the ring: no copy of each, as perf record */
@@ -151,7 +194,9 @@ static int record__mmap_read_all(struct record *rec)
 	int total = 0;
 
 	for (int c = 0; c < rec->nr_rings; c++) {
-		int n = perf_ring__drain_spans(&rec->rings[c], record__event, record__span, rec);
+		int n = perf_ring__drain_spans(&rec->rings[c],
+					       rec->read_back ? record__ring_bytes : record__event,
+					       record__span, rec);
 
 		if (n == -EBADMSG) {
 			pr_warning(
@@ -253,6 +298,9 @@ int record__loop(struct record *rec)
 	record__disable(rec);
 	if (!err)
 		err = record__mmap_read_all(rec);
+	/* LOST_SAMPLES go after the last record's time */
+	if (!err)
+		err = record__read_back(rec);
 	if (!err)
 		err = record__write_lost_samples(rec);
 	return err;

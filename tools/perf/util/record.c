@@ -749,6 +749,10 @@ int record__switch_output(struct record *rec)
 	int err;
 
 	record_switch = 0;
+	/* this file's records noted before its closing features */
+	err = record__read_back(rec);
+	if (err)
+		return err;
 	record_features__write_end(rec->w, &rec->hits, rec->first_time, rec->last_time, false);
 	err = rec->bpf ? bpf_capture__write(rec->bpf, rec->w) : 0;
 	if (!err)
@@ -778,6 +782,8 @@ int record__switch_output(struct record *rec)
 		err = record__write_features(rec);
 	if (!err)
 		err = record__synthesize(rec);
+	if (!err)
+		record__read_back_mark(rec);
 	return err;
 }
 
@@ -934,6 +940,8 @@ int record__run(struct record_opts *opts)
 		rec.switch_at = (ts.tv_sec + opts->switch_secs) * 1000000000ULL + ts.tv_nsec;
 	}
 	pr_debug("recording: events enabled\n");
+	/* the rings' records start here: all before is the start state */
+	record__read_back_mark(&rec);
 	err = record__loop(&rec);
 	if (err)
 		goto out_abort;
