@@ -541,7 +541,9 @@ static int read_back__cmp(void *arg, const union perf_event *ev)
  * read-back's 1 MiB pieces, an AUXTRACE record whose trace must be
  * skipped, not read as records: read back from the mark, each record
  * comes whole, once, in order, and the comm written before the mark does
- * not.  Outputs that cannot be read back say so.
+ * not; the same for records written unchecked in pieces cut inside them
+ * (a ring's bytes), which are not counted.  Outputs that cannot be read
+ * back say so.
  * Mutation caught: the read-back walking into an AUXTRACE record's trace.
  * Mutation caught: a record cut at a piece's end handed over (or dropped)
  * instead of carried into the next piece.
@@ -560,7 +562,7 @@ static int test__writer_read_back(struct test_suite *t)
 	struct perf_writer *w = NULL;
 	size_t len = 0, batch = 0;
 	int ret = TEST_FAIL, nr = 0;
-	u64 pos;
+	u64 pos, counted;
 
 	TEST_ASSERT_VAL("tmpdir", dir);
 	if (!want || !trace || asprintf(&path, "%s/perf.data", dir) < 0)
@@ -603,6 +605,23 @@ static int test__writer_read_back(struct test_suite *t)
 	}
 	if (perf_writer__write_events(w, want + batch, len - batch))
 		goto out;
+	counted = perf_writer__nr_records(w, PERF_RECORD_SAMPLE);
+	/* written unchecked, in pieces cut inside records, as a ring's bytes: not counted */
+	batch = len;
+	for (int i = 0; i < 300; i++, nr++) {
+		struct perf_event_header h = {.type = PERF_RECORD_SAMPLE,
+					      .size = 8 + 8 * (i % 500)};
+
+		memset(want + len, 0x5a ^ i, h.size);
+		memcpy(want + len, &h, sizeof(h));
+		len += h.size;
+	}
+	if (perf_writer__write_unchecked(w, want + batch, 1001) ||
+	    perf_writer__write_unchecked(w, want + batch + 1001, 70001) ||
+	    perf_writer__write_unchecked(w, want + batch + 71002, len - batch - 71002))
+		goto out;
+	TEST_ASSERT_EQUAL("unchecked: not counted", perf_writer__nr_records(w, PERF_RECORD_SAMPLE),
+			  counted);
 	c.want = want;
 	c.len = len;
 	TEST_ASSERT_EQUAL("read back", perf_writer__read_back(w, pos, read_back__cmp, &c), 0);
@@ -615,6 +634,7 @@ static int test__writer_read_back(struct test_suite *t)
 	w = perf_writer__new(path, PERF_WRITER_PIPE);
 	TEST_ASSERT_VAL("pipe writer", w);
 	TEST_ASSERT_EQUAL("pipe", perf_writer__read_back_mark(w, &pos), -EOPNOTSUPP);
+	TEST_ASSERT_EQUAL("pipe: unchecked", perf_writer__write_unchecked(w, want, 8), -EOPNOTSUPP);
 	perf_writer__abort(w);
 	w = perf_writer__new(path, PERF_WRITER_SWAPPED);
 	TEST_ASSERT_VAL("swapped writer", w);

@@ -76,6 +76,10 @@ struct record {
 	/* the rings' records are noted from the output from read_from on, not as they come */
 	bool read_back;
 	u64 read_from;
+	/* read back, the rings' bytes are written as they lie, unwalked */
+	bool raw_rings;
+	/* the kernel's LOST and LOST_SAMPLES in the rings' records, found when read back */
+	u64 raw_lost, raw_lost_samples;
 	/* where the callchain starts in a sample, 0 when samples have none */
 	u16 callchain_off;
 	u64 first_time, last_time;

@@ -164,6 +164,34 @@ static int record__event(void *ctx, struct perf_ring *ring, const union perf_eve
 void record__read_back_mark(struct record *rec)
 {
 	rec->read_back = !perf_writer__read_back_mark(rec->w, &rec->read_from);
+	/*
+	 * Read back, the rings need not be walked at all: their bytes go out
+	 * as they lie, as perf record writes them.  --max-size stops at the
+	 * record that crosses the limit, so it still walks them.
+	 */
+	rec->raw_rings = rec->read_back && !rec->opts->max_size;
+}
+
+/*
+ * A record read back.  Those of the rings are the kernel's types (the
+ * loop writes only FINISHED_ROUND of its own); written raw, they are
+ * counted here, and the kernel's LOST and LOST_SAMPLES summed.
+ */
+static int record__note_read_back(void *ctx, const union perf_event *ev)
+{
+	struct record *rec = ctx;
+	u32 type = ev->header.type;
+
+	if (rec->raw_rings && type < PERF_RECORD_USER_TYPE_START) {
+		perf_writer__count(rec->w, type);
+		if (type == PERF_RECORD_LOST && ev->header.size >= sizeof(struct perf_record_lost))
+			rec->raw_lost += ((const struct perf_record_lost *)ev)->lost;
+		else if (type == PERF_RECORD_LOST_SAMPLES &&
+			 ev->header.size >= sizeof(struct perf_record_lost_samples))
+			rec->raw_lost_samples +=
+			    ((const struct perf_record_lost_samples *)ev)->lost;
+	}
+	return record__note(ctx, ev);
 }
 
 int record__read_back(struct record *rec)
@@ -173,7 +201,7 @@ int record__read_back(struct record *rec)
 	if (!rec->read_back)
 		return 0;
 	rec->read_back = false;
-	err = perf_writer__read_back(rec->w, rec->read_from, record__note, rec);
+	err = perf_writer__read_back(rec->w, rec->read_from, record__note_read_back, rec);
 	if (err)
 		pr_err("%s: cannot read back the records written: %s\n", rec->opts->output,
 		       strerror(-err));
@@ -188,15 +216,28 @@ static int record__span(void *ctx, const void *bytes, size_t len)
 	return perf_writer__write_events(rec->w, bytes, len);
 }
 
+/* a ring's bytes as they lie (raw_rings): noted and counted when read back */
+static int record__span_raw(void *ctx, const void *bytes, size_t len)
+{
+	struct record *rec = ctx;
+	int err = perf_writer__write_unchecked(rec->w, bytes, len);
+
+	if (!err)
+		rec->bytes += len;
+	return err;
+}
+
 /* one pass over every ring; a FINISHED_ROUND after a pass that wrote anything */
 static int record__mmap_read_all(struct record *rec)
 {
 	int total = 0;
 
 	for (int c = 0; c < rec->nr_rings; c++) {
-		int n = perf_ring__drain_spans(&rec->rings[c],
-					       rec->read_back ? record__ring_bytes : record__event,
-					       record__span, rec);
+		int n = rec->raw_rings ?
+			    perf_ring__drain_raw(&rec->rings[c], record__span_raw, rec) :
+			    perf_ring__drain_spans(
+				&rec->rings[c], rec->read_back ? record__ring_bytes : record__event,
+				record__span, rec);
 
 		if (n == -EBADMSG) {
 			pr_warning(

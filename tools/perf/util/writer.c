@@ -689,6 +689,29 @@ u64 perf_writer__attr_id(const struct perf_writer *w, int idx)
 	return w->attrs[idx].ids[0];
 }
 
+int perf_writer__write_unchecked(struct perf_writer *w, const void *bytes, size_t len)
+{
+	int err;
+
+	if (w->pipe || w->swap || writer__compressing(w))
+		return -EOPNOTSUPP;
+	err = writer__ready(w);
+	if (err)
+		return err;
+	/* a few: through the buffer, not a write of their own */
+	if (len < OUT_BUF_SIZE / 4)
+		return writer__emit(w, bytes, len);
+	if (writer__flush(w))
+		return w->err;
+	return writer__write_out(w, bytes, len);
+}
+
+void perf_writer__count(struct perf_writer *w, u32 type)
+{
+	if (type < PERF_RECORD_HEADER_MAX)
+		w->nr_records[type]++;
+}
+
 int perf_writer__read_back_mark(struct perf_writer *w, u64 *pos)
 {
 	struct stat st;

@@ -238,6 +238,17 @@ void perf_writer__set_event_desc(struct perf_writer *w, bool on);
 int perf_writer__set_zstd_level(struct perf_writer *w, int level);
 
 /*
+ * File mode, not zstd nor swapped (-EOPNOTSUPP otherwise): @len bytes of
+ * kernel records written as they are, neither checked nor counted, and
+ * maybe cut anywhere so long as the pieces follow each other: a ring's
+ * bytes as they lie in it.  The caller reads them back
+ * (perf_writer__read_back()) and counts each there (perf_writer__count()).
+ */
+int perf_writer__write_unchecked(struct perf_writer *w, const void *bytes, size_t len);
+/* a record of @type written by perf_writer__write_unchecked(), counted */
+void perf_writer__count(struct perf_writer *w, u32 type);
+
+/*
  * Records read back from the output after they were written: *@pos the
  * output's position now, for perf_writer__read_back() to start from.
  * -EOPNOTSUPP where the output cannot be read back as written: a pipe, a
