@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The recording's main loop: drain every ring into the writer, noting on
- * the way what the closing features need (times, hit maps, kernel ips and
- * the branch targets of poked code),
- * poll, and stop on a signal, the workload's exit or the -p targets'.
+ * The recording's main loop: drain every ring into the writer, poll, and
+ * stop on a signal, the workload's exit or the -p targets'; then note
+ * what the closing features need from the rings' records (times, hit
+ * maps, kernel ips and the branch targets of poked code), read back from
+ * the output, or as they come where it cannot be read back.
  * Apart because it is the hot path: it runs per record, while the rest of
  * the recorder runs once.
  */
@@ -155,7 +156,9 @@ static int record__event(void *ctx, struct perf_ring *ring, const union perf_eve
 /*
  * While the events sample, every cycle the recorder spends costs more
  * than it does after: the CPUs take a sampling interrupt every few tens
- * of microseconds, and the recorder's caches are cold after each.  So,
+ * of microseconds, and the recorder's caches are cold after each (22 MB
+ * of file writes measured at 10 ms of system time alone, 0.17-0.28 s
+ * with perf record -a -F 50000 running, in a 2-CPU VM).  So,
  * as perf record finds its hit objects by reading its output at the end,
  * the rings' records are noted from the file once the events are off (or
  * the file is switched); only where the output cannot be read back (a
