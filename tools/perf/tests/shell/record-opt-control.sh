@@ -105,7 +105,7 @@ echo "ok: --max-size 16K: $line; stock perf script reads $(wc -l <"$tmp/max.out"
 # switched NAME OPTS...: a never-ending workload recorded with OPTS,
 # SIGUSR2 once it runs (signal mode), SIGINT after the first switch
 switched() {
-	local name=$1 i f n=0
+	local name=$1 i f n=0 hdr first last
 	shift
 	mkdir "$tmp/$name"
 	# no timeout(1) around it: it would take the SIGUSR2
@@ -130,18 +130,20 @@ switched() {
 		grep -q "PERF_RECORD_COMM.*sh:" "$tmp/sw.out" || fail "$*: $f: stock perf script shows no sh COMM"
 		stock_script swt "$f" -F time
 		perf report --header-only -i "$f" 2>/dev/null | grep "^# time of" >"$tmp/sw.hdr"
+		hdr=$(tr '\n' ' ' <"$tmp/sw.hdr")
 		if [ -s "$tmp/swt.out" ]; then
-			tr -d ' :' <"$tmp/swt.out" | sort -n >"$tmp/sw.times"
-			grep -qx "# time of first sample : $(head -1 "$tmp/sw.times")" "$tmp/sw.hdr" &&
-				grep -qx "# time of last sample : $(tail -1 "$tmp/sw.times")" "$tmp/sw.hdr" ||
-				fail "$*: $f: samples $(head -1 "$tmp/sw.times")..$(tail -1 "$tmp/sw.times"), the header says: $(tr '\n' ' ' <"$tmp/sw.hdr")"
+			first=$(tr -d ' :' <"$tmp/swt.out" | sort -n | head -1)
+			last=$(tr -d ' :' <"$tmp/swt.out" | sort -n | tail -1)
+			grep -qx "# time of first sample : $first" "$tmp/sw.hdr" &&
+				grep -qx "# time of last sample : $last" "$tmp/sw.hdr" ||
+				fail "$*: $f: samples $first..$last, the header says: $hdr"
 		elif [ -s "$tmp/sw.hdr" ]; then
-			fail "$*: $f: no sample, the header says: $(tr '\n' ' ' <"$tmp/sw.hdr")"
+			fail "$*: $f: no sample, the header says: $hdr"
 		fi
 		n=$((n + 1))
 	done <"$tmp/$name.files"
 	[ $n -ge 2 ] || fail "$*: $n files"
-	echo "ok: $*: $n files OUT.<timestamp>, each read by stock perf script, its sample times its own"
+	echo "ok: $*: $n files OUT.<timestamp>, read by stock perf script, sample times their own"
 }
 switched signal --switch-output
 switched size --switch-output=8K
