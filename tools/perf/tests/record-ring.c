@@ -192,6 +192,8 @@ static u64 put_all(struct perf_ring *ring, u64 pos, const u16 *sizes, int nr, u8
 /*
  * perf_ring__drain_spans(): the pieces, joined, are the records in order;
  * each piece holds whole records, the one across the ring's end too.
+ * perf_ring__drain_raw(): the same bytes in two pieces, the ring's end
+ * between them, and the space released.
  * Mutation caught: handing the ring's bytes up to its end as one piece
  * (a record cut in two): "whole records" fails.
  */
@@ -243,6 +245,23 @@ static int test_spans(void)
 			  -EBADMSG);
 	TEST_ASSERT_VAL("bad size: the records before",
 			sp.len == 80 && !memcmp(sp.bytes, want, 80));
+
+	/* raw: tail to head in two pieces split at the ring's end, a record cut there */
+	pos = 5 * DATA_SIZE + 200;
+	pc->data_tail = pos;
+	pc->data_head = put_all(&ring, pos, across, 5, want);
+	memset(&sp, 0, sizeof(sp));
+	TEST_ASSERT_EQUAL("raw", perf_ring__drain_raw(&ring, take_span, &sp), 1);
+	TEST_ASSERT_VAL("raw: the bytes in order", sp.len == 160 && !memcmp(sp.bytes, want, 160));
+	TEST_ASSERT_EQUAL("raw: pieces", sp.nr, 2);
+	TEST_ASSERT_VAL("raw: released", pc->data_tail == pc->data_head);
+	TEST_ASSERT_EQUAL("raw: empty", perf_ring__drain_raw(&ring, take_span, &sp), 0);
+	/* a head more than the ring ahead: nothing handed over, reset to head */
+	pc->data_head = pc->data_tail + DATA_SIZE + 8;
+	memset(&sp, 0, sizeof(sp));
+	TEST_ASSERT_EQUAL("raw: head too far", perf_ring__drain_raw(&ring, take_span, &sp),
+			  -EBADMSG);
+	TEST_ASSERT_VAL("raw: head too far, reset", !sp.len && pc->data_tail == pc->data_head);
 	free(pc);
 	return TEST_OK;
 }

@@ -155,6 +155,31 @@ static inline __maybe_unused bool hex8(const char *p, u64 *v)
 	return true;
 }
 
+bool kallsyms__addr16(const char *p, u64 *addr)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	u64 hi, lo;
+
+	if (!hex8(p, &hi) || !hex8(p + 8, &lo))
+		return false;
+	*addr = hi << 32 | lo;
+	return true;
+#else
+	u64 v = 0;
+
+	hex_value__init();
+	for (int i = 0; i < 16; i++) {
+		int d = hex_digit(p[i]);
+
+		if (d < 0)
+			return false;
+		v = v << 4 | d;
+	}
+	*addr = v;
+	return true;
+#endif
+}
+
 /*
  * strtoull(p, &end, 16) for what kallsyms holds (up to 16 plain hex
  * digits); anything else (a sign, spaces, "0x", more digits) goes to

@@ -57,6 +57,13 @@ int kallsyms__parse_checked(const char *path, void *arg,
  */
 int modules__check(const char *path, struct kallsyms_damage *damage);
 
+/*
+ * The 16 hex digits (either case) at @p, a 64-bit kernel's kallsyms
+ * address, into *@addr: false when one is not a hex digit.  @p must hold
+ * 16 bytes.  Eight digits at a time, where a loop spent a branch on each.
+ */
+bool kallsyms__addr16(const char *p, u64 *addr);
+
 /* warns of what @damage holds, naming @path and its kind ("kallsyms", "modules") */
 void kallsyms_damage__warn(const char *path, const struct kallsyms_damage *d, const char *what);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "debug.h"
+#include "kallsyms.h"
 #include "kcore-copy.h"
 #include "write-all.h"
 
@@ -588,6 +589,11 @@ static int ksym_line__parse(struct ksym_line *l, const char *p, size_t len)
 	u64 addr = 0;
 	int digits = 0;
 
+	/* a 64-bit kernel's lines: 16 digits, parsed at once */
+	if (len >= 17 && p[16] == ' ' && kallsyms__addr16(p, &addr)) {
+		p += 16;
+		digits = 16;
+	}
 	for (; p < end && digits < 17; p++, digits++) {
 		int v = *p >= '0' && *p <= '9'			   ? *p - '0' :
 			((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f') ? (*p | 0x20) - 'a' + 10 :
@@ -834,44 +840,109 @@ out_close:
 	return err;
 }
 
-int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
-{
+struct kallsyms_copy {
 	char path[4096], tmp[4096];
-	struct ksym_line *lines = NULL, **v = NULL;
-	struct ksym_group *groups = NULL;
-	size_t len = 0, nr_lines = 0, alloc = 0, nr_groups = 0, out_len = 0;
-	const char *buf = NULL;
-	char *out = NULL;
-	int fd = -1, err;
+	const char *buf; /* the copy, mapped; NULL when it is empty */
+	size_t len;
+	struct ksym_line *lines; /* its lines, in its order */
+	size_t nr_lines;
+};
 
-	snprintf(path, sizeof(path), "%s/kcore_dir/kallsyms", dir);
-	snprintf(tmp, sizeof(tmp), "%s/kcore_dir/.kallsyms.tmp", dir);
-	err = map_file(path, &buf, &len);
+int kallsyms_copy__new(const char *kcore_dir, struct kallsyms_copy **out)
+{
+	struct kallsyms_copy *kc = calloc(1, sizeof(*kc));
+	size_t alloc = 0;
+	int err;
+
+	*out = NULL;
+	if (!kc)
+		return -ENOMEM;
+	snprintf(kc->path, sizeof(kc->path), "%s/kallsyms", kcore_dir);
+	snprintf(kc->tmp, sizeof(kc->tmp), "%s/.kallsyms.tmp", kcore_dir);
+	err = map_file(kc->path, &kc->buf, &kc->len);
 	if (err)
-		return err;
-	for (size_t off = 0; off < len;) {
-		const char *nl = memchr(buf + off, '\n', len - off);
-		size_t l = nl ? (size_t)(nl - buf - off) + 1 : len - off;
+		goto out_delete;
+	for (size_t off = 0; off < kc->len;) {
+		const char *nl = memchr(kc->buf + off, '\n', kc->len - off);
+		size_t l = nl ? (size_t)(nl - kc->buf - off) + 1 : kc->len - off;
+		struct ksym_line *line;
 
-		if (nr_lines == alloc) {
+		if (kc->nr_lines == alloc) {
 			size_t n = alloc ? alloc * 2 : 1 << 16;
-			struct ksym_line *t = realloc(lines, n * sizeof(*t));
+			struct ksym_line *t = realloc(kc->lines, n * sizeof(*t));
 
 			err = -ENOMEM;
 			if (!t)
-				goto out_free;
-			lines = t;
+				goto out_delete;
+			kc->lines = t;
 			alloc = n;
 		}
-		memset(&lines[nr_lines], 0, sizeof(lines[0]));
-		if (!ksym_line__parse(&lines[nr_lines], buf + off, l)) {
-			lines[nr_lines].off = off;
-			lines[nr_lines].len = l;
-			nr_lines++;
+		line = &kc->lines[kc->nr_lines];
+		memset(line, 0, sizeof(*line));
+		if (!ksym_line__parse(line, kc->buf + off, l)) {
+			line->off = off;
+			line->len = l;
+			kc->nr_lines++;
 		}
 		off += l;
 	}
-	err = -ENOMEM;
+	*out = kc;
+	return 0;
+out_delete:
+	kallsyms_copy__delete(kc);
+	return err;
+}
+
+void kallsyms_copy__delete(struct kallsyms_copy *kc)
+{
+	if (!kc)
+		return;
+	if (kc->buf)
+		munmap((void *)kc->buf, kc->len);
+	free(kc->lines);
+	free(kc);
+}
+
+int kallsyms_copy__for_each(const struct kallsyms_copy *kc,
+			    int (*cb)(void *arg, const struct kallsyms_copy_sym *sym), void *arg)
+{
+	for (size_t i = 0; i < kc->nr_lines; i++) {
+		const struct ksym_line *l = &kc->lines[i];
+		const char *line = kc->buf + l->off, *name = line + l->name_off;
+		const char *end = line + l->len, *tab = memchr(name, '\t', end - name);
+		struct kallsyms_copy_sym sym = {
+		    .name = name,
+		    .type = line[l->name_off - 2],
+		    .addr = l->addr,
+		    .mod = l->mod_len ? l->mod : NULL,
+		    .mod_len = l->mod_len,
+		};
+		int err;
+
+		/* "name\t[mod]\n" or "name\n" */
+		if (tab)
+			end = tab;
+		else if (end > name && end[-1] == '\n')
+			end--;
+		sym.name_len = end - name;
+		err = cb(arg, &sym);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int kallsyms_copy__trim(struct kallsyms_copy *kc, const u64 *ips, size_t nr)
+{
+	struct ksym_line *lines = kc->lines, **v = NULL;
+	struct ksym_group *groups = NULL;
+	size_t nr_lines = kc->nr_lines, nr_groups = 0, out_len = 0;
+	const char *buf = kc->buf;
+	char *out = NULL;
+	int fd = -1, err = -ENOMEM;
+
+	for (size_t i = 0; i < nr_lines; i++)
+		lines[i].keep = false;
 	v = malloc((nr_lines ? nr_lines : 1) * sizeof(*v));
 	groups = malloc((nr_lines ? nr_lines : 1) * sizeof(*groups));
 	if (!v || !groups)
@@ -918,7 +989,7 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 				ksym__keep_around(v, groups[g].first, groups[g].last, ips[i]);
 		}
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(kc->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		err = -errno;
 		goto out_free;
@@ -945,17 +1016,28 @@ int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
 out_close:
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && rename(kc->tmp, kc->path))
 		err = -errno;
 	if (err)
-		unlink(tmp);
+		unlink(kc->tmp);
 out_free:
 	free(groups);
 	free(v);
-	free(lines);
 	free(out);
-	if (buf)
-		munmap((void *)buf, len);
+	return err;
+}
+
+int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr)
+{
+	struct kallsyms_copy *kc;
+	char path[4096];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/kcore_dir", dir);
+	err = kallsyms_copy__new(path, &kc);
+	if (!err)
+		err = kallsyms_copy__trim(kc, ips, nr);
+	kallsyms_copy__delete(kc);
 	return err;
 }
 

@@ -48,6 +48,32 @@ int kcore_dir__write_from(const char *dir, const char *proc, bool quiet,
  * (t, w, d, b) count.  The file is replaced atomically; 0 or -errno.
  */
 int kcore_dir__trim_kallsyms(const char *dir, const u64 *ips, size_t nr);
+
+/*
+ * @kcore_dir/kallsyms mapped and its lines parsed once, for what
+ * reads it at the end of a recording (record-ksyms.c's scan, then the
+ * trim): two parses of it were the most of the recorder's own
+ * instructions.  new: 0 or -errno (-ENOENT without a copy).
+ */
+struct kallsyms_copy;
+
+/* a line of the copy; @name and @mod are not NUL-terminated, @mod NULL for the kernel's */
+struct kallsyms_copy_sym {
+	const char *name;
+	size_t name_len;
+	char type;
+	u64 addr;
+	const char *mod;
+	size_t mod_len;
+};
+
+int kallsyms_copy__new(const char *kcore_dir, struct kallsyms_copy **kc);
+void kallsyms_copy__delete(struct kallsyms_copy *kc);
+/* @cb for each line in the copy's order, until it returns non-zero, which is returned */
+int kallsyms_copy__for_each(const struct kallsyms_copy *kc,
+			    int (*cb)(void *arg, const struct kallsyms_copy_sym *sym), void *arg);
+/* kcore_dir__trim_kallsyms() of the parsed copy; the copy's lines stay as they were */
+int kallsyms_copy__trim(struct kallsyms_copy *kc, const u64 *ips, size_t nr);
 /* the bytes of every file in <dir>/kcore_dir, 0 when there is none */
 u64 kcore_dir__size(const char *dir);
 

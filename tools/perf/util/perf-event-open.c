@@ -135,6 +135,30 @@ bad:
 	return span_err ? span_err : -EBADMSG;
 }
 
+int perf_ring__drain_raw(struct perf_ring *ring, perf_ring_span_fn span, void *ctx)
+{
+	struct perf_event_mmap_page *pc = ring->base;
+	u64 head, tail;
+	int err;
+
+	if (!pc)
+		return 0;
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	tail = pc->data_tail;
+	if (head == tail)
+		return 0;
+	if (head - tail > ring->size) {
+		__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
+		return -EBADMSG;
+	}
+	err = perf_ring__spans(ring, tail, head, span, ctx);
+	if (err)
+		return err;
+	ring->bytes += head - tail;
+	__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
+	return 1;
+}
+
 int perf_ring__drain(struct perf_ring *ring, perf_ring_fn fn, void *ctx)
 {
 	return perf_ring__drain_spans(ring, fn, NULL, ctx);

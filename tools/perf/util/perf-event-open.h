@@ -65,6 +65,17 @@ typedef int (*perf_ring_span_fn)(void *ctx, const void *bytes, size_t len);
 int perf_ring__drain_spans(struct perf_ring *ring, perf_ring_fn fn, perf_ring_span_fn span,
 			   void *ctx);
 
+/*
+ * The ring's bytes from tail to head handed to @span as they lie, in one
+ * piece or two (split where the ring ends, a record maybe cut there),
+ * without looking at a record: for an output where the pieces land one
+ * after the other and the records are read back later, as perf record
+ * writes its rings.  1 when there was something, 0 when not, @span's
+ * error (the space not released), or -EBADMSG for a head more than the
+ * ring ahead of the tail (the ring is then reset to head).
+ */
+int perf_ring__drain_raw(struct perf_ring *ring, perf_ring_span_fn span, void *ctx);
+
 /* PERF_EVENT_IOC_ID; 0 or -errno */
 int perf_event__id(int fd, u64 *id);
 

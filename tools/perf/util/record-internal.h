@@ -73,6 +73,13 @@ struct record {
 	struct bpf_capture *bpf;
 	struct module_capture *modules; /* only with a kcore_dir to keep them in */
 	struct record_hits hits;
+	/* the rings' records are noted from the output from read_from on, not as they come */
+	bool read_back;
+	u64 read_from;
+	/* read back, the rings' bytes are written as they lie, unwalked */
+	bool raw_rings;
+	/* the kernel's LOST and LOST_SAMPLES in the rings' records, found when read back */
+	u64 raw_lost, raw_lost_samples;
 	/* where the callchain starts in a sample, 0 when samples have none */
 	u16 callchain_off;
 	u64 first_time, last_time;
@@ -123,6 +130,10 @@ extern volatile sig_atomic_t record_child_exited;
 extern volatile sig_atomic_t record_switch; /* SIGUSR2: --switch-output now */
 void record__sig(int sig);
 int record__loop(struct record *rec);
+/* the output's position now: the rings' records from here are noted when read back */
+void record__read_back_mark(struct record *rec);
+/* the records written since the mark noted, from the output; 0 or -errno, said */
+int record__read_back(struct record *rec);
 
 /* record.c: --switch-output: close this file as OUT.<timestamp>, go on in a new one */
 int record__switch_output(struct record *rec);

@@ -30,7 +30,7 @@
 #include "debug.h"
 #include "event.h"
 #include "insn-len.h"
-#include "kallsyms.h"
+#include "kcore-copy.h"
 #include "kcore.h"
 #include "record-ksyms.h"
 
@@ -137,34 +137,48 @@ void record_ksyms__bpf(struct record_hits *h, struct bpf_capture *cap)
  * ftrace entry code is what ftrace sites call and what ftrace trampolines
  * are copied from; optprobe detours are copied from optprobe_template_*.
  */
-static bool ksym__kept_by_name(const char *name)
+/* @name, @len bytes, starts with @prefix */
+static bool name__starts(const char *name, size_t len, const char *prefix, size_t n)
+{
+	return len >= n && !memcmp(name, prefix, n);
+}
+
+static bool ksym__kept_by_name(const char *name, size_t len)
 {
 	/* by first letter: this is asked of every kernel symbol */
-	switch (name[0]) {
+	switch (len ? name[0] : 0) {
 	case '_':
-		return !strncmp(name, "__SCT__", 7);
+		return name__starts(name, len, "__SCT__", 7);
 	case 'f':
 		/* ftrace_call covers ftrace_caller*, ftrace_regs_call ftrace_regs_caller* */
-		return !strncmp(name, "ftrace_", 7) &&
-		       (!strncmp(name + 7, "call", 4) || !strncmp(name + 7, "regs_call", 9) ||
-			!strncmp(name + 7, "stub", 4) || !strncmp(name + 7, "graph_call", 10));
+		return name__starts(name, len, "ftrace_", 7) &&
+		       (name__starts(name + 7, len - 7, "call", 4) ||
+			name__starts(name + 7, len - 7, "regs_call", 9) ||
+			name__starts(name + 7, len - 7, "stub", 4) ||
+			name__starts(name + 7, len - 7, "graph_call", 10));
 	case 'r':
-		return !strncmp(name, "return_to_handler", 17);
+		return name__starts(name, len, "return_to_handler", 17);
 	case 'o':
-		return !strncmp(name, "optprobe_template_", 18);
+		return name__starts(name, len, "optprobe_template_", 18);
 	default:
 		return false;
 	}
+}
+
+/* @mod, @len bytes, is @name */
+static bool mod__is(const char *mod, size_t len, const char *name, size_t n)
+{
+	return len == n && !memcmp(mod, name, n);
 }
 
 /*
  * The pseudo-modules kallsyms puts out-of-line code in: kprobe slot pages,
  * ftrace trampolines, BPF programs, trampolines and dispatchers
  */
-static bool ksym__is_trampoline_module(const char *module)
+static bool ksym__is_trampoline_module(const char *mod, size_t len)
 {
-	return module && (!strcmp(module, "__builtin__kprobes") ||
-			  !strcmp(module, "__builtin__ftrace") || !strcmp(module, "bpf"));
+	return mod && (mod__is(mod, len, "__builtin__kprobes", 18) ||
+		       mod__is(mod, len, "__builtin__ftrace", 17) || mod__is(mod, len, "bpf", 3));
 }
 
 /* a trampoline's bytes are read up to the next symbol, and no further than this */
@@ -198,22 +212,21 @@ static int u64__push(u64 **v, size_t *nr, size_t *alloc, u64 x)
 	return 0;
 }
 
-static int ksyms_scan__line(void *arg, const char *name, char type __maybe_unused, u64 start,
-			    const char *module)
+static int ksyms_scan__line(void *arg, const struct kallsyms_copy_sym *sym)
 {
 	struct ksyms_scan *s = arg;
-	bool tramp = ksym__is_trampoline_module(module);
+	bool tramp = ksym__is_trampoline_module(sym->mod, sym->mod_len);
 
-	if (!start)
+	if (!sym->addr)
 		return 0;
-	if (tramp || (!module && ksym__kept_by_name(name)))
-		record_hits__kernel_ip(s->h, start);
-	if (u64__push(&s->addrs, &s->nr_addrs, &s->alloc_addrs, start))
+	if (tramp || (!sym->mod && ksym__kept_by_name(sym->name, sym->name_len)))
+		record_hits__kernel_ip(s->h, sym->addr);
+	if (u64__push(&s->addrs, &s->nr_addrs, &s->alloc_addrs, sym->addr))
 		return -ENOMEM;
-	if (tramp && u64__push(&s->tramps, &s->nr_tramps, &s->alloc_tramps, start))
+	if (tramp && u64__push(&s->tramps, &s->nr_tramps, &s->alloc_tramps, sym->addr))
 		return -ENOMEM;
-	if (!module && !strncmp(name, "__SCT__", 7) &&
-	    u64__push(&s->scts, &s->nr_scts, &s->alloc_scts, start))
+	if (!sym->mod && name__starts(sym->name, sym->name_len, "__SCT__", 7) &&
+	    u64__push(&s->scts, &s->nr_scts, &s->alloc_scts, sym->addr))
 		return -ENOMEM;
 	return 0;
 }
@@ -292,15 +305,14 @@ static void ksyms_scan__code(struct ksyms_scan *s, const struct kcore *kcore, u6
 	record_ksyms__code(s->h, seg->bytes + (start - seg->addr), end - start, start);
 }
 
-int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir)
+int record_ksyms__kallsyms(struct record_hits *h, const struct kallsyms_copy *kc,
+			   const char *kcore_dir)
 {
 	struct ksyms_scan s = {.h = h};
 	struct kcore *kcore = NULL;
-	char path[4096];
 	int err;
 
-	snprintf(path, sizeof(path), "%s/kallsyms", kcore_dir);
-	err = kallsyms__parse(path, &s, ksyms_scan__line);
+	err = kallsyms_copy__for_each(kc, ksyms_scan__line, &s);
 	if (err < 0)
 		goto out_free;
 	err = u64__sort_runs(s.addrs, s.nr_addrs);
@@ -322,5 +334,16 @@ out_free:
 	free(s.addrs);
 	free(s.tramps);
 	free(s.scts);
+	return err;
+}
+
+int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir)
+{
+	struct kallsyms_copy *kc;
+	int err = kallsyms_copy__new(kcore_dir, &kc);
+
+	if (!err)
+		err = record_ksyms__kallsyms(h, kc, kcore_dir);
+	kallsyms_copy__delete(kc);
 	return err;
 }

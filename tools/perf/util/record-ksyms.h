@@ -14,6 +14,7 @@
  */
 
 struct bpf_capture;
+struct kallsyms_copy;
 
 /* the targets of the direct branches in @len bytes of x86-64 code at @addr */
 void record_ksyms__code(struct record_hits *h, const u8 *code, size_t len, u64 addr);
@@ -30,5 +31,8 @@ void record_ksyms__bpf(struct record_hits *h, struct bpf_capture *cap);
  * (-ENOENT without a kallsyms copy).
  */
 int record_ksyms__kcore_dir(struct record_hits *h, const char *kcore_dir);
+/* the same from @kc, @kcore_dir's kallsyms copy already parsed (its kcore is read from there) */
+int record_ksyms__kallsyms(struct record_hits *h, const struct kallsyms_copy *kc,
+			   const char *kcore_dir);
 
 #endif /* __PERF_TEXTPOKE_RECORD_KSYMS_H */

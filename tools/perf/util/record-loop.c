@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The recording's main loop: drain every ring into the writer, noting on
- * the way what the closing features need (times, hit maps, kernel ips and
- * the branch targets of poked code),
- * poll, and stop on a signal, the workload's exit or the -p targets'.
+ * The recording's main loop: drain every ring into the writer, poll, and
+ * stop on a signal, the workload's exit or the -p targets'; then note
+ * what the closing features need from the rings' records (times, hit
+ * maps, kernel ips and the branch targets of poked code), read back from
+ * the output, or as they come where it cannot be read back.
  * Apart because it is the hot path: it runs per record, while the rest of
  * the recorder runs once.
  */
@@ -79,8 +80,8 @@ static void record__callchain_hits(struct record *rec, const u8 *p, size_t room)
 	}
 }
 
-static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
-			 const union perf_event *ev)
+/* what the closing features need from a ring record: times, hit maps, kernel ips, poke targets */
+static int record__note(void *ctx, const union perf_event *ev)
 {
 	struct record *rec = ctx;
 	const u8 *p = (const u8 *)ev;
@@ -124,8 +125,17 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 		if (strnlen(m->filename, max) < max)
 			record_hits__mmap(&rec->hits, m, m->filename);
 	}
+	return 0;
+}
+
+/* the bytes the rings gave, for --max-size and --switch-output's size */
+static int record__ring_bytes(void *ctx, struct perf_ring *ring __maybe_unused,
+			      const union perf_event *ev)
+{
+	struct record *rec = ctx;
+
 	/* written by record__span(), with the records around it */
-	rec->bytes += size;
+	rec->bytes += ev->header.size;
 	/* --max-size: what the rings gave so far, in perf's words */
 	if (rec->opts->max_size && rec->bytes >= rec->opts->max_size && !record_done) {
 		fprintf(
@@ -137,6 +147,70 @@ static int record__event(void *ctx, struct perf_ring *ring __maybe_unused,
 	return 0;
 }
 
+static int record__event(void *ctx, struct perf_ring *ring, const union perf_event *ev)
+{
+	record__note(ctx, ev);
+	return record__ring_bytes(ctx, ring, ev);
+}
+
+/*
+ * While the events sample, every cycle the recorder spends costs more
+ * than it does after: the CPUs take a sampling interrupt every few tens
+ * of microseconds, and the recorder's caches are cold after each (22 MB
+ * of file writes measured at 10 ms of system time alone, 0.17-0.28 s
+ * with perf record -a -F 50000 running, in a 2-CPU VM).  So,
+ * as perf record finds its hit objects by reading its output at the end,
+ * the rings' records are noted from the file once the events are off (or
+ * the file is switched); only where the output cannot be read back (a
+ * pipe, a device, zstd) are they noted as they come.
+ */
+void record__read_back_mark(struct record *rec)
+{
+	rec->read_back = !perf_writer__read_back_mark(rec->w, &rec->read_from);
+	/*
+	 * Read back, the rings need not be walked at all: their bytes go out
+	 * as they lie, as perf record writes them.  --max-size stops at the
+	 * record that crosses the limit, so it still walks them.
+	 */
+	rec->raw_rings = rec->read_back && !rec->opts->max_size;
+}
+
+/*
+ * A record read back.  Those of the rings are the kernel's types (the
+ * loop writes only FINISHED_ROUND of its own); written raw, they are
+ * counted here, and the kernel's LOST and LOST_SAMPLES summed.
+ */
+static int record__note_read_back(void *ctx, const union perf_event *ev)
+{
+	struct record *rec = ctx;
+	u32 type = ev->header.type;
+
+	if (rec->raw_rings && type < PERF_RECORD_USER_TYPE_START) {
+		perf_writer__count(rec->w, type);
+		if (type == PERF_RECORD_LOST && ev->header.size >= sizeof(struct perf_record_lost))
+			rec->raw_lost += ((const struct perf_record_lost *)ev)->lost;
+		else if (type == PERF_RECORD_LOST_SAMPLES &&
+			 ev->header.size >= sizeof(struct perf_record_lost_samples))
+			rec->raw_lost_samples +=
+			    ((const struct perf_record_lost_samples *)ev)->lost;
+	}
+	return record__note(ctx, ev);
+}
+
+int record__read_back(struct record *rec)
+{
+	int err;
+
+	if (!rec->read_back)
+		return 0;
+	rec->read_back = false;
+	err = perf_writer__read_back(rec->w, rec->read_from, record__note_read_back, rec);
+	if (err)
+		pr_err("%s: cannot read back the records written: %s\n", rec->opts->output,
+		       strerror(-err));
+	return err;
+}
+
 /* the records record__event() saw, as they lie in the ring: no copy of each, as perf record */
 static int record__span(void *ctx, const void *bytes, size_t len)
 {
@@ -145,13 +219,28 @@ static int record__span(void *ctx, const void *bytes, size_t len)
 	return perf_writer__write_events(rec->w, bytes, len);
 }
 
+/* a ring's bytes as they lie (raw_rings): noted and counted when read back */
+static int record__span_raw(void *ctx, const void *bytes, size_t len)
+{
+	struct record *rec = ctx;
+	int err = perf_writer__write_unchecked(rec->w, bytes, len);
+
+	if (!err)
+		rec->bytes += len;
+	return err;
+}
+
 /* one pass over every ring; a FINISHED_ROUND after a pass that wrote anything */
 static int record__mmap_read_all(struct record *rec)
 {
 	int total = 0;
 
 	for (int c = 0; c < rec->nr_rings; c++) {
-		int n = perf_ring__drain_spans(&rec->rings[c], record__event, record__span, rec);
+		int n = rec->raw_rings ?
+			    perf_ring__drain_raw(&rec->rings[c], record__span_raw, rec) :
+			    perf_ring__drain_spans(
+				&rec->rings[c], rec->read_back ? record__ring_bytes : record__event,
+				record__span, rec);
 
 		if (n == -EBADMSG) {
 			pr_warning(
@@ -253,6 +342,9 @@ int record__loop(struct record *rec)
 	record__disable(rec);
 	if (!err)
 		err = record__mmap_read_all(rec);
+	/* LOST_SAMPLES go after the last record's time */
+	if (!err)
+		err = record__read_back(rec);
 	if (!err)
 		err = record__write_lost_samples(rec);
 	return err;

@@ -82,11 +82,12 @@ void record__count(struct record *rec)
 	/* the kernel's own LOST_SAMPLES (hardware samples it discarded) count as well */
 	for (int c = 0; c < rec->nr_rings; c++)
 		l->lost_samples += rec->rings[c].lost_samples;
+	l->lost_samples += rec->raw_lost_samples;
 }
 
 void record__report(struct record *rec)
 {
-	u64 lost = 0;
+	u64 lost = rec->raw_lost;
 
 	for (int c = 0; c < rec->nr_rings; c++)
 		lost += rec->rings[c].lost;

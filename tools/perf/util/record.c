@@ -544,6 +544,7 @@ static int record__synthesize(struct record *rec)
 static int record__trim_kallsyms(struct record *rec)
 {
 	const char *dir = record__dir(rec);
+	struct kallsyms_copy *kc = NULL;
 	char kdir[4096];
 	size_t nr;
 	u64 *ips;
@@ -552,18 +553,25 @@ static int record__trim_kallsyms(struct record *rec)
 	if (!rec->opts->full_kallsyms) {
 		snprintf(kdir, sizeof(kdir), "%s/kcore_dir", dir);
 		record_ksyms__bpf(&rec->hits, rec->bpf);
-		err = record_ksyms__kcore_dir(&rec->hits, kdir);
-		/* no kallsyms copy is said below, by the trimmer */
-		if (err && err != -ENOENT)
-			pr_warning("%s: cannot read kcore_dir/kallsyms for the trampolines: %s\n",
-				   rec->opts->output, strerror(-err));
-		err = 0;
-		ips = record_hits__kernel_ips(&rec->hits, &nr);
-		if (ips)
-			err = kcore_dir__trim_kallsyms(dir, ips, nr);
-		else
-			pr_debug("kallsyms: too many kernel addresses to trim by, kept whole\n");
-		free(ips);
+		/* parsed once, for the trampolines' scan and the trim */
+		err = kallsyms_copy__new(kdir, &kc);
+		if (!err) {
+			err = record_ksyms__kallsyms(&rec->hits, kc, kdir);
+			if (err)
+				pr_warning(
+				    "%s: cannot read kcore_dir/kallsyms for the trampolines: "
+				    "%s\n",
+				    rec->opts->output, strerror(-err));
+			err = 0;
+			ips = record_hits__kernel_ips(&rec->hits, &nr);
+			if (ips)
+				err = kallsyms_copy__trim(kc, ips, nr);
+			else
+				pr_debug("kallsyms: too many kernel addresses to trim by, kept "
+					 "whole\n");
+			free(ips);
+			kallsyms_copy__delete(kc);
+		}
 		/* no kallsyms copy (restricted): nothing to trim */
 		if (err == -ENOENT)
 			err = 0;
@@ -741,6 +749,10 @@ int record__switch_output(struct record *rec)
 	int err;
 
 	record_switch = 0;
+	/* this file's records noted before its closing features */
+	err = record__read_back(rec);
+	if (err)
+		return err;
 	record_features__write_end(rec->w, &rec->hits, rec->first_time, rec->last_time, false);
 	err = rec->bpf ? bpf_capture__write(rec->bpf, rec->w) : 0;
 	if (!err)
@@ -770,6 +782,8 @@ int record__switch_output(struct record *rec)
 		err = record__write_features(rec);
 	if (!err)
 		err = record__synthesize(rec);
+	if (!err)
+		record__read_back_mark(rec);
 	return err;
 }
 
@@ -926,6 +940,8 @@ int record__run(struct record_opts *opts)
 		rec.switch_at = (ts.tv_sec + opts->switch_secs) * 1000000000ULL + ts.tv_nsec;
 	}
 	pr_debug("recording: events enabled\n");
+	/* the rings' records start here: all before is the start state */
+	record__read_back_mark(&rec);
 	err = record__loop(&rec);
 	if (err)
 		goto out_abort;

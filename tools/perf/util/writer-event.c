@@ -479,8 +479,9 @@ int perf_writer__write_events(struct perf_writer *w, const void *bytes, size_t l
 {
 	const u8 *p = bytes;
 	struct perf_event_header h;
+	u32 counts[PERF_RECORD_HEADER_MAX] = {0};
 
-	/* all checked before any is written */
+	/* all checked before any is written; counted on the way, for the writer's tally */
 	for (size_t off = 0; off < len;) {
 		int size;
 
@@ -490,7 +491,9 @@ int perf_writer__write_events(struct perf_writer *w, const void *bytes, size_t l
 		size = writer__event_size(w, &h);
 		if (size < 0 || (size_t)size > len - off)
 			return -EINVAL;
+		/* writer__event_size() refused any type past PERF_RECORD_HEADER_MAX */
+		counts[writer__u32(w, h.type)]++;
 		off += size;
 	}
-	return len ? writer__records(w, p, len) : 0;
+	return len ? writer__records(w, p, len, counts) : 0;
 }

@@ -127,8 +127,12 @@ void wbuf__header(struct wbuf *b, u32 type, u16 misc);
 
 /* a complete record of the data section, in file byte order */
 int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type);
-/* @len bytes of complete records, checked, in file byte order */
-int writer__records(struct perf_writer *w, const u8 *p, size_t len);
+/*
+ * @len bytes of complete records, checked, in file byte order; @counts
+ * how many of each type they hold (found by the check, which read every
+ * header already)
+ */
+int writer__records(struct perf_writer *w, const u8 *p, size_t len, const u32 *counts);
 
 static inline u16 writer__u16(struct perf_writer *w, u16 v)
 {

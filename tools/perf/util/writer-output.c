@@ -276,7 +276,8 @@ static int open_tmp(struct perf_writer *w, unsigned int flags)
 			w->data_path = NULL;
 			return -ENOMEM;
 		}
-		w->fd = open(w->data_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		/* read and write, as mkostemp() opens the plain file: the recorder reads back */
+		w->fd = open(w->data_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	} else {
 		w->fd = mkostemp(w->tmp_path, O_CLOEXEC);
 		if (w->fd < 0) {

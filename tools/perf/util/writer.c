@@ -532,7 +532,7 @@ int writer__record(struct perf_writer *w, const void *rec, size_t len, u32 type)
 	return writer__emit(w, rec, len);
 }
 
-int writer__records(struct perf_writer *w, const u8 *p, size_t len)
+int writer__records(struct perf_writer *w, const u8 *p, size_t len, const u32 *counts)
 {
 	struct perf_event_header h;
 	int err = writer__ready(w);
@@ -547,14 +547,8 @@ int writer__records(struct perf_writer *w, const u8 *p, size_t len)
 		}
 		return w->err;
 	}
-	for (size_t off = 0; off < len; off += writer__u16(w, h.size)) {
-		u32 type;
-
-		memcpy(&h, p + off, sizeof(h));
-		type = writer__u32(w, h.type);
-		if (type < PERF_RECORD_HEADER_MAX)
-			w->nr_records[type]++;
-	}
+	for (u32 type = 0; type < PERF_RECORD_HEADER_MAX; type++)
+		w->nr_records[type] += counts[type];
 	/* many: written where they lie, as perf record writes its rings */
 	if (writer__flush(w))
 		return w->err;
@@ -693,6 +687,118 @@ u64 perf_writer__attr_id(const struct perf_writer *w, int idx)
 	if (idx < 0 || idx >= w->nr_attrs || !w->attrs[idx].nr_ids)
 		return 0;
 	return w->attrs[idx].ids[0];
+}
+
+int perf_writer__write_unchecked(struct perf_writer *w, const void *bytes, size_t len)
+{
+	int err;
+
+	if (w->pipe || w->swap || writer__compressing(w))
+		return -EOPNOTSUPP;
+	err = writer__ready(w);
+	if (err)
+		return err;
+	/* a few: through the buffer, not a write of their own */
+	if (len < OUT_BUF_SIZE / 4)
+		return writer__emit(w, bytes, len);
+	if (writer__flush(w))
+		return w->err;
+	return writer__write_out(w, bytes, len);
+}
+
+void perf_writer__count(struct perf_writer *w, u32 type)
+{
+	if (type < PERF_RECORD_HEADER_MAX)
+		w->nr_records[type]++;
+}
+
+int perf_writer__read_back_mark(struct perf_writer *w, u64 *pos)
+{
+	struct stat st;
+	int mode;
+
+	if (w->err)
+		return w->err;
+	if (w->pipe || w->swap || writer__compressing(w) || fstat(w->fd, &st) ||
+	    !S_ISREG(st.st_mode))
+		return -EOPNOTSUPP;
+	mode = fcntl(w->fd, F_GETFL);
+	if (mode < 0 || (mode & O_ACCMODE) != O_RDWR)
+		return -EOPNOTSUPP;
+	*pos = writer__pos(w);
+	return 0;
+}
+
+/* more than RECORD_MAX: a record always fits whole after what is left of the last */
+#define READ_BACK_CHUNK (1U << 20)
+
+int perf_writer__read_back(struct perf_writer *w, u64 from,
+			   int (*fn)(void *arg, const union perf_event *ev), void *arg)
+{
+	size_t have = 0, skip = 0;
+	u64 to;
+	u8 *buf;
+	int err = 0;
+
+	if (w->err || writer__flush(w))
+		return w->err;
+	to = w->off;
+	buf = malloc(READ_BACK_CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	while (!err && (from < to || have)) {
+		size_t off = 0, want = READ_BACK_CHUNK - have;
+		ssize_t n;
+
+		if (want > to - from)
+			want = to - from;
+		n = want ? pread(w->fd, buf + have, want, from) : 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (want && !n)) {
+			err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		have += n;
+		from += n;
+		/* an AUXTRACE record's trace follows it, outside its size */
+		off = skip < have ? skip : have;
+		skip -= off;
+		while (have - off >= sizeof(struct perf_event_header)) {
+			const union perf_event *ev = (const void *)(buf + off);
+
+			if (ev->header.size < sizeof(ev->header)) {
+				err = -EINVAL;
+				break;
+			}
+			if (ev->header.size > have - off)
+				break;
+			err = fn(arg, ev);
+			if (err)
+				break;
+			if (ev->header.type == PERF_RECORD_AUXTRACE &&
+			    ev->header.size >= sizeof(struct perf_record_auxtrace))
+				skip = ev->auxtrace.size;
+			off += ev->header.size;
+			if (skip) {
+				size_t s = skip < have - off ? skip : have - off;
+
+				off += s;
+				skip -= s;
+			}
+		}
+		if (err)
+			break;
+		/* what is left is the start of a record, unless the file ends in it */
+		if (!off && from >= to) {
+			err = have ? -EINVAL : 0;
+			break;
+		}
+		memmove(buf, buf + off, have - off);
+		have -= off;
+	}
+	free(buf);
+	return err;
 }
 
 u64 perf_writer__nr_records(const struct perf_writer *w, u32 type)

@@ -237,6 +237,35 @@ int perf_writer__set_feature(struct perf_writer *w, int feat, const void *buf, s
 void perf_writer__set_event_desc(struct perf_writer *w, bool on);
 int perf_writer__set_zstd_level(struct perf_writer *w, int level);
 
+/*
+ * File mode, not zstd nor swapped (-EOPNOTSUPP otherwise): @len bytes of
+ * kernel records written as they are, neither checked nor counted, and
+ * maybe cut anywhere so long as the pieces follow each other: a ring's
+ * bytes as they lie in it.  The caller reads them back
+ * (perf_writer__read_back()) and counts each there (perf_writer__count()).
+ */
+int perf_writer__write_unchecked(struct perf_writer *w, const void *bytes, size_t len);
+/* a record of @type written by perf_writer__write_unchecked(), counted */
+void perf_writer__count(struct perf_writer *w, u32 type);
+
+/*
+ * Records read back from the output after they were written: *@pos the
+ * output's position now, for perf_writer__read_back() to start from.
+ * -EOPNOTSUPP where the output cannot be read back as written: a pipe, a
+ * device, a file opened write-only, zstd, the other byte order.
+ */
+int perf_writer__read_back_mark(struct perf_writer *w, u64 *pos);
+/*
+ * @fn on each record written from @from (a perf_writer__read_back_mark()
+ * position) to now, in order, until it returns non-zero, which is
+ * returned; -errno for a read that fails, -EINVAL for a record that is
+ * none.  The recorder notes what the closing features need this way
+ * once its events are off, as perf record finds the hit objects by
+ * reading its output at the end.
+ */
+int perf_writer__read_back(struct perf_writer *w, u64 from,
+			   int (*fn)(void *arg, const union perf_event *ev), void *arg);
+
 /* records written so far, per type (decompressed view), for tests */
 u64 perf_writer__nr_records(const struct perf_writer *w, u32 type);
 /*

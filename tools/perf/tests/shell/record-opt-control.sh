@@ -20,13 +20,19 @@
 # OUT.<YYYYmmddHHMMSScc> as perf names them, exactly those the "Dump"
 # lines name, at least two, no OUT left, and stock perf script reads
 # each without a warning, the workload's COMM in each (the files after
-# the first start with the state synthesized again).
+# the first start with the state synthesized again), and the sample
+# times each file's header gives are those of its own first and last
+# sample as stock perf script prints them (the recorder notes a file's
+# records from the file itself at each switch).
 # A timeout of 20 s around each recording turns "never stops" into a
 # failure instead of a hang.
 # Mutation caught: record_control__read() not splitting at newlines:
 # no ack comes, the test fails on the first read.
 # Mutation caught: the --max-size check comparing against max_size << 10:
 # the recording is stopped by the timeout.
+# Mutation caught: record__switch_output() not reading its file's records
+# back before the closing features: the first file's header has no
+# sample times.
 # Mutation caught: record__switch_output() not synthesizing the new
 # file's state: stock perf script shows no sh COMM in the second file.
 
@@ -99,7 +105,7 @@ echo "ok: --max-size 16K: $line; stock perf script reads $(wc -l <"$tmp/max.out"
 # switched NAME OPTS...: a never-ending workload recorded with OPTS,
 # SIGUSR2 once it runs (signal mode), SIGINT after the first switch
 switched() {
-	local name=$1 i f n=0
+	local name=$1 i f n=0 hdr first last
 	shift
 	mkdir "$tmp/$name"
 	# no timeout(1) around it: it would take the SIGUSR2
@@ -122,10 +128,22 @@ switched() {
 		[[ "$f" =~ /out\.[0-9]{16}$ ]] || fail "$*: $f is not named OUT.<timestamp>"
 		stock_script sw "$f" --show-task-events -F comm,event
 		grep -q "PERF_RECORD_COMM.*sh:" "$tmp/sw.out" || fail "$*: $f: stock perf script shows no sh COMM"
+		stock_script swt "$f" -F time
+		perf report --header-only -i "$f" 2>/dev/null | grep "^# time of" >"$tmp/sw.hdr"
+		hdr=$(tr '\n' ' ' <"$tmp/sw.hdr")
+		if [ -s "$tmp/swt.out" ]; then
+			first=$(tr -d ' :' <"$tmp/swt.out" | sort -n | head -1)
+			last=$(tr -d ' :' <"$tmp/swt.out" | sort -n | tail -1)
+			grep -qx "# time of first sample : $first" "$tmp/sw.hdr" &&
+				grep -qx "# time of last sample : $last" "$tmp/sw.hdr" ||
+				fail "$*: $f: samples $first..$last, the header says: $hdr"
+		elif [ -s "$tmp/sw.hdr" ]; then
+			fail "$*: $f: no sample, the header says: $hdr"
+		fi
 		n=$((n + 1))
 	done <"$tmp/$name.files"
 	[ $n -ge 2 ] || fail "$*: $n files"
-	echo "ok: $*: $n files OUT.<timestamp>, each read by stock perf script"
+	echo "ok: $*: $n files OUT.<timestamp>, read by stock perf script, sample times their own"
 }
 switched signal --switch-output
 switched size --switch-output=8K
