@@ -136,7 +136,8 @@ struct workers_shared {
 struct workers_state {
 	const struct workers_plan *plan;
 	struct workers_shared *shared;
-	unsigned int cur; /* the lowest chunk it owns and has not finished; NO_CHUNK */
+	unsigned int cur;  /* the lowest chunk it owns and has not finished; NO_CHUNK */
+	unsigned int last; /* the chunk of the last sample asked about */
 	u64 owned[WORKERS_MAX_CHUNKS / 64];
 	struct worker_output *out;
 	int done_fd;		/* finished chunks' numbers, to the parent */
@@ -536,10 +537,14 @@ int session_window__step(struct perf_session *session, u64 off)
 
 bool session_window__keeps(struct perf_session *session, u64 time)
 {
-	const struct workers_state *ws = session->window.ws;
+	struct workers_state *ws = session->window.ws;
 	const struct workers_plan *plan = ws->plan;
 	unsigned int lo = 0, hi = plan->nr_chunks;
+	const struct chunk *ch = &plan->chunks[ws->last];
 
+	/* samples come near in time to the one before: most are in its chunk */
+	if (ch->lo <= time && time < ch->hi)
+		return worker__owns(ws, ws->last);
 	/* the last chunk whose start is not after @time */
 	while (hi - lo > 1) {
 		unsigned int mid = (lo + hi) / 2;
@@ -549,6 +554,7 @@ bool session_window__keeps(struct perf_session *session, u64 time)
 		else
 			hi = mid;
 	}
+	ws->last = lo;
 	return worker__owns(ws, lo);
 }
 
