@@ -394,6 +394,7 @@ int worker_output__attach(struct worker_output *wo, unsigned int k)
 	size_t size = BUFSIZ;
 	struct stat st;
 	FILE *out, *err;
+	char *buf;
 
 	wo->k = k;
 	wo->cur = NO_CHUNK;
@@ -403,11 +404,14 @@ int worker_output__attach(struct worker_output *wo, unsigned int k)
 		return -ENOMEM;
 	/*
 	 * buffered as glibc buffers the real ones, so that in one file
-	 * (2>&1) stderr's lines fall where they fall with one worker
+	 * (2>&1) stderr's lines fall where they fall with one worker; with
+	 * no buffer given, glibc would take BUFSIZ whatever the size asked.
+	 * The buffer lives as long as the worker.
 	 */
 	if (!fstat(STDOUT_FILENO, &st) && st.st_blksize > 0 && st.st_blksize < BUFSIZ)
 		size = st.st_blksize;
-	if (setvbuf(out, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, size) ||
+	buf = malloc(size);
+	if (!buf || setvbuf(out, buf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, size) ||
 	    setvbuf(err, NULL, _IONBF, 0))
 		return -ENOMEM;
 	fflush(stdout);
