@@ -625,10 +625,10 @@ workers__child(struct perf_session *session, struct workers_plan *plan, unsigned
 	};
 	worker__set_region(session, ws);
 	ret = worker_output__attach(out, k);
-	if (!ret)
-		ret = worker_output__begin(out, k);
-	if (!ret)
+	if (!ret) {
+		worker_output__begin(out, k);
 		ret = body(arg);
+	}
 	/* the last chunk ends with the data */
 	if (!ret && ws->cur == plan->nr_chunks - 1) {
 		unsigned int c = ws->cur;

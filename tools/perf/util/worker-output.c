@@ -421,7 +421,7 @@ int worker_output__attach(struct worker_output *wo, unsigned int k)
 	return 0;
 }
 
-int worker_output__begin(struct worker_output *wo, unsigned int c)
+void worker_output__begin(struct worker_output *wo, unsigned int c)
 {
 	struct wo_ring *r = &wo->rings[wo->k];
 
@@ -439,7 +439,6 @@ int worker_output__begin(struct worker_output *wo, unsigned int c)
 	wo->ring_lo = r->head;
 	wo->spill_lo = wo->spill_pos;
 	wo->direct = c != NO_CHUNK && __atomic_load_n(&wo->sh->turn, __ATOMIC_ACQUIRE) == c;
-	return 0;
 }
 
 /* the current chunk's spans, for the parent to write */

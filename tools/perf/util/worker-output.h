@@ -36,7 +36,7 @@ void worker_output__delete(struct worker_output *wo);
 /* stdout and stderr become the worker's, printing nowhere until a chunk begins */
 int worker_output__attach(struct worker_output *wo, unsigned int k);
 /* what the worker prints from now is chunk @c's (UINT_MAX: nothing's) */
-int worker_output__begin(struct worker_output *wo, unsigned int c);
+void worker_output__begin(struct worker_output *wo, unsigned int c);
 /* the current chunk is printed whole: 0, or the error of writing it */
 int worker_output__end(struct worker_output *wo);
 /* at the worker's end: what an unfinished chunk printed is left for the parent */
