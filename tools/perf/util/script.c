@@ -899,6 +899,8 @@ static int script__process(void *arg)
 	struct script_opts *opts = s->opts;
 	int err;
 
+	/* a parallel run's worker has a stdout of its own (worker-output.c) */
+	s->printer.out.fp = stdout;
 	err = perf_session__process_events(s->session);
 	if (!err)
 		err = itrace__finish(s->itrace);

@@ -39,9 +39,9 @@
  * printed by the others, fast, and so is the first at the next free
  * chunk: the work balances itself, however unevenly it is spread in time.
  *
- * Chunk 0 is printed to the standard output directly; the others to
- * unlinked temporary files, which the parent copies out in chunk order
- * as they are finished.
+ * The chunk whose turn it is (all before it written) is printed straight
+ * to the standard output; one printed ahead of its turn waits in shared
+ * memory, written out when its turn comes (worker-output.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,8 +57,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/sendfile.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,11 +69,19 @@
 #include "ordered-events.h"
 #include "session.h"
 #include "session-workers.h"
+#include "worker-output.h"
 
 #define WORKERS_MAX 64
-/* chunks per worker: the most a worker can be left waiting is about one */
+/* chunks per worker at least: the most a worker can be left waiting is about one */
 #define WORKERS_CHUNKS_PER_WORKER 8
-#define WORKERS_MAX_CHUNKS 128
+/*
+ * and at most this share of a worker's output ring in sample bytes: a
+ * chunk printed ahead of its turn waits there, and script's lines are
+ * ~4 times its samples' bytes (default fields, callchains), so that a
+ * worker ahead by a chunk or two rarely spills to its file
+ */
+#define WORKERS_CHUNK_RING_SHARE 16
+#define WORKERS_MAX_CHUNKS 1024
 /*
  * with the default (one per CPU), a recording smaller than this is read
  * by one: below it the workers' fixed costs (the walk, each one's
@@ -97,10 +103,9 @@ struct round_mark {
 };
 
 struct chunk {
-	u64 lo, hi;	    /* its samples' times: [lo, hi) */
-	u64 start_off;	    /* no sample of it before this offset */
-	u64 end_off;	    /* ... nor from this one (a FINISHED_ROUND delivering past hi) */
-	int out_fd, err_fd; /* chunk 0: -1, the standard ones */
+	u64 lo, hi;    /* its samples' times: [lo, hi) */
+	u64 start_off; /* no sample of it before this offset */
+	u64 end_off;   /* ... nor from this one (a FINISHED_ROUND delivering past hi) */
 };
 
 struct workers_plan {
@@ -131,9 +136,10 @@ struct workers_shared {
 struct workers_state {
 	const struct workers_plan *plan;
 	struct workers_shared *shared;
-	unsigned int cur; /* the lowest chunk it owns and has not finished; NO_CHUNK */
+	unsigned int cur;  /* the lowest chunk it owns and has not finished; NO_CHUNK */
+	unsigned int last; /* the chunk of the last sample asked about */
 	u64 owned[WORKERS_MAX_CHUNKS / 64];
-	int spill_fd;		/* the output between chunks: nothing is printed there */
+	struct worker_output *out;
 	int done_fd;		/* finished chunks' numbers, to the parent */
 	int stats_rd, stats_wr; /* the others' counts, to the last chunk's worker */
 	/*
@@ -384,8 +390,11 @@ static const char *workers__cut(struct perf_session *session, struct workers_pla
 				unsigned int nr_workers)
 {
 	unsigned int want = nr_workers * WORKERS_CHUNKS_PER_WORKER, c = 1;
+	u64 most = worker_output__ring_size(nr_workers) / WORKERS_CHUNK_RING_SHARE;
 	size_t m = 0;
 
+	if (plan->sample_bytes / most > want)
+		want = plan->sample_bytes / most;
 	if (want > WORKERS_MAX_CHUNKS)
 		want = WORKERS_MAX_CHUNKS;
 	plan->chunks[0].lo = 0;
@@ -438,22 +447,6 @@ static unsigned int worker__next_owned(const struct workers_state *ws, unsigned 
 	return NO_CHUNK;
 }
 
-/* the standard output and error become chunk @c's (or the spill between chunks) */
-static int worker__switch_output(struct workers_state *ws, unsigned int c)
-{
-	int out = ws->spill_fd, err = ws->spill_fd;
-
-	fflush(stdout);
-	fflush(stderr);
-	if (c != NO_CHUNK) {
-		out = ws->plan->chunks[c].out_fd;
-		err = ws->plan->chunks[c].err_fd;
-	}
-	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
-		return -errno;
-	return 0;
-}
-
 /* the parse region: from the first owned chunk's rounds to the last's */
 static void worker__set_region(struct perf_session *session, struct workers_state *ws)
 {
@@ -482,13 +475,13 @@ static int worker__finish_chunk(struct perf_session *session, struct workers_sta
 	err = ordered_events__flush_until(session->ordered, ch->hi - 1);
 	if (!err && tool->flush_output)
 		err = tool->flush_output(tool);
+	if (!err)
+		err = worker_output__end(ws->out);
 	if (err)
 		return err;
 	ws->owned[c / 64] &= ~(1ULL << (c % 64));
 	ws->cur = worker__next_owned(ws, c);
-	err = worker__switch_output(ws, ws->cur);
-	if (err)
-		return err;
+	worker_output__begin(ws->out, ws->cur);
 	/* one write of 4 bytes to a pipe: whole, never interleaved with another */
 	if (write(ws->done_fd, &c, sizeof(c)) != sizeof(c))
 		return -errno;
@@ -536,9 +529,7 @@ int session_window__step(struct perf_session *session, u64 off)
 		worker__own(ws, u);
 		if (ws->cur == NO_CHUNK || u < ws->cur) {
 			ws->cur = u;
-			err = worker__switch_output(ws, u);
-			if (err)
-				return err;
+			worker_output__begin(ws->out, u);
 		}
 	}
 	/* nothing of its own left: the rest is read only when its side-band is wanted */
@@ -555,10 +546,14 @@ int session_window__step(struct perf_session *session, u64 off)
 
 bool session_window__keeps(struct perf_session *session, u64 time)
 {
-	const struct workers_state *ws = session->window.ws;
+	struct workers_state *ws = session->window.ws;
 	const struct workers_plan *plan = ws->plan;
 	unsigned int lo = 0, hi = plan->nr_chunks;
+	const struct chunk *ch = &plan->chunks[ws->last];
 
+	/* samples come near in time to the one before: most are in its chunk */
+	if (ch->lo <= time && time < ch->hi)
+		return worker__owns(ws, ws->last);
 	/* the last chunk whose start is not after @time */
 	while (hi - lo > 1) {
 		unsigned int mid = (lo + hi) / 2;
@@ -568,6 +563,7 @@ bool session_window__keeps(struct perf_session *session, u64 time)
 		else
 			hi = mid;
 	}
+	ws->last = lo;
 	return worker__owns(ws, lo);
 }
 
@@ -689,17 +685,18 @@ int session_window__gather(struct perf_session *session, int (*send)(void *arg, 
 
 static void __attribute__((noreturn))
 workers__child(struct perf_session *session, struct workers_plan *plan, unsigned int k,
-	       struct workers_shared *shared, struct workers_pipes *pp, int spill_fd,
+	       struct workers_shared *shared, struct workers_pipes *pp, struct worker_output *out,
 	       int (*body)(void *arg), void *arg)
 {
 	struct workers_state *ws = &worker_state;
+	unsigned int wake = NO_CHUNK;
 	int ret;
 
 	close(pp->done[0]);
 	memset(ws, 0, sizeof(*ws));
 	ws->plan = plan;
 	ws->shared = shared;
-	ws->spill_fd = spill_fd;
+	ws->out = out;
 	ws->done_fd = pp->done[1];
 	ws->stats_rd = pp->stats[0];
 	ws->stats_wr = pp->stats[1];
@@ -719,20 +716,25 @@ workers__child(struct perf_session *session, struct workers_plan *plan, unsigned
 	    .ws = ws,
 	};
 	worker__set_region(session, ws);
-	ret = k ? worker__switch_output(ws, k) : 0;
-	if (!ret)
+	ret = worker_output__attach(out, k);
+	if (!ret) {
+		worker_output__begin(out, k);
 		ret = body(arg);
-	fflush(stdout);
-	fflush(stderr);
+	}
 	/* the last chunk ends with the data */
 	if (!ret && ws->cur == plan->nr_chunks - 1) {
 		unsigned int c = ws->cur;
 
-		if (write(ws->done_fd, &c, sizeof(c)) == sizeof(c))
+		ret = worker_output__end(out);
+		if (!ret && write(ws->done_fd, &c, sizeof(c)) == sizeof(c))
 			ws->cur = NO_CHUNK;
 	}
+	worker_output__leave(out);
 	shared->quiet_end[k] = !ret && ws->cur != NO_CHUNK;
 	shared->result[k] = ret;
+	/* the parent looks again: an unfinished chunk's lines, or a reader gone */
+	if (write(ws->done_fd, &wake, sizeof(wake)) != sizeof(wake))
+		pr_debug("worker: the parent was not woken: %s\n", strerror(errno));
 	/* no exit handlers: they are the parent's to run */
 	_exit(0);
 }
@@ -744,86 +746,6 @@ static void workers__kill(pid_t *pids, unsigned int nr)
 	for (k = 0; k < nr; k++)
 		if (pids[k] > 0)
 			kill(pids[k], SIGKILL);
-}
-
-static bool workers__same_stream(void)
-{
-	struct stat o, e;
-
-	return !fstat(STDOUT_FILENO, &o) && !fstat(STDERR_FILENO, &e) && o.st_dev == e.st_dev &&
-	       o.st_ino == e.st_ino;
-}
-
-/* an unlinked file for a chunk's output, where TMPDIR says */
-static int workers__tmpfile(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	snprintf(path, sizeof(path), "%s/perf-textpoke-chunk.XXXXXX", dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
-/* the file @in, from its start, to @out; -EPIPE when the reader went away */
-static int workers__copy(int in, int out)
-{
-	char buf[1 << 16];
-	off_t pos = 0;
-	ssize_t n;
-
-	for (;;) {
-		n = sendfile(out, in, &pos, 1 << 30);
-		if (n > 0)
-			continue;
-		if (!n)
-			return 0;
-		if (errno == EINTR)
-			continue;
-		if (errno != EINVAL && errno != ENOSYS)
-			return -errno;
-		break;
-	}
-	/* an output sendfile() cannot take: by hand from where it stopped */
-	while ((n = pread(in, buf, sizeof(buf), pos)) != 0) {
-		char *p = buf;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		pos += n;
-		while (n) {
-			ssize_t w = write(out, p, n);
-
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
-			p += w;
-			n -= w;
-		}
-	}
-	return 0;
-}
-
-static int workers__copy_chunk(const struct chunk *ch)
-{
-	int err = workers__copy(ch->out_fd, STDOUT_FILENO);
-
-	if (!err && ch->err_fd != ch->out_fd)
-		err = workers__copy(ch->err_fd, STDERR_FILENO);
-	return err;
 }
 
 /* one worker killed by a signal (said), its pid then 0 */
@@ -854,19 +776,23 @@ static double rusage__seconds(const struct rusage *ru)
 }
 
 /*
- * The chunks' outputs in order, as they are finished; then the workers'
- * ends.  0, or the first failing worker's error after the output it made.
+ * The chunks finished ahead of their turn written out as the turn comes
+ * (worker-output.c), each time a worker says it finished one; then the
+ * workers' ends.  0, or the first failing worker's error after the
+ * output it made.
  */
 static int workers__join(struct perf_session *session, struct workers_plan *plan,
-			 struct workers_shared *shared, pid_t *pids, int done_fd)
+			 struct workers_shared *shared, struct worker_output *out, pid_t *pids,
+			 int done_fd)
 {
-	bool done[WORKERS_MAX_CHUNKS] = {false}, gone = false;
-	unsigned int next = 0, k, c;
+	bool gone = false;
+	unsigned int next, k, c;
 	int ret = 0;
 
-	while (next < plan->nr_chunks) {
+	while (worker_output__turn(out) < plan->nr_chunks) {
 		struct pollfd pfd = {.fd = done_fd, .events = POLLIN};
 		ssize_t n;
+		int e;
 
 		/*
 		 * A worker killed by a signal leaves the others waiting for its
@@ -884,37 +810,38 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 		n = read(done_fd, &c, sizeof(c));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n != sizeof(c) || c >= plan->nr_chunks)
-			break; /* every worker has ended */
-		done[c] = true;
-		for (; next < plan->nr_chunks && done[next]; next++) {
-			int e = next ? workers__copy_chunk(&plan->chunks[next]) : 0;
-
-			if (e) {
-				/* a reader that went away ends the run, as it ends one worker's */
-				if (e != -EPIPE) {
-					pr_err("writing the output failed: %s\n", strerror(-e));
-					ret = e;
-				}
-				gone = true;
-				workers__kill(pids, plan->nr_workers);
-				break;
+		e = worker_output__advance(out);
+		if (e) {
+			/* a reader that went away ends the run, as it ends one worker's */
+			if (e != -EPIPE) {
+				pr_err("writing the output failed: %s\n", strerror(-e));
+				ret = e;
 			}
-		}
-		if (gone)
+			gone = true;
+			workers__kill(pids, plan->nr_workers);
 			break;
+		}
+		if (n != sizeof(c))
+			break; /* every worker has ended */
 	}
 	for (k = 0; k < plan->nr_workers; k++) {
 		struct rusage ru;
 		int status = 0;
+		u64 kept, spilled;
 
 		if (pids[k] <= 0)
 			continue;
 		while (wait4(pids[k], &status, 0, &ru) < 0 && errno == EINTR)
 			;
-		/* so that the share of the serial part shows what more CPUs would give */
-		pr_debug("%s: worker %u of %u: %.3f s CPU\n", session->path, k + 1,
-			 plan->nr_workers, rusage__seconds(&ru));
+		/*
+		 * so that the share of the serial part shows what more CPUs
+		 * would give, and what waited for its turn where
+		 */
+		worker_output__counts(out, k, &kept, &spilled);
+		pr_debug("%s: worker %u of %u: %.3f s CPU; printed ahead: %.1f MB in memory, "
+			 "%.1f MB in a file\n",
+			 session->path, k + 1, plan->nr_workers, rusage__seconds(&ru), kept / 1e6,
+			 spilled / 1e6);
 		if (gone || ret)
 			continue;
 		if (!WIFEXITED(status)) {
@@ -925,14 +852,14 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 			ret = shared->result[k];
 		}
 	}
+	next = worker_output__turn(out);
 	if (!gone && next < plan->nr_chunks) {
 		bool quiet = false;
 
 		for (k = 0; k < plan->nr_workers; k++)
 			quiet |= shared->quiet_end[k];
 		/* what the chunk that failed had printed, with its error */
-		if (next)
-			workers__copy_chunk(&plan->chunks[next]);
+		worker_output__write_partial(out);
 		if (!ret && !quiet) {
 			pr_err("%s: chunk %u of %u was left unfinished\n", session->path, next + 1,
 			       plan->nr_chunks);
@@ -944,49 +871,40 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 
 /*
  * Forks the workers, last first: if one cannot be made, the ones made
- * have written only to their files, and one worker can still read it all.
+ * have printed only ahead of chunk 0's turn, kept in memory, and one
+ * worker can still read it all.
  */
 static int workers__run(struct perf_session *session, struct workers_plan *plan,
 			int (*body)(void *arg), void *arg, bool *ran)
 {
 	struct workers_pipes pp = {{-1, -1}, {-1, -1}, {{0}}};
 	struct workers_shared *shared;
+	struct worker_output *out = NULL;
 	pid_t pids[WORKERS_MAX] = {0};
-	bool same = workers__same_stream();
 	unsigned int k, c;
-	int spill_fd, ret = 0;
+	int ret = 0;
 
 	*ran = false;
-	for (c = 0; c < plan->nr_chunks; c++)
-		plan->chunks[c].out_fd = plan->chunks[c].err_fd = -1;
 	shared =
 	    mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
 		return 0;
 	memset(shared, 0, sizeof(*shared));
 	shared->next = plan->nr_workers;
-	spill_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	for (k = 0; k < WORKERS_MAX; k++)
 		pp.state[k][0] = pp.state[k][1] = -1;
-	if (spill_fd < 0 || pipe2(pp.done, O_CLOEXEC) || pipe2(pp.stats, O_CLOEXEC))
+	out = worker_output__new(plan->nr_workers, plan->nr_chunks);
+	if (!out || pipe2(pp.done, O_CLOEXEC) || pipe2(pp.stats, O_CLOEXEC))
 		goto out;
 	for (k = 0; k < plan->nr_workers; k++)
 		if (pipe2(pp.state[k], O_CLOEXEC))
 			goto out;
-	plan->chunks[0].out_fd = STDOUT_FILENO;
-	plan->chunks[0].err_fd = STDERR_FILENO;
-	for (c = 1; c < plan->nr_chunks; c++) {
-		plan->chunks[c].out_fd = workers__tmpfile();
-		plan->chunks[c].err_fd = same ? plan->chunks[c].out_fd : workers__tmpfile();
-		if (plan->chunks[c].out_fd < 0 || plan->chunks[c].err_fd < 0)
-			goto out;
-	}
 	fflush(stdout);
 	fflush(stderr);
 	for (k = plan->nr_workers; k-- > 0;) {
 		pids[k] = fork();
 		if (!pids[k]) {
-			workers__child(session, plan, k, shared, &pp, spill_fd, body, arg);
+			workers__child(session, plan, k, shared, &pp, out, body, arg);
 		}
 		if (pids[k] < 0) {
 			pr_debug("%s: fork: %s: one worker\n", session->path, strerror(errno));
@@ -1006,7 +924,7 @@ static int workers__run(struct perf_session *session, struct workers_plan *plan,
 		close(pp.state[k][1]);
 		pp.state[k][0] = pp.state[k][1] = -1;
 	}
-	ret = workers__join(session, plan, shared, pids, pp.done[0]);
+	ret = workers__join(session, plan, shared, out, pids, pp.done[0]);
 	if (verbose > 0) {
 		struct rusage self;
 
@@ -1015,12 +933,6 @@ static int workers__run(struct perf_session *session, struct workers_plan *plan,
 			 rusage__seconds(&self));
 	}
 out:
-	for (c = 1; c < plan->nr_chunks; c++) {
-		if (plan->chunks[c].out_fd >= 0)
-			close(plan->chunks[c].out_fd);
-		if (plan->chunks[c].err_fd >= 0 && plan->chunks[c].err_fd != plan->chunks[c].out_fd)
-			close(plan->chunks[c].err_fd);
-	}
 	for (k = 0; k < 2; k++) {
 		if (pp.done[k] >= 0)
 			close(pp.done[k]);
@@ -1033,8 +945,7 @@ out:
 		if (pp.state[k][1] >= 0)
 			close(pp.state[k][1]);
 	}
-	if (spill_fd >= 0)
-		close(spill_fd);
+	worker_output__delete(out);
 	munmap(shared, sizeof(*shared));
 	return ret;
 }

@@ -13,9 +13,9 @@ struct perf_session;
  * A parallel run of a command that prints as it reads (script): the
  * recording is cut at round boundaries into windows of time, and each
  * window is read by a fork()ed worker that sees the whole side-band but
- * only its window's samples.  Worker 0 writes straight to the standard
- * output; the others write to unlinked temporary files, copied out in
- * window order.  So the output is the one-worker output, byte for byte,
+ * only its window's samples.  The window whose turn it is (all before it
+ * written) is written straight to the standard output; the others wait in
+ * shared memory until their turn (worker-output.h).  So the output is the one-worker output, byte for byte,
  * whenever the recording's order lets the windows be cut cleanly; when it
  * does not (see session_workers__plan), @body simply runs once.
  *

@@ -22,10 +22,16 @@
 #    (each sample's bytes as they were at its time), cut into chunks
 #    across the pokes;
 #  - what must stay whole: a pipe in (one worker), a reader that goes
-#    away (| head: one line, status 0), stdout and stderr as one file
-#    (the summary warning after the last line, as with one worker), and a
-#    copy cut inside a record (one worker: the salvaged lines and the cut
-#    message).
+#    away (| head: one line, status 0; and | head -n N with N lines into
+#    a later chunk), stdout and stderr as one file (the summary warning
+#    after the last line, as with one worker), and a copy cut inside a
+#    record (one worker: the salvaged lines and the cut message);
+#  - the output's ways (util/worker-output.c): stdout and stderr as one
+#    pipe to a reader that starts a second late (chunk 0's worker waits
+#    on the full pipe, the others finish their chunks ahead of their
+#    turn, kept until the parent writes them), and a ring of 4 kB
+#    (TEXTPOKE_WORKER_RING) so that every chunk printed ahead goes on
+#    past it into its worker's file, copied out to a file and to a pipe.
 # Mutation caught: worker__finish_chunk() not flushing the queue up to
 # the chunk's end (its last samples go out in the next chunk's file, out
 # of order); session_window__keeps() keeping every sample (lines twice).
@@ -83,9 +89,41 @@ st=${PIPESTATUS[0]}
 [ "$st" = 0 ] || fail "a reader that went away: status $st ($(cat "$tmp/head.err"))"
 [ "$(wc -l <"$tmp/head.out")" = 1 ] || fail "| head -1 got $(wc -l <"$tmp/head.out") lines"
 
+# ten lines into the middle of the output: the reader goes away in a later chunk
+"$TEXTPOKE" script --threads 1 -c $ours -i "$tmp/live.data" >"$tmp/all.out" 2>/dev/null
+n=$(($(wc -l <"$tmp/all.out") / 2 + 10))
+head -n $n "$tmp/all.out" >"$tmp/want.out"
+"$TEXTPOKE" script --threads 7 -c $ours -i "$tmp/live.data" 2>"$tmp/head.err" |
+	head -n $n >"$tmp/head.out"
+st=${PIPESTATUS[0]}
+[ "$st" = 0 ] || fail "a reader that went away mid-way: status $st ($(cat "$tmp/head.err"))"
+cmp -s "$tmp/want.out" "$tmp/head.out" || fail "| head -n $n got other lines than one worker's first $n"
+
+# chunks finished ahead of their turn, waiting for a late reader of one pipe
+"$TEXTPOKE" script --threads 1 -c $ours -i "$tmp/live.data" 2>&1 | cat >"$tmp/one.out"
+for t in 2 7; do
+	"$TEXTPOKE" script --threads $t -c $ours -i "$tmp/live.data" 2>&1 |
+		(sleep 1; cat) >"$tmp/late.out"
+	cmp -s "$tmp/one.out" "$tmp/late.out" ||
+		fail "2>&1 | a late reader at $t workers: $(diff "$tmp/one.out" "$tmp/late.out" | head -5)"
+done
+
+# a ring too small for anything: what is printed ahead goes past it to a file
+"$TEXTPOKE" script --threads 1 -c $ours -i "$tmp/live.data" >"$tmp/one.out" 2>&1
+pf=comm,tid,time,ip,sym,dso,insn
+"$TEXTPOKE" script --threads 1 -i "$tmp/pokes.data" -F $pf >"$tmp/one-pokes.out" 2>&1
+for t in 2 7; do
+	TEXTPOKE_WORKER_RING=4096 "$TEXTPOKE" script --threads $t -c $ours -i "$tmp/live.data" \
+		>"$tmp/small.out" 2>&1
+	cmp -s "$tmp/one.out" "$tmp/small.out" || fail "a 4 kB ring at $t workers, to a file"
+	TEXTPOKE_WORKER_RING=4096 "$TEXTPOKE" script --threads $t -i "$tmp/pokes.data" -F $pf 2>&1 |
+		(sleep 1; cat) >"$tmp/small.out"
+	cmp -s "$tmp/one-pokes.out" "$tmp/small.out" || fail "a 4 kB ring at $t workers, to a late pipe"
+done
+
 size=$(stat -c %s "$tmp/live.data")
 head -c $((size * 2 / 3 + 5)) "$tmp/live.data" >"$tmp/cut.data"
 same cut "$tmp/cut.data" -c $ours
 grep -q "truncated" "$tmp/1.err" || fail "the cut copy is not said to be cut: $(cat "$tmp/1.err")"
-echo "pipe, | head, 2>&1 and a cut copy: as one worker"
+echo "pipe, | head, 2>&1, a late reader, a small ring and a cut copy: as one worker"
 exit 0
