@@ -75,6 +75,15 @@ row "report --stdio" --stdio --stdio
 row "report --stdio --sort sym" "--stdio --sort sym" "--stdio --sort sym"
 # without the call graphs: the rows and Children only
 row "report --stdio -g none (no call graphs)" "--stdio -g none" "--stdio -g none"
+# the same with every CPU (report --workers; perf's --threads is -T): wall
+# time against perf's, and the workers' CPU against one worker's
+read -r p pc < <(measure_wall perf report -i "$data" --stdio -g none)
+read -r t tc < <(measure_wall "$prog" report -i "$data" --stdio -g none --workers "$(nproc)")
+read -r s sc < <(measure_wall "$prog" report -i "$data" --stdio -g none --workers 1)
+printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' "report --stdio -g none, $(nproc) workers: wall" "$p" "$t" \
+	"$(echo "$p / $t" | bc -l)" ">= 8x"
+printf '%-62s %12s %9.0f ms %7.2fx %8s\n' "  CPU of all workers / one worker's (${sc} ms, wall ${s} ms)" "" \
+	"$tc" "$(echo "$tc / $sc" | bc -l)" "<= 1.15x"
 
 # perf's default view with its call-graph trees (Children,
 # graph,0.5,caller,function,percent) on two recordings of ~200k and ~1M
