@@ -152,8 +152,8 @@ struct report_hists {
 	/* the sample being added: where it is (report_hists__set_place()), touches so far */
 	u64 place_time, place_off;
 	u32 place_sub;
-	bool merged; /* other workers' entries came in: made again in first-touch order */
-	const char *parent;	   /* the next sample's --parent symbol, interned */
+	bool merged;	    /* other workers' entries came in: made again in first-touch order */
+	const char *parent; /* the next sample's --parent symbol, interned */
 	const char *symbol_filter; /* --symbol-filter */
 };
 

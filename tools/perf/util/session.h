@@ -145,7 +145,7 @@ struct perf_session {
 	 * delivered every complete record before the cut, then failed
 	 */
 	bool truncated;
-	struct session_window window;	  /* a worker's share of a parallel run */
+	struct session_window window; /* a worker's share of a parallel run */
 	/*
 	 * a parallel run's workers read the side-band to the end, past their
 	 * last chunk: for a command whose merged output names threads as the
