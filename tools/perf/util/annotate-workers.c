@@ -26,11 +26,10 @@
 #include "evsel.h"
 #include "machine.h"
 #include "session.h"
+#include "session-workers.h"
 #include "symbol.h"
 
 #define ANNOTATE_STATE_MAGIC 0x31534e41U /* "ANS1" */
-/* a name longer than this is no name a worker sent */
-#define ANNOTATE_STATE_MAX_NAME 65536U
 
 struct state_head {
 	u32 magic;
@@ -40,7 +39,6 @@ struct state_head {
 
 struct state_sym {
 	s32 evsel_idx;
-	u32 dso_name_len, sym_name_len;
 	u32 pad;
 	s64 ksym_index;
 	u64 sym_start, sym_end;
@@ -52,23 +50,11 @@ struct state_hit {
 	u64 off, nr, period;
 };
 
-static int state__write(FILE *fp, const void *buf, size_t size)
-{
-	return size && fwrite(buf, size, 1, fp) != 1 ? -EIO : 0;
-}
-
-static int state__read(FILE *fp, void *buf, size_t size)
-{
-	return size && fread(buf, size, 1, fp) != 1 ? -ENODATA : 0;
-}
-
 static int annotate_sym__send(struct annotate *a, const struct annotate_sym *as, FILE *fp)
 {
 	u64 size = as->sym->end - as->sym->start;
 	struct state_sym ss = {
 	    .evsel_idx = as->evsel_idx,
-	    .dso_name_len = strlen(as->dso->name),
-	    .sym_name_len = strlen(symbol__name(as->sym)),
 	    .ksym_index = machine__dso_ksym_index(a->session->machine, as->dso),
 	    .sym_start = as->sym->start,
 	    .sym_end = as->sym->end,
@@ -79,16 +65,16 @@ static int annotate_sym__send(struct annotate *a, const struct annotate_sym *as,
 
 	for (u64 off = 0; off < size; off++)
 		ss.nr_hits += as->hits[off].nr != 0;
-	err = state__write(fp, &ss, sizeof(ss));
+	err = worker_state__write(fp, &ss, sizeof(ss));
 	if (!err)
-		err = state__write(fp, as->dso->name, ss.dso_name_len);
+		err = worker_state__write_str(fp, as->dso->name);
 	if (!err)
-		err = state__write(fp, symbol__name(as->sym), ss.sym_name_len);
+		err = worker_state__write_str(fp, symbol__name(as->sym));
 	for (u64 off = 0; off < size && !err; off++) {
 		struct state_hit h = {off, as->hits[off].nr, as->hits[off].period};
 
 		if (h.nr)
-			err = state__write(fp, &h, sizeof(h));
+			err = worker_state__write(fp, &h, sizeof(h));
 	}
 	return err ?: annotate_kernel__send(as, fp);
 }
@@ -97,10 +83,10 @@ int annotate__send(void *arg, FILE *fp)
 {
 	struct annotate *a = arg;
 	struct state_head head = {ANNOTATE_STATE_MAGIC, a->nr_totals, a->nr_syms};
-	int err = state__write(fp, &head, sizeof(head));
+	int err = worker_state__write(fp, &head, sizeof(head));
 
 	if (!err)
-		err = state__write(fp, a->totals, a->nr_totals * sizeof(*a->totals));
+		err = worker_state__write(fp, a->totals, a->nr_totals * sizeof(*a->totals));
 	for (size_t i = 0; i < a->nr_syms && !err; i++)
 		err = annotate_sym__send(a, &a->syms[i], fp);
 	return err;
@@ -114,19 +100,6 @@ static struct evsel *annotate__evsel(struct annotate *a, int idx)
 		if (evlist->entries[i]->idx == idx)
 			return evlist->entries[i];
 	return NULL;
-}
-
-/* a name of @len bytes, NUL-terminated into the malloc'ed *@name */
-static int state__read_name(FILE *fp, u32 len, char **name)
-{
-	*name = NULL;
-	if (len > ANNOTATE_STATE_MAX_NAME)
-		return -ENODATA;
-	*name = malloc(len + 1);
-	if (!*name)
-		return -ENOMEM;
-	(*name)[len] = '\0';
-	return state__read(fp, *name, len);
 }
 
 /* the symbol @ss names, as this worker has it: NULL when it has none such */
@@ -146,7 +119,9 @@ static struct symbol *annotate__state_symbol(struct annotate *a, const struct st
 
 static int annotate__merge_sym(struct annotate *a, FILE *fp)
 {
-	char *dso_name = NULL, *sym_name = NULL;
+	char *bufs[2] = {NULL, NULL};
+	size_t sizes[2] = {0, 0};
+	const char *dso_name = NULL, *sym_name = NULL;
 	struct annotate_sym *as;
 	struct state_sym ss;
 	struct symbol *sym;
@@ -154,11 +129,13 @@ static int annotate__merge_sym(struct annotate *a, FILE *fp)
 	struct dso *dso;
 	int err;
 
-	err = state__read(fp, &ss, sizeof(ss));
+	err = worker_state__read(fp, &ss, sizeof(ss));
 	if (!err)
-		err = state__read_name(fp, ss.dso_name_len, &dso_name);
+		err = worker_state__read_str(fp, &bufs[0], &sizes[0], &dso_name);
 	if (!err)
-		err = state__read_name(fp, ss.sym_name_len, &sym_name);
+		err = worker_state__read_str(fp, &bufs[1], &sizes[1], &sym_name);
+	if (!err && (!dso_name || !sym_name))
+		err = -ENODATA;
 	if (err)
 		goto out;
 	evsel = annotate__evsel(a, ss.evsel_idx);
@@ -180,7 +157,7 @@ static int annotate__merge_sym(struct annotate *a, FILE *fp)
 	for (u64 i = 0; i < ss.nr_hits && !err; i++) {
 		struct state_hit h;
 
-		err = state__read(fp, &h, sizeof(h));
+		err = worker_state__read(fp, &h, sizeof(h));
 		if (!err && h.off >= sym->end - sym->start)
 			err = -ENODATA;
 		if (!err) {
@@ -191,8 +168,8 @@ static int annotate__merge_sym(struct annotate *a, FILE *fp)
 	if (!err)
 		err = annotate_kernel__merge(as, fp);
 out:
-	free(dso_name);
-	free(sym_name);
+	free(bufs[0]);
+	free(bufs[1]);
 	return err;
 }
 
@@ -200,14 +177,14 @@ int annotate__merge(void *arg, FILE *fp)
 {
 	struct annotate *a = arg;
 	struct state_head head;
-	int err = state__read(fp, &head, sizeof(head));
+	int err = worker_state__read(fp, &head, sizeof(head));
 
 	if (!err && head.magic != ANNOTATE_STATE_MAGIC)
 		err = -ENODATA;
 	for (u32 i = 0; !err && i < head.nr_totals; i++) {
 		struct annotate_totals t, *mine;
 
-		err = state__read(fp, &t, sizeof(t));
+		err = worker_state__read(fp, &t, sizeof(t));
 		if (err)
 			break;
 		mine = annotate__totals(a, i);

@@ -29,6 +29,7 @@
 #include "insn-len.h"
 #include "machine.h"
 #include "report-changes.h"
+#include "session-workers.h"
 #include "symbol.h"
 #include "text-image.h"
 #include "text-poke-print.h"
@@ -926,21 +927,18 @@ int report_changes__send(struct report_changes *pub, FILE *fp)
 	    .have_time = rc->have_time,
 	};
 
-	if (fwrite(&h, sizeof(h), 1, fp) != 1)
-		return -EIO;
-	for (size_t i = 0; i < pub->nr_sites; i++) {
+	int err = worker_state__write(fp, &h, sizeof(h));
+
+	for (size_t i = 0; i < pub->nr_sites && !err; i++) {
 		const struct report_site *s = &pub->sites[i];
 
-		if (fwrite(&s->nr_samples_changed, sizeof(u64), 1, fp) != 1)
-			return -EIO;
-		for (size_t v = 0; v < s->nr_versions; v++)
-			if (fwrite(&s->versions[v].nr_samples, sizeof(u64), 1, fp) != 1)
-				return -EIO;
+		err = worker_state__write(fp, &s->nr_samples_changed, sizeof(u64));
+		for (size_t v = 0; v < s->nr_versions && !err; v++)
+			err = worker_state__write(fp, &s->versions[v].nr_samples, sizeof(u64));
 	}
-	for (size_t i = 0; i < pub->nr_regions; i++)
-		if (fwrite(&pub->regions[i].nr_samples, sizeof(u64), 1, fp) != 1)
-			return -EIO;
-	return 0;
+	for (size_t i = 0; i < pub->nr_regions && !err; i++)
+		err = worker_state__write(fp, &pub->regions[i].nr_samples, sizeof(u64));
+	return err;
 }
 
 int report_changes__merge(struct report_changes *pub, FILE *fp)
@@ -949,7 +947,7 @@ int report_changes__merge(struct report_changes *pub, FILE *fp)
 	struct rc_state_head h;
 	u64 n;
 
-	if (fread(&h, sizeof(h), 1, fp) != 1)
+	if (worker_state__read(fp, &h, sizeof(h)))
 		return -ENODATA;
 	/* the same image, the same places: else the state is no state of this run */
 	if (h.nr_sites != pub->nr_sites || h.nr_regions != pub->nr_regions)
@@ -962,17 +960,17 @@ int report_changes__merge(struct report_changes *pub, FILE *fp)
 	for (size_t i = 0; i < pub->nr_sites; i++) {
 		struct report_site *s = &pub->sites[i];
 
-		if (fread(&n, sizeof(n), 1, fp) != 1)
+		if (worker_state__read(fp, &n, sizeof(n)))
 			return -ENODATA;
 		s->nr_samples_changed += n;
 		for (size_t v = 0; v < s->nr_versions; v++) {
-			if (fread(&n, sizeof(n), 1, fp) != 1)
+			if (worker_state__read(fp, &n, sizeof(n)))
 				return -ENODATA;
 			s->versions[v].nr_samples += n;
 		}
 	}
 	for (size_t i = 0; i < pub->nr_regions; i++) {
-		if (fread(&n, sizeof(n), 1, fp) != 1)
+		if (worker_state__read(fp, &n, sizeof(n)))
 			return -ENODATA;
 		pub->regions[i].nr_samples += n;
 	}

@@ -20,11 +20,9 @@
 
 #include "report-hist-internal.h"
 #include "machine.h"
+#include "session-workers.h"
 
 #define HIST_STATE_MAGIC 0x31534852U /* "RHS1" */
-#define HIST_STATE_NO_STR 0xffffffffU
-/* a name longer than this is no name a worker sent */
-#define HIST_STATE_MAX_STR 65536U
 
 struct state_build {
 	u32 idx;
@@ -68,49 +66,17 @@ enum {
 	ST__MAX,
 };
 
-static int state__write(FILE *fp, const void *buf, size_t size)
-{
-	return size && fwrite(buf, size, 1, fp) != 1 ? -EIO : 0;
-}
-
-static int state__read(FILE *fp, void *buf, size_t size)
-{
-	return size && fread(buf, size, 1, fp) != 1 ? -ENODATA : 0;
-}
-
-static int state__write_str(FILE *fp, const char *s)
-{
-	u32 len = s ? strlen(s) : HIST_STATE_NO_STR;
-	int err = state__write(fp, &len, sizeof(len));
-
-	return err || !s ? err : state__write(fp, s, len);
-}
-
 /* a string interned in @rh's pool (NULL as sent), into *@out */
 static int state__read_str(struct report_hists *rh, FILE *fp, char **buf, size_t *size,
 			   const char **out)
 {
-	u32 len;
-	int err = state__read(fp, &len, sizeof(len));
+	const char *str;
+	int err = worker_state__read_str(fp, buf, size, &str);
 
 	*out = NULL;
-	if (err || len == HIST_STATE_NO_STR)
+	if (err || !str)
 		return err;
-	if (len > HIST_STATE_MAX_STR)
-		return -ENODATA;
-	if (len + 1 > *size) {
-		char *p = realloc(*buf, len + 1);
-
-		if (!p)
-			return -ENOMEM;
-		*buf = p;
-		*size = len + 1;
-	}
-	err = state__read(fp, *buf, len);
-	if (err)
-		return err;
-	(*buf)[len] = '\0';
-	*out = str_pool__intern(&rh->strings, *buf);
+	*out = str_pool__intern(&rh->strings, str);
 	return *out ? 0 : -ENOMEM;
 }
 
@@ -162,17 +128,17 @@ static int entry__send(const struct hist_entry *e, const struct hist_priv *p, FI
 	    /* every worker read the side-band to its end: the thread's last name */
 	    [ST_THREAD_COMM] = p->thread ? thread__comm_str(p->thread) : p->thread_comm,
 	};
-	int err = state__write(fp, &se, sizeof(se));
+	int err = worker_state__write(fp, &se, sizeof(se));
 
 	for (int i = 0; i < ST__MAX && !err; i++)
-		err = state__write_str(fp, strs[i]);
+		err = worker_state__write_str(fp, strs[i]);
 	return err;
 }
 
 int report_hists__send(struct report_hists *rh, FILE *fp)
 {
 	u32 head[2] = {HIST_STATE_MAGIC, rh->nr_hists};
-	int err = state__write(fp, head, sizeof(head));
+	int err = worker_state__write(fp, head, sizeof(head));
 
 	for (size_t i = 0; i < rh->nr_hists && !err; i++) {
 		const struct hist_build *b = &rh->builds[i];
@@ -185,13 +151,13 @@ int report_hists__send(struct report_hists *rh, FILE *fp)
 		    .total_period = b->hist.total_period,
 		};
 
-		err = state__write(fp, &sb, sizeof(sb));
+		err = worker_state__write(fp, &sb, sizeof(sb));
 		if (!err)
-			err = state__write_str(fp, b->hist.event_name);
+			err = worker_state__write_str(fp, b->hist.event_name);
 		for (size_t j = 0; j < b->nr_abi && !err; j++) {
-			err = state__write_str(fp, b->abi[j].comm);
+			err = worker_state__write_str(fp, b->abi[j].comm);
 			if (!err)
-				err = state__write(fp, b->abi[j].nr, sizeof(b->abi[j].nr));
+				err = worker_state__write(fp, b->abi[j].nr, sizeof(b->abi[j].nr));
 		}
 		for (size_t j = 0; j < b->nr && !err; j++)
 			err = entry__send(&b->entries[j], &b->priv[j], fp);
@@ -218,7 +184,7 @@ static int build__merge_entry(struct report_hists *rh, struct hist_build *b, FIL
 	struct hist_entry e;
 	struct hist_priv p;
 	struct hist_key k;
-	int err = state__read(fp, &se, sizeof(se));
+	int err = worker_state__read(fp, &se, sizeof(se));
 
 	for (int i = 0; i < ST__MAX && !err; i++)
 		err = state__read_str(rh, fp, buf, size, &strs[i]);
@@ -278,7 +244,7 @@ int report_hists__merge(struct report_hists *rh, FILE *fp)
 	char *buf = NULL;
 	size_t size = 0;
 	u32 head[2];
-	int err = state__read(fp, head, sizeof(head));
+	int err = worker_state__read(fp, head, sizeof(head));
 
 	if (!err && head[0] != HIST_STATE_MAGIC)
 		err = -ENODATA;
@@ -287,7 +253,7 @@ int report_hists__merge(struct report_hists *rh, FILE *fp)
 		struct hist_build *b;
 		const char *name;
 
-		err = state__read(fp, &sb, sizeof(sb));
+		err = worker_state__read(fp, &sb, sizeof(sb));
 		if (!err)
 			err = state__read_str(rh, fp, &buf, &size, &name);
 		if (err)
@@ -308,7 +274,7 @@ int report_hists__merge(struct report_hists *rh, FILE *fp)
 
 			err = state__read_str(rh, fp, &buf, &size, &comm);
 			if (!err)
-				err = state__read(fp, nr, sizeof(nr));
+				err = worker_state__read(fp, nr, sizeof(nr));
 			if (!err)
 				err = comm ? build__merge_abi(b, comm, nr) : -ENODATA;
 		}

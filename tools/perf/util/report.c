@@ -1083,8 +1083,6 @@ static unsigned int report__nr_workers(struct report *r)
 		pr_debug("%s: one worker: %s\n", r->session->path, why);
 		return 1;
 	}
-	/* the pid column names threads as the end of the recording left them */
-	r->session->workers_read_side_band = true;
 	return o->workers;
 }
 
@@ -1343,9 +1341,13 @@ int report__run(struct report_opts *opts)
 	}
 	ti = report__load_changes(&r);
 	err = report__itrace_init(&r);
-	if (!err)
-		err = perf_session__run_workers(r.session, report__nr_workers(&r), report__process,
-						&r);
+	if (!err) {
+		unsigned int nr_workers = report__nr_workers(&r);
+
+		/* several: the pid column names threads as the end of the recording left them */
+		r.session->workers_read_side_band = nr_workers != 1;
+		err = perf_session__run_workers(r.session, nr_workers, report__process, &r);
+	}
 	goto out;
 out_flush:
 	if (!err && (fflush(stdout) || ferror(stdout)) && errno != EPIPE) {

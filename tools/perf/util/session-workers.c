@@ -643,6 +643,54 @@ static int worker__merge_one(int fd, int (*merge)(void *arg, FILE *fp), void *ar
 	return err;
 }
 
+#define WORKER_STATE_NO_STR 0xffffffffU
+/* a name longer than this is no name a worker sent */
+#define WORKER_STATE_MAX_STR 65536U
+
+int worker_state__write(FILE *fp, const void *buf, size_t size)
+{
+	return size && fwrite(buf, size, 1, fp) != 1 ? -EIO : 0;
+}
+
+int worker_state__read(FILE *fp, void *buf, size_t size)
+{
+	return size && fread(buf, size, 1, fp) != 1 ? -ENODATA : 0;
+}
+
+int worker_state__write_str(FILE *fp, const char *s)
+{
+	u32 len = s ? strlen(s) : WORKER_STATE_NO_STR;
+	int err = worker_state__write(fp, &len, sizeof(len));
+
+	return err || !s ? err : worker_state__write(fp, s, len);
+}
+
+int worker_state__read_str(FILE *fp, char **buf, size_t *size, const char **out)
+{
+	u32 len;
+	int err = worker_state__read(fp, &len, sizeof(len));
+
+	*out = NULL;
+	if (err || len == WORKER_STATE_NO_STR)
+		return err;
+	if (len > WORKER_STATE_MAX_STR)
+		return -ENODATA;
+	if (len + 1 > *size) {
+		char *p = realloc(*buf, len + 1);
+
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+		*size = len + 1;
+	}
+	err = worker_state__read(fp, *buf, len);
+	if (err)
+		return err;
+	(*buf)[len] = '\0';
+	*out = *buf;
+	return 0;
+}
+
 int session_window__gather(struct perf_session *session, int (*send)(void *arg, FILE *fp),
 			   int (*merge)(void *arg, FILE *fp), void *arg)
 {

@@ -58,6 +58,19 @@ int session_window__step(struct perf_session *session, u64 off);
 int session_window__gather(struct perf_session *session, int (*send)(void *arg, FILE *fp),
 			   int (*merge)(void *arg, FILE *fp), void *arg);
 
+/*
+ * What @send writes and @merge reads, the same way for every command: a
+ * struct as it lies (the workers are one build on one machine), a string
+ * as its length and bytes (NULL as a length of its own).  0, -EIO on a
+ * write, -ENODATA where the state ends early or a length is past any
+ * string sent; -ENOMEM.  worker_state__read_str() reads into *@buf
+ * (*@size bytes, grown), *@out then the string or NULL.
+ */
+int worker_state__write(FILE *fp, const void *buf, size_t size);
+int worker_state__read(FILE *fp, void *buf, size_t size);
+int worker_state__write_str(FILE *fp, const char *s);
+int worker_state__read_str(FILE *fp, char **buf, size_t *size, const char **out);
+
 /* in a worker: whether a sample at @time is in one of its chunks */
 bool session_window__keeps(struct perf_session *session, u64 time);
 
