@@ -685,6 +685,30 @@ static bool uw_rule__reg(struct uw_rule *r, Dwarf_Frame *frame, unsigned int reg
 	return i == nops;
 }
 
+/*
+ * A callee-saved register the CFI gives no rule keeps its value (the
+ * psABIs; libunwind, stock perf's unwinder, starts every register so).
+ * libdw cannot tell "no rule" from DW_CFA_undefined, and elfutils 0.188's
+ * x86-64 defaults mark DWARF register 0 same-value where they mean rbx
+ * (3), so rbx comes back undefined wherever a function has not saved it
+ * yet: a caller whose CFA is rbx + N (glibc's _dl_runtime_resolve_xsavec,
+ * which realigns the stack, under _dl_fixup's first instructions) ended
+ * the chain.  The return address is no callee-saved register: undefined
+ * there still ends the chain, as _start's CFI asks.  libdwfl's own walk
+ * (signal frames, CFI expressions) keeps libdw's defaults.
+ */
+static void uw_rule__callee_saved(struct uw_rule *r, bool is32)
+{
+	static const u8 saved64[] = {3, 6, 12, 13, 14, 15}; /* rbx rbp r12-r15 */
+	static const u8 saved32[] = {3, 5, 6, 7};	    /* ebx ebp esi edi */
+	const u8 *saved = is32 ? saved32 : saved64;
+	size_t n = is32 ? ARRAY_SIZE(saved32) : ARRAY_SIZE(saved64);
+
+	for (size_t i = 0; i < n; i++)
+		if (r->how[saved[i]] == UW_UNDEF)
+			r->how[saved[i]] = UW_SAME;
+}
+
 static void uw_rule__build(struct uw_walk *w, Dwfl_Module *mod, u64 lookup, struct uw_rule *r)
 {
 	unsigned int nregs = w->is32 ? ARRAY_SIZE(dwarf32) : ARRAY_SIZE(dwarf64);
@@ -709,6 +733,7 @@ static void uw_rule__build(struct uw_walk *w, Dwfl_Module *mod, u64 lookup, stru
 	for (unsigned int regno = 0; regno < nregs; regno++)
 		if (!uw_rule__reg(r, frame, regno))
 			goto out;
+	uw_rule__callee_saved(r, w->is32);
 	r->simple = true;
 out:
 	free(frame);
