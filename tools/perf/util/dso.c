@@ -68,10 +68,12 @@ void kernel_object__name(const char *filename, char *buf, size_t size)
 
 struct dso *dso__new(const char *name, enum dso_kind kind)
 {
+	static u32 serial;
 	struct dso *dso = calloc(1, sizeof(*dso));
 
 	if (!dso)
 		return NULL;
+	dso->serial = ++serial;
 	dso->name = strdup(name);
 	if (!dso->name) {
 		free(dso);

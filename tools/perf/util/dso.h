@@ -31,6 +31,12 @@ enum dso_kind {
 struct dso {
 	int refcnt;
 	enum dso_kind kind;
+	/*
+	 * made the serial-th in this process: the order perf's trees give
+	 * objects (by their addresses, which follow it), the same in every
+	 * worker, which reads the side-band that makes them in one order
+	 */
+	u32 serial;
 	char *name;			/* what perf script prints as dso */
 	char *long_name;		/* the file: a module's path; else == name */
 	size_t name_len, long_name_len; /* for the printers, which write one a frame */

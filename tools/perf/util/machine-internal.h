@@ -49,6 +49,12 @@ struct machine {
 	struct ksym_span *ksyms;
 	size_t nr_ksyms;
 	size_t alloc_ksyms;
+	/*
+	 * machine__dso_ksym_index()'s answers by dso serial, -1: none; made
+	 * when first asked, again when spans came since (span_by_serial_nr)
+	 */
+	long *span_by_serial;
+	size_t nr_span_by_serial, span_by_serial_nr;
 	u64 ksym_lo, ksym_hi; /* bounds of all spans: most IPs miss them */
 	bool kernel_loaded;
 	bool running_kernel; /* recorded on the kernel we run on */

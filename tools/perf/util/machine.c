@@ -133,6 +133,7 @@ void machine__delete(struct machine *machine)
 		free((void *)machine->pokes[i].bytes);
 	free(machine->pokes);
 	free(machine->ksyms);
+	free(machine->span_by_serial);
 	free(machine->mod_spans);
 	module_events__exit(&machine->mods);
 	map__put(machine->kernel_map);
@@ -308,6 +309,7 @@ static int machine__process_fork(struct machine *machine, union perf_event *even
 		parent = machine__findnew_thread(machine, ppid, ptid);
 		if (!parent)
 			return -ENOMEM;
+		parent->birth = time;
 	}
 	thread = machine__find_thread(machine, pid, tid);
 	if (thread) {
@@ -319,6 +321,7 @@ static int machine__process_fork(struct machine *machine, union perf_event *even
 		thread__put(parent);
 		return -ENOMEM;
 	}
+	thread->birth = time;
 	/* as perf's thread__fork(): the parent thread's tid, which a clone's is too */
 	thread->ppid = parent->tid;
 	if (parent->comm_set)
@@ -1162,17 +1165,43 @@ int machine__resolve(struct machine *machine, struct addr_location *al, struct p
 	return 0;
 }
 
-long machine__dso_ksym_index(const struct machine *machine, const struct dso *dso)
+/* the first span of each object made by a span (not found by name), by serial */
+static int machine__index_spans(struct machine *machine)
 {
-	if (dso->kind != DSO_KIND__KSYMBOL)
-		return -1;
+	size_t nr = 0;
+	long *tab;
+
+	if (machine->span_by_serial && machine->span_by_serial_nr == machine->nr_ksyms)
+		return 0;
 	for (size_t i = 0; i < machine->nr_ksyms; i++)
-		if (machine->ksyms[i].map->dso == dso)
-			return i;
-	return -1;
+		if (machine->ksyms[i].map->dso->serial >= nr)
+			nr = machine->ksyms[i].map->dso->serial + 1;
+	tab = malloc((nr ?: 1) * sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		tab[i] = -1;
+	for (size_t i = machine->nr_ksyms; i-- > 0;) {
+		struct dso *dso = machine->ksyms[i].map->dso;
+
+		if (dsos__find(&machine->dsos, dso->name) != dso)
+			tab[dso->serial] = i;
+	}
+	free(machine->span_by_serial);
+	machine->span_by_serial = tab;
+	machine->nr_span_by_serial = nr;
+	machine->span_by_serial_nr = machine->nr_ksyms;
+	return 0;
 }
 
-struct dso *machine__find_dso(struct machine *machine, const char *name, long ksym_index)
+long machine__dso_ksym_index(struct machine *machine, const struct dso *dso)
+{
+	if (machine__index_spans(machine) || dso->serial >= machine->nr_span_by_serial)
+		return -1;
+	return machine->span_by_serial[dso->serial];
+}
+
+struct dso *machine__lookup_dso(struct machine *machine, const char *name, long ksym_index)
 {
 	struct dso *dso;
 
@@ -1180,13 +1209,17 @@ struct dso *machine__find_dso(struct machine *machine, const char *name, long ks
 		if ((size_t)ksym_index >= machine->nr_ksyms)
 			return NULL;
 		dso = machine->ksyms[ksym_index].map->dso;
-		if (dso->kind != DSO_KIND__KSYMBOL)
-			return NULL;
 	} else {
 		dso = dsos__find(&machine->dsos, name);
 	}
-	if (!dso || strcmp(dso->name, name))
-		return NULL;
-	machine__load_dso(machine, dso);
+	return dso && !strcmp(dso->name, name) ? dso : NULL;
+}
+
+struct dso *machine__find_dso(struct machine *machine, const char *name, long ksym_index)
+{
+	struct dso *dso = machine__lookup_dso(machine, name, ksym_index);
+
+	if (dso)
+		machine__load_dso(machine, dso);
 	return dso;
 }

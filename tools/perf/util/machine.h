@@ -157,13 +157,15 @@ bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time);
 
 /*
  * The workers of a parallel run read the same side-band, so an object
- * one of them holds, the others hold too: by its name, or, for a KSYMBOL
- * object (a name two loads of one program share), by its place among the
- * KSYMBOL spans.  machine__dso_ksym_index(): that place, -1 for an object
- * known by name.  machine__find_dso(): the object, its symbols loaded, or
- * NULL when there is none such.
+ * one of them holds, the others hold too: by its name, or, for an object
+ * a kernel span made (a KSYMBOL's, whose name two loads of one program
+ * share, a module loaded while recording), by its place among the spans.
+ * machine__dso_ksym_index(): that place, -1 for an object known by name.
+ * machine__lookup_dso(): the object, NULL when there is none such;
+ * machine__find_dso(): the same, its symbols loaded.
  */
-long machine__dso_ksym_index(const struct machine *machine, const struct dso *dso);
+long machine__dso_ksym_index(struct machine *machine, const struct dso *dso);
+struct dso *machine__lookup_dso(struct machine *machine, const char *name, long ksym_index);
 struct dso *machine__find_dso(struct machine *machine, const char *name, long ksym_index);
 
 /*

@@ -185,7 +185,7 @@ static int group_entry__cmp(const void *pa, const void *pb)
 		 */
 		if (col == REPORT_COL_CHILDREN) {
 			c = cmp_desc(va[0].children, vb[0].children);
-			if (!c && group_depth && a->thread == b->thread)
+			if (!c && group_depth && hist_entry__same_thread(a, b))
 				c = group_depth > 0 ? cmp_desc(a->max_depth, b->max_depth) :
 						      cmp_desc(b->max_depth, a->max_depth);
 		} else if (col >= SORT__MAX)

@@ -68,6 +68,9 @@ struct hist_priv {
 	u32 first_sub;
 	/* a merged entry's (thread NULL): the name of its worker's thread */
 	const char *thread_comm;
+	/* the thread's name in every worker (struct thread's tid and birth) */
+	s32 thread_tid;
+	u64 thread_birth;
 };
 
 struct hist_build {
@@ -153,6 +156,13 @@ struct report_hists {
 	u64 place_time, place_off;
 	u32 place_sub;
 	bool merged;	    /* other workers' entries came in: made again in first-touch order */
+	bool ordered;	    /* and made so (report_hists__order_merged()) */
+	/* the last merged worker's entries: each one's index here, per histogram */
+	struct peer_map {
+		u32 *idx;
+		size_t nr, alloc;
+	} *peer;
+	size_t nr_peer;
 	const char *parent; /* the next sample's --parent symbol, interned */
 	const char *symbol_filter; /* --symbol-filter */
 };

@@ -43,6 +43,9 @@ struct state_entry {
 	u32 e_pid, e_tid;
 	s32 e_cpu;
 	u32 first_sub;
+	s32 thread_tid;
+	u32 pad2;
+	u64 thread_birth;
 	u64 e_ip, e_abi, e_dso_size, e_sym_offset;
 	/* the counts, the first touch */
 	u64 nr_samples, period, children;
@@ -102,6 +105,8 @@ static int entry__send(const struct hist_entry *e, const struct hist_priv *p, FI
 	    .e_tid = e->tid,
 	    .e_cpu = e->cpu,
 	    .first_sub = p->first_sub,
+	    .thread_tid = p->thread_tid,
+	    .thread_birth = p->thread_birth,
 	    .e_ip = e->ip,
 	    .e_abi = e->abi,
 	    .e_dso_size = e->dso_size,
@@ -176,8 +181,43 @@ static int build__merge_abi(struct hist_build *b, const char *comm, const u64 nr
 	return 0;
 }
 
+/* the merged worker's next entry of histogram @hist is entry @idx here */
+static int peer__add(struct report_hists *rh, int hist, long idx)
+{
+	struct peer_map *m;
+
+	if ((size_t)hist >= rh->nr_peer) {
+		struct peer_map *p = realloc(rh->peer, (hist + 1) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + rh->nr_peer, 0, (hist + 1 - rh->nr_peer) * sizeof(*p));
+		rh->peer = p;
+		rh->nr_peer = hist + 1;
+	}
+	m = &rh->peer[hist];
+	if (m->nr == m->alloc) {
+		size_t alloc = m->alloc ? 2 * m->alloc : 64;
+		u32 *n = realloc(m->idx, alloc * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		m->idx = n;
+		m->alloc = alloc;
+	}
+	m->idx[m->nr++] = idx;
+	return 0;
+}
+
+long report_hists__peer_entry(const struct report_hists *rh, int hist, u32 entry)
+{
+	if (hist < 0 || (size_t)hist >= rh->nr_peer || entry >= rh->peer[hist].nr)
+		return -ENOENT;
+	return rh->peer[hist].idx[entry];
+}
+
 static int build__merge_entry(struct report_hists *rh, struct hist_build *b, FILE *fp, char **buf,
-			      size_t *size)
+			      size_t *size, long *idx)
 {
 	const char *strs[ST__MAX];
 	struct state_entry se;
@@ -235,8 +275,11 @@ static int build__merge_entry(struct report_hists *rh, struct hist_build *b, FIL
 	    .first_off = se.first_off,
 	    .first_sub = se.first_sub,
 	    .thread_comm = strs[ST_THREAD_COMM] ?: "",
+	    .thread_tid = se.thread_tid,
+	    .thread_birth = se.thread_birth,
 	};
-	return hist_build__merge_entry(rh, b, &k, &e, &p) < 0 ? -ENOMEM : 0;
+	*idx = hist_build__merge_entry(rh, b, &k, &e, &p);
+	return *idx < 0 ? -ENOMEM : 0;
 }
 
 int report_hists__merge(struct report_hists *rh, FILE *fp)
@@ -248,6 +291,9 @@ int report_hists__merge(struct report_hists *rh, FILE *fp)
 
 	if (!err && head[0] != HIST_STATE_MAGIC)
 		err = -ENODATA;
+	/* this worker's numbering, for what it sends next (report-tree-merge.c) */
+	for (size_t i = 0; i < rh->nr_peer; i++)
+		rh->peer[i].nr = 0;
 	for (u32 i = 0; !err && i < head[1]; i++) {
 		struct state_build sb;
 		struct hist_build *b;
@@ -278,8 +324,13 @@ int report_hists__merge(struct report_hists *rh, FILE *fp)
 			if (!err)
 				err = comm ? build__merge_abi(b, comm, nr) : -ENODATA;
 		}
-		for (u64 j = 0; !err && j < sb.nr_entries; j++)
-			err = build__merge_entry(rh, b, fp, &buf, &size);
+		for (u64 j = 0; !err && j < sb.nr_entries; j++) {
+			long idx;
+
+			err = build__merge_entry(rh, b, fp, &buf, &size, &idx);
+			if (!err)
+				err = peer__add(rh, sb.idx, idx);
+		}
 	}
 	free(buf);
 	return err;

@@ -39,6 +39,7 @@
 #include "report-hist.h"
 #include "report-hist-internal.h"
 #include "symbol.h"
+#include "thread.h"
 
 #define STR_HASH_MIN 256
 #define ENTRY_HASH_MIN 256
@@ -166,6 +167,9 @@ void report_hists__delete(struct report_hists *rh)
 	}
 	for (i = 0; rh->out && i < rh->nr_hists; i++)
 		free(rh->out[i].entries);
+	for (i = 0; i < rh->nr_peer; i++)
+		free(rh->peer[i].idx);
+	free(rh->peer);
 	free(rh->seen);
 	free(rh->mapless);
 	free(rh->builds);
@@ -408,6 +412,8 @@ static long hist_build__entry(struct report_hists *rh, struct hist_build *b,
 	b->priv[b->nr] = (struct hist_priv){
 	    .key = *k,
 	    .thread = thread__get(al->thread),
+	    .thread_tid = al->thread ? al->thread->tid : -1,
+	    .thread_birth = al->thread ? al->thread->birth : 0,
 	    .filtered = filtered,
 	    .first_time = rh->place_time,
 	    .first_off = rh->place_off,
@@ -451,6 +457,8 @@ long hist_build__merge_entry(struct report_hists *rh, struct hist_build *b,
 		thread__put(mine->thread);
 		mine->thread = NULL;
 		mine->thread_comm = p->thread_comm;
+		mine->thread_tid = p->thread_tid;
+		mine->thread_birth = p->thread_birth;
 		mine->filtered = p->filtered;
 		mine->first_time = p->first_time;
 		mine->first_off = p->first_off;
@@ -1024,7 +1032,7 @@ static int entry__cmp(const struct report_layout *l, const struct hist_entry *a,
 		case REPORT_COL_CHILDREN:
 			c = cmp_u64_asc(b->children, a->children);
 			/* perf's __hpp__sort_acc(): a caller above its callee */
-			if (!c && sort_depth && a->thread == b->thread)
+			if (!c && sort_depth && hist_entry__same_thread(a, b))
 				c = sort_depth_caller ? cmp_u64_asc(b->max_depth, a->max_depth) :
 							cmp_u64_asc(a->max_depth, b->max_depth);
 			break;
@@ -1266,9 +1274,9 @@ static int first_touch__cmp(const void *pa, const void *pb)
 /*
  * @b's entries in the order of their first touches, each its index as
  * id, as one reader makes them; the table is of no more use (only the
- * finish follows).
+ * finish follows).  @new_idx, when given, gets each old index's new one.
  */
-static int hist_build__first_touch_order(struct hist_build *b)
+static int hist_build__first_touch_order(struct hist_build *b, u32 *new_idx)
 {
 	struct hist_entry *entries = malloc(b->nr * sizeof(*entries));
 	struct hist_priv *priv = malloc(b->nr * sizeof(*priv));
@@ -1276,6 +1284,8 @@ static int hist_build__first_touch_order(struct hist_build *b)
 	int err = -ENOMEM;
 
 	if (b->nr < 2) {
+		if (new_idx && b->nr)
+			new_idx[0] = 0;
 		err = 0;
 		goto out;
 	}
@@ -1291,12 +1301,35 @@ static int hist_build__first_touch_order(struct hist_build *b)
 		b->entries[j] = entries[order[j]];
 		b->entries[j].id = j;
 		b->priv[j] = priv[order[j]];
+		if (new_idx)
+			new_idx[order[j]] = j;
 	}
 	err = 0;
 out:
 	free(entries);
 	free(priv);
 	free(order);
+	return err;
+}
+
+int report_hists__order_merged(struct report_hists *rh,
+			       int (*renumber)(void *arg, int hist, const u32 *new_idx, size_t nr),
+			       void *arg)
+{
+	int err = 0;
+
+	if (!rh->merged || rh->ordered)
+		return 0;
+	for (size_t i = 0; i < rh->nr_hists && !err; i++) {
+		struct hist_build *b = &rh->builds[i];
+		u32 *new_idx = malloc((b->nr ?: 1) * sizeof(*new_idx));
+
+		err = new_idx ? hist_build__first_touch_order(b, new_idx) : -ENOMEM;
+		if (!err && renumber)
+			err = renumber(arg, i, new_idx, b->nr);
+		free(new_idx);
+	}
+	rh->ordered = !err;
 	return err;
 }
 
@@ -1312,7 +1345,7 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 		size_t n = 0;
 
 		/* the workers' entries in the order one reader would have made them */
-		if (rh->merged && hist_build__first_touch_order(b)) {
+		if (rh->merged && !rh->ordered && hist_build__first_touch_order(b, NULL)) {
 			*nr = 0;
 			return NULL;
 		}
@@ -1370,7 +1403,8 @@ const struct report_hist *report_hists__finish(struct report_hists *rh,
 			e->children = b->priv[j].children;
 			if (rh->depth) {
 				e->max_depth = rh->depth(rh->depth_arg, i, j);
-				e->thread = b->priv[j].thread;
+				e->thread_tid = b->priv[j].thread_tid;
+				e->thread_birth = b->priv[j].thread_birth;
 			}
 			h->entries[n++] = *e;
 		}

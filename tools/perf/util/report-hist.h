@@ -62,13 +62,23 @@ struct hist_entry {
 	u64 period;
 	u64 children; /* the period of the samples whose chain holds it, Self's included */
 	u32 id;	      /* its index among its histogram's entries, as the adders give it */
-	/* with trees and Children: its longest chain and its first sample's thread */
+	/*
+	 * with trees and Children: its longest chain and its first sample's
+	 * thread (struct thread's tid and birth, the same in every worker)
+	 */
 	u32 max_depth;
-	const void *thread;
+	s32 thread_tid;
+	u64 thread_birth;
 	bool filtered;	/* only while sorting: perf's tree holds filtered entries too */
 	u8 filters;	/* REPORT_FILTER_* that reject it (its first sample's) */
 	u32 input_rank; /* only while sorting: its place in perf's input tree */
 };
+
+/* @a and @b were first made by one thread: perf's entries keep it, compared by address */
+static inline bool hist_entry__same_thread(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->thread_tid == b->thread_tid && a->thread_birth == b->thread_birth;
+}
 
 struct report_hist {
 	const char *event_name;
@@ -202,6 +212,20 @@ void report_hists__set_place(struct report_hists *rh, u64 time, u64 off);
  */
 int report_hists__send(struct report_hists *rh, FILE *fp);
 int report_hists__merge(struct report_hists *rh, FILE *fp);
+/*
+ * After report_hists__merge(): the index here of entry @entry of histogram
+ * @hist as the worker just merged numbered it; -ENOENT when it sent none.
+ */
+long report_hists__peer_entry(const struct report_hists *rh, int hist, u32 entry);
+/*
+ * After the last merge: the merged entries made again in the order of
+ * their first touches, as one reader makes them (else done by
+ * report_hists__finish()); @renumber is told, per histogram, each old
+ * index's new one.  0 or -ENOMEM, or what @renumber returns.
+ */
+int report_hists__order_merged(struct report_hists *rh,
+			       int (*renumber)(void *arg, int hist, const u32 *new_idx, size_t nr),
+			       void *arg);
 int report_hists__set_parent(struct report_hists *rh, const char *name);
 /* perf's --symbol-filter: entries whose symbol does not hold @str are not shown */
 void report_hists__set_symbol_filter(struct report_hists *rh, const char *str);

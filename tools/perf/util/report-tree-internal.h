@@ -22,7 +22,7 @@ enum frame_class {
 /* a frame of a node, or of the sample being added */
 struct tree_frame {
 	const char *name; /* the symbol's, NULL: none, printed as the address */
-	const void *dso;  /* identity and order only, never read */
+	u32 obj;	  /* the object's dso serial, 0: none; identity and order */
 	u64 ip;		  /* as recorded */
 	u64 start;	  /* the symbol's start */
 	u64 key;	  /* start or ip, by cls */
@@ -55,6 +55,7 @@ struct tree_node {
 struct sample_frame {
 	struct tree_frame f;
 	long entry;
+	const struct dso *dso; /* f.obj's, for a parallel run's objects table */
 };
 
 /* a chain of samples gathered by report_trees__end() */
@@ -66,6 +67,8 @@ struct chain_rec {
 	int hist;
 	u32 entry;
 	bool children;
+	/* its first sample's time and file offset (report_trees__set_place()) */
+	u64 first_time, first_off;
 };
 
 /*
@@ -126,11 +129,31 @@ struct report_trees {
 	/* the sample being added */
 	int hist;
 	u32 entry;
+	u64 place_time, place_off;
 	struct sample_frame *chain;
 	size_t nr_chain, alloc_chain;
 	/* printing: a scratch list of nodes */
 	u32 *list;
 	size_t alloc_list;
+	/*
+	 * a parallel run's worker: the object of each serial number its
+	 * frames name (report-tree-merge.c sends them by name)
+	 */
+	bool keep_objs;
+	const struct dso **objs;
+	size_t nr_objs;
 };
+
+/*
+ * The chain in t->chain (frames in the order the tree is built) of
+ * (t->hist, t->entry), taken at t->place_*, gathered: added to an equal
+ * one or kept new.  With @merge (another worker's chain), an equal one
+ * met later takes its frames: a node keeps the first sample's.
+ */
+int trees__gather(struct report_trees *t, u64 period, u32 count, bool children, bool merge);
+/* room in t->chain for @nr frames; 0 or -ENOMEM */
+int trees__chain_room(struct report_trees *t, size_t nr);
+/* @s kept once in @t, NULL on ENOMEM */
+const char *trees__intern(struct report_trees *t, const char *s);
 
 #endif /* __PERF_TEXTPOKE_REPORT_TREE_INTERNAL_H */

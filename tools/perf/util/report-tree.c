@@ -17,7 +17,10 @@
  *
  * perf keeps a node's children in a binary tree ordered by its frame
  * comparison (the object first, by its address in memory, then the
- * symbol's start or the address), greater keys first in order; here a
+ * symbol's start or the address), greater keys first in order.  Its
+ * objects' addresses follow the order it made them in; here the objects'
+ * serial numbers (struct dso's serial), which are that order in every
+ * process, a worker's too, where addresses are not.  Here a
  * list in that order, which is the order ties keep when the children are
  * sorted by their period for printing; a child index finds the child
  * that goes on with a frame without walking the list.  Samples are not
@@ -183,6 +186,7 @@ void report_trees__delete(struct report_trees *t)
 	free(t->frames);
 	free(t->chain);
 	free(t->list);
+	free(t->objs);
 	chains__free(&t->gather);
 	free(t);
 }
@@ -196,7 +200,7 @@ static u64 name_hash(const char *s)
 	return h;
 }
 
-static const char *names__intern(struct report_trees *t, const char *s)
+const char *trees__intern(struct report_trees *t, const char *s)
 {
 	size_t j;
 
@@ -265,28 +269,40 @@ static int frame__srcline(struct report_trees *t, const struct callchain_frame *
 	else
 		snprintf(t->srcline_buf, sizeof(t->srcline_buf), "%s[%llx]", dso->short_name,
 			 (unsigned long long)addr);
-	sf->f.srcline = names__intern(t, t->srcline_buf);
+	sf->f.srcline = trees__intern(t, t->srcline_buf);
 	return sf->f.srcline ? 0 : -ENOMEM;
+}
+
+/* room in t->chain for @nr frames */
+int trees__chain_room(struct report_trees *t, size_t nr)
+{
+	size_t alloc = t->alloc_chain ? t->alloc_chain : 128;
+	struct sample_frame *c;
+
+	if (nr <= t->alloc_chain)
+		return 0;
+	while (alloc < nr)
+		alloc *= 2;
+	c = realloc(t->chain, alloc * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	t->chain = c;
+	t->alloc_chain = alloc;
+	return 0;
 }
 
 int report_trees__frame(struct report_trees *t, const struct callchain_frame *frame, long entry)
 {
 	struct sample_frame *sf;
 
-	if (t->nr_chain == t->alloc_chain) {
-		size_t alloc = t->alloc_chain ? 2 * t->alloc_chain : 128;
-		struct sample_frame *c = realloc(t->chain, alloc * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		t->chain = c;
-		t->alloc_chain = alloc;
-	}
+	if (trees__chain_room(t, t->nr_chain + 1))
+		return -ENOMEM;
 	sf = &t->chain[t->nr_chain++];
 	memset(sf, 0, sizeof(*sf));
 	sf->entry = entry;
 	sf->f.ip = frame->ip;
-	sf->f.dso = frame->al.map ? frame->al.map->dso : NULL;
+	sf->dso = frame->al.map ? frame->al.map->dso : NULL;
+	sf->f.obj = sf->dso ? sf->dso->serial : 0;
 	sf->f.cls = FRAME_IP;
 	sf->f.key = frame->ip;
 	if (frame->al.sym) {
@@ -323,12 +339,12 @@ static int frame__cmp_slow(const struct report_trees *t, const struct tree_frame
 
 			return c < 0 ? -1 : c > 0;
 		}
-		if (a->dso != b->dso)
-			return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+		if (a->obj != b->obj)
+			return a->obj < b->obj ? -1 : 1;
 		return cmp_u64(a->start, b->start);
 	}
-	if (a->dso != b->dso)
-		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
 	return cmp_u64(a->ip, b->ip);
 }
 
@@ -337,17 +353,17 @@ static inline int frame__cmp(const struct report_trees *t, const struct tree_fra
 			     const struct tree_frame *b)
 {
 	if (a->cls == b->cls && a->cls != FRAME_INLINED) {
-		if (a->dso != b->dso)
-			return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+		if (a->obj != b->obj)
+			return a->obj < b->obj ? -1 : 1;
 		return cmp_u64(a->key, b->key);
 	}
 	return frame__cmp_slow(t, a, b);
 }
 
-/* the object and the class in one word: objects are aligned wider than the classes need */
+/* the object and the class in one word */
 static inline uintptr_t frame__obj(const struct tree_frame *f)
 {
-	return (uintptr_t)f->dso | f->cls;
+	return (uintptr_t)f->obj << 2 | f->cls;
 }
 
 static inline u32 fid__cls(u32 fid)
@@ -907,8 +923,29 @@ static int chains__grow_table(struct chains *g)
 	return 0;
 }
 
+/* a parallel run's worker keeps the object of each serial its frames name */
+static int trees__keep_obj(struct report_trees *t, const struct dso *dso)
+{
+	if (dso->serial >= t->nr_objs) {
+		size_t nr = t->nr_objs ? t->nr_objs : 256;
+		const struct dso **o;
+
+		while (nr <= dso->serial)
+			nr *= 2;
+		o = realloc(t->objs, nr * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		memset(o + t->nr_objs, 0, (nr - t->nr_objs) * sizeof(*o));
+		t->objs = o;
+		t->nr_objs = nr;
+	}
+	t->objs[dso->serial] = dso;
+	return 0;
+}
+
 /* a new gathered chain, t->chain's frames with their names interned */
-static int chains__add(struct report_trees *t, u64 hash, u64 period, bool children, size_t slot)
+static int chains__add(struct report_trees *t, u64 hash, u64 period, u32 count, bool children,
+		       size_t slot)
 {
 	struct chains *g = &t->gather;
 	struct chain_rec *rec;
@@ -952,11 +989,13 @@ static int chains__add(struct report_trees *t, u64 hash, u64 period, bool childr
 
 		*f = t->chain[i].f;
 		g->entries[t->nr_frames + i] = t->chain[i].entry;
-		if (f->name && !(f->name = names__intern(t, f->name)))
+		if (f->name && !(f->name = trees__intern(t, f->name)))
 			return -ENOMEM;
-		if (f->srcline && !(f->srcline = names__intern(t, f->srcline)))
+		if (f->srcline && !(f->srcline = trees__intern(t, f->srcline)))
 			return -ENOMEM;
 		if (frame__fid(t, f, &t->fid[t->nr_frames + i]))
+			return -ENOMEM;
+		if (t->keep_objs && t->chain[i].dso && trees__keep_obj(t, t->chain[i].dso))
 			return -ENOMEM;
 	}
 	rec = &g->recs[g->nr_recs++];
@@ -965,10 +1004,12 @@ static int chains__add(struct report_trees *t, u64 hash, u64 period, bool childr
 	    .period = period,
 	    .first = t->nr_frames,
 	    .nr = t->nr_chain,
-	    .count = 1,
+	    .count = count,
 	    .hist = t->hist,
 	    .entry = t->entry,
 	    .children = children,
+	    .first_time = t->place_time,
+	    .first_off = t->place_off,
 	};
 	t->nr_frames += t->nr_chain;
 	g->table[slot] = g->nr_recs;
@@ -985,9 +1026,7 @@ static int chains__add(struct report_trees *t, u64 hash, u64 period, bool childr
  */
 int report_trees__end(struct report_trees *t, u64 period, bool children)
 {
-	struct chains *g = &t->gather;
 	size_t i, j;
-	u64 hash;
 
 	/* the walk gave the frames callee first */
 	if (t->opts.caller) {
@@ -998,6 +1037,32 @@ int report_trees__end(struct report_trees *t, u64 period, bool children)
 			t->chain[j - 1] = tmp;
 		}
 	}
+	return trees__gather(t, period, 1, children, false);
+}
+
+/* t->chain came before the first sample of @rec: its frames are @rec's now */
+static int chain__take_place(struct report_trees *t, struct chain_rec *rec)
+{
+	for (u32 i = 0; i < rec->nr; i++) {
+		struct tree_frame *f = &t->frames[rec->first + i];
+
+		*f = t->chain[i].f;
+		if (f->name && !(f->name = trees__intern(t, f->name)))
+			return -ENOMEM;
+		if (f->srcline && !(f->srcline = trees__intern(t, f->srcline)))
+			return -ENOMEM;
+	}
+	rec->first_time = t->place_time;
+	rec->first_off = t->place_off;
+	return 0;
+}
+
+int trees__gather(struct report_trees *t, u64 period, u32 count, bool children, bool merge)
+{
+	struct chains *g = &t->gather;
+	size_t j;
+	u64 hash;
+
 	if ((g->nr_recs + 1) * 2 > g->table_size && chains__grow_table(g))
 		return -ENOMEM;
 	hash = chain__hash(t->hist, t->entry, children, t->chain, t->nr_chain);
@@ -1009,13 +1074,24 @@ int report_trees__end(struct report_trees *t, u64 period, bool children)
 		    chain__equal(t->frames + rec->first, g->entries + rec->first, t->chain,
 				 t->nr_chain)) {
 			rec->period += period;
-			rec->count++;
+			rec->count += count;
 			t->last_rec = rec - g->recs;
+			/* another worker's chain, met first there */
+			if (merge &&
+			    (t->place_time < rec->first_time ||
+			     (t->place_time == rec->first_time && t->place_off < rec->first_off)))
+				return chain__take_place(t, rec);
 			return 0;
 		}
 	}
 	t->last_rec = g->nr_recs;
-	return chains__add(t, hash, period, children, j);
+	return chains__add(t, hash, period, count, children, j);
+}
+
+void report_trees__set_place(struct report_trees *t, u64 time, u64 off)
+{
+	t->place_time = time;
+	t->place_off = off;
 }
 
 u32 report_trees__last_chain(const struct report_trees *t)

@@ -85,6 +85,41 @@ void report_trees__add_chain(struct report_trees *t, u32 chain, u64 period);
 int report_trees__flush(struct report_trees *t);
 
 /*
+ * Where the sample whose chain comes next lies: its time and file offset,
+ * the order one reader delivers samples in (a parallel run's merge puts
+ * the chains back in it)
+ */
+void report_trees__set_place(struct report_trees *t, u64 time, u64 off);
+
+/*
+ * A parallel run (report-tree-merge.c).  Each worker keeps the objects
+ * its frames name (report_trees__keep_objects(), before the first sample)
+ * and its chains gathered, not flushed; the others send them, the last
+ * chunk's worker merges each after the histograms of the same worker
+ * (report_hists__merge()), then, after the last, renumbers their entries
+ * as report_hists__order_merged() renumbers the histograms', puts them in
+ * the order of their first samples (report_trees__order_merged()) and
+ * flushes.  0, -ENOMEM, -EIO on a write, -ENODATA on a state that does
+ * not fit (an entry or an object the merger does not have).
+ */
+struct dso;
+struct report_trees_peer {
+	/* in the sender: @dso's name and its place among the kernel's spans (-1: none) */
+	int (*describe)(void *arg, const struct dso *dso, const char **name, long *ksym_index);
+	/* in the merger: its object of that name (and span), NULL: none */
+	const struct dso *(*lookup)(void *arg, const char *name, long ksym_index);
+	/* in the merger: its entry for the sender's @entry of histogram @hist, < 0: none */
+	long (*entry)(void *arg, int hist, u32 entry);
+	void *arg;
+};
+void report_trees__keep_objects(struct report_trees *t);
+int report_trees__send(struct report_trees *t, FILE *fp, const struct report_trees_peer *peer);
+int report_trees__merge(struct report_trees *t, FILE *fp, const struct report_trees_peer *peer);
+/* the gathered chains of histogram @hist: entry i is entry @new_idx[i] now (@nr entries) */
+int report_trees__renumber(struct report_trees *t, int hist, const u32 *new_idx, size_t nr);
+int report_trees__order_merged(struct report_trees *t);
+
+/*
  * The longest chain given to the entry: perf orders entries of one thread
  * with equal Children by it, the deeper first in caller order
  */

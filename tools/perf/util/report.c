@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "debug.h"
+#include "dso.h"
 #include "evsel.h"
 #include "interrupt.h"
 #include "itrace.h"
@@ -482,6 +483,8 @@ static int report__sample_one(struct report *r, struct perf_sample *sample, stru
 		sal.cpumode = w->cpumode;
 	}
 	report_hists__set_place(r->hists, sample->time, r->session->deliver_offset);
+	if (r->trees)
+		report_trees__set_place(r->trees, sample->time, r->session->deliver_offset);
 	err = report_hists__add(r->hists, evsel->idx, evsel__name(evsel),
 				root != SIZE_MAX ? &sal : &al, sample, filtered);
 	if (!err && sample->callchain && (r->children || r->trees) && al.thread)
@@ -1023,20 +1026,62 @@ static int report__feature(struct perf_tool *tool, int feat, const void *buf, u6
 	return script_header__keep(&r->header, feat, buf, size);
 }
 
+/* a parallel run's trees: objects by name (and kernel span), entries by the merged histograms */
+static int report__tree_describe(void *arg, const struct dso *dso, const char **name,
+				 long *ksym_index)
+{
+	struct report *r = arg;
+
+	*name = dso->name;
+	*ksym_index = machine__dso_ksym_index(r->session->machine, dso);
+	return 0;
+}
+
+static const struct dso *report__tree_lookup(void *arg, const char *name, long ksym_index)
+{
+	struct report *r = arg;
+
+	return machine__lookup_dso(r->session->machine, name, ksym_index);
+}
+
+static long report__tree_entry(void *arg, int hist, u32 entry)
+{
+	struct report *r = arg;
+
+	return report_hists__peer_entry(r->hists, hist, entry);
+}
+
+static int report__tree_renumber(void *arg, int hist, const u32 *new_idx, size_t nr)
+{
+	struct report *r = arg;
+
+	return r->trees ? report_trees__renumber(r->trees, hist, new_idx, nr) : 0;
+}
+
 static int report__send(void *arg, FILE *fp)
 {
 	struct report *r = arg;
+	struct report_trees_peer peer = {.describe = report__tree_describe, .arg = r};
 	int err = report_hists__send(r->hists, fp);
 
-	return err || !r->changes ? err : report_changes__send(r->changes, fp);
+	if (!err && r->changes)
+		err = report_changes__send(r->changes, fp);
+	return err || !r->trees ? err : report_trees__send(r->trees, fp, &peer);
 }
 
 static int report__merge(void *arg, FILE *fp)
 {
 	struct report *r = arg;
+	struct report_trees_peer peer = {
+	    .lookup = report__tree_lookup,
+	    .entry = report__tree_entry,
+	    .arg = r,
+	};
 	int err = report_hists__merge(r->hists, fp);
 
-	return err || !r->changes ? err : report_changes__merge(r->changes, fp);
+	if (!err && r->changes)
+		err = report_changes__merge(r->changes, fp);
+	return err || !r->trees ? err : report_trees__merge(r->trees, fp, &peer);
 }
 
 /* an event samples PERF_SAMPLE_READ: each value is taken against the one before */
@@ -1052,7 +1097,7 @@ static bool report__has_read(const struct report *r)
 
 /*
  * Workers for the run (0: one per CPU).  One where the output needs more
- * than the histograms' sums: the call-graph trees, --json and --html (the
+ * than the histograms' and the call-graph trees' sums: --json and --html (the
  * samples over time), counts that follow each other (PERF_SAMPLE_READ), a
  * trace, --stats, and the side-band tables.  Said under -v.
  */
@@ -1063,13 +1108,7 @@ static unsigned int report__nr_workers(struct report *r)
 
 	if (o->workers == 1)
 		return 1;
-	/*
-	 * Children add up like Self; the trees do not: perf orders a node's
-	 * children by where their objects lie in its memory
-	 */
-	if (r->trees)
-		why = "the call-graph trees are printed";
-	else if (o->json || o->html)
+	if (o->json || o->html)
 		why = o->json ? "--json" : "--html";
 	else if (itrace__active(r->itrace) || r->tool.auxtrace_data)
 		why = "a hardware trace is decoded";
@@ -1113,16 +1152,21 @@ static int report__process(void *arg)
 		err_cut = err;
 		err = 0;
 	}
-	/* the chains gathered while reading, into the trees */
-	if (!err && r->trees)
-		err = report_trees__flush(r->trees);
-	/* a parallel run: the last chunk's worker adds up the others' and prints */
+	/*
+	 * a parallel run: the last chunk's worker adds up the others' and
+	 * prints; the merged entries and chains in one reader's order
+	 */
 	if (!err && r->session->window.active) {
 		err = session_window__gather(r->session, report__send, report__merge, r);
 		if (err <= 0)
 			return err;
-		err = 0;
+		err = report_hists__order_merged(r->hists, report__tree_renumber, r);
+		if (!err && r->trees)
+			err = report_trees__order_merged(r->trees);
 	}
+	/* the chains gathered while reading, into the trees */
+	if (!err && r->trees)
+		err = report_trees__flush(r->trees);
 	if (err)
 		goto out;
 	if (opts->header_only) {
@@ -1346,6 +1390,9 @@ int report__run(struct report_opts *opts)
 
 		/* several: the pid column names threads as the end of the recording left them */
 		r.session->workers_read_side_band = nr_workers != 1;
+		/* and a worker's trees name objects the merger finds by name */
+		if (r.trees && nr_workers != 1)
+			report_trees__keep_objects(r.trees);
 		err = perf_session__run_workers(r.session, nr_workers, report__process, &r);
 	}
 	goto out;

@@ -24,6 +24,13 @@ struct thread {
 	s32 tid;
 	s32 ppid;
 	bool dead;	    /* EXIT seen: kept, late samples still resolve */
+	/*
+	 * the time of the FORK that made it, 0: none; with the tid, the
+	 * thread's name in every worker of a parallel run (threads a sample
+	 * makes are made at other times in each, a FORK in the side-band
+	 * every worker reads)
+	 */
+	u64 birth;
 	bool comm_set;	    /* a COMM (or fork) named it, not just ":tid" */
 	struct comm *comms; /* in the order set; the last is current */
 	size_t nr_comms;
