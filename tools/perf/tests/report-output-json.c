@@ -276,7 +276,9 @@ static void expect_full(FILE *fp, const void *arg)
 	exp_hist(fp, f, 1);
 	exp_changes(fp, f);
 	EXP_INT(fp, "sample_density.nr_samples", 160);
-	EXP_INT(fp, "sample_density.start_ns", ROF_T);
+	/* 9.9 ms in 256 bins at most: 64 us ones, the first one's start a multiple of that */
+	EXP_INT(fp, "sample_density.bin_ns", 65536);
+	EXP_INT(fp, "sample_density.start_ns", ROF_T / 65536 * 65536);
 }
 
 /* perf's default keys: no pid, tid, cpu or abi columns, so no such keys */

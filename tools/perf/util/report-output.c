@@ -21,32 +21,81 @@ void report_density__init(struct report_density *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* halve the resolution: neighbours merge, the span doubles */
+/* halve the resolution: aligned neighbours merge, the span doubles */
 static void report_density__widen(struct report_density *d)
 {
-	size_t i;
+	u64 counts[REPORT_DENSITY_BINS] = {0}, first = d->start / d->bin_ns;
 
-	for (i = 0; i < REPORT_DENSITY_BINS / 2; i++)
-		d->counts[i] = d->counts[2 * i] + d->counts[2 * i + 1];
-	memset(&d->counts[REPORT_DENSITY_BINS / 2], 0, sizeof(d->counts) / 2);
+	for (size_t i = 0; i < REPORT_DENSITY_BINS; i++)
+		counts[(first + i) / 2 - first / 2] += d->counts[i];
+	memcpy(d->counts, counts, sizeof(counts));
 	d->bin_ns *= 2;
+	d->start = first / 2 * d->bin_ns;
+}
+
+/*
+ * The bins for the span lo..hi: as narrow as holds it (a u64 span fits
+ * in 2^56 bins of 256: no widening past that, bin_ns would overflow),
+ * the first bin the earliest sample's
+ */
+static void report_density__fit(struct report_density *d)
+{
+	u64 shift;
+
+	while (d->hi / d->bin_ns - d->lo / d->bin_ns >= REPORT_DENSITY_BINS &&
+	       d->bin_ns <= UINT64_MAX / 4)
+		report_density__widen(d);
+	shift = d->start / d->bin_ns - d->lo / d->bin_ns;
+	if (!shift)
+		return;
+	/* the earlier samples' bins before the others' */
+	if (shift > REPORT_DENSITY_BINS)
+		shift = REPORT_DENSITY_BINS;
+	memmove(d->counts + shift, d->counts, (REPORT_DENSITY_BINS - shift) * sizeof(*d->counts));
+	memset(d->counts, 0, shift * sizeof(*d->counts));
+	d->start = d->lo / d->bin_ns * d->bin_ns;
+}
+
+static void report_density__count(struct report_density *d, u64 time, u64 n)
+{
+	u64 idx = time / d->bin_ns - d->start / d->bin_ns;
+
+	d->counts[idx < REPORT_DENSITY_BINS ? idx : REPORT_DENSITY_BINS - 1] += n;
 }
 
 void report_density__add(struct report_density *d, u64 time)
 {
-	u64 off;
-
 	if (!d->nr_samples) {
-		d->start = time;
+		d->lo = d->hi = d->start = time;
 		d->bin_ns = 1;
 	}
 	d->nr_samples++;
-	off = time > d->start ? time - d->start : 0;
-	/* a u64 span fits in 2^56 bins of 256: stop widening before bin_ns overflows */
-	while (off / d->bin_ns >= REPORT_DENSITY_BINS && d->bin_ns <= UINT64_MAX / 4)
+	if (time < d->lo)
+		d->lo = time;
+	if (time > d->hi)
+		d->hi = time;
+	report_density__fit(d);
+	report_density__count(d, time, 1);
+}
+
+void report_density__merge(struct report_density *d, const struct report_density *from)
+{
+	if (!from->nr_samples)
+		return;
+	if (!d->nr_samples) {
+		*d = *from;
+		return;
+	}
+	while (d->bin_ns < from->bin_ns)
 		report_density__widen(d);
-	off /= d->bin_ns;
-	d->counts[off < REPORT_DENSITY_BINS ? off : REPORT_DENSITY_BINS - 1]++;
+	d->lo = d->lo < from->lo ? d->lo : from->lo;
+	d->hi = d->hi > from->hi ? d->hi : from->hi;
+	d->nr_samples += from->nr_samples;
+	report_density__fit(d);
+	/* @from's bins as wide as ours, or narrower: each lies in one of ours */
+	for (size_t i = 0; i < REPORT_DENSITY_BINS; i++)
+		if (from->counts[i])
+			report_density__count(d, from->start + i * from->bin_ns, from->counts[i]);
 }
 
 size_t report_density__nr_bins(const struct report_density *d)

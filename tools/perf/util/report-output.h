@@ -13,22 +13,28 @@ struct report_trees;
 /*
  * Samples over time, for the density strip under the HTML timeline.
  * The span is not known until the last sample, so the bins start one
- * nanosecond wide at the first sample and double (merging neighbours)
- * whenever a sample falls past the last bin: fixed memory, O(1)
- * amortised per sample, whatever the recording's length.
+ * nanosecond wide and double (merging neighbours) whenever the samples
+ * span more than the bins: fixed memory, O(1) amortised per sample,
+ * whatever the recording's length.  A bin's start is a multiple of its
+ * width, so that the bins of any two sets of samples line up once one
+ * is as wide as the other: a parallel run's workers each count their
+ * samples, and the sum is what one reader counts (report_density__merge()).
  */
 #define REPORT_DENSITY_BINS 256
 
 struct report_density {
-	u64 start;  /* the first bin's start: the first sample's time */
-	u64 bin_ns; /* the width of every bin */
+	u64 start;  /* the first bin's start: the earliest sample's, a multiple of bin_ns */
+	u64 bin_ns; /* the width of every bin, a power of two */
 	u64 counts[REPORT_DENSITY_BINS];
 	u64 nr_samples;
+	u64 lo, hi; /* the earliest and the latest sample */
 };
 
 void report_density__init(struct report_density *d);
-/* every sample's time; earlier than the first one counts in bin 0 */
+/* every sample's time, in any order */
 void report_density__add(struct report_density *d, u64 time);
+/* @from's samples added to @d's */
+void report_density__merge(struct report_density *d, const struct report_density *from);
 /* the number of bins in use (0 without samples) */
 size_t report_density__nr_bins(const struct report_density *d);
 

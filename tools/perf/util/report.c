@@ -1066,7 +1066,10 @@ static int report__send(void *arg, FILE *fp)
 
 	if (!err && r->changes)
 		err = report_changes__send(r->changes, fp);
-	return err || !r->trees ? err : report_trees__send(r->trees, fp, &peer);
+	if (!err && r->trees)
+		err = report_trees__send(r->trees, fp, &peer);
+	/* --json and --html: the samples over time */
+	return err ?: worker_state__write(fp, &r->density, sizeof(r->density));
 }
 
 static int report__merge(void *arg, FILE *fp)
@@ -1077,11 +1080,18 @@ static int report__merge(void *arg, FILE *fp)
 	    .entry = report__tree_entry,
 	    .arg = r,
 	};
+	struct report_density density;
 	int err = report_hists__merge(r->hists, fp);
 
 	if (!err && r->changes)
 		err = report_changes__merge(r->changes, fp);
-	return err || !r->trees ? err : report_trees__merge(r->trees, fp, &peer);
+	if (!err && r->trees)
+		err = report_trees__merge(r->trees, fp, &peer);
+	if (!err)
+		err = worker_state__read(fp, &density, sizeof(density));
+	if (!err)
+		report_density__merge(&r->density, &density);
+	return err;
 }
 
 /* an event samples PERF_SAMPLE_READ: each value is taken against the one before */
@@ -1097,8 +1107,8 @@ static bool report__has_read(const struct report *r)
 
 /*
  * Workers for the run (0: one per CPU).  One where the output needs more
- * than the histograms' and the call-graph trees' sums: --json and --html (the
- * samples over time), counts that follow each other (PERF_SAMPLE_READ), a
+ * than the sums of the histograms, the call-graph trees and the samples
+ * over time: counts that follow each other (PERF_SAMPLE_READ), a
  * trace, --stats, and the side-band tables.  Said under -v.
  */
 static unsigned int report__nr_workers(struct report *r)
@@ -1108,9 +1118,7 @@ static unsigned int report__nr_workers(struct report *r)
 
 	if (o->workers == 1)
 		return 1;
-	if (o->json || o->html)
-		why = o->json ? "--json" : "--html";
-	else if (itrace__active(r->itrace) || r->tool.auxtrace_data)
+	if (itrace__active(r->itrace) || r->tool.auxtrace_data)
 		why = "a hardware trace is decoded";
 	else if (o->stats || o->tasks || o->mmaps || o->threads || o->header_only)
 		why = "the output is not the profile";

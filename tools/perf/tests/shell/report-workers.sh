@@ -27,7 +27,7 @@
 #    summed); the call-graph trees: the default, by pid (rows of equal
 #    Children ordered by their longest chain within one thread), Self
 #    only, every -g form, the address key, -G, --hierarchy, --max-stack,
-#    --percent-limit;
+#    --percent-limit; --json and --html (the samples over time too);
 #  - a --call-graph dwarf recording of the report workload: unwound
 #    chains with inlined frames, caller and callee, the address key,
 #    --hierarchy;
@@ -96,6 +96,24 @@ same "live trees -G" "$tmp/live.data" $trees -G
 same "live trees --hierarchy" "$tmp/live.data" $trees --hierarchy --sort comm,dso,sym
 same "live trees --max-stack" "$tmp/live.data" $trees --max-stack 3 -g caller
 same "live trees --percent-limit" "$tmp/live.data" $trees --percent-limit 1 -g fractal
+# --json and --html: the same figures and trees, and the samples over time
+# same_doc NAME FILE ARGS...: report's --json and --html FILE.html at 1, 2 and 7 workers
+same_doc() {
+	local name=$1 file=$2 t
+	shift 2
+	for t in 1 2 7; do
+		"$TEXTPOKE" report --workers $t -i "$file" "$@" --json --html "$tmp/$t.html" \
+			>"$tmp/$t.json" 2>"$tmp/doc.err" || fail "$name, $t workers: $(head -3 "$tmp/doc.err")"
+	done
+	grep -q '"sample_density": *{' "$tmp/1.json" || fail "$name: no sample_density in --json"
+	grep -q 'id="density"' "$tmp/1.html" || fail "$name: no density in --html"
+	for t in 2 7; do
+		cmp -s "$tmp/1.json" "$tmp/$t.json" ||
+			fail "$name: --json of $t workers differs: $(diff "$tmp/1.json" "$tmp/$t.json" | head -5)"
+		cmp -s "$tmp/1.html" "$tmp/$t.html" || fail "$name: --html of $t workers differs"
+	done
+}
+same_doc "live --json --html" "$tmp/live.data" $trees
 echo "live: ${p#*: }" | cut -d' ' -f1-5
 
 # --- a --call-graph dwarf recording: unwound chains, inlined frames ---
@@ -109,6 +127,7 @@ grep -q "(inlined)" "$tmp/1.out" || fail "no inlined frame in the dwarf recordin
 same "dwarf trees callee" "$tmp/dw.data" -g callee --no-children
 same "dwarf trees address" "$tmp/dw.data" -g caller,0.5,address --no-children
 same "dwarf trees --hierarchy" "$tmp/dw.data" --hierarchy -g fractal
+same_doc "dwarf --json --html" "$tmp/dw.data"
 echo "dwarf: ${p#*: }" | cut -d' ' -f1-5
 
 # --- a poke storm: the code-change report ---
