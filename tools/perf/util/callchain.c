@@ -61,8 +61,10 @@ u64 callchain_frame__addr(const struct callchain_frame *frame)
 	}
 }
 
-int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
-			   int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
+/* thread__walk_callchain(), @peek (when given) shown each frame before it is resolved */
+static int thread__walk_recorded(struct thread *thread, struct perf_sample *sample,
+				 int (*peek)(struct thread *thread, u8 cpumode, u64 ip, void *arg),
+				 int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
 {
 	const struct ip_callchain *chain = sample->callchain;
 	struct callchain_frame frame;
@@ -92,6 +94,17 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 			context__cpumode(ip, &cpumode);
 			continue;
 		}
+		/* taken whole: 1, and the walk goes on; 2, and it ends */
+		if (peek) {
+			int taken = peek(thread, cpumode, ip, arg);
+
+			if (taken == 2) {
+				ret = 1;
+				break;
+			}
+			if (taken)
+				continue;
+		}
 		frame.ip = ip;
 		frame.cpumode = cpumode;
 		thread__find_symbol(thread, cpumode, ip, sample->time, &frame.al);
@@ -102,6 +115,12 @@ int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
 	}
 	addr_location__exit(&frame.al);
 	return ret;
+}
+
+int thread__walk_callchain(struct thread *thread, struct perf_sample *sample,
+			   int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
+{
+	return thread__walk_recorded(thread, sample, NULL, cb, arg);
 }
 
 /*
@@ -183,6 +202,7 @@ struct chain_walk {
 	void *arg;
 	int stop;     /* the callback's non-zero value, which ends the whole walk */
 	bool inlines; /* unwound frames split at inlined calls (perf's --inline) */
+	callchain_peek_t peek;
 };
 
 static int chain_walk__recorded(struct callchain_frame *frame, void *arg)
@@ -191,6 +211,16 @@ static int chain_walk__recorded(struct callchain_frame *frame, void *arg)
 
 	cw->stop = cw->cb(frame, cw->arg);
 	return cw->stop ?: ++cw->nr >= cw->max_stack;
+}
+
+/* a frame the walker's peek took counts as given */
+static int chain_walk__peek(struct thread *thread, u8 cpumode, u64 ip, void *arg)
+{
+	struct chain_walk *cw = arg;
+
+	if (!cw->peek(thread, cpumode, ip, cw->arg))
+		return 0;
+	return ++cw->nr >= cw->max_stack ? 2 : 1;
 }
 
 /*
@@ -233,7 +263,16 @@ int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample,
 			      unsigned int max_stack, bool inlines,
 			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
 {
-	struct chain_walk cw = {thread, sample, max_stack, 0, cb, arg, 0, inlines};
+	return thread__walk_sample_chain_peek(thread, sample, attr, uw, max_stack, inlines, NULL,
+					      cb, arg);
+}
+
+int thread__walk_sample_chain_peek(struct thread *thread, struct perf_sample *sample,
+				   const struct perf_event_attr *attr, struct unwinder *uw,
+				   unsigned int max_stack, bool inlines, callchain_peek_t peek,
+				   int (*cb)(struct callchain_frame *frame, void *arg), void *arg)
+{
+	struct chain_walk cw = {thread, sample, max_stack, 0, cb, arg, 0, inlines, peek};
 	u64 sample_type = attr->sample_type;
 	bool lbr;
 	int ret;
@@ -244,7 +283,8 @@ int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample,
 	if (lbr)
 		return ret;
 	/* a part that reaches max_stack ends; the callback's value ends it all */
-	thread__walk_callchain(thread, sample, chain_walk__recorded, &cw);
+	thread__walk_recorded(thread, sample, peek ? chain_walk__peek : NULL, chain_walk__recorded,
+			      &cw);
 	if (cw.stop)
 		return cw.stop;
 	if (!uw || !unwind__sample_has_stack(sample_type, sample))

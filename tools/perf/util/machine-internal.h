@@ -76,6 +76,8 @@ struct machine {
 	/* modules loaded or freed while recording, and their spans (2 per load, SIZE_MAX: none) */
 	struct module_events mods;
 	size_t *mod_spans;
+	/* thread__find_symbol()'s answers, by the maps' generation and the address */
+	struct find_slot *find_cache;
 };
 
 /* the recording was made on the kernel this runs on */

@@ -134,6 +134,7 @@ void machine__delete(struct machine *machine)
 	free(machine->pokes);
 	free(machine->ksyms);
 	free(machine->span_by_serial);
+	free(machine->find_cache);
 	free(machine->mod_spans);
 	module_events__exit(&machine->mods);
 	map__put(machine->kernel_map);
@@ -1070,11 +1071,58 @@ u64 machine__kmaps_gen(const struct machine *machine)
 	return maps__gen(machine->kmaps);
 }
 
+/*
+ * A callchain's frames are mostly the same few hundred addresses: each
+ * lookup's answer is kept by the address and what thread__find_gen()
+ * says it depends on, so a change of the maps is a miss, and a map kept
+ * here lives as long as its maps' generation does.
+ */
+#define FIND_CACHE_SLOTS 4096
+
+struct find_slot {
+	u64 addr, gen, spans;
+	struct map *map; /* no reference: its maps' generation holds one */
+	struct symbol *sym;
+	u64 map_addr;
+	u8 cpumode;
+};
+
+static struct find_slot *find_cache__slot(struct machine *machine, u8 cpumode, u64 addr, u64 gen)
+{
+	u64 h = (addr ^ gen * 0x9e3779b97f4a7c15ULL ^ cpumode) * 0xff51afd7ed558ccdULL;
+
+	if (!machine->find_cache) {
+		machine->find_cache = calloc(FIND_CACHE_SLOTS, sizeof(*machine->find_cache));
+		if (!machine->find_cache)
+			return NULL;
+	}
+	return &machine->find_cache[(h >> 40) & (FIND_CACHE_SLOTS - 1)];
+}
+
+bool thread__find_gen(const struct thread *thread, u8 cpumode, u64 addr, u64 *gen, u64 *spans)
+{
+	const struct machine *machine = thread->machine;
+
+	*spans = 0;
+	if (cpumode == PERF_RECORD_MISC_USER) {
+		*gen = thread->maps ? maps__gen(thread->maps) : 0;
+		return *gen != 0;
+	}
+	if (cpumode != PERF_RECORD_MISC_KERNEL || !machine->kernel_loaded ||
+	    machine->mods.nr_frees || (addr >= machine->ksym_lo && addr < machine->ksym_hi))
+		return false;
+	*gen = maps__gen(machine->kmaps);
+	*spans = machine->nr_ksyms;
+	return true;
+}
+
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 			 struct addr_location *al)
 {
 	struct machine *machine = thread->machine;
+	struct find_slot *slot = NULL;
 	struct map *map = NULL;
+	u64 gen, spans;
 
 	/* the frames of a callchain come with the same thread and mostly the same map */
 	if (al->thread != thread) {
@@ -1084,6 +1132,20 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 	al->sym = NULL;
 	al->cpumode = cpumode;
 	al->addr = addr;
+
+	if (thread__find_gen(thread, cpumode, addr, &gen, &spans))
+		slot = find_cache__slot(machine, cpumode, addr, gen);
+	if (slot && slot->gen == gen && slot->spans == spans && slot->addr == addr &&
+	    slot->cpumode == cpumode) {
+		if (al->map != slot->map) {
+			map__put(al->map);
+			al->map = map__get(slot->map);
+		}
+		if (slot->map)
+			al->addr = slot->map_addr;
+		al->sym = slot->sym;
+		return al->sym != NULL;
+	}
 
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
@@ -1104,11 +1166,21 @@ bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,
 		map__put(al->map);
 		al->map = map__get(map);
 	}
-	if (!map)
-		return false;
-	al->addr = map__map_ip(map, addr);
-	machine__load_dso(machine, map->dso);
-	al->sym = dso__find_symbol(map->dso, al->addr);
+	if (map) {
+		al->addr = map__map_ip(map, addr);
+		machine__load_dso(machine, map->dso);
+		al->sym = dso__find_symbol(map->dso, al->addr);
+	}
+	if (slot)
+		*slot = (struct find_slot){
+		    .addr = addr,
+		    .gen = gen,
+		    .spans = spans,
+		    .map = map,
+		    .sym = al->sym,
+		    .map_addr = al->addr,
+		    .cpumode = cpumode,
+		};
 	return al->sym != NULL;
 }
 

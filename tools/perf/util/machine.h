@@ -128,6 +128,15 @@ int machine__mark_hit(struct machine *machine, const struct perf_sample *sample,
  * it found.  The kernel maps' generation: see maps__gen().
  */
 bool machine__kernel_by_time(const struct machine *machine, u64 addr, const struct map *map);
+
+/*
+ * What thread__find_symbol()'s answer for (@cpumode, @addr) depends on
+ * besides them, in two numbers that no other state of the maps has
+ * (maps__gen()); false where it depends on the time (a KSYMBOL span, a
+ * module freed while recording) or on symbols not loaded yet: an answer
+ * kept by these numbers and the address is the lookup's
+ */
+bool thread__find_gen(const struct thread *thread, u8 cpumode, u64 addr, u64 *gen, u64 *spans);
 u64 machine__kmaps_gen(const struct machine *machine);
 
 /*
@@ -241,6 +250,17 @@ int thread__walk_sample_chain(struct thread *thread, struct perf_sample *sample,
 			      const struct perf_event_attr *attr, struct unwinder *uw,
 			      unsigned int max_stack, bool inlines,
 			      int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
+/*
+ * The same, @peek first shown each frame of the recorded chain before it
+ * is resolved: 1 when it took the frame whole (a line it printed before
+ * for that address in the same maps: thread__find_gen()), which then
+ * counts as given; 0 to have it resolved and given to @cb.
+ */
+typedef int (*callchain_peek_t)(struct thread *thread, u8 cpumode, u64 ip, void *arg);
+int thread__walk_sample_chain_peek(struct thread *thread, struct perf_sample *sample,
+				   const struct perf_event_attr *attr, struct unwinder *uw,
+				   unsigned int max_stack, bool inlines, callchain_peek_t peek,
+				   int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
 
 /*
  * A --call-graph lbr sample's chain as perf 6.1 builds it: the kernel's

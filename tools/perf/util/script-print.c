@@ -706,8 +706,9 @@ static void print_symname(struct script_buf *b, const struct script_loc *loc, bo
  * ip, sym and dso; a callchain line (@frame) is that between a tab and a
  * newline, written in the same section when nothing follows the dso
  */
-static __always_inline void print_loc(struct script_printer *pr, const struct script_loc *loc,
-				      u64 ip, u64 f, bool frame)
+/* the line's first byte in the buffer is returned (a flush may have moved it) */
+static __always_inline char *print_loc(struct script_printer *pr, const struct script_loc *loc,
+				       u64 ip, u64 f, bool frame)
 {
 	struct script_buf *b = &pr->out;
 	const char *sym = loc->sym ?: "[unknown]", *dso = loc->dso ?: "[unknown]";
@@ -720,10 +721,10 @@ static __always_inline void print_loc(struct script_printer *pr, const struct sc
 			 loc->len_dso == dso ? loc->dso_len :
 					       strlen(dso);
 	bool tail = ((f & SF_SRCLINE) && loc->srcline) || loc->inlined;
-	char *w = section_begin(b, sym_len + dso_len + 64);
+	char *w = section_begin(b, sym_len + dso_len + 64), *start = w;
 
 	if (!w)
-		return;
+		return NULL;
 	if (frame)
 		*w++ = '\t';
 	if (f & SF_IP)
@@ -745,7 +746,7 @@ static __always_inline void print_loc(struct script_printer *pr, const struct sc
 		*w++ = '\n';
 	section_end(b, w);
 	if (!tail)
-		return;
+		return start;
 	/* perf: the line below, then "(inlined)" after it */
 	if ((f & SF_SRCLINE) && loc->srcline) {
 		buf_puts(b, "\n  ");
@@ -755,6 +756,7 @@ static __always_inline void print_loc(struct script_printer *pr, const struct sc
 		buf_puts(b, " (inlined)");
 	if (frame)
 		buf_putc(b, '\n');
+	return NULL;
 }
 
 /* perf's get_page_size_name(): " 4K", " 2M", " N/A" for none */
@@ -1007,6 +1009,69 @@ void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 	}
 	/* perf shows frames in objects object-relative, the kernel's absolute */
 	print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel), true);
+}
+
+#define FRAME_LINES 4096
+#define FRAME_LINE_MAX 214 /* a slot of 256 bytes; longer lines are not kept */
+
+struct script_frame_line {
+	struct script_frame_key key;
+	u8 len; /* 0: empty */
+	char text[FRAME_LINE_MAX];
+};
+
+static struct script_frame_line *frame_line__slot(struct script_printer *p,
+						  const struct script_frame_key *k)
+{
+	u64 h = (k->ip ^ k->gen * 0x9e3779b97f4a7c15ULL ^ k->spans * 0xc4ceb9fe1a85ec53ULL ^
+		 (uintptr_t)k->evsel ^ k->cpumode) *
+		0xff51afd7ed558ccdULL;
+
+	if (!p->frame_lines) {
+		p->frame_lines = calloc(FRAME_LINES, sizeof(*p->frame_lines));
+		if (!p->frame_lines)
+			return NULL;
+	}
+	return &p->frame_lines[(h >> 40) & (FRAME_LINES - 1)];
+}
+
+bool script_print__frame_again(struct script_printer *p, const struct script_frame_key *k)
+{
+	struct script_frame_line *l = frame_line__slot(p, k);
+
+	if (!l || !l->len || l->key.ip != k->ip || l->key.gen != k->gen ||
+	    l->key.spans != k->spans || l->key.evsel != k->evsel || l->key.cpumode != k->cpumode)
+		return false;
+	buf_write(&p->out, l->text, l->len);
+	return true;
+}
+
+void script_print__frame_keep(struct script_printer *p, const struct evsel *evsel,
+			      const struct script_loc *fr, const struct script_frame_key *k)
+{
+	struct script_frame_line *l;
+	char *start;
+	size_t len;
+
+	if (__builtin_expect(p->json, 0) || fr->srcline || fr->inlined) {
+		script_print__frame(p, evsel, fr);
+		return;
+	}
+	start = print_loc(p, fr, fr->relative ? fr->addr : fr->ip, script_printer__fields(p, evsel),
+			  true);
+	len = start ? (size_t)(p->out.data + p->out.len - start) : 0;
+	l = len && len <= FRAME_LINE_MAX ? frame_line__slot(p, k) : NULL;
+	if (!l)
+		return;
+	l->key = *k;
+	l->len = len;
+	memcpy(l->text, start, len);
+}
+
+void script_printer__exit(struct script_printer *p)
+{
+	free(p->frame_lines);
+	p->frame_lines = NULL;
 }
 
 void script_print__loc(struct script_printer *p, const struct script_loc *loc, u64 ip, u64 fields)

@@ -158,6 +158,7 @@ struct script_printer {
 	bool json;		   /* --json: script-json.c writes the records */
 	int json_frames;	   /* callchain entries written, -1 outside a "callchain" array */
 	struct script_buf scratch; /* text of a JSON member (fp NULL: it grows, never flushes) */
+	struct script_frame_line *frame_lines; /* script_print__frame_keep()'s, NULL: none yet */
 };
 
 /*
@@ -187,6 +188,24 @@ bool script_print__sample_head(struct script_printer *p, const struct perf_sampl
 			       const struct evsel *evsel, const struct script_sample_info *info);
 void script_print__frame(struct script_printer *p, const struct evsel *evsel,
 			 const struct script_loc *frame);
+
+/*
+ * A recorded callchain frame's line is decided by its address, what the
+ * lookup of it depends on (thread__find_gen()'s numbers) and the event's
+ * fields: kept by those, a frame met again is copied, neither resolved nor
+ * printed again.  script_print__frame_again(): printed when kept;
+ * script_print__frame_keep(): script_print__frame(), the line kept.  Only
+ * for frames printed whole on one line (no srcline, no inlined function).
+ */
+struct script_frame_key {
+	u64 ip, gen, spans;
+	const struct evsel *evsel;
+	u8 cpumode;
+};
+bool script_print__frame_again(struct script_printer *p, const struct script_frame_key *k);
+void script_print__frame_keep(struct script_printer *p, const struct evsel *evsel,
+			      const struct script_loc *frame, const struct script_frame_key *k);
+void script_printer__exit(struct script_printer *p);
 /* "%16llx sym+off (dso)" of @loc, as @fields ask (SF_IP for the address) */
 void script_print__loc(struct script_printer *p, const struct script_loc *loc, u64 ip, u64 fields);
 void script_print__sample_tail(struct script_printer *p, const struct perf_sample *sample,

@@ -297,9 +297,30 @@ struct frame_arg {
 	struct evsel *evsel;
 };
 
+/* a recorded frame's line kept by what decides it (script_print__frame_again()) */
+static bool frame__key(struct frame_arg *fa, struct thread *thread, u8 cpumode, u64 ip,
+		       struct script_frame_key *k)
+{
+	k->ip = ip;
+	k->evsel = fa->evsel;
+	k->cpumode = cpumode;
+	return thread__find_gen(thread, cpumode, ip, &k->gen, &k->spans);
+}
+
+/* the recorded chain's frames: a line printed before for the same key, again */
+static int peek_frame(struct thread *thread, u8 cpumode, u64 ip, void *arg)
+{
+	struct frame_arg *fa = arg;
+	struct script_frame_key k;
+
+	return frame__key(fa, thread, cpumode, ip, &k) &&
+	       script_print__frame_again(&fa->s->printer, &k);
+}
+
 static int print_frame(struct callchain_frame *frame, void *arg)
 {
 	struct frame_arg *fa = arg;
+	struct script_frame_key k;
 	struct script_loc loc;
 
 	loc_from_al(fa->s, &loc, frame->ip, &frame->al);
@@ -315,7 +336,11 @@ static int print_frame(struct callchain_frame *frame, void *arg)
 		if (loc.srcline && frame->inline_srcline)
 			loc.srcline = frame->inline_srcline;
 	}
-	script_print__frame(&fa->s->printer, fa->evsel, &loc);
+	if (!frame->unwound && !frame->inline_name && !fa->s->want_srcline &&
+	    frame__key(fa, frame->al.thread, frame->cpumode, frame->ip, &k))
+		script_print__frame_keep(&fa->s->printer, fa->evsel, &loc, &k);
+	else
+		script_print__frame(&fa->s->printer, fa->evsel, &loc);
 	return 0;
 }
 
@@ -463,9 +488,9 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 		/* --call-graph dwarf: the user part is unwound from the stack dump */
 		if (!s->unwinder && unwind__sample_has_stack(evsel->attr.sample_type, sample))
 			s->unwinder = unwinder__new();
-		thread__walk_sample_chain(al.thread, sample, &evsel->attr, s->unwinder,
-					  s->opts->max_stack, !s->opts->no_inline, print_frame,
-					  &fa);
+		thread__walk_sample_chain_peek(
+		    al.thread, sample, &evsel->attr, s->unwinder, s->opts->max_stack,
+		    !s->opts->no_inline, s->want_srcline ? NULL : peek_frame, print_frame, &fa);
 	}
 	if ((script_printer__fields(&s->printer, evsel) &
 	     (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) &&
@@ -1077,6 +1102,7 @@ out_delete:
 	script_header__exit(&s.header);
 out_buf:
 	script_buf__exit(&s.printer.out);
+	script_printer__exit(&s.printer);
 	if (opts->json)
 		script_buf__exit(&s.printer.scratch);
 	return err;

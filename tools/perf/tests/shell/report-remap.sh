@@ -15,9 +15,15 @@
 # graphs, -g none), and must name beta_mid in the trees, or the reuse was
 # never put to the test.
 #
-# Mutation caught: maps__insert() not giving the maps a new generation
+# perf script of it too: frame lines, and lookups, are kept by address and
+# the maps' generation (script_print__frame_keep(), thread__find_symbol()).
+#
+# Mutations caught: maps__insert() not giving the maps a new generation
 # (the later samples' chains drawn in alpha_*: the default report and
-# its trees differ from stock perf's).
+# its trees differ from stock perf's); script's frame lines kept by the
+# address alone, without the maps' generation (script prints alpha_mid
+# for beta_mid); thread__find_symbol()'s answers kept without it (the
+# same).
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
@@ -37,4 +43,9 @@ grep -q -- '--.*alpha_mid' "$tmp/default.ours" || fail "no tree frame in alpha_m
 same_report no-children "$tmp/r.data" --no-children
 same_report callee "$tmp/r.data" -g callee
 same_report g-none "$tmp/r.data" -g none
+# script keeps each recorded frame's line by its address and the maps it
+# was resolved in (and thread__find_symbol() its answer): B's frames must
+# not print A's lines
+same_script "$tmp/r.data"
+grep -q "beta_mid+" "$tmp/script.ours" || fail "script: no frame in beta_mid"
 exit 0
