@@ -180,8 +180,9 @@ static void expect(FILE *fp, const struct report_output_fixture *f, bool dom)
  * are the legend's, written here by hand (a kind's colour, the original
  * state's grey), the times the fixture's.  The plot spans the changes'
  * first_time to last_time (T .. T + 10 ms): the sample density, from T
- * in bins doubled to 65536 ns until its last sample (T + 9.9 ms) fits in
- * 256 of them, ends at bin 151's end, T + 9.96 ms, inside it.
+ * (its first bin starts before, at a multiple of its width) in bins
+ * doubled to 65536 ns until its samples (T .. T + 9.9 ms) fit in 256 of
+ * them, ends at its last bin's end, T + 9.97 ms, inside it.
  */
 static const char *const kind_rgb[] = {"1f77b4", "9467bd", "2ca02c", "d62728",
 				       "ff7f0e", "8c564b", "7f7f7f"};

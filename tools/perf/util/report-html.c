@@ -396,8 +396,9 @@ static void html__span(struct html *h, const struct report_output *ro)
 	if (d && d->nr_samples) {
 		u64 end = d->start + report_density__nr_bins(d) * d->bin_ns;
 
-		if (d->start < h->t0)
-			h->t0 = d->start;
+		/* from the earliest sample: the first bin may start before it */
+		if (d->lo < h->t0)
+			h->t0 = d->lo;
 		if (end > h->t1)
 			h->t1 = end;
 		any = true;

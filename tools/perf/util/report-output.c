@@ -58,7 +58,9 @@ static void report_density__fit(struct report_density *d)
 
 static void report_density__count(struct report_density *d, u64 time, u64 n)
 {
-	u64 idx = time / d->bin_ns - d->start / d->bin_ns;
+	/* bin_ns is a power of two: every sample's division is a shift */
+	unsigned int shift = __builtin_ctzll(d->bin_ns);
+	u64 idx = (time >> shift) - (d->start >> shift);
 
 	d->counts[idx < REPORT_DENSITY_BINS ? idx : REPORT_DENSITY_BINS - 1] += n;
 }
@@ -70,11 +72,14 @@ void report_density__add(struct report_density *d, u64 time)
 		d->bin_ns = 1;
 	}
 	d->nr_samples++;
-	if (time < d->lo)
-		d->lo = time;
-	if (time > d->hi)
-		d->hi = time;
-	report_density__fit(d);
+	/* the bins change only for a sample outside the span so far */
+	if (time < d->lo || time > d->hi) {
+		if (time < d->lo)
+			d->lo = time;
+		else
+			d->hi = time;
+		report_density__fit(d);
+	}
 	report_density__count(d, time, 1);
 }
 
