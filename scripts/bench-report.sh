@@ -100,6 +100,18 @@ if [ "$(id -u)" = 0 ] && [ -z "$BENCH_NO_TREES" ]; then
 		data=$dir/tree.data
 		nsamples=$(nr_samples "$data")
 		row "report --stdio (default: trees), $nsamples samples" --stdio --stdio
+		# the trees with every CPU: wall against perf's, CPU against one worker's
+		if [ "$secs" = 4 ]; then
+			read -r p pc < <(measure_wall perf report -i "$data" --stdio)
+			read -r t tc < <(measure_wall "$prog" report -i "$data" --stdio --workers "$(nproc)")
+			read -r s sc < <(measure_wall "$prog" report -i "$data" --stdio --workers 1)
+			printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' \
+				"report --stdio (trees), $(nproc) workers: wall" "$p" "$t" \
+				"$(echo "$p / $t" | bc -l)" ">= 8x"
+			printf '%-62s %12s %9.0f ms %7.2fx %8s\n' \
+				"  CPU of all workers / one worker's (${sc} ms, wall ${s} ms)" "" "$tc" \
+				"$(echo "$tc / $sc" | bc -l)" "<= 1.15x"
+		fi
 		# annotate of the hottest symbol (the loop's leaf), against perf
 		# annotate --stdio, which runs objdump: its CPU time counted too
 		if [ "$secs" = 4 ]; then
