@@ -1099,6 +1099,21 @@ static struct find_slot *find_cache__slot(struct machine *machine, u8 cpumode, u
 	return &machine->find_cache[(h >> 40) & (FIND_CACHE_SLOTS - 1)];
 }
 
+/* the kernel's lookups outside the spans: what they depend on, false: the time too */
+static inline bool machine__kernel_gen(const struct machine *machine, u64 *gen, u64 *spans)
+{
+	if (!machine->kernel_loaded || machine->mods.nr_frees)
+		return false;
+	*gen = maps__gen(machine->kmaps);
+	*spans = machine->nr_ksyms;
+	return true;
+}
+
+static inline bool machine__in_spans(const struct machine *machine, u64 addr)
+{
+	return addr >= machine->ksym_lo && addr < machine->ksym_hi;
+}
+
 bool thread__find_gen(const struct thread *thread, u8 cpumode, u64 addr, u64 *gen, u64 *spans)
 {
 	const struct machine *machine = thread->machine;
@@ -1108,12 +1123,35 @@ bool thread__find_gen(const struct thread *thread, u8 cpumode, u64 addr, u64 *ge
 		*gen = thread->maps ? maps__gen(thread->maps) : 0;
 		return *gen != 0;
 	}
-	if (cpumode != PERF_RECORD_MISC_KERNEL || !machine->kernel_loaded ||
-	    machine->mods.nr_frees || (addr >= machine->ksym_lo && addr < machine->ksym_hi))
+	return cpumode == PERF_RECORD_MISC_KERNEL && !machine__in_spans(machine, addr) &&
+	       machine__kernel_gen(machine, gen, spans);
+}
+
+bool thread__chain_gen(const struct thread *thread, const struct ip_callchain *chain,
+		       struct chain_gen *g)
+{
+	const struct machine *machine = thread->machine;
+	bool user = false, kernel = false, in_kernel = false;
+
+	memset(g, 0, sizeof(*g));
+	for (u64 i = 0; i < chain->nr; i++) {
+		u64 ip = chain->ips[i];
+
+		/* perf's contexts: the kernel's and the user's; others (guests) are not kept */
+		if (ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_USER)
+			in_kernel = ip == PERF_CONTEXT_KERNEL;
+		else if (ip >= (u64)PERF_CONTEXT_MAX)
+			return false;
+		else if (!in_kernel)
+			user = true;
+		else if (machine__in_spans(machine, ip))
+			return false;
+		else
+			kernel = true;
+	}
+	if (user && !(g->user = thread->maps ? maps__gen(thread->maps) : 0))
 		return false;
-	*gen = maps__gen(machine->kmaps);
-	*spans = machine->nr_ksyms;
-	return true;
+	return !kernel || machine__kernel_gen(machine, &g->kernel, &g->spans);
 }
 
 bool thread__find_symbol(struct thread *thread, u8 cpumode, u64 addr, u64 time,

@@ -263,6 +263,17 @@ int thread__walk_sample_chain_peek(struct thread *thread, struct perf_sample *sa
 				   int (*cb)(struct callchain_frame *frame, void *arg), void *arg);
 
 /*
+ * What every frame of a recorded @chain resolves by (thread__find_gen()):
+ * the user maps' generation, the kernel's and its spans; false where a
+ * frame depends on the time, or the chain has a context perf drops it for
+ */
+struct chain_gen {
+	u64 user, kernel, spans;
+};
+bool thread__chain_gen(const struct thread *thread, const struct ip_callchain *chain,
+		       struct chain_gen *g);
+
+/*
  * A --call-graph lbr sample's chain as perf 6.1 builds it: the kernel's
  * frames of the recorded chain, then the user part from the LBR call
  * stack (callchain.c says how, and what @caller changes).  *@handled

@@ -44,6 +44,7 @@ int script_buf__flush(struct script_buf *b)
 {
 	if (b->len && !b->err && b->fp && fwrite(b->data, 1, b->len, b->fp) != b->len)
 		b->err = -errno ?: -EIO;
+	b->flushes += b->len != 0;
 	b->len = 0;
 	return b->err;
 }

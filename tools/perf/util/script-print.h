@@ -22,7 +22,8 @@ struct script_buf {
 	size_t len;
 	size_t cap;
 	FILE *fp;
-	int err; /* first write error, as -errno */
+	int err;     /* first write error, as -errno */
+	u64 flushes; /* written out so far: what was at [len..] moved */
 };
 
 int script_buf__init(struct script_buf *b, FILE *fp);

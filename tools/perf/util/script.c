@@ -28,6 +28,7 @@
 #include "script-print.h"
 #include "script-text.h"
 #include "script.h"
+#include "script-chain-text.h"
 #include "session-workers.h"
 #include "session.h"
 #include "symbol.h"
@@ -49,10 +50,14 @@ struct script {
 	struct unwinder *unwinder; /* user frames of --call-graph dwarf samples */
 	bool want_srcline;	   /* some event prints -F srcline */
 	struct script_branch_buf branches;
-	char srcline[2][PATH_MAX]; /* perf's "dso[addr]" of the sample's line, of a frame's */
-	int nr_prepared;	   /* evsels set up so far */
-	char json_text[4][256];	   /* --json: insnlen, insn, disasm, poked of a sample */
-	struct itrace *itrace;	   /* the hardware trace, decoded among the records */
+	char srcline[2][PATH_MAX];    /* perf's "dso[addr]" of the sample's line, of a frame's */
+	int nr_prepared;	      /* evsels set up so far */
+	char json_text[4][256];	      /* --json: insnlen, insn, disasm, poked of a sample */
+	struct itrace *itrace;	      /* the hardware trace, decoded among the records */
+	struct script_chains *chains; /* recorded callchains' lines, kept whole */
+	struct script_chain_key chain_key; /* the sample's, when its chain is to be kept */
+	size_t chain_start; /* where its lines begin in printer.out, SIZE_MAX: none */
+	u64 chain_flushes;  /* printer.out's flushes then */
 };
 
 void script_opts__init(struct script_opts *opts)
@@ -417,6 +422,52 @@ static bool script__sample_drop(struct perf_tool *tool, const struct evsel *evse
 	return script_filter__skip_time_cpu(&s->opts->filter, time, cpu);
 }
 
+/*
+ * A recorded callchain whose lines were printed before (script-chain-text.h):
+ * printed again as they were.  Else the chain to keep once printed, in
+ * s->chain_key, when its lines depend on nothing but the key: no frames
+ * unwound or taken from an LBR stack, no source lines, one line a frame
+ * (no --json), and each frame resolved by the maps alone
+ */
+static bool script__chain_again(struct script *s, const struct evsel *evsel,
+				const struct thread *thread, const struct perf_sample *sample)
+{
+	struct script_chain_key *k = &s->chain_key;
+	const char *text;
+	size_t len;
+
+	s->chain_start = SIZE_MAX;
+	if (!s->chains || s->want_srcline || s->printer.json || !sample->callchain ||
+	    unwind__sample_has_stack(evsel->attr.sample_type, sample) ||
+	    (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ||
+	    !thread__chain_gen(thread, sample->callchain, &k->gen))
+		return false;
+	k->evsel = evsel;
+	k->ips = sample->callchain->ips;
+	k->nr = sample->callchain->nr;
+	script_chain_key__hash(k);
+	text = script_chains__find(s->chains, k, &len);
+	if (text) {
+		script_buf__write(&s->printer.out, text, len);
+		return true;
+	}
+	s->chain_start = s->printer.out.len;
+	s->chain_flushes = s->printer.out.flushes;
+	return false;
+}
+
+/* the chain script__chain_again() did not have, printed whole in the buffer: kept */
+static void script__chain_keep(struct script *s)
+{
+	const struct script_buf *b = &s->printer.out;
+
+	if (s->chain_start == SIZE_MAX || b->flushes != s->chain_flushes || b->err ||
+	    b->len < s->chain_start)
+		return;
+	script_chains__keep(s->chains, &s->chain_key, b->data + s->chain_start,
+			    b->len - s->chain_start);
+}
+
 static int script__sample(struct perf_tool *tool, union perf_event *event,
 			  struct perf_sample *sample, struct evsel *evsel, struct machine *machine)
 {
@@ -485,13 +536,17 @@ static int script__sample(struct perf_tool *tool, union perf_event *event,
 	if (info.has_chain && al.thread && script_printer__callchain(&s->printer, evsel)) {
 		struct frame_arg fa = {s, evsel};
 
+		if (script__chain_again(s, evsel, al.thread, sample))
+			goto chain_done;
 		/* --call-graph dwarf: the user part is unwound from the stack dump */
 		if (!s->unwinder && unwind__sample_has_stack(evsel->attr.sample_type, sample))
 			s->unwinder = unwinder__new();
 		thread__walk_sample_chain_peek(
 		    al.thread, sample, &evsel->attr, s->unwinder, s->opts->max_stack,
 		    !s->opts->no_inline, s->want_srcline ? NULL : peek_frame, print_frame, &fa);
+		script__chain_keep(s);
 	}
+chain_done:
 	if ((script_printer__fields(&s->printer, evsel) &
 	     (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) &&
 	    al.thread &&
@@ -975,6 +1030,8 @@ int script__run(struct script_opts *opts)
 		return err;
 	s.printer.fields = &opts->fields;
 	s.printer.nanosecs = opts->nanosecs;
+	/* without it chains are printed frame by frame, as before */
+	s.chains = script_chains__new();
 	s.printer.json = opts->json;
 	s.printer.json_frames = -1;
 	if (opts->json) {
@@ -1103,6 +1160,7 @@ out_delete:
 out_buf:
 	script_buf__exit(&s.printer.out);
 	script_printer__exit(&s.printer);
+	script_chains__delete(s.chains);
 	if (opts->json)
 		script_buf__exit(&s.printer.scratch);
 	return err;

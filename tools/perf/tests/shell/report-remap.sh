@@ -23,7 +23,10 @@
 # its trees differ from stock perf's); script's frame lines kept by the
 # address alone, without the maps' generation (script prints alpha_mid
 # for beta_mid); thread__find_symbol()'s answers kept without it (the
-# same).
+# same); script's chains' lines kept without the user maps' generation
+# (the same).  Not caught here: a chain kept whose kernel frames lie in
+# KSYMBOL spans (thread__chain_gen() refuses them: a program unloaded
+# resolves otherwise at the same addresses with no new span counted).
 
 . "$(dirname "$0")/lib/report-common.sh"
 need_perf_root
