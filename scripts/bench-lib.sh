@@ -54,3 +54,14 @@ measure_wall() {
 	done
 	echo "$best $bestcpu"
 }
+
+# par_print LABEL PERF_MS OURS_MS OURS_CPU_MS ONE_MS ONE_CPU_MS: a parallel
+# row (wall against perf's, target 8x) and the workers' CPU against one
+# worker's (target 1.15x)
+par_print() {
+	printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' "$1, $(nproc) workers: wall" "$2" "$3" \
+		"$(echo "$2 / $3" | bc -l)" ">= 8x"
+	printf '%-62s %12s %9.0f ms %7.2fx %8s\n' \
+		"  CPU of all workers / one worker's (${6} ms, wall ${5} ms)" "" "$4" \
+		"$(echo "$4 / $6" | bc -l)" "<= 1.15x"
+}

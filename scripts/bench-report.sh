@@ -80,10 +80,7 @@ row "report --stdio -g none (no call graphs)" "--stdio -g none" "--stdio -g none
 read -r p pc < <(measure_wall perf report -i "$data" --stdio -g none)
 read -r t tc < <(measure_wall "$prog" report -i "$data" --stdio -g none --workers "$(nproc)")
 read -r s sc < <(measure_wall "$prog" report -i "$data" --stdio -g none --workers 1)
-printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' "report --stdio -g none, $(nproc) workers: wall" "$p" "$t" \
-	"$(echo "$p / $t" | bc -l)" ">= 8x"
-printf '%-62s %12s %9.0f ms %7.2fx %8s\n' "  CPU of all workers / one worker's (${sc} ms, wall ${s} ms)" "" \
-	"$tc" "$(echo "$tc / $sc" | bc -l)" "<= 1.15x"
+par_print "report --stdio -g none" "$p" "$t" "$tc" "$s" "$sc"
 
 # perf's default view with its call-graph trees (Children,
 # graph,0.5,caller,function,percent) on two recordings of ~200k and ~1M
@@ -105,12 +102,7 @@ if [ "$(id -u)" = 0 ] && [ -z "$BENCH_NO_TREES" ]; then
 			read -r p pc < <(measure_wall perf report -i "$data" --stdio)
 			read -r t tc < <(measure_wall "$prog" report -i "$data" --stdio --workers "$(nproc)")
 			read -r s sc < <(measure_wall "$prog" report -i "$data" --stdio --workers 1)
-			printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' \
-				"report --stdio (trees), $(nproc) workers: wall" "$p" "$t" \
-				"$(echo "$p / $t" | bc -l)" ">= 8x"
-			printf '%-62s %12s %9.0f ms %7.2fx %8s\n' \
-				"  CPU of all workers / one worker's (${sc} ms, wall ${s} ms)" "" "$tc" \
-				"$(echo "$tc / $sc" | bc -l)" "<= 1.15x"
+			par_print "report --stdio (trees)" "$p" "$t" "$tc" "$s" "$sc"
 		fi
 		# annotate of the hottest symbol (the loop's leaf), against perf
 		# annotate --stdio, which runs objdump: its CPU time counted too

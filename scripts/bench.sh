@@ -53,12 +53,7 @@ par_row() { # fields
 	read -r t tc < <(measure_wall sh -c "'$prog' script --threads $(nproc) -i '$dir/perf.data' $fields >'$out'")
 	read -r s sc < <(measure_wall sh -c "'$prog' script --threads 1 -i '$dir/perf.data' $fields >'$out'")
 	rm -f "$out"
-	printf '%-62s %9.0f ms %9.0f ms %7.1fx %8s\n' \
-		"script ${fields:-(default fields)} >file, $(nproc) workers: wall" "$p" "$t" \
-		"$(echo "$p / $t" | bc -l)" ">= 8x"
-	printf '%-62s %12s %9.0f ms %7.2fx %8s\n' \
-		"  CPU of all workers / one worker's (${sc} ms, wall ${s} ms)" "" "$tc" \
-		"$(echo "$tc / $sc" | bc -l)" "<= 1.15x"
+	par_print "script ${fields:-(default fields)} >file" "$p" "$t" "$tc" "$s" "$sc"
 }
 par_row ''
 par_row '-F comm,tid,time,ip,sym,dso'
