@@ -12,7 +12,10 @@
 # where it stands.  Stock perf report --stdio (the default trees,
 # --no-children both orders, folded, fractal, --sort sym, --sort dso,sym)
 # and perf script must equal ours byte for byte, and the trees must name
-# all three programs of the reused address.
+# all three programs of the reused address.  After the last of them is
+# gone (and nothing registered since), its chains come again: the frames
+# there are unknown, in perf's output and in ours (whose lookups and
+# script's kept lines must not answer for a program gone).
 #
 # The code-change report's regions, built in a pass of their own that
 # drops the samples unread, must hold each program's samples as the

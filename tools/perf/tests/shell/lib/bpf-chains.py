@@ -6,7 +6,8 @@
 # as PERF_RECORD_KSYMBOL says (register, unregister), one address held
 # by three programs in turn, and samples in the kernel whose chains run
 # through them and through a program that stays.  A frame at the reused
-# address names the program that was there when the sample was taken.
+# address names the program that was there when the sample was taken,
+# and none once the last is gone (its chains sampled again).
 # Usage: bpf-chains.py OUT
 import os
 import struct
@@ -54,6 +55,13 @@ for gen, name in enumerate(["first", "second", "third"]):
     if gen == 1:
         events.append(ksymbol(OTHER, 0x80, "bpf_prog_00000000000000cc_other", True))
     events.append(ksymbol(REUSED, 0x100, "bpf_prog_%016x_%s" % (0xb0 + gen, name), True))
+# the third gone and nothing registered since: its chains again, whose
+# frames at the reused address no program holds now
+for n in range(4):
+    chain = [PERF_CONTEXT_KERNEL, REUSED + 0x10 + 8 * (n % 3), STAYS + 0x40 + 0x10 * (n % 2),
+             PERF_CONTEXT_USER, 0x401000 + 0x10 * (n % 4)]
+    events.append(sample(t, chain, 1000))
+    t += 1000
 data = b"".join(events)
 
 write(sys.argv[1], SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CALLCHAIN | SAMPLE_PERIOD,
