@@ -155,15 +155,15 @@ struct report_hists {
 	/* the sample being added: where it is (report_hists__set_place()), touches so far */
 	u64 place_time, place_off;
 	u32 place_sub;
-	bool merged;	    /* other workers' entries came in: made again in first-touch order */
-	bool ordered;	    /* and made so (report_hists__order_merged()) */
+	bool merged;  /* other workers' entries came in: made again in first-touch order */
+	bool ordered; /* and made so (report_hists__order_merged()) */
 	/* the last merged worker's entries: each one's index here, per histogram */
 	struct peer_map {
 		u32 *idx;
 		size_t nr, alloc;
-	} *peer;
+	} * peer;
 	size_t nr_peer;
-	const char *parent; /* the next sample's --parent symbol, interned */
+	const char *parent;	   /* the next sample's --parent symbol, interned */
 	const char *symbol_filter; /* --symbol-filter */
 };
 

@@ -23,7 +23,7 @@ struct thread {
 	s32 pid;
 	s32 tid;
 	s32 ppid;
-	bool dead;	    /* EXIT seen: kept, late samples still resolve */
+	bool dead; /* EXIT seen: kept, late samples still resolve */
 	/*
 	 * the time of the FORK that made it, 0: none; with the tid, the
 	 * thread's name in every worker of a parallel run (threads a sample
