@@ -29,7 +29,7 @@ struct script_chains;
 struct script_chains *script_chains__new(void);
 void script_chains__delete(struct script_chains *c);
 /* the lines kept for @k, NULL: none */
-const char *script_chains__find(const struct script_chains *c, const struct script_chain_key *k,
+const char *script_chains__find(struct script_chains *c, const struct script_chain_key *k,
 				size_t *len);
 /* @k's lines are @text (copied; not kept when too long or out of memory) */
 void script_chains__keep(struct script_chains *c, const struct script_chain_key *k,
