@@ -537,6 +537,9 @@ void machine__preload_kernel(struct machine *machine)
 {
 	if (machine->kernel_map && !machine->kernel_loaded)
 		machine__load_dso(machine, machine->kernel_dso);
+	/* its lookup index too: built once, not once by each worker */
+	if (machine->kernel_dso)
+		symbols__prepare(&machine->kernel_dso->symbols);
 }
 
 bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time)

@@ -561,21 +561,30 @@ static struct symbol *__symbols__find(const struct symbols *syms, u64 addr)
 	return symbols__pick(syms, span, lo, addr);
 }
 
+void symbols__prepare(struct symbols *syms)
+{
+	struct symbols_cache *c;
+
+	if (syms->cache || !syms->nr)
+		return;
+	c = calloc(1, sizeof(*c));
+	if (c) {
+		memset(c->addr, 0xff, sizeof(c->addr));
+		/* with the tree, perf's order among overlaps is the tree's */
+		if (!syms->tree)
+			symbols_cache__index(c, syms);
+	}
+	syms->cache = c;
+}
+
 struct symbol *symbols__find(struct symbols *syms, u64 addr)
 {
-	struct symbols_cache *c = syms->cache;
+	struct symbols_cache *c;
 	unsigned int slot;
 
-	if (!c && syms->nr) {
-		c = calloc(1, sizeof(*c));
-		if (c) {
-			memset(c->addr, 0xff, sizeof(c->addr));
-			/* with the tree, perf's order among overlaps is the tree's */
-			if (!syms->tree)
-				symbols_cache__index(c, syms);
-		}
-		syms->cache = c;
-	}
+	if (!syms->cache)
+		symbols__prepare(syms);
+	c = syms->cache;
 	if (!c || addr == SYMBOLS_CACHE_EMPTY)
 		return __symbols__find(syms, addr);
 	slot = symbols_cache__slot(addr);

@@ -155,6 +155,11 @@ int symtree__check(const struct symtree *t);
 
 /* The symbol holding @addr: [start, end), or start itself when unsized */
 struct symbol *symbols__find(struct symbols *syms, u64 addr);
+/*
+ * What the first symbols__find() builds (its cache and index over the
+ * table), built now: before fork(), so that the workers share it
+ */
+void symbols__prepare(struct symbols *syms);
 
 /*
  * The name perf script prints for a mangled C++ symbol (no parameters), a
