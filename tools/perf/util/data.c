@@ -249,7 +249,8 @@ const void *perf_data__window_get(struct perf_data *data, struct perf_data_windo
 		map_len = PERF_ALIGN(offset - start + len, page);
 	if (map_len > data->size - start)
 		map_len = data->size - start;
-	base = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, data->fd, start);
+	base = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE | (win->populate ? MAP_POPULATE : 0),
+		    data->fd, start);
 	if (base == MAP_FAILED)
 		return NULL;
 	data->nr_window_maps++;

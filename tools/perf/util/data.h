@@ -58,6 +58,8 @@ struct perf_data_window {
 	void *base;
 	u64 start; /* file offset of base (page aligned) */
 	u64 len;
+	/* each window mapped whole at once: for a pass that reads every page */
+	bool populate;
 };
 
 #define PERF_DATA_WINDOW_SIZE (64ULL << 20)

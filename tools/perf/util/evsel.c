@@ -540,8 +540,6 @@ static int parse_read(const struct evsel *evsel, struct sample_cursor *c, struct
 
 static inline const struct sample_layout *evsel__layout(const struct evsel *evsel,
 							struct sample_layout *tmp);
-static inline int sample_layout__check(const struct sample_layout *l,
-				       const union perf_event *event);
 
 /*
  * The fields of a sample of a fast layout whose sizes
@@ -644,7 +642,7 @@ static __always_inline int __evsel__parse_sample(const struct evsel *evsel,
 		const struct sample_layout *l = evsel__layout(evsel, &tmp);
 
 		if (l->fast) {
-			if (sample_layout__check(l, event))
+			if (sample_layout__check(l, &event->header))
 				return -EFAULT;
 			sample_layout__parse(l, event, s);
 			return 0;
@@ -845,25 +843,20 @@ static inline const struct sample_layout *evsel__layout(const struct evsel *evse
 	return tmp;
 }
 
-/* the fast path's size checks: 0 when evsel__parse_sample() would accept @event */
-static inline int sample_layout__check(const struct sample_layout *l, const union perf_event *event)
+const struct sample_layout *evlist__uniform_layout(struct evlist *evlist)
 {
-	const u8 *body = (const u8 *)event + sizeof(event->header);
-	u64 left = event->header.size - sizeof(event->header), nr;
+	struct evsel *first;
+	int i;
 
-	if (left < l->head)
-		return -EFAULT;
-	left -= l->head;
-	if (l->callchain) {
-		if (left < 8)
-			return -EFAULT;
-		memcpy(&nr, body + l->head, 8);
-		left -= 8;
-		if (nr > left / 8)
-			return -EFAULT;
-		left -= nr * 8;
-	}
-	return left < l->tail ? -EFAULT : 0;
+	if (!evlist->nr_entries)
+		return NULL;
+	first = evlist->entries[0];
+	for (i = 1; i < evlist->nr_entries; i++)
+		if (evlist->entries[i]->attr.sample_type != first->attr.sample_type)
+			return NULL;
+	if (!first->layout.valid || first->layout.st != first->attr.sample_type)
+		sample_layout__init(&first->layout, first->attr.sample_type);
+	return first->layout.fast ? &first->layout : NULL;
 }
 
 int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *event,
@@ -877,7 +870,7 @@ int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *e
 
 	if (event->header.type == PERF_RECORD_SAMPLE &&
 	    event->header.size >= sizeof(event->header) && l->fast) {
-		err = sample_layout__check(l, event);
+		err = sample_layout__check(l, &event->header);
 		if (err)
 			return err;
 		key->time = (u64)-1;
@@ -903,7 +896,7 @@ bool evsel__sample_ip(const struct evsel *evsel, const union perf_event *event, 
 	const struct sample_layout *l = &evsel->layout;
 
 	if (!l->valid || l->st != evsel->attr.sample_type || !l->fast || !l->ip ||
-	    event->header.type != PERF_RECORD_SAMPLE || sample_layout__check(l, event))
+	    event->header.type != PERF_RECORD_SAMPLE || sample_layout__check(l, &event->header))
 		return false;
 	memcpy(ip, (const u8 *)event + sizeof(event->header) + l->ip - 1, 8);
 	return true;
