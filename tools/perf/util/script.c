@@ -924,10 +924,19 @@ static bool script__has_cpu(const struct evlist *evlist)
 	return true;
 }
 
-/* a parallel run's chunk is done: its lines go out before the output moves on */
+/*
+ * A parallel run's chunk is done: its lines go out before the output
+ * moves on, stdio's buffer too, so that a write that fails there is
+ * said as one worker says it (its next write would have failed)
+ */
 static int script__flush_output(struct perf_tool *tool)
 {
-	return script_buf__flush(&tool_to_script(tool)->printer.out);
+	struct script_buf *b = &tool_to_script(tool)->printer.out;
+	int err = script_buf__flush(b);
+
+	if (!err && b->fp && fflush(b->fp))
+		err = b->err = -errno ?: -EIO;
+	return err;
 }
 
 /*

@@ -75,12 +75,12 @@
 /* chunks per worker at least: the most a worker can be left waiting is about one */
 #define WORKERS_CHUNKS_PER_WORKER 8
 /*
- * and at most this share of a worker's output ring in sample bytes: a
- * chunk printed ahead of its turn waits there, and script's lines are
- * ~4 times its samples' bytes (default fields, callchains), so that a
- * worker ahead by a chunk or two rarely spills to its file
+ * and at most this share of a worker's output ring in sample bytes:
+ * script's lines are ~4 times its samples' bytes (default fields,
+ * callchains), so that a worker printing a chunk ahead of its turn fills
+ * its ring about when it finishes the chunk, and waits for room seldom
  */
-#define WORKERS_CHUNK_RING_SHARE 16
+#define WORKERS_CHUNK_RING_SHARE 4
 #define WORKERS_MAX_CHUNKS 1024
 /*
  * with the default (one per CPU), a recording smaller than this is read
@@ -130,6 +130,9 @@ struct workers_shared {
 	int result[WORKERS_MAX];
 	/* a worker that ended with a chunk unfinished and no error: its reader went away */
 	bool quiet_end[WORKERS_MAX];
+	/* a worker's end (release), and the chunk it left unfinished then (NO_CHUNK: none) */
+	bool ended[WORKERS_MAX];
+	unsigned int end_chunk[WORKERS_MAX];
 };
 
 /* a worker's own */
@@ -780,6 +783,8 @@ workers__child(struct perf_session *session, struct workers_plan *plan, unsigned
 	worker_output__leave(out);
 	shared->quiet_end[k] = !ret && ws->cur != NO_CHUNK;
 	shared->result[k] = ret;
+	shared->end_chunk[k] = ws->cur;
+	__atomic_store_n(&shared->ended[k], true, __ATOMIC_RELEASE);
 	/* the parent looks again: an unfinished chunk's lines, or a reader gone */
 	if (write(ws->done_fd, &wake, sizeof(wake)) != sizeof(wake))
 		pr_debug("worker: the parent was not woken: %s\n", strerror(errno));
@@ -817,6 +822,23 @@ static bool workers__any_killed(struct perf_session *session, struct workers_pla
 	return false;
 }
 
+/*
+ * Every chunk before the turn is written, and the chunk in turn is one a
+ * worker ended without finishing: nothing after it will be written, and
+ * a worker ahead may wait for room for ever (worker-output.c).
+ */
+static bool workers__stuck(const struct workers_plan *plan, struct workers_shared *shared,
+			   const struct worker_output *out)
+{
+	unsigned int t = worker_output__turn(out), k;
+
+	for (k = 0; t < plan->nr_chunks && k < plan->nr_workers; k++)
+		if (__atomic_load_n(&shared->ended[k], __ATOMIC_ACQUIRE) &&
+		    shared->end_chunk[k] == t)
+			return true;
+	return false;
+}
+
 static double rusage__seconds(const struct rusage *ru)
 {
 	return ru->ru_utime.tv_sec + ru->ru_stime.tv_sec +
@@ -833,7 +855,7 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 			 struct workers_shared *shared, struct worker_output *out, pid_t *pids,
 			 int done_fd)
 {
-	bool gone = false;
+	bool gone = false, stopped = false;
 	unsigned int next, k, c;
 	int ret = 0;
 
@@ -871,11 +893,17 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 		}
 		if (n != sizeof(c))
 			break; /* every worker has ended */
+		/* the others' work after a chunk that cannot end is lost anyway */
+		if (workers__stuck(plan, shared, out)) {
+			workers__kill(pids, plan->nr_workers);
+			stopped = true;
+			break;
+		}
 	}
 	for (k = 0; k < plan->nr_workers; k++) {
 		struct rusage ru;
 		int status = 0;
-		u64 kept, spilled;
+		u64 kept, waits;
 
 		if (pids[k] <= 0)
 			continue;
@@ -885,13 +913,23 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 		 * so that the share of the serial part shows what more CPUs
 		 * would give, and what waited for its turn where
 		 */
-		worker_output__counts(out, k, &kept, &spilled);
-		pr_debug("%s: worker %u of %u: %.3f s CPU; printed ahead: %.1f MB in memory, "
-			 "%.1f MB in a file\n",
+		worker_output__counts(out, k, &kept, &waits);
+		pr_debug("%s: worker %u of %u: %.3f s CPU; printed ahead: %.1f MB, waited for room "
+			 "%" PRIu64 " times\n",
 			 session->path, k + 1, plan->nr_workers, rusage__seconds(&ru), kept / 1e6,
-			 spilled / 1e6);
+			 waits);
 		if (gone || ret)
 			continue;
+		if (stopped) {
+			/*
+			 * the error is the one a worker ended with (said before it
+			 * woke the parent, which may have killed it on its way out)
+			 */
+			if (__atomic_load_n(&shared->ended[k], __ATOMIC_ACQUIRE) &&
+			    shared->result[k])
+				ret = shared->result[k];
+			continue;
+		}
 		if (!WIFEXITED(status)) {
 			pr_err("%s: worker %u of %u was killed by signal %d\n", session->path,
 			       k + 1, plan->nr_workers, WTERMSIG(status));

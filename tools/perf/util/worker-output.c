@@ -24,30 +24,45 @@
  * in the order one worker would.  head is the worker's, tail moves when a
  * chunk is written out (by the parent, or the worker itself when the turn
  * reaches it): a worker's chunks go out in its order, so the ring is
- * freed from its tail.  What does not fit (a worker far ahead) goes,
- * with the rest of that chunk, to the worker's spill file in the same
- * format, the parent's made before fork(), read at explicit offsets.
+ * freed from its tail.
+ *
+ * A full ring waits rather than spills to a file: written once to a
+ * temporary file and again to the output, what a worker printed far
+ * ahead cost more CPU than the whole run's writing (the output's writes
+ * are serial anyway, one chunk after the other), and a worker that waits
+ * costs nothing.  No wait can be for ever: the chunk in turn is either
+ * finished (the parent writes it) or its worker's lowest unfinished one,
+ * which that worker prints straight, never waiting; every chunk before
+ * the first unclaimed one is claimed.  A worker that ended without
+ * finishing its chunk (an error, a reader gone) is seen by the parent,
+ * which stops the others once the turn reaches that chunk.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/sendfile.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "types.h"
 #include "worker-output.h"
 
 #define NO_CHUNK UINT_MAX
-/* all workers' rings together, and each one's bounds */
+/*
+ * all workers' rings together, and each one's bounds: a ring larger than
+ * the chunk a worker prints ahead only costs its pages' faults and the
+ * caches' misses when it is written out (8 MB rings took ~10% more CPU
+ * than 2 MB ones on the bench's recording)
+ */
 #define WO_RINGS_BYTES (16U << 20)
 #define WO_RING_MIN (1U << 20)
-#define WO_RING_MAX (8U << 20)
+#define WO_RING_MAX (2U << 20)
 
 enum { WO_OPEN, WO_FINISHED, WO_PARTIAL };
 
@@ -59,20 +74,21 @@ struct wo_seg {
 struct wo_chunk {
 	int state; /* WO_*: a worker's word to the parent, release/acquire */
 	unsigned int worker;
-	u64 ring_lo, ring_hi;	/* its segments in its worker's ring */
-	u64 spill_lo, spill_hi; /* then in its worker's spill file */
+	u64 ring_lo, ring_hi; /* its segments in its worker's ring */
 };
 
 struct wo_ring {
 	u64 head; /* its worker's: where the next segment goes */
 	u64 tail; /* what is before is written out */
-	/* for -v: what its chunks printed ahead of their turn, in the ring and past it */
-	u64 kept, spilled;
+	/* for -v: what its chunks printed ahead of their turn, and its waits for room */
+	u64 kept, waits;
 };
 
 struct wo_shared {
+	/* a futex word: every move is followed by a wake when someone waits */
 	unsigned int turn;
 	int gone; /* the reader went away: a worker saw EPIPE */
+	int waiters;
 };
 
 struct worker_output {
@@ -83,24 +99,22 @@ struct worker_output {
 	struct wo_chunk *chunks;
 	struct wo_ring *rings;
 	char *ring_bytes;
-	int *spill_fds;
-	/*
-	 * stdout, stderr not a file (a pipe): sendfile() would put the spill file's
-	 * pages in it by reference, and the hole punched after would
-	 * zero them before the reader reads them
-	 */
-	bool by_hand[3];
+	pid_t parent;
 	/* a worker's own, in its copy of this struct */
 	unsigned int k, cur;
-	bool direct;   /* cur is in turn: written straight */
-	bool spilling; /* the rest of cur goes to the spill file */
-	u64 ring_lo, spill_lo, spill_pos;
+	bool direct; /* cur is in turn: written straight */
+	u64 ring_lo;
 };
 
 size_t worker_output__ring_size(unsigned int nr_workers)
 {
 	size_t size = WO_RINGS_BYTES / (nr_workers ? nr_workers : 1);
 
+	/* for the tests: a small ring makes every worker ahead wait for room */
+	if (getenv("TEXTPOKE_WORKER_RING")) {
+		size = strtoul(getenv("TEXTPOKE_WORKER_RING"), NULL, 0) & ~(size_t)4095;
+		return size < 4096 ? 4096 : size;
+	}
 	if (size < WO_RING_MIN)
 		size = WO_RING_MIN;
 	if (size > WO_RING_MAX)
@@ -108,42 +122,16 @@ size_t worker_output__ring_size(unsigned int nr_workers)
 	return size & ~(size_t)4095;
 }
 
-/* an unlinked file where TMPDIR says */
-static int wo__tmpfile(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	snprintf(path, sizeof(path), "%s/perf-textpoke-chunk.XXXXXX", dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
 struct worker_output *worker_output__new(unsigned int nr_workers, unsigned int nr_chunks)
 {
 	struct worker_output *wo = calloc(1, sizeof(*wo));
 	size_t head;
-	unsigned int k;
 
 	if (!wo)
 		return NULL;
 	wo->nr_workers = nr_workers;
 	wo->nr_chunks = nr_chunks;
 	wo->ring_size = worker_output__ring_size(nr_workers);
-	/* for the tests: a small ring makes every worker ahead spill to its file */
-	if (getenv("TEXTPOKE_WORKER_RING")) {
-		wo->ring_size = strtoul(getenv("TEXTPOKE_WORKER_RING"), NULL, 0) & ~(size_t)4095;
-		if (wo->ring_size < 4096)
-			wo->ring_size = 4096;
-	}
 	head = sizeof(struct wo_shared) + nr_chunks * sizeof(struct wo_chunk) +
 	       nr_workers * sizeof(struct wo_ring);
 	head = PERF_ALIGN(head, 4096);
@@ -151,45 +139,23 @@ struct worker_output *worker_output__new(unsigned int nr_workers, unsigned int n
 	/* pages only as the rings fill */
 	wo->area =
 	    mmap(NULL, wo->area_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	wo->spill_fds = malloc(nr_workers * sizeof(int));
-	if (wo->area == MAP_FAILED || !wo->spill_fds) {
-		if (wo->area == MAP_FAILED)
-			wo->area = NULL;
-		worker_output__delete(wo);
+	if (wo->area == MAP_FAILED) {
+		free(wo);
 		return NULL;
 	}
 	wo->sh = wo->area;
 	wo->chunks = (void *)(wo->sh + 1);
 	wo->rings = (void *)(wo->chunks + nr_chunks);
 	wo->ring_bytes = (char *)wo->area + head;
-	for (k = 0; k < nr_workers; k++)
-		wo->spill_fds[k] = -1;
-	for (k = 0; k < nr_workers; k++) {
-		wo->spill_fds[k] = wo__tmpfile();
-		if (wo->spill_fds[k] < 0) {
-			worker_output__delete(wo);
-			return NULL;
-		}
-	}
-	for (k = STDOUT_FILENO; k <= STDERR_FILENO; k++) {
-		struct stat st;
-
-		wo->by_hand[k] = fstat(k, &st) || !S_ISREG(st.st_mode);
-	}
+	wo->parent = getpid();
 	wo->cur = NO_CHUNK;
 	return wo;
 }
 
 void worker_output__delete(struct worker_output *wo)
 {
-	unsigned int k;
-
 	if (!wo)
 		return;
-	for (k = 0; wo->spill_fds && k < wo->nr_workers; k++)
-		if (wo->spill_fds[k] >= 0)
-			close(wo->spill_fds[k]);
-	free(wo->spill_fds);
 	if (wo->area)
 		munmap(wo->area, wo->area_size);
 	free(wo);
@@ -214,77 +180,29 @@ static int wo__write_all(struct worker_output *wo, int fd, const char *p, size_t
 	return 0;
 }
 
-/* @n bytes of the spill file @in at @off to @fd */
-static int wo__send(struct worker_output *wo, int fd, int in, off_t off, size_t n)
-{
-	char buf[1 << 16];
-
-	while (n && !wo->by_hand[fd]) {
-		ssize_t r = sendfile(fd, in, &off, n);
-
-		if (r > 0) {
-			n -= r;
-			continue;
-		}
-		if (!r)
-			return -EIO; /* the spill file is shorter than said */
-		if (errno == EINTR)
-			continue;
-		if (errno == EPIPE)
-			__atomic_store_n(&wo->sh->gone, 1, __ATOMIC_RELEASE);
-		if (errno != EINVAL && errno != ENOSYS)
-			return -errno;
-		break;
-	}
-	/* a pipe, or an output sendfile() cannot take: by hand */
-	while (n) {
-		ssize_t r = pread(in, buf, n < sizeof(buf) ? n : sizeof(buf), off);
-		int err;
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r ? -errno : -EIO;
-		err = wo__write_all(wo, fd, buf, r);
-		if (err)
-			return err;
-		off += r;
-		n -= r;
-	}
-	return 0;
-}
-
-/* a chunk's segments, from worker @w's ring and then its spill file */
-static int wo__write_spans(struct worker_output *wo, unsigned int w, u64 rlo, u64 rhi, u64 slo,
-			   u64 shi)
+/* a chunk's segments in worker @w's ring */
+static int wo__write_spans(struct worker_output *wo, unsigned int w, u64 lo, u64 hi)
 {
 	const char *ring = wo->ring_bytes + w * wo->ring_size;
-	int in = wo->spill_fds[w], err;
-	u64 start = slo;
+	int err;
 
-	while (rlo < rhi) {
-		const struct wo_seg *s = (const void *)(ring + rlo % wo->ring_size);
+	while (lo < hi) {
+		const struct wo_seg *s = (const void *)(ring + lo % wo->ring_size);
 
 		err = wo__write_all(wo, s->fd, (const char *)(s + 1), s->len);
 		if (err)
 			return err;
-		rlo += sizeof(*s) + PERF_ALIGN(s->len, 8);
+		lo += sizeof(*s) + PERF_ALIGN(s->len, 8);
 	}
-	while (slo < shi) {
-		struct wo_seg s;
-
-		if (pread(in, &s, sizeof(s), slo) != sizeof(s))
-			return -EIO;
-		slo += sizeof(s);
-		err = wo__send(wo, s.fd, in, slo, s.len);
-		if (err)
-			return err;
-		slo += s.len;
-	}
-	/* written: the disk may have it back (the file's size stays) */
-	if (shi > start)
-		fallocate(in, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, start, shi - start);
 	return 0;
+}
+
+/* the turn moves on to @t: whoever waits for room or for it looks again */
+static void wo__set_turn(struct worker_output *wo, unsigned int t)
+{
+	__atomic_store_n(&wo->sh->turn, t, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&wo->sh->waiters, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &wo->sh->turn, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 /* the turn has reached the worker's chunk: what it kept goes out first */
@@ -293,31 +211,67 @@ static int wo__drain(struct worker_output *wo)
 	struct wo_ring *r = &wo->rings[wo->k];
 	int err;
 
-	err = wo__write_spans(wo, wo->k, wo->ring_lo, r->head, wo->spill_lo, wo->spill_pos);
+	err = wo__write_spans(wo, wo->k, wo->ring_lo, r->head);
 	if (err)
 		return err;
 	__atomic_store_n(&r->tail, r->head, __ATOMIC_RELEASE);
 	wo->ring_lo = r->head;
-	wo->spill_lo = wo->spill_pos;
 	wo->direct = true;
 	return 0;
 }
 
-/* ahead of the turn: into the ring while it has room, then the spill file */
+/*
+ * The ring is full: until the turn reaches the worker's chunk (then what
+ * it kept goes out, and the rest straight) or the parent writes out one
+ * of its chunks finished before (the tail moves, then the turn).  0, or
+ * -EPIPE once the reader went away; a parent gone ends the worker.
+ */
+static int wo__wait(struct worker_output *wo, u64 tail)
+{
+	struct wo_ring *r = &wo->rings[wo->k];
+	/* the parent is looked for now and then: a worker never outlives it */
+	const struct timespec tick = {0, 100 * 1000 * 1000};
+
+	r->waits++;
+	for (;;) {
+		unsigned int t = __atomic_load_n(&wo->sh->turn, __ATOMIC_SEQ_CST);
+
+		if (__atomic_load_n(&wo->sh->gone, __ATOMIC_ACQUIRE))
+			return -EPIPE;
+		if (t == wo->cur)
+			return wo__drain(wo);
+		if (__atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) != tail)
+			return 0;
+		if (getppid() != wo->parent)
+			_exit(1);
+		__atomic_add_fetch(&wo->sh->waiters, 1, __ATOMIC_SEQ_CST);
+		/* the turn read again after saying it waits: a move before is seen */
+		if (__atomic_load_n(&wo->sh->turn, __ATOMIC_SEQ_CST) == t &&
+		    __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) == tail)
+			syscall(SYS_futex, &wo->sh->turn, FUTEX_WAIT, t, &tick, NULL, 0);
+		__atomic_sub_fetch(&wo->sh->waiters, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* ahead of the turn: into the ring, waiting for room when it is full */
 static int wo__keep(struct worker_output *wo, int fd, const char *p, size_t n)
 {
 	struct wo_ring *r = &wo->rings[wo->k];
 	char *ring = wo->ring_bytes + wo->k * wo->ring_size;
 	struct wo_seg s = {.fd = fd};
-	struct iovec iov[2];
+	int err;
 
-	while (n && !wo->spilling) {
-		u64 head = r->head, room, take;
-		u64 avail = wo->ring_size - (head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE));
+	while (n) {
+		u64 head = r->head, tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+		u64 avail = wo->ring_size - (head - tail), room, take;
 
 		if (avail < 2 * sizeof(s)) {
-			wo->spilling = true;
-			break;
+			err = wo__wait(wo, tail);
+			if (err)
+				return err;
+			if (wo->direct)
+				return wo__write_all(wo, fd, p, n);
+			continue;
 		}
 		room = wo->ring_size - head % wo->ring_size;
 		if (avail > room)
@@ -331,30 +285,6 @@ static int wo__keep(struct worker_output *wo, int fd, const char *p, size_t n)
 		r->kept += take;
 		p += take;
 		n -= take;
-	}
-	if (!n)
-		return 0;
-	r->spilled += n;
-	s.len = n;
-	iov[0] = (struct iovec){&s, sizeof(s)};
-	iov[1] = (struct iovec){(void *)p, n};
-	while (iov[0].iov_len + iov[1].iov_len) {
-		ssize_t w = pwritev(wo->spill_fds[wo->k], iov[0].iov_len ? iov : iov + 1,
-				    iov[0].iov_len ? 2 : 1, wo->spill_pos);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		wo->spill_pos += w;
-		for (int i = 0; i < 2 && w; i++) {
-			size_t d = (size_t)w < iov[i].iov_len ? (size_t)w : iov[i].iov_len;
-
-			iov[i].iov_base = (char *)iov[i].iov_base + d;
-			iov[i].iov_len -= d;
-			w -= d;
-		}
 	}
 	return 0;
 }
@@ -398,6 +328,12 @@ int worker_output__attach(struct worker_output *wo, unsigned int k)
 
 	wo->k = k;
 	wo->cur = NO_CHUNK;
+	/*
+	 * its ring's pages mapped in one call rather than a fault each (no
+	 * fault-around for writes to shared memory); a kernel before 5.14
+	 * says EINVAL and they fault in as before
+	 */
+	madvise(wo->ring_bytes + k * wo->ring_size, wo->ring_size, MADV_POPULATE_WRITE);
 	out = fopencookie(wo, "w", out_io);
 	err = fopencookie(wo, "w", err_io);
 	if (!out || !err)
@@ -435,9 +371,7 @@ void worker_output__begin(struct worker_output *wo, unsigned int c)
 	if (__atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) == r->head)
 		r->head = r->tail = 0;
 	wo->cur = c;
-	wo->spilling = false;
 	wo->ring_lo = r->head;
-	wo->spill_lo = wo->spill_pos;
 	wo->direct = c != NO_CHUNK && __atomic_load_n(&wo->sh->turn, __ATOMIC_ACQUIRE) == c;
 }
 
@@ -449,8 +383,6 @@ static void wo__publish(struct worker_output *wo, int state)
 	ch->worker = wo->k;
 	ch->ring_lo = wo->ring_lo;
 	ch->ring_hi = wo->rings[wo->k].head;
-	ch->spill_lo = wo->spill_lo;
-	ch->spill_hi = wo->spill_pos;
 	__atomic_store_n(&ch->state, state, __ATOMIC_RELEASE);
 }
 
@@ -468,7 +400,7 @@ int worker_output__end(struct worker_output *wo)
 	if (err)
 		return err;
 	if (wo->direct)
-		__atomic_store_n(&wo->sh->turn, c + 1, __ATOMIC_RELEASE);
+		wo__set_turn(wo, c + 1);
 	else
 		wo__publish(wo, WO_FINISHED);
 	wo->cur = NO_CHUNK;
@@ -484,10 +416,10 @@ void worker_output__leave(struct worker_output *wo)
 	wo->cur = NO_CHUNK;
 }
 
-void worker_output__counts(const struct worker_output *wo, unsigned int k, u64 *kept, u64 *spilled)
+void worker_output__counts(const struct worker_output *wo, unsigned int k, u64 *kept, u64 *waits)
 {
 	*kept = wo->rings[k].kept;
-	*spilled = wo->rings[k].spilled;
+	*waits = wo->rings[k].waits;
 }
 
 unsigned int worker_output__turn(const struct worker_output *wo)
@@ -509,8 +441,7 @@ int worker_output__advance(struct worker_output *wo)
 		ch = &wo->chunks[t];
 		if (__atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) != WO_FINISHED)
 			return 0;
-		err = wo__write_spans(wo, ch->worker, ch->ring_lo, ch->ring_hi, ch->spill_lo,
-				      ch->spill_hi);
+		err = wo__write_spans(wo, ch->worker, ch->ring_lo, ch->ring_hi);
 		if (err)
 			return err;
 		/*
@@ -520,7 +451,7 @@ int worker_output__advance(struct worker_output *wo)
 		if (ch->ring_hi != ch->ring_lo)
 			__atomic_store_n(&wo->rings[ch->worker].tail, ch->ring_hi,
 					 __ATOMIC_RELEASE);
-		__atomic_store_n(&wo->sh->turn, t + 1, __ATOMIC_RELEASE);
+		wo__set_turn(wo, t + 1);
 	}
 }
 
@@ -531,6 +462,5 @@ int worker_output__write_partial(struct worker_output *wo)
 
 	if (t >= wo->nr_chunks || __atomic_load_n(&ch->state, __ATOMIC_ACQUIRE) != WO_PARTIAL)
 		return 0;
-	return wo__write_spans(wo, ch->worker, ch->ring_lo, ch->ring_hi, ch->spill_lo,
-			       ch->spill_hi);
+	return wo__write_spans(wo, ch->worker, ch->ring_lo, ch->ring_hi);
 }

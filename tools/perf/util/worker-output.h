@@ -14,7 +14,7 @@
  * The chunk whose turn it is (every chunk before it written) is written
  * by its worker straight to the standard output and error.  A worker
  * printing a chunk ahead of its turn keeps what it prints in a ring of
- * shared memory (past the ring: a file of its own), and writes it out
+ * shared memory (waiting when it is full), and writes it out
  * itself when the turn reaches the chunk while it still prints it; a
  * chunk finished ahead is written by the parent when its turn comes.
  * What a chunk writes to stdout and to stderr is kept in one sequence,
@@ -54,7 +54,7 @@ int worker_output__advance(struct worker_output *wo);
 unsigned int worker_output__turn(const struct worker_output *wo);
 /* at the end, what the unfinished chunk in turn printed before its worker ended */
 int worker_output__write_partial(struct worker_output *wo);
-/* what worker @k printed ahead of the turn: into its ring, and past it into its file */
-void worker_output__counts(const struct worker_output *wo, unsigned int k, u64 *kept, u64 *spilled);
+/* what worker @k printed ahead of the turn, and how often it waited for room */
+void worker_output__counts(const struct worker_output *wo, unsigned int k, u64 *kept, u64 *waits);
 
 #endif /* __PERF_TEXTPOKE_WORKER_OUTPUT_H */

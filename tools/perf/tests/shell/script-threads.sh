@@ -30,8 +30,10 @@
 #    pipe to a reader that starts a second late (chunk 0's worker waits
 #    on the full pipe, the others finish their chunks ahead of their
 #    turn, kept until the parent writes them), and a ring of 4 kB
-#    (TEXTPOKE_WORKER_RING) so that every chunk printed ahead goes on
-#    past it into its worker's file, copied out to a file and to a pipe.
+#    (TEXTPOKE_WORKER_RING, which also makes the chunks small) so that
+#    every worker ahead waits for room, again and again, to a file and to
+#    a late pipe; and /dev/full as the output (the error and status of one
+#    worker, never a worker left waiting once the chunk in turn failed).
 # Mutation caught: worker__finish_chunk() not flushing the queue up to
 # the chunk's end (its last samples go out in the next chunk's file, out
 # of order); session_window__keeps() keeping every sample (lines twice).
@@ -108,7 +110,7 @@ for t in 2 7; do
 		fail "2>&1 | a late reader at $t workers: $(diff "$tmp/one.out" "$tmp/late.out" | head -5)"
 done
 
-# a ring too small for anything: what is printed ahead goes past it to a file
+# a ring too small for anything: a worker ahead waits for room at every few lines
 "$TEXTPOKE" script --threads 1 -c $ours -i "$tmp/live.data" >"$tmp/one.out" 2>&1
 pf=comm,tid,time,ip,sym,dso,insn
 "$TEXTPOKE" script --threads 1 -i "$tmp/pokes.data" -F $pf >"$tmp/one-pokes.out" 2>&1
@@ -121,9 +123,25 @@ for t in 2 7; do
 	cmp -s "$tmp/one-pokes.out" "$tmp/small.out" || fail "a 4 kB ring at $t workers, to a late pipe"
 done
 
+# an output that fails (a full disk): one worker's error and status, and
+# no worker left waiting for room in its ring once the chunk in turn
+# cannot end (the 4 kB ring makes every worker ahead wait)
+for ring in "" 4096; do
+	for t in 1 2 7; do
+		env ${ring:+TEXTPOKE_WORKER_RING=$ring} timeout 120 "$TEXTPOKE" script --threads $t \
+			-c $ours -i "$tmp/live.data" >/dev/full 2>"$tmp/full.$t.err"
+		echo $? >>"$tmp/full.$t.err"
+	done
+	for t in 2 7; do
+		cmp -s "$tmp/full.1.err" "$tmp/full.$t.err" ||
+			fail "a full disk at $t workers${ring:+, a ring of $ring}: $(tr '\n' ' ' <"$tmp/full.$t.err")" \
+				"against one worker's $(tr '\n' ' ' <"$tmp/full.1.err")"
+	done
+done
+
 size=$(stat -c %s "$tmp/live.data")
 head -c $((size * 2 / 3 + 5)) "$tmp/live.data" >"$tmp/cut.data"
 same cut "$tmp/cut.data" -c $ours
 grep -q "truncated" "$tmp/1.err" || fail "the cut copy is not said to be cut: $(cat "$tmp/1.err")"
-echo "pipe, | head, 2>&1, a late reader, a small ring and a cut copy: as one worker"
+echo "pipe, | head, 2>&1, a late reader, a small ring, a full disk and a cut copy: as one worker"
 exit 0
