@@ -58,6 +58,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "data.h"
@@ -112,6 +113,12 @@ struct workers_plan {
 	struct round_mark *marks;
 	size_t nr_marks, alloc;
 	u64 sample_bytes;
+	/* where every sample has its time (one layout for all events); 0: not known */
+	u32 time_at;
+	/* the runs of samples, for the workers to step over whole; NULL: none kept */
+	struct sample_run *runs;
+	size_t nr_runs, runs_alloc;
+	bool no_runs;
 	/*
 	 * the walk runs beside the reading of the kernel's symbols, which
 	 * waits for the first sample in the kernel (or the walk's end)
@@ -169,6 +176,40 @@ unsigned int session_workers__nr_cpus(void)
 	return n > 0 ? n : 1;
 }
 
+/*
+ * Samples in time order: they end the last run or begin one.  Runs
+ * are kept while they average 4 kB at least: below that the workers would
+ * gain little, and the memory is bounded by the file's size / 170.
+ */
+static void plan__run(struct workers_plan *plan, const struct sample_run *run, u64 data_size)
+{
+	struct sample_run *r;
+
+	if (plan->no_runs)
+		return;
+	r = plan->nr_runs ? &plan->runs[plan->nr_runs - 1] : NULL;
+	if (r && r->end == run->off && r->t_hi <= run->t_lo) {
+		r->end = run->end;
+		r->nr += run->nr;
+		r->t_hi = run->t_hi;
+		return;
+	}
+	if (plan->nr_runs == plan->runs_alloc) {
+		size_t n = plan->runs_alloc ? 2 * plan->runs_alloc : 1024;
+
+		if (n > data_size / 4096 + 1024 || !(r = realloc(plan->runs, n * sizeof(*r)))) {
+			free(plan->runs);
+			plan->runs = NULL;
+			plan->nr_runs = plan->runs_alloc = 0;
+			plan->no_runs = true;
+			return;
+		}
+		plan->runs = r;
+		plan->runs_alloc = n;
+	}
+	plan->runs[plan->nr_runs++] = *run;
+}
+
 static int plan__mark(struct workers_plan *plan, u64 off, u64 size, u64 limit, u64 max)
 {
 	struct round_mark *m;
@@ -212,18 +253,136 @@ static const char *workers__check_session(struct perf_session *session)
 	return NULL;
 }
 
+/* the walk's account of the rounds so far */
+struct walk_rounds {
+	u64 round_max, prev_round_max, limit, q_prev, q_cur, max_bytes;
+	bool flushed;
+};
+
+/* a timed record of @size read at time @t: NULL, or why the chunks cannot be cut */
+static inline const char *walk_rounds__add(struct walk_rounds *w, u64 t, u64 size)
+{
+	if (w->flushed && t < w->limit)
+		return "records out of time order";
+	if (t > w->round_max)
+		w->round_max = t;
+	w->q_cur += size;
+	if (w->q_prev + w->q_cur > w->max_bytes)
+		return "rounds larger than the ordering window";
+	return NULL;
+}
+
+/* the walk saw a sample in the kernel: the kernel's symbols may be read beside it */
+static void plan__kernel_sample(struct workers_plan *plan)
+{
+	pthread_mutex_lock(&plan->lock);
+	plan->kernel_samples = true;
+	pthread_cond_signal(&plan->cond);
+	pthread_mutex_unlock(&plan->lock);
+}
+
+/*
+ * The samples from @*off while they come one after another, when every
+ * event's samples have one layout, @l: the most of a recording, so they
+ * have a loop of their own, the key read in place, the window and the
+ * run in locals.  Stops at anything else (another record, a sample the
+ * general loop is to judge) with NULL, or says why the chunks cannot be
+ * cut.
+ */
+static const char *workers__walk_samples(struct perf_session *session, struct workers_plan *plan,
+					 struct perf_data_window *win,
+					 const struct sample_layout *l, struct walk_rounds *w,
+					 u64 *offp, u64 end, u64 *known_id)
+{
+	struct evlist *evlist = session->evlist;
+	bool ids = evlist->nr_entries > 1, kernel = plan->kernel_samples;
+	u64 off = *offp, bytes = 0;
+	struct sample_run run = {.off = off, .end = off};
+	const char *why = NULL;
+	const u8 *base = NULL;
+	u64 lo = 0, hi = 0; /* the window's file offsets, as locals */
+
+	while (end - off >= sizeof(struct perf_event_header)) {
+		const struct perf_event_header *h;
+		struct sample_key key;
+		u16 size;
+
+		if (off < lo || off + sizeof(*h) > hi) {
+			if (!perf_data__window_peek(session->data, win, off, sizeof(*h)))
+				break;
+			base = win->base;
+			lo = win->start;
+			hi = lo + win->len;
+		}
+		h = (const void *)(base + (off - lo));
+		if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) || h->size % 8 ||
+		    h->size > end - off)
+			break;
+		size = h->size;
+		if (off + size > hi) {
+			if (!perf_data__window_peek(session->data, win, off, size))
+				break;
+			base = win->base;
+			lo = win->start;
+			hi = lo + win->len;
+			h = (const void *)(base + (off - lo));
+		}
+		if ((uintptr_t)h & 7)
+			break;
+		if (sample_layout__key(l, h, &key)) {
+			why = "a sample does not parse";
+			break;
+		}
+		if (ids && key.id != (u64)-1 && key.id && key.id != *known_id) {
+			if (!evlist__id2evsel(evlist, key.id)) {
+				why = "a sample of an unknown event";
+				break;
+			}
+			*known_id = key.id;
+		}
+		if (!key.time || key.time == (u64)-1) {
+			why = "the samples have no time";
+			break;
+		}
+		if (!kernel &&
+		    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
+			plan__kernel_sample(plan);
+			kernel = true;
+		}
+		why = walk_rounds__add(w, key.time, size);
+		if (why)
+			break;
+		if (run.nr && key.time < run.t_hi) {
+			plan__run(plan, &run, session->data_size);
+			run = (struct sample_run){.off = off, .end = off};
+		}
+		if (!run.nr++)
+			run.t_lo = key.time;
+		run.t_hi = key.time;
+		run.end = off + size;
+		bytes += size;
+		off += size;
+	}
+	if (run.nr)
+		plan__run(plan, &run, session->data_size);
+	plan->sample_bytes += bytes;
+	*offp = off;
+	return why;
+}
+
 /*
  * One pass over the records: the round marks, and the reason the chunks
  * cannot be cut cleanly, if there is one (see the top of the file).
  */
 static const char *workers__walk(struct perf_session *session, struct workers_plan *plan)
 {
-	struct perf_data_window win = {.base = NULL};
+	/* every page is read: mapped at once rather than faulted in 16 at a time */
+	struct perf_data_window win = {.base = NULL, .populate = true};
 	struct evlist *evlist = session->evlist;
 	u64 off = session->data_offset, end = off + session->data_size;
-	u64 round_max = 0, prev_round_max = 0, limit = 0, q_prev = 0, q_cur = 0;
-	u64 max_bytes = session->ordered->max_bytes;
-	bool flushed = false;
+	struct walk_rounds w = {.max_bytes = session->ordered->max_bytes};
+	const struct sample_layout *fast = evlist__uniform_layout(evlist);
+	u64 known_id = (u64)-1; /* the last sample's id, known */
 	const char *why = NULL;
 	u64 *copy = NULL;
 
@@ -235,6 +394,12 @@ static const char *workers__walk(struct perf_session *session, struct workers_pl
 		const void *p;
 		u64 t;
 
+		if (fast) {
+			why = workers__walk_samples(session, plan, &win, fast, &w, &off, end,
+						    &known_id);
+			if (why || off >= end)
+				break;
+		}
 		p = end - off >= sizeof(h) ?
 			perf_data__window_peek(session->data, &win, off, sizeof(h)) :
 			NULL;
@@ -248,12 +413,12 @@ static const char *workers__walk(struct perf_session *session, struct workers_pl
 			break;
 		}
 		if (h.type == PERF_RECORD_FINISHED_ROUND) {
-			limit = prev_round_max;
-			prev_round_max = round_max;
-			flushed = true;
-			q_prev = q_cur;
-			q_cur = 0;
-			if (plan__mark(plan, off, h.size, limit, round_max)) {
+			w.limit = w.prev_round_max;
+			w.prev_round_max = w.round_max;
+			w.flushed = true;
+			w.q_prev = w.q_cur;
+			w.q_cur = 0;
+			if (plan__mark(plan, off, h.size, w.limit, w.round_max)) {
 				why = "no memory for the plan";
 				break;
 			}
@@ -291,13 +456,9 @@ static const char *workers__walk(struct perf_session *session, struct workers_pl
 			p = copy;
 		}
 		event = p;
-		if (perf_event__check(event)) {
-			why = "a damaged record";
-			break;
-		}
-		evsel = evlist__event2evsel(evlist, event);
 		if (h.type == PERF_RECORD_SAMPLE) {
-			if (!evsel || evsel__parse_sample_key(evsel, event, &key))
+			if (!(evsel = evlist__event2evsel(evlist, event)) ||
+			    evsel__parse_sample_key(evsel, event, &key))
 				why = "a sample does not parse";
 			else if (evlist->nr_entries > 1 && key.id != (u64)-1 && key.id &&
 				 !evlist__id2evsel(evlist, key.id))
@@ -306,30 +467,29 @@ static const char *workers__walk(struct perf_session *session, struct workers_pl
 				why = "the samples have no time";
 			t = key.time;
 			plan->sample_bytes += h.size;
+			plan__run(plan,
+				  &(struct sample_run){off, off + h.size, 1, key.time, key.time},
+				  session->data_size);
 			if (!plan->kernel_samples &&
-			    (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
-				pthread_mutex_lock(&plan->lock);
-				plan->kernel_samples = true;
-				pthread_cond_signal(&plan->cond);
-				pthread_mutex_unlock(&plan->lock);
-			}
-		} else if (!evsel || evsel__parse_sample_time(evsel, event, &t) || !t ||
-			   t == (u64)-1) {
+			    (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+				plan__kernel_sample(plan);
+		} else if (perf_event__check(event)) {
+			why = "a damaged record";
+			break;
+		} else if (!(evsel = evlist__event2evsel(evlist, event)) ||
+			   evsel__parse_sample_time(evsel, event, &t) || !t || t == (u64)-1) {
 			/* delivered as it is read, in every worker alike */
 			off += h.size;
 			continue;
 		}
-		if (!why && flushed && t < limit)
-			why = "records out of time order";
-		if (t > round_max)
-			round_max = t;
-		q_cur += h.size;
-		if (!why && q_prev + q_cur > max_bytes)
-			why = "rounds larger than the ordering window";
+		if (!why)
+			why = walk_rounds__add(&w, t, h.size);
 		off += h.size;
 	}
 	free(copy);
 	perf_data__window_put(&win);
+	if (fast && fast->time && !dump_trace)
+		plan->time_at = sizeof(struct perf_event_header) + fast->time - 1;
 	return why;
 }
 
@@ -450,21 +610,29 @@ static unsigned int worker__next_owned(const struct workers_state *ws, unsigned 
 	return NO_CHUNK;
 }
 
-/* the parse region: from the first owned chunk's rounds to the last's */
+/*
+ * The parse region: the rounds of the current chunk, and of the owned
+ * chunks after it whose rounds overlap them (chunk k + 1's rounds begin
+ * before chunk k's end); beyond, the samples are another worker's until
+ * the next owned chunk's rounds, where the next step sets the region.
+ */
 static void worker__set_region(struct perf_session *session, struct workers_state *ws)
 {
 	const struct workers_plan *plan = ws->plan;
 	struct session_window *win = &session->window;
-	unsigned int c, last = NO_CHUNK;
+	unsigned int c;
 
 	if (ws->cur == NO_CHUNK) {
 		win->parse_from = win->parse_to = 0;
 		return;
 	}
-	for (c = ws->cur; c != NO_CHUNK; c = worker__next_owned(ws, c))
-		last = c;
 	win->parse_from = plan->chunks[ws->cur].start_off;
-	win->parse_to = plan->chunks[last].end_off;
+	win->parse_to = plan->chunks[ws->cur].end_off;
+	for (c = worker__next_owned(ws, ws->cur);
+	     c != NO_CHUNK && plan->chunks[c].start_off <= win->parse_to;
+	     c = worker__next_owned(ws, c))
+		if (plan->chunks[c].end_off > win->parse_to)
+			win->parse_to = plan->chunks[c].end_off;
 }
 
 /* every sample of chunk ws->cur is read: delivered, and its output closed */
@@ -547,17 +715,16 @@ int session_window__step(struct perf_session *session, u64 off)
 	return 0;
 }
 
-bool session_window__keeps(struct perf_session *session, u64 time)
+/* the chunk of a sample of time @time: the last whose start is not after it */
+static unsigned int worker__chunk_at(struct workers_state *ws, u64 time)
 {
-	struct workers_state *ws = session->window.ws;
 	const struct workers_plan *plan = ws->plan;
 	unsigned int lo = 0, hi = plan->nr_chunks;
 	const struct chunk *ch = &plan->chunks[ws->last];
 
 	/* samples come near in time to the one before: most are in its chunk */
 	if (ch->lo <= time && time < ch->hi)
-		return worker__owns(ws, ws->last);
-	/* the last chunk whose start is not after @time */
+		return ws->last;
 	while (hi - lo > 1) {
 		unsigned int mid = (lo + hi) / 2;
 
@@ -567,7 +734,27 @@ bool session_window__keeps(struct perf_session *session, u64 time)
 			hi = mid;
 	}
 	ws->last = lo;
-	return worker__owns(ws, lo);
+	return lo;
+}
+
+bool session_window__keeps(struct perf_session *session, u64 time)
+{
+	struct workers_state *ws = session->window.ws;
+
+	return worker__owns(ws, worker__chunk_at(ws, time));
+}
+
+int session_window__run_verdict(struct perf_session *session, u64 t_lo, u64 t_hi)
+{
+	struct workers_state *ws = session->window.ws;
+	unsigned int c = worker__chunk_at(ws, t_lo), last = worker__chunk_at(ws, t_hi);
+
+	if (c == last)
+		return worker__owns(ws, c) ? 1 : -1;
+	for (; c <= last; c++)
+		if (worker__owns(ws, c))
+			return 0;
+	return -1;
 }
 
 struct worker_counts {
@@ -764,6 +951,9 @@ workers__child(struct perf_session *session, struct workers_plan *plan, unsigned
 	session->window = (struct session_window){
 	    .active = true,
 	    .next_off = plan->chunks[k].start_off,
+	    .runs = plan->runs,
+	    .nr_runs = plan->nr_runs,
+	    .time_at = plan->time_at,
 	    .ws = ws,
 	};
 	worker__set_region(session, ws);
@@ -837,6 +1027,14 @@ static bool workers__stuck(const struct workers_plan *plan, struct workers_share
 		    shared->end_chunk[k] == t)
 			return true;
 	return false;
+}
+
+static double workers__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static double rusage__seconds(const struct rusage *ru)
@@ -1042,6 +1240,7 @@ int perf_session__run_workers(struct perf_session *session, unsigned int nr_work
 	struct workers_plan *plan;
 	bool automatic = !nr_workers, ran = false;
 	const char *why = NULL;
+	double t_walk, t_fork;
 	int ret = 0;
 
 	if (automatic)
@@ -1070,7 +1269,9 @@ int perf_session__run_workers(struct perf_session *session, unsigned int nr_work
 	ret = perf_session__process_preamble(session);
 	if (ret)
 		goto out;
+	t_walk = workers__now();
 	why = workers__walk_and_load(session, plan) ?: workers__cut(session, plan, nr_workers);
+	t_fork = workers__now();
 	if (why) {
 		pr_debug("%s: one worker: %s\n", session->path, why);
 		goto out_body;
@@ -1086,12 +1287,16 @@ int perf_session__run_workers(struct perf_session *session, unsigned int nr_work
 		pr_debug("\n");
 	}
 	ret = workers__run(session, plan, body, arg, &ran);
-	if (ran)
+	if (ran) {
+		pr_debug("%s: wall time: walk and kernel symbols %.3f s, workers %.3f s\n",
+			 session->path, t_fork - t_walk, workers__now() - t_fork);
 		goto out;
+	}
 out_body:
 	ret = body(arg);
 out:
 	free(plan->marks);
+	free(plan->runs);
 	free(plan);
 	return ret;
 }

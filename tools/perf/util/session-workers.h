@@ -73,6 +73,11 @@ int worker_state__read_str(FILE *fp, char **buf, size_t *size, const char **out)
 
 /* in a worker: whether a sample at @time is in one of its chunks */
 bool session_window__keeps(struct perf_session *session, u64 time);
+/*
+ * A run of samples in time order, from @t_lo to @t_hi, inside a worker's
+ * rounds: -1 when none is its own, 1 when all are, 0 when some may be
+ */
+int session_window__run_verdict(struct perf_session *session, u64 t_lo, u64 t_hi);
 
 /* the CPUs this process may run on (at least 1) */
 unsigned int session_workers__nr_cpus(void);

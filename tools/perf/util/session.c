@@ -327,8 +327,13 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 	/* a dropped sample's time still places the time-less side-band records after it */
 	if (session->state->no_sample_id_all && key.time && key.time != (u64)-1)
 		session->state->last_time = key.time;
+	/*
+	 * a worker whose samples all have their time where the walk found it
+	 * dropped the others' before they came here (perf_session__process_range())
+	 */
 	if (known &&
-	    ((session->window.active && !session_window__keeps(session, key.time)) ||
+	    ((session->window.active && !session->window.time_at &&
+	      !session_window__keeps(session, key.time)) ||
 	     (session->tool->sample_drop &&
 	      session->tool->sample_drop(session->tool, evsel, key.time, key.cpu, event)))) {
 		if (session->tool->ordered_events && key.time != 0 && key.time != (u64)-1)
@@ -871,6 +876,42 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			if (session->window.stop)
 				return 0;
 		}
+		/*
+		 * A run of samples that is none of a worker's (outside its
+		 * chunks' rounds, or inside with times of the others' chunks
+		 * only): stepped over whole, as the queue would drop each of
+		 * them (their times noted); one that is all its own is kept
+		 * without asking each sample
+		 */
+		if (session->window.runs && !dump_trace && !st->no_sample_id_all) {
+			struct session_window *w = &session->window;
+
+			while (w->run < w->nr_runs && w->runs[w->run].off < off)
+				w->run++;
+			if (w->run < w->nr_runs && w->runs[w->run].off == off &&
+			    w->runs[w->run].end <= end) {
+				const struct sample_run *r = &w->runs[w->run];
+				bool inside = off >= w->parse_from && off < w->parse_to;
+				int v = -1;
+
+				if (inside)
+					v = w->time_at ? session_window__run_verdict(
+							     session, r->t_lo, r->t_hi) :
+							 0;
+
+				if (v < 0) {
+					session->stats.total_bytes += r->end - off;
+					session->stats.nr_events[PERF_RECORD_SAMPLE] += r->nr;
+					if (inside) {
+						ordered_events__note(&st->oe, r->t_lo);
+						ordered_events__note(&st->oe, r->t_hi);
+					}
+					off = r->end;
+					continue;
+				}
+				w->keep_until = v > 0 ? r->end : 0;
+			}
+		}
 		if (data->size - off < sizeof(h)) {
 			input_cut(session,
 				  "%s: record at %#" PRIx64
@@ -925,6 +966,25 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		if (!p) {
 			pr_err("%s: cannot map the record at %#" PRIx64 "\n", session->path, off);
 			return -EIO;
+		}
+		/*
+		 * Another worker's sample in this one's rounds: what the queue
+		 * would do with it (count it, note its time) without parsing it,
+		 * its time at the place the parent's walk found every sample has
+		 * it (and found every sample whole, timed, of a known event)
+		 */
+		if (h.type == PERF_RECORD_SAMPLE && session->window.time_at &&
+		    off >= session->window.keep_until && !st->no_sample_id_all) {
+			u64 t;
+
+			memcpy(&t, (const char *)p + session->window.time_at, sizeof(t));
+			if (!session_window__keeps(session, t)) {
+				session->stats.total_bytes += h.size;
+				session->stats.nr_events[PERF_RECORD_SAMPLE]++;
+				ordered_events__note(&st->oe, t);
+				off += h.size;
+				continue;
+			}
 		}
 		err = perf_session__process_raw(session, p, off, DEPTH_TOP, &skip);
 		if (err)

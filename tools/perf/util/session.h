@@ -106,12 +106,33 @@ struct events_stats {
  * and reads all the side-band.
  */
 struct workers_state;
+/*
+ * consecutive samples in time order, [off, end) of the file: nr of them,
+ * their times from t_lo to t_hi (a run ends where time goes back: a round
+ * holds each CPU's samples one CPU after the other)
+ */
+struct sample_run {
+	u64 off, end, nr;
+	u64 t_lo, t_hi;
+};
+
 struct session_window {
 	bool active;
 	bool stop;    /* no chunk left to claim or finish: stop reading */
 	u64 next_off; /* session_window__step() is due at this file offset */
 	/* samples outside [parse_from, parse_to) are stepped over unread */
 	u64 parse_from, parse_to;
+	/*
+	 * the runs of samples in file order (the parent's walk found them; NULL
+	 * if it kept none), so that those outside the range above are stepped
+	 * over whole, their headers never read; run: the next to look at
+	 */
+	const struct sample_run *runs;
+	size_t nr_runs, run;
+	/* where every sample has its time, from the record's start; 0: not known */
+	u32 time_at;
+	/* the samples before this offset are kept, their run's times all this worker's */
+	u64 keep_until;
 	struct workers_state *ws;
 };
 
