@@ -1101,7 +1101,7 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 	for (k = 0; k < plan->nr_workers; k++) {
 		struct rusage ru;
 		int status = 0;
-		u64 kept, waits;
+		u64 kept, waits, ring;
 
 		if (pids[k] <= 0)
 			continue;
@@ -1111,11 +1111,11 @@ static int workers__join(struct perf_session *session, struct workers_plan *plan
 		 * so that the share of the serial part shows what more CPUs
 		 * would give, and what waited for its turn where
 		 */
-		worker_output__counts(out, k, &kept, &waits);
+		worker_output__counts(out, k, &kept, &waits, &ring);
 		pr_debug("%s: worker %u of %u: %.3f s CPU; printed ahead: %.1f MB, waited for room "
-			 "%" PRIu64 " times\n",
+			 "%" PRIu64 " times (ring %" PRIu64 " MB)\n",
 			 session->path, k + 1, plan->nr_workers, rusage__seconds(&ru), kept / 1e6,
-			 waits);
+			 waits, ring >> 20);
 		if (gone || ret)
 			continue;
 		if (stopped) {

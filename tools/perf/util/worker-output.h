@@ -54,7 +54,8 @@ int worker_output__advance(struct worker_output *wo);
 unsigned int worker_output__turn(const struct worker_output *wo);
 /* at the end, what the unfinished chunk in turn printed before its worker ended */
 int worker_output__write_partial(struct worker_output *wo);
-/* what worker @k printed ahead of the turn, and how often it waited for room */
-void worker_output__counts(const struct worker_output *wo, unsigned int k, u64 *kept, u64 *waits);
+/* what worker @k printed ahead of the turn, how often it waited for room, its ring's size */
+void worker_output__counts(const struct worker_output *wo, unsigned int k, u64 *kept, u64 *waits,
+			   u64 *ring);
 
 #endif /* __PERF_TEXTPOKE_WORKER_OUTPUT_H */
