@@ -37,20 +37,26 @@ measure() {
 }
 
 # measure_wall CMD...: the best wall time of $runs runs, in ms, and the
-# CPU time (user + system, its workers included) of that run, in ms: for
-# the parallel rows, whose gain is in wall time
+# least CPU time (task-clock: user + system, its workers included) of the
+# runs, in ms, each to a tenth of a ms (time(1) rounds to 10 ms, the size
+# of the difference measured): for the parallel rows, whose gain is in
+# wall time.  With $wall_out set, that file is removed before each run,
+# untimed: a shell's '>' onto the last run's 150 MB would otherwise time
+# the file system giving its blocks back (40 ms here, a quarter of a
+# parallel run's wall time)
 measure_wall() {
-	local best= bestcpu= e u s w c
+	local best= bestcpu= s e w c
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -o "$dir/time" -f '%e %U %S' "$@" >/dev/null 2>"$dir/err" ||
+		[ -z "$wall_out" ] || rm -f "$wall_out"
+		s=$(date +%s%N)
+		perf stat -x, -e task-clock -o "$dir/stat" -- "$@" >/dev/null 2>"$dir/err" ||
 			{ cat "$dir/err" >&2; return 1; }
-		read -r e u s <"$dir/time"
-		w=$(echo "$e * 1000" | bc)
-		w=${w%.*}
-		c=$(echo "($u + $s) * 1000" | bc)
-		c=${c%.*}
-		[ "$w" -gt 0 ] 2>/dev/null || w=1
-		if [ -z "$best" ] || [ "$w" -lt "$best" ]; then best=$w; bestcpu=$c; fi
+		e=$(date +%s%N)
+		w=$(((e - s) / 1000000))
+		c=$(awk -F, '/task-clock/ { printf "%.1f", $1 }' "$dir/stat")
+		[ "$w" -gt 0 ] || w=1
+		if [ -z "$best" ] || [ "$w" -lt "$best" ]; then best=$w; fi
+		if [ -z "$bestcpu" ] || [ "$(echo "$c < $bestcpu" | bc)" = 1 ]; then bestcpu=$c; fi
 	done
 	echo "$best $bestcpu"
 }

@@ -49,9 +49,11 @@ row '--time 10%-90% -C 0 -F comm,tid,time,ip,sym,dso'
 # hide
 par_row() { # fields
 	local fields=$1 p pc t tc s sc out=$dir/par.out
+	wall_out=$out
 	read -r p pc < <(measure_wall sh -c "perf script -i '$dir/perf.data' $fields >'$out'")
 	read -r t tc < <(measure_wall sh -c "'$prog' script --threads $(nproc) -i '$dir/perf.data' $fields >'$out'")
 	read -r s sc < <(measure_wall sh -c "'$prog' script --threads 1 -i '$dir/perf.data' $fields >'$out'")
+	wall_out=
 	rm -f "$out"
 	par_print "script ${fields:-(default fields)} >file" "$p" "$t" "$tc" "$s" "$sc"
 }
@@ -135,6 +137,12 @@ fi
 if [ -x "$src/scripts/bench-unwind.sh" ]; then
 	echo
 	"$src/scripts/bench-unwind.sh" "$prog"
+fi
+
+# script on a 2 GB -a -g recording, every core against stock perf
+# (BENCH_BIG_MB=0 skips it: it takes some 6 minutes)
+if [ -x "$src/scripts/bench-big.sh" ]; then
+	"$src/scripts/bench-big.sh" "$prog"
 fi
 
 # Intel PT decoding of a 10M-instruction trace, against perf script

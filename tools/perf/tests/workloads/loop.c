@@ -2,7 +2,9 @@
 /*
  * A workload that burns user time in a few named functions, so samples
  * land on known symbols; built -m64 and -m32 by tests, the demo and the
- * benchmark.  Usage: loop [seconds]
+ * benchmark.  Usage: loop [seconds [depth]]: with a depth, middle() is
+ * called through that many frames of down(), for long callchains (the
+ * benchmark's big recording); without, as before.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -21,6 +23,15 @@ __attribute__((noinline)) static unsigned long middle(unsigned long x)
 	return leaf(x) ^ leaf(x + 1);
 }
 
+__attribute__((noinline)) static unsigned long down(int depth, unsigned long x)
+{
+	unsigned long r = depth ? down(depth - 1, x) : middle(x);
+
+	/* after the call: no tail call, every frame stays */
+	sink = r;
+	return r;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -32,11 +43,12 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 0.5;
+	int depth = argc > 2 ? atoi(argv[2]) : 0;
 	double end = now() + secs;
 	unsigned long x = 1;
 
 	while (now() < end) {
-		x = middle(x);
+		x = depth ? down(depth, x) : middle(x);
 		sink = x;
 	}
 	return 0;
