@@ -311,6 +311,18 @@ static u64 perf_session__event_key(struct perf_session *session, union perf_even
 	return key.time;
 }
 
+/*
+ * A parallel run's worker sorts the others' samples out itself, in
+ * perf_session__process_range(), where the walk found every sample's
+ * time in one place; unless time-less side-band records take their time
+ * from the samples before them (each sample is then read in full and
+ * the queue drops the others')
+ */
+static inline bool window__sorts_early(const struct perf_session *session)
+{
+	return session->window.time_at && !session->state->no_sample_id_all;
+}
+
 /* a sample of a tool with .sample_drop: its key parsed once, for the drop and the queue */
 static int perf_session__queue_sample(struct perf_session *session, union perf_event *event,
 				      u64 offset)
@@ -327,12 +339,8 @@ static int perf_session__queue_sample(struct perf_session *session, union perf_e
 	/* a dropped sample's time still places the time-less side-band records after it */
 	if (session->state->no_sample_id_all && key.time && key.time != (u64)-1)
 		session->state->last_time = key.time;
-	/*
-	 * a worker whose samples all have their time where the walk found it
-	 * dropped the others' before they came here (perf_session__process_range())
-	 */
 	if (known &&
-	    ((session->window.active && !session->window.time_at &&
+	    ((session->window.active && !window__sorts_early(session) &&
 	      !session_window__keeps(session, key.time)) ||
 	     (session->tool->sample_drop &&
 	      session->tool->sample_drop(session->tool, evsel, key.time, key.cpu, event)))) {
@@ -894,10 +902,10 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 				bool inside = off >= w->parse_from && off < w->parse_to;
 				int v = -1;
 
-				if (inside)
-					v = w->time_at ? session_window__run_verdict(
-							     session, r->t_lo, r->t_hi) :
-							 0;
+				if (inside && !window__sorts_early(session))
+					v = 0;
+				else if (inside)
+					v = session_window__run_verdict(session, r->t_lo, r->t_hi);
 
 				if (v < 0) {
 					session->stats.total_bytes += r->end - off;
@@ -973,8 +981,8 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		 * its time at the place the parent's walk found every sample has
 		 * it (and found every sample whole, timed, of a known event)
 		 */
-		if (h.type == PERF_RECORD_SAMPLE && session->window.time_at &&
-		    off >= session->window.keep_until && !st->no_sample_id_all) {
+		if (h.type == PERF_RECORD_SAMPLE && off >= session->window.keep_until &&
+		    window__sorts_early(session)) {
 			u64 t;
 
 			memcpy(&t, (const char *)p + session->window.time_at, sizeof(t));
