@@ -144,7 +144,7 @@ size_t worker_output__ring_size(unsigned int nr_workers)
 struct worker_output *worker_output__new(unsigned int nr_workers, unsigned int nr_chunks)
 {
 	struct worker_output *wo = calloc(1, sizeof(*wo));
-	size_t head;
+	size_t head, chunks_off, rings_off;
 
 	if (!wo)
 		return NULL;
@@ -158,9 +158,10 @@ struct worker_output *worker_output__new(unsigned int nr_workers, unsigned int n
 	if (getenv("TEXTPOKE_WORKER_RING") || wo->ring_room < wo->ring_size)
 		wo->ring_room = wo->ring_size;
 	wo->ring_room &= ~(size_t)4095;
-	head = sizeof(struct wo_shared) + nr_chunks * sizeof(struct wo_chunk) +
-	       nr_workers * sizeof(struct wo_ring);
-	head = PERF_ALIGN(head, 4096);
+	/* the chunks' and the rings' u64s 8-byte aligned after the shared words */
+	chunks_off = PERF_ALIGN(sizeof(struct wo_shared), 8);
+	rings_off = chunks_off + nr_chunks * sizeof(struct wo_chunk);
+	head = PERF_ALIGN(rings_off + nr_workers * sizeof(struct wo_ring), 4096);
 	wo->area_size = head + nr_workers * wo->ring_room;
 	/* pages only as the rings fill */
 	wo->area =
@@ -170,8 +171,8 @@ struct worker_output *worker_output__new(unsigned int nr_workers, unsigned int n
 		return NULL;
 	}
 	wo->sh = wo->area;
-	wo->chunks = (void *)(wo->sh + 1);
-	wo->rings = (void *)(wo->chunks + nr_chunks);
+	wo->chunks = (void *)((char *)wo->area + chunks_off);
+	wo->rings = (void *)((char *)wo->area + rings_off);
 	wo->ring_bytes = (char *)wo->area + head;
 	for (unsigned int k = 0; k < nr_workers; k++)
 		wo->rings[k].size = wo->rings[k].want = wo->ring_size;
