@@ -862,28 +862,13 @@ const struct sample_layout *evlist__uniform_layout(struct evlist *evlist)
 int evsel__parse_sample_key(const struct evsel *evsel, const union perf_event *event,
 			    struct sample_key *key)
 {
-	const u8 *body = (const u8 *)event + sizeof(event->header);
 	struct sample_layout tmp;
 	const struct sample_layout *l = evsel__layout(evsel, &tmp);
 	struct perf_sample s;
 	int err;
 
-	if (event->header.type == PERF_RECORD_SAMPLE &&
-	    event->header.size >= sizeof(event->header) && l->fast) {
-		err = sample_layout__check(l, &event->header);
-		if (err)
-			return err;
-		key->time = (u64)-1;
-		key->cpu = (u32)-1;
-		key->id = (u64)-1;
-		if (l->time)
-			memcpy(&key->time, body + l->time - 1, 8);
-		if (l->id)
-			memcpy(&key->id, body + l->id - 1, 8);
-		if (l->cpu)
-			memcpy(&key->cpu, body + l->cpu - 1, 4);
-		return 0;
-	}
+	if (event->header.type == PERF_RECORD_SAMPLE && l->fast)
+		return sample_layout__key(l, &event->header, key);
 	err = __evsel__parse_sample(evsel, event, &s, false, false);
 	key->time = s.time;
 	key->cpu = s.cpu;
