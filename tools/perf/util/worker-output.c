@@ -209,22 +209,34 @@ static int wo__write_all(struct worker_output *wo, int fd, const char *p, size_t
 	return 0;
 }
 
-/* a chunk's segments in worker @w's ring */
+/*
+ * A chunk's segments in worker @w's ring.  One fd failing (a full disk)
+ * leaves the other to its lines, as with one worker, whose stderr still
+ * works when its stdout does not: a failed fd gets nothing more, and the
+ * first error is returned (a reader gone at once)
+ */
 static int wo__write_spans(struct worker_output *wo, unsigned int w, u64 lo, u64 hi)
 {
 	const char *ring = wo->ring_bytes + w * wo->ring_room;
 	u64 size = wo->rings[w].size;
-	int err;
+	bool failed[3] = {false};
+	int err, first = 0;
 
 	while (lo < hi) {
 		const struct wo_seg *s = (const void *)(ring + lo % size);
 
-		err = wo__write_all(wo, s->fd, (const char *)(s + 1), s->len);
-		if (err)
+		err = s->fd < 3 && failed[s->fd] ?
+			  0 :
+			  wo__write_all(wo, s->fd, (const char *)(s + 1), s->len);
+		if (err == -EPIPE)
 			return err;
+		if (err && s->fd < 3) {
+			failed[s->fd] = true;
+			first = first ?: err;
+		}
 		lo += sizeof(*s) + PERF_ALIGN(s->len, 8);
 	}
-	return 0;
+	return first;
 }
 
 /* the turn moves on to @t: whoever waits for room or for it looks again */
@@ -242,12 +254,17 @@ static int wo__drain(struct worker_output *wo)
 	int err;
 
 	err = wo__write_spans(wo, wo->k, wo->ring_lo, r->head);
-	if (err)
+	if (err == -EPIPE)
 		return err;
+	/*
+	 * written, or failed as one worker's would (its error returned): the
+	 * chunk goes on straight either way, so that what it says next
+	 * (the failure, on stderr) goes out
+	 */
 	__atomic_store_n(&r->tail, r->head, __ATOMIC_RELEASE);
 	wo->ring_lo = r->head;
 	wo->direct = true;
-	return 0;
+	return err;
 }
 
 /*
