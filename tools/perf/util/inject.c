@@ -738,6 +738,13 @@ int inject__run(const struct inject_opts *o)
 		inj.tool.auxtrace_data = NULL;
 		inj.tool.trace_elsewhere = true;
 	}
+	/*
+	 * --jit reads in time order, as perf inject --jit does: a process's
+	 * //anon mappings go when they come after its jitdump's MMAP in
+	 * time, which on two CPUs is not file order; the rounds are not
+	 * copied (a time-ordered stream needs none)
+	 */
+	inj.tool.ordered_events = o->jit;
 	if (o->jit || o->snapshot) {
 		struct text_image_opts image = o->image;
 

@@ -19,7 +19,10 @@
 #    the jitted MMAP2 lines of perf script, and the objects' .eh_frame,
 #    .eh_frame_hdr and decoded line table (readelf), and the files
 #    perf buildid-list names are equal; the jitdump's own MMAP is gone
-#    from O as from P.
+#    from O as from P; and the same recording with the JIT's //anon
+#    MMAP moved before the jitdump's in the file (lib/jitdump-reorder.py:
+#    later in time, earlier in file order, as two CPUs' buffers write
+#    it): perf inject drops it, reading in time order, and so must ours.
 # Then, on the small recording, ours alone: from a pipe to a pipe, the
 # stream's build-id records name the objects; the jitdump in the other
 # byte order gives the same report; a jitdump cut inside its second load
@@ -30,7 +33,9 @@
 # Mutations caught: jit_line_program() defining a file only once (the
 # mul.js line reported as loop.js:40); jd__mmap2() without the
 # unwinding's mapped_size in len (the MMAP2 lines differ);
-# inject_jitdump__add_build_ids() adding nothing (buildid-list differs).  Stock perf
+# inject_jitdump__add_build_ids() adding nothing (buildid-list differs);
+# inject reading --jit's records in file order (the reordered recording's
+# //anon MMAP stays: the Node recording of one CI run had such a pair).  Stock perf
 # runs under timeout: perf 6.1 waits for ever on addr2line when a line
 # table is bad enough (rows starting at 0 instead of 0x80 do that).
 
@@ -150,6 +155,21 @@ for f in "$d"/stock/jitted-*.so; do
 	same "own JIT: $(basename "$f") .eh_frame, .eh_frame_hdr, line table" "$tmp/x.P" "$tmp/x.O"
 	cp "$o" "$d/stock/$(basename "$o").ours"
 done
+
+# the JIT's //anon code pages mapped after the jitdump in time but before
+# it in the file (two CPUs' buffers): perf inject --jit reads in time order
+# and drops them, so must ours
+r=$tmp/own-r
+mkdir "$r"
+python3 "$(dirname "$0")/lib/jitdump-reorder.py" "$d/F" "$r/F" >/dev/null || fail "own JIT: cannot reorder $d/F"
+inject_stock "$r"
+script own-r.P "$r" P
+inject_ours "$r"
+script own-r.O "$r" O
+grep -q "//anon" "$tmp/script.own-r.P" &&
+	fail "own JIT reordered: stock perf inject kept the //anon mapping after the jitdump's"
+same "own JIT, //anon before the jitdump in the file: perf script --show-mmap-events" \
+	"$tmp/script.own-r.P" "$tmp/script.own-r.O"
 
 # a stream in and out: the attrs (and so -k mono) are known only from the
 # stream, the objects' build-ids follow the last record
