@@ -38,6 +38,15 @@ struct annotate_sym {
 	u64 nr_samples, period;
 	/* kernel code: each sample's time too, for its version (annotate-kernel.c) */
 	struct annotate_ksym *ksym;
+	/*
+	 * a kernel span's object (a KSYMBOL's): its place among them, else
+	 * -1, and when it came; set for the sort, where loads of one
+	 * program at one address differ by them alone, and for the warning
+	 * about one whose code is not known
+	 */
+	long ksym_index;
+	bool has_birth;
+	u64 birth;
 };
 
 /* what the global percentages are of: the event's samples the filters kept */
@@ -60,8 +69,14 @@ struct annotate {
 	struct annotate_kernel *kernel;	   /* kernel code per version */
 	struct perf_time_interval *ranges; /* --time */
 	int nr_ranges;
-	/* -s: whether a kernel symbol may be one asked for (0: not known yet, 1: may, -1: none) */
+	/*
+	 * -s: whether a kernel symbol may be one asked for (0: not known
+	 * yet, 1: may, -1: none), known from the first sample in the kernel
+	 * delivered; the answer itself, found before that by a parallel
+	 * run's reading of the kernel's symbols (the same: 0, 1, -1)
+	 */
 	int kernel_wanted;
+	int kernel_may_name;
 };
 
 /* @sym's histogram for @evsel, made on its first sample; NULL on ENOMEM */

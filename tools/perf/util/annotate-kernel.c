@@ -582,16 +582,25 @@ int annotate_kernel__write(struct annotate_kernel *ak, const struct annotate_sym
 	/* one line per symbol, however many of its versions lack their bytes */
 	if (out->quiet || ak->opts->skip_missing || !nr_missing)
 		goto out;
-	if (nr_missing == nr_blocks)
+	if (nr_missing == nr_blocks && as->dso->kind == DSO_KIND__KSYMBOL && as->has_birth) {
+		/* a program's loads share its name and often its address: said apart */
+		char t[32];
+
+		pr_warning("%s: cannot annotate %s (%s), loaded at %s: its code is not known (no "
+			   "kcore copy, vmlinux or JIT image holds it)\n",
+			   ak->opts->input, symbol__name(as->sym), as->dso->short_name,
+			   ak__time(t, sizeof(t), as->birth));
+	} else if (nr_missing == nr_blocks) {
 		pr_warning("%s: cannot annotate %s (%s): its code is not known (no kcore copy, "
 			   "vmlinux or JIT image holds it)\n",
 			   ak->opts->input, symbol__name(as->sym), as->dso->short_name);
-	else
+	} else {
 		pr_warning(
 		    "%s: cannot annotate %s (%s) in %zu of its %zu versions with samples: "
 		    "their code is not known (no kcore copy, vmlinux or JIT image holds it)\n",
 		    ak->opts->input, symbol__name(as->sym), as->dso->short_name, nr_missing,
 		    nr_blocks);
+	}
 out:
 	free(times);
 	free(pokes);

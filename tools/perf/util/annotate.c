@@ -205,16 +205,38 @@ static bool annotate_sym__is_kernel(const struct annotate_sym *as)
  * -s leaves out too (BPF programs and other KSYMBOL objects, and
  * modules loaded while recording, are resolved as ever).
  */
-static bool annotate__kernel_wanted(struct annotate *a, struct machine *machine,
-				    struct perf_sample *sample)
+static bool annotate__kernel_may_name(struct annotate *a, struct machine *machine)
 {
 	/* an Intel PT trace's samples come through the decoder's own path */
 	if (!a->opts->nr_syms || a->tool.itrace)
 		return true;
-	if (!a->kernel_wanted)
-		a->kernel_wanted =
+	if (!a->kernel_may_name)
+		a->kernel_may_name =
 		    machine__kallsyms_may_name(machine, a->opts->syms, a->opts->nr_syms) ? 1 : -1;
+	return a->kernel_may_name > 0;
+}
+
+static bool annotate__kernel_wanted(struct annotate *a, struct machine *machine,
+				    struct perf_sample *sample)
+{
+	if (!a->kernel_wanted)
+		a->kernel_wanted = annotate__kernel_may_name(a, machine) ? 1 : -1;
 	return a->kernel_wanted > 0 || !machine__kallsyms_names(machine, sample->ip, sample->time);
+}
+
+/*
+ * A parallel run's reading of the kernel's symbols before its workers
+ * fork: only if they may name one asked for, which is asked here before
+ * any load, as one worker asks at its first sample in the kernel (a
+ * loaded table answers "may" whatever the names: the fallback to one
+ * worker after the walk then left out fewer samples, and counted other
+ * records out of order).  The samples are left out from the same one
+ * on as with one worker: the first sample in the kernel delivered.
+ */
+static void annotate__preload_kernel(struct perf_tool *tool, struct machine *machine)
+{
+	if (annotate__kernel_may_name((struct annotate *)tool, machine))
+		machine__preload_kernel(machine);
 }
 
 /*
@@ -314,7 +336,10 @@ out:
 
 /*
  * perf's order: event by event, the hottest symbol first; among equals
- * (not ordered by perf in any documented way) by object, then address
+ * (not ordered by perf in any documented way) by object, then address,
+ * then load (a BPF program loaded again at its old address: perf inject
+ * --jit names each load's object apart).  A total order: the array's
+ * order is the samples' (or, in a parallel run, the merge's)
  */
 static int annotate_sym__cmp(const void *pa, const void *pb)
 {
@@ -330,7 +355,9 @@ static int annotate_sym__cmp(const void *pa, const void *pb)
 	c = strcmp(a->dso->name, b->dso->name);
 	if (c)
 		return c;
-	return a->sym->start < b->sym->start ? -1 : a->sym->start > b->sym->start;
+	if (a->sym->start != b->sym->start)
+		return a->sym->start < b->sym->start ? -1 : 1;
+	return a->ksym_index < b->ksym_index ? -1 : a->ksym_index > b->ksym_index;
 }
 
 static const char *annotate__why(const struct annotate_sym *as, int err)
@@ -365,6 +392,12 @@ static int annotate__fprintf(struct annotate *a, struct annotate_output *out, bo
 
 	if (!dd)
 		return -ENOMEM;
+	for (i = 0; i < a->nr_syms; i++) {
+		struct annotate_sym *as = &a->syms[i];
+
+		as->ksym_index = machine__dso_ksym_index(a->session->machine, as->dso);
+		as->has_birth = machine__dso_ksym_birth(a->session->machine, as->dso, &as->birth);
+	}
 	if (a->nr_syms)
 		qsort(a->syms, a->nr_syms, sizeof(*a->syms), annotate_sym__cmp);
 	/* the table's indices are stale from here on */
@@ -555,6 +588,7 @@ int annotate__run(struct annotate_opts *opts)
 		{
 		    .sample = annotate__sample,
 		    .sample_drop = annotate__sample_drop,
+		    .preload_kernel = annotate__preload_kernel,
 		    /* kernel code's TEXT_POKEs are read in a pass of their own, a trace's by its image */
 		    .skip_types = 1ULL << PERF_RECORD_TEXT_POKE,
 		    .ordered_events = true,

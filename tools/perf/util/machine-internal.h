@@ -45,6 +45,8 @@ struct machine {
 	struct dsos dsos;
 	struct maps *kmaps;	/* the kernel and its modules */
 	struct map *kernel_map; /* in kmaps once the kernel MMAP is seen */
+	/* that MMAP's range: a load of the kernel's symbols stretches the map */
+	u64 kernel_mmap_start, kernel_mmap_end;
 	struct dso *kernel_dso;
 	struct ksym_span *ksyms;
 	size_t nr_ksyms;

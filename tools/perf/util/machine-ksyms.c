@@ -544,12 +544,15 @@ void machine__preload_kernel(struct machine *machine)
 
 bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time)
 {
-	const struct map *kmap = machine->kernel_map;
-
-	/* a load stretches the map over the table (machine__fit_kernel_map()) */
-	if (!kmap || machine->kernel_loaded || kmap->dso->loaded)
-		return false;
-	if (addr < kmap->start || addr >= kmap->end)
+	/*
+	 * the MMAP's range, not the map's, which a load of the symbols
+	 * stretches over the table (machine__fit_kernel_map()): the answer
+	 * is the same whether or not they were read yet (a parallel run
+	 * reads them before its walk, one worker at the first sample in
+	 * the kernel that wants them), and so is what the caller drops
+	 */
+	if (!machine->kernel_map || addr < machine->kernel_mmap_start ||
+	    addr >= machine->kernel_mmap_end)
 		return false;
 	/*
 	 * a kernel MMAP that some perf wrote over the module area (its end

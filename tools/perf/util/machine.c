@@ -461,6 +461,8 @@ static int machine__process_kernel_mmap(struct machine *machine, const char *fil
 			maps__remove(machine->kmaps, machine->kernel_map);
 		map__put(machine->kernel_map);
 		machine->kernel_map = map;
+		machine->kernel_mmap_start = map->start;
+		machine->kernel_mmap_end = map->end;
 		return maps__insert(machine->kmaps, map);
 	}
 	if (filename[0] != '/' && filename[0] != '[')
@@ -1309,6 +1311,16 @@ long machine__dso_ksym_index(struct machine *machine, const struct dso *dso)
 	if (machine__index_spans(machine) || dso->serial >= machine->nr_span_by_serial)
 		return -1;
 	return machine->span_by_serial[dso->serial];
+}
+
+bool machine__dso_ksym_birth(struct machine *machine, const struct dso *dso, u64 *time)
+{
+	long i = machine__dso_ksym_index(machine, dso);
+
+	if (i < 0 || (size_t)i >= machine->nr_ksyms)
+		return false;
+	*time = machine->ksyms[i].t_start;
+	return true;
 }
 
 struct dso *machine__lookup_dso(struct machine *machine, const char *name, long ksym_index)

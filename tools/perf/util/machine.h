@@ -159,8 +159,8 @@ bool machine__kallsyms_names(struct machine *machine, u64 addr, u64 time);
  * programs, trampolines and other out-of-line code are allocated in the
  * module or vmalloc area) and no module, and no KSYMBOL object held it at
  * @time (a kernel MMAP written over the module area): so that its symbol
- * is the kernel's table's (machine__kallsyms_names()) as long as that
- * table is not loaded.  False when the kernel's symbols are loaded.
+ * is the kernel's table's (machine__kallsyms_names()).  The MMAP's range,
+ * whether or not the table is loaded (a load stretches the map over it).
  */
 bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time);
 
@@ -174,6 +174,8 @@ bool machine__kernel_image_has(struct machine *machine, u64 addr, u64 time);
  * machine__find_dso(): the same, its symbols loaded.
  */
 long machine__dso_ksym_index(struct machine *machine, const struct dso *dso);
+/* when a kernel span's object came (its KSYMBOL's time): false for one known by name */
+bool machine__dso_ksym_birth(struct machine *machine, const struct dso *dso, u64 *time);
 struct dso *machine__lookup_dso(struct machine *machine, const char *name, long ksym_index);
 struct dso *machine__find_dso(struct machine *machine, const char *name, long ksym_index);
 

@@ -511,6 +511,14 @@ static void *workers__walk_thread(void *p)
 	return NULL;
 }
 
+static void workers__preload_kernel(struct perf_session *session)
+{
+	if (session->tool->preload_kernel)
+		session->tool->preload_kernel(session->tool, session->machine);
+	else
+		machine__preload_kernel(session->machine);
+}
+
 /*
  * The walk, and beside it the kernel's symbols once a sample in the
  * kernel is seen (never read otherwise, as with one worker): both are
@@ -535,13 +543,13 @@ static const char *workers__walk_and_load(struct perf_session *session, struct w
 		kernel = plan->kernel_samples;
 		pthread_mutex_unlock(&plan->lock);
 		if (kernel)
-			machine__preload_kernel(session->machine);
+			workers__preload_kernel(session);
 		pthread_join(thread, NULL);
 	}
 	pthread_mutex_destroy(&plan->lock);
 	pthread_cond_destroy(&plan->cond);
 	if (!plan->why && plan->kernel_samples)
-		machine__preload_kernel(session->machine);
+		workers__preload_kernel(session);
 	return plan->why;
 }
 

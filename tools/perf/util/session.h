@@ -66,6 +66,15 @@ struct perf_tool {
 	 */
 	bool (*sample_drop)(struct perf_tool *tool, const struct evsel *evsel, u64 time, u32 cpu,
 			    const union perf_event *event);
+	/*
+	 * a parallel run reads the kernel's symbols once, before its workers
+	 * fork, when the recording has samples in the kernel; a tool that
+	 * may leave those samples out unresolved (annotate -s) decides here
+	 * what one worker would decide at its first such sample, and reads
+	 * them (machine__preload_kernel()) only if it will want them.
+	 * NULL: they are read
+	 */
+	void (*preload_kernel)(struct perf_tool *tool, struct machine *machine);
 	bool ordered_events;
 	/*
 	 * when the input is cut off (perf_session.truncated), the tool says
