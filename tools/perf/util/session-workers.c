@@ -765,6 +765,47 @@ int session_window__run_verdict(struct perf_session *session, u64 t_lo, u64 t_hi
 	return -1;
 }
 
+u64 session_window__skip_run(struct perf_session *session, u64 off, u64 end, bool sorts_early)
+{
+	struct session_window *w = &session->window;
+	const struct sample_run *r;
+	bool inside;
+	int v = -1;
+
+	while (w->run < w->nr_runs && w->runs[w->run].off < off)
+		w->run++;
+	if (w->run == w->nr_runs || w->runs[w->run].off != off || w->runs[w->run].end > end)
+		return off;
+	r = &w->runs[w->run];
+	inside = off >= w->parse_from && off < w->parse_to;
+	if (inside)
+		v = sorts_early ? session_window__run_verdict(session, r->t_lo, r->t_hi) : 0;
+	if (v >= 0) {
+		w->keep_until = v > 0 ? r->end : 0;
+		return off;
+	}
+	session->stats.total_bytes += r->end - off;
+	session->stats.nr_events[PERF_RECORD_SAMPLE] += r->nr;
+	if (inside) {
+		ordered_events__note(session->ordered, r->t_lo);
+		ordered_events__note(session->ordered, r->t_hi);
+	}
+	return r->end;
+}
+
+bool session_window__drop_sample(struct perf_session *session, const void *rec, u32 size)
+{
+	u64 t;
+
+	memcpy(&t, (const char *)rec + session->window.time_at, sizeof(t));
+	if (session_window__keeps(session, t))
+		return false;
+	session->stats.total_bytes += size;
+	session->stats.nr_events[PERF_RECORD_SAMPLE]++;
+	ordered_events__note(session->ordered, t);
+	return true;
+}
+
 struct worker_counts {
 	u64 nr_oversized_samples;
 	u64 first_oversized_sample;

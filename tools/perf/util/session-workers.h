@@ -78,6 +78,22 @@ bool session_window__keeps(struct perf_session *session, u64 time);
  * rounds: -1 when none is its own, 1 when all are, 0 when some may be
  */
 int session_window__run_verdict(struct perf_session *session, u64 t_lo, u64 t_hi);
+/*
+ * In a worker's reading at @off (before @end): when a run of samples
+ * begins there that is none of the worker's (outside its chunks' rounds,
+ * or inside with the others' times only; @sorts_early: the walk found
+ * each sample's time in place), it is stepped over as the queue would
+ * drop each sample (counted, their times noted) and its end returned;
+ * one all the worker's own is kept without asking each sample
+ * (session_window.keep_until); else @off
+ */
+u64 session_window__skip_run(struct perf_session *session, u64 off, u64 end, bool sorts_early);
+/*
+ * Another worker's sample in this one's rounds, @rec of @size bytes:
+ * dropped by its time read in place, as the queue drops it (counted, its
+ * time noted); false when it is the worker's own
+ */
+bool session_window__drop_sample(struct perf_session *session, const void *rec, u32 size);
 
 /* the CPUs this process may run on (at least 1) */
 unsigned int session_workers__nr_cpus(void);

@@ -884,40 +884,14 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			if (session->window.stop)
 				return 0;
 		}
-		/*
-		 * A run of samples that is none of a worker's (outside its
-		 * chunks' rounds, or inside with times of the others' chunks
-		 * only): stepped over whole, as the queue would drop each of
-		 * them (their times noted); one that is all its own is kept
-		 * without asking each sample
-		 */
+		/* a worker's run of others' samples, stepped over whole */
 		if (session->window.runs && !dump_trace && !st->no_sample_id_all) {
-			struct session_window *w = &session->window;
+			u64 next = session_window__skip_run(session, off, end,
+							    window__sorts_early(session));
 
-			while (w->run < w->nr_runs && w->runs[w->run].off < off)
-				w->run++;
-			if (w->run < w->nr_runs && w->runs[w->run].off == off &&
-			    w->runs[w->run].end <= end) {
-				const struct sample_run *r = &w->runs[w->run];
-				bool inside = off >= w->parse_from && off < w->parse_to;
-				int v = -1;
-
-				if (inside && !window__sorts_early(session))
-					v = 0;
-				else if (inside)
-					v = session_window__run_verdict(session, r->t_lo, r->t_hi);
-
-				if (v < 0) {
-					session->stats.total_bytes += r->end - off;
-					session->stats.nr_events[PERF_RECORD_SAMPLE] += r->nr;
-					if (inside) {
-						ordered_events__note(&st->oe, r->t_lo);
-						ordered_events__note(&st->oe, r->t_hi);
-					}
-					off = r->end;
-					continue;
-				}
-				w->keep_until = v > 0 ? r->end : 0;
+			if (next != off) {
+				off = next;
+				continue;
 			}
 		}
 		if (data->size - off < sizeof(h)) {
@@ -975,24 +949,11 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			pr_err("%s: cannot map the record at %#" PRIx64 "\n", session->path, off);
 			return -EIO;
 		}
-		/*
-		 * Another worker's sample in this one's rounds: what the queue
-		 * would do with it (count it, note its time) without parsing it,
-		 * its time at the place the parent's walk found every sample has
-		 * it (and found every sample whole, timed, of a known event)
-		 */
 		if (h.type == PERF_RECORD_SAMPLE && off >= session->window.keep_until &&
-		    window__sorts_early(session)) {
-			u64 t;
-
-			memcpy(&t, (const char *)p + session->window.time_at, sizeof(t));
-			if (!session_window__keeps(session, t)) {
-				session->stats.total_bytes += h.size;
-				session->stats.nr_events[PERF_RECORD_SAMPLE]++;
-				ordered_events__note(&st->oe, t);
-				off += h.size;
-				continue;
-			}
+		    window__sorts_early(session) &&
+		    session_window__drop_sample(session, p, h.size)) {
+			off += h.size;
+			continue;
 		}
 		err = perf_session__process_raw(session, p, off, DEPTH_TOP, &skip);
 		if (err)
