@@ -112,7 +112,9 @@ struct chunk {
 struct workers_plan {
 	struct round_mark *marks;
 	size_t nr_marks, alloc;
-	u64 sample_bytes;
+	u64 sample_bytes; /* their weights (plan__weight()), in fact */
+	/* the user stack dump every sample carries (--call-graph dwarf), 0: none */
+	u64 stack_bytes;
 	/* where every sample has its time (one layout for all events); 0: not known */
 	u32 time_at;
 	/* the runs of samples, for the workers to step over whole; NULL: none kept */
@@ -230,6 +232,34 @@ static int plan__mark(struct workers_plan *plan, u64 off, u64 size, u64 limit, u
 	m->max = max;
 	m->sample_bytes = plan->sample_bytes;
 	return 0;
+}
+
+/*
+ * A sample's weight in the cut: its bytes, less the user stack dump that
+ * --call-graph dwarf puts in every sample (8 kB of a record that prints
+ * a line or a chain of 100 bytes).  Chunks are of about equal weight and
+ * at most a share of a ring (workers__cut()): by bytes alone a dwarf
+ * recording of 50k samples was cut into 800 chunks of 60 samples, whose
+ * every handover cost more than the samples.
+ */
+static inline u64 plan__weight(const struct workers_plan *plan, u64 size)
+{
+	return size > plan->stack_bytes + 64 ? size - plan->stack_bytes : size;
+}
+
+/* the stack dump size all events' samples carry, 0 when one carries none */
+static u64 workers__stack_bytes(const struct evlist *evlist)
+{
+	u64 least = 0;
+
+	for (int i = 0; i < evlist->nr_entries; i++) {
+		const struct perf_event_attr *a = &evlist->entries[i]->attr;
+		u64 n = a->sample_type & PERF_SAMPLE_STACK_USER ? a->sample_stack_user : 0;
+
+		if (!i || n < least)
+			least = n;
+	}
+	return least;
 }
 
 /* what the session does with more than headers: none of it may reorder or repeat */
@@ -360,7 +390,7 @@ static const char *workers__walk_samples(struct perf_session *session, struct wo
 			run.t_lo = key.time;
 		run.t_hi = key.time;
 		run.end = off + size;
-		bytes += size;
+		bytes += plan__weight(plan, size);
 		off += size;
 	}
 	if (run.nr)
@@ -386,6 +416,7 @@ static const char *workers__walk(struct perf_session *session, struct workers_pl
 	const char *why = NULL;
 	u64 *copy = NULL;
 
+	plan->stack_bytes = workers__stack_bytes(evlist);
 	while (off < end && !why) {
 		const union perf_event *event;
 		struct perf_event_header h;
@@ -466,7 +497,7 @@ static const char *workers__walk(struct perf_session *session, struct workers_pl
 			else if (!key.time || key.time == (u64)-1)
 				why = "the samples have no time";
 			t = key.time;
-			plan->sample_bytes += h.size;
+			plan->sample_bytes += plan__weight(plan, h.size);
 			plan__run(plan,
 				  &(struct sample_run){off, off + h.size, 1, key.time, key.time},
 				  session->data_size);
@@ -1283,6 +1314,34 @@ out:
 	return ret;
 }
 
+/*
+ * The size --threads' default goes by: the data's, less the samples'
+ * user stack dumps (--call-graph dwarf: 8 kB of every sample, while the
+ * lines it prints are a chain; each worker would also read the objects'
+ * CFI again for its share), estimated from the first sample that has one
+ */
+static u64 workers__auto_bytes(struct perf_session *session)
+{
+	u64 stack = workers__stack_bytes(session->evlist), bytes = session->data_size;
+	u64 off = session->data_offset, end = off + session->data_size;
+	struct perf_data_window win = {.base = NULL};
+
+	for (int n = 0; stack && n < 4096 && end - off >= sizeof(struct perf_event_header); n++) {
+		const struct perf_event_header *h =
+		    perf_data__window_peek(session->data, &win, off, sizeof(*h));
+
+		if (!h || h->size < sizeof(*h))
+			break;
+		if (h->type == PERF_RECORD_SAMPLE && h->size > stack + 64) {
+			bytes = bytes / h->size * (h->size - stack);
+			break;
+		}
+		off += h->size;
+	}
+	perf_data__window_put(&win);
+	return bytes;
+}
+
 int perf_session__run_workers(struct perf_session *session, unsigned int nr_workers,
 			      int (*body)(void *arg), void *arg)
 {
@@ -1298,7 +1357,8 @@ int perf_session__run_workers(struct perf_session *session, unsigned int nr_work
 		nr_workers = WORKERS_MAX;
 	if (nr_workers < 2)
 		return body(arg);
-	if (automatic && session->data_size < WORKERS_AUTO_MIN_BYTES) {
+	if (automatic &&
+	    (session->is_pipe || workers__auto_bytes(session) < WORKERS_AUTO_MIN_BYTES)) {
 		pr_debug("%s: one worker: a small recording\n", session->path);
 		return body(arg);
 	}

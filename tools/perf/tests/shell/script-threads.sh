@@ -34,6 +34,10 @@
 #    every worker ahead waits for room, again and again, to a file and to
 #    a late pipe; and /dev/full as the output (the error and status of one
 #    worker, never a worker left waiting once the chunk in turn failed).
+#  - a --call-graph dwarf recording of over 64 MB, 8 kB of stack a
+#    sample: read by one worker by default (what counts towards the 64 MB
+#    is the samples less their stack dumps), cut at 7 workers into the
+#    56 chunks the workers want, not by the stack bytes (hundreds).
 # Mutation caught: worker__finish_chunk() not flushing the queue up to
 # the chunk's end (its last samples go out in the next chunk's file, out
 # of order); session_window__keeps() keeping every sample (lines twice).
@@ -144,4 +148,20 @@ head -c $((size * 2 / 3 + 5)) "$tmp/live.data" >"$tmp/cut.data"
 same cut "$tmp/cut.data" -c $ours
 grep -q "truncated" "$tmp/1.err" || fail "the cut copy is not said to be cut: $(cat "$tmp/1.err")"
 echo "pipe, | head, 2>&1, a late reader, a small ring, a full disk and a cut copy: as one worker"
+
+# --- a --call-graph dwarf recording of more than 64 MB, 8 kB a sample ---
+HOME=$tmp perf record -q -e cpu-clock -c 20000 --call-graph dwarf -o "$tmp/dwarf.data" -- \
+	"$tmp/loop" 0.5 >/dev/null 2>"$tmp/rec.err" || fail "stock perf record: $(cat "$tmp/rec.err")"
+size=$(stat -c %s "$tmp/dwarf.data")
+[ "$size" -ge $((64 << 20)) ] || fail "the dwarf recording is $size bytes, under 64 MB"
+p=$("$TEXTPOKE" script -v -i "$tmp/dwarf.data" -F ip,sym 2>&1 >/dev/null |
+	grep -m1 -E ': [0-9]+ workers, [0-9]+ chunks|: one worker: ')
+case "$p" in *"one worker: a small recording"*) ;;
+*) fail "a dwarf recording whose samples are 8 kB of stack is not read alone by default: $p" ;; esac
+p=$(plan "$tmp/dwarf.data" -F ip,sym)
+chunks=$(echo "$p" | sed -n 's/.* workers, \([0-9]*\) chunks.*/\1/p')
+[ -n "$chunks" ] && [ "$chunks" -le 56 ] ||
+	fail "7 workers cut the dwarf recording into more than 56 chunks: $(echo "$p" | cut -c1-120)"
+same dwarf "$tmp/dwarf.data" -F comm,tid,time,ip,sym,dso
+echo "dwarf: one worker by default, $chunks chunks at 7 workers"
 exit 0
