@@ -1327,16 +1327,21 @@ static u64 workers__auto_bytes(struct perf_session *session)
 	struct perf_data_window win = {.base = NULL};
 
 	for (int n = 0; stack && n < 4096 && end - off >= sizeof(struct perf_event_header); n++) {
-		const struct perf_event_header *h =
-		    perf_data__window_peek(session->data, &win, off, sizeof(*h));
+		const void *p = perf_data__window_peek(session->data, &win, off,
+						       sizeof(struct perf_event_header));
+		struct perf_event_header h;
 
-		if (!h || h->size < sizeof(*h))
+		if (!p)
 			break;
-		if (h->type == PERF_RECORD_SAMPLE && h->size > stack + 64) {
-			bytes = bytes / h->size * (h->size - stack);
+		/* after a user record of odd size a header is not aligned */
+		memcpy(&h, p, sizeof(h));
+		if (h.size < sizeof(h))
+			break;
+		if (h.type == PERF_RECORD_SAMPLE && h.size > stack + 64) {
+			bytes = bytes / h.size * (h.size - stack);
 			break;
 		}
-		off += h->size;
+		off += h.size;
 	}
 	perf_data__window_put(&win);
 	return bytes;
