@@ -3,8 +3,9 @@
  * Reading the records of a recording and handing them to a perf_tool.
  *
  * File mode walks the data section through a read-only mmap window; pipe
- * mode reads the stream record by record into a 64 KB buffer (a record
- * header's size is a u16, so no record is larger).  Records of the other
+ * mode (session-pipe.c) reads the stream record by record into a 64 KB
+ * buffer.  Either hands each record to perf_session__process_raw(), which
+ * delivers it or queues it in time order.  Records of the other
  * endianness, records at unaligned offsets and decompressed records are
  * copied into small scratch buffers first; nothing is ever written back.
  */
@@ -29,20 +30,15 @@
 #include "machine.h"
 #include "ordered-events.h"
 #include "session.h"
+#include "session-internal.h"
 #include "session-workers.h"
 #include "swap.h"
 
-#define RECORD_MAX 65536
 /* decompression output: at least this, at most the cap, else mmap_len */
 #define DECOMP_MIN (1U << 20)
 /* an AUX trace reaches a tool in pieces of at most this */
 #define AUXTRACE_PIECE (1U << 20)
 #define DECOMP_MAX (64U << 20)
-/* a pipe's TRACING_DATA is read in steps, never trusting its size field */
-#define TRACING_STEP (1U << 20)
-#define TRACING_MAX (1ULL << 30)
-
-enum { DEPTH_TOP, DEPTH_DECOMP, NR_DEPTHS };
 
 struct perf_session_state {
 	struct perf_data data;
@@ -82,9 +78,6 @@ struct perf_session_state {
 	u64 resume_off;
 };
 
-static int perf_session__process_raw(struct perf_session *session, const void *raw, u64 offset,
-				     int depth, u64 *skip);
-
 bool perf_session__has_feat(const struct perf_session *session, int feat)
 {
 	if (feat <= 0 || feat >= HEADER_FEAT_BITS)
@@ -108,8 +101,8 @@ static bool record_type_may_be_newer(u32 type)
 	return (type && type < 256) || (type >= 32768 && type < 32768 + 256);
 }
 
-static void record_error(struct perf_session *session, u64 offset, int depth,
-			 const struct perf_event_header *h, const char *what)
+void perf_session__record_error(struct perf_session *session, u64 offset, int depth,
+				const struct perf_event_header *h, const char *what)
 {
 	if (h)
 		pr_err("%s: record at %#" PRIx64 "%s (type %u %s, size %u) %s\n", session->path,
@@ -124,7 +117,7 @@ static void record_error(struct perf_session *session, u64 offset, int depth,
  * cut short.  What came before is whole, so the session delivers it
  * before it says where the input ended.
  */
-static void __printf(2, 3) input_cut(struct perf_session *session, const char *fmt, ...)
+void perf_session__input_cut(struct perf_session *session, const char *fmt, ...)
 {
 	struct perf_session_state *st = session->state;
 	va_list ap;
@@ -140,11 +133,12 @@ const char *perf_session__cut_message(const struct perf_session *session)
 	return session->truncated ? session->state->cut_msg : NULL;
 }
 
-static void record_cut(struct perf_session *session, u64 offset, const struct perf_event_header *h,
-		       const char *what)
+void perf_session__record_cut(struct perf_session *session, u64 offset,
+			      const struct perf_event_header *h, const char *what)
 {
-	input_cut(session, "%s: record at %#" PRIx64 " (type %u %s, size %u) %s", session->path,
-		  offset, h->type, perf_event__name(h->type), h->size, what);
+	perf_session__input_cut(session, "%s: record at %#" PRIx64 " (type %u %s, size %u) %s",
+				session->path, offset, h->type, perf_event__name(h->type), h->size,
+				what);
 }
 
 /*
@@ -196,8 +190,9 @@ static int perf_session__deliver(struct perf_session *session, union perf_event 
 	}
 	err = evsel__parse_sample(evsel, event, &sample);
 	if (err) {
-		record_error(session, offset, 0, &event->header,
-			     "does not fit its sample_type (truncated or corrupt sample)");
+		perf_session__record_error(
+		    session, offset, 0, &event->header,
+		    "does not fit its sample_type (truncated or corrupt sample)");
 		return err;
 	}
 	session->deliver_offset = offset;
@@ -410,16 +405,17 @@ static int perf_session__process_attr(struct perf_session *session, union perf_e
 	int err = 0;
 
 	if (payload < PERF_ATTR_SIZE_VER0) {
-		record_error(session, offset, 0, &event->header, "is too short for an attr");
+		perf_session__record_error(session, offset, 0, &event->header,
+					   "is too short for an attr");
 		return -EINVAL;
 	}
 	memcpy(&asz, (u8 *)event + 8 + 4, 4);
 	asz = asz ?: PERF_ATTR_SIZE_VER0;
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > payload) {
-		record_error(session, offset, 0, &event->header,
-			     asz > payload ?
-				 "has an attr larger than itself" :
-				 "has an attr.size smaller than the first attr ABI (64)");
+		perf_session__record_error(
+		    session, offset, 0, &event->header,
+		    asz > payload ? "has an attr larger than itself" :
+				    "has an attr.size smaller than the first attr ABI (64)");
 		return -EINVAL;
 	}
 	memset(&attr, 0, sizeof(attr));
@@ -494,7 +490,8 @@ static int perf_session__process_feature_record(struct perf_session *session,
 	int err;
 
 	if (event->header.size < 16) {
-		record_error(session, offset, 0, &event->header, "is too short for a feature");
+		perf_session__record_error(session, offset, 0, &event->header,
+					   "is too short for a feature");
 		return -EINVAL;
 	}
 	memcpy(&feat, (u8 *)event + 8, 8);
@@ -593,8 +590,9 @@ static int perf_session__decompress(struct perf_session *session, const void *sr
 			if (session->needs_swap)
 				perf_event_header__swap(&h);
 			if (h.size < sizeof(h)) {
-				record_error(session, offset, DEPTH_DECOMP, &h,
-					     "has an invalid size (corrupt compressed data)");
+				perf_session__record_error(
+				    session, offset, DEPTH_DECOMP, &h,
+				    "has an invalid size (corrupt compressed data)");
 				return -EINVAL;
 			}
 			if (h.size > st->decomp_len - pos)
@@ -604,8 +602,9 @@ static int perf_session__decompress(struct perf_session *session, const void *sr
 			if (err)
 				return err;
 			if (skip) {
-				record_error(session, offset, DEPTH_DECOMP, &h,
-					     "carries a payload, not allowed in compressed data");
+				perf_session__record_error(
+				    session, offset, DEPTH_DECOMP, &h,
+				    "carries a payload, not allowed in compressed data");
 				return -EINVAL;
 			}
 			pos += h.size;
@@ -650,7 +649,8 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 	case PERF_RECORD_HEADER_TRACING_DATA:
 		/* old perf wrote 12 bytes: no pad */
 		if (event->header.size < 12) {
-			record_error(session, offset, depth, &event->header, "is too short");
+			perf_session__record_error(session, offset, depth, &event->header,
+						   "is too short");
 			return -EINVAL;
 		}
 		*skip = event->tracing_data.size;
@@ -680,20 +680,20 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 		u64 len = event->header.size - 8;
 
 		if (depth != DEPTH_TOP) {
-			record_error(session, offset, depth, &event->header,
-				     "is compressed inside compressed data");
+			perf_session__record_error(session, offset, depth, &event->header,
+						   "is compressed inside compressed data");
 			return -EINVAL;
 		}
 		if (type == PERF_RECORD_COMPRESSED2) {
 			if (len < 8) {
-				record_error(session, offset, depth, &event->header,
-					     "is too short");
+				perf_session__record_error(session, offset, depth, &event->header,
+							   "is too short");
 				return -EINVAL;
 			}
 			memcpy(&v, p, 8);
 			if (v > len - 8) {
-				record_error(session, offset, depth, &event->header,
-					     "has a data_size larger than itself");
+				perf_session__record_error(session, offset, depth, &event->header,
+							   "has a data_size larger than itself");
 				return -EINVAL;
 			}
 			p += 8;
@@ -704,7 +704,8 @@ static int perf_session__process_user(struct perf_session *session, union perf_e
 	case PERF_RECORD_AUXTRACE:
 		/* the trace itself is for decoders we do not have: skip it */
 		if (event->header.size < sizeof(struct perf_record_auxtrace)) {
-			record_error(session, offset, depth, &event->header, "is too short");
+			perf_session__record_error(session, offset, depth, &event->header,
+						   "is too short");
 			return -EINVAL;
 		}
 		*skip = event->auxtrace.size;
@@ -748,8 +749,8 @@ static bool perf_session__modern_id_index(struct perf_session *session, const vo
  * @raw: a record as stored (any alignment, file endianness).  *@skip gets
  * the size of a payload that follows the record outside header.size.
  */
-static int perf_session__process_raw(struct perf_session *session, const void *raw, u64 offset,
-				     int depth, u64 *skip)
+int perf_session__process_raw(struct perf_session *session, const void *raw, u64 offset, int depth,
+			      u64 *skip)
 {
 	struct perf_event_header h;
 	union perf_event *event;
@@ -768,8 +769,9 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 			if (session->legacy_pipe && h.type >= 69 && h.type <= 80)
 				perf_event_header__swap(event);
 			else if (perf_event__swap(event, session->evlist)) {
-				record_error(session, offset, depth, &h,
-					     "is too short for its type (cannot byte-swap it)");
+				perf_session__record_error(
+				    session, offset, depth, &h,
+				    "is too short for its type (cannot byte-swap it)");
 				return -EINVAL;
 			}
 		}
@@ -793,14 +795,15 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 			const char *bad;
 
 			if (!session->evlist->nr_entries) {
-				record_error(session, offset, depth, &h,
-					     "comes before any attr (no event description)");
+				perf_session__record_error(
+				    session, offset, depth, &h,
+				    "comes before any attr (no event description)");
 				return -EINVAL;
 			}
 			bad = h.size % 8 ? "has a size that is not a multiple of 8" :
 					   perf_event__check(event);
 			if (bad) {
-				record_error(session, offset, depth, &h, bad);
+				perf_session__record_error(session, offset, depth, &h, bad);
 				return -EINVAL;
 			}
 			return perf_session__queue_kernel(session, event, offset);
@@ -817,13 +820,14 @@ static int perf_session__process_raw(struct perf_session *session, const void *r
 	 * aligned, whatever their type.
 	 */
 	if (!record_type_may_be_newer(type)) {
-		record_error(
+		perf_session__record_error(
 		    session, offset, depth, &h,
 		    "has a type that no kernel, perf or simpleperf writes (damaged file?)");
 		return -EINVAL;
 	}
 	if (type < PERF_RECORD_USER_TYPE_START && h.size % 8) {
-		record_error(session, offset, depth, &h, "has a size that is not a multiple of 8");
+		perf_session__record_error(session, offset, depth, &h,
+					   "has a size that is not a multiple of 8");
 		return -EINVAL;
 	}
 	session->stats.nr_unknown_events++;
@@ -895,10 +899,11 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 			}
 		}
 		if (data->size - off < sizeof(h)) {
-			input_cut(session,
-				  "%s: record at %#" PRIx64
-				  ": header is cut off by the end of the file (truncated file?)",
-				  session->path, off);
+			perf_session__input_cut(
+			    session,
+			    "%s: record at %#" PRIx64
+			    ": header is cut off by the end of the file (truncated file?)",
+			    session->path, off);
 			return -EINVAL;
 		}
 		if (end - off < sizeof(h)) {
@@ -916,16 +921,19 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		if (session->needs_swap)
 			perf_event_header__swap(&h);
 		if (h.size < sizeof(h)) {
-			record_error(session, off, 0, &h, "has an invalid size (corrupt file?)");
+			perf_session__record_error(session, off, 0, &h,
+						   "has an invalid size (corrupt file?)");
 			return -EINVAL;
 		}
 		if (h.size > data->size - off) {
-			record_cut(session, off, &h,
-				   "is cut off by the end of the file (truncated file?)");
+			perf_session__record_cut(
+			    session, off, &h,
+			    "is cut off by the end of the file (truncated file?)");
 			return -EINVAL;
 		}
 		if (h.size > end - off) {
-			record_error(session, off, 0, &h, "runs past the end of the data section");
+			perf_session__record_error(session, off, 0, &h,
+						   "runs past the end of the data section");
 			return -EINVAL;
 		}
 		/*
@@ -962,11 +970,12 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		if (skip) {
 			if (skip > end - off) {
 				if (skip > data->size - off)
-					record_cut(session, off - h.size, &h,
-						   "has a payload cut off by the end of the file "
-						   "(truncated file?)");
+					perf_session__record_cut(
+					    session, off - h.size, &h,
+					    "has a payload cut off by the end of the file "
+					    "(truncated file?)");
 				else
-					record_error(
+					perf_session__record_error(
 					    session, off - h.size, 0, &h,
 					    "has a payload that runs past the end of the data");
 				return -EINVAL;
@@ -980,10 +989,10 @@ static int perf_session__process_range(struct perf_session *session, struct perf
 		}
 	}
 	if (end > data->size) {
-		input_cut(session,
-			  "%s: the data section ends at %#" PRIx64 " but the file ends at %#" PRIx64
-			  " (truncated file?)",
-			  session->path, end, data->size);
+		perf_session__input_cut(session,
+					"%s: the data section ends at %#" PRIx64
+					" but the file ends at %#" PRIx64 " (truncated file?)",
+					session->path, end, data->size);
 		return -EINVAL;
 	}
 	return 0;
@@ -1113,171 +1122,6 @@ static int perf_session__process_file(struct perf_session *session)
 	return err;
 }
 
-static int perf_session__read_tracing_data(struct perf_session *session, u64 size, u64 offset,
-					   u64 data_offset)
-{
-	struct perf_env *env = &session->env;
-	u8 *buf = NULL;
-	u64 got = 0;
-
-	if (size > TRACING_MAX) {
-		pr_err("%s: TRACING_DATA at %#" PRIx64 " claims %" PRIu64 " bytes\n", session->path,
-		       offset, size);
-		return -EINVAL;
-	}
-	while (got < size) {
-		u64 step = size - got < TRACING_STEP ? size - got : TRACING_STEP;
-		u8 *n = realloc(buf, got + step);
-		ssize_t r;
-
-		if (!n) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = n;
-		r = perf_data__read(session->data, buf + got, step);
-		if (r < (ssize_t)step) {
-			free(buf);
-			if (r < 0) {
-				pr_err("%s: TRACING_DATA at %#" PRIx64 ": cannot read: %s\n",
-				       session->path, offset, strerror((int)-r));
-				return r;
-			}
-			input_cut(session,
-				  "%s: TRACING_DATA at %#" PRIx64
-				  " is cut off by the end of the stream",
-				  session->path, offset);
-			return -EINVAL;
-		}
-		got += step;
-	}
-	free(env->tracing_data);
-	env->tracing_data = buf;
-	env->tracing_data_size = size;
-	env->tracing_data_offset = data_offset;
-	session->feat_bitmap[0] |= 1ULL << HEADER_TRACING_DATA;
-	return 0;
-}
-
-/* an AUX trace of a stream, read into @buf (RECORD_MAX bytes) piece by piece */
-static int perf_session__stream_auxtrace(struct perf_session *session, u8 *buf, u64 off,
-					 const struct perf_event_header *h, u64 len)
-{
-	while (len) {
-		size_t n = len < RECORD_MAX ? len : RECORD_MAX;
-		ssize_t got = perf_data__read(session->data, buf, n);
-		int err;
-
-		if (got < (ssize_t)n) {
-			if (got < 0)
-				record_error(session, off, 0, h,
-					     "has a payload that cannot be read");
-			else
-				record_cut(session, off, h,
-					   "has a payload cut off by the end of the stream");
-			return got < 0 ? got : -EINVAL;
-		}
-		err = session->tool->auxtrace_data(session->tool, buf, n);
-		if (err)
-			return err;
-		len -= n;
-	}
-	return 0;
-}
-
-static int perf_session__process_pipe(struct perf_session *session)
-{
-	struct perf_data *data = session->data;
-	u8 *buf;
-	int err;
-
-	/* the pipe reader owns a separate buffer: scratch[] may hold copies of it */
-	buf = malloc(RECORD_MAX + 8);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		u64 off = data->stream_pos, skip = 0;
-		struct perf_event_header h;
-		ssize_t n;
-
-		if (interrupt__pending()) {
-			err = -EINTR;
-			goto out;
-		}
-		n = perf_data__read(data, buf, sizeof(h));
-		if (n == 0)
-			break;
-		if (n < 0) {
-			pr_err("%s: record at %#" PRIx64 ": cannot read: %s\n", session->path, off,
-			       strerror((int)-n));
-			err = n;
-			goto out;
-		}
-		if (n < (ssize_t)sizeof(h)) {
-			input_cut(session,
-				  "%s: record at %#" PRIx64
-				  ": header is cut off by the end of the stream (truncated?)",
-				  session->path, off);
-			err = -EINVAL;
-			goto out;
-		}
-		memcpy(&h, buf, sizeof(h));
-		if (session->needs_swap)
-			perf_event_header__swap(&h);
-		if (h.size < sizeof(h)) {
-			record_error(session, off, 0, &h, "has an invalid size (corrupt stream?)");
-			err = -EINVAL;
-			goto out;
-		}
-		n = perf_data__read(data, buf + sizeof(h), h.size - sizeof(h));
-		if (n >= 0 && n < (ssize_t)(h.size - sizeof(h)) && data->eof &&
-		    h.type >= PERF_RECORD_HEADER_MAX && !session->legacy_pipe) {
-			/* perf record -o - 2>&1: its closing messages end the stream */
-			pr_warning("%s: %" PRIu64 " bytes of trailing garbage at %#" PRIx64
-				   " ignored\n",
-				   session->path, (u64)n + sizeof(h), off);
-			break;
-		}
-		if (n < 0) {
-			record_error(session, off, 0, &h, "cannot be read");
-			err = n;
-			goto out;
-		}
-		if (n < (ssize_t)(h.size - sizeof(h))) {
-			record_cut(session, off, &h,
-				   "is cut off by the end of the stream (truncated?)");
-			err = -EINVAL;
-			goto out;
-		}
-		err = perf_session__process_raw(session, buf, off, DEPTH_TOP, &skip);
-		if (err)
-			goto out;
-		if (h.type == PERF_RECORD_HEADER_TRACING_DATA) {
-			/* the payload follows the record */
-			err = perf_session__read_tracing_data(session, skip, off, off + h.size);
-			if (err)
-				goto out;
-		} else if (skip && h.type == PERF_RECORD_AUXTRACE && session->tool->auxtrace_data) {
-			err = perf_session__stream_auxtrace(session, buf, off, &h, skip);
-			if (err)
-				goto out;
-		} else if (skip) {
-			s64 s = perf_data__skip(data, skip);
-
-			if (s < 0 || (u64)s < skip) {
-				record_cut(session, off, &h,
-					   "has a payload cut off by the end of the stream");
-				err = -EINVAL;
-				goto out;
-			}
-		}
-	}
-	err = 0;
-out:
-	free(buf);
-	return err;
-}
-
 static void perf_session__warn_stats(struct perf_session *session)
 {
 	struct events_stats *s = &session->stats;
@@ -1372,39 +1216,6 @@ int perf_session__process_events(struct perf_session *session)
 }
 
 /* --- setup ------------------------------------------------------------- */
-
-static int perf_session__read_pipe_header(struct perf_session *session)
-{
-	struct perf_pipe_file_header h;
-	ssize_t n;
-
-	n = perf_data__read(session->data, &h, sizeof(h));
-	if (n < (ssize_t)sizeof(h)) {
-		pr_err("%s: stream too short for a perf.data pipe header\n", session->path);
-		return -EINVAL;
-	}
-	if (h.magic == __builtin_bswap64(PERF_MAGIC2)) {
-		session->needs_swap = true;
-		h.size = __builtin_bswap64(h.size);
-	} else if (h.magic == 0x454c494646524550ULL) {
-		pr_err("%s: legacy v1 'PERFFILE' format is not supported\n", session->path);
-		return -EINVAL;
-	} else if (h.magic != PERF_MAGIC2) {
-		pr_err("%s: not a perf.data stream (bad magic %#" PRIx64 " at 0)\n", session->path,
-		       h.magic);
-		return -EINVAL;
-	}
-	if (h.size != sizeof(h)) {
-		pr_err("%s: a file-mode perf.data header (size %" PRIu64 ") on a pipe: "
-		       "use a regular file\n",
-		       session->path, h.size);
-		return -EINVAL;
-	}
-	session->file_header.magic = PERF_MAGIC2;
-	session->file_header.size = h.size;
-	session->is_pipe = true;
-	return 0;
-}
 
 struct perf_session *perf_session__new(const char *path, struct perf_tool *tool)
 {
