@@ -303,6 +303,29 @@ int elf_image__add_code(struct elf_image *ei, const char *section, u64 addr, con
 	return 0;
 }
 
+int elf_image__reserve_symbols(struct elf_image *ei, size_t nr, size_t names)
+{
+	void *p;
+
+	if (nr > ELF_IMAGE_MAX_SYMBOLS - ei->nr_syms || names > ELF_IMAGE_MAX_NAMES - ei->names_len)
+		return -E2BIG;
+	if (ei->nr_syms + nr > ei->alloc_syms) {
+		p = realloc(ei->syms, (ei->nr_syms + nr) * sizeof(*ei->syms));
+		if (!p)
+			return -ENOMEM;
+		ei->syms = p;
+		ei->alloc_syms = ei->nr_syms + nr;
+	}
+	if (ei->names_len + names > ei->names_alloc) {
+		p = realloc(ei->names, ei->names_len + names);
+		if (!p)
+			return -ENOMEM;
+		ei->names = p;
+		ei->names_alloc = ei->names_len + names;
+	}
+	return 0;
+}
+
 int elf_image__add_symbol(struct elf_image *ei, const char *name, u64 addr, u64 len,
 			  enum elf_image_sym_type type, bool global)
 {
@@ -359,6 +382,45 @@ static int sym__cmp(const void *a, const void *b, void *names)
 	return (int)x->type - (int)y->type;
 }
 
+/*
+ * Heapsort, in place: qsort() takes a copy of the array to merge into,
+ * and a kernel snapshot's .symtab is 100k symbols and more (3 MB more at
+ * the snapshot's peak of memory)
+ */
+static void syms__sift(struct ei_sym *a, size_t root, size_t n, char *names)
+{
+	for (;;) {
+		size_t child = 2 * root + 1;
+		struct ei_sym t;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n && sym__cmp(&a[child], &a[child + 1], names) < 0)
+			child++;
+		if (sym__cmp(&a[root], &a[child], names) >= 0)
+			return;
+		t = a[root];
+		a[root] = a[child];
+		a[child] = t;
+		root = child;
+	}
+}
+
+static void syms__sort(struct ei_sym *a, size_t n, char *names)
+{
+	struct ei_sym t;
+	size_t i;
+
+	for (i = n / 2; i-- > 0;)
+		syms__sift(a, i, n, names);
+	for (i = n; i-- > 1;) {
+		t = a[0];
+		a[0] = a[i];
+		a[i] = t;
+		syms__sift(a, 0, i, names);
+	}
+}
+
 static int elf_image__layout(struct elf_image *ei, struct ei_layout *l)
 {
 	u64 off, holes = 0, shname = sizeof(ei_shstrtab);
@@ -369,7 +431,7 @@ static int elf_image__layout(struct elf_image *ei, struct ei_layout *l)
 	if (err)
 		return err;
 	if (!ei->syms_sorted) {
-		qsort_r(ei->syms, ei->nr_syms, sizeof(*ei->syms), sym__cmp, ei->names);
+		syms__sort(ei->syms, ei->nr_syms, ei->names);
 		ei->syms_sorted = true;
 	}
 	memset(l, 0, sizeof(*l));

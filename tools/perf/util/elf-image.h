@@ -87,6 +87,14 @@ int elf_image__add_symbol(struct elf_image *ei, const char *name, u64 addr, u64 
 			  enum elf_image_sym_type type, bool global);
 
 /*
+ * Room for @nr more symbols whose names take @names bytes with their
+ * NULs, so that adding that many grows nothing (a kernel's 100k symbols
+ * would otherwise leave up to twice their size allocated): 0, -E2BIG past
+ * the limits above, -ENOMEM.  Adding more than that still works.
+ */
+int elf_image__reserve_symbols(struct elf_image *ei, size_t nr, size_t names);
+
+/*
  * Write the file to @path, which must not exist (O_CREAT | O_EXCL, mode
  * 0644); on failure nothing is left at @path.  @bid (may be NULL) gets
  * the build-id written into the note.  0 or -errno (what open() or the

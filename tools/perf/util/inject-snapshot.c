@@ -42,7 +42,6 @@
 #include "map.h"
 #include "symbol.h"
 #include "text-image.h"
-#include "write-all.h"
 
 #define SNAP_PAGE 4096ULL
 /* a /proc/modules line is name, size, refcount, users, state, address */
@@ -60,9 +59,15 @@ struct snap_range {
 struct snap_sym {
 	u64 addr;
 	u64 len;
-	char *name;
+	/*
+	 * the symbol's or the object's own name, which live as long as the
+	 * machine, or a cleaned copy (own_name) when it has blanks or is too
+	 * long: a kernel's table is 100k names or more, copies of the same
+	 */
+	const char *name;
 	const char *module; /* borrowed from a snap_mod or a constant */
 	char type;	    /* kallsyms letter */
+	bool own_name;
 };
 
 struct snap_mod {
@@ -288,16 +293,32 @@ static int snap__collect_bytes(struct snapshot *s)
 
 /* ---- what sat where ---- */
 
-/* names from records go into line formats: no blanks, no control characters */
-static char *snap__name(const char *name)
+static bool snap__name_char_ok(char c)
 {
-	char *p, *copy = strndup(name, ELF_IMAGE_MAX_NAME);
+	return (unsigned char)c > ' ' && c != 0x7f;
+}
 
+/*
+ * Names from records go into line formats: no blanks, no control
+ * characters, at most ELF_IMAGE_MAX_NAME bytes.  A name that is all that
+ * already is used as it is (*@own false), else a cleaned copy.
+ */
+static const char *snap__name(const char *name, bool *own)
+{
+	size_t len = strnlen(name, ELF_IMAGE_MAX_NAME + 1), i;
+	char *copy;
+
+	for (i = 0; i < len && snap__name_char_ok(name[i]); i++)
+		;
+	*own = i < len || len > ELF_IMAGE_MAX_NAME;
+	if (!*own)
+		return name;
+	copy = strndup(name, ELF_IMAGE_MAX_NAME);
 	if (!copy)
 		return NULL;
-	for (p = copy; *p; p++) {
-		if ((unsigned char)*p <= ' ' || *p == 0x7f)
-			*p = '_';
+	for (i = 0; copy[i]; i++) {
+		if (!snap__name_char_ok(copy[i]))
+			copy[i] = '_';
 	}
 	return copy;
 }
@@ -313,7 +334,7 @@ static int snap__add_sym(struct snapshot *s, const char *name, u64 addr, u64 len
 		return -ENOMEM;
 	sym = &s->syms[s->nr_syms];
 	*sym = (struct snap_sym){.addr = addr, .len = len, .type = type, .module = module};
-	sym->name = snap__name(name);
+	sym->name = snap__name(name, &sym->own_name);
 	if (!sym->name)
 		return -ENOMEM;
 	s->nr_syms++;
@@ -726,6 +747,13 @@ static int snap__write_kcore(struct snapshot *s, const char *path)
 		    (unsigned long long)ELF_IMAGE_MAX_CODE);
 		s->err_said = true;
 	}
+	if (!err) {
+		size_t names = 0;
+
+		for (i = 0; i < s->nr_syms; i++)
+			names += strlen(s->syms[i].name) + 1;
+		err = elf_image__reserve_symbols(ei, s->nr_syms, names);
+	}
 	for (i = 0; !err && i < s->nr_syms; i++) {
 		const struct snap_sym *sym = &s->syms[i];
 		bool func = sym->type == 't' || sym->type == 'T' || sym->type == 'W';
@@ -751,16 +779,38 @@ static int snap_sym__cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int snap__write_text(const char *path, const char *text, size_t len)
+/*
+ * A text file of the snapshot, written as it is made rather than built in
+ * memory first (kallsyms is megabytes: its text, and its buffer's growth,
+ * were most of the snapshot's memory).  NULL with errno set.
+ */
+static FILE *snap__text_open(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	int err;
+	FILE *f;
 
 	if (fd < 0)
-		return -errno;
-	err = pwrite_all(fd, text, len, 0);
-	if (close(fd) && !err)
-		err = -errno;
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		int err = errno;
+
+		close(fd);
+		unlink(path);
+		errno = err;
+	}
+	return f;
+}
+
+/* 0, or -errno of the first write that failed, the file then removed */
+static int snap__text_close(FILE *f, const char *path)
+{
+	int err = 0;
+
+	if (fflush(f) || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = errno ? -errno : -EIO;
 	if (err)
 		unlink(path);
 	return err;
@@ -768,48 +818,40 @@ static int snap__write_text(const char *path, const char *text, size_t len)
 
 static int snap__write_kallsyms(struct snapshot *s, const char *path)
 {
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *f = open_memstream(&text, &len);
-	int err;
+	FILE *f = snap__text_open(path);
+	size_t i;
 
 	if (!f)
-		return -ENOMEM;
+		return -errno;
 	if (s->nr_syms)
 		qsort(s->syms, s->nr_syms, sizeof(*s->syms), snap_sym__cmp);
+	errno = 0;
 	for (i = 0; i < s->nr_syms; i++) {
 		const struct snap_sym *sym = &s->syms[i];
 
 		fprintf(f, "%016" PRIx64 " %c %s", sym->addr, sym->type, sym->name);
 		if (sym->module)
 			fprintf(f, "\t[%s]", sym->module);
-		fputc('\n', f);
+		if (fputc('\n', f) == EOF)
+			break;
 	}
-	err = fclose(f) ? -ENOMEM : 0;
-	if (!err)
-		err = snap__write_text(path, text, len);
-	free(text);
-	return err;
+	return snap__text_close(f, path);
 }
 
 static int snap__write_modules(struct snapshot *s, const char *path)
 {
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *f = open_memstream(&text, &len);
-	int err;
+	FILE *f = snap__text_open(path);
+	size_t i;
 
 	if (!f)
-		return -ENOMEM;
+		return -errno;
+	errno = 0;
 	for (i = 0; i < s->nr_mods; i++) {
-		fprintf(f, "%s %" PRIu64 " 0 - Live 0x%016" PRIx64 "\n", s->mods[i].name,
-			s->mods[i].len, s->mods[i].start);
+		if (fprintf(f, "%s %" PRIu64 " 0 - Live 0x%016" PRIx64 "\n", s->mods[i].name,
+			    s->mods[i].len, s->mods[i].start) < 0)
+			break;
 	}
-	err = fclose(f) ? -ENOMEM : 0;
-	if (!err)
-		err = snap__write_text(path, text, len);
-	free(text);
-	return err;
+	return snap__text_close(f, path);
 }
 
 static void snapshot__exit(struct snapshot *s)
@@ -818,8 +860,10 @@ static void snapshot__exit(struct snapshot *s)
 
 	for (i = 0; i < s->nr_ranges; i++)
 		free(s->ranges[i].bytes);
-	for (i = 0; i < s->nr_syms; i++)
-		free(s->syms[i].name);
+	for (i = 0; i < s->nr_syms; i++) {
+		if (s->syms[i].own_name)
+			free((char *)s->syms[i].name);
+	}
 	for (i = 0; i < s->nr_mods; i++)
 		free(s->mods[i].name);
 	free(s->ranges);
