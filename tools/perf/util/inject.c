@@ -78,6 +78,12 @@ struct inject {
 	struct inject_itrace *itrace;
 	struct inject_buildid *bid;	/* -b, --buildid-all */
 	struct inject_jitdump *jitdump; /* with jit: the user space's JIT code */
+	/*
+	 * --snapshot's kcore_dir, made before the copy and written after it:
+	 * the kernel's symbols it reads (100k and more) and the snapshot's
+	 * tables are then not held while the copy maps the input
+	 */
+	char *snap_dir, *snap_name;
 	bool started;
 	/* raw payloads of the input's features, in file byte order */
 	void *feat_buf[HEADER_LAST_FEATURE];
@@ -580,12 +586,13 @@ static bool inject__out_has_kcore(struct inject *inj)
 	return has;
 }
 
-/* everything between the first pass and the copy: snapshot, kcore_dir, objects */
+/* everything between the first pass and the copy: kcore_dir, objects */
 static int inject__prepare(struct inject *inj, struct text_image *ti, const char *in_kcore_dir)
 {
 	const struct inject_opts *o = inj->opts;
 	const char *tmp = perf_writer__dir_path(inj->w);
 	char *kdir, *name;
+	bool kcore_after = false;
 	int err = 0;
 
 	if (tmp && (o->snapshot || in_kcore_dir)) {
@@ -600,8 +607,11 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 			err = -errno;
 			pr_err("%s: %s\n", name, strerror(errno));
 		} else if (o->snapshot) {
-			err = inject_snapshot__write(ti, text_image__machine(ti), o->snapshot_at,
-						     o->snapshot_time, kdir, name);
+			/* its kcore is written whatever it holds: see inject__snapshot() */
+			inj->snap_dir = kdir;
+			inj->snap_name = name;
+			kdir = name = NULL;
+			kcore_after = true;
 		} else {
 			err = inject__copy_kcore_dir(in_kcore_dir, kdir, o->output);
 		}
@@ -624,12 +634,22 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 			if (!inj->jit)
 				err = -errno ?: -EINVAL;
 			else
-				inject_jit__set_out_kcore(inj->jit, inject__out_has_kcore(inj));
+				inject_jit__set_out_kcore(inj->jit, kcore_after ||
+									inject__out_has_kcore(inj));
 		}
 		free(write_dir);
 		free(final_dir);
 	}
 	return err;
+}
+
+/* --snapshot's kcore_dir, after the copy: what the text image knew of the kernel */
+static int inject__snapshot(struct inject *inj, struct text_image *ti)
+{
+	const struct inject_opts *o = inj->opts;
+
+	return inject_snapshot__write(ti, text_image__machine(ti), o->snapshot_at, o->snapshot_time,
+				      inj->snap_dir, inj->snap_name);
 }
 
 static unsigned int inject__writer_flags(const struct inject_opts *o, bool in_kcore_dir)
@@ -793,6 +813,8 @@ int inject__run(const struct inject_opts *o)
 	}
 	if (!err && !inj.started)
 		err = inject__start(&inj);
+	if (!err && inj.snap_dir)
+		err = inject__snapshot(&inj, ti);
 	if (!err && inj.itrace)
 		err = inject_itrace__flush(inj.itrace, inj.w, true);
 	if (!err && perf_writer__final_path(inj.w))
@@ -827,6 +849,8 @@ out:
 	for (i = 0; i < HEADER_LAST_FEATURE; i++)
 		free(inj.feat_buf[i]);
 	free(in_kcore_dir);
+	free(inj.snap_dir);
+	free(inj.snap_name);
 	if (spool_fd >= 0)
 		close(spool_fd);
 	free(spool);
