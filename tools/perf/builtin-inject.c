@@ -62,7 +62,9 @@ int cmd_textpoke_inject(int argc, char **argv)
 	     "a build-id table entry for each object mapped, sampled or not", OPT_BUILDID_ALL},
 	    {'s', "sched-stat", no_argument, NULL, "refused: not done by perf textpoke inject",
 	     's'},
-	    {0, "strip", no_argument, NULL, "refused: not done by perf textpoke inject", OPT_STRIP},
+	    {0, "strip", no_argument, NULL,
+	     "with --itrace: leave out the recorded events' samples and the context switches",
+	     OPT_STRIP},
 	    TEXT_IMAGE_POPTS,
 	    {'q', "quiet", no_argument, NULL, "no summary line", 'q'},
 	    {'v', "verbose", no_argument, NULL, "be more verbose", 'v'},
@@ -116,10 +118,8 @@ int cmd_textpoke_inject(int argc, char **argv)
 			    "inject -s\n");
 			return 1;
 		case OPT_STRIP:
-			pr_err("--strip is not supported: dropping the recorded events and "
-			       "their samples after --itrace is not done by perf textpoke "
-			       "inject; use perf inject --itrace --strip\n");
-			return 1;
+			o.strip = true;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -143,6 +143,11 @@ int cmd_textpoke_inject(int argc, char **argv)
 	}
 	if (o.jit_dir && !o.jit) {
 		popt__error(&ctx, "--jit-dir goes with --jit");
+		return 129;
+	}
+	/* as perf inject: without a trace decoded, nothing would be left */
+	if (o.strip && !o.itrace.set) {
+		popt__error(&ctx, "--strip goes with --itrace");
 		return 129;
 	}
 	if (text_image_opts__check(&o.image))

@@ -307,6 +307,8 @@ int inject_itrace__add_attrs(struct inject_itrace *ii, struct perf_writer *w, in
 			attr.exclude_hv = trace->exclude_hv;
 			attr.exclude_host = trace->exclude_host;
 			attr.exclude_guest = trace->exclude_guest;
+			/* perf's synthesized events read as the trace's does (ID with -a) */
+			attr.read_format = trace->read_format;
 		}
 		if (evsel->attr.type == PERF_TYPE_HARDWARE &&
 		    evsel->attr.config == PERF_COUNT_HW_INSTRUCTIONS &&

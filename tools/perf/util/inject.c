@@ -90,7 +90,8 @@ struct inject {
 	u64 feat_size[HEADER_LAST_FEATURE];
 	u64 nr_in;
 	u64 nr_out;
-	u64 nr_dropped; /* user records the output cannot carry */
+	u64 nr_dropped;	 /* user records the output cannot carry */
+	u64 nr_stripped; /* --strip's */
 };
 
 static struct inject *tool2inject(struct perf_tool *tool)
@@ -238,6 +239,17 @@ static int inject__write(struct inject *inj, union perf_event *event)
 	return 0;
 }
 
+/*
+ * --strip, as perf inject's: the recorded events' samples and the context
+ * switches go (the trace's samples say where the tasks ran), their attrs
+ * stay, for tools that read the events by their attrs
+ */
+static bool inject__strips(u32 type)
+{
+	return type == PERF_RECORD_SAMPLE || type == PERF_RECORD_SWITCH ||
+	       type == PERF_RECORD_SWITCH_CPU_WIDE;
+}
+
 static int inject__kernel_event(struct inject *inj, union perf_event *event,
 				struct perf_sample *sample, bool is_sample)
 {
@@ -249,6 +261,10 @@ static int inject__kernel_event(struct inject *inj, union perf_event *event,
 		if (inject_itrace__drops(event->header.type))
 			return 0;
 		inject_itrace__saw_time(inj->itrace, sample->time);
+		if (inj->opts->strip && inject__strips(event->header.type)) {
+			inj->nr_stripped++;
+			return 0;
+		}
 	}
 	if (!inj->started && (err = inject__start(inj)))
 		return err;
@@ -683,6 +699,9 @@ static void inject__summary(struct inject *inj)
 		fprintf(
 		    stderr, ", %" PRIu64 " samples and %" PRIu64 " errors decoded from the trace",
 		    inject_itrace__nr_samples(inj->itrace), inject_itrace__nr_errors(inj->itrace));
+	if (o->strip)
+		fprintf(stderr, ", %" PRIu64 " recorded samples and switches stripped",
+			inj->nr_stripped);
 	if (inj->bid)
 		fprintf(stderr, ", %zu build-ids", inject_buildid__nr_entries(inj->bid));
 	if (o->snapshot)

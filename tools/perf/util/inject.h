@@ -37,6 +37,7 @@ struct inject_opts {
 	u64 snapshot_time;
 	struct text_image_opts image;
 	struct itrace_opts itrace; /* .set: --itrace */
+	bool strip;		   /* with itrace: the recorded samples and switches left out */
 	bool quiet;
 };
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# inject -b/--buildid-all: the build-id table perf inject writes, -s and --strip refused
+# inject -b/--buildid-all: the build-id table perf inject writes, -s and a lone --strip refused
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Stock perf 6.1 is the judge: perf buildid-list lists the same lines on
@@ -8,8 +8,8 @@
 # stream (against perf inject's file output of the same stream: its own
 # stream to stream output has no header in 6.1); --buildid-all likewise on
 # a recording with a table.  Stock perf script and perf report read our
-# -b output as they read perf inject's.  -s and --strip are refused: one line, exit 1, no
-# output file.  The sets compared are those of one input, so whichever
+# -b output as they read perf inject's.  -s, and --strip without --itrace, are refused: one
+# line, a non-zero exit, no output file.  The sets compared are those of one input, so whichever
 # objects the samples hit, both sides see the same hits.  Public
 # recordings with modules hit: the table entry perf takes for a module.
 # Mutation caught: inject_buildid__finish() not called (the vdso a file's

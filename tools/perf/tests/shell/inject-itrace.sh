@@ -29,6 +29,13 @@
 # script-corpus-parity.sh explains (a second error in four libraries,
 # where we report each object once).
 #
+# --strip on the same real trace (it has 15 cycles samples and 152
+# SWITCH_CPU_WIDE records beside the trace): the records of each type
+# (the decode errors aside, as above), the attrs and the sample lines
+# equal stock perf inject --itrace=be --strip's output.  (Its trace event
+# reads with ID, which perf's synthesized events copy: the fixture's
+# has no read_format, so only this comparison sees it.)
+#
 # Mutation caught: the spool flushed only at the end (inject_itrace__flush()
 # returning at once unless @all): stock perf meets the samples after it
 # flushed their time ("fx-i1i" differs: out-of-order samples).
@@ -38,6 +45,11 @@
 # Mutation caught: the trace's records copied (inject_itrace__drops()
 # returning false): the first AUX record cannot be written after the
 # attrs the trace adds, "fx-i1i" fails.
+# Mutation caught: --strip leaving the switches (inject__strips() true for
+# samples only): "corpus --strip" finds 152 SWITCH_CPU_WIDE records that
+# perf's output has not.
+# Mutation caught: the synthesized attrs without the trace's read_format
+# (inject_itrace__add_attrs()): "corpus --strip: attrs differ".
 
 . "$(dirname "$0")/lib/common.sh"
 [ -n "$TEXTPOKE" ] || skip "TEXTPOKE not set: run through perf-textpoke test"
@@ -131,6 +143,27 @@ if [ -r "$c" ]; then
 	[ "$(comm -23 "$tmp/c.perf-e" "$tmp/c.ours-e" | wc -l)" = 4 ] ||
 		fail "corpus: perf reports $(comm -23 "$tmp/c.perf-e" "$tmp/c.ours-e" | wc -l) errors we do not, not the 4 known"
 	echo "corpus --itrace=be: $(wc -l <"$tmp/c.ours-s") sample lines as perf's, $(wc -l <"$tmp/c.ours-e") errors"
+
+	"$TEXTPOKE" inject -q --itrace=be --strip -i "$c" -o "$tmp/cs.data" 2>"$tmp/cs.err" ||
+		fail "corpus: inject --itrace=be --strip: $(head -3 "$tmp/cs.err")"
+	perf inject --itrace=be --strip -i "$c" -o "$tmp/cs-perf.data" >/dev/null 2>&1 ||
+		fail "corpus: stock perf inject --itrace=be --strip failed"
+	for f in cs cs-perf; do
+		perf report -D -i "$tmp/$f.data" 2>/dev/null | grep -oE 'PERF_RECORD_[A-Z_]+' |
+			grep -v '^PERF_RECORD_AUXTRACE_ERROR$' | sort | uniq -c >"$tmp/$f.types"
+		perf evlist -v -i "$tmp/$f.data" >"$tmp/$f.evlist" 2>&1
+		perf script -i "$tmp/$f.data" 2>/dev/null | grep -v "trace error" >"$tmp/$f.lines"
+	done
+	cmp -s "$tmp/cs-perf.types" "$tmp/cs.types" ||
+		fail "corpus --strip: records by type differ from perf inject --strip's:" \
+			"$(diff "$tmp/cs-perf.types" "$tmp/cs.types" | head -5)"
+	cmp -s "$tmp/cs-perf.evlist" "$tmp/cs.evlist" ||
+		fail "corpus --strip: attrs differ: $(diff "$tmp/cs-perf.evlist" "$tmp/cs.evlist" | head -5)"
+	cmp -s "$tmp/cs-perf.lines" "$tmp/cs.lines" ||
+		fail "corpus --strip: sample lines differ: $(diff "$tmp/cs-perf.lines" "$tmp/cs.lines" | head -5)"
+	grep -q "SWITCH" "$tmp/cs.types" && fail "corpus --strip: switch records left"
+	grep -q " cycles:" "$tmp/cs.lines" && fail "corpus --strip: cycles samples left"
+	echo "corpus --itrace=be --strip: $(wc -l <"$tmp/cs.lines") sample lines, records as perf inject's"
 else
 	skipped="corpus part: no corpus file $c"
 fi

@@ -88,6 +88,7 @@ inject --bogus|unknown option '--bogus'
 inject -i @ -o @@/out.data extra|unexpected argument 'extra'
 inject -i @ -o @@/out.data --snapshot=sometime|'sometime' for --snapshot
 inject -i @ -o @@/out.data --jit-dir @@/j|--jit-dir goes with --jit
+inject -i @ -o @@/out.data --strip|--strip goes with --itrace
 inject -i @@/none -o @@/out.data|@@/none
 inject -i @@/passwd -o @@/out.data|@@/passwd
 inject -i @@/empty -o @@/out.data|@@/empty
