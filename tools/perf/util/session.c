@@ -1201,8 +1201,14 @@ int perf_session__process_events(struct perf_session *session)
 			   session->path, st->decomp_len);
 	session->stats.nr_unordered_events = st->oe.nr_unordered;
 	session->stats.nr_forced_flushes = st->oe.nr_forced_flushes;
-	/* a parallel run says its summary once, in the last worker, for all */
-	if (session->window.active && !session_window__gather_stats(session))
+	/*
+	 * A parallel run says its summary once, in the last worker, for all.
+	 * A worker that fails (a full disk) ends the run at its chunk: it says
+	 * what it counted, as one worker says what it read until then (every
+	 * worker reads the whole side-band, so its LOST records are all there).
+	 */
+	if (session->window.active && !(err && err != -EPIPE) &&
+	    !session_window__gather_stats(session))
 		return err;
 	/*
 	 * after the lines, whole, in a 2>&1 stream too: where a buffer
