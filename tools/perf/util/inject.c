@@ -608,7 +608,6 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 	const struct inject_opts *o = inj->opts;
 	const char *tmp = perf_writer__dir_path(inj->w);
 	char *kdir, *name;
-	bool kcore_after = false;
 	int err = 0;
 
 	if (tmp && (o->snapshot || in_kcore_dir)) {
@@ -623,11 +622,10 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 			err = -errno;
 			pr_err("%s: %s\n", name, strerror(errno));
 		} else if (o->snapshot) {
-			/* its kcore is written whatever it holds: see inject__snapshot() */
+			/* written after the copy, its kcore whatever it holds */
 			inj->snap_dir = kdir;
 			inj->snap_name = name;
 			kdir = name = NULL;
-			kcore_after = true;
 		} else {
 			err = inject__copy_kcore_dir(in_kcore_dir, kdir, o->output);
 		}
@@ -650,22 +648,13 @@ static int inject__prepare(struct inject *inj, struct text_image *ti, const char
 			if (!inj->jit)
 				err = -errno ?: -EINVAL;
 			else
-				inject_jit__set_out_kcore(inj->jit, kcore_after ||
+				inject_jit__set_out_kcore(inj->jit, inj->snap_dir ||
 									inject__out_has_kcore(inj));
 		}
 		free(write_dir);
 		free(final_dir);
 	}
 	return err;
-}
-
-/* --snapshot's kcore_dir, after the copy: what the text image knew of the kernel */
-static int inject__snapshot(struct inject *inj, struct text_image *ti)
-{
-	const struct inject_opts *o = inj->opts;
-
-	return inject_snapshot__write(ti, text_image__machine(ti), o->snapshot_at, o->snapshot_time,
-				      inj->snap_dir, inj->snap_name);
 }
 
 static unsigned int inject__writer_flags(const struct inject_opts *o, bool in_kcore_dir)
@@ -832,8 +821,10 @@ int inject__run(const struct inject_opts *o)
 	}
 	if (!err && !inj.started)
 		err = inject__start(&inj);
+	/* --snapshot's kcore_dir, after the copy: what the text image knew of the kernel */
 	if (!err && inj.snap_dir)
-		err = inject__snapshot(&inj, ti);
+		err = inject_snapshot__write(ti, text_image__machine(ti), o->snapshot_at,
+					     o->snapshot_time, inj.snap_dir, inj.snap_name);
 	if (!err && inj.itrace)
 		err = inject_itrace__flush(inj.itrace, inj.w, true);
 	if (!err && perf_writer__final_path(inj.w))

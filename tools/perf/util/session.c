@@ -1207,7 +1207,7 @@ int perf_session__process_events(struct perf_session *session)
 	 * what it counted, as one worker says what it read until then (every
 	 * worker reads the whole side-band, so its LOST records are all there).
 	 */
-	if (session->window.active && !(err && err != -EPIPE) &&
+	if (session->window.active && (!err || err == -EPIPE) &&
 	    !session_window__gather_stats(session))
 		return err;
 	/*
